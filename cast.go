@@ -1,0 +1,112 @@
+package tensorcast
+
+import (
+	"fmt"
+
+	"github.com/tensorcast/tensorcast/internal/ref"
+)
+
+// Cast converts n elements of type from in src to type to in dst: ONNX's
+// Cast operator with the attributes in opt. CastLike is the same operation
+// with `to` taken from the second input's element type (and, unlike ONNX's
+// reference implementation, which ignores CastLike's round_mode, tensorcast
+// applies opt.RoundMode there too).
+//
+// src and dst hold the raw little-endian layout of their types, exactly as
+// ONNX TensorProto.raw_data: 2- and 4-bit types packed, first element in the
+// low bits; BOOL one byte per element. Only the first from.Size(n) bytes of
+// src are read and only the first to.Size(n) bytes of dst are written (the
+// padding bits of a partly used last byte of a packed target are set to zero).
+// src is never modified; src and dst must not overlap unless they are the
+// same slice of a same-size conversion.
+//
+// Cast returns an error, and writes nothing, for: Undefined, complex or
+// unknown types; String on either side (use CastFromStrings and
+// CastToStrings); n < 0; src or dst shorter than n elements need; an invalid
+// Options.RoundMode. It never panics and allocates nothing for numeric types.
+func Cast(dst []byte, to DataType, src []byte, from DataType, n int, opt Options) error {
+	if err := checkCast(to, from, n, opt); err != nil {
+		return err
+	}
+	if from == String || to == String {
+		return fmt.Errorf("tensorcast: Cast %v to %v: STRING tensors are []string, use CastFromStrings or CastToStrings", from, to)
+	}
+	if need := from.Size(n); len(src) < need {
+		return fmt.Errorf("tensorcast: Cast %v to %v: src holds %d bytes, %d %v elements need %d", from, to, len(src), n, from, need)
+	}
+	if need := to.Size(n); len(dst) < need {
+		return fmt.Errorf("tensorcast: Cast %v to %v: dst holds %d bytes, %d %v elements need %d", from, to, len(dst), n, to, need)
+	}
+	castBytes(dst, to, src, from, n, opt)
+	return nil
+}
+
+// CastFromStrings parses each string of src into dst as type `to` (ONNX Cast
+// from STRING): decimal or scientific numbers, INF/NaN spellings, and for
+// BOOL also true/false. Numbers round once, directly to the target type. A
+// string that is not a number is an error naming its index; dst may then hold
+// the elements before it.
+func CastFromStrings(dst []byte, to DataType, src []string, opt Options) error {
+	n := len(src)
+	if err := checkCast(to, String, n, opt); err != nil {
+		return err
+	}
+	if to == String {
+		return fmt.Errorf("tensorcast: CastFromStrings: target STRING: copy the strings instead")
+	}
+	if need := to.Size(n); len(dst) < need {
+		return fmt.Errorf("tensorcast: CastFromStrings to %v: dst holds %d bytes, %d elements need %d", to, len(dst), n, need)
+	}
+	rk, ropt := ref.Kind(to), refOptions(opt)
+	if to.BitSize() < 8 && n > 0 {
+		clear(dst[:to.Size(n)])
+	}
+	for i, s := range src {
+		b, err := ref.Parse(rk, s, ropt)
+		if err != nil {
+			return fmt.Errorf("tensorcast: CastFromStrings to %v: element %d: %w", to, i, err)
+		}
+		ref.Put(rk, dst, i, b)
+	}
+	return nil
+}
+
+// CastToStrings formats n elements of type from in src as strings into dst
+// (ONNX Cast to STRING): the shortest decimal that reads back to the same
+// value at the source's precision, "NaN", "INF", "-INF", integers in decimal,
+// BOOL as "True"/"False".
+func CastToStrings(dst []string, src []byte, from DataType, n int) error {
+	if err := checkCast(String, from, n, Options{}); err != nil {
+		return err
+	}
+	if from == String {
+		return fmt.Errorf("tensorcast: CastToStrings: source STRING: copy the strings instead")
+	}
+	if need := from.Size(n); len(src) < need {
+		return fmt.Errorf("tensorcast: CastToStrings from %v: src holds %d bytes, %d elements need %d", from, len(src), n, need)
+	}
+	if len(dst) < n {
+		return fmt.Errorf("tensorcast: CastToStrings from %v: dst holds %d strings, n is %d", from, len(dst), n)
+	}
+	rk := ref.Kind(from)
+	for i := 0; i < n; i++ {
+		dst[i] = ref.Format(rk, ref.Get(rk, src, i))
+	}
+	return nil
+}
+
+func checkCast(to, from DataType, n int, opt Options) error {
+	for _, t := range [2]DataType{from, to} {
+		if !t.Castable() {
+			return fmt.Errorf("tensorcast: cannot cast %v to %v: %v is not a type Cast supports", from, to, t)
+		}
+	}
+	if n < 0 {
+		return fmt.Errorf("tensorcast: Cast %v to %v: negative element count %d", from, to, n)
+	}
+	return opt.validate()
+}
+
+func refOptions(opt Options) ref.Options {
+	return ref.Options{Saturate: !opt.NoSaturate, Round: ref.RoundMode(opt.RoundMode)}
+}

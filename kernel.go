@@ -1,0 +1,98 @@
+package tensorcast
+
+// This file is the dispatch point: every typed entry point and every hot pair
+// of Cast calls through the kernel table `active`. A kernel table holds one
+// function per hot conversion; the architecture files (kernel_amd64.go,
+// kernel_arm64.go) fill `active` at init from the best tier the CPU supports,
+// conversion by conversion, falling back to the portable kernels in
+// kernel_generic.go.
+//
+// Kernel contract: n = len(src) elements (for packed sources, len(dst)
+// elements); the caller guarantees dst is long enough. A kernel reads only
+// src[:n] and writes only the bytes the n results occupy.
+
+// kernel is one implementation of one conversion, with the tier that
+// provides it ("generic", "avx2", "avx512", "neon", "neon+bf16").
+type kernel[F any] struct {
+	fn   F
+	tier string
+}
+
+// kernelSet is the table of hot conversions.
+type kernelSet struct {
+	tier string
+
+	f32ToF16  kernel[func(dst []uint16, src []float32)]
+	f16ToF32  kernel[func(dst []float32, src []uint16)]
+	f32ToBF16 kernel[func(dst []uint16, src []float32)]
+	bf16ToF32 kernel[func(dst []float32, src []uint16)]
+
+	// f32ToF8 narrows to one of the four float8 types in one saturate
+	// mode, described by p; f8ToF32 widens any 8-bit float through its
+	// 256-entry table of float32 bit patterns.
+	f32ToF8 kernel[func(dst []uint8, src []float32, p *float8Params)]
+	f8ToF32 kernel[func(dst []float32, src []uint8, table *[256]uint32)]
+	// f16ToF8 and bf16ToF8 narrow 16-bit floats to float8 with one rounding.
+	f16ToF8  kernel[func(dst []uint8, src []uint16, p *float8Params)]
+	bf16ToF8 kernel[func(dst []uint8, src []uint16, p *float8Params)]
+
+	f32ToE8M0 kernel[func(dst []uint8, src []float32, p *e8m0Params)]
+
+	// f32ToF4 packs two FLOAT4E2M1 per byte (len(src) elements); f4ToF32
+	// unpacks len(dst) elements.
+	f32ToF4 kernel[func(dst []uint8, src []float32)]
+	f4ToF32 kernel[func(dst []float32, src []uint8)]
+
+	// Nibble packing: i8ToI4 keeps the low 4 bits of each byte (INT8→INT4
+	// and UINT8→UINT4 wrap the same way), packing len(src) elements;
+	// i4ToI8 and u4ToU8 unpack len(dst) elements with sign or zero
+	// extension; f32ToI4 truncates toward zero and wraps (INT4 and UINT4
+	// share bits).
+	i8ToI4  kernel[func(dst []uint8, src []uint8)]
+	i4ToI8  kernel[func(dst []uint8, src []uint8)]
+	u4ToU8  kernel[func(dst []uint8, src []uint8)]
+	f32ToI4 kernel[func(dst []uint8, src []float32)]
+}
+
+// active is the table the library uses.
+var active = genericKernels()
+
+// tiers lists every kernel table this machine can run, lowest first, so tests
+// can compare each against the reference in one process. Architecture files
+// append to it at init.
+var tiers = []*kernelSet{genericKernels()}
+
+// KernelName returns the best tier in use: "avx512", "avx2", "neon" or
+// "generic" (the tier of the float32 → FLOAT16 kernel; Kernels lists every
+// conversion).
+func KernelName() string { return active.f32ToF16.tier }
+
+// KernelInfo names the kernel that serves one hot conversion.
+type KernelInfo struct {
+	Conversion string // e.g. "FLOAT -> FLOAT16"
+	Kernel     string // the tier: "avx512", "avx2", "neon", "neon+bf16", "generic"
+}
+
+// Kernels lists, for each hot conversion, which kernel tier serves it on this
+// machine. Conversions not listed run the portable element-wise code.
+func Kernels() []KernelInfo { return active.list() }
+
+func (s *kernelSet) list() []KernelInfo {
+	return []KernelInfo{
+		{"FLOAT -> FLOAT16", s.f32ToF16.tier},
+		{"FLOAT16 -> FLOAT", s.f16ToF32.tier},
+		{"FLOAT -> BFLOAT16", s.f32ToBF16.tier},
+		{"BFLOAT16 -> FLOAT", s.bf16ToF32.tier},
+		{"FLOAT -> FLOAT8 (E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ)", s.f32ToF8.tier},
+		{"FLOAT8 (all four), FLOAT8E8M0 -> FLOAT", s.f8ToF32.tier},
+		{"FLOAT16 -> FLOAT8", s.f16ToF8.tier},
+		{"BFLOAT16 -> FLOAT8", s.bf16ToF8.tier},
+		{"FLOAT -> FLOAT8E8M0", s.f32ToE8M0.tier},
+		{"FLOAT -> FLOAT4E2M1", s.f32ToF4.tier},
+		{"FLOAT4E2M1 -> FLOAT", s.f4ToF32.tier},
+		{"INT8/UINT8 -> INT4/UINT4", s.i8ToI4.tier},
+		{"INT4 -> INT8", s.i4ToI8.tier},
+		{"UINT4 -> UINT8", s.u4ToU8.tier},
+		{"FLOAT -> INT4/UINT4", s.f32ToI4.tier},
+	}
+}

@@ -1,0 +1,283 @@
+package tensorcast
+
+import "math"
+
+// The portable kernels: plain Go, branch-light (the selects below compile to
+// conditional moves), and the fallback for every tier. Each mirrors the
+// algorithm its assembly counterparts use, so a reader can check one against
+// the other.
+
+func genericKernels() *kernelSet {
+	const t = "generic"
+	return &kernelSet{
+		tier:      t,
+		f32ToF16:  kernel[func([]uint16, []float32)]{float32ToFloat16Generic, t},
+		f16ToF32:  kernel[func([]float32, []uint16)]{float16ToFloat32Generic, t},
+		f32ToBF16: kernel[func([]uint16, []float32)]{float32ToBFloat16Generic, t},
+		bf16ToF32: kernel[func([]float32, []uint16)]{bfloat16ToFloat32Generic, t},
+		f32ToF8:   kernel[func([]uint8, []float32, *float8Params)]{float32ToFloat8Generic, t},
+		f8ToF32:   kernel[func([]float32, []uint8, *[256]uint32)]{float8ToFloat32Generic, t},
+		f16ToF8:   kernel[func([]uint8, []uint16, *float8Params)]{float16ToFloat8Generic, t},
+		bf16ToF8:  kernel[func([]uint8, []uint16, *float8Params)]{bfloat16ToFloat8Generic, t},
+		f32ToE8M0: kernel[func([]uint8, []float32, *e8m0Params)]{float32ToE8M0Generic, t},
+		f32ToF4:   kernel[func([]uint8, []float32)]{float32ToFloat4Generic, t},
+		f4ToF32:   kernel[func([]float32, []uint8)]{float4ToFloat32Generic, t},
+		i8ToI4:    kernel[func([]uint8, []uint8)]{int8ToInt4Generic, t},
+		i4ToI8:    kernel[func([]uint8, []uint8)]{int4ToInt8Generic, t},
+		u4ToU8:    kernel[func([]uint8, []uint8)]{uint4ToUint8Generic, t},
+		f32ToI4:   kernel[func([]uint8, []float32)]{float32ToInt4Generic, t},
+	}
+}
+
+// f32ToF16 rounds a float32 (as bits) to FLOAT16, to nearest even, with
+// subnormals and overflow to ±Inf; NaN keeps its sign and top payload bits
+// and is quieted (as VCVTPS2PH and FCVTN do).
+func f32ToF16(x uint32) uint16 {
+	a := x & 0x7FFFFFFF
+	h := (a + 0xFFF + (a>>13)&1) >> 13 - 112<<10 // normal: round the 13 dropped bits, rebias 127 → 15
+	if a < 0x38800000 {                        // below 2^-14: let the FPU round onto the 2^-24 grid
+		h = math.Float32bits(math.Float32frombits(a)+0.5) - 0x3F000000
+	}
+	if a >= 0x477FF000 { // 65520 and up (and Inf): ±Inf
+		h = 0x7C00
+	}
+	if a > 0x7F800000 {
+		h = 0x7E00 | (a>>13)&0x3FF
+	}
+	return uint16(x>>16)&0x8000 | uint16(h)
+}
+
+// f16ToF32 widens FLOAT16 bits exactly; NaN is quieted, payload kept.
+func f16ToF32(h uint16) uint32 {
+	a := uint32(h & 0x7FFF)
+	f := a<<13 + 112<<23 // normal: rebias 15 → 127
+	if a < 0x0400 {      // zero or subnormal: (0.5 + m·2^-24) - 0.5 is exact
+		f = math.Float32bits(math.Float32frombits(0x3F000000|a<<13) - 0.5)
+	}
+	if a >= 0x7C00 {
+		f = a<<13 | 0x7F800000
+		if a > 0x7C00 {
+			f |= 0x400000
+		}
+	}
+	return uint32(h&0x8000)<<16 | f
+}
+
+// f32ToBF16 rounds float32 bits to BFLOAT16, to nearest even (overflow
+// reaches ±Inf by itself); NaN becomes 0x7FC0 with its sign.
+func f32ToBF16(x uint32) uint16 {
+	r := uint16((x + 0x7FFF + (x>>16)&1) >> 16)
+	if x&0x7FFFFFFF > 0x7F800000 {
+		r = uint16(x>>16)&0x8000 | 0x7FC0
+	}
+	return r
+}
+
+// bf16ToF32 widens BFLOAT16 bits exactly; NaN is quieted, payload kept.
+func bf16ToF32(b uint16) uint32 {
+	f := uint32(b) << 16
+	if b&0x7FFF > 0x7F80 {
+		f |= 0x400000
+	}
+	return f
+}
+
+// narrowMagnitude is the float8Params algorithm without the sign: it returns
+// the target's bits for a = |x| (float32 bits, NaN included).
+func narrowMagnitude(a uint32, p *float8Params) uint32 {
+	r := (a+(1<<(p.shift-1))-1+(a>>p.shift)&1)>>p.shift - p.expAdjust
+	if a < p.minNormal {
+		r = math.Float32bits(math.Float32frombits(a)+math.Float32frombits(p.magic)) - p.magic
+	}
+	if r > p.maxBits || a >= 0x7F800000 { // overflow (the subtraction may wrap), ±Inf
+		r = p.overflow
+	}
+	if a > 0x7F800000 {
+		r = p.nan
+	}
+	return r
+}
+
+// f32ToF8 converts one float32 (bits) to a float8 type described by p.
+func f32ToF8(x uint32, p *float8Params) uint8 {
+	r := narrowMagnitude(x&0x7FFFFFFF, p)
+	sign := x >> 24 & 0x80
+	if r == 0 {
+		sign &= p.signedZero
+	}
+	return uint8(r | sign)
+}
+
+func float32ToFloat16Generic(dst []uint16, src []float32) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = f32ToF16(math.Float32bits(v))
+	}
+}
+
+func float16ToFloat32Generic(dst []float32, src []uint16) {
+	dst = dst[:len(src)]
+	for i, h := range src {
+		dst[i] = math.Float32frombits(f16ToF32(h))
+	}
+}
+
+func float32ToBFloat16Generic(dst []uint16, src []float32) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = f32ToBF16(math.Float32bits(v))
+	}
+}
+
+func bfloat16ToFloat32Generic(dst []float32, src []uint16) {
+	dst = dst[:len(src)]
+	for i, b := range src {
+		dst[i] = math.Float32frombits(bf16ToF32(b))
+	}
+}
+
+func float32ToFloat8Generic(dst []uint8, src []float32, p *float8Params) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = f32ToF8(math.Float32bits(v), p)
+	}
+}
+
+func float8ToFloat32Generic(dst []float32, src []uint8, table *[256]uint32) {
+	dst = dst[:len(src)]
+	for i, b := range src {
+		dst[i] = math.Float32frombits(table[b])
+	}
+}
+
+// float16ToFloat8Generic widens exactly to float32 and narrows once, so the
+// value is rounded a single time.
+func float16ToFloat8Generic(dst []uint8, src []uint16, p *float8Params) {
+	dst = dst[:len(src)]
+	for i, h := range src {
+		dst[i] = f32ToF8(f16ToF32(h), p)
+	}
+}
+
+func bfloat16ToFloat8Generic(dst []uint8, src []uint16, p *float8Params) {
+	dst = dst[:len(src)]
+	for i, b := range src {
+		dst[i] = f32ToF8(bf16ToF32(b), p)
+	}
+}
+
+// f32ToE8M0 implements ONNX's FLOAT8E8M0 rounding on float32 bits: the code
+// is the float32 exponent field, rounded up by the significand per mode.
+// float32 subnormals are first scaled by 2^64 (exact) to make them normal.
+func f32ToE8M0(x uint32, p *e8m0Params) uint8 {
+	a := x & 0x7FFFFFFF
+	scale := uint32(0)
+	if a < 0x00800000 {
+		a = math.Float32bits(math.Float32frombits(a) * 0x1p64)
+		scale = 64
+	}
+	e := int32((a+p.roundAdd)>>23) - int32(scale)
+	r := uint32(e)
+	if e < 0 { // below 2^-127 after rounding (zero included): only scaled subnormals get here
+		r = p.underflow
+	}
+	if e >= 255 {
+		r = p.overflow
+	}
+	if x&0x7FFFFFFF > 0x7F800000 {
+		r = 0xFF
+	}
+	return uint8(r)
+}
+
+func float32ToE8M0Generic(dst []uint8, src []float32, p *e8m0Params) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = f32ToE8M0(math.Float32bits(v), p)
+	}
+}
+
+// float4Params is the float8Params algorithm set up for FLOAT4E2M1 (one
+// significand bit, bias 1, always saturating to ±6, NaN → 0x8).
+var float4Params = float8Params{
+	shift:      22,
+	expAdjust:  126 << 1,
+	minNormal:  127 << 23,
+	magic:      math.Float32bits(0x1p22),
+	maxBits:    0x7,
+	overflow:   0x7,
+	nan:        0x8,
+	signedZero: 0x8,
+}
+
+func f32ToF4(x uint32) uint8 {
+	r := narrowMagnitude(x&0x7FFFFFFF, &float4Params)
+	sign := x >> 28 & 0x8
+	if x&0x7FFFFFFF > 0x7F800000 {
+		sign = 0
+	}
+	return uint8(r | sign)
+}
+
+var widenFloat4 = [16]uint32{
+	0x00000000, 0x3F000000, 0x3F800000, 0x3FC00000, 0x40000000, 0x40400000, 0x40800000, 0x40C00000,
+	0x80000000, 0xBF000000, 0xBF800000, 0xBFC00000, 0xC0000000, 0xC0400000, 0xC0800000, 0xC0C00000,
+}
+
+func float32ToFloat4Generic(dst []uint8, src []float32) {
+	n := len(src)
+	for i := 0; i+1 < n; i += 2 {
+		dst[i/2] = f32ToF4(math.Float32bits(src[i])) | f32ToF4(math.Float32bits(src[i+1]))<<4
+	}
+	if n%2 == 1 {
+		dst[n/2] = f32ToF4(math.Float32bits(src[n-1]))
+	}
+}
+
+func float4ToFloat32Generic(dst []float32, src []uint8) {
+	for i := range dst {
+		dst[i] = math.Float32frombits(widenFloat4[src[i/2]>>(uint(i&1)*4)&15])
+	}
+}
+
+func int8ToInt4Generic(dst []uint8, src []uint8) {
+	n := len(src)
+	for i := 0; i+1 < n; i += 2 {
+		dst[i/2] = src[i]&15 | src[i+1]<<4
+	}
+	if n%2 == 1 {
+		dst[n/2] = src[n-1] & 15
+	}
+}
+
+func int4ToInt8Generic(dst []uint8, src []uint8) {
+	for i := range dst {
+		dst[i] = uint8(int8(src[i/2]<<(4-uint(i&1)*4)) >> 4)
+	}
+}
+
+func uint4ToUint8Generic(dst []uint8, src []uint8) {
+	for i := range dst {
+		dst[i] = src[i/2] >> (uint(i&1) * 4) & 15
+	}
+}
+
+// f32ToI4 truncates toward zero and keeps the low four bits. Every float32
+// of magnitude 2^27 or more is a multiple of 16 (or Inf/NaN, or beyond the
+// int64 range), so all of those give 0.
+func f32ToI4(v float32) uint8 {
+	if math.Float32bits(v)&0x7FFFFFFF >= 0x4D000000 {
+		return 0
+	}
+	return uint8(int32(v)) & 15
+}
+
+func float32ToInt4Generic(dst []uint8, src []float32) {
+	n := len(src)
+	for i := 0; i+1 < n; i += 2 {
+		dst[i/2] = f32ToI4(src[i]) | f32ToI4(src[i+1])<<4
+	}
+	if n%2 == 1 {
+		dst[n/2] = f32ToI4(src[n-1])
+	}
+}

@@ -1,0 +1,151 @@
+package tensorcast
+
+import "math"
+
+// float8Params describes one float8 target type in one saturate mode, as the
+// narrowing kernels (Go and assembly) consume it. The algorithm, per lane,
+// on a = |x| as float32 bits:
+//
+//	NaN (a > 0x7F800000):   nan
+//	a < minNormal:          bits(float32(a) + float32(magic)) - magic   (the FPU rounds the subnormal)
+//	otherwise:              (a + (1<<(shift-1)) - 1 + ((a>>shift)&1)) >> shift - expAdjust
+//	result > maxBits:       overflow (this also catches ±Inf)
+//	then the sign:          result | sign>>24, except that a zero result of a FNUZ type stays 0x00
+//	                        (signedZero = 0) and nan/overflow values that already hold 0x80 are unchanged.
+//
+// The layout is fixed: assembly reads the fields at these offsets.
+type float8Params struct {
+	shift      uint32 // 23 - mantissa bits of the target
+	expAdjust  uint32 // (127 - target bias) << mantissa bits
+	minNormal  uint32 // float32 bits of the target's smallest normal value
+	magic      uint32 // float32 bits of 2^(1-bias-mbits+23): adding it rounds to the target's subnormal grid
+	maxBits    uint32 // the largest finite magnitude
+	overflow   uint32 // magnitude byte for overflow and ±Inf (maxBits when saturating)
+	nan        uint32 // byte for NaN
+	signedZero uint32 // 0x80 if -0 keeps its sign, 0 for the FNUZ types
+}
+
+func newFloat8Params(mbits, bias int, maxBits, overflowNoSat, nan uint32, fnuz, saturate bool) float8Params {
+	p := float8Params{
+		shift:      uint32(23 - mbits),
+		expAdjust:  uint32(127-bias) << uint(mbits),
+		minNormal:  uint32(1-bias+127) << 23,
+		magic:      math.Float32bits(float32(math.Ldexp(1, 1-bias-mbits+23))),
+		maxBits:    maxBits,
+		overflow:   overflowNoSat,
+		nan:        nan,
+		signedZero: 0x80,
+	}
+	if saturate {
+		p.overflow = maxBits
+	}
+	if fnuz {
+		p.signedZero = 0
+	}
+	return p
+}
+
+// float8Table holds the parameters of the four float8 types, indexed by
+// [type - Float8E4M3FN][saturate].
+var float8Table = [4][2]float8Params{
+	{newFloat8Params(3, 7, 0x7E, 0x7F, 0x7F, false, false), newFloat8Params(3, 7, 0x7E, 0x7F, 0x7F, false, true)},
+	{newFloat8Params(3, 8, 0x7F, 0x80, 0x80, true, false), newFloat8Params(3, 8, 0x7F, 0x80, 0x80, true, true)},
+	{newFloat8Params(2, 15, 0x7B, 0x7C, 0x7E, false, false), newFloat8Params(2, 15, 0x7B, 0x7C, 0x7E, false, true)},
+	{newFloat8Params(2, 16, 0x7F, 0x80, 0x80, true, false), newFloat8Params(2, 16, 0x7F, 0x80, 0x80, true, true)},
+}
+
+func float8ParamsFor(t DataType, opt Options) *float8Params {
+	sat := 1
+	if opt.NoSaturate {
+		sat = 0
+	}
+	return &float8Table[t-Float8E4M3FN][sat]
+}
+
+// e8m0Params describes FLOAT8E8M0 narrowing in one round mode and saturate
+// mode. Per lane, on a = |x| as float32 bits (the sign is ignored):
+//
+//	NaN:                 0xFF
+//	a == 0 or subnormal: handled exactly (see float32ToE8M0Generic)
+//	otherwise:           e = (a + roundAdd) >> 23, where roundAdd is 0x7FFFFF (up),
+//	                     0 (down) or 0x400000 (nearest); Inf and e > 254 give overflow.
+type e8m0Params struct {
+	roundAdd  uint32
+	overflow  uint32 // 0xFE when saturating, 0xFF otherwise
+	underflow uint32 // 0x00 when saturating, 0xFF otherwise
+	mode      uint32 // the RoundMode
+}
+
+var e8m0Table = [3][2]e8m0Params{
+	{{0x7FFFFF, 0xFF, 0xFF, 0}, {0x7FFFFF, 0xFE, 0x00, 0}},
+	{{0, 0xFF, 0xFF, 1}, {0, 0xFE, 0x00, 1}},
+	{{0x400000, 0xFF, 0xFF, 2}, {0x400000, 0xFE, 0x00, 2}},
+}
+
+func e8m0ParamsFor(opt Options) *e8m0Params {
+	sat := 1
+	if opt.NoSaturate {
+		sat = 0
+	}
+	return &e8m0Table[opt.RoundMode][sat]
+}
+
+// Widening tables: the float32 bit pattern of every 8-bit float, computed at
+// init by widenFloat8 (widening is exact, so a table is a complete kernel).
+var (
+	widenE4M3FN   [256]uint32
+	widenE4M3FNUZ [256]uint32
+	widenE5M2     [256]uint32
+	widenE5M2FNUZ [256]uint32
+	widenE8M0     [256]uint32
+)
+
+func widenTable(t DataType) *[256]uint32 {
+	switch t {
+	case Float8E4M3FN:
+		return &widenE4M3FN
+	case Float8E4M3FNUZ:
+		return &widenE4M3FNUZ
+	case Float8E5M2:
+		return &widenE5M2
+	case Float8E5M2FNUZ:
+		return &widenE5M2FNUZ
+	case Float8E8M0:
+		return &widenE8M0
+	}
+	return nil
+}
+
+func init() {
+	for b := range 256 {
+		widenE4M3FN[b] = widenFloat8(uint32(b), 3, 7, b&0x7F == 0x7F)
+		widenE4M3FNUZ[b] = widenFloat8(uint32(b), 3, 8, b == 0x80)
+		widenE5M2[b] = widenFloat8(uint32(b), 2, 15, b&0x7C == 0x7C)
+		widenE5M2FNUZ[b] = widenFloat8(uint32(b), 2, 16, b == 0x80)
+		widenE8M0[b] = math.Float32bits(float32(math.Ldexp(1, b-127))) // 2^-127 is a float32 subnormal: exact
+		if b == 0xFF {
+			widenE8M0[b] = 0x7FC00000
+		}
+	}
+	// E5M2 keeps IEEE infinities.
+	widenE5M2[0x7C], widenE5M2[0xFC] = 0x7F800000, 0xFF800000
+}
+
+// widenFloat8 returns the float32 bits of the sign-magnitude float8 value b
+// with mbits significand bits and the given bias; special values become the
+// canonical quiet NaN with the stored sign bit.
+func widenFloat8(b uint32, mbits, bias int, special bool) uint32 {
+	sign := b >> 7 << 31
+	if special {
+		return sign | 0x7FC00000
+	}
+	e := int(b>>uint(mbits)) & (1<<uint(7-mbits) - 1)
+	m := int(b) & (1<<uint(mbits) - 1)
+	var v float64
+	if e == 0 {
+		v = math.Ldexp(float64(m), 1-bias-mbits)
+	} else {
+		v = math.Ldexp(float64(m|1<<uint(mbits)), e-bias-mbits)
+	}
+	return sign | math.Float32bits(float32(v))
+}
