@@ -59,7 +59,7 @@ var typeInfos = [...]typeInfo{
 	Int16:          {"INT16", 16, 1, "-32768..32767", true},
 	Int32:          {"INT32", 32, 1, "-2^31..2^31-1", true},
 	Int64:          {"INT64", 64, 1, "-2^63..2^63-1", true},
-	String:         {"STRING", 0, 1, "decimal text", true},
+	String:         {"STRING", 0, 9, "decimal text", true},
 	Bool:           {"BOOL", 8, 1, "false/true (one byte)", true},
 	Float16:        {"FLOAT16", 16, 1, "±65504, IEEE binary16", true},
 	Double:         {"DOUBLE", 64, 1, "±1.7976931348623157e+308, IEEE binary64", true},

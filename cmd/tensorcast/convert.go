@@ -1,0 +1,383 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tensorcast/tensorcast"
+)
+
+func init() {
+	register(&command{
+		name:    "convert",
+		args:    "-from T -to T [-no-saturate] [-round-mode up|down|nearest] [IN [OUT]]",
+		summary: "convert a raw little-endian tensor (STRING: one value per line) between element types",
+		run:     runConvert,
+	})
+}
+
+// Streaming sizes. Tests lower them to exercise chunk boundaries.
+var (
+	// chunkBytes is how many input bytes one chunk of a binary source holds
+	// (rounded down to a whole number of elements, a multiple of 4).
+	chunkBytes = 1 << 20
+	// chunkStrings is how many elements one chunk holds when either side is
+	// STRING.
+	chunkStrings = 1 << 16
+	// maxLine is the longest accepted line of a STRING input, in bytes.
+	maxLine = 1 << 20
+)
+
+// convertConfig is a parsed convert command line.
+type convertConfig struct {
+	from, to tensorcast.DataType
+	opt      tensorcast.Options
+	in, out  string // paths; "" or "-" mean stdin and stdout
+}
+
+const convertHelp = `Converts a tensor from one ONNX element type to another with tensorcast.Cast
+(ONNX Cast semantics, bit-exact). Input and output are raw little-endian
+element data, exactly as ONNX TensorProto.raw_data: 2- and 4-bit types packed,
+first element in the low bits; BOOL one byte each. STRING tensors are text,
+one value per line (a trailing "\r" is ignored). IN and OUT default to stdin
+and stdout ("-" also means those). The input is streamed in chunks, so memory
+use does not grow with its size. An input that is not a whole number of
+elements, or a line that is not a number, is an error (exit status 1); an OUT
+file is then left untouched (output goes to a temporary file in the same
+directory that replaces OUT only on success).
+
+Note that a packed input (INT4, UINT4, FLOAT4E2M1, INT2, UINT2) holds a whole
+number of bytes, so its element count is read as 2 (or 4) per byte: the
+padding of an odd-length tensor comes back as one more element.
+
+flags:
+`
+
+func parseConvertArgs(args []string, stdout io.Writer) (*convertConfig, error) {
+	fl := flag.NewFlagSet("convert", flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	from := fl.String("from", "", "source element `type` (required), e.g. FLOAT, float16, bf16, 17")
+	to := fl.String("to", "", "target element `type` (required)")
+	noSat := fl.Bool("no-saturate", false, "ONNX saturate=0: float8 / FLOAT8E8M0 overflow gives NaN or Inf instead of the largest finite value")
+	round := fl.String("round-mode", "up", "FLOAT8E8M0 rounding: up, down or nearest (ONNX round_mode)")
+
+	// Accept flags before and after the positional arguments.
+	var pos []string
+	rest := args
+	for {
+		if err := fl.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintf(stdout, "usage: tensorcast convert %s\n\n%s", commands["convert"].args, convertHelp)
+				fl.SetOutput(stdout)
+				fl.PrintDefaults()
+				return nil, errHelp
+			}
+			return nil, usagef("convert: %v", err)
+		}
+		left := fl.Args()
+		if len(left) == 0 {
+			break
+		}
+		if k := len(rest) - len(left); k > 0 && rest[k-1] == "--" {
+			pos = append(pos, left...) // everything after "--" is positional
+			break
+		}
+		pos = append(pos, left[0])
+		rest = left[1:]
+	}
+
+	c := &convertConfig{}
+	if *from == "" || *to == "" {
+		return nil, usagef("convert: -from and -to are both required")
+	}
+	var err error
+	for _, p := range []struct {
+		name string
+		s    string
+		t    *tensorcast.DataType
+	}{{"-from", *from, &c.from}, {"-to", *to, &c.to}} {
+		if *p.t, err = tensorcast.ParseDataType(p.s); err != nil {
+			return nil, usagef("convert: %s: %v", p.name, strings.TrimPrefix(err.Error(), "tensorcast: "))
+		}
+		if !p.t.Castable() {
+			return nil, usagef("convert: %s: %v is not a type Cast supports", p.name, *p.t)
+		}
+	}
+	c.opt.NoSaturate = *noSat
+	if c.opt.RoundMode, err = tensorcast.ParseRoundMode(*round); err != nil {
+		return nil, usagef("convert: -round-mode: %v", strings.TrimPrefix(err.Error(), "tensorcast: "))
+	}
+	if len(pos) > 2 {
+		return nil, usagef("convert: too many arguments (want at most IN and OUT): %q", pos[2:])
+	}
+	if len(pos) > 0 {
+		c.in = pos[0]
+	}
+	if len(pos) > 1 {
+		c.out = pos[1]
+	}
+	return c, nil
+}
+
+func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	c, err := parseConvertArgs(args, stdout)
+	if err != nil {
+		return err
+	}
+	r := stdin
+	if c.in != "" && c.in != "-" {
+		f, err := os.Open(c.in)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		// Refuse a truncated file before creating any output.
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if err := checkWhole(st.Size(), c.from); err != nil {
+				return fmt.Errorf("%s: %w", c.in, err)
+			}
+		}
+		r = f
+	}
+	if c.out == "" || c.out == "-" {
+		return convertStream(r, stdout, c.from, c.to, c.opt)
+	}
+	return writeFileAtomic(c.out, func(w io.Writer) error {
+		return convertStream(r, w, c.from, c.to, c.opt)
+	})
+}
+
+// writeFileAtomic runs write on a temporary file in path's directory and
+// renames it to path only when write succeeds; on failure path is untouched
+// and the temporary file removed. An existing path keeps its permissions.
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = write(f); err != nil {
+		return err
+	}
+	mode := fs.FileMode(0o644)
+	if st, e := os.Stat(path); e == nil && st.Mode().IsRegular() {
+		mode = st.Mode().Perm()
+	}
+	if err = f.Chmod(mode); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// checkWhole reports an error when size bytes are not a whole number of
+// elements of t. Packed 2- and 4-bit types accept any whole byte count.
+func checkWhole(size int64, t tensorcast.DataType) error {
+	eb := int64(t.BitSize() / 8)
+	if t == tensorcast.String || eb <= 1 || size%eb == 0 {
+		return nil
+	}
+	return truncatedError(size, t)
+}
+
+func truncatedError(size int64, t tensorcast.DataType) error {
+	eb := int64(t.BitSize() / 8)
+	return fmt.Errorf("truncated input: %d bytes is not a whole number of %v elements (%d bytes each): the element at byte offset %d has only %d of its %d bytes",
+		size, t, eb, size-size%eb, size%eb, eb)
+}
+
+// chunkElems is the number of elements converted per chunk: a multiple of 4,
+// so that no packed byte of a 2- or 4-bit source or target straddles chunks.
+func chunkElems(from, to tensorcast.DataType) int {
+	n := chunkStrings
+	if from != tensorcast.String && to != tensorcast.String {
+		n = chunkBytes * 8 / from.BitSize()
+	}
+	return max(n&^3, 4)
+}
+
+// convertStream converts the whole tensor read from r and writes it to w, in
+// chunks through buffers allocated once. It returns an error, having written
+// no element of the failing chunk, for a truncated binary input or a STRING
+// line that does not parse.
+func convertStream(r io.Reader, w io.Writer, from, to tensorcast.DataType, opt tensorcast.Options) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var err error
+	if from == tensorcast.String {
+		err = convertFromLines(bufio.NewReaderSize(r, 64<<10), bw, to, opt)
+	} else {
+		err = convertBinary(r, bw, from, to, opt)
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func convertBinary(r io.Reader, bw *bufio.Writer, from, to tensorcast.DataType, opt tensorcast.Options) error {
+	ce := chunkElems(from, to)
+	in := make([]byte, from.Size(ce))
+	var out []byte
+	var strs []string
+	if to == tensorcast.String {
+		strs = make([]string, ce)
+	} else {
+		out = make([]byte, to.Size(ce))
+	}
+	bits := from.BitSize()
+	var offset int64
+	for {
+		k, err := io.ReadFull(r, in)
+		if err == io.EOF {
+			return nil
+		}
+		last := err == io.ErrUnexpectedEOF
+		if err != nil && !last {
+			return fmt.Errorf("reading input at byte offset %d: %w", offset+int64(k), err)
+		}
+		if bits >= 16 && k%(bits/8) != 0 {
+			return truncatedError(offset+int64(k), from)
+		}
+		n := k * 8 / bits
+		if to == tensorcast.String {
+			if err := tensorcast.CastToStrings(strs, in[:k], from, n); err != nil {
+				return err
+			}
+			if err := writeLines(bw, strs[:n]); err != nil {
+				return err
+			}
+		} else {
+			if err := tensorcast.Cast(out, to, in[:k], from, n, opt); err != nil {
+				return err
+			}
+			if _, err := bw.Write(out[:to.Size(n)]); err != nil {
+				return err
+			}
+		}
+		offset += int64(k)
+		if last {
+			return nil
+		}
+	}
+}
+
+func writeLines(bw *bufio.Writer, lines []string) error {
+	for _, s := range lines {
+		bw.WriteString(s)
+		if err := bw.WriteByte('\n'); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// convertFromLines converts a STRING tensor, one element per line.
+func convertFromLines(br *bufio.Reader, bw *bufio.Writer, to tensorcast.DataType, opt tensorcast.Options) error {
+	ce := chunkElems(tensorcast.String, to)
+	lines := make([]string, 0, ce)
+	var out []byte
+	if to != tensorcast.String {
+		out = make([]byte, to.Size(ce))
+	}
+	var lineBuf []byte
+	done := 0 // lines converted in earlier chunks
+	for eof := false; !eof; {
+		lines = lines[:0]
+		for len(lines) < ce {
+			var err error
+			lineBuf, err = readLine(br, lineBuf[:0])
+			if err == io.EOF {
+				eof = true
+				if len(lineBuf) == 0 {
+					break
+				}
+			} else if err != nil {
+				return fmt.Errorf("reading line %d: %w", done+len(lines)+1, err)
+			}
+			lines = append(lines, string(lineBuf))
+			if eof {
+				break
+			}
+		}
+		if len(lines) == 0 {
+			break
+		}
+		if to == tensorcast.String {
+			if err := writeLines(bw, lines); err != nil {
+				return err
+			}
+		} else {
+			if err := tensorcast.CastFromStrings(out, to, lines, opt); err != nil {
+				return badLineError(lines, done, to, opt, err)
+			}
+			if _, err := bw.Write(out[:to.Size(len(lines))]); err != nil {
+				return err
+			}
+		}
+		done += len(lines)
+	}
+	return nil
+}
+
+// readLine appends the next line of br, without its "\n" or "\r\n", to buf.
+// It returns io.EOF with the last line when that has no newline (or with an
+// empty buf at the end of the input).
+func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
+	for {
+		frag, err := br.ReadSlice('\n')
+		buf = append(buf, frag...)
+		if len(buf) > maxLine+2 {
+			return buf, fmt.Errorf("line longer than %d bytes", maxLine)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		buf = trimNewline(buf)
+		if len(buf) > maxLine {
+			return buf, fmt.Errorf("line longer than %d bytes", maxLine)
+		}
+		return buf, err
+	}
+}
+
+func trimNewline(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	return b
+}
+
+// badLineError finds the first line of the chunk that does not parse (the
+// library reports the element index within the chunk) and names its line
+// number in the input.
+func badLineError(lines []string, done int, to tensorcast.DataType, opt tensorcast.Options, err error) error {
+	var one [8]byte
+	for i := range lines {
+		e := tensorcast.CastFromStrings(one[:], to, lines[i:i+1], opt)
+		if e == nil {
+			continue
+		}
+		if inner := errors.Unwrap(e); inner != nil {
+			e = inner
+		}
+		return fmt.Errorf("line %d: %q is not a valid %v value: %v", done+i+1, lines[i], to, e)
+	}
+	return err
+}

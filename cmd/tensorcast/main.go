@@ -1,0 +1,147 @@
+// Command tensorcast converts raw ONNX tensors between element types and
+// shows what the tensorcast library does on this machine.
+//
+// Usage:
+//
+//	tensorcast convert -from T -to T [-no-saturate] [-round-mode up|down|nearest] [IN [OUT]]
+//	tensorcast types
+//	tensorcast cpu
+//	tensorcast demo
+//	tensorcast help
+//
+// Run `tensorcast help` for details. Each subcommand lives in its own file and
+// registers itself with register; its logic takes its arguments and streams
+// as parameters, so tests run it in-process.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+)
+
+// command is one subcommand.
+type command struct {
+	name    string
+	args    string // argument synopsis for the usage text
+	summary string // one line
+	// run executes the subcommand. args excludes the subcommand name.
+	run func(args []string, stdin io.Reader, stdout, stderr io.Writer) error
+}
+
+// commands holds the registered subcommands by name.
+var commands = map[string]*command{}
+
+// commandOrder is the order of the usage listing; commands registered but not
+// named here are listed after these, alphabetically.
+var commandOrder = []string{"convert", "types", "cpu", "demo", "inspect"}
+
+// register adds a subcommand; each subcommand file calls it from init.
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("tensorcast: subcommand registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// usageError is a mistake in the command line (exit status 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error {
+	return &usageError{fmt.Sprintf(format, a...)}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes the command line args (without the program name) and returns
+// the exit status: 0 on success, 1 on a failure, 2 on a usage error.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		printUsage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				fmt.Fprintf(stdout, "usage: tensorcast %s %s\n\n%s\n", c.name, c.args, c.summary)
+				return 0
+			}
+		}
+		printUsage(stdout)
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "tensorcast: unknown subcommand %q\n\n", args[0])
+		printUsage(stderr)
+		return 2
+	}
+	err := c.run(args[1:], stdin, stdout, stderr)
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, errHelp) {
+		return 0
+	}
+	fmt.Fprintln(stderr, errorLine(err))
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "usage: tensorcast %s %s\n", c.name, c.args)
+		return 2
+	}
+	return 1
+}
+
+// errHelp is returned by a subcommand that printed its help on request.
+var errHelp = errors.New("help requested")
+
+// errorLine renders err as the single stderr line "tensorcast: ...". Library
+// errors already carry the prefix; it is not repeated.
+func errorLine(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "tensorcast: ")
+	msg = strings.ReplaceAll(msg, "\n", " ")
+	return "tensorcast: " + msg
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, `tensorcast converts tensors between ONNX element types, exactly as ONNX Cast does.
+
+usage: tensorcast <command> [arguments]
+
+commands:
+`)
+	names := slices.Collect(maps.Keys(commands))
+	slices.SortFunc(names, func(a, b string) int {
+		ia, ib := slices.Index(commandOrder, a), slices.Index(commandOrder, b)
+		switch {
+		case ia >= 0 && ib >= 0:
+			return ia - ib
+		case ia >= 0:
+			return -1
+		case ib >= 0:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	for _, n := range names {
+		c := commands[n]
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		if c.args != "" {
+			fmt.Fprintf(w, "  %-8s   tensorcast %s %s\n", "", c.name, c.args)
+		}
+	}
+	fmt.Fprint(w, `  help     this text; "tensorcast help <command>" for one command
+
+Type names are ONNX's (FLOAT, FLOAT16, BFLOAT16, FLOAT8E4M3FN, INT4, ...), any
+case, their enum numbers (10), or common aliases (fp16, bf16, f32).
+`)
+}

@@ -1,0 +1,26 @@
+// Command gen writes tensorcast's assembly kernels: kernel_amd64.s and its Go
+// stubs (through avo), and kernel_arm64.s and its Go stubs (through the small
+// arm64 emitter in package arm64). Run it with `go generate ./...` at the
+// repository root; never edit its outputs by hand.
+package main
+
+import (
+	"flag"
+	"log"
+
+	"github.com/tensorcast/tensorcast/gen/amd64"
+	"github.com/tensorcast/tensorcast/gen/arm64"
+)
+
+func main() {
+	out := flag.String("out", "..", "directory of the tensorcast package")
+	flag.Parse()
+	log.SetFlags(0)
+	log.SetPrefix("gen: ")
+	if err := amd64.Generate(*out); err != nil {
+		log.Fatal(err)
+	}
+	if err := arm64.Generate(*out); err != nil {
+		log.Fatal(err)
+	}
+}

@@ -1,0 +1,232 @@
+package tensorcast
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/tensorcast/tensorcast/internal/ref"
+	"github.com/x448/float16"
+)
+
+// The exhaustive sweep: every float32 bit pattern through every float32 → X
+// kernel of every tier this machine has (tiers), compared bit for bit with
+// the reference. The reference decodes each input once per chunk and
+// encodes it once per mode, and every tier is compared against that one
+// result, so adding a tier costs only the kernel's own time. Under -short
+// the sweep takes a sample (every 251st pattern plus every exponent edge).
+
+// narrowMode is one float32 → X conversion: a reference target, and how to
+// run the kernel of a tier on a chunk, writing one byte per output byte.
+type narrowMode struct {
+	name   string
+	to     ref.Kind
+	opt    ref.Options
+	packed bool // 4-bit target: two elements per byte
+	width  int  // output bytes per element (ignored when packed)
+	run    func(k *kernelSet, dst []byte, src []float32)
+	tier   func(k *kernelSet) string
+}
+
+func narrowModes() []narrowMode {
+	ms := []narrowMode{
+		{name: "FLOAT16", to: ref.Float16, width: 2,
+			run:  func(k *kernelSet, d []byte, s []float32) { k.f32ToF16.fn(view[uint16](d, len(s)), s) },
+			tier: func(k *kernelSet) string { return k.f32ToF16.tier }},
+		{name: "BFLOAT16", to: ref.BFloat16, width: 2,
+			run:  func(k *kernelSet, d []byte, s []float32) { k.f32ToBF16.fn(view[uint16](d, len(s)), s) },
+			tier: func(k *kernelSet) string { return k.f32ToBF16.tier }},
+		{name: "FLOAT4E2M1", to: ref.Float4E2M1, packed: true,
+			run:  func(k *kernelSet, d []byte, s []float32) { k.f32ToF4.fn(d[:(len(s)+1)/2], s) },
+			tier: func(k *kernelSet) string { return k.f32ToF4.tier }},
+		{name: "INT4", to: ref.Int4, packed: true,
+			run:  func(k *kernelSet, d []byte, s []float32) { k.f32ToI4.fn(d[:(len(s)+1)/2], s) },
+			tier: func(k *kernelSet) string { return k.f32ToI4.tier }},
+	}
+	for _, t := range []DataType{Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ} {
+		for _, sat := range []bool{true, false} {
+			p := float8ParamsFor(t, Options{NoSaturate: !sat})
+			ms = append(ms, narrowMode{name: fmt.Sprintf("%v sat=%v", t, sat), to: ref.Kind(t), opt: ref.Options{Saturate: sat}, width: 1,
+				run:  func(k *kernelSet, d []byte, s []float32) { k.f32ToF8.fn(d[:len(s)], s, p) },
+				tier: func(k *kernelSet) string { return k.f32ToF8.tier }})
+		}
+	}
+	for _, rm := range []RoundMode{RoundUp, RoundDown, RoundNearest} {
+		for _, sat := range []bool{true, false} {
+			p := e8m0ParamsFor(Options{NoSaturate: !sat, RoundMode: rm})
+			ms = append(ms, narrowMode{name: fmt.Sprintf("FLOAT8E8M0 %v sat=%v", rm, sat), to: ref.Float8E8M0,
+				opt: ref.Options{Saturate: sat, Round: ref.RoundMode(rm)}, width: 1,
+				run:  func(k *kernelSet, d []byte, s []float32) { k.f32ToE8M0.fn(d[:len(s)], s, p) },
+				tier: func(k *kernelSet) string { return k.f32ToE8M0.tier }})
+		}
+	}
+	return ms
+}
+
+// sweepInputs yields the chunk of inputs starting at base: the whole 2^16
+// block, or under -short a sample of it.
+func sweepInputs(buf []float32, base uint32, short bool) []float32 {
+	buf = buf[:0]
+	for i := uint32(0); i < 1<<16; i++ {
+		x := base + i
+		// The sample keeps every pattern whose low 12 bits are at an edge
+		// (exponent boundaries, rounding ties live there) plus a spread.
+		if short && x%251 != 0 && x&0xFFF > 2 && x&0xFFF < 0xFFD && x&0x1FFF != 0x1000 {
+			continue
+		}
+		buf = append(buf, math.Float32frombits(x))
+	}
+	if len(buf)%2 == 1 { // packed modes compare whole bytes
+		buf = buf[:len(buf)-1]
+	}
+	return buf
+}
+
+func TestSweepFloat32Narrowing(t *testing.T) {
+	short := testing.Short()
+	modes := narrowModes()
+	ks := tiers
+	var inputs atomic.Int64
+	mism := make([][]atomic.Int64, len(modes)) // [mode][tier]
+	for i := range mism {
+		mism[i] = make([]atomic.Int64, len(ks))
+	}
+	var firstMu sync.Mutex
+	var first []string
+
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			src := make([]float32, 0, 1<<16)
+			vals := make([]ref.Value, 1<<16)
+			want := make([]byte, 2<<16)
+			got := make([]byte, 2<<16)
+			for {
+				c := next.Add(1) - 1
+				if c >= 1<<16 {
+					return
+				}
+				in := sweepInputs(src, uint32(c)<<16, short)
+				inputs.Add(int64(len(in)))
+				for i, v := range in {
+					vals[i] = ref.Decode(ref.Float, uint64(math.Float32bits(v)))
+				}
+				for mi, m := range modes {
+					size := len(in) * m.width
+					if m.packed {
+						size = len(in) / 2
+					}
+					for i := range in {
+						b := ref.Encode(m.to, vals[i], m.opt)
+						if m.packed {
+							if i%2 == 0 {
+								want[i/2] = byte(b)
+							} else {
+								want[i/2] |= byte(b) << 4
+							}
+						} else {
+							for j := 0; j < m.width; j++ {
+								want[i*m.width+j] = byte(b >> (8 * j))
+							}
+						}
+					}
+					for ki, k := range ks {
+						m.run(k, got, in)
+						if string(got[:size]) == string(want[:size]) {
+							continue
+						}
+						for i := range in {
+							var lo, hi int
+							if m.packed {
+								lo, hi = i/2, i/2+1
+							} else {
+								lo, hi = i*m.width, (i+1)*m.width
+							}
+							if string(got[lo:hi]) != string(want[lo:hi]) {
+								if mism[mi][ki].Add(1) <= 3 {
+									firstMu.Lock()
+									first = append(first, fmt.Sprintf("%s [%s]: input %#08x: got % x, want % x",
+										m.name, m.tier(k), math.Float32bits(in[i]), got[lo:hi], want[lo:hi]))
+									firstMu.Unlock()
+								}
+								if m.packed {
+									i++ // one mismatch per byte
+								}
+							}
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	n := inputs.Load()
+	for mi, m := range modes {
+		var parts []string
+		for ki, k := range ks {
+			parts = append(parts, fmt.Sprintf("%s %d mismatches", m.tier(k), mism[mi][ki].Load()))
+			if mism[mi][ki].Load() != 0 {
+				t.Fail()
+			}
+		}
+		t.Logf("FLOAT -> %-28s %d inputs: %s", m.name, n, strings.Join(parts, ", "))
+	}
+	for _, f := range first {
+		t.Error(f)
+	}
+	if !short && n != 1<<32 {
+		t.Fatalf("swept %d inputs, want 2^32", n)
+	}
+}
+
+// TestSweepFloat16Oracle checks the reference's FLOAT16 rounding against an
+// independent implementation, github.com/x448/float16, on every float32
+// (NaN compared as NaN: x448 keeps payload bits differently).
+func TestSweepFloat16Oracle(t *testing.T) {
+	short := testing.Short()
+	var next, inputs, mism atomic.Int64
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first []string
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			src := make([]float32, 0, 1<<16)
+			for {
+				c := next.Add(1) - 1
+				if c >= 1<<16 {
+					return
+				}
+				in := sweepInputs(src, uint32(c)<<16, short)
+				inputs.Add(int64(len(in)))
+				for _, v := range in {
+					x := math.Float32bits(v)
+					got := uint16(ref.Convert(ref.Float16, ref.Float, uint64(x), ref.Options{Saturate: true}))
+					want := uint16(float16.Fromfloat32(v))
+					gotNaN := got&0x7C00 == 0x7C00 && got&0x3FF != 0
+					if got == want || (v != v && gotNaN && got&0x8000 == want&0x8000) {
+						continue
+					}
+					if mism.Add(1) <= 5 {
+						mu.Lock()
+						first = append(first, fmt.Sprintf("%#08x: ref %#04x, x448 %#04x", x, got, want))
+						mu.Unlock()
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("FLOAT -> FLOAT16 reference vs x448/float16: %d inputs, %d mismatches", inputs.Load(), mism.Load())
+	for _, f := range first {
+		t.Error(f)
+	}
+}
