@@ -34,8 +34,8 @@ func genericKernels() *kernelSet {
 // and is quieted (as VCVTPS2PH and FCVTN do).
 func f32ToF16(x uint32) uint16 {
 	a := x & 0x7FFFFFFF
-	h := (a + 0xFFF + (a>>13)&1) >> 13 - 112<<10 // normal: round the 13 dropped bits, rebias 127 → 15
-	if a < 0x38800000 {                        // below 2^-14: let the FPU round onto the 2^-24 grid
+	h := (a+0xFFF+(a>>13)&1)>>13 - 112<<10 // normal: round the 13 dropped bits, rebias 127 → 15
+	if a < 0x38800000 {                    // below 2^-14: let the FPU round onto the 2^-24 grid
 		h = math.Float32bits(math.Float32frombits(a)+0.5) - 0x3F000000
 	}
 	if a >= 0x477FF000 { // 65520 and up (and Inf): ±Inf
@@ -52,7 +52,7 @@ func f16ToF32(h uint16) uint32 {
 	a := uint32(h & 0x7FFF)
 	f := a<<13 + 112<<23 // normal: rebias 15 → 127
 	if a < 0x0400 {      // zero or subnormal: (0.5 + m·2^-24) - 0.5 is exact
-		f = math.Float32bits(math.Float32frombits(0x3F000000|a<<13) - 0.5)
+		f = math.Float32bits(math.Float32frombits(0x3F000000|a) - 0.5)
 	}
 	if a >= 0x7C00 {
 		f = a<<13 | 0x7F800000

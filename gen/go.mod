@@ -2,4 +2,9 @@ module github.com/tensorcast/tensorcast/gen
 
 go 1.26.0
 
-require github.com/mmcloughlin/avo v0.6.0 // indirect
+require github.com/mmcloughlin/avo v0.6.0
+
+require (
+	golang.org/x/mod v0.14.0 // indirect
+	golang.org/x/tools v0.16.1 // indirect
+)

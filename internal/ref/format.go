@@ -14,11 +14,11 @@ type format struct {
 type style uint8
 
 const (
-	ieee  style = iota // all-ones exponent: Inf (zero significand) or NaN
-	fn                 // E4M3FN: no Inf; S.1111.111 is NaN
-	fnuz               // FNUZ: no Inf, no -0; 0x80 is the only NaN
-	fp4                // E2M1: no Inf, no NaN
-	e8m0               // E8M0: exponent only, no sign; 0xFF is NaN
+	ieee style = iota // all-ones exponent: Inf (zero significand) or NaN
+	fn                // E4M3FN: no Inf; S.1111.111 is NaN
+	fnuz              // FNUZ: no Inf, no -0; 0x80 is the only NaN
+	fp4               // E2M1: no Inf, no NaN
+	e8m0              // E8M0: exponent only, no sign; 0xFF is NaN
 )
 
 var formats = map[Kind]*format{
@@ -53,6 +53,9 @@ func (f *format) decode(b uint64) Value {
 		if e == f.expMax() {
 			if m == 0 {
 				return Value{Class: Inf, Neg: neg}
+			}
+			if f.ebits+f.mbits < 8 { // E5M2: widening gives the canonical NaN (rule 3)
+				return Value{Class: NaN, Neg: neg}
 			}
 			return Value{Class: NaN, Neg: neg, Payload: m << uint(64-f.mbits+1)}
 		}
