@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/tensorcast/tensorcast"
@@ -18,7 +19,7 @@ func init() {
 	register(&command{
 		name:    "convert",
 		args:    "-from T -to T [-no-saturate] [-round-mode up|down|nearest] [IN [OUT]]",
-		summary: "convert a raw little-endian tensor (STRING: one value per line) between element types",
+		summary: "convert a raw little-endian tensor (STRING: one value per line) to another type",
 		run:     runConvert,
 	})
 }
@@ -377,7 +378,11 @@ func badLineError(lines []string, done int, to tensorcast.DataType, opt tensorca
 		if inner := errors.Unwrap(e); inner != nil {
 			e = inner
 		}
-		return fmt.Errorf("line %d: %q is not a valid %v value: %v", done+i+1, lines[i], to, e)
+		msg := strings.TrimPrefix(e.Error(), "tensorcast: ")
+		if q := strconv.Quote(lines[i]); !strings.Contains(msg, q) {
+			msg += ": " + q
+		}
+		return fmt.Errorf("line %d: cannot convert to %v: %s", done+i+1, to, msg)
 	}
 	return err
 }

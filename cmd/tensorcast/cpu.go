@@ -15,10 +15,10 @@ import (
 func init() {
 	register(&command{
 		name:    "cpu",
-		summary: "show the CPU, the features that matter to tensorcast, and which kernel serves each hot conversion",
+		summary: "show the CPU, its SIMD features, and the kernel that serves each hot conversion",
 		run: func(args []string, _ io.Reader, stdout, _ io.Writer) error {
-			if len(args) > 0 {
-				return usagef("cpu: takes no arguments")
+			if err := noArgs("cpu", args, stdout); err != nil {
+				return err
 			}
 			return printCPU(stdout)
 		},
@@ -75,8 +75,8 @@ func printCPU(w io.Writer) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		fmt.Fprintln(w, "CPU: reported by the processor (github.com/klauspost/cpuid/v2); ENABLED: golang.org/x/sys/cpu,")
-		fmt.Fprintln(w, "which also needs OS support and honours GODEBUG (\"?\": x/sys/cpu has no flag for it).")
+		fmt.Fprintln(w, "CPU: detected by github.com/klauspost/cpuid/v2; ENABLED: golang.org/x/sys/cpu, which")
+		fmt.Fprintln(w, "honours GODEBUG options such as cpu.avx512f=off (\"?\": x/sys/cpu has no flag for it).")
 	}
 
 	fmt.Fprintf(w, "\nKernels: %s (tensorcast.KernelName)\n", tensorcast.KernelName())

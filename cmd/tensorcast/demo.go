@@ -16,10 +16,10 @@ import (
 func init() {
 	register(&command{
 		name:    "demo",
-		summary: "convert built-in float32 values (normals, subnormals, ties, overflow, NaN, Inf, -0) to every float format and show bits, values and errors",
+		summary: "convert built-in values (ties, subnormals, overflow, NaN, Inf, -0) to every float format",
 		run: func(args []string, _ io.Reader, stdout, _ io.Writer) error {
-			if len(args) > 0 {
-				return usagef("demo: takes no arguments")
+			if err := noArgs("demo", args, stdout); err != nil {
+				return err
 			}
 			return runDemo(stdout)
 		},

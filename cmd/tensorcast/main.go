@@ -71,10 +71,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				fmt.Fprintf(stdout, "usage: tensorcast %s %s\n\n%s\n", c.name, c.args, c.summary)
-				return 0
+			if _, ok := commands[args[1]]; ok {
+				return run([]string{args[1], "-h"}, stdin, stdout, stderr)
 			}
+			fmt.Fprintf(stderr, "tensorcast: unknown subcommand %q\n\n", args[1])
+			printUsage(stderr)
+			return 2
 		}
 		printUsage(stdout)
 		return 0
@@ -95,7 +97,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stderr, errorLine(err))
 	var ue *usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "usage: tensorcast %s %s\n", c.name, c.args)
+		fmt.Fprintln(stderr, strings.TrimSpace("usage: tensorcast "+c.name+" "+c.args))
 		return 2
 	}
 	return 1
@@ -110,6 +112,28 @@ func errorLine(err error) string {
 	msg := strings.TrimPrefix(err.Error(), "tensorcast: ")
 	msg = strings.ReplaceAll(msg, "\n", " ")
 	return "tensorcast: " + msg
+}
+
+// noArgs handles the arguments of a command that takes none: "-h" prints its
+// help and returns errHelp; anything else is a usage error.
+func noArgs(name string, args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if len(args) == 1 && isHelpFlag(args[0]) {
+		c := commands[name]
+		fmt.Fprintf(stdout, "usage: tensorcast %s\n\n%s\n", name, c.summary)
+		return errHelp
+	}
+	return usagef("%s: takes no arguments", name)
+}
+
+func isHelpFlag(s string) bool {
+	switch s {
+	case "-h", "-help", "--help":
+		return true
+	}
+	return false
 }
 
 func printUsage(w io.Writer) {
@@ -134,12 +158,11 @@ commands:
 	})
 	for _, n := range names {
 		c := commands[n]
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
-		if c.args != "" {
-			fmt.Fprintf(w, "  %-8s   tensorcast %s %s\n", "", c.name, c.args)
-		}
+		fmt.Fprintf(w, "  %s\n", strings.TrimSpace("tensorcast "+c.name+" "+c.args))
+		fmt.Fprintf(w, "        %s\n", c.summary)
 	}
-	fmt.Fprint(w, `  help     this text; "tensorcast help <command>" for one command
+	fmt.Fprint(w, `  tensorcast help [command]
+        this text, or the details of one command
 
 Type names are ONNX's (FLOAT, FLOAT16, BFLOAT16, FLOAT8E4M3FN, INT4, ...), any
 case, their enum numbers (10), or common aliases (fp16, bf16, f32).

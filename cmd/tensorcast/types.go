@@ -12,10 +12,10 @@ import (
 func init() {
 	register(&command{
 		name:    "types",
-		summary: "list every ONNX element type: number, bit size, range, the Cast opset that introduced it",
+		summary: "list every ONNX element type: number, bit size, range, first Cast opset",
 		run: func(args []string, _ io.Reader, stdout, _ io.Writer) error {
-			if len(args) > 0 {
-				return usagef("types: takes no arguments")
+			if err := noArgs("types", args, stdout); err != nil {
+				return err
 			}
 			return printTypes(stdout)
 		},
