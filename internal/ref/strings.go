@@ -95,8 +95,14 @@ func shortest(k Kind, b uint64, v Value) (string, int) {
 		return err == nil && got == b
 	}
 	for p := 1; p <= 17; p++ {
-		ds, e := splitE(strconv.FormatFloat(x, 'e', p-1, 64))
-		m, _ := strconv.ParseUint(ds, 10, 64)
+		// strconv rounds x to p digits correctly: "d.ddde±XX".
+		fs := strconv.FormatFloat(x, 'e', p-1, 64)
+		i := strings.IndexByte(fs, 'e')
+		m, err1 := strconv.ParseUint(strings.Replace(fs[:i], ".", "", 1), 10, 64)
+		e, err2 := strconv.Atoi(fs[i+1:])
+		if err1 != nil || err2 != nil {
+			panic("ref: unexpected strconv output " + fs)
+		}
 		e -= p - 1 // v ≈ m × 10^e with exactly p digits in m
 		lo, hi := pow10u(p-1), pow10u(p)
 		if reads(m, e) {

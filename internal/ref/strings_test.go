@@ -359,36 +359,42 @@ func TestFormatRoundTripExhaustive(t *testing.T) {
 }
 
 // noShorter reports whether no decimal with fewer significant digits than s
-// reads back to b. It scans the decimals with one digit less around the value
-// by a different route from shortest: every (p-1)-digit decimal between the
-// neighbouring values of b (or a wide bracket at the ends of the range).
+// reads back to b. It takes a different route from shortest: it tries every
+// decimal with one digit less between the neighbouring values of b, a bracket
+// that holds all the decimals reading back to b.
 func noShorter(k Kind, b uint64, s string) bool {
-	digits, _ := splitE(strconv.FormatFloat(mustFloat(s), 'e', -1, 64))
-	p := len(digits) - 1
+	p := len(sigDigits(s)) - 1
 	if p == 0 {
 		return true
 	}
-	x := math.Abs(mustFloat(s))
-	// Every p-digit decimal in [x/2, 2x]: the values reading back to b lie
-	// well inside that bracket for every kind (E8M0 reads [0.75, 1.5)·2^e).
-	lo, hi := x/2, x*2
-	_, e := splitE(strconv.FormatFloat(lo, 'e', -1, 64))
+	f := formats[k]
+	mb := b &^ f.signBit()
+	abs := func(v Value) float64 { return math.Ldexp(float64(v.Mant), v.Exp) }
+	x := abs(Decode(k, mb))
+	lo, hi := x/4, 4*x
+	if prev := Decode(k, mb-1); mb > 0 && prev.Class == Finite {
+		lo = abs(prev)
+	}
+	if next := Decode(k, mb+1); mb < f.maxBits && next.Class == Finite {
+		hi = abs(next)
+	}
 	sign := ""
 	if strings.HasPrefix(s, "-") {
 		sign = "-"
 	}
-	for ; ; e++ {
-		step := math.Pow10(e - p + 1)
-		for m := pow10u(p - 1); m < pow10u(p); m++ {
-			if float64(m)*step > hi*1.01 {
-				return true
-			}
+	_, e := splitE(strconv.FormatFloat(lo, 'e', -1, 64))
+	for ; math.Pow10(e) <= hi; e++ {
+		step := math.Pow10(e - p + 1) // p-digit decimals in [10^e, 10^(e+1))
+		first := max(pow10u(p-1), uint64(lo/step)-1)
+		last := min(pow10u(p)-1, uint64(hi/step)+1)
+		for m := first; m <= last; m++ {
 			c := sign + strconv.FormatUint(m, 10) + "e" + strconv.Itoa(e-p+1)
 			if got, err := Parse(k, c, roundTrip); err == nil && got == b {
 				return false
 			}
 		}
 	}
+	return true
 }
 
 func mustFloat(s string) float64 {
