@@ -41,7 +41,7 @@ func runConformance(t *testing.T, dir string, want int, exactWord string) {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("ONNX conformance data missing at %s (%v); it is required when CI=true", abs, err)
 		}
-		t.Skipf("skipping: ONNX conformance data not found at %s (%v); clone it next to the repository as ../shared/onnx-conformance to run this test", abs, err)
+		t.Skipf("skipping: ONNX conformance data not found at %s (%v); put ONNX's Cast node-test data at ../shared/onnx-conformance (next to the repository) to run this test", abs, err)
 	}
 	var cases []string
 	for _, e := range entries {

@@ -1,5 +1,7 @@
 package tensorcast
 
+import "fmt"
+
 // This file is the dispatch point: every typed entry point and every hot pair
 // of Cast calls through the kernel table `active`. A kernel table holds one
 // function per hot conversion; the architecture files (kernel_amd64.go,
@@ -95,4 +97,29 @@ func (s *kernelSet) list() []KernelInfo {
 		{"UINT4 -> UINT8", s.u4ToU8.tier},
 		{"FLOAT -> INT4/UINT4", s.f32ToI4.tier},
 	}
+}
+
+// Tiers lists the kernel tiers this machine can run, lowest first, e.g.
+// ["generic", "avx2", "avx512"].
+func Tiers() []string {
+	names := make([]string, len(tiers))
+	for i, k := range tiers {
+		names[i] = k.tier
+	}
+	return names
+}
+
+// UseTier makes the library use the kernels of the named tier (one of
+// Tiers()) instead of the best one, for tests, benchmarks and debugging. It
+// must not be called while conversions are running in other goroutines. The
+// tiers themselves are chosen at init, so GODEBUG=cpu.avx512f=off (or
+// cpu.avx2=off) is the way to disable a tier for a whole process.
+func UseTier(name string) error {
+	for _, k := range tiers {
+		if k.tier == name {
+			active = k
+			return nil
+		}
+	}
+	return fmt.Errorf("tensorcast: tier %q is not available here (have %v)", name, Tiers())
 }

@@ -18,7 +18,8 @@ import (
 // the reference. The reference decodes each input once per chunk and
 // encodes it once per mode, and every tier is compared against that one
 // result, so adding a tier costs only the kernel's own time. Under -short
-// the sweep takes a sample (every 251st pattern plus every exponent edge).
+// the sweep takes a sample (every 1021st pattern plus the patterns at the
+// edges of 2^13-aligned blocks, where exponent boundaries and ties live).
 
 // narrowMode is one float32 → X conversion: a reference target, and how to
 // run the kernel of a tier on a chunk, writing one byte per output byte.
@@ -75,8 +76,12 @@ func sweepInputs(buf []float32, base uint32, short bool) []float32 {
 		x := base + i
 		// The sample keeps every pattern whose low 12 bits are at an edge
 		// (exponent boundaries, rounding ties live there) plus a spread.
-		if short && x%251 != 0 && x&0xFFF > 2 && x&0xFFF < 0xFFD && x&0x1FFF != 0x1000 {
-			continue
+		if short && x%1021 != 0 {
+			switch x & 0x1FFF {
+			case 0, 1, 0xFFF, 0x1000, 0x1001, 0x1FFF:
+			default:
+				continue
+			}
 		}
 		buf = append(buf, math.Float32frombits(x))
 	}

@@ -6,7 +6,7 @@ import "fmt"
 // bits of b (integers as two's complement of the kind's width, BOOL as one
 // byte where any nonzero byte is true).
 func Decode(k Kind, b uint64) Value {
-	if f, ok := formats[k]; ok {
+	if f := formatOf(k); f != nil {
 		return f.decode(b)
 	}
 	switch {
@@ -27,7 +27,7 @@ func Decode(k Kind, b uint64) Value {
 // Encode converts v to kind k, rounding once (floats), or truncating toward
 // zero and wrapping (integers); see the package doc and the README table.
 func Encode(k Kind, v Value, opt Options) uint64 {
-	if f, ok := formats[k]; ok {
+	if f := formatOf(k); f != nil {
 		return f.encode(k, v, opt)
 	}
 	switch {
@@ -120,4 +120,12 @@ func Cast(dst []byte, to Kind, src []byte, from Kind, n int, opt Options) {
 	for i := 0; i < n; i++ {
 		Put(to, dst, i, Convert(to, from, Get(from, src, i), opt))
 	}
+}
+
+// formatOf returns the float format of k, or nil if k is not a float kind.
+func formatOf(k Kind) *format {
+	if k < 0 || int(k) >= len(formats) {
+		return nil
+	}
+	return formats[k]
 }

@@ -21,7 +21,7 @@ const (
 	e8m0              // E8M0: exponent only, no sign; 0xFF is NaN
 )
 
-var formats = map[Kind]*format{
+var formats = [...]*format{
 	Double:         {11, 52, 1023, ieee, 0x7FEFFFFFFFFFFFFF},
 	Float:          {8, 23, 127, ieee, 0x7F7FFFFF},
 	Float16:        {5, 10, 15, ieee, 0x7BFF},

@@ -73,7 +73,7 @@ func (k Kind) IsInt() bool {
 }
 
 // IsFloat reports whether k is a floating-point kind.
-func (k Kind) IsFloat() bool { _, ok := formats[k]; return ok }
+func (k Kind) IsFloat() bool { return formatOf(k) != nil }
 
 // Supported reports whether the reference converts k (every kind but
 // Undefined, the complex kinds and unknown numbers). String is supported

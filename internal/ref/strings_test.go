@@ -207,7 +207,7 @@ func TestParse(t *testing.T) {
 		{Float8E4M3FN, "1.0625000000000001", sat, 0x39},
 		{Float8E5M2, "1.125", sat, 0x3C},
 		{Float8E5M2, "1.1250000000000000000000001", sat, 0x3D},
-		{Float16, "1.00048828125", sat, 0x3C00},            // 1 + 2^-11: tie
+		{Float16, "1.00048828125", sat, 0x3C00},              // 1 + 2^-11: tie
 		{Float16, "1.000488281250000000000001", sat, 0x3C01}, // above it
 		{Float, "1.000000059604644775390625", sat, 0x3F800000},
 		{Float, "1.000000059604644775390625000000000001", sat, 0x3F800001},
@@ -344,7 +344,11 @@ func TestFormatRoundTripExhaustive(t *testing.T) {
 					}
 					continue
 				}
-				if got != b {
+				want := b
+				if v.Class == Inf {
+					want = Encode(k, v, opt) // E5M2 saturates "INF" to ±max
+				}
+				if got != want {
 					t.Errorf("kind %d: Format(%#x) = %q reads back as %#x", k, b, s, got)
 					mismatches++
 				}
@@ -559,7 +563,11 @@ func TestParseTies(t *testing.T) {
 					if err != nil || got != want {
 						t.Fatalf("kind %d: Parse(%.80q… (%d chars)) = %#x, %v; want %#x", k, s, len(s), got, err, want)
 					}
-					if k == Double || k == Float {
+					// strconv.ParseFloat (Go 1.26) misrounds some decimals of
+					// more than 800 digits just above a tie (it reads
+					// 5^1075·10^50+1 e-1126 as 0, not 2^-1074), so compare
+					// only the shorter ones.
+					if (k == Double || k == Float) && len(s) < 790 {
 						bits := 64
 						if k == Float {
 							bits = 32
@@ -644,7 +652,7 @@ func FuzzParse(f *testing.F) {
 			if k.Bits() < 64 && got>>uint(k.Bits()) != 0 {
 				t.Fatalf("Parse(%d, %q) = %#x has bits beyond the kind's width", k, s, got)
 			}
-			if !plain || (k != Float && k != Double) {
+			if !plain || (k != Float && k != Double) || len(tr) >= 790 { // see TestParseTies
 				continue
 			}
 			bits := 64
