@@ -1,0 +1,175 @@
+package amd64
+
+import (
+	"fmt"
+	"math/bits"
+
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Every kernel is an element-wise map from src to dst. Loop describes its
+// shape; Stream emits the loop structure around the kernel's Step function,
+// which converts one step of Lanes elements (the algorithm, written once per
+// ISA family):
+//
+//	main:   while n ≥ Unroll·Lanes: Unroll steps side by side
+//	single: while n ≥ Lanes:        one step
+//	tail:   AVX-512 only, if n > 0: one step with k masks on every load and store
+//
+// AVX2 kernels stop before the tail: their Go wrappers pass n rounded down to
+// a multiple of Lanes and finish the remaining elements with the generic
+// kernel, so no AVX2 instruction ever touches memory outside the slices.
+type Loop struct {
+	SrcSize, DstSize int // bytes per element in src and dst (packed kernels count pairs as elements)
+	Lanes            int // elements per step
+	Unroll           int // steps per iteration of the main loop
+}
+
+// Step is one step of a stream: Lanes elements at Src and Dst. In the
+// AVX-512 tail, N holds the number of elements left (0 < N < Lanes) and the
+// kernel must use M's masks on every memory access.
+type Step struct {
+	a        *Asm
+	Src, Dst Mem
+	Lanes    int
+	N        GPVirtual // nil in full steps
+	masks    map[[2]int]Register
+}
+
+// Tail reports whether this is the masked tail step.
+func (s *Step) Tail() bool { return s.N != nil }
+
+// M returns the k mask of the tail step covering perElem mask bits per
+// element, shifted right by skip bits (to address the lanes of the skip/perElem-th
+// element onwards), or nil in a full step. perElem must be a power of two.
+func (s *Step) M(perElem, skip int) Register {
+	if s.N == nil {
+		return nil
+	}
+	key := [2]int{perElem, skip}
+	if k, ok := s.masks[key]; ok {
+		return k
+	}
+	a := s.a
+	cnt := a.GP64()
+	a.MOVQ(s.N, cnt)
+	if perElem > 1 {
+		a.SHLQ(U8(bits.TrailingZeros(uint(perElem))), cnt)
+	}
+	m := a.GP64()
+	a.MOVQ(I32(-1), m)
+	a.BZHIQ(cnt, m, m) // low n·perElem bits; BZHI keeps all 64 when the count is ≥ 64
+	if skip > 0 {
+		a.SHRQ(U8(skip), m)
+	}
+	k := a.K()
+	a.KMOVQ(m, k)
+	s.masks[key] = k
+	return k
+}
+
+// Stream emits the loop structure of l around step and returns. dst, src and
+// n are the pointer and element-count registers (consumed).
+func (a *Asm) Stream(l Loop, dst, src, n GPVirtual, step func(s *Step)) {
+	full := func(i int) *Step {
+		return &Step{
+			a:     a,
+			Src:   Mem{Base: src, Disp: i * l.Lanes * l.SrcSize},
+			Dst:   Mem{Base: dst, Disp: i * l.Lanes * l.DstSize},
+			Lanes: l.Lanes,
+		}
+	}
+	advance := func(elems int) {
+		a.ADDQ(U32(elems*l.SrcSize), src)
+		a.ADDQ(U32(elems*l.DstSize), dst)
+		a.SUBQ(U32(elems), n)
+	}
+	if l.Unroll > 1 {
+		a.Label("main")
+		a.CMPQ(n, U32(l.Unroll*l.Lanes))
+		a.JB(LabelRef("single"))
+		for i := range l.Unroll {
+			step(full(i))
+		}
+		advance(l.Unroll * l.Lanes)
+		a.JMP(LabelRef("main"))
+	}
+	a.Label("single")
+	a.CMPQ(n, U32(l.Lanes))
+	a.JB(LabelRef("tail"))
+	step(full(0))
+	advance(l.Lanes)
+	a.JMP(LabelRef("single"))
+	a.Label("tail")
+	if a.isa == AVX512 {
+		a.TESTQ(n, n)
+		a.JZ(LabelRef("done"))
+		s := full(0)
+		s.N = n
+		s.masks = map[[2]int]Register{}
+		step(s)
+	}
+	a.Label("done")
+	a.VZEROUPPER()
+	a.RET()
+}
+
+// VLoad moves a vector from m to v; with a mask k (lanes of laneBits bits),
+// only the selected lanes are read and the others are zeroed.
+func (a *Asm) VLoad(v VecVirtual, m Mem, laneBits int, k Register) {
+	if k == nil {
+		if a.isa == AVX512 {
+			a.VMOVDQU64(m, v)
+		} else {
+			a.VMOVDQU(m, v)
+		}
+		return
+	}
+	switch laneBits {
+	case 8:
+		a.VMOVDQU8_Z(m, k, v)
+	case 16:
+		a.VMOVDQU16_Z(m, k, v)
+	case 32:
+		a.VMOVDQU32_Z(m, k, v)
+	case 64:
+		a.VMOVDQU64_Z(m, k, v)
+	default:
+		panic(fmt.Sprint("lane width ", laneBits))
+	}
+}
+
+// VStore moves v to m; with a mask k (lanes of laneBits bits), only the
+// selected lanes are written.
+func (a *Asm) VStore(v VecVirtual, m Mem, laneBits int, k Register) {
+	if k == nil {
+		if a.isa == AVX512 {
+			a.VMOVDQU64(v, m)
+		} else {
+			a.VMOVDQU(v, m)
+		}
+		return
+	}
+	switch laneBits {
+	case 8:
+		a.VMOVDQU8(v, k, m)
+	case 16:
+		a.VMOVDQU16(v, k, m)
+	case 32:
+		a.VMOVDQU32(v, k, m)
+	case 64:
+		a.VMOVDQU64(v, k, m)
+	default:
+		panic(fmt.Sprint("lane width ", laneBits))
+	}
+}
+
+// Args loads the (dst, src, n) arguments shared by every kernel signature.
+func (a *Asm) Args() (dst, src, n GPVirtual) {
+	dst, src, n = a.GP64(), a.GP64(), a.GP64()
+	a.Context.Load(a.Param("dst"), dst)
+	a.Context.Load(a.Param("src"), src)
+	a.Context.Load(a.Param("n"), n)
+	return
+}
