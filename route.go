@@ -131,3 +131,9 @@ func castHot(dst []byte, to DataType, src []byte, from DataType, n int, opt Opti
 func castElementwise(dst []byte, to DataType, src []byte, from DataType, n int, opt Options) {
 	ref.Cast(dst, ref.Kind(to), src, ref.Kind(from), n, refOptions(opt))
 }
+
+// byteSlice returns the bytes of a float32 slice (for tests and benchmarks
+// that go through Cast).
+func byteSlice(s []float32) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*len(s))
+}

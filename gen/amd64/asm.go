@@ -146,3 +146,31 @@ func (a *Asm) Data(name string, words []uint32) Mem {
 	return m
 }
 
+
+// And, Or and Xor are the bitwise operations of the current family
+// (VPAND/VPOR/VPXOR have no EVEX form; VPANDD/VPORD/VPXORD no VEX form).
+func (a *Asm) And(x, y, dst Op) {
+	if a.isa == AVX512 {
+		a.VPANDD(x, y, dst)
+	} else {
+		a.VPAND(x, y, dst)
+	}
+}
+
+// Or is the bitwise or; see And.
+func (a *Asm) Or(x, y, dst Op) {
+	if a.isa == AVX512 {
+		a.VPORD(x, y, dst)
+	} else {
+		a.VPOR(x, y, dst)
+	}
+}
+
+// Xor is the bitwise exclusive or; see And.
+func (a *Asm) Xor(x, y, dst Op) {
+	if a.isa == AVX512 {
+		a.VPXORD(x, y, dst)
+	} else {
+		a.VPXOR(x, y, dst)
+	}
+}

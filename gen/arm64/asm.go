@@ -168,7 +168,7 @@ func (f *Func) Quad(b [16]byte) Vec {
 		hi = hi<<8 | uint64(b[i+8])
 	}
 	v := f.Alloc(1)
-	f.emit("VMOVQ", fmt.Sprintf("$0x%016x", hi), fmt.Sprintf("$0x%016x", lo), v[0].String())
+	f.emit("VMOVQ", fmt.Sprintf("$0x%016x", lo), fmt.Sprintf("$0x%016x", hi), v[0].String()) // low, high
 	return v
 }
 

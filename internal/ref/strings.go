@@ -47,6 +47,7 @@ func Format(k Kind, b uint64) string {
 var roundTrip = Options{Saturate: false, Round: RoundNearest}
 
 func formatFloat(k Kind, b uint64) string {
+	b &= mask(k)
 	v := Decode(k, b)
 	switch v.Class {
 	case NaN:

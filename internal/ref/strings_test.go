@@ -124,6 +124,12 @@ func TestFormat(t *testing.T) {
 		{Bool, 1, "True"},
 		{Bool, 0, "False"},
 		{Bool, 0x02, "True"},
+		{Bool, 0x100, "False"}, // one byte
+		// Bits above the kind's width are ignored.
+		{Float8E4M3FN, 0x1238, "1.0"},
+		{Float16, 0xFFFF3C00, "1.0"},
+		{Int4, 0xF7, "7"},
+		{Uint2, 0xFD, "1"},
 	}
 	for _, tc := range tests {
 		if got := Format(tc.k, tc.b); got != tc.want {
@@ -672,4 +678,33 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+func BenchmarkParse(b *testing.B) {
+	long := "0." + strings.Repeat("9", 2000) + "e-300"
+	for _, c := range []struct{ name, s string }{
+		{"short", "0.47892547"},
+		{"int", "-9223372036854775808"},
+		{"long", long},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Parse(Double, c.s, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkFormat(b *testing.B) {
+	for _, k := range []Kind{Float, Float16, BFloat16, Float8E4M3FN} {
+		b.Run(strconv.Itoa(int(k)), func(b *testing.B) {
+			var i uint64
+			for b.Loop() {
+				Format(k, i&0x7BFF) // finite for every kind here
+				i += 0x135
+			}
+		})
+	}
 }
