@@ -7,14 +7,18 @@ package main
 import (
 	"flag"
 	"log"
+	"os"
 
 	"github.com/tensorcast/tensorcast/gen/amd64"
 	"github.com/tensorcast/tensorcast/gen/arm64"
 )
 
 func main() {
-	out := flag.String("out", "..", "directory of the tensorcast package")
-	flag.Parse()
+	// A flag set of our own: avo's build package registers its flags
+	// (-out among them) on flag.CommandLine.
+	fs := flag.NewFlagSet("gen", flag.ExitOnError)
+	out := fs.String("out", "..", "directory of the tensorcast package")
+	fs.Parse(os.Args[1:])
 	log.SetFlags(0)
 	log.SetPrefix("gen: ")
 	if err := amd64.Generate(*out); err != nil {

@@ -132,6 +132,15 @@ func TestConvertFiles(t *testing.T) {
 	}
 	assertOnly(t, dir, "in.f32", "mid.f16", "out.f32")
 
+	// IN and OUT may be the same file: it is replaced once fully converted.
+	if code, _, errOut := runCmd(t, nil, "convert", "-from", "FLOAT", "-to", "FLOAT16", out, out); code != 0 {
+		t.Fatalf("in place: exit %d: %s", code, errOut)
+	}
+	if !bytes.Equal(readFile(t, out), readFile(t, mid)) {
+		t.Error("in-place conversion differs from the FLOAT16 file")
+	}
+	assertOnly(t, dir, "in.f32", "mid.f16", "out.f32")
+
 	// stdin and stdout: by default and as "-".
 	for _, args := range [][]string{
 		{"convert", "-from", "FLOAT", "-to", "FLOAT16"},

@@ -44,7 +44,7 @@ func Generate(dir string) error {
 // Build returns the contents of kernel_amd64.s and kernel_amd64_stubs.go.
 func Build() (asm, stubs []byte, err error) {
 	a := &Asm{Context: build.NewContext(), data: map[string][]uint32{}}
-	a.ConstraintExpr("amd64 && gc && !purego && !noasm")
+	a.ConstraintExpr("amd64,gc,!purego,!noasm")
 	for _, k := range kernels {
 		k(a)
 	}

@@ -146,7 +146,6 @@ func (a *Asm) Data(name string, words []uint32) Mem {
 	return m
 }
 
-
 // And, Or and Xor are the bitwise operations of the current family
 // (VPAND/VPOR/VPXOR have no EVEX form; VPANDD/VPORD/VPXORD no VEX form).
 func (a *Asm) And(x, y, dst Op) {

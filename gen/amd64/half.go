@@ -2,6 +2,7 @@ package amd64
 
 import (
 	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
 )
 
 // The 16-bit floats. FLOAT16 has hardware conversions on both families

@@ -39,7 +39,7 @@ func generate() (asm, stubs []byte, err error) {
 		f.prologue()
 		k.build(f)
 		fmt.Fprintf(&s, "\n// func %s(%s)\nTEXT ·%s(SB), NOSPLIT, $0-%d\n%s", f.Name, f.Args, f.Name, f.argSize, f.buf.Bytes())
-		fmt.Fprintf(&g, "\n%s//\n//go:noescape\nfunc %s(%s)\n", comment(f.Doc), f.Name, f.Args)
+		fmt.Fprintf(&g, "\n%s//\n//go:noescape\nfunc %s(%s)\n", comment(f.Name+" "+f.Doc), f.Name, f.Args)
 	}
 	stubs, err = format.Source(g.Bytes())
 	if err != nil {

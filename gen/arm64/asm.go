@@ -65,6 +65,10 @@ func newFunc(name, args, doc string) *Func {
 
 // emit writes one instruction line.
 func (f *Func) emit(op string, operands ...string) {
+	if len(operands) == 0 {
+		fmt.Fprintf(&f.buf, "\t%s\n", op)
+		return
+	}
 	fmt.Fprintf(&f.buf, "\t%s\t%s\n", op, strings.Join(operands, ", "))
 }
 

@@ -66,6 +66,11 @@ func formatFloat(k Kind, b uint64) string {
 	var digits string
 	var exp int
 	switch k {
+	case Float8E8M0:
+		// E8M0 holds powers of two: print the value as FLOAT would ("16.0",
+		// "0.5", "5.877472e-39"), which reads back under round_mode nearest.
+		// The shortest E8M0 round trip ("20.0" for 16) would surprise people.
+		return Format(Float, Convert(Float, Float8E8M0, b, Options{}))
 	case Float:
 		digits, exp = splitE(strconv.FormatFloat(float64(math.Float32frombits(uint32(b))), 'e', -1, 32))
 	case Double:

@@ -95,9 +95,9 @@ func TestFormat(t *testing.T) {
 		{Float8E5M2FNUZ, 0x7F, "60000.0"},
 		{Float8E8M0, 0x7F, "1.0"},
 		{Float8E8M0, 0x80, "2.0"},
-		{Float8E8M0, 0x83, "20.0"}, // 16: every decimal in [12, 24) reads back to it
-		{Float8E8M0, 0x00, "6e-39"},
-		{Float8E8M0, 0xFE, "2e+38"},
+		{Float8E8M0, 0x83, "16.0"}, // formatted as the FLOAT 16, not the shortest E8M0 round trip "20.0"
+		{Float8E8M0, 0x00, "5.877472e-39"},
+		{Float8E8M0, 0xFE, "1.7014118e+38"},
 		{Float8E8M0, 0xFF, "NaN"},
 		{Float4E2M1, 0x1, "0.5"},
 		{Float4E2M1, 0x5, "3.0"},
@@ -359,7 +359,7 @@ func TestFormatRoundTripExhaustive(t *testing.T) {
 					mismatches++
 				}
 			}
-			if v.Class == Finite && !noShorter(k, b, s) {
+			if v.Class == Finite && k != Float8E8M0 && !noShorter(k, b, s) { // E8M0 prints as FLOAT
 				t.Errorf("kind %d: Format(%#x) = %q is not the shortest", k, b, s)
 				mismatches++
 			}
