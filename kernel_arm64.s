@@ -35,7 +35,7 @@ tail:
 	SUB	$8, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func f16ToF32NEON(dst *float32, src *uint16, n int)
 TEXT ·f16ToF32NEON(SB), NOSPLIT, $0-24
@@ -68,7 +68,7 @@ tail:
 	SUB	$8, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func f32ToBF16NEON(dst *uint16, src *float32, n int)
 TEXT ·f32ToBF16NEON(SB), NOSPLIT, $0-24
@@ -159,7 +159,7 @@ tail:
 	SUB	$8, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func f32ToBF16BFCVTN(dst *uint16, src *float32, n int)
 TEXT ·f32ToBF16BFCVTN(SB), NOSPLIT, $0-24
@@ -218,7 +218,7 @@ tail:
 	SUB	$8, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func bf16ToF32NEON(dst *float32, src *uint16, n int)
 TEXT ·bf16ToF32NEON(SB), NOSPLIT, $0-24
@@ -278,7 +278,7 @@ tail:
 	SUB	$8, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func f32ToF8NEON(dst *uint8, src *float32, n int, p *float8Params)
 TEXT ·f32ToF8NEON(SB), NOSPLIT, $0-32
@@ -382,7 +382,7 @@ tail:
 	SUB	$16, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func f16ToF8NEON(dst *uint8, src *uint16, n int, p *float8Params)
 TEXT ·f16ToF8NEON(SB), NOSPLIT, $0-32
@@ -488,7 +488,7 @@ tail:
 	SUB	$16, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func bf16ToF8NEON(dst *uint8, src *uint16, n int, p *float8Params)
 TEXT ·bf16ToF8NEON(SB), NOSPLIT, $0-32
@@ -595,7 +595,7 @@ tail:
 	SUB	$16, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func f8ToF32NEON(dst *float32, src *uint8, n int, planes *[512]byte)
 TEXT ·f8ToF32NEON(SB), NOSPLIT, $0-32
@@ -836,7 +836,7 @@ tail:
 	SUB	$16, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func f32ToE8M0NEON(dst *uint8, src *float32, n int, p *e8m0Params)
 TEXT ·f32ToE8M0NEON(SB), NOSPLIT, $0-32
@@ -922,7 +922,7 @@ tail:
 	SUB	$16, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func f32ToF4NEON(dst *uint8, src *float32, n int, p *float8Params)
 TEXT ·f32ToF4NEON(SB), NOSPLIT, $0-32
@@ -1087,7 +1087,7 @@ tail:
 	SUB	$32, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func f4ToF32NEON(dst *float32, src *uint8, n int)
 TEXT ·f4ToF32NEON(SB), NOSPLIT, $0-24
@@ -1178,7 +1178,7 @@ tail:
 	SUB	$32, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func i8ToI4NEON(dst *uint8, src *uint8, n int)
 TEXT ·i8ToI4NEON(SB), NOSPLIT, $0-24
@@ -1216,7 +1216,7 @@ tail:
 	SUB	$32, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func i4ToI8NEON(dst *uint8, src *uint8, n int)
 TEXT ·i4ToI8NEON(SB), NOSPLIT, $0-24
@@ -1264,7 +1264,7 @@ tail:
 	SUB	$32, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func u4ToU8NEON(dst *uint8, src *uint8, n int)
 TEXT ·u4ToU8NEON(SB), NOSPLIT, $0-24
@@ -1309,7 +1309,7 @@ tail:
 	SUB	$32, R2, R2
 	B	tail
 done:
-	RET	
+	RET
 
 // func f32ToI4NEON(dst *uint8, src *float32, n int)
 TEXT ·f32ToI4NEON(SB), NOSPLIT, $0-24
@@ -1412,4 +1412,4 @@ tail:
 	SUB	$32, R2, R2
 	B	tail
 done:
-	RET	
+	RET

@@ -4,88 +4,88 @@
 
 package tensorcast
 
-// converts n float32 to FLOAT16 (n a multiple of 8) with FCVTN.
+// f32ToF16NEON converts n float32 to FLOAT16 (n a multiple of 8) with FCVTN.
 //
 //go:noescape
 func f32ToF16NEON(dst *uint16, src *float32, n int)
 
-// widens n FLOAT16 to float32 (n a multiple of 8) with FCVTL.
+// f16ToF32NEON widens n FLOAT16 to float32 (n a multiple of 8) with FCVTL.
 //
 //go:noescape
 func f16ToF32NEON(dst *float32, src *uint16, n int)
 
-// rounds n float32 to BFLOAT16 (n a multiple of 8) in integer arithmetic.
+// f32ToBF16NEON rounds n float32 to BFLOAT16 (n a multiple of 8) in integer arithmetic.
 //
 //go:noescape
 func f32ToBF16NEON(dst *uint16, src *float32, n int)
 
-// rounds n float32 to BFLOAT16 (n a multiple of 8) with BFCVTN (FEAT_BF16).
+// f32ToBF16BFCVTN rounds n float32 to BFLOAT16 (n a multiple of 8) with BFCVTN (FEAT_BF16).
 //
 //go:noescape
 func f32ToBF16BFCVTN(dst *uint16, src *float32, n int)
 
-// widens n BFLOAT16 to float32 (n a multiple of 8).
+// bf16ToF32NEON widens n BFLOAT16 to float32 (n a multiple of 8).
 //
 //go:noescape
 func bf16ToF32NEON(dst *float32, src *uint16, n int)
 
-// narrows n float32 to the float8 type described by p (n a multiple of 16;
+// f32ToF8NEON narrows n float32 to the float8 type described by p (n a multiple of 16;
 // p.overflow is p.maxBits or p.maxBits+1).
 //
 //go:noescape
 func f32ToF8NEON(dst *uint8, src *float32, n int, p *float8Params)
 
-// narrows n FLOAT16 to the float8 type described by p, rounding once
+// f16ToF8NEON narrows n FLOAT16 to the float8 type described by p, rounding once
 // (n a multiple of 16; p.overflow is p.maxBits or p.maxBits+1).
 //
 //go:noescape
 func f16ToF8NEON(dst *uint8, src *uint16, n int, p *float8Params)
 
-// narrows n BFLOAT16 to the float8 type described by p, rounding once
+// bf16ToF8NEON narrows n BFLOAT16 to the float8 type described by p, rounding once
 // (n a multiple of 16; p.overflow is p.maxBits or p.maxBits+1).
 //
 //go:noescape
 func bf16ToF8NEON(dst *uint8, src *uint16, n int, p *float8Params)
 
-// widens n 8-bit floats (n a multiple of 16) through a widening table
+// f8ToF32NEON widens n 8-bit floats (n a multiple of 16) through a widening table
 // split into byte planes: planes[b] and planes[256+b] are bytes 2 and 3 of
 // the float32 bits of b (bytes 0 and 1 are zero in every table).
 //
 //go:noescape
 func f8ToF32NEON(dst *float32, src *uint8, n int, planes *[512]byte)
 
-// converts n float32 to FLOAT8E8M0 (n a multiple of 16); p is
+// f32ToE8M0NEON converts n float32 to FLOAT8E8M0 (n a multiple of 16); p is
 // {roundAdd, 0xFE, 0x00} or {roundAdd, 0xFF, 0xFF}.
 //
 //go:noescape
 func f32ToE8M0NEON(dst *uint8, src *float32, n int, p *e8m0Params)
 
-// packs n float32 as FLOAT4E2M1 (n a multiple of 32); p is &float4Params.
+// f32ToF4NEON packs n float32 as FLOAT4E2M1 (n a multiple of 32); p is &float4Params.
 //
 //go:noescape
 func f32ToF4NEON(dst *uint8, src *float32, n int, p *float8Params)
 
-// unpacks n FLOAT4E2M1 to float32 (n a multiple of 32).
+// f4ToF32NEON unpacks n FLOAT4E2M1 to float32 (n a multiple of 32).
 //
 //go:noescape
 func f4ToF32NEON(dst *float32, src *uint8, n int)
 
-// packs the low nibbles of n bytes (n a multiple of 32).
+// i8ToI4NEON packs the low nibbles of n bytes (n a multiple of 32).
 //
 //go:noescape
 func i8ToI4NEON(dst *uint8, src *uint8, n int)
 
-// unpacks n INT4 with sign extension (n a multiple of 32).
+// i4ToI8NEON unpacks n INT4 with sign extension (n a multiple of 32).
 //
 //go:noescape
 func i4ToI8NEON(dst *uint8, src *uint8, n int)
 
-// unpacks n UINT4 (n a multiple of 32).
+// u4ToU8NEON unpacks n UINT4 (n a multiple of 32).
 //
 //go:noescape
 func u4ToU8NEON(dst *uint8, src *uint8, n int)
 
-// truncates n float32 to INT4/UINT4, packed (n a multiple of 32).
+// f32ToI4NEON truncates n float32 to INT4/UINT4, packed (n a multiple of 32).
 //
 //go:noescape
 func f32ToI4NEON(dst *uint8, src *float32, n int)
