@@ -91,88 +91,101 @@ func sweepInputs(buf []float32, base uint32, short bool) []float32 {
 	return buf
 }
 
-func TestSweepFloat32Narrowing(t *testing.T) {
-	short := testing.Short()
-	modes := narrowModes()
-	ks := tiers
-	var inputs atomic.Int64
-	mism := make([][]atomic.Int64, len(modes)) // [mode][tier]
-	for i := range mism {
-		mism[i] = make([]atomic.Int64, len(ks))
-	}
-	var firstMu sync.Mutex
-	var first []string
-
-	var next atomic.Int64
+// sweepFloat32 runs a worker over every 2^16-pattern chunk of the float32
+// space (or of its -short sample) on all cores and returns the number of
+// inputs. newWorker is called once per goroutine, so each has its own
+// buffers.
+func sweepFloat32(short bool, newWorker func() func(in []float32)) int64 {
+	var next, inputs atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			work := newWorker()
 			src := make([]float32, 0, 1<<16)
-			vals := make([]ref.Value, 1<<16)
-			want := make([]byte, 2<<16)
-			got := make([]byte, 2<<16)
-			for {
-				c := next.Add(1) - 1
-				if c >= 1<<16 {
-					return
-				}
+			for c := next.Add(1) - 1; c < 1<<16; c = next.Add(1) - 1 {
 				in := sweepInputs(src, uint32(c)<<16, short)
 				inputs.Add(int64(len(in)))
-				for i, v := range in {
-					vals[i] = ref.Decode(ref.Float, uint64(math.Float32bits(v)))
-				}
-				for mi, m := range modes {
-					size := len(in) * m.width
-					if m.packed {
-						size = len(in) / 2
-					}
-					for i := range in {
-						b := ref.Encode(m.to, vals[i], m.opt)
-						if m.packed {
-							if i%2 == 0 {
-								want[i/2] = byte(b)
-							} else {
-								want[i/2] |= byte(b) << 4
-							}
-						} else {
-							for j := 0; j < m.width; j++ {
-								want[i*m.width+j] = byte(b >> (8 * j))
-							}
-						}
-					}
-					for ki, k := range ks {
-						m.run(k, got, in)
-						if string(got[:size]) == string(want[:size]) {
-							continue
-						}
-						for i := range in {
-							var lo, hi int
-							if m.packed {
-								lo, hi = i/2, i/2+1
-							} else {
-								lo, hi = i*m.width, (i+1)*m.width
-							}
-							if string(got[lo:hi]) != string(want[lo:hi]) {
-								if mism[mi][ki].Add(1) <= 3 {
-									firstMu.Lock()
-									first = append(first, fmt.Sprintf("%s [%s]: input %#08x: got % x, want % x",
-										m.name, m.tier(k), math.Float32bits(in[i]), got[lo:hi], want[lo:hi]))
-									firstMu.Unlock()
-								}
-								if m.packed {
-									i++ // one mismatch per byte
-								}
-							}
-						}
-					}
-				}
+				work(in)
 			}
 		}()
 	}
 	wg.Wait()
-	n := inputs.Load()
+	return inputs.Load()
+}
+
+// firstFew keeps the first few mismatch messages of a concurrent sweep.
+type firstFew struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (f *firstFew) add(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.msgs) < 12 {
+		f.msgs = append(f.msgs, fmt.Sprintf(format, args...))
+	}
+}
+
+func TestSweepFloat32Narrowing(t *testing.T) {
+	short := testing.Short()
+	modes := narrowModes()
+	ks := tiers
+	mism := make([][]atomic.Int64, len(modes)) // [mode][tier]
+	for i := range mism {
+		mism[i] = make([]atomic.Int64, len(ks))
+	}
+	var first firstFew
+	n := sweepFloat32(short, func() func([]float32) {
+		vals := make([]ref.Value, 1<<16)
+		want := make([]byte, 2<<16)
+		got := make([]byte, 2<<16)
+		return func(in []float32) {
+			for i, v := range in {
+				vals[i] = ref.Decode(ref.Float, uint64(math.Float32bits(v)))
+			}
+			for mi, m := range modes {
+				size := len(in) * m.width
+				if m.packed {
+					size = len(in) / 2
+				}
+				for i := range in {
+					b := ref.Encode(m.to, vals[i], m.opt)
+					if m.packed {
+						if i%2 == 0 {
+							want[i/2] = byte(b)
+						} else {
+							want[i/2] |= byte(b) << 4
+						}
+					} else {
+						for j := 0; j < m.width; j++ {
+							want[i*m.width+j] = byte(b >> (8 * j))
+						}
+					}
+				}
+				for ki, k := range ks {
+					m.run(k, got, in)
+					if string(got[:size]) == string(want[:size]) {
+						continue
+					}
+					per, width := 1, m.width // elements per compared unit, bytes per unit
+					if m.packed {
+						per, width = 2, 1
+					}
+					for i := 0; i < len(in); i += per {
+						lo := i / per * width
+						if string(got[lo:lo+width]) != string(want[lo:lo+width]) {
+							mism[mi][ki].Add(1)
+							first.add("%s [%s]: input %#08x: got % x, want % x",
+								m.name, m.tier(k), math.Float32bits(in[i]), got[lo:lo+width], want[lo:lo+width])
+						}
+					}
+				}
+			}
+		}
+	})
 	for mi, m := range modes {
 		var parts []string
 		for ki, k := range ks {
@@ -183,7 +196,7 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 		}
 		t.Logf("FLOAT -> %-28s %d inputs: %s", m.name, n, strings.Join(parts, ", "))
 	}
-	for _, f := range first {
+	for _, f := range first.msgs {
 		t.Error(f)
 	}
 	if !short && n != 1<<32 {
@@ -195,43 +208,25 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 // independent implementation, github.com/x448/float16, on every float32
 // (NaN compared as NaN: x448 keeps payload bits differently).
 func TestSweepFloat16Oracle(t *testing.T) {
-	short := testing.Short()
-	var next, inputs, mism atomic.Int64
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var first []string
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			src := make([]float32, 0, 1<<16)
-			for {
-				c := next.Add(1) - 1
-				if c >= 1<<16 {
-					return
+	var mism atomic.Int64
+	var first firstFew
+	n := sweepFloat32(testing.Short(), func() func([]float32) {
+		return func(in []float32) {
+			for _, v := range in {
+				x := math.Float32bits(v)
+				got := uint16(ref.Convert(ref.Float16, ref.Float, uint64(x), ref.Options{Saturate: true}))
+				want := uint16(float16.Fromfloat32(v))
+				gotNaN := got&0x7C00 == 0x7C00 && got&0x3FF != 0
+				if got == want || (v != v && gotNaN && got&0x8000 == want&0x8000) {
+					continue
 				}
-				in := sweepInputs(src, uint32(c)<<16, short)
-				inputs.Add(int64(len(in)))
-				for _, v := range in {
-					x := math.Float32bits(v)
-					got := uint16(ref.Convert(ref.Float16, ref.Float, uint64(x), ref.Options{Saturate: true}))
-					want := uint16(float16.Fromfloat32(v))
-					gotNaN := got&0x7C00 == 0x7C00 && got&0x3FF != 0
-					if got == want || (v != v && gotNaN && got&0x8000 == want&0x8000) {
-						continue
-					}
-					if mism.Add(1) <= 5 {
-						mu.Lock()
-						first = append(first, fmt.Sprintf("%#08x: ref %#04x, x448 %#04x", x, got, want))
-						mu.Unlock()
-					}
-				}
+				mism.Add(1)
+				first.add("%#08x: ref %#04x, x448 %#04x", x, got, want)
 			}
-		}()
-	}
-	wg.Wait()
-	t.Logf("FLOAT -> FLOAT16 reference vs x448/float16: %d inputs, %d mismatches", inputs.Load(), mism.Load())
-	for _, f := range first {
+		}
+	})
+	t.Logf("FLOAT -> FLOAT16 reference vs x448/float16: %d inputs, %d mismatches", n, mism.Load())
+	for _, f := range first.msgs {
 		t.Error(f)
 	}
 }
