@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/x448/float16"
@@ -20,7 +21,7 @@ var benchSizes = []int{4 << 10, 64 << 10, 1 << 20}
 
 const poolSize = 4 << 20
 
-var benchPool = func() []float32 {
+var benchPoolOnce = sync.OnceValue(func() []float32 {
 	rng := rand.New(rand.NewPCG(42, 42))
 	p := make([]float32, poolSize+(1<<20))
 	for i := range p {
@@ -38,11 +39,12 @@ var benchPool = func() []float32 {
 		p[i] = v
 	}
 	return p
-}()
+})
 
 // window returns n pool elements starting at a position that moves on every
 // call (for n smaller than the pool).
 func window(i, n int) []float32 {
+	benchPool := benchPoolOnce()
 	if n >= poolSize {
 		return benchPool[:n]
 	}
@@ -96,7 +98,7 @@ func BenchmarkX448Fromfloat32(b *testing.B) {
 func BenchmarkFloat16ToFloat32(b *testing.B) {
 	benchEach(b, 6, func(b *testing.B, n int) {
 		src := make([]uint16, 2*n)
-		Float32ToFloat16(src, benchPool[:2*n])
+		Float32ToFloat16(src, benchPoolOnce()[:2*n])
 		dst := make([]float32, n)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
@@ -119,7 +121,7 @@ func BenchmarkFloat32ToBFloat16(b *testing.B) {
 func BenchmarkBFloat16ToFloat32(b *testing.B) {
 	benchEach(b, 6, func(b *testing.B, n int) {
 		src := make([]uint16, 2*n)
-		Float32ToBFloat16(src, benchPool[:2*n])
+		Float32ToBFloat16(src, benchPoolOnce()[:2*n])
 		dst := make([]float32, n)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
@@ -154,7 +156,7 @@ func BenchmarkFloat32ToFloat8(b *testing.B) {
 func BenchmarkFloat8ToFloat32(b *testing.B) {
 	benchEach(b, 5, func(b *testing.B, n int) {
 		src := make([]uint8, 2*n)
-		Float32ToFloat8(src, Float8E4M3FN, benchPool[:2*n], Options{})
+		Float32ToFloat8(src, Float8E4M3FN, benchPoolOnce()[:2*n], Options{})
 		dst := make([]float32, n)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
@@ -193,7 +195,7 @@ func BenchmarkCastDoubleToFloat(b *testing.B) {
 	benchEach(b, 12, func(b *testing.B, n int) {
 		src := make([]byte, 8*n)
 		for i := 0; i < n; i++ {
-			v := math.Float64bits(float64(benchPool[i]))
+			v := math.Float64bits(float64(benchPoolOnce()[i]))
 			for j := 0; j < 8; j++ {
 				src[8*i+j] = byte(v >> (8 * j))
 			}
