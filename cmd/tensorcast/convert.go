@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,8 +19,8 @@ import (
 func init() {
 	register(&command{
 		name:    "convert",
-		args:    "-from T -to T [-no-saturate] [-round-mode up|down|nearest] [IN [OUT]]",
-		summary: "convert a raw little-endian tensor (STRING: one value per line) to another type",
+		args:    "[-from T] -to T [flags] [IN [OUT]]",
+		summary: "convert a .safetensors or .npy file, or a raw little-endian tensor (STRING: one value per line), to another type",
 		run:     runConvert,
 	})
 }
@@ -36,38 +37,124 @@ var (
 	maxLine = 1 << 20
 )
 
+// Input formats of convert.
+const (
+	formatRaw         = "raw"
+	formatSafetensors = "safetensors"
+	formatNpy         = "npy"
+)
+
 // convertConfig is a parsed convert command line.
 type convertConfig struct {
+	format   string // formatRaw, formatSafetensors or formatNpy
 	from, to tensorcast.DataType
 	opt      tensorcast.Options
 	in, out  string // paths; "" or "-" mean stdin and stdout
+	// File formats only.
+	toName     string   // the target's name in the output format: BF16, <f2
+	only, skip []string // tensor name globs
+	quiet      bool
 }
 
-const convertHelp = `Converts a tensor from one ONNX element type to another with tensorcast.Cast
-(ONNX Cast semantics, bit-exact). Input and output are raw little-endian
-element data, exactly as ONNX TensorProto.raw_data: 2- and 4-bit types packed,
-first element in the low bits; BOOL one byte each. STRING tensors are text,
-one value per line (a trailing "\r" is ignored). IN and OUT default to stdin
-and stdout ("-" also means those). The input is streamed in chunks, so memory
-use does not grow with its size. An input that is not a whole number of
-elements, or a line that is not a number, is an error (exit status 1); an OUT
-file is then left untouched (output goes to a temporary file in the same
-directory that replaces OUT only on success).
+const convertHelp = `Converts tensors from one ONNX element type to another with tensorcast.Cast
+(ONNX Cast semantics, bit-exact), streaming: memory stays flat (a few MiB of
+buffers) whatever the size of the input. Output goes to a temporary file in
+OUT's directory, synced and renamed to OUT only on success: on any error
+(exit status 1) OUT is left untouched and no temporary file remains.
+
+FILES: .safetensors and .npy
+  tensorcast convert --to BF16 model.safetensors model-bf16.safetensors
+  tensorcast convert --to F16 --skip '*norm*' in.safetensors out.safetensors
+  tensorcast convert --to float16 emb.npy emb16.npy
+
+The format is chosen by IN's extension (.safetensors, .npy) or by -format.
+The file says its own dtype, so -from is not used. IN must be a file; OUT
+may be "-" for stdout.
+
+.safetensors: every floating-point tensor (F64, F32, F16, BF16, F8_E4M3,
+F8_E5M2, F8_E8M0) is converted to -to; integer and BOOL tensors are copied
+unchanged, and so are tensors of a dtype tensorcast does not know (F4, C64,
+...), with a warning. -only and -skip (name globs in Go's path.Match syntax:
+* ? [a-z], '*' does not cross '/'; repeatable or comma-separated) narrow the
+floating-point tensors converted: -only keeps those matching one of its
+globs, -skip then drops those matching one of its (F8_E8M0 scale tensors of
+MX formats are floating-point too: keep them with -skip). A tensor already
+of the target dtype is copied. __metadata__ is kept, the tensors keep their
+order, and the header follows the format exactly (contiguous data_offsets,
+JSON padded with spaces to 8 bytes). The target must have a safetensors
+name: BOOL, U8, I8, I16, U16, I32, U32, I64, U64, F16, BF16, F32, F64,
+F8_E4M3, F8_E5M2, F8_E8M0.
+
+.npy (versions 1.0, 2.0, 3.0): the array is converted whatever its type
+(b1, i1-i8, u1-u8, f2, f4, f8; little- or big-endian, read as such) and
+written as numpy.save does, version 1.0, little-endian ('<f2'), in the same
+element order: a Fortran-order array stays Fortran-order (the conversion is
+element by element, so the layout and the fortran_order flag carry over).
+An array already of the target type (and little-endian) is copied.
+numpy has no bfloat16 or float8 dtypes: such targets are refused rather
+than written as raw bytes under another dtype; use .safetensors for them.
+
+-to accepts ONNX names (FLOAT16, BFLOAT16, FLOAT8E4M3FN), safetensors names
+(F16, BF16, F8_E4M3) and numpy spellings (float16, '<f2', f2, int64, '<i8').
+Note that FLOAT is ONNX's 32-bit float, and that bare i8/u8 are refused as
+ambiguous (numpy's int64/uint64, safetensors' I8/U8): write '<i8' or I8.
+
+A truncated or malformed file (bad JSON, offsets outside the data or
+overlapping, a shape that does not match its bytes, a bad .npy dict, data
+shorter than the shape) is a one-line error naming the file and the tensor.
+On a terminal a progress bar is shown on stderr; a summary line follows
+(tensors converted and copied, bytes in and out, time, throughput). -quiet
+prints nothing but errors.
+
+RAW TENSORS
+  tensorcast convert -from FLOAT -to BFLOAT16 in.f32 out.bf16
+
+Input and output are raw little-endian element data, exactly as ONNX
+TensorProto.raw_data: 2- and 4-bit types packed, first element in the low
+bits; BOOL one byte each. STRING tensors are text, one value per line (a
+trailing "\r" is ignored). IN and OUT default to stdin and stdout ("-" also
+means those). An input that is not a whole number of elements, or a line
+that is not a number, is an error (exit status 1).
 
 Note that a packed input (INT4, UINT4, FLOAT4E2M1, INT2, UINT2) holds a whole
 number of bytes, so its element count is read as 2 (or 4) per byte: the
 padding of an odd-length tensor comes back as one more element.
 
-flags:
+flags (-flag and --flag are the same):
 `
+
+// globList is a repeatable flag of comma-separated path.Match globs.
+type globList []string
+
+func (g *globList) String() string { return strings.Join(*g, ",") }
+
+func (g *globList) Set(s string) error {
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if _, err := path.Match(p, ""); err != nil {
+			return fmt.Errorf("bad glob %q: %v", p, err)
+		}
+		*g = append(*g, p)
+	}
+	return nil
+}
 
 func parseConvertArgs(args []string, stdout io.Writer) (*convertConfig, error) {
 	fl := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
-	from := fl.String("from", "", "source element `type` (required), e.g. FLOAT, float16, bf16, 17")
-	to := fl.String("to", "", "target element `type` (required)")
+	from := fl.String("from", "", "source element `type` of a raw tensor (required for raw tensors, not used for files), e.g. FLOAT, float16, bf16, 17")
+	to := fl.String("to", "", "target element `type` (required), e.g. BF16, FLOAT16, float16, '<f2'")
 	noSat := fl.Bool("no-saturate", false, "ONNX saturate=0: float8 / FLOAT8E8M0 overflow gives NaN or Inf instead of the largest finite value")
+	sat := fl.Bool("saturate", true, "ONNX saturate=1 (the default); -saturate=false is -no-saturate")
 	round := fl.String("round-mode", "up", "FLOAT8E8M0 rounding: up, down or nearest (ONNX round_mode)")
+	format := fl.String("format", "", "input `format`: safetensors, npy or raw (default: from IN's extension, raw otherwise)")
+	c := &convertConfig{}
+	fl.Var((*globList)(&c.only), "only", "convert only the floating-point tensors whose name matches a `glob` (.safetensors; repeatable, comma-separated)")
+	fl.Var((*globList)(&c.skip), "skip", "do not convert the tensors whose name matches a `glob` (.safetensors; repeatable, comma-separated)")
+	fl.BoolVar(&c.quiet, "quiet", false, "no progress bar, summary or warnings: errors only")
+	fl.BoolVar(&c.quiet, "q", false, "short for -quiet")
 
 	// Accept flags before and after the positional arguments.
 	var pos []string
@@ -93,12 +180,44 @@ func parseConvertArgs(args []string, stdout io.Writer) (*convertConfig, error) {
 		pos = append(pos, left[0])
 		rest = left[1:]
 	}
-
-	c := &convertConfig{}
-	if *from == "" || *to == "" {
-		return nil, usagef("convert: -from and -to are both required")
+	if len(pos) > 2 {
+		return nil, usagef("convert: too many arguments (want at most IN and OUT): %q", pos[2:])
 	}
+	if len(pos) > 0 {
+		c.in = pos[0]
+	}
+	if len(pos) > 1 {
+		c.out = pos[1]
+	}
+
+	set := map[string]bool{}
+	fl.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["saturate"] && *sat && *noSat {
+		return nil, usagef("convert: -saturate and -no-saturate contradict each other")
+	}
+	c.opt.NoSaturate = *noSat || !*sat
 	var err error
+	if c.opt.RoundMode, err = tensorcast.ParseRoundMode(*round); err != nil {
+		return nil, usagef("convert: -round-mode: %v", strings.TrimPrefix(err.Error(), "tensorcast: "))
+	}
+
+	switch c.format = *format; c.format {
+	case "":
+		c.format = formatOf(c.in)
+	case formatRaw, formatSafetensors, formatNpy:
+	default:
+		return nil, usagef("convert: -format %q: want safetensors, npy or raw", *format)
+	}
+	if c.format != formatRaw {
+		return c, c.checkFileArgs(*from, *to)
+	}
+
+	if len(c.only)+len(c.skip) > 0 {
+		return nil, usagef("convert: -only and -skip select tensors of a .safetensors file, not of a raw tensor")
+	}
+	if *from == "" || *to == "" {
+		return nil, usagef("convert: -from and -to are both required (for a raw tensor; a .safetensors or .npy IN needs only -to)")
+	}
 	for _, p := range []struct {
 		name string
 		s    string
@@ -111,19 +230,6 @@ func parseConvertArgs(args []string, stdout io.Writer) (*convertConfig, error) {
 			return nil, usagef("convert: %s: %v is not a type Cast supports", p.name, *p.t)
 		}
 	}
-	c.opt.NoSaturate = *noSat
-	if c.opt.RoundMode, err = tensorcast.ParseRoundMode(*round); err != nil {
-		return nil, usagef("convert: -round-mode: %v", strings.TrimPrefix(err.Error(), "tensorcast: "))
-	}
-	if len(pos) > 2 {
-		return nil, usagef("convert: too many arguments (want at most IN and OUT): %q", pos[2:])
-	}
-	if len(pos) > 0 {
-		c.in = pos[0]
-	}
-	if len(pos) > 1 {
-		c.out = pos[1]
-	}
 	return c, nil
 }
 
@@ -131,6 +237,9 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	c, err := parseConvertArgs(args, stdout)
 	if err != nil {
 		return err
+	}
+	if c.format != formatRaw {
+		return runConvertFile(c, stdout, stderr)
 	}
 	r := stdin
 	if c.in != "" && c.in != "-" {
@@ -155,9 +264,10 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	})
 }
 
-// writeFileAtomic runs write on a temporary file in path's directory and
-// renames it to path only when write succeeds; on failure path is untouched
-// and the temporary file removed. An existing path keeps its permissions.
+// writeFileAtomic runs write on a temporary file in path's directory, syncs
+// it and renames it to path only when write succeeds; on failure path is
+// untouched and the temporary file removed. An existing path keeps its
+// permissions.
 func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -179,10 +289,26 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 	if err = f.Chmod(mode); err != nil {
 		return err
 	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
 	if err = f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), path)
+	if err = os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// syncDir makes a rename in dir durable where the system allows it (not on
+// Windows, where directories cannot be synced); errors are ignored.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
 }
 
 // checkWhole reports an error when size bytes are not a whole number of

@@ -1,9 +1,13 @@
-// Command tensorcast converts raw ONNX tensors between element types and
-// shows what the tensorcast library does on this machine.
+// Command tensorcast converts .safetensors and .npy files and raw ONNX
+// tensors between element types, and shows what the tensorcast library does
+// on this machine.
 //
 // Usage:
 //
+//	tensorcast convert -to T [-only GLOB] [-skip GLOB] [-no-saturate] [-round-mode M] [-quiet] IN.safetensors OUT.safetensors
+//	tensorcast convert -to T [-no-saturate] [-round-mode M] [-quiet] IN.npy OUT.npy
 //	tensorcast convert -from T -to T [-no-saturate] [-round-mode up|down|nearest] [IN [OUT]]
+//	tensorcast inspect FILE...
 //	tensorcast types
 //	tensorcast cpu
 //	tensorcast demo
@@ -38,7 +42,7 @@ var commands = map[string]*command{}
 
 // commandOrder is the order of the usage listing; commands registered but not
 // named here are listed after these, alphabetically.
-var commandOrder = []string{"convert", "types", "cpu", "demo", "inspect"}
+var commandOrder = []string{"convert", "inspect", "types", "cpu", "demo"}
 
 // register adds a subcommand; each subcommand file calls it from init.
 func register(c *command) {
