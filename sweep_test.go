@@ -68,22 +68,25 @@ func narrowModes() []narrowMode {
 	return ms
 }
 
-// sweepInputs yields the chunk of inputs starting at base: the whole 2^16
-// block, or under -short a sample of it.
+// sweepInputs returns the chunk of inputs starting at base (a multiple of
+// 2^16): the whole chunk, or under -short a sample of it: every 1021st
+// pattern, plus the patterns at the edges of each 2^13-aligned block, where
+// exponent boundaries and rounding ties of the narrow types live.
 func sweepInputs(buf []float32, base uint32, short bool) []float32 {
 	buf = buf[:0]
-	for i := uint32(0); i < 1<<16; i++ {
-		x := base + i
-		// The sample keeps every pattern whose low 12 bits are at an edge
-		// (exponent boundaries, rounding ties live there) plus a spread.
-		if short && x%1021 != 0 {
-			switch x & 0x1FFF {
-			case 0, 1, 0xFFF, 0x1000, 0x1001, 0x1FFF:
-			default:
-				continue
-			}
+	if !short {
+		for i := uint32(0); i < 1<<16; i++ {
+			buf = append(buf, math.Float32frombits(base+i))
 		}
+		return buf
+	}
+	for x := base + (1021-base%1021)%1021; x-base < 1<<16; x += 1021 {
 		buf = append(buf, math.Float32frombits(x))
+	}
+	for blk := base; blk-base < 1<<16; blk += 1 << 13 {
+		for _, e := range []uint32{0, 1, 0xFFF, 0x1000, 0x1001, 0x1FFF} {
+			buf = append(buf, math.Float32frombits(blk+e))
+		}
 	}
 	if len(buf)%2 == 1 { // packed modes compare whole bytes
 		buf = buf[:len(buf)-1]
