@@ -25,17 +25,8 @@ import (
 // CastToStrings); n < 0; src or dst shorter than n elements need; an invalid
 // Options.RoundMode. It never panics and allocates nothing for numeric types.
 func Cast(dst []byte, to DataType, src []byte, from DataType, n int, opt Options) error {
-	if err := checkCast(to, from, n, opt); err != nil {
+	if err := checkCastBytes(dst, to, src, from, n, opt); err != nil {
 		return err
-	}
-	if from == String || to == String {
-		return fmt.Errorf("tensorcast: Cast %v to %v: STRING tensors are []string, use CastFromStrings or CastToStrings", from, to)
-	}
-	if need := from.Size(n); len(src) < need {
-		return fmt.Errorf("tensorcast: Cast %v to %v: src holds %d bytes, %d %v elements need %d", from, to, len(src), n, from, need)
-	}
-	if need := to.Size(n); len(dst) < need {
-		return fmt.Errorf("tensorcast: Cast %v to %v: dst holds %d bytes, %d %v elements need %d", from, to, len(dst), n, to, need)
 	}
 	castBytes(dst, to, src, from, n, opt)
 	return nil
@@ -91,6 +82,23 @@ func CastToStrings(dst []string, src []byte, from DataType, n int) error {
 	rk := ref.Kind(from)
 	for i := 0; i < n; i++ {
 		dst[i] = ref.Format(rk, ref.Get(rk, src, i))
+	}
+	return nil
+}
+
+// checkCastBytes validates the arguments of Cast and CastParallel.
+func checkCastBytes(dst []byte, to DataType, src []byte, from DataType, n int, opt Options) error {
+	if err := checkCast(to, from, n, opt); err != nil {
+		return err
+	}
+	if from == String || to == String {
+		return fmt.Errorf("tensorcast: Cast %v to %v: STRING tensors are []string, use CastFromStrings or CastToStrings", from, to)
+	}
+	if need := from.Size(n); len(src) < need {
+		return fmt.Errorf("tensorcast: Cast %v to %v: src holds %d bytes, %d %v elements need %d", from, to, len(src), n, from, need)
+	}
+	if need := to.Size(n); len(dst) < need {
+		return fmt.Errorf("tensorcast: Cast %v to %v: dst holds %d bytes, %d %v elements need %d", from, to, len(dst), n, to, need)
 	}
 	return nil
 }
