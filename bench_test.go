@@ -42,13 +42,16 @@ var benchPoolOnce = sync.OnceValue(func() []float32 {
 })
 
 // window returns n pool elements starting at a position that moves on every
-// call (for n smaller than the pool).
+// call, within the first max(4n, 256 Ki) elements of the pool: small sizes
+// stay in L2 (as a tensor just produced would be) while the data is still far
+// too large for a branch predictor to learn.
 func window(i, n int) []float32 {
 	benchPool := benchPoolOnce()
 	if n >= poolSize {
 		return benchPool[:n]
 	}
-	off := (i * 4099 * 16) % (poolSize - n)
+	region := min(max(4*n, 256<<10), poolSize)
+	off := (i * 4099 * 16) % (region - n + 1)
 	return benchPool[off : off+n]
 }
 
@@ -209,3 +212,17 @@ func BenchmarkCastDoubleToFloat(b *testing.B) {
 }
 
 func asBytes(s []float32) []byte { return byteSlice(s) }
+
+// BenchmarkGenericFloat32ToFloat16 measures the portable kernel on every
+// machine (the target: 4× a loop of x448/float16 Fromfloat32 on
+// data the branch predictor has not seen).
+func BenchmarkGenericFloat32ToFloat16(b *testing.B) {
+	f := genericKernels().f32ToF16.fn
+	benchEach(b, 6, func(b *testing.B, n int) {
+		dst := make([]uint16, n)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			f(dst, window(i, n))
+		}
+	})
+}

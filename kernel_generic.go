@@ -34,31 +34,35 @@ func genericKernels() *kernelSet {
 // and is quieted (as VCVTPS2PH and FCVTN do).
 func f32ToF16(x uint32) uint16 {
 	a := x & 0x7FFFFFFF
-	h := (a+0xFFF+(a>>13)&1)>>13 - 112<<10 // normal: round the 13 dropped bits, rebias 127 → 15
-	if a < 0x38800000 {                    // below 2^-14: let the FPU round onto the 2^-24 grid
-		h = math.Float32bits(math.Float32frombits(a)+0.5) - 0x3F000000
+	// Every candidate is computed, then selected: the selects compile to
+	// conditional moves, so random data costs no branch mispredictions.
+	h := (a+0xFFF+(a>>13)&1)>>13 - 112<<10                             // normal: round the 13 dropped bits, rebias 127 → 15
+	tiny := math.Float32bits(math.Float32frombits(a)+0.5) - 0x3F000000 // below 2^-14: the FPU rounds onto the 2^-24 grid
+	if a < 0x38800000 {
+		h = tiny
 	}
 	if a >= 0x477FF000 { // 65520 and up (and Inf): ±Inf
 		h = 0x7C00
 	}
-	if a > 0x7F800000 {
-		h = 0x7E00 | (a>>13)&0x3FF
+	if a > 0x7F800000 { // NaN: quiet, top payload bits kept
+		h = 0x7E00 | a>>13&0x3FF
 	}
-	return uint16(x>>16)&0x8000 | uint16(h)
+	return uint16(x>>16&0x8000 | h)
 }
 
 // f16ToF32 widens FLOAT16 bits exactly; NaN is quieted, payload kept.
 func f16ToF32(h uint16) uint32 {
 	a := uint32(h & 0x7FFF)
-	f := a<<13 + 112<<23 // normal: rebias 15 → 127
-	if a < 0x0400 {      // zero or subnormal: (0.5 + m·2^-24) - 0.5 is exact
-		f = math.Float32bits(math.Float32frombits(0x3F000000|a) - 0.5)
+	f := a<<13 + 112<<23                                               // normal: rebias 15 → 127
+	tiny := math.Float32bits(math.Float32frombits(0x3F000000|a) - 0.5) // (0.5 + m·2^-24) - 0.5 is exact
+	if a < 0x0400 {                                                    // zero or subnormal
+		f = tiny
 	}
 	if a >= 0x7C00 {
 		f = a<<13 | 0x7F800000
-		if a > 0x7C00 {
-			f |= 0x400000
-		}
+	}
+	if a > 0x7C00 {
+		f |= 0x400000 // quiet the NaN
 	}
 	return uint32(h&0x8000)<<16 | f
 }
@@ -85,9 +89,11 @@ func bf16ToF32(b uint16) uint32 {
 // narrowMagnitude is the float8Params algorithm without the sign: it returns
 // the target's bits for a = |x| (float32 bits, NaN included).
 func narrowMagnitude(a uint32, p *float8Params) uint32 {
-	r := (a+(1<<(p.shift-1))-1+(a>>p.shift)&1)>>p.shift - p.expAdjust
+	normal := (a+(1<<(p.shift-1))-1+(a>>p.shift)&1)>>p.shift - p.expAdjust
+	tiny := math.Float32bits(math.Float32frombits(a)+math.Float32frombits(p.magic)) - p.magic
+	r := normal
 	if a < p.minNormal {
-		r = math.Float32bits(math.Float32frombits(a)+math.Float32frombits(p.magic)) - p.magic
+		r = tiny
 	}
 	if r > p.maxBits || a >= 0x7F800000 { // overflow (the subtraction may wrap), ±Inf
 		r = p.overflow
