@@ -106,7 +106,7 @@ TEXT ·f16ToF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ n+16(FP), DX
 
 main:
-	CMPQ      DX, $0x00000020
+	CMPQ      DX, $0x00000040
 	JB        single
 	VCVTPH2PS (CX), Y0
 	VMOVDQU   Y0, (AX)
@@ -116,9 +116,17 @@ main:
 	VMOVDQU   Y0, 64(AX)
 	VCVTPH2PS 48(CX), Y0
 	VMOVDQU   Y0, 96(AX)
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000080, AX
-	SUBQ      $0x00000020, DX
+	VCVTPH2PS 64(CX), Y0
+	VMOVDQU   Y0, 128(AX)
+	VCVTPH2PS 80(CX), Y0
+	VMOVDQU   Y0, 160(AX)
+	VCVTPH2PS 96(CX), Y0
+	VMOVDQU   Y0, 192(AX)
+	VCVTPH2PS 112(CX), Y0
+	VMOVDQU   Y0, 224(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
 	JMP       main
 
 single:
@@ -143,25 +151,42 @@ TEXT ·f16ToF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ n+16(FP), DX
 
 main:
-	CMPQ      DX, $0x00000040
+	CMPQ      DX, $0x00000080
 	JB        single
-	VCVTPH2PS (CX), Z0
+	VMOVDQU64 (CX), Y0
+	VCVTPH2PS Y0, Z0
 	VMOVDQU64 Z0, (AX)
-	VCVTPH2PS 32(CX), Z0
+	VMOVDQU64 32(CX), Y0
+	VCVTPH2PS Y0, Z0
 	VMOVDQU64 Z0, 64(AX)
-	VCVTPH2PS 64(CX), Z0
+	VMOVDQU64 64(CX), Y0
+	VCVTPH2PS Y0, Z0
 	VMOVDQU64 Z0, 128(AX)
-	VCVTPH2PS 96(CX), Z0
+	VMOVDQU64 96(CX), Y0
+	VCVTPH2PS Y0, Z0
 	VMOVDQU64 Z0, 192(AX)
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000100, AX
-	SUBQ      $0x00000040, DX
+	VMOVDQU64 128(CX), Y0
+	VCVTPH2PS Y0, Z0
+	VMOVDQU64 Z0, 256(AX)
+	VMOVDQU64 160(CX), Y0
+	VCVTPH2PS Y0, Z0
+	VMOVDQU64 Z0, 320(AX)
+	VMOVDQU64 192(CX), Y0
+	VCVTPH2PS Y0, Z0
+	VMOVDQU64 Z0, 384(AX)
+	VMOVDQU64 224(CX), Y0
+	VCVTPH2PS Y0, Z0
+	VMOVDQU64 Z0, 448(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000200, AX
+	SUBQ      $0x00000080, DX
 	JMP       main
 
 single:
 	CMPQ      DX, $0x00000010
 	JB        tail
-	VCVTPH2PS (CX), Z0
+	VMOVDQU64 (CX), Y0
+	VCVTPH2PS Y0, Z0
 	VMOVDQU64 Z0, (AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000040, AX
@@ -182,110 +207,6 @@ done:
 	VZEROUPPER
 	RET
 
-// func f32ToBF16AVX2(dst *uint16, src *float32, n int)
-// Requires: AVX, AVX2
-TEXT ·f32ToBF16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x80000000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x7fc00000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x00000001, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x00007fff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-
-main:
-	CMPQ         DX, $0x00000020
-	JB           single
-	VMOVDQU      (CX), Y4
-	VCMPPS       $0x03, Y4, Y4, Y5
-	VPAND        Y0, Y4, Y6
-	VPOR         Y1, Y6, Y6
-	VPBLENDVB    Y5, Y6, Y4, Y4
-	VPSRLD       $0x10, Y4, Y5
-	VPAND        Y2, Y5, Y5
-	VPADDD       Y3, Y4, Y4
-	VPADDD       Y5, Y4, Y4
-	VPSRLD       $0x10, Y4, Y4
-	VEXTRACTI128 $0x01, Y4, X5
-	VPACKUSDW    X5, X4, X4
-	VMOVDQU      X4, (AX)
-	VMOVDQU      32(CX), Y4
-	VCMPPS       $0x03, Y4, Y4, Y5
-	VPAND        Y0, Y4, Y6
-	VPOR         Y1, Y6, Y6
-	VPBLENDVB    Y5, Y6, Y4, Y4
-	VPSRLD       $0x10, Y4, Y5
-	VPAND        Y2, Y5, Y5
-	VPADDD       Y3, Y4, Y4
-	VPADDD       Y5, Y4, Y4
-	VPSRLD       $0x10, Y4, Y4
-	VEXTRACTI128 $0x01, Y4, X5
-	VPACKUSDW    X5, X4, X4
-	VMOVDQU      X4, 16(AX)
-	VMOVDQU      64(CX), Y4
-	VCMPPS       $0x03, Y4, Y4, Y5
-	VPAND        Y0, Y4, Y6
-	VPOR         Y1, Y6, Y6
-	VPBLENDVB    Y5, Y6, Y4, Y4
-	VPSRLD       $0x10, Y4, Y5
-	VPAND        Y2, Y5, Y5
-	VPADDD       Y3, Y4, Y4
-	VPADDD       Y5, Y4, Y4
-	VPSRLD       $0x10, Y4, Y4
-	VEXTRACTI128 $0x01, Y4, X5
-	VPACKUSDW    X5, X4, X4
-	VMOVDQU      X4, 32(AX)
-	VMOVDQU      96(CX), Y4
-	VCMPPS       $0x03, Y4, Y4, Y5
-	VPAND        Y0, Y4, Y6
-	VPOR         Y1, Y6, Y6
-	VPBLENDVB    Y5, Y6, Y4, Y4
-	VPSRLD       $0x10, Y4, Y5
-	VPAND        Y2, Y5, Y5
-	VPADDD       Y3, Y4, Y4
-	VPADDD       Y5, Y4, Y4
-	VPSRLD       $0x10, Y4, Y4
-	VEXTRACTI128 $0x01, Y4, X5
-	VPACKUSDW    X5, X4, X4
-	VMOVDQU      X4, 48(AX)
-	ADDQ         $0x00000080, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000020, DX
-	JMP          main
-
-single:
-	CMPQ         DX, $0x00000008
-	JB           tail
-	VMOVDQU      (CX), Y4
-	VCMPPS       $0x03, Y4, Y4, Y5
-	VPAND        Y0, Y4, Y6
-	VPOR         Y1, Y6, Y6
-	VPBLENDVB    Y5, Y6, Y4, Y4
-	VPSRLD       $0x10, Y4, Y5
-	VPAND        Y2, Y5, Y5
-	VPADDD       Y3, Y4, Y4
-	VPADDD       Y5, Y4, Y4
-	VPSRLD       $0x10, Y4, Y4
-	VEXTRACTI128 $0x01, Y4, X5
-	VPACKUSDW    X5, X4, X4
-	VMOVDQU      X4, (AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000010, AX
-	SUBQ         $0x00000008, DX
-	JMP          single
-
-tail:
-	VZEROUPPER
-	RET
-
 // func f32ToBF16AVX512(dst *uint16, src *float32, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·f32ToBF16AVX512(SB), NOSPLIT, $0-24
@@ -296,54 +217,47 @@ TEXT ·f32ToBF16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x7fc00000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x00000001, BX
+	MOVL         $0x00010000, BX
 	VPBROADCASTD BX, Z2
 	MOVL         $0x00007fff, BX
 	VPBROADCASTD BX, Z3
+	VMOVDQU64    oddwords<>+0(SB), Z4
 
 main:
 	CMPQ       DX, $0x00000040
 	JB         single
-	VMOVDQU64  (CX), Z4
-	VCMPPS     $0x03, Z4, Z4, K1
-	VPTERNLOGD $0xea, Z1, Z0, K1, Z4
-	VPSRLD     $0x10, Z4, Z5
-	VPANDD     Z2, Z5, Z5
-	VPADDD     Z3, Z4, Z4
-	VPADDD     Z5, Z4, Z4
-	VPSRLD     $0x10, Z4, Z4
-	VPMOVDW    Z4, Y4
-	VMOVDQU64  Y4, (AX)
-	VMOVDQU64  64(CX), Z4
-	VCMPPS     $0x03, Z4, Z4, K1
-	VPTERNLOGD $0xea, Z1, Z0, K1, Z4
-	VPSRLD     $0x10, Z4, Z5
-	VPANDD     Z2, Z5, Z5
-	VPADDD     Z3, Z4, Z4
-	VPADDD     Z5, Z4, Z4
-	VPSRLD     $0x10, Z4, Z4
-	VPMOVDW    Z4, Y4
-	VMOVDQU64  Y4, 32(AX)
-	VMOVDQU64  128(CX), Z4
-	VCMPPS     $0x03, Z4, Z4, K1
-	VPTERNLOGD $0xea, Z1, Z0, K1, Z4
-	VPSRLD     $0x10, Z4, Z5
-	VPANDD     Z2, Z5, Z5
-	VPADDD     Z3, Z4, Z4
-	VPADDD     Z5, Z4, Z4
-	VPSRLD     $0x10, Z4, Z4
-	VPMOVDW    Z4, Y4
-	VMOVDQU64  Y4, 64(AX)
-	VMOVDQU64  192(CX), Z4
-	VCMPPS     $0x03, Z4, Z4, K1
-	VPTERNLOGD $0xea, Z1, Z0, K1, Z4
-	VPSRLD     $0x10, Z4, Z5
-	VPANDD     Z2, Z5, Z5
-	VPADDD     Z3, Z4, Z4
-	VPADDD     Z5, Z4, Z4
-	VPSRLD     $0x10, Z4, Z4
-	VPMOVDW    Z4, Y4
-	VMOVDQU64  Y4, 96(AX)
+	VMOVDQU64  (CX), Z5
+	VCMPPS     $0x03, Z5, Z5, K1
+	VPTERNLOGD $0xea, Z1, Z0, K1, Z5
+	VPANDD     Z2, Z5, Z6
+	VPSRLD     $0x10, Z6, Z6
+	VPADDD     Z3, Z5, Z5
+	VPADDD     Z6, Z5, Z5
+	VMOVDQU64  64(CX), Z6
+	VCMPPS     $0x03, Z6, Z6, K1
+	VPTERNLOGD $0xea, Z1, Z0, K1, Z6
+	VPANDD     Z2, Z6, Z7
+	VPSRLD     $0x10, Z7, Z7
+	VPADDD     Z3, Z6, Z6
+	VPADDD     Z7, Z6, Z6
+	VMOVDQU64  128(CX), Z7
+	VCMPPS     $0x03, Z7, Z7, K1
+	VPTERNLOGD $0xea, Z1, Z0, K1, Z7
+	VPANDD     Z2, Z7, Z8
+	VPSRLD     $0x10, Z8, Z8
+	VPADDD     Z3, Z7, Z7
+	VPADDD     Z8, Z7, Z7
+	VMOVDQU64  192(CX), Z8
+	VCMPPS     $0x03, Z8, Z8, K1
+	VPTERNLOGD $0xea, Z1, Z0, K1, Z8
+	VPANDD     Z2, Z8, Z9
+	VPSRLD     $0x10, Z9, Z9
+	VPADDD     Z3, Z8, Z8
+	VPADDD     Z9, Z8, Z8
+	VPERMT2W   Z6, Z4, Z5
+	VMOVDQU64  Z5, (AX)
+	VPERMT2W   Z8, Z4, Z7
+	VMOVDQU64  Z7, 64(AX)
 	ADDQ       $0x00000100, CX
 	ADDQ       $0x00000080, AX
 	SUBQ       $0x00000040, DX
@@ -352,16 +266,15 @@ main:
 single:
 	CMPQ       DX, $0x00000010
 	JB         tail
-	VMOVDQU64  (CX), Z4
-	VCMPPS     $0x03, Z4, Z4, K1
-	VPTERNLOGD $0xea, Z1, Z0, K1, Z4
-	VPSRLD     $0x10, Z4, Z5
-	VPANDD     Z2, Z5, Z5
-	VPADDD     Z3, Z4, Z4
-	VPADDD     Z5, Z4, Z4
-	VPSRLD     $0x10, Z4, Z4
-	VPMOVDW    Z4, Y4
-	VMOVDQU64  Y4, (AX)
+	VMOVDQU64  (CX), Z5
+	VCMPPS     $0x03, Z5, Z5, K1
+	VPTERNLOGD $0xea, Z1, Z0, K1, Z5
+	VPANDD     Z2, Z5, Z6
+	VPSRLD     $0x10, Z6, Z6
+	VPADDD     Z3, Z5, Z5
+	VPADDD     Z6, Z5, Z5
+	VPERMW     Z5, Z4, Z5
+	VMOVDQU64  Y5, (AX)
 	ADDQ       $0x00000040, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000010, DX
@@ -372,129 +285,2811 @@ tail:
 	JZ          done
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU32.Z (CX), K1, Z4
-	VCMPPS      $0x03, Z4, Z4, K2
-	VPTERNLOGD  $0xea, Z1, Z0, K2, Z4
-	VPSRLD      $0x10, Z4, Z0
-	VPANDD      Z2, Z0, Z0
-	VPADDD      Z3, Z4, Z1
+	KMOVQ       BX, K2
+	VMOVDQU32.Z (CX), K2, Z5
+	VCMPPS      $0x03, Z5, Z5, K1
+	VPTERNLOGD  $0xea, Z1, Z0, K1, Z5
+	VPANDD      Z2, Z5, Z0
+	VPSRLD      $0x10, Z0, Z0
+	VPADDD      Z3, Z5, Z1
 	VPADDD      Z0, Z1, Z1
-	VPSRLD      $0x10, Z1, Z1
-	VPMOVDW     Z1, Y1
-	VMOVDQU16   Y1, K1, (AX)
+	VPERMW      Z1, Z4, Z1
+	VMOVDQU16   Y1, K2, (AX)
 
 done:
 	VZEROUPPER
 	RET
 
-// func bf16ToF32AVX2(dst *float32, src *uint16, n int)
+DATA oddwords<>+0(SB)/4, $0x00030001
+DATA oddwords<>+4(SB)/4, $0x00070005
+DATA oddwords<>+8(SB)/4, $0x000b0009
+DATA oddwords<>+12(SB)/4, $0x000f000d
+DATA oddwords<>+16(SB)/4, $0x00130011
+DATA oddwords<>+20(SB)/4, $0x00170015
+DATA oddwords<>+24(SB)/4, $0x001b0019
+DATA oddwords<>+28(SB)/4, $0x001f001d
+DATA oddwords<>+32(SB)/4, $0x00230021
+DATA oddwords<>+36(SB)/4, $0x00270025
+DATA oddwords<>+40(SB)/4, $0x002b0029
+DATA oddwords<>+44(SB)/4, $0x002f002d
+DATA oddwords<>+48(SB)/4, $0x00330031
+DATA oddwords<>+52(SB)/4, $0x00370035
+DATA oddwords<>+56(SB)/4, $0x003b0039
+DATA oddwords<>+60(SB)/4, $0x003f003d
+GLOBL oddwords<>(SB), RODATA|NOPTR, $64
+
+// func f32ToBF16AVX2(dst *uint16, src *float32, n int)
 // Requires: AVX, AVX2
-TEXT ·bf16ToF32AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
+TEXT ·f32ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
 
 main:
 	CMPQ      DX, $0x00000020
 	JB        single
-	VPMOVZXWD (CX), Y1
-	VPSLLD    $0x10, Y1, Y1
+	VMOVDQU   (CX), Y0
+	VCMPPS    $0x03, Y0, Y0, Y1
+	VPAND     splat32_80000000<>+0(SB), Y0, Y2
+	VPOR      splat32_7fc00000<>+0(SB), Y2, Y2
+	VPBLENDVB Y1, Y2, Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VMOVDQU   32(CX), Y1
 	VCMPPS    $0x03, Y1, Y1, Y2
-	VPAND     Y0, Y2, Y2
-	VPOR      Y2, Y1, Y1
-	VMOVDQU   Y1, (AX)
-	VPMOVZXWD 16(CX), Y1
-	VPSLLD    $0x10, Y1, Y1
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPAND     Y0, Y2, Y2
-	VPOR      Y2, Y1, Y1
-	VMOVDQU   Y1, 32(AX)
-	VPMOVZXWD 32(CX), Y1
-	VPSLLD    $0x10, Y1, Y1
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPAND     Y0, Y2, Y2
-	VPOR      Y2, Y1, Y1
-	VMOVDQU   Y1, 64(AX)
-	VPMOVZXWD 48(CX), Y1
-	VPSLLD    $0x10, Y1, Y1
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPAND     Y0, Y2, Y2
-	VPOR      Y2, Y1, Y1
-	VMOVDQU   Y1, 96(AX)
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000080, AX
+	VPAND     splat32_80000000<>+0(SB), Y1, Y3
+	VPOR      splat32_7fc00000<>+0(SB), Y3, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VPSRLD    $0x10, Y1, Y2
+	VPAND     splat32_00000001<>+0(SB), Y2, Y2
+	VPADDD    splat32_00007fff<>+0(SB), Y1, Y1
+	VPADDD    Y2, Y1, Y1
+	VPSRLD    $0x10, Y1, Y1
+	VMOVDQU   64(CX), Y2
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VPAND     splat32_80000000<>+0(SB), Y2, Y4
+	VPOR      splat32_7fc00000<>+0(SB), Y4, Y4
+	VPBLENDVB Y3, Y4, Y2, Y2
+	VPSRLD    $0x10, Y2, Y3
+	VPAND     splat32_00000001<>+0(SB), Y3, Y3
+	VPADDD    splat32_00007fff<>+0(SB), Y2, Y2
+	VPADDD    Y3, Y2, Y2
+	VPSRLD    $0x10, Y2, Y2
+	VMOVDQU   96(CX), Y3
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VPAND     splat32_80000000<>+0(SB), Y3, Y5
+	VPOR      splat32_7fc00000<>+0(SB), Y5, Y5
+	VPBLENDVB Y4, Y5, Y3, Y3
+	VPSRLD    $0x10, Y3, Y4
+	VPAND     splat32_00000001<>+0(SB), Y4, Y4
+	VPADDD    splat32_00007fff<>+0(SB), Y3, Y3
+	VPADDD    Y4, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VPACKUSDW Y1, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (AX)
+	VPACKUSDW Y3, Y2, Y2
+	VPERMQ    $0xd8, Y2, Y2
+	VMOVDQU   Y2, 32(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000020, DX
 	JMP       main
 
 single:
-	CMPQ      DX, $0x00000008
-	JB        tail
-	VPMOVZXWD (CX), Y1
-	VPSLLD    $0x10, Y1, Y1
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPAND     Y0, Y2, Y2
-	VPOR      Y2, Y1, Y1
-	VMOVDQU   Y1, (AX)
-	ADDQ      $0x00000010, CX
-	ADDQ      $0x00000020, AX
-	SUBQ      $0x00000008, DX
-	JMP       single
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU      (CX), Y0
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPAND        splat32_80000000<>+0(SB), Y0, Y2
+	VPOR         splat32_7fc00000<>+0(SB), Y2, Y2
+	VPBLENDVB    Y1, Y2, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VPAND        splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD       splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
 
 tail:
 	VZEROUPPER
 	RET
 
+DATA splat32_80000000<>+0(SB)/4, $0x80000000
+DATA splat32_80000000<>+4(SB)/4, $0x80000000
+DATA splat32_80000000<>+8(SB)/4, $0x80000000
+DATA splat32_80000000<>+12(SB)/4, $0x80000000
+DATA splat32_80000000<>+16(SB)/4, $0x80000000
+DATA splat32_80000000<>+20(SB)/4, $0x80000000
+DATA splat32_80000000<>+24(SB)/4, $0x80000000
+DATA splat32_80000000<>+28(SB)/4, $0x80000000
+GLOBL splat32_80000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7fc00000<>+0(SB)/4, $0x7fc00000
+DATA splat32_7fc00000<>+4(SB)/4, $0x7fc00000
+DATA splat32_7fc00000<>+8(SB)/4, $0x7fc00000
+DATA splat32_7fc00000<>+12(SB)/4, $0x7fc00000
+DATA splat32_7fc00000<>+16(SB)/4, $0x7fc00000
+DATA splat32_7fc00000<>+20(SB)/4, $0x7fc00000
+DATA splat32_7fc00000<>+24(SB)/4, $0x7fc00000
+DATA splat32_7fc00000<>+28(SB)/4, $0x7fc00000
+GLOBL splat32_7fc00000<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00000001<>+0(SB)/4, $0x00000001
+DATA splat32_00000001<>+4(SB)/4, $0x00000001
+DATA splat32_00000001<>+8(SB)/4, $0x00000001
+DATA splat32_00000001<>+12(SB)/4, $0x00000001
+DATA splat32_00000001<>+16(SB)/4, $0x00000001
+DATA splat32_00000001<>+20(SB)/4, $0x00000001
+DATA splat32_00000001<>+24(SB)/4, $0x00000001
+DATA splat32_00000001<>+28(SB)/4, $0x00000001
+GLOBL splat32_00000001<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00007fff<>+0(SB)/4, $0x00007fff
+DATA splat32_00007fff<>+4(SB)/4, $0x00007fff
+DATA splat32_00007fff<>+8(SB)/4, $0x00007fff
+DATA splat32_00007fff<>+12(SB)/4, $0x00007fff
+DATA splat32_00007fff<>+16(SB)/4, $0x00007fff
+DATA splat32_00007fff<>+20(SB)/4, $0x00007fff
+DATA splat32_00007fff<>+24(SB)/4, $0x00007fff
+DATA splat32_00007fff<>+28(SB)/4, $0x00007fff
+GLOBL splat32_00007fff<>(SB), RODATA|NOPTR, $32
+
+// func f32ToBF16AVX512BF16(dst *uint16, src *float32, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512_BF16, BMI2
+TEXT ·f32ToBF16AVX512BF16(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x80000000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x7fc00000, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00800000, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x00800080, BX
+	VPBROADCASTD BX, Z3
+
+main:
+	CMPQ        DX, $0x00000040
+	JB          single
+	VMOVDQU64   (CX), Z4
+	VMOVDQU64   64(CX), Z5
+	VFPCLASSPSZ $0xa1, Z4, K1
+	VFPCLASSPSZ $0xa1, Z5, K2
+	KORTESTW    K1, K2
+	JNZ         fix1
+
+	// VCVTNE2PS2BF16 Z4, Z5, Z4
+	BYTE $0x62
+	BYTE $0xf2
+	BYTE $0x57
+	BYTE $0x48
+	BYTE $0x72
+	BYTE $0xe4
+
+fixed2:
+	VMOVDQU64   Z4, (AX)
+	VMOVDQU64   128(CX), Z4
+	VMOVDQU64   192(CX), Z5
+	VFPCLASSPSZ $0xa1, Z4, K1
+	VFPCLASSPSZ $0xa1, Z5, K2
+	KORTESTW    K1, K2
+	JNZ         fix3
+
+	// VCVTNE2PS2BF16 Z4, Z5, Z4
+	BYTE $0x62
+	BYTE $0xf2
+	BYTE $0x57
+	BYTE $0x48
+	BYTE $0x72
+	BYTE $0xe4
+
+fixed4:
+	VMOVDQU64 Z4, 64(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ        DX, $0x00000020
+	JB          tail
+	VMOVDQU64   (CX), Z4
+	VMOVDQU64   64(CX), Z5
+	VFPCLASSPSZ $0xa1, Z4, K1
+	VFPCLASSPSZ $0xa1, Z5, K2
+	KORTESTW    K1, K2
+	JNZ         fix5
+
+	// VCVTNE2PS2BF16 Z4, Z5, Z4
+	BYTE $0x62
+	BYTE $0xf2
+	BYTE $0x57
+	BYTE $0x48
+	BYTE $0x72
+	BYTE $0xe4
+
+fixed6:
+	VMOVDQU64 Z4, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z (CX), K1, Z4
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x10, BX
+	KMOVQ       BX, K2
+	VMOVDQU32.Z 64(CX), K2, Z5
+	VFPCLASSPSZ $0xa1, Z4, K2
+	VFPCLASSPSZ $0xa1, Z5, K3
+	KORTESTW    K2, K3
+	JNZ         fix7
+
+	// VCVTNE2PS2BF16 Z4, Z5, Z0
+	BYTE $0x62
+	BYTE $0xf2
+	BYTE $0x57
+	BYTE $0x48
+	BYTE $0x72
+	BYTE $0xc4
+
+fixed8:
+	VMOVDQU16 Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+fix1:
+	VFPCLASSPSZ $0x81, Z4, K1
+	VFPCLASSPSZ $0x81, Z5, K2
+	VFPCLASSPSZ $0x20, Z4, K3
+	VFPCLASSPSZ $0x20, Z5, K4
+	VPTERNLOGD  $0xea, Z1, Z0, K1, Z4
+	VPTERNLOGD  $0xea, Z1, Z0, K2, Z5
+	VPADDD      Z2, Z4, K3, Z4
+	VPADDD      Z2, Z5, K4, Z5
+
+	// VCVTNE2PS2BF16 Z4, Z5, Z4
+	BYTE     $0x62
+	BYTE     $0xf2
+	BYTE     $0x57
+	BYTE     $0x48
+	BYTE     $0x72
+	BYTE     $0xe4
+	KUNPCKWD K3, K4, K1
+	VPSUBW   Z3, Z4, K1, Z4
+	JMP      fixed2
+
+fix3:
+	VFPCLASSPSZ $0x81, Z4, K1
+	VFPCLASSPSZ $0x81, Z5, K2
+	VFPCLASSPSZ $0x20, Z4, K3
+	VFPCLASSPSZ $0x20, Z5, K4
+	VPTERNLOGD  $0xea, Z1, Z0, K1, Z4
+	VPTERNLOGD  $0xea, Z1, Z0, K2, Z5
+	VPADDD      Z2, Z4, K3, Z4
+	VPADDD      Z2, Z5, K4, Z5
+
+	// VCVTNE2PS2BF16 Z4, Z5, Z4
+	BYTE     $0x62
+	BYTE     $0xf2
+	BYTE     $0x57
+	BYTE     $0x48
+	BYTE     $0x72
+	BYTE     $0xe4
+	KUNPCKWD K3, K4, K1
+	VPSUBW   Z3, Z4, K1, Z4
+	JMP      fixed4
+
+fix5:
+	VFPCLASSPSZ $0x81, Z4, K1
+	VFPCLASSPSZ $0x81, Z5, K2
+	VFPCLASSPSZ $0x20, Z4, K3
+	VFPCLASSPSZ $0x20, Z5, K4
+	VPTERNLOGD  $0xea, Z1, Z0, K1, Z4
+	VPTERNLOGD  $0xea, Z1, Z0, K2, Z5
+	VPADDD      Z2, Z4, K3, Z4
+	VPADDD      Z2, Z5, K4, Z5
+
+	// VCVTNE2PS2BF16 Z4, Z5, Z4
+	BYTE     $0x62
+	BYTE     $0xf2
+	BYTE     $0x57
+	BYTE     $0x48
+	BYTE     $0x72
+	BYTE     $0xe4
+	KUNPCKWD K3, K4, K1
+	VPSUBW   Z3, Z4, K1, Z4
+	JMP      fixed6
+
+fix7:
+	VFPCLASSPSZ $0x81, Z4, K2
+	VFPCLASSPSZ $0x81, Z5, K3
+	VFPCLASSPSZ $0x20, Z4, K4
+	VFPCLASSPSZ $0x20, Z5, K5
+	VPTERNLOGD  $0xea, Z1, Z0, K2, Z4
+	VPTERNLOGD  $0xea, Z1, Z0, K3, Z5
+	VPADDD      Z2, Z4, K4, Z4
+	VPADDD      Z2, Z5, K5, Z5
+
+	// VCVTNE2PS2BF16 Z4, Z5, Z0
+	BYTE     $0x62
+	BYTE     $0xf2
+	BYTE     $0x57
+	BYTE     $0x48
+	BYTE     $0x72
+	BYTE     $0xc4
+	KUNPCKWD K4, K5, K2
+	VPSUBW   Z3, Z0, K2, Z0
+	JMP      fixed8
+
 // func bf16ToF32AVX512(dst *float32, src *uint16, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·bf16ToF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x00400000, BX
+	MOVL         $0x00400040, BX
 	VPBROADCASTD BX, Z0
+	MOVL         $0x7fff7fff, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x007f007f, BX
+	VPBROADCASTD BX, Z2
+	VMOVDQU64    pairwords0<>+0(SB), Z3
+	VMOVDQU64    pairwords16<>+0(SB), Z4
+	MOVL         $0xaaaaaaaa, BX
+	KMOVD        BX, K1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z5
+	VPANDD     Z1, Z5, Z6
+	VPADDW     Z2, Z6, Z6
+	VPSRLW     $0x09, Z6, Z6
+	VPTERNLOGD $0xf8, Z0, Z6, Z5
+	VPERMW.Z   Z5, Z3, K1, Z6
+	VMOVDQU64  Z6, (AX)
+	VPERMW.Z   Z5, Z4, K1, Z5
+	VMOVDQU64  Z5, 64(AX)
+	VMOVDQU64  64(CX), Z5
+	VPANDD     Z1, Z5, Z6
+	VPADDW     Z2, Z6, Z6
+	VPSRLW     $0x09, Z6, Z6
+	VPTERNLOGD $0xf8, Z0, Z6, Z5
+	VPERMW.Z   Z5, Z3, K1, Z6
+	VMOVDQU64  Z6, 128(AX)
+	VPERMW.Z   Z5, Z4, K1, Z5
+	VMOVDQU64  Z5, 192(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU64  (CX), Z5
+	VPANDD     Z1, Z5, Z6
+	VPADDW     Z2, Z6, Z6
+	VPSRLW     $0x09, Z6, Z6
+	VPTERNLOGD $0xf8, Z0, Z6, Z5
+	VPERMW.Z   Z5, Z3, K1, Z6
+	VMOVDQU64  Z6, (AX)
+	VPERMW.Z   Z5, Z4, K1, Z5
+	VMOVDQU64  Z5, 64(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K2
+	VMOVDQU16.Z (CX), K2, Z5
+	VPANDD      Z1, Z5, Z1
+	VPADDW      Z2, Z1, Z1
+	VPSRLW      $0x09, Z1, Z1
+	VPTERNLOGD  $0xf8, Z0, Z1, Z5
+	VPERMW.Z    Z5, Z3, K1, Z0
+	VMOVDQU32   Z0, K2, (AX)
+	VPERMW.Z    Z5, Z4, K1, Z0
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	SHRQ        $0x10, DX
+	KMOVQ       DX, K1
+	VMOVDQU32   Z0, K1, 64(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+DATA pairwords0<>+0(SB)/4, $0x00000000
+DATA pairwords0<>+4(SB)/4, $0x00010001
+DATA pairwords0<>+8(SB)/4, $0x00020002
+DATA pairwords0<>+12(SB)/4, $0x00030003
+DATA pairwords0<>+16(SB)/4, $0x00040004
+DATA pairwords0<>+20(SB)/4, $0x00050005
+DATA pairwords0<>+24(SB)/4, $0x00060006
+DATA pairwords0<>+28(SB)/4, $0x00070007
+DATA pairwords0<>+32(SB)/4, $0x00080008
+DATA pairwords0<>+36(SB)/4, $0x00090009
+DATA pairwords0<>+40(SB)/4, $0x000a000a
+DATA pairwords0<>+44(SB)/4, $0x000b000b
+DATA pairwords0<>+48(SB)/4, $0x000c000c
+DATA pairwords0<>+52(SB)/4, $0x000d000d
+DATA pairwords0<>+56(SB)/4, $0x000e000e
+DATA pairwords0<>+60(SB)/4, $0x000f000f
+GLOBL pairwords0<>(SB), RODATA|NOPTR, $64
+
+DATA pairwords16<>+0(SB)/4, $0x00100010
+DATA pairwords16<>+4(SB)/4, $0x00110011
+DATA pairwords16<>+8(SB)/4, $0x00120012
+DATA pairwords16<>+12(SB)/4, $0x00130013
+DATA pairwords16<>+16(SB)/4, $0x00140014
+DATA pairwords16<>+20(SB)/4, $0x00150015
+DATA pairwords16<>+24(SB)/4, $0x00160016
+DATA pairwords16<>+28(SB)/4, $0x00170017
+DATA pairwords16<>+32(SB)/4, $0x00180018
+DATA pairwords16<>+36(SB)/4, $0x00190019
+DATA pairwords16<>+40(SB)/4, $0x001a001a
+DATA pairwords16<>+44(SB)/4, $0x001b001b
+DATA pairwords16<>+48(SB)/4, $0x001c001c
+DATA pairwords16<>+52(SB)/4, $0x001d001d
+DATA pairwords16<>+56(SB)/4, $0x001e001e
+DATA pairwords16<>+60(SB)/4, $0x001f001f
+GLOBL pairwords16<>(SB), RODATA|NOPTR, $64
+
+// func bf16ToF32AVX2(dst *float32, src *uint16, n int)
+// Requires: AVX, AVX2
+TEXT ·bf16ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y1
+	VPAND      splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPADDW     splat32_007f007f<>+0(SB), Y2, Y2
+	VPSRLW     $0x09, Y2, Y2
+	VPAND      splat32_00400040<>+0(SB), Y2, Y2
+	VPOR       Y2, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VMOVDQU    Y2, (AX)
+	VPUNPCKHWD Y1, Y0, Y1
+	VMOVDQU    Y1, 32(AX)
+	VMOVDQU    32(CX), Y1
+	VPAND      splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPADDW     splat32_007f007f<>+0(SB), Y2, Y2
+	VPSRLW     $0x09, Y2, Y2
+	VPAND      splat32_00400040<>+0(SB), Y2, Y2
+	VPOR       Y2, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VMOVDQU    Y2, 64(AX)
+	VPUNPCKHWD Y1, Y0, Y1
+	VMOVDQU    Y1, 96(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU    (CX), Y1
+	VPAND      splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPADDW     splat32_007f007f<>+0(SB), Y2, Y2
+	VPSRLW     $0x09, Y2, Y2
+	VPAND      splat32_00400040<>+0(SB), Y2, Y2
+	VPOR       Y2, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VMOVDQU    Y2, (AX)
+	VPUNPCKHWD Y1, Y0, Y1
+	VMOVDQU    Y1, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_00400040<>+0(SB)/4, $0x00400040
+DATA splat32_00400040<>+4(SB)/4, $0x00400040
+DATA splat32_00400040<>+8(SB)/4, $0x00400040
+DATA splat32_00400040<>+12(SB)/4, $0x00400040
+DATA splat32_00400040<>+16(SB)/4, $0x00400040
+DATA splat32_00400040<>+20(SB)/4, $0x00400040
+DATA splat32_00400040<>+24(SB)/4, $0x00400040
+DATA splat32_00400040<>+28(SB)/4, $0x00400040
+GLOBL splat32_00400040<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7fff7fff<>+0(SB)/4, $0x7fff7fff
+DATA splat32_7fff7fff<>+4(SB)/4, $0x7fff7fff
+DATA splat32_7fff7fff<>+8(SB)/4, $0x7fff7fff
+DATA splat32_7fff7fff<>+12(SB)/4, $0x7fff7fff
+DATA splat32_7fff7fff<>+16(SB)/4, $0x7fff7fff
+DATA splat32_7fff7fff<>+20(SB)/4, $0x7fff7fff
+DATA splat32_7fff7fff<>+24(SB)/4, $0x7fff7fff
+DATA splat32_7fff7fff<>+28(SB)/4, $0x7fff7fff
+GLOBL splat32_7fff7fff<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_007f007f<>+0(SB)/4, $0x007f007f
+DATA splat32_007f007f<>+4(SB)/4, $0x007f007f
+DATA splat32_007f007f<>+8(SB)/4, $0x007f007f
+DATA splat32_007f007f<>+12(SB)/4, $0x007f007f
+DATA splat32_007f007f<>+16(SB)/4, $0x007f007f
+DATA splat32_007f007f<>+20(SB)/4, $0x007f007f
+DATA splat32_007f007f<>+24(SB)/4, $0x007f007f
+DATA splat32_007f007f<>+28(SB)/4, $0x007f007f
+GLOBL splat32_007f007f<>(SB), RODATA|NOPTR, $32
+
+// func f32ToF8AVX2(dst *uint8, src *float32, n int, p *[8]uint32)
+// Requires: AVX, AVX2
+TEXT ·f32ToF8AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	VMOVD        (BX), X0
+	VPBROADCASTD 8(BX), Y1
+	VPBROADCASTD 12(BX), Y2
+	VPBROADCASTD 20(BX), Y3
+	VPBROADCASTD 24(BX), Y4
+	VPCMPEQD     Y5, Y5, Y5
+	VPSRLD       $0x1f, Y5, Y6
+	VPSLLD       X0, Y6, Y6
+	VPSRLD       $0x01, Y6, Y7
+	VPADDD       Y5, Y7, Y7
+	VPBROADCASTD 4(BX), Y5
+	VPSLLD       X0, Y5, Y5
+	VPSUBD       Y5, Y7, Y7
+	VMOVDQU      packdb4_2<>+0(SB), Y5
+	CMPL         28(BX), $0x00
+	JE           fnuz
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y11
+	VPSRLD    X0, Y11, Y11
+	VPADDD    Y7, Y9, Y10
+	VPADDD    Y11, Y10, Y10
+	VPSRLD    X0, Y10, Y10
+	VPCMPGTD  Y9, Y1, Y11
+	VADDPS    Y2, Y9, Y12
+	VPSUBD    Y2, Y12, Y12
+	VPBLENDVB Y11, Y12, Y10, Y10
+	VPMINUD   Y3, Y10, Y10
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y10, Y10
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPOR      Y8, Y10, Y10
+	VMOVDQU   32(CX), Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y12
+	VPSRLD    X0, Y12, Y12
+	VPADDD    Y7, Y9, Y11
+	VPADDD    Y12, Y11, Y11
+	VPSRLD    X0, Y11, Y11
+	VPCMPGTD  Y9, Y1, Y12
+	VADDPS    Y2, Y9, Y13
+	VPSUBD    Y2, Y13, Y13
+	VPBLENDVB Y12, Y13, Y11, Y11
+	VPMINUD   Y3, Y11, Y11
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y11, Y11
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPOR      Y8, Y11, Y11
+	VMOVDQU   64(CX), Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y13
+	VPSRLD    X0, Y13, Y13
+	VPADDD    Y7, Y9, Y12
+	VPADDD    Y13, Y12, Y12
+	VPSRLD    X0, Y12, Y12
+	VPCMPGTD  Y9, Y1, Y13
+	VADDPS    Y2, Y9, Y14
+	VPSUBD    Y2, Y14, Y14
+	VPBLENDVB Y13, Y14, Y12, Y12
+	VPMINUD   Y3, Y12, Y12
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y12, Y12
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPOR      Y8, Y12, Y12
+	VMOVDQU   96(CX), Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y14
+	VPSRLD    X0, Y14, Y14
+	VPADDD    Y7, Y9, Y13
+	VPADDD    Y14, Y13, Y13
+	VPSRLD    X0, Y13, Y13
+	VPCMPGTD  Y9, Y1, Y14
+	VADDPS    Y2, Y9, Y15
+	VPSUBD    Y2, Y15, Y15
+	VPBLENDVB Y14, Y15, Y13, Y13
+	VPMINUD   Y3, Y13, Y13
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y13, Y13
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPOR      Y8, Y13, Y13
+	VPACKUSDW Y11, Y10, Y10
+	VPACKUSDW Y13, Y12, Y12
+	VPACKUSWB Y12, Y10, Y10
+	VPERMD    Y10, Y5, Y10
+	VMOVDQU   Y10, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU      (CX), Y5
+	VPAND        splat32_7fffffff<>+0(SB), Y5, Y8
+	VPAND        Y6, Y8, Y10
+	VPSRLD       X0, Y10, Y10
+	VPADDD       Y7, Y8, Y9
+	VPADDD       Y10, Y9, Y9
+	VPSRLD       X0, Y9, Y9
+	VPCMPGTD     Y8, Y1, Y10
+	VADDPS       Y2, Y8, Y11
+	VPSUBD       Y2, Y11, Y11
+	VPBLENDVB    Y10, Y11, Y9, Y9
+	VPMINUD      Y3, Y9, Y9
+	VPCMPGTD     splat32_7f800000<>+0(SB), Y8, Y8
+	VPBLENDVB    Y8, Y4, Y9, Y9
+	VPSRLD       $0x18, Y5, Y5
+	VPAND        splat32_00000080<>+0(SB), Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VEXTRACTI128 $0x01, Y9, X5
+	VPACKUSDW    X5, X9, X9
+	VPACKUSWB    X9, X9, X9
+	VMOVQ        X9, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+fnuz:
+fnuz_main:
+	CMPQ      DX, $0x00000020
+	JB        fnuz_single
+	VMOVDQU   (CX), Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y11
+	VPSRLD    X0, Y11, Y11
+	VPADDD    Y7, Y9, Y10
+	VPADDD    Y11, Y10, Y10
+	VPSRLD    X0, Y10, Y10
+	VPCMPGTD  Y9, Y1, Y11
+	VADDPS    Y2, Y9, Y12
+	VPSUBD    Y2, Y12, Y12
+	VPBLENDVB Y11, Y12, Y10, Y10
+	VPMINUD   Y3, Y10, Y10
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y10, Y10
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQD  Y10, Y9, Y9
+	VPANDN    Y8, Y9, Y8
+	VPOR      Y8, Y10, Y10
+	VMOVDQU   32(CX), Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y12
+	VPSRLD    X0, Y12, Y12
+	VPADDD    Y7, Y9, Y11
+	VPADDD    Y12, Y11, Y11
+	VPSRLD    X0, Y11, Y11
+	VPCMPGTD  Y9, Y1, Y12
+	VADDPS    Y2, Y9, Y13
+	VPSUBD    Y2, Y13, Y13
+	VPBLENDVB Y12, Y13, Y11, Y11
+	VPMINUD   Y3, Y11, Y11
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y11, Y11
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQD  Y11, Y9, Y9
+	VPANDN    Y8, Y9, Y8
+	VPOR      Y8, Y11, Y11
+	VMOVDQU   64(CX), Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y13
+	VPSRLD    X0, Y13, Y13
+	VPADDD    Y7, Y9, Y12
+	VPADDD    Y13, Y12, Y12
+	VPSRLD    X0, Y12, Y12
+	VPCMPGTD  Y9, Y1, Y13
+	VADDPS    Y2, Y9, Y14
+	VPSUBD    Y2, Y14, Y14
+	VPBLENDVB Y13, Y14, Y12, Y12
+	VPMINUD   Y3, Y12, Y12
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y12, Y12
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQD  Y12, Y9, Y9
+	VPANDN    Y8, Y9, Y8
+	VPOR      Y8, Y12, Y12
+	VMOVDQU   96(CX), Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y14
+	VPSRLD    X0, Y14, Y14
+	VPADDD    Y7, Y9, Y13
+	VPADDD    Y14, Y13, Y13
+	VPSRLD    X0, Y13, Y13
+	VPCMPGTD  Y9, Y1, Y14
+	VADDPS    Y2, Y9, Y15
+	VPSUBD    Y2, Y15, Y15
+	VPBLENDVB Y14, Y15, Y13, Y13
+	VPMINUD   Y3, Y13, Y13
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y13, Y13
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQD  Y13, Y9, Y9
+	VPANDN    Y8, Y9, Y8
+	VPOR      Y8, Y13, Y13
+	VPACKUSDW Y11, Y10, Y10
+	VPACKUSDW Y13, Y12, Y12
+	VPACKUSWB Y12, Y10, Y10
+	VPERMD    Y10, Y5, Y10
+	VMOVDQU   Y10, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       fnuz_main
+
+fnuz_single:
+	CMPQ         DX, $0x00000008
+	JB           fnuz_tail
+	VMOVDQU      (CX), Y5
+	VPAND        splat32_7fffffff<>+0(SB), Y5, Y8
+	VPAND        Y6, Y8, Y10
+	VPSRLD       X0, Y10, Y10
+	VPADDD       Y7, Y8, Y9
+	VPADDD       Y10, Y9, Y9
+	VPSRLD       X0, Y9, Y9
+	VPCMPGTD     Y8, Y1, Y10
+	VADDPS       Y2, Y8, Y11
+	VPSUBD       Y2, Y11, Y11
+	VPBLENDVB    Y10, Y11, Y9, Y9
+	VPMINUD      Y3, Y9, Y9
+	VPCMPGTD     splat32_7f800000<>+0(SB), Y8, Y8
+	VPBLENDVB    Y8, Y4, Y9, Y9
+	VPSRLD       $0x18, Y5, Y5
+	VPAND        splat32_00000080<>+0(SB), Y5, Y5
+	VPXOR        Y8, Y8, Y8
+	VPCMPEQD     Y9, Y8, Y8
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y5, Y9, Y9
+	VEXTRACTI128 $0x01, Y9, X5
+	VPACKUSDW    X5, X9, X9
+	VPACKUSWB    X9, X9, X9
+	VMOVQ        X9, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          fnuz_single
+
+fnuz_tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_7fffffff<>+0(SB)/4, $0x7fffffff
+DATA splat32_7fffffff<>+4(SB)/4, $0x7fffffff
+DATA splat32_7fffffff<>+8(SB)/4, $0x7fffffff
+DATA splat32_7fffffff<>+12(SB)/4, $0x7fffffff
+DATA splat32_7fffffff<>+16(SB)/4, $0x7fffffff
+DATA splat32_7fffffff<>+20(SB)/4, $0x7fffffff
+DATA splat32_7fffffff<>+24(SB)/4, $0x7fffffff
+DATA splat32_7fffffff<>+28(SB)/4, $0x7fffffff
+GLOBL splat32_7fffffff<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7f800000<>+0(SB)/4, $0x7f800000
+DATA splat32_7f800000<>+4(SB)/4, $0x7f800000
+DATA splat32_7f800000<>+8(SB)/4, $0x7f800000
+DATA splat32_7f800000<>+12(SB)/4, $0x7f800000
+DATA splat32_7f800000<>+16(SB)/4, $0x7f800000
+DATA splat32_7f800000<>+20(SB)/4, $0x7f800000
+DATA splat32_7f800000<>+24(SB)/4, $0x7f800000
+DATA splat32_7f800000<>+28(SB)/4, $0x7f800000
+GLOBL splat32_7f800000<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00000080<>+0(SB)/4, $0x00000080
+DATA splat32_00000080<>+4(SB)/4, $0x00000080
+DATA splat32_00000080<>+8(SB)/4, $0x00000080
+DATA splat32_00000080<>+12(SB)/4, $0x00000080
+DATA splat32_00000080<>+16(SB)/4, $0x00000080
+DATA splat32_00000080<>+20(SB)/4, $0x00000080
+DATA splat32_00000080<>+24(SB)/4, $0x00000080
+DATA splat32_00000080<>+28(SB)/4, $0x00000080
+GLOBL splat32_00000080<>(SB), RODATA|NOPTR, $32
+
+DATA packdb4_2<>+0(SB)/4, $0x00000000
+DATA packdb4_2<>+4(SB)/4, $0x00000004
+DATA packdb4_2<>+8(SB)/4, $0x00000001
+DATA packdb4_2<>+12(SB)/4, $0x00000005
+DATA packdb4_2<>+16(SB)/4, $0x00000002
+DATA packdb4_2<>+20(SB)/4, $0x00000006
+DATA packdb4_2<>+24(SB)/4, $0x00000003
+DATA packdb4_2<>+28(SB)/4, $0x00000007
+GLOBL packdb4_2<>(SB), RODATA|NOPTR, $32
+
+// func f32ToF8AVX512(dst *uint8, src *float32, n int, p *[8]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·f32ToF8AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z1
+	VMOVD        (BX), X2
+	VPBROADCASTD 8(BX), Z3
+	VPBROADCASTD 12(BX), Z4
+	VPBROADCASTD 20(BX), Z5
+	VPBROADCASTD 24(BX), Z6
+	VPTERNLOGD   $0xff, Z7, Z7, Z7
+	VPSRLD       $0x1f, Z7, Z8
+	VPSLLD       X2, Z8, Z8
+	VPSRLD       $0x01, Z8, Z9
+	VPADDD       Z7, Z9, Z9
+	VPBROADCASTD 4(BX), Z7
+	VPSLLD       X2, Z7, Z7
+	VPSUBD       Z7, Z9, Z9
+	MOVL         $0x00000080, SI
+	VPBROADCASTD SI, Z7
+	VMOVDQU32    packdb4_4<>+0(SB), Z10
+	CMPL         28(BX), $0x00
+	JE           fnuz
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z14
+	VPSRLD     X2, Z14, Z14
+	VPADDD     Z9, Z12, Z13
+	VPADDD     Z14, Z13, Z13
+	VPSRLD     X2, Z13, Z13
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z13
+	VPSUBD     Z4, Z13, K1, Z13
+	VPMINUD    Z5, Z13, Z13
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z13
+	VPSRLD     $0x18, Z11, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z13
+	VMOVDQU64  64(CX), Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z15
+	VPSRLD     X2, Z15, Z15
+	VPADDD     Z9, Z12, Z14
+	VPADDD     Z15, Z14, Z14
+	VPSRLD     X2, Z14, Z14
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z14
+	VPSUBD     Z4, Z14, K1, Z14
+	VPMINUD    Z5, Z14, Z14
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z14
+	VPSRLD     $0x18, Z11, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z14
+	VMOVDQU64  128(CX), Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z16
+	VPSRLD     X2, Z16, Z16
+	VPADDD     Z9, Z12, Z15
+	VPADDD     Z16, Z15, Z15
+	VPSRLD     X2, Z15, Z15
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z15
+	VPSUBD     Z4, Z15, K1, Z15
+	VPMINUD    Z5, Z15, Z15
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z15
+	VPSRLD     $0x18, Z11, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z15
+	VMOVDQU64  192(CX), Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z17
+	VPSRLD     X2, Z17, Z17
+	VPADDD     Z9, Z12, Z16
+	VPADDD     Z17, Z16, Z16
+	VPSRLD     X2, Z16, Z16
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z16
+	VPSUBD     Z4, Z16, K1, Z16
+	VPMINUD    Z5, Z16, Z16
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z16
+	VPSRLD     $0x18, Z11, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z16
+	VPACKUSDW  Z14, Z13, Z13
+	VPACKUSDW  Z16, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z13
+	VPERMD     Z13, Z10, Z13
+	VMOVDQU64  Z13, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z10
+	VPANDD     Z0, Z10, Z11
+	VPANDD     Z8, Z11, Z13
+	VPSRLD     X2, Z13, Z13
+	VPADDD     Z9, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     X2, Z12, Z12
+	VPCMPUD    $0x01, Z3, Z11, K1
+	VADDPS     Z4, Z11, K1, Z12
+	VPSUBD     Z4, Z12, K1, Z12
+	VPMINUD    Z5, Z12, Z12
+	VPCMPUD    $0x06, Z1, Z11, K1
+	VMOVDQA32  Z6, K1, Z12
+	VPSRLD     $0x18, Z10, Z10
+	VPTERNLOGD $0xf8, Z7, Z10, Z12
+	VPMOVDB    Z12, X12
+	VMOVDQU64  X12, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z10
+	VPANDD      Z0, Z10, Z0
+	VPANDD      Z8, Z0, Z8
+	VPSRLD      X2, Z8, Z8
+	VPADDD      Z9, Z0, Z9
+	VPADDD      Z8, Z9, Z9
+	VPSRLD      X2, Z9, Z9
+	VPCMPUD     $0x01, Z3, Z0, K2
+	VADDPS      Z4, Z0, K2, Z9
+	VPSUBD      Z4, Z9, K2, Z9
+	VPMINUD     Z5, Z9, Z9
+	VPCMPUD     $0x06, Z1, Z0, K2
+	VMOVDQA32   Z6, K2, Z9
+	VPSRLD      $0x18, Z10, Z0
+	VPTERNLOGD  $0xf8, Z7, Z0, Z9
+	VPMOVDB     Z9, X9
+	VMOVDQU8    X9, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+fnuz:
+fnuz_main:
+	CMPQ       DX, $0x00000040
+	JB         fnuz_single
+	VMOVDQU64  (CX), Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z14
+	VPSRLD     X2, Z14, Z14
+	VPADDD     Z9, Z12, Z13
+	VPADDD     Z14, Z13, Z13
+	VPSRLD     X2, Z13, Z13
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z13
+	VPSUBD     Z4, Z13, K1, Z13
+	VPMINUD    Z5, Z13, Z13
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z13
+	VPSRLD     $0x18, Z11, Z11
+	VPTESTMD   Z13, Z13, K1
+	VPTERNLOGD $0xf8, Z7, Z11, K1, Z13
+	VMOVDQU64  64(CX), Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z15
+	VPSRLD     X2, Z15, Z15
+	VPADDD     Z9, Z12, Z14
+	VPADDD     Z15, Z14, Z14
+	VPSRLD     X2, Z14, Z14
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z14
+	VPSUBD     Z4, Z14, K1, Z14
+	VPMINUD    Z5, Z14, Z14
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z14
+	VPSRLD     $0x18, Z11, Z11
+	VPTESTMD   Z14, Z14, K1
+	VPTERNLOGD $0xf8, Z7, Z11, K1, Z14
+	VMOVDQU64  128(CX), Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z16
+	VPSRLD     X2, Z16, Z16
+	VPADDD     Z9, Z12, Z15
+	VPADDD     Z16, Z15, Z15
+	VPSRLD     X2, Z15, Z15
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z15
+	VPSUBD     Z4, Z15, K1, Z15
+	VPMINUD    Z5, Z15, Z15
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z15
+	VPSRLD     $0x18, Z11, Z11
+	VPTESTMD   Z15, Z15, K1
+	VPTERNLOGD $0xf8, Z7, Z11, K1, Z15
+	VMOVDQU64  192(CX), Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z17
+	VPSRLD     X2, Z17, Z17
+	VPADDD     Z9, Z12, Z16
+	VPADDD     Z17, Z16, Z16
+	VPSRLD     X2, Z16, Z16
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z16
+	VPSUBD     Z4, Z16, K1, Z16
+	VPMINUD    Z5, Z16, Z16
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z16
+	VPSRLD     $0x18, Z11, Z11
+	VPTESTMD   Z16, Z16, K1
+	VPTERNLOGD $0xf8, Z7, Z11, K1, Z16
+	VPACKUSDW  Z14, Z13, Z13
+	VPACKUSDW  Z16, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z13
+	VPERMD     Z13, Z10, Z13
+	VMOVDQU64  Z13, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        fnuz_main
+
+fnuz_single:
+	CMPQ       DX, $0x00000010
+	JB         fnuz_tail
+	VMOVDQU64  (CX), Z10
+	VPANDD     Z0, Z10, Z11
+	VPANDD     Z8, Z11, Z13
+	VPSRLD     X2, Z13, Z13
+	VPADDD     Z9, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     X2, Z12, Z12
+	VPCMPUD    $0x01, Z3, Z11, K1
+	VADDPS     Z4, Z11, K1, Z12
+	VPSUBD     Z4, Z12, K1, Z12
+	VPMINUD    Z5, Z12, Z12
+	VPCMPUD    $0x06, Z1, Z11, K1
+	VMOVDQA32  Z6, K1, Z12
+	VPSRLD     $0x18, Z10, Z10
+	VPTESTMD   Z12, Z12, K1
+	VPTERNLOGD $0xf8, Z7, Z10, K1, Z12
+	VPMOVDB    Z12, X12
+	VMOVDQU64  X12, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        fnuz_single
+
+fnuz_tail:
+	TESTQ       DX, DX
+	JZ          fnuz_done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z10
+	VPANDD      Z0, Z10, Z0
+	VPANDD      Z8, Z0, Z8
+	VPSRLD      X2, Z8, Z8
+	VPADDD      Z9, Z0, Z9
+	VPADDD      Z8, Z9, Z9
+	VPSRLD      X2, Z9, Z9
+	VPCMPUD     $0x01, Z3, Z0, K2
+	VADDPS      Z4, Z0, K2, Z9
+	VPSUBD      Z4, Z9, K2, Z9
+	VPMINUD     Z5, Z9, Z9
+	VPCMPUD     $0x06, Z1, Z0, K2
+	VMOVDQA32   Z6, K2, Z9
+	VPSRLD      $0x18, Z10, Z0
+	VPTESTMD    Z9, Z9, K2
+	VPTERNLOGD  $0xf8, Z7, Z0, K2, Z9
+	VPMOVDB     Z9, X9
+	VMOVDQU8    X9, K1, (AX)
+
+fnuz_done:
+	VZEROUPPER
+	RET
+
+DATA packdb4_4<>+0(SB)/4, $0x00000000
+DATA packdb4_4<>+4(SB)/4, $0x00000004
+DATA packdb4_4<>+8(SB)/4, $0x00000008
+DATA packdb4_4<>+12(SB)/4, $0x0000000c
+DATA packdb4_4<>+16(SB)/4, $0x00000001
+DATA packdb4_4<>+20(SB)/4, $0x00000005
+DATA packdb4_4<>+24(SB)/4, $0x00000009
+DATA packdb4_4<>+28(SB)/4, $0x0000000d
+DATA packdb4_4<>+32(SB)/4, $0x00000002
+DATA packdb4_4<>+36(SB)/4, $0x00000006
+DATA packdb4_4<>+40(SB)/4, $0x0000000a
+DATA packdb4_4<>+44(SB)/4, $0x0000000e
+DATA packdb4_4<>+48(SB)/4, $0x00000003
+DATA packdb4_4<>+52(SB)/4, $0x00000007
+DATA packdb4_4<>+56(SB)/4, $0x0000000b
+DATA packdb4_4<>+60(SB)/4, $0x0000000f
+GLOBL packdb4_4<>(SB), RODATA|NOPTR, $64
+
+// func f16ToF8AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+// Requires: AVX, AVX2, F16C
+TEXT ·f16ToF8AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	VMOVD        (BX), X0
+	VPBROADCASTD 8(BX), Y1
+	VPBROADCASTD 12(BX), Y2
+	VPBROADCASTD 20(BX), Y3
+	VPBROADCASTD 24(BX), Y4
+	VPCMPEQD     Y5, Y5, Y5
+	VPSRLD       $0x1f, Y5, Y6
+	VPSLLD       X0, Y6, Y6
+	VPSRLD       $0x01, Y6, Y7
+	VPADDD       Y5, Y7, Y7
+	VPBROADCASTD 4(BX), Y5
+	VPSLLD       X0, Y5, Y5
+	VPSUBD       Y5, Y7, Y7
+	VMOVDQU      packdb4_2<>+0(SB), Y5
+	CMPL         28(BX), $0x00
+	JE           fnuz
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), X8
+	VCVTPH2PS X8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y11
+	VPSRLD    X0, Y11, Y11
+	VPADDD    Y7, Y9, Y10
+	VPADDD    Y11, Y10, Y10
+	VPSRLD    X0, Y10, Y10
+	VPCMPGTD  Y9, Y1, Y11
+	VADDPS    Y2, Y9, Y12
+	VPSUBD    Y2, Y12, Y12
+	VPBLENDVB Y11, Y12, Y10, Y10
+	VPMINUD   Y3, Y10, Y10
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y10, Y10
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPOR      Y8, Y10, Y10
+	VMOVDQU   16(CX), X8
+	VCVTPH2PS X8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y12
+	VPSRLD    X0, Y12, Y12
+	VPADDD    Y7, Y9, Y11
+	VPADDD    Y12, Y11, Y11
+	VPSRLD    X0, Y11, Y11
+	VPCMPGTD  Y9, Y1, Y12
+	VADDPS    Y2, Y9, Y13
+	VPSUBD    Y2, Y13, Y13
+	VPBLENDVB Y12, Y13, Y11, Y11
+	VPMINUD   Y3, Y11, Y11
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y11, Y11
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPOR      Y8, Y11, Y11
+	VMOVDQU   32(CX), X8
+	VCVTPH2PS X8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y13
+	VPSRLD    X0, Y13, Y13
+	VPADDD    Y7, Y9, Y12
+	VPADDD    Y13, Y12, Y12
+	VPSRLD    X0, Y12, Y12
+	VPCMPGTD  Y9, Y1, Y13
+	VADDPS    Y2, Y9, Y14
+	VPSUBD    Y2, Y14, Y14
+	VPBLENDVB Y13, Y14, Y12, Y12
+	VPMINUD   Y3, Y12, Y12
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y12, Y12
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPOR      Y8, Y12, Y12
+	VMOVDQU   48(CX), X8
+	VCVTPH2PS X8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y14
+	VPSRLD    X0, Y14, Y14
+	VPADDD    Y7, Y9, Y13
+	VPADDD    Y14, Y13, Y13
+	VPSRLD    X0, Y13, Y13
+	VPCMPGTD  Y9, Y1, Y14
+	VADDPS    Y2, Y9, Y15
+	VPSUBD    Y2, Y15, Y15
+	VPBLENDVB Y14, Y15, Y13, Y13
+	VPMINUD   Y3, Y13, Y13
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y13, Y13
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPOR      Y8, Y13, Y13
+	VPACKUSDW Y11, Y10, Y10
+	VPACKUSDW Y13, Y12, Y12
+	VPACKUSWB Y12, Y10, Y10
+	VPERMD    Y10, Y5, Y10
+	VMOVDQU   Y10, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU      (CX), X5
+	VCVTPH2PS    X5, Y5
+	VPAND        splat32_7fffffff<>+0(SB), Y5, Y8
+	VPAND        Y6, Y8, Y10
+	VPSRLD       X0, Y10, Y10
+	VPADDD       Y7, Y8, Y9
+	VPADDD       Y10, Y9, Y9
+	VPSRLD       X0, Y9, Y9
+	VPCMPGTD     Y8, Y1, Y10
+	VADDPS       Y2, Y8, Y11
+	VPSUBD       Y2, Y11, Y11
+	VPBLENDVB    Y10, Y11, Y9, Y9
+	VPMINUD      Y3, Y9, Y9
+	VPCMPGTD     splat32_7f800000<>+0(SB), Y8, Y8
+	VPBLENDVB    Y8, Y4, Y9, Y9
+	VPSRLD       $0x18, Y5, Y5
+	VPAND        splat32_00000080<>+0(SB), Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VEXTRACTI128 $0x01, Y9, X5
+	VPACKUSDW    X5, X9, X9
+	VPACKUSWB    X9, X9, X9
+	VMOVQ        X9, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+fnuz:
+fnuz_main:
+	CMPQ      DX, $0x00000020
+	JB        fnuz_single
+	VMOVDQU   (CX), X8
+	VCVTPH2PS X8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y11
+	VPSRLD    X0, Y11, Y11
+	VPADDD    Y7, Y9, Y10
+	VPADDD    Y11, Y10, Y10
+	VPSRLD    X0, Y10, Y10
+	VPCMPGTD  Y9, Y1, Y11
+	VADDPS    Y2, Y9, Y12
+	VPSUBD    Y2, Y12, Y12
+	VPBLENDVB Y11, Y12, Y10, Y10
+	VPMINUD   Y3, Y10, Y10
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y10, Y10
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQD  Y10, Y9, Y9
+	VPANDN    Y8, Y9, Y8
+	VPOR      Y8, Y10, Y10
+	VMOVDQU   16(CX), X8
+	VCVTPH2PS X8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y12
+	VPSRLD    X0, Y12, Y12
+	VPADDD    Y7, Y9, Y11
+	VPADDD    Y12, Y11, Y11
+	VPSRLD    X0, Y11, Y11
+	VPCMPGTD  Y9, Y1, Y12
+	VADDPS    Y2, Y9, Y13
+	VPSUBD    Y2, Y13, Y13
+	VPBLENDVB Y12, Y13, Y11, Y11
+	VPMINUD   Y3, Y11, Y11
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y11, Y11
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQD  Y11, Y9, Y9
+	VPANDN    Y8, Y9, Y8
+	VPOR      Y8, Y11, Y11
+	VMOVDQU   32(CX), X8
+	VCVTPH2PS X8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y13
+	VPSRLD    X0, Y13, Y13
+	VPADDD    Y7, Y9, Y12
+	VPADDD    Y13, Y12, Y12
+	VPSRLD    X0, Y12, Y12
+	VPCMPGTD  Y9, Y1, Y13
+	VADDPS    Y2, Y9, Y14
+	VPSUBD    Y2, Y14, Y14
+	VPBLENDVB Y13, Y14, Y12, Y12
+	VPMINUD   Y3, Y12, Y12
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y12, Y12
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQD  Y12, Y9, Y9
+	VPANDN    Y8, Y9, Y8
+	VPOR      Y8, Y12, Y12
+	VMOVDQU   48(CX), X8
+	VCVTPH2PS X8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y14
+	VPSRLD    X0, Y14, Y14
+	VPADDD    Y7, Y9, Y13
+	VPADDD    Y14, Y13, Y13
+	VPSRLD    X0, Y13, Y13
+	VPCMPGTD  Y9, Y1, Y14
+	VADDPS    Y2, Y9, Y15
+	VPSUBD    Y2, Y15, Y15
+	VPBLENDVB Y14, Y15, Y13, Y13
+	VPMINUD   Y3, Y13, Y13
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y13, Y13
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQD  Y13, Y9, Y9
+	VPANDN    Y8, Y9, Y8
+	VPOR      Y8, Y13, Y13
+	VPACKUSDW Y11, Y10, Y10
+	VPACKUSDW Y13, Y12, Y12
+	VPACKUSWB Y12, Y10, Y10
+	VPERMD    Y10, Y5, Y10
+	VMOVDQU   Y10, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       fnuz_main
+
+fnuz_single:
+	CMPQ         DX, $0x00000008
+	JB           fnuz_tail
+	VMOVDQU      (CX), X5
+	VCVTPH2PS    X5, Y5
+	VPAND        splat32_7fffffff<>+0(SB), Y5, Y8
+	VPAND        Y6, Y8, Y10
+	VPSRLD       X0, Y10, Y10
+	VPADDD       Y7, Y8, Y9
+	VPADDD       Y10, Y9, Y9
+	VPSRLD       X0, Y9, Y9
+	VPCMPGTD     Y8, Y1, Y10
+	VADDPS       Y2, Y8, Y11
+	VPSUBD       Y2, Y11, Y11
+	VPBLENDVB    Y10, Y11, Y9, Y9
+	VPMINUD      Y3, Y9, Y9
+	VPCMPGTD     splat32_7f800000<>+0(SB), Y8, Y8
+	VPBLENDVB    Y8, Y4, Y9, Y9
+	VPSRLD       $0x18, Y5, Y5
+	VPAND        splat32_00000080<>+0(SB), Y5, Y5
+	VPXOR        Y8, Y8, Y8
+	VPCMPEQD     Y9, Y8, Y8
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y5, Y9, Y9
+	VEXTRACTI128 $0x01, Y9, X5
+	VPACKUSDW    X5, X9, X9
+	VPACKUSWB    X9, X9, X9
+	VMOVQ        X9, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          fnuz_single
+
+fnuz_tail:
+	VZEROUPPER
+	RET
+
+// func f16ToF8AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·f16ToF8AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z1
+	VMOVD        (BX), X2
+	VPBROADCASTD 8(BX), Z3
+	VPBROADCASTD 12(BX), Z4
+	VPBROADCASTD 20(BX), Z5
+	VPBROADCASTD 24(BX), Z6
+	VPTERNLOGD   $0xff, Z7, Z7, Z7
+	VPSRLD       $0x1f, Z7, Z8
+	VPSLLD       X2, Z8, Z8
+	VPSRLD       $0x01, Z8, Z9
+	VPADDD       Z7, Z9, Z9
+	VPBROADCASTD 4(BX), Z7
+	VPSLLD       X2, Z7, Z7
+	VPSUBD       Z7, Z9, Z9
+	MOVL         $0x00000080, SI
+	VPBROADCASTD SI, Z7
+	VMOVDQU32    packdb4_4<>+0(SB), Z10
+	CMPL         28(BX), $0x00
+	JE           fnuz
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y11
+	VCVTPH2PS  Y11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z14
+	VPSRLD     X2, Z14, Z14
+	VPADDD     Z9, Z12, Z13
+	VPADDD     Z14, Z13, Z13
+	VPSRLD     X2, Z13, Z13
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z13
+	VPSUBD     Z4, Z13, K1, Z13
+	VPMINUD    Z5, Z13, Z13
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z13
+	VPSRLD     $0x18, Z11, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z13
+	VMOVDQU64  32(CX), Y11
+	VCVTPH2PS  Y11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z15
+	VPSRLD     X2, Z15, Z15
+	VPADDD     Z9, Z12, Z14
+	VPADDD     Z15, Z14, Z14
+	VPSRLD     X2, Z14, Z14
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z14
+	VPSUBD     Z4, Z14, K1, Z14
+	VPMINUD    Z5, Z14, Z14
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z14
+	VPSRLD     $0x18, Z11, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z14
+	VMOVDQU64  64(CX), Y11
+	VCVTPH2PS  Y11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z16
+	VPSRLD     X2, Z16, Z16
+	VPADDD     Z9, Z12, Z15
+	VPADDD     Z16, Z15, Z15
+	VPSRLD     X2, Z15, Z15
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z15
+	VPSUBD     Z4, Z15, K1, Z15
+	VPMINUD    Z5, Z15, Z15
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z15
+	VPSRLD     $0x18, Z11, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z15
+	VMOVDQU64  96(CX), Y11
+	VCVTPH2PS  Y11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z17
+	VPSRLD     X2, Z17, Z17
+	VPADDD     Z9, Z12, Z16
+	VPADDD     Z17, Z16, Z16
+	VPSRLD     X2, Z16, Z16
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z16
+	VPSUBD     Z4, Z16, K1, Z16
+	VPMINUD    Z5, Z16, Z16
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z16
+	VPSRLD     $0x18, Z11, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z16
+	VPACKUSDW  Z14, Z13, Z13
+	VPACKUSDW  Z16, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z13
+	VPERMD     Z13, Z10, Z13
+	VMOVDQU64  Z13, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y10
+	VCVTPH2PS  Y10, Z10
+	VPANDD     Z0, Z10, Z11
+	VPANDD     Z8, Z11, Z13
+	VPSRLD     X2, Z13, Z13
+	VPADDD     Z9, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     X2, Z12, Z12
+	VPCMPUD    $0x01, Z3, Z11, K1
+	VADDPS     Z4, Z11, K1, Z12
+	VPSUBD     Z4, Z12, K1, Z12
+	VPMINUD    Z5, Z12, Z12
+	VPCMPUD    $0x06, Z1, Z11, K1
+	VMOVDQA32  Z6, K1, Z12
+	VPSRLD     $0x18, Z10, Z10
+	VPTERNLOGD $0xf8, Z7, Z10, Z12
+	VPMOVDB    Z12, X12
+	VMOVDQU64  X12, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y10
+	VCVTPH2PS   Y10, Z10
+	VPANDD      Z0, Z10, Z0
+	VPANDD      Z8, Z0, Z8
+	VPSRLD      X2, Z8, Z8
+	VPADDD      Z9, Z0, Z9
+	VPADDD      Z8, Z9, Z9
+	VPSRLD      X2, Z9, Z9
+	VPCMPUD     $0x01, Z3, Z0, K2
+	VADDPS      Z4, Z0, K2, Z9
+	VPSUBD      Z4, Z9, K2, Z9
+	VPMINUD     Z5, Z9, Z9
+	VPCMPUD     $0x06, Z1, Z0, K2
+	VMOVDQA32   Z6, K2, Z9
+	VPSRLD      $0x18, Z10, Z0
+	VPTERNLOGD  $0xf8, Z7, Z0, Z9
+	VPMOVDB     Z9, X9
+	VMOVDQU8    X9, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+fnuz:
+fnuz_main:
+	CMPQ       DX, $0x00000040
+	JB         fnuz_single
+	VMOVDQU64  (CX), Y11
+	VCVTPH2PS  Y11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z14
+	VPSRLD     X2, Z14, Z14
+	VPADDD     Z9, Z12, Z13
+	VPADDD     Z14, Z13, Z13
+	VPSRLD     X2, Z13, Z13
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z13
+	VPSUBD     Z4, Z13, K1, Z13
+	VPMINUD    Z5, Z13, Z13
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z13
+	VPSRLD     $0x18, Z11, Z11
+	VPTESTMD   Z13, Z13, K1
+	VPTERNLOGD $0xf8, Z7, Z11, K1, Z13
+	VMOVDQU64  32(CX), Y11
+	VCVTPH2PS  Y11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z15
+	VPSRLD     X2, Z15, Z15
+	VPADDD     Z9, Z12, Z14
+	VPADDD     Z15, Z14, Z14
+	VPSRLD     X2, Z14, Z14
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z14
+	VPSUBD     Z4, Z14, K1, Z14
+	VPMINUD    Z5, Z14, Z14
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z14
+	VPSRLD     $0x18, Z11, Z11
+	VPTESTMD   Z14, Z14, K1
+	VPTERNLOGD $0xf8, Z7, Z11, K1, Z14
+	VMOVDQU64  64(CX), Y11
+	VCVTPH2PS  Y11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z16
+	VPSRLD     X2, Z16, Z16
+	VPADDD     Z9, Z12, Z15
+	VPADDD     Z16, Z15, Z15
+	VPSRLD     X2, Z15, Z15
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z15
+	VPSUBD     Z4, Z15, K1, Z15
+	VPMINUD    Z5, Z15, Z15
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z15
+	VPSRLD     $0x18, Z11, Z11
+	VPTESTMD   Z15, Z15, K1
+	VPTERNLOGD $0xf8, Z7, Z11, K1, Z15
+	VMOVDQU64  96(CX), Y11
+	VCVTPH2PS  Y11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z17
+	VPSRLD     X2, Z17, Z17
+	VPADDD     Z9, Z12, Z16
+	VPADDD     Z17, Z16, Z16
+	VPSRLD     X2, Z16, Z16
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z16
+	VPSUBD     Z4, Z16, K1, Z16
+	VPMINUD    Z5, Z16, Z16
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z16
+	VPSRLD     $0x18, Z11, Z11
+	VPTESTMD   Z16, Z16, K1
+	VPTERNLOGD $0xf8, Z7, Z11, K1, Z16
+	VPACKUSDW  Z14, Z13, Z13
+	VPACKUSDW  Z16, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z13
+	VPERMD     Z13, Z10, Z13
+	VMOVDQU64  Z13, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        fnuz_main
+
+fnuz_single:
+	CMPQ       DX, $0x00000010
+	JB         fnuz_tail
+	VMOVDQU64  (CX), Y10
+	VCVTPH2PS  Y10, Z10
+	VPANDD     Z0, Z10, Z11
+	VPANDD     Z8, Z11, Z13
+	VPSRLD     X2, Z13, Z13
+	VPADDD     Z9, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     X2, Z12, Z12
+	VPCMPUD    $0x01, Z3, Z11, K1
+	VADDPS     Z4, Z11, K1, Z12
+	VPSUBD     Z4, Z12, K1, Z12
+	VPMINUD    Z5, Z12, Z12
+	VPCMPUD    $0x06, Z1, Z11, K1
+	VMOVDQA32  Z6, K1, Z12
+	VPSRLD     $0x18, Z10, Z10
+	VPTESTMD   Z12, Z12, K1
+	VPTERNLOGD $0xf8, Z7, Z10, K1, Z12
+	VPMOVDB    Z12, X12
+	VMOVDQU64  X12, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        fnuz_single
+
+fnuz_tail:
+	TESTQ       DX, DX
+	JZ          fnuz_done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y10
+	VCVTPH2PS   Y10, Z10
+	VPANDD      Z0, Z10, Z0
+	VPANDD      Z8, Z0, Z8
+	VPSRLD      X2, Z8, Z8
+	VPADDD      Z9, Z0, Z9
+	VPADDD      Z8, Z9, Z9
+	VPSRLD      X2, Z9, Z9
+	VPCMPUD     $0x01, Z3, Z0, K2
+	VADDPS      Z4, Z0, K2, Z9
+	VPSUBD      Z4, Z9, K2, Z9
+	VPMINUD     Z5, Z9, Z9
+	VPCMPUD     $0x06, Z1, Z0, K2
+	VMOVDQA32   Z6, K2, Z9
+	VPSRLD      $0x18, Z10, Z0
+	VPTESTMD    Z9, Z9, K2
+	VPTERNLOGD  $0xf8, Z7, Z0, K2, Z9
+	VPMOVDB     Z9, X9
+	VMOVDQU8    X9, K1, (AX)
+
+fnuz_done:
+	VZEROUPPER
+	RET
+
+// func bf16ToF8AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+// Requires: AVX, AVX2
+TEXT ·bf16ToF8AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	VMOVD        (BX), X0
+	VPBROADCASTD 8(BX), Y1
+	VPBROADCASTD 12(BX), Y2
+	VPBROADCASTD 20(BX), Y3
+	VPBROADCASTD 24(BX), Y4
+	VPCMPEQD     Y5, Y5, Y5
+	VPSRLD       $0x1f, Y5, Y6
+	VPSLLD       X0, Y6, Y6
+	VPSRLD       $0x01, Y6, Y7
+	VPADDD       Y5, Y7, Y7
+	VPBROADCASTD 4(BX), Y5
+	VPSLLD       X0, Y5, Y5
+	VPSUBD       Y5, Y7, Y7
+	VMOVDQU      packdb4_2<>+0(SB), Y5
+	CMPL         28(BX), $0x00
+	JE           fnuz
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), X8
+	VPMOVZXWD X8, Y8
+	VPSLLD    $0x10, Y8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y11
+	VPSRLD    X0, Y11, Y11
+	VPADDD    Y7, Y9, Y10
+	VPADDD    Y11, Y10, Y10
+	VPSRLD    X0, Y10, Y10
+	VPCMPGTD  Y9, Y1, Y11
+	VADDPS    Y2, Y9, Y12
+	VPSUBD    Y2, Y12, Y12
+	VPBLENDVB Y11, Y12, Y10, Y10
+	VPMINUD   Y3, Y10, Y10
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y10, Y10
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPOR      Y8, Y10, Y10
+	VMOVDQU   16(CX), X8
+	VPMOVZXWD X8, Y8
+	VPSLLD    $0x10, Y8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y12
+	VPSRLD    X0, Y12, Y12
+	VPADDD    Y7, Y9, Y11
+	VPADDD    Y12, Y11, Y11
+	VPSRLD    X0, Y11, Y11
+	VPCMPGTD  Y9, Y1, Y12
+	VADDPS    Y2, Y9, Y13
+	VPSUBD    Y2, Y13, Y13
+	VPBLENDVB Y12, Y13, Y11, Y11
+	VPMINUD   Y3, Y11, Y11
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y11, Y11
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPOR      Y8, Y11, Y11
+	VMOVDQU   32(CX), X8
+	VPMOVZXWD X8, Y8
+	VPSLLD    $0x10, Y8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y13
+	VPSRLD    X0, Y13, Y13
+	VPADDD    Y7, Y9, Y12
+	VPADDD    Y13, Y12, Y12
+	VPSRLD    X0, Y12, Y12
+	VPCMPGTD  Y9, Y1, Y13
+	VADDPS    Y2, Y9, Y14
+	VPSUBD    Y2, Y14, Y14
+	VPBLENDVB Y13, Y14, Y12, Y12
+	VPMINUD   Y3, Y12, Y12
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y12, Y12
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPOR      Y8, Y12, Y12
+	VMOVDQU   48(CX), X8
+	VPMOVZXWD X8, Y8
+	VPSLLD    $0x10, Y8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y14
+	VPSRLD    X0, Y14, Y14
+	VPADDD    Y7, Y9, Y13
+	VPADDD    Y14, Y13, Y13
+	VPSRLD    X0, Y13, Y13
+	VPCMPGTD  Y9, Y1, Y14
+	VADDPS    Y2, Y9, Y15
+	VPSUBD    Y2, Y15, Y15
+	VPBLENDVB Y14, Y15, Y13, Y13
+	VPMINUD   Y3, Y13, Y13
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y13, Y13
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPOR      Y8, Y13, Y13
+	VPACKUSDW Y11, Y10, Y10
+	VPACKUSDW Y13, Y12, Y12
+	VPACKUSWB Y12, Y10, Y10
+	VPERMD    Y10, Y5, Y10
+	VMOVDQU   Y10, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU      (CX), X5
+	VPMOVZXWD    X5, Y5
+	VPSLLD       $0x10, Y5, Y5
+	VPAND        splat32_7fffffff<>+0(SB), Y5, Y8
+	VPAND        Y6, Y8, Y10
+	VPSRLD       X0, Y10, Y10
+	VPADDD       Y7, Y8, Y9
+	VPADDD       Y10, Y9, Y9
+	VPSRLD       X0, Y9, Y9
+	VPCMPGTD     Y8, Y1, Y10
+	VADDPS       Y2, Y8, Y11
+	VPSUBD       Y2, Y11, Y11
+	VPBLENDVB    Y10, Y11, Y9, Y9
+	VPMINUD      Y3, Y9, Y9
+	VPCMPGTD     splat32_7f800000<>+0(SB), Y8, Y8
+	VPBLENDVB    Y8, Y4, Y9, Y9
+	VPSRLD       $0x18, Y5, Y5
+	VPAND        splat32_00000080<>+0(SB), Y5, Y5
+	VPOR         Y5, Y9, Y9
+	VEXTRACTI128 $0x01, Y9, X5
+	VPACKUSDW    X5, X9, X9
+	VPACKUSWB    X9, X9, X9
+	VMOVQ        X9, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+fnuz:
+fnuz_main:
+	CMPQ      DX, $0x00000020
+	JB        fnuz_single
+	VMOVDQU   (CX), X8
+	VPMOVZXWD X8, Y8
+	VPSLLD    $0x10, Y8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y11
+	VPSRLD    X0, Y11, Y11
+	VPADDD    Y7, Y9, Y10
+	VPADDD    Y11, Y10, Y10
+	VPSRLD    X0, Y10, Y10
+	VPCMPGTD  Y9, Y1, Y11
+	VADDPS    Y2, Y9, Y12
+	VPSUBD    Y2, Y12, Y12
+	VPBLENDVB Y11, Y12, Y10, Y10
+	VPMINUD   Y3, Y10, Y10
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y10, Y10
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQD  Y10, Y9, Y9
+	VPANDN    Y8, Y9, Y8
+	VPOR      Y8, Y10, Y10
+	VMOVDQU   16(CX), X8
+	VPMOVZXWD X8, Y8
+	VPSLLD    $0x10, Y8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y12
+	VPSRLD    X0, Y12, Y12
+	VPADDD    Y7, Y9, Y11
+	VPADDD    Y12, Y11, Y11
+	VPSRLD    X0, Y11, Y11
+	VPCMPGTD  Y9, Y1, Y12
+	VADDPS    Y2, Y9, Y13
+	VPSUBD    Y2, Y13, Y13
+	VPBLENDVB Y12, Y13, Y11, Y11
+	VPMINUD   Y3, Y11, Y11
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y11, Y11
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQD  Y11, Y9, Y9
+	VPANDN    Y8, Y9, Y8
+	VPOR      Y8, Y11, Y11
+	VMOVDQU   32(CX), X8
+	VPMOVZXWD X8, Y8
+	VPSLLD    $0x10, Y8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y13
+	VPSRLD    X0, Y13, Y13
+	VPADDD    Y7, Y9, Y12
+	VPADDD    Y13, Y12, Y12
+	VPSRLD    X0, Y12, Y12
+	VPCMPGTD  Y9, Y1, Y13
+	VADDPS    Y2, Y9, Y14
+	VPSUBD    Y2, Y14, Y14
+	VPBLENDVB Y13, Y14, Y12, Y12
+	VPMINUD   Y3, Y12, Y12
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y12, Y12
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQD  Y12, Y9, Y9
+	VPANDN    Y8, Y9, Y8
+	VPOR      Y8, Y12, Y12
+	VMOVDQU   48(CX), X8
+	VPMOVZXWD X8, Y8
+	VPSLLD    $0x10, Y8, Y8
+	VPAND     splat32_7fffffff<>+0(SB), Y8, Y9
+	VPAND     Y6, Y9, Y14
+	VPSRLD    X0, Y14, Y14
+	VPADDD    Y7, Y9, Y13
+	VPADDD    Y14, Y13, Y13
+	VPSRLD    X0, Y13, Y13
+	VPCMPGTD  Y9, Y1, Y14
+	VADDPS    Y2, Y9, Y15
+	VPSUBD    Y2, Y15, Y15
+	VPBLENDVB Y14, Y15, Y13, Y13
+	VPMINUD   Y3, Y13, Y13
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB Y9, Y4, Y13, Y13
+	VPSRLD    $0x18, Y8, Y8
+	VPAND     splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQD  Y13, Y9, Y9
+	VPANDN    Y8, Y9, Y8
+	VPOR      Y8, Y13, Y13
+	VPACKUSDW Y11, Y10, Y10
+	VPACKUSDW Y13, Y12, Y12
+	VPACKUSWB Y12, Y10, Y10
+	VPERMD    Y10, Y5, Y10
+	VMOVDQU   Y10, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       fnuz_main
+
+fnuz_single:
+	CMPQ         DX, $0x00000008
+	JB           fnuz_tail
+	VMOVDQU      (CX), X5
+	VPMOVZXWD    X5, Y5
+	VPSLLD       $0x10, Y5, Y5
+	VPAND        splat32_7fffffff<>+0(SB), Y5, Y8
+	VPAND        Y6, Y8, Y10
+	VPSRLD       X0, Y10, Y10
+	VPADDD       Y7, Y8, Y9
+	VPADDD       Y10, Y9, Y9
+	VPSRLD       X0, Y9, Y9
+	VPCMPGTD     Y8, Y1, Y10
+	VADDPS       Y2, Y8, Y11
+	VPSUBD       Y2, Y11, Y11
+	VPBLENDVB    Y10, Y11, Y9, Y9
+	VPMINUD      Y3, Y9, Y9
+	VPCMPGTD     splat32_7f800000<>+0(SB), Y8, Y8
+	VPBLENDVB    Y8, Y4, Y9, Y9
+	VPSRLD       $0x18, Y5, Y5
+	VPAND        splat32_00000080<>+0(SB), Y5, Y5
+	VPXOR        Y8, Y8, Y8
+	VPCMPEQD     Y9, Y8, Y8
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y5, Y9, Y9
+	VEXTRACTI128 $0x01, Y9, X5
+	VPACKUSDW    X5, X9, X9
+	VPACKUSWB    X9, X9, X9
+	VMOVQ        X9, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          fnuz_single
+
+fnuz_tail:
+	VZEROUPPER
+	RET
+
+// func bf16ToF8AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·bf16ToF8AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z1
+	VMOVD        (BX), X2
+	VPBROADCASTD 8(BX), Z3
+	VPBROADCASTD 12(BX), Z4
+	VPBROADCASTD 20(BX), Z5
+	VPBROADCASTD 24(BX), Z6
+	VPTERNLOGD   $0xff, Z7, Z7, Z7
+	VPSRLD       $0x1f, Z7, Z8
+	VPSLLD       X2, Z8, Z8
+	VPSRLD       $0x01, Z8, Z9
+	VPADDD       Z7, Z9, Z9
+	VPBROADCASTD 4(BX), Z7
+	VPSLLD       X2, Z7, Z7
+	VPSUBD       Z7, Z9, Z9
+	MOVL         $0x00000080, SI
+	VPBROADCASTD SI, Z7
+	VMOVDQU32    packdb4_4<>+0(SB), Z10
+	CMPL         28(BX), $0x00
+	JE           fnuz
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y11
+	VPMOVZXWD  Y11, Z11
+	VPSLLD     $0x10, Z11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z14
+	VPSRLD     X2, Z14, Z14
+	VPADDD     Z9, Z12, Z13
+	VPADDD     Z14, Z13, Z13
+	VPSRLD     X2, Z13, Z13
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z13
+	VPSUBD     Z4, Z13, K1, Z13
+	VPMINUD    Z5, Z13, Z13
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z13
+	VPSRLD     $0x18, Z11, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z13
+	VMOVDQU64  32(CX), Y11
+	VPMOVZXWD  Y11, Z11
+	VPSLLD     $0x10, Z11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z15
+	VPSRLD     X2, Z15, Z15
+	VPADDD     Z9, Z12, Z14
+	VPADDD     Z15, Z14, Z14
+	VPSRLD     X2, Z14, Z14
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z14
+	VPSUBD     Z4, Z14, K1, Z14
+	VPMINUD    Z5, Z14, Z14
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z14
+	VPSRLD     $0x18, Z11, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z14
+	VMOVDQU64  64(CX), Y11
+	VPMOVZXWD  Y11, Z11
+	VPSLLD     $0x10, Z11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z16
+	VPSRLD     X2, Z16, Z16
+	VPADDD     Z9, Z12, Z15
+	VPADDD     Z16, Z15, Z15
+	VPSRLD     X2, Z15, Z15
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z15
+	VPSUBD     Z4, Z15, K1, Z15
+	VPMINUD    Z5, Z15, Z15
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z15
+	VPSRLD     $0x18, Z11, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z15
+	VMOVDQU64  96(CX), Y11
+	VPMOVZXWD  Y11, Z11
+	VPSLLD     $0x10, Z11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z17
+	VPSRLD     X2, Z17, Z17
+	VPADDD     Z9, Z12, Z16
+	VPADDD     Z17, Z16, Z16
+	VPSRLD     X2, Z16, Z16
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z16
+	VPSUBD     Z4, Z16, K1, Z16
+	VPMINUD    Z5, Z16, Z16
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z16
+	VPSRLD     $0x18, Z11, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z16
+	VPACKUSDW  Z14, Z13, Z13
+	VPACKUSDW  Z16, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z13
+	VPERMD     Z13, Z10, Z13
+	VMOVDQU64  Z13, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y10
+	VPMOVZXWD  Y10, Z10
+	VPSLLD     $0x10, Z10, Z10
+	VPANDD     Z0, Z10, Z11
+	VPANDD     Z8, Z11, Z13
+	VPSRLD     X2, Z13, Z13
+	VPADDD     Z9, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     X2, Z12, Z12
+	VPCMPUD    $0x01, Z3, Z11, K1
+	VADDPS     Z4, Z11, K1, Z12
+	VPSUBD     Z4, Z12, K1, Z12
+	VPMINUD    Z5, Z12, Z12
+	VPCMPUD    $0x06, Z1, Z11, K1
+	VMOVDQA32  Z6, K1, Z12
+	VPSRLD     $0x18, Z10, Z10
+	VPTERNLOGD $0xf8, Z7, Z10, Z12
+	VPMOVDB    Z12, X12
+	VMOVDQU64  X12, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y10
+	VPMOVZXWD   Y10, Z10
+	VPSLLD      $0x10, Z10, Z10
+	VPANDD      Z0, Z10, Z0
+	VPANDD      Z8, Z0, Z8
+	VPSRLD      X2, Z8, Z8
+	VPADDD      Z9, Z0, Z9
+	VPADDD      Z8, Z9, Z9
+	VPSRLD      X2, Z9, Z9
+	VPCMPUD     $0x01, Z3, Z0, K2
+	VADDPS      Z4, Z0, K2, Z9
+	VPSUBD      Z4, Z9, K2, Z9
+	VPMINUD     Z5, Z9, Z9
+	VPCMPUD     $0x06, Z1, Z0, K2
+	VMOVDQA32   Z6, K2, Z9
+	VPSRLD      $0x18, Z10, Z0
+	VPTERNLOGD  $0xf8, Z7, Z0, Z9
+	VPMOVDB     Z9, X9
+	VMOVDQU8    X9, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+fnuz:
+fnuz_main:
+	CMPQ       DX, $0x00000040
+	JB         fnuz_single
+	VMOVDQU64  (CX), Y11
+	VPMOVZXWD  Y11, Z11
+	VPSLLD     $0x10, Z11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z14
+	VPSRLD     X2, Z14, Z14
+	VPADDD     Z9, Z12, Z13
+	VPADDD     Z14, Z13, Z13
+	VPSRLD     X2, Z13, Z13
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z13
+	VPSUBD     Z4, Z13, K1, Z13
+	VPMINUD    Z5, Z13, Z13
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z13
+	VPSRLD     $0x18, Z11, Z11
+	VPTESTMD   Z13, Z13, K1
+	VPTERNLOGD $0xf8, Z7, Z11, K1, Z13
+	VMOVDQU64  32(CX), Y11
+	VPMOVZXWD  Y11, Z11
+	VPSLLD     $0x10, Z11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z15
+	VPSRLD     X2, Z15, Z15
+	VPADDD     Z9, Z12, Z14
+	VPADDD     Z15, Z14, Z14
+	VPSRLD     X2, Z14, Z14
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z14
+	VPSUBD     Z4, Z14, K1, Z14
+	VPMINUD    Z5, Z14, Z14
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z14
+	VPSRLD     $0x18, Z11, Z11
+	VPTESTMD   Z14, Z14, K1
+	VPTERNLOGD $0xf8, Z7, Z11, K1, Z14
+	VMOVDQU64  64(CX), Y11
+	VPMOVZXWD  Y11, Z11
+	VPSLLD     $0x10, Z11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z16
+	VPSRLD     X2, Z16, Z16
+	VPADDD     Z9, Z12, Z15
+	VPADDD     Z16, Z15, Z15
+	VPSRLD     X2, Z15, Z15
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z15
+	VPSUBD     Z4, Z15, K1, Z15
+	VPMINUD    Z5, Z15, Z15
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z15
+	VPSRLD     $0x18, Z11, Z11
+	VPTESTMD   Z15, Z15, K1
+	VPTERNLOGD $0xf8, Z7, Z11, K1, Z15
+	VMOVDQU64  96(CX), Y11
+	VPMOVZXWD  Y11, Z11
+	VPSLLD     $0x10, Z11, Z11
+	VPANDD     Z0, Z11, Z12
+	VPANDD     Z8, Z12, Z17
+	VPSRLD     X2, Z17, Z17
+	VPADDD     Z9, Z12, Z16
+	VPADDD     Z17, Z16, Z16
+	VPSRLD     X2, Z16, Z16
+	VPCMPUD    $0x01, Z3, Z12, K1
+	VADDPS     Z4, Z12, K1, Z16
+	VPSUBD     Z4, Z16, K1, Z16
+	VPMINUD    Z5, Z16, Z16
+	VPCMPUD    $0x06, Z1, Z12, K1
+	VMOVDQA32  Z6, K1, Z16
+	VPSRLD     $0x18, Z11, Z11
+	VPTESTMD   Z16, Z16, K1
+	VPTERNLOGD $0xf8, Z7, Z11, K1, Z16
+	VPACKUSDW  Z14, Z13, Z13
+	VPACKUSDW  Z16, Z15, Z15
+	VPACKUSWB  Z15, Z13, Z13
+	VPERMD     Z13, Z10, Z13
+	VMOVDQU64  Z13, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        fnuz_main
+
+fnuz_single:
+	CMPQ       DX, $0x00000010
+	JB         fnuz_tail
+	VMOVDQU64  (CX), Y10
+	VPMOVZXWD  Y10, Z10
+	VPSLLD     $0x10, Z10, Z10
+	VPANDD     Z0, Z10, Z11
+	VPANDD     Z8, Z11, Z13
+	VPSRLD     X2, Z13, Z13
+	VPADDD     Z9, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     X2, Z12, Z12
+	VPCMPUD    $0x01, Z3, Z11, K1
+	VADDPS     Z4, Z11, K1, Z12
+	VPSUBD     Z4, Z12, K1, Z12
+	VPMINUD    Z5, Z12, Z12
+	VPCMPUD    $0x06, Z1, Z11, K1
+	VMOVDQA32  Z6, K1, Z12
+	VPSRLD     $0x18, Z10, Z10
+	VPTESTMD   Z12, Z12, K1
+	VPTERNLOGD $0xf8, Z7, Z10, K1, Z12
+	VPMOVDB    Z12, X12
+	VMOVDQU64  X12, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        fnuz_single
+
+fnuz_tail:
+	TESTQ       DX, DX
+	JZ          fnuz_done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y10
+	VPMOVZXWD   Y10, Z10
+	VPSLLD      $0x10, Z10, Z10
+	VPANDD      Z0, Z10, Z0
+	VPANDD      Z8, Z0, Z8
+	VPSRLD      X2, Z8, Z8
+	VPADDD      Z9, Z0, Z9
+	VPADDD      Z8, Z9, Z9
+	VPSRLD      X2, Z9, Z9
+	VPCMPUD     $0x01, Z3, Z0, K2
+	VADDPS      Z4, Z0, K2, Z9
+	VPSUBD      Z4, Z9, K2, Z9
+	VPMINUD     Z5, Z9, Z9
+	VPCMPUD     $0x06, Z1, Z0, K2
+	VMOVDQA32   Z6, K2, Z9
+	VPSRLD      $0x18, Z10, Z0
+	VPTESTMD    Z9, Z9, K2
+	VPTERNLOGD  $0xf8, Z7, Z0, K2, Z9
+	VPMOVDB     Z9, X9
+	VMOVDQU8    X9, K1, (AX)
+
+fnuz_done:
+	VZEROUPPER
+	RET
+
+// func f8ToF32AVX512(dst *float32, src *uint8, n int, table *[256]uint32) bool
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·f8ToF32AVX512(SB), NOSPLIT, $0-33
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         table+24(FP), BX
+	VMOVDQU32    (BX), Z0
+	VMOVDQU32    64(BX), Z1
+	VMOVDQU32    128(BX), Z2
+	VMOVDQU32    192(BX), Z3
+	VMOVDQU32    256(BX), Z4
+	VMOVDQU32    320(BX), Z5
+	VMOVDQU32    384(BX), Z6
+	VMOVDQU32    448(BX), Z7
+	VMOVDQU32    512(BX), Z8
+	VMOVDQU32    576(BX), Z9
+	VMOVDQU32    640(BX), Z10
+	VMOVDQU32    704(BX), Z11
+	VMOVDQU32    768(BX), Z12
+	VMOVDQU32    832(BX), Z13
+	VMOVDQU32    896(BX), Z14
+	VMOVDQU32    960(BX), Z15
+	VPORD        Z1, Z0, Z16
+	VPTERNLOGD   $0xfe, Z3, Z2, Z16
+	VPTERNLOGD   $0xfe, Z5, Z4, Z16
+	VPTERNLOGD   $0xfe, Z7, Z6, Z16
+	VPTERNLOGD   $0xfe, Z9, Z8, Z16
+	VPTERNLOGD   $0xfe, Z11, Z10, Z16
+	VPTERNLOGD   $0xfe, Z13, Z12, Z16
+	VPTERNLOGD   $0xfe, Z15, Z14, Z16
+	MOVL         $0x0000ffff, BX
+	VPBROADCASTD BX, Z17
+	VPTESTMD     Z17, Z16, K1
+	KORTESTW     K1, K1
+	JNZ          fail
+	VMOVDQU64    oddwords<>+0(SB), Z16
+	VMOVDQU64    evenbytes<>+0(SB), Z17
+	VMOVDQU64    oddbytes<>+0(SB), Z19
+	VPERMT2W     Z1, Z16, Z0
+	VPERMT2W     Z3, Z16, Z2
+	VMOVDQA64    Z17, Z1
+	VPERMI2B     Z2, Z0, Z1
+	VMOVDQA64    Z19, Z3
+	VPERMI2B     Z2, Z0, Z3
+	VPERMT2W     Z5, Z16, Z4
+	VPERMT2W     Z7, Z16, Z6
+	VMOVDQA64    Z17, Z0
+	VPERMI2B     Z6, Z4, Z0
+	VMOVDQA64    Z19, Z2
+	VPERMI2B     Z6, Z4, Z2
+	VPERMT2W     Z9, Z16, Z8
+	VPERMT2W     Z11, Z16, Z10
+	VMOVDQA64    Z17, Z4
+	VPERMI2B     Z10, Z8, Z4
+	VMOVDQA64    Z19, Z5
+	VPERMI2B     Z10, Z8, Z5
+	VPERMT2W     Z13, Z16, Z12
+	VPERMT2W     Z15, Z16, Z14
+	VMOVDQA64    Z17, Z6
+	VPERMI2B     Z14, Z12, Z6
+	VMOVDQA64    Z19, Z7
+	VPERMI2B     Z14, Z12, Z7
+	VMOVDQU32    transpose4x4<>+0(SB), Z8
+	VPXORD       Z18, Z18, Z18
+	MOVB         $0x01, BL
+	MOVB         BL, ret+32(FP)
+
+single:
+	CMPQ       DX, $0x00000040
+	JB         tail
+	VMOVDQU64  (CX), Z9
+	VPERMD     Z9, Z8, Z9
+	VPMOVB2M   Z9, K1
+	VMOVDQA64  Z9, Z10
+	VPERMI2B   Z0, Z1, Z10
+	VMOVDQA64  Z9, Z11
+	VPERMI2B   Z6, Z4, Z11
+	VPBLENDMB  Z11, Z10, K1, Z10
+	VMOVDQA64  Z9, Z11
+	VPERMI2B   Z2, Z3, Z11
+	VMOVDQA64  Z9, Z9
+	VPERMI2B   Z7, Z5, Z9
+	VPBLENDMB  Z9, Z11, K1, Z11
+	VPUNPCKLBW Z11, Z10, Z9
+	VPUNPCKHBW Z11, Z10, Z10
+	VPUNPCKLWD Z9, Z18, Z11
+	VMOVDQU64  Z11, (AX)
+	VPUNPCKHWD Z9, Z18, Z9
+	VMOVDQU64  Z9, 64(AX)
+	VPUNPCKLWD Z10, Z18, Z9
+	VMOVDQU64  Z9, 128(AX)
+	VPUNPCKHWD Z10, Z18, Z9
+	VMOVDQU64  Z9, 192(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000040, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K2
+	VMOVDQU8.Z (CX), K2, Z9
+	VPERMD     Z9, Z8, Z9
+	VPMOVB2M   Z9, K1
+	VMOVDQA64  Z9, Z8
+	VPERMI2B   Z0, Z1, Z8
+	VMOVDQA64  Z9, Z0
+	VPERMI2B   Z6, Z4, Z0
+	VPBLENDMB  Z0, Z8, K1, Z8
+	VMOVDQA64  Z9, Z0
+	VPERMI2B   Z2, Z3, Z0
+	VMOVDQA64  Z9, Z1
+	VPERMI2B   Z7, Z5, Z1
+	VPBLENDMB  Z1, Z0, K1, Z0
+	VPUNPCKLBW Z0, Z8, Z1
+	VPUNPCKHBW Z0, Z8, Z0
+	VPUNPCKLWD Z1, Z18, Z2
+	VMOVDQU32  Z2, K2, (AX)
+	VPUNPCKHWD Z1, Z18, Z1
+	MOVQ       DX, CX
+	MOVQ       $-1, BX
+	BZHIQ      CX, BX, BX
+	SHRQ       $0x10, BX
+	KMOVQ      BX, K1
+	VMOVDQU32  Z1, K1, 64(AX)
+	VPUNPCKLWD Z0, Z18, Z1
+	MOVQ       DX, CX
+	MOVQ       $-1, BX
+	BZHIQ      CX, BX, BX
+	SHRQ       $0x20, BX
+	KMOVQ      BX, K1
+	VMOVDQU32  Z1, K1, 128(AX)
+	VPUNPCKHWD Z0, Z18, Z0
+	MOVQ       DX, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	SHRQ       $0x30, DX
+	KMOVQ      DX, K1
+	VMOVDQU32  Z0, K1, 192(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+fail:
+	MOVB $0x00, BL
+	MOVB BL, ret+32(FP)
+	VZEROUPPER
+	RET
+
+DATA evenbytes<>+0(SB)/4, $0x06040200
+DATA evenbytes<>+4(SB)/4, $0x0e0c0a08
+DATA evenbytes<>+8(SB)/4, $0x16141210
+DATA evenbytes<>+12(SB)/4, $0x1e1c1a18
+DATA evenbytes<>+16(SB)/4, $0x26242220
+DATA evenbytes<>+20(SB)/4, $0x2e2c2a28
+DATA evenbytes<>+24(SB)/4, $0x36343230
+DATA evenbytes<>+28(SB)/4, $0x3e3c3a38
+DATA evenbytes<>+32(SB)/4, $0x46444240
+DATA evenbytes<>+36(SB)/4, $0x4e4c4a48
+DATA evenbytes<>+40(SB)/4, $0x56545250
+DATA evenbytes<>+44(SB)/4, $0x5e5c5a58
+DATA evenbytes<>+48(SB)/4, $0x66646260
+DATA evenbytes<>+52(SB)/4, $0x6e6c6a68
+DATA evenbytes<>+56(SB)/4, $0x76747270
+DATA evenbytes<>+60(SB)/4, $0x7e7c7a78
+GLOBL evenbytes<>(SB), RODATA|NOPTR, $64
+
+DATA oddbytes<>+0(SB)/4, $0x07050301
+DATA oddbytes<>+4(SB)/4, $0x0f0d0b09
+DATA oddbytes<>+8(SB)/4, $0x17151311
+DATA oddbytes<>+12(SB)/4, $0x1f1d1b19
+DATA oddbytes<>+16(SB)/4, $0x27252321
+DATA oddbytes<>+20(SB)/4, $0x2f2d2b29
+DATA oddbytes<>+24(SB)/4, $0x37353331
+DATA oddbytes<>+28(SB)/4, $0x3f3d3b39
+DATA oddbytes<>+32(SB)/4, $0x47454341
+DATA oddbytes<>+36(SB)/4, $0x4f4d4b49
+DATA oddbytes<>+40(SB)/4, $0x57555351
+DATA oddbytes<>+44(SB)/4, $0x5f5d5b59
+DATA oddbytes<>+48(SB)/4, $0x67656361
+DATA oddbytes<>+52(SB)/4, $0x6f6d6b69
+DATA oddbytes<>+56(SB)/4, $0x77757371
+DATA oddbytes<>+60(SB)/4, $0x7f7d7b79
+GLOBL oddbytes<>(SB), RODATA|NOPTR, $64
+
+DATA transpose4x4<>+0(SB)/4, $0x00000000
+DATA transpose4x4<>+4(SB)/4, $0x00000004
+DATA transpose4x4<>+8(SB)/4, $0x00000008
+DATA transpose4x4<>+12(SB)/4, $0x0000000c
+DATA transpose4x4<>+16(SB)/4, $0x00000001
+DATA transpose4x4<>+20(SB)/4, $0x00000005
+DATA transpose4x4<>+24(SB)/4, $0x00000009
+DATA transpose4x4<>+28(SB)/4, $0x0000000d
+DATA transpose4x4<>+32(SB)/4, $0x00000002
+DATA transpose4x4<>+36(SB)/4, $0x00000006
+DATA transpose4x4<>+40(SB)/4, $0x0000000a
+DATA transpose4x4<>+44(SB)/4, $0x0000000e
+DATA transpose4x4<>+48(SB)/4, $0x00000003
+DATA transpose4x4<>+52(SB)/4, $0x00000007
+DATA transpose4x4<>+56(SB)/4, $0x0000000b
+DATA transpose4x4<>+60(SB)/4, $0x0000000f
+GLOBL transpose4x4<>(SB), RODATA|NOPTR, $64
+
+// func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)
+// Requires: AVX, AVX2
+TEXT ·f32ToE8M0AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         $0x00800000, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VPBROADCASTD (BX), Y1
+	VPBROADCASTD 4(BX), Y2
+	VPBROADCASTD 8(BX), Y3
+	VPSLLD       $0x18, Y3, Y3
+	VPSRAD       $0x18, Y3, Y3
+	VMOVDQU      packdb4_2<>+0(SB), Y4
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), Y5
+	VPAND     splat32_7fffffff<>+0(SB), Y5, Y5
+	VPCMPGTD  Y5, Y0, Y7
+	VCVTDQ2PS Y5, Y6
+	VPBLENDVB Y7, Y6, Y5, Y5
+	VPADDD    Y1, Y5, Y6
+	VPSRLD    $0x17, Y6, Y6
+	VPAND     splat32_00000095<>+0(SB), Y7, Y7
+	VPSUBD    Y7, Y6, Y6
+	VPMAXSD   Y3, Y6, Y6
+	VPMINUD   Y2, Y6, Y6
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y5, Y5
+	VPBLENDVB Y5, splat32_000000ff<>+0(SB), Y6, Y6
+	VMOVDQU   32(CX), Y5
+	VPAND     splat32_7fffffff<>+0(SB), Y5, Y5
+	VPCMPGTD  Y5, Y0, Y8
+	VCVTDQ2PS Y5, Y7
+	VPBLENDVB Y8, Y7, Y5, Y5
+	VPADDD    Y1, Y5, Y7
+	VPSRLD    $0x17, Y7, Y7
+	VPAND     splat32_00000095<>+0(SB), Y8, Y8
+	VPSUBD    Y8, Y7, Y7
+	VPMAXSD   Y3, Y7, Y7
+	VPMINUD   Y2, Y7, Y7
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y5, Y5
+	VPBLENDVB Y5, splat32_000000ff<>+0(SB), Y7, Y7
+	VMOVDQU   64(CX), Y5
+	VPAND     splat32_7fffffff<>+0(SB), Y5, Y5
+	VPCMPGTD  Y5, Y0, Y9
+	VCVTDQ2PS Y5, Y8
+	VPBLENDVB Y9, Y8, Y5, Y5
+	VPADDD    Y1, Y5, Y8
+	VPSRLD    $0x17, Y8, Y8
+	VPAND     splat32_00000095<>+0(SB), Y9, Y9
+	VPSUBD    Y9, Y8, Y8
+	VPMAXSD   Y3, Y8, Y8
+	VPMINUD   Y2, Y8, Y8
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y5, Y5
+	VPBLENDVB Y5, splat32_000000ff<>+0(SB), Y8, Y8
+	VMOVDQU   96(CX), Y5
+	VPAND     splat32_7fffffff<>+0(SB), Y5, Y5
+	VPCMPGTD  Y5, Y0, Y10
+	VCVTDQ2PS Y5, Y9
+	VPBLENDVB Y10, Y9, Y5, Y5
+	VPADDD    Y1, Y5, Y9
+	VPSRLD    $0x17, Y9, Y9
+	VPAND     splat32_00000095<>+0(SB), Y10, Y10
+	VPSUBD    Y10, Y9, Y9
+	VPMAXSD   Y3, Y9, Y9
+	VPMINUD   Y2, Y9, Y9
+	VPCMPGTD  splat32_7f800000<>+0(SB), Y5, Y5
+	VPBLENDVB Y5, splat32_000000ff<>+0(SB), Y9, Y9
+	VPACKUSDW Y7, Y6, Y6
+	VPACKUSDW Y9, Y8, Y8
+	VPACKUSWB Y8, Y6, Y6
+	VPERMD    Y6, Y4, Y6
+	VMOVDQU   Y6, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU      (CX), Y4
+	VPAND        splat32_7fffffff<>+0(SB), Y4, Y4
+	VPCMPGTD     Y4, Y0, Y6
+	VCVTDQ2PS    Y4, Y5
+	VPBLENDVB    Y6, Y5, Y4, Y4
+	VPADDD       Y1, Y4, Y5
+	VPSRLD       $0x17, Y5, Y5
+	VPAND        splat32_00000095<>+0(SB), Y6, Y6
+	VPSUBD       Y6, Y5, Y5
+	VPMAXSD      Y3, Y5, Y5
+	VPMINUD      Y2, Y5, Y5
+	VPCMPGTD     splat32_7f800000<>+0(SB), Y4, Y4
+	VPBLENDVB    Y4, splat32_000000ff<>+0(SB), Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X4
+	VPACKUSDW    X4, X5, X5
+	VPACKUSWB    X5, X5, X5
+	VMOVQ        X5, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_00000095<>+0(SB)/4, $0x00000095
+DATA splat32_00000095<>+4(SB)/4, $0x00000095
+DATA splat32_00000095<>+8(SB)/4, $0x00000095
+DATA splat32_00000095<>+12(SB)/4, $0x00000095
+DATA splat32_00000095<>+16(SB)/4, $0x00000095
+DATA splat32_00000095<>+20(SB)/4, $0x00000095
+DATA splat32_00000095<>+24(SB)/4, $0x00000095
+DATA splat32_00000095<>+28(SB)/4, $0x00000095
+GLOBL splat32_00000095<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_000000ff<>+0(SB)/4, $0x000000ff
+DATA splat32_000000ff<>+4(SB)/4, $0x000000ff
+DATA splat32_000000ff<>+8(SB)/4, $0x000000ff
+DATA splat32_000000ff<>+12(SB)/4, $0x000000ff
+DATA splat32_000000ff<>+16(SB)/4, $0x000000ff
+DATA splat32_000000ff<>+20(SB)/4, $0x000000ff
+DATA splat32_000000ff<>+24(SB)/4, $0x000000ff
+DATA splat32_000000ff<>+28(SB)/4, $0x000000ff
+GLOBL splat32_000000ff<>(SB), RODATA|NOPTR, $32
+
+// func f32ToE8M0AVX512(dst *uint8, src *float32, n int, p *[4]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·f32ToE8M0AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         $0x7fffffff, SI
+	VPBROADCASTD SI, Z0
+	MOVL         $0x00800000, SI
+	VPBROADCASTD SI, Z1
+	MOVL         $0x7f800000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00000095, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x000000ff, SI
+	VPBROADCASTD SI, Z4
+	VPBROADCASTD (BX), Z5
+	VPBROADCASTD 4(BX), Z6
+	VPBROADCASTD 8(BX), Z7
+	VPSLLD       $0x18, Z7, Z7
+	VPSRAD       $0x18, Z7, Z7
+	VMOVDQU32    packdb4_4<>+0(SB), Z8
 
 main:
 	CMPQ      DX, $0x00000040
 	JB        single
-	VPMOVZXWD (CX), Z1
-	VPSLLD    $0x10, Z1, Z1
-	VCMPPS    $0x03, Z1, Z1, K1
-	VPORD     Z0, Z1, K1, Z1
-	VMOVDQU64 Z1, (AX)
-	VPMOVZXWD 32(CX), Z1
-	VPSLLD    $0x10, Z1, Z1
-	VCMPPS    $0x03, Z1, Z1, K1
-	VPORD     Z0, Z1, K1, Z1
-	VMOVDQU64 Z1, 64(AX)
-	VPMOVZXWD 64(CX), Z1
-	VPSLLD    $0x10, Z1, Z1
-	VCMPPS    $0x03, Z1, Z1, K1
-	VPORD     Z0, Z1, K1, Z1
-	VMOVDQU64 Z1, 128(AX)
-	VPMOVZXWD 96(CX), Z1
-	VPSLLD    $0x10, Z1, Z1
-	VCMPPS    $0x03, Z1, Z1, K1
-	VPORD     Z0, Z1, K1, Z1
-	VMOVDQU64 Z1, 192(AX)
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000100, AX
+	VMOVDQU64 (CX), Z9
+	VPANDD    Z0, Z9, Z9
+	VPCMPUD   $0x01, Z1, Z9, K1
+	VCVTDQ2PS Z9, K1, Z9
+	VPADDD    Z5, Z9, Z10
+	VPSRLD    $0x17, Z10, Z10
+	VPSUBD    Z3, Z10, K1, Z10
+	VPMAXSD   Z7, Z10, Z10
+	VPMINUD   Z6, Z10, Z10
+	VPCMPUD   $0x06, Z2, Z9, K1
+	VMOVDQA32 Z4, K1, Z10
+	VMOVDQU64 64(CX), Z9
+	VPANDD    Z0, Z9, Z9
+	VPCMPUD   $0x01, Z1, Z9, K1
+	VCVTDQ2PS Z9, K1, Z9
+	VPADDD    Z5, Z9, Z11
+	VPSRLD    $0x17, Z11, Z11
+	VPSUBD    Z3, Z11, K1, Z11
+	VPMAXSD   Z7, Z11, Z11
+	VPMINUD   Z6, Z11, Z11
+	VPCMPUD   $0x06, Z2, Z9, K1
+	VMOVDQA32 Z4, K1, Z11
+	VMOVDQU64 128(CX), Z9
+	VPANDD    Z0, Z9, Z9
+	VPCMPUD   $0x01, Z1, Z9, K1
+	VCVTDQ2PS Z9, K1, Z9
+	VPADDD    Z5, Z9, Z12
+	VPSRLD    $0x17, Z12, Z12
+	VPSUBD    Z3, Z12, K1, Z12
+	VPMAXSD   Z7, Z12, Z12
+	VPMINUD   Z6, Z12, Z12
+	VPCMPUD   $0x06, Z2, Z9, K1
+	VMOVDQA32 Z4, K1, Z12
+	VMOVDQU64 192(CX), Z9
+	VPANDD    Z0, Z9, Z9
+	VPCMPUD   $0x01, Z1, Z9, K1
+	VCVTDQ2PS Z9, K1, Z9
+	VPADDD    Z5, Z9, Z13
+	VPSRLD    $0x17, Z13, Z13
+	VPSUBD    Z3, Z13, K1, Z13
+	VPMAXSD   Z7, Z13, Z13
+	VPMINUD   Z6, Z13, Z13
+	VPCMPUD   $0x06, Z2, Z9, K1
+	VMOVDQA32 Z4, K1, Z13
+	VPACKUSDW Z11, Z10, Z10
+	VPACKUSDW Z13, Z12, Z12
+	VPACKUSWB Z12, Z10, Z10
+	VPERMD    Z10, Z8, Z10
+	VMOVDQU64 Z10, (AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000040, DX
 	JMP       main
 
 single:
 	CMPQ      DX, $0x00000010
 	JB        tail
-	VPMOVZXWD (CX), Z1
-	VPSLLD    $0x10, Z1, Z1
-	VCMPPS    $0x03, Z1, Z1, K1
-	VPORD     Z0, Z1, K1, Z1
-	VMOVDQU64 Z1, (AX)
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000040, AX
+	VMOVDQU64 (CX), Z8
+	VPANDD    Z0, Z8, Z8
+	VPCMPUD   $0x01, Z1, Z8, K1
+	VCVTDQ2PS Z8, K1, Z8
+	VPADDD    Z5, Z8, Z9
+	VPSRLD    $0x17, Z9, Z9
+	VPSUBD    Z3, Z9, K1, Z9
+	VPMAXSD   Z7, Z9, Z9
+	VPMINUD   Z6, Z9, Z9
+	VPCMPUD   $0x06, Z2, Z8, K1
+	VMOVDQA32 Z4, K1, Z9
+	VPMOVDB   Z9, X9
+	VMOVDQU64 X9, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
 	SUBQ      $0x00000010, DX
 	JMP       single
 
@@ -504,12 +3099,1134 @@ tail:
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
 	KMOVQ       BX, K1
-	VMOVDQU16.Z (CX), K1, Y1
-	VPMOVZXWD   Y1, Z1
-	VPSLLD      $0x10, Z1, Z1
-	VCMPPS      $0x03, Z1, Z1, K2
-	VPORD       Z0, Z1, K2, Z1
-	VMOVDQU32   Z1, K1, (AX)
+	VMOVDQU32.Z (CX), K1, Z8
+	VPANDD      Z0, Z8, Z0
+	VPCMPUD     $0x01, Z1, Z0, K2
+	VCVTDQ2PS   Z0, K2, Z0
+	VPADDD      Z5, Z0, Z1
+	VPSRLD      $0x17, Z1, Z1
+	VPSUBD      Z3, Z1, K2, Z1
+	VPMAXSD     Z7, Z1, Z1
+	VPMINUD     Z6, Z1, Z1
+	VPCMPUD     $0x06, Z2, Z0, K2
+	VMOVDQA32   Z4, K2, Z1
+	VPMOVDB     Z1, X1
+	VMOVDQU8    X1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToF4AVX2(dst *uint8, src *float32, n int)
+// Requires: AVX, AVX2
+TEXT ·f32ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x3f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+main:
+	CMPQ         DX, $0x00000010
+	JB           single
+	VMOVDQU      (CX), Y1
+	VPAND        splat32_7fffffff<>+0(SB), Y1, Y2
+	VPAND        splat32_00400000<>+0(SB), Y2, Y4
+	VPSRLD       $0x16, Y4, Y4
+	VPADDD       splat32_c11fffff<>+0(SB), Y2, Y3
+	VPADDD       Y4, Y3, Y3
+	VPSRLD       $0x16, Y3, Y3
+	VPCMPGTD     Y2, Y0, Y4
+	VADDPS       splat32_4a800000<>+0(SB), Y2, Y5
+	VPSUBD       splat32_4a800000<>+0(SB), Y5, Y5
+	VPBLENDVB    Y4, Y5, Y3, Y3
+	VPMINUD      splat32_00000007<>+0(SB), Y3, Y3
+	VPSRLD       $0x1c, Y1, Y1
+	VPAND        splat32_00000008<>+0(SB), Y1, Y1
+	VPOR         Y1, Y3, Y3
+	VPCMPGTD     splat32_7f800000<>+0(SB), Y2, Y1
+	VPBLENDVB    Y1, splat32_00000008<>+0(SB), Y3, Y3
+	VPSRLQ       $0x1c, Y3, Y1
+	VPAND        splat32_0000000f<>+0(SB), Y3, Y3
+	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y3, Y3
+	VPSHUFB      packqb<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X1
+	VPOR         X1, X3, X3
+	VMOVD        X3, (AX)
+	VMOVDQU      32(CX), Y1
+	VPAND        splat32_7fffffff<>+0(SB), Y1, Y2
+	VPAND        splat32_00400000<>+0(SB), Y2, Y4
+	VPSRLD       $0x16, Y4, Y4
+	VPADDD       splat32_c11fffff<>+0(SB), Y2, Y3
+	VPADDD       Y4, Y3, Y3
+	VPSRLD       $0x16, Y3, Y3
+	VPCMPGTD     Y2, Y0, Y4
+	VADDPS       splat32_4a800000<>+0(SB), Y2, Y5
+	VPSUBD       splat32_4a800000<>+0(SB), Y5, Y5
+	VPBLENDVB    Y4, Y5, Y3, Y3
+	VPMINUD      splat32_00000007<>+0(SB), Y3, Y3
+	VPSRLD       $0x1c, Y1, Y1
+	VPAND        splat32_00000008<>+0(SB), Y1, Y1
+	VPOR         Y1, Y3, Y3
+	VPCMPGTD     splat32_7f800000<>+0(SB), Y2, Y1
+	VPBLENDVB    Y1, splat32_00000008<>+0(SB), Y3, Y3
+	VPSRLQ       $0x1c, Y3, Y1
+	VPAND        splat32_0000000f<>+0(SB), Y3, Y3
+	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y3, Y3
+	VPSHUFB      packqb<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X1
+	VPOR         X1, X3, X3
+	VMOVD        X3, 4(AX)
+	VMOVDQU      64(CX), Y1
+	VPAND        splat32_7fffffff<>+0(SB), Y1, Y2
+	VPAND        splat32_00400000<>+0(SB), Y2, Y4
+	VPSRLD       $0x16, Y4, Y4
+	VPADDD       splat32_c11fffff<>+0(SB), Y2, Y3
+	VPADDD       Y4, Y3, Y3
+	VPSRLD       $0x16, Y3, Y3
+	VPCMPGTD     Y2, Y0, Y4
+	VADDPS       splat32_4a800000<>+0(SB), Y2, Y5
+	VPSUBD       splat32_4a800000<>+0(SB), Y5, Y5
+	VPBLENDVB    Y4, Y5, Y3, Y3
+	VPMINUD      splat32_00000007<>+0(SB), Y3, Y3
+	VPSRLD       $0x1c, Y1, Y1
+	VPAND        splat32_00000008<>+0(SB), Y1, Y1
+	VPOR         Y1, Y3, Y3
+	VPCMPGTD     splat32_7f800000<>+0(SB), Y2, Y1
+	VPBLENDVB    Y1, splat32_00000008<>+0(SB), Y3, Y3
+	VPSRLQ       $0x1c, Y3, Y1
+	VPAND        splat32_0000000f<>+0(SB), Y3, Y3
+	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y3, Y3
+	VPSHUFB      packqb<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X1
+	VPOR         X1, X3, X3
+	VMOVD        X3, 8(AX)
+	VMOVDQU      96(CX), Y1
+	VPAND        splat32_7fffffff<>+0(SB), Y1, Y2
+	VPAND        splat32_00400000<>+0(SB), Y2, Y4
+	VPSRLD       $0x16, Y4, Y4
+	VPADDD       splat32_c11fffff<>+0(SB), Y2, Y3
+	VPADDD       Y4, Y3, Y3
+	VPSRLD       $0x16, Y3, Y3
+	VPCMPGTD     Y2, Y0, Y4
+	VADDPS       splat32_4a800000<>+0(SB), Y2, Y5
+	VPSUBD       splat32_4a800000<>+0(SB), Y5, Y5
+	VPBLENDVB    Y4, Y5, Y3, Y3
+	VPMINUD      splat32_00000007<>+0(SB), Y3, Y3
+	VPSRLD       $0x1c, Y1, Y1
+	VPAND        splat32_00000008<>+0(SB), Y1, Y1
+	VPOR         Y1, Y3, Y3
+	VPCMPGTD     splat32_7f800000<>+0(SB), Y2, Y1
+	VPBLENDVB    Y1, splat32_00000008<>+0(SB), Y3, Y3
+	VPSRLQ       $0x1c, Y3, Y1
+	VPAND        splat32_0000000f<>+0(SB), Y3, Y3
+	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y3, Y3
+	VPSHUFB      packqb<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X1
+	VPOR         X1, X3, X3
+	VMOVD        X3, 12(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000004
+	JB           tail
+	VMOVDQU      (CX), Y1
+	VPAND        splat32_7fffffff<>+0(SB), Y1, Y2
+	VPAND        splat32_00400000<>+0(SB), Y2, Y4
+	VPSRLD       $0x16, Y4, Y4
+	VPADDD       splat32_c11fffff<>+0(SB), Y2, Y3
+	VPADDD       Y4, Y3, Y3
+	VPSRLD       $0x16, Y3, Y3
+	VPCMPGTD     Y2, Y0, Y4
+	VADDPS       splat32_4a800000<>+0(SB), Y2, Y5
+	VPSUBD       splat32_4a800000<>+0(SB), Y5, Y5
+	VPBLENDVB    Y4, Y5, Y3, Y3
+	VPMINUD      splat32_00000007<>+0(SB), Y3, Y3
+	VPSRLD       $0x1c, Y1, Y1
+	VPAND        splat32_00000008<>+0(SB), Y1, Y1
+	VPOR         Y1, Y3, Y3
+	VPCMPGTD     splat32_7f800000<>+0(SB), Y2, Y1
+	VPBLENDVB    Y1, splat32_00000008<>+0(SB), Y3, Y3
+	VPSRLQ       $0x1c, Y3, Y1
+	VPAND        splat32_0000000f<>+0(SB), Y3, Y3
+	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y3, Y3
+	VPSHUFB      packqb<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X1
+	VPOR         X1, X3, X3
+	VMOVD        X3, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000004, AX
+	SUBQ         $0x00000004, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_00400000<>+0(SB)/4, $0x00400000
+DATA splat32_00400000<>+4(SB)/4, $0x00400000
+DATA splat32_00400000<>+8(SB)/4, $0x00400000
+DATA splat32_00400000<>+12(SB)/4, $0x00400000
+DATA splat32_00400000<>+16(SB)/4, $0x00400000
+DATA splat32_00400000<>+20(SB)/4, $0x00400000
+DATA splat32_00400000<>+24(SB)/4, $0x00400000
+DATA splat32_00400000<>+28(SB)/4, $0x00400000
+GLOBL splat32_00400000<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_c11fffff<>+0(SB)/4, $0xc11fffff
+DATA splat32_c11fffff<>+4(SB)/4, $0xc11fffff
+DATA splat32_c11fffff<>+8(SB)/4, $0xc11fffff
+DATA splat32_c11fffff<>+12(SB)/4, $0xc11fffff
+DATA splat32_c11fffff<>+16(SB)/4, $0xc11fffff
+DATA splat32_c11fffff<>+20(SB)/4, $0xc11fffff
+DATA splat32_c11fffff<>+24(SB)/4, $0xc11fffff
+DATA splat32_c11fffff<>+28(SB)/4, $0xc11fffff
+GLOBL splat32_c11fffff<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_4a800000<>+0(SB)/4, $0x4a800000
+DATA splat32_4a800000<>+4(SB)/4, $0x4a800000
+DATA splat32_4a800000<>+8(SB)/4, $0x4a800000
+DATA splat32_4a800000<>+12(SB)/4, $0x4a800000
+DATA splat32_4a800000<>+16(SB)/4, $0x4a800000
+DATA splat32_4a800000<>+20(SB)/4, $0x4a800000
+DATA splat32_4a800000<>+24(SB)/4, $0x4a800000
+DATA splat32_4a800000<>+28(SB)/4, $0x4a800000
+GLOBL splat32_4a800000<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00000007<>+0(SB)/4, $0x00000007
+DATA splat32_00000007<>+4(SB)/4, $0x00000007
+DATA splat32_00000007<>+8(SB)/4, $0x00000007
+DATA splat32_00000007<>+12(SB)/4, $0x00000007
+DATA splat32_00000007<>+16(SB)/4, $0x00000007
+DATA splat32_00000007<>+20(SB)/4, $0x00000007
+DATA splat32_00000007<>+24(SB)/4, $0x00000007
+DATA splat32_00000007<>+28(SB)/4, $0x00000007
+GLOBL splat32_00000007<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00000008<>+0(SB)/4, $0x00000008
+DATA splat32_00000008<>+4(SB)/4, $0x00000008
+DATA splat32_00000008<>+8(SB)/4, $0x00000008
+DATA splat32_00000008<>+12(SB)/4, $0x00000008
+DATA splat32_00000008<>+16(SB)/4, $0x00000008
+DATA splat32_00000008<>+20(SB)/4, $0x00000008
+DATA splat32_00000008<>+24(SB)/4, $0x00000008
+DATA splat32_00000008<>+28(SB)/4, $0x00000008
+GLOBL splat32_00000008<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_0000000f<>+0(SB)/4, $0x0000000f
+DATA splat32_0000000f<>+4(SB)/4, $0x0000000f
+DATA splat32_0000000f<>+8(SB)/4, $0x0000000f
+DATA splat32_0000000f<>+12(SB)/4, $0x0000000f
+DATA splat32_0000000f<>+16(SB)/4, $0x0000000f
+DATA splat32_0000000f<>+20(SB)/4, $0x0000000f
+DATA splat32_0000000f<>+24(SB)/4, $0x0000000f
+DATA splat32_0000000f<>+28(SB)/4, $0x0000000f
+GLOBL splat32_0000000f<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_000000f0<>+0(SB)/4, $0x000000f0
+DATA splat32_000000f0<>+4(SB)/4, $0x000000f0
+DATA splat32_000000f0<>+8(SB)/4, $0x000000f0
+DATA splat32_000000f0<>+12(SB)/4, $0x000000f0
+DATA splat32_000000f0<>+16(SB)/4, $0x000000f0
+DATA splat32_000000f0<>+20(SB)/4, $0x000000f0
+DATA splat32_000000f0<>+24(SB)/4, $0x000000f0
+DATA splat32_000000f0<>+28(SB)/4, $0x000000f0
+GLOBL splat32_000000f0<>(SB), RODATA|NOPTR, $32
+
+DATA packqb<>+0(SB)/4, $0x80800800
+DATA packqb<>+4(SB)/4, $0x80808080
+DATA packqb<>+8(SB)/4, $0x80808080
+DATA packqb<>+12(SB)/4, $0x80808080
+DATA packqb<>+16(SB)/4, $0x08008080
+DATA packqb<>+20(SB)/4, $0x80808080
+DATA packqb<>+24(SB)/4, $0x80808080
+DATA packqb<>+28(SB)/4, $0x80808080
+GLOBL packqb<>(SB), RODATA|NOPTR, $32
+
+// func f32ToF4AVX512(dst *uint8, src *float32, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·f32ToF4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00400000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0xc11fffff, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x3f800000, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x4a800000, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x00000007, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00000008, BX
+	VPBROADCASTD BX, Z5
+	MOVL         $0x7fffffff, BX
+	VPBROADCASTD BX, Z6
+	MOVL         $0x7f800000, BX
+	VPBROADCASTD BX, Z7
+	MOVL         $0x00000008, BX
+	VPBROADCASTD BX, Z8
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z9
+	MOVL         $0x000000f0, BX
+	VPBROADCASTD BX, Z10
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, (AX)
+	VMOVDQU64  64(CX), Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 8(AX)
+	VMOVDQU64  128(CX), Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 16(AX)
+	VMOVDQU64  192(CX), Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 24(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z (CX), K1, Z10
+	VPANDD      Z6, Z10, Z6
+	VPANDD      Z0, Z6, Z0
+	VPSRLD      $0x16, Z0, Z0
+	VPADDD      Z1, Z6, Z1
+	VPADDD      Z0, Z1, Z1
+	VPSRLD      $0x16, Z1, Z1
+	VPCMPUD     $0x01, Z2, Z6, K1
+	VADDPS      Z3, Z6, K1, Z1
+	VPSUBD      Z3, Z1, K1, Z1
+	VPMINUD     Z4, Z1, Z1
+	VPSRLD      $0x1c, Z10, Z0
+	VPANDD      Z8, Z0, Z0
+	VPORD       Z0, Z1, Z1
+	VPCMPUD     $0x06, Z7, Z6, K1
+	VMOVDQA32   Z5, K1, Z1
+	VPSRLQ      $0x1c, Z1, Z0
+	VPTERNLOGD  $0xe4, Z9, Z0, Z1
+	VPMOVQB     Z1, X1
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VMOVDQU8    X1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func f4ToF32AVX2(dst *float32, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·f4ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU float4mag<>+0(SB), Y0
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VPMOVZXBQ (CX), Y1
+	VPSLLQ    $0x1c, Y1, Y2
+	VPOR      Y2, Y1, Y1
+	VPERMD    Y0, Y1, Y2
+	VPSLLD    $0x1c, Y1, Y1
+	VPAND     splat32_80000000<>+0(SB), Y1, Y1
+	VPOR      Y1, Y2, Y2
+	VMOVDQU   Y2, (AX)
+	VPMOVZXBQ 4(CX), Y1
+	VPSLLQ    $0x1c, Y1, Y2
+	VPOR      Y2, Y1, Y1
+	VPERMD    Y0, Y1, Y2
+	VPSLLD    $0x1c, Y1, Y1
+	VPAND     splat32_80000000<>+0(SB), Y1, Y1
+	VPOR      Y1, Y2, Y2
+	VMOVDQU   Y2, 32(AX)
+	VPMOVZXBQ 8(CX), Y1
+	VPSLLQ    $0x1c, Y1, Y2
+	VPOR      Y2, Y1, Y1
+	VPERMD    Y0, Y1, Y2
+	VPSLLD    $0x1c, Y1, Y1
+	VPAND     splat32_80000000<>+0(SB), Y1, Y1
+	VPOR      Y1, Y2, Y2
+	VMOVDQU   Y2, 64(AX)
+	VPMOVZXBQ 12(CX), Y1
+	VPSLLQ    $0x1c, Y1, Y2
+	VPOR      Y2, Y1, Y1
+	VPERMD    Y0, Y1, Y2
+	VPSLLD    $0x1c, Y1, Y1
+	VPAND     splat32_80000000<>+0(SB), Y1, Y1
+	VPOR      Y1, Y2, Y2
+	VMOVDQU   Y2, 96(AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VPMOVZXBQ (CX), Y1
+	VPSLLQ    $0x1c, Y1, Y2
+	VPOR      Y2, Y1, Y1
+	VPERMD    Y0, Y1, Y2
+	VPSLLD    $0x1c, Y1, Y1
+	VPAND     splat32_80000000<>+0(SB), Y1, Y1
+	VPOR      Y1, Y2, Y2
+	VMOVDQU   Y2, (AX)
+	ADDQ      $0x00000004, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA float4mag<>+0(SB)/4, $0x00000000
+DATA float4mag<>+4(SB)/4, $0x3f000000
+DATA float4mag<>+8(SB)/4, $0x3f800000
+DATA float4mag<>+12(SB)/4, $0x3fc00000
+DATA float4mag<>+16(SB)/4, $0x40000000
+DATA float4mag<>+20(SB)/4, $0x40400000
+DATA float4mag<>+24(SB)/4, $0x40800000
+DATA float4mag<>+28(SB)/4, $0x40c00000
+GLOBL float4mag<>(SB), RODATA|NOPTR, $32
+
+// func f4ToF32AVX512(dst *float32, src *uint8, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·f4ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU32 float4<>+0(SB), Z0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXBQ (CX), Z1
+	VPSLLQ    $0x1c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMD    Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	VPMOVZXBQ 8(CX), Z1
+	VPSLLQ    $0x1c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMD    Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VPMOVZXBQ 16(CX), Z1
+	VPSLLQ    $0x1c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMD    Z0, Z1, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VPMOVZXBQ 24(CX), Z1
+	VPSLLQ    $0x1c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMD    Z0, Z1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVZXBQ (CX), Z1
+	VPSLLQ    $0x1c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMD    Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMOVZXBQ  X1, Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z0
+	MOVQ       DX, CX
+	SHLQ       $0x01, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU32  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+DATA float4<>+0(SB)/4, $0x00000000
+DATA float4<>+4(SB)/4, $0x3f000000
+DATA float4<>+8(SB)/4, $0x3f800000
+DATA float4<>+12(SB)/4, $0x3fc00000
+DATA float4<>+16(SB)/4, $0x40000000
+DATA float4<>+20(SB)/4, $0x40400000
+DATA float4<>+24(SB)/4, $0x40800000
+DATA float4<>+28(SB)/4, $0x40c00000
+DATA float4<>+32(SB)/4, $0x80000000
+DATA float4<>+36(SB)/4, $0xbf000000
+DATA float4<>+40(SB)/4, $0xbf800000
+DATA float4<>+44(SB)/4, $0xbfc00000
+DATA float4<>+48(SB)/4, $0xc0000000
+DATA float4<>+52(SB)/4, $0xc0400000
+DATA float4<>+56(SB)/4, $0xc0800000
+DATA float4<>+60(SB)/4, $0xc0c00000
+GLOBL float4<>(SB), RODATA|NOPTR, $64
+
+// func i8ToI4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·i8ToI4AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU      (CX), Y0
+	VPSRLW       $0x04, Y0, Y1
+	VPAND        splat32_000f000f<>+0(SB), Y0, Y0
+	VPAND        splat32_00f000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSWB    X1, X0, X0
+	VMOVDQU      X0, (AX)
+	VMOVDQU      32(CX), Y0
+	VPSRLW       $0x04, Y0, Y1
+	VPAND        splat32_000f000f<>+0(SB), Y0, Y0
+	VPAND        splat32_00f000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSWB    X1, X0, X0
+	VMOVDQU      X0, 16(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU      (CX), Y0
+	VPSRLW       $0x04, Y0, Y1
+	VPAND        splat32_000f000f<>+0(SB), Y0, Y0
+	VPAND        splat32_00f000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSWB    X1, X0, X0
+	VMOVDQU      X0, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_000f000f<>+0(SB)/4, $0x000f000f
+DATA splat32_000f000f<>+4(SB)/4, $0x000f000f
+DATA splat32_000f000f<>+8(SB)/4, $0x000f000f
+DATA splat32_000f000f<>+12(SB)/4, $0x000f000f
+DATA splat32_000f000f<>+16(SB)/4, $0x000f000f
+DATA splat32_000f000f<>+20(SB)/4, $0x000f000f
+DATA splat32_000f000f<>+24(SB)/4, $0x000f000f
+DATA splat32_000f000f<>+28(SB)/4, $0x000f000f
+GLOBL splat32_000f000f<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00f000f0<>+0(SB)/4, $0x00f000f0
+DATA splat32_00f000f0<>+4(SB)/4, $0x00f000f0
+DATA splat32_00f000f0<>+8(SB)/4, $0x00f000f0
+DATA splat32_00f000f0<>+12(SB)/4, $0x00f000f0
+DATA splat32_00f000f0<>+16(SB)/4, $0x00f000f0
+DATA splat32_00f000f0<>+20(SB)/4, $0x00f000f0
+DATA splat32_00f000f0<>+24(SB)/4, $0x00f000f0
+DATA splat32_00f000f0<>+28(SB)/4, $0x00f000f0
+GLOBL splat32_00f000f0<>(SB), RODATA|NOPTR, $32
+
+// func i8ToI4AVX512(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·i8ToI4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0f0f0f0f, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z1
+	VPSRLW     $0x04, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVWB    Z1, Y1
+	VMOVDQU64  Y1, (AX)
+	VMOVDQU64  64(CX), Z1
+	VPSRLW     $0x04, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVWB    Z1, Y1
+	VMOVDQU64  Y1, 32(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU64  (CX), Z1
+	VPSRLW     $0x04, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVWB    Z1, Y1
+	VMOVDQU64  Y1, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	SHLQ       $0x01, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, Z1
+	VPSRLW     $0x04, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVWB    Z1, Y1
+	MOVQ       DX, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU8   Y1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func i4ToI8AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·i4ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXBW (CX), Y0
+	VPSLLW    $0x04, Y0, Y1
+	VPOR      Y1, Y0, Y0
+	VPAND     splat32_0f0f0f0f<>+0(SB), Y0, Y0
+	VPXOR     splat32_08080808<>+0(SB), Y0, Y0
+	VPSUBB    splat32_08080808<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	VPMOVZXBW 16(CX), Y0
+	VPSLLW    $0x04, Y0, Y1
+	VPOR      Y1, Y0, Y0
+	VPAND     splat32_0f0f0f0f<>+0(SB), Y0, Y0
+	VPXOR     splat32_08080808<>+0(SB), Y0, Y0
+	VPSUBB    splat32_08080808<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 32(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXBW (CX), Y0
+	VPSLLW    $0x04, Y0, Y1
+	VPOR      Y1, Y0, Y0
+	VPAND     splat32_0f0f0f0f<>+0(SB), Y0, Y0
+	VPXOR     splat32_08080808<>+0(SB), Y0, Y0
+	VPSUBB    splat32_08080808<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_0f0f0f0f<>+0(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+4(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+8(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+12(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+16(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+20(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+24(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+28(SB)/4, $0x0f0f0f0f
+GLOBL splat32_0f0f0f0f<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_08080808<>+0(SB)/4, $0x08080808
+DATA splat32_08080808<>+4(SB)/4, $0x08080808
+DATA splat32_08080808<>+8(SB)/4, $0x08080808
+DATA splat32_08080808<>+12(SB)/4, $0x08080808
+DATA splat32_08080808<>+16(SB)/4, $0x08080808
+DATA splat32_08080808<>+20(SB)/4, $0x08080808
+DATA splat32_08080808<>+24(SB)/4, $0x08080808
+DATA splat32_08080808<>+28(SB)/4, $0x08080808
+GLOBL splat32_08080808<>(SB), RODATA|NOPTR, $32
+
+// func i4ToI8AVX512(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·i4ToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0f0f0f0f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x08080808, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VPMOVZXBW  (CX), Z2
+	VPSLLW     $0x04, Z2, Z3
+	VPTERNLOGD $0xa8, Z0, Z3, Z2
+	VPXORD     Z1, Z2, Z2
+	VPSUBB     Z1, Z2, Z2
+	VMOVDQU64  Z2, (AX)
+	VPMOVZXBW  32(CX), Z2
+	VPSLLW     $0x04, Z2, Z3
+	VPTERNLOGD $0xa8, Z0, Z3, Z2
+	VPXORD     Z1, Z2, Z2
+	VPSUBB     Z1, Z2, Z2
+	VMOVDQU64  Z2, 64(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VPMOVZXBW  (CX), Z2
+	VPSLLW     $0x04, Z2, Z3
+	VPTERNLOGD $0xa8, Z0, Z3, Z2
+	VPXORD     Z1, Z2, Z2
+	VPSUBB     Z1, Z2, Z2
+	VMOVDQU64  Z2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, Y2
+	VPMOVZXBW  Y2, Z2
+	VPSLLW     $0x04, Z2, Z3
+	VPTERNLOGD $0xa8, Z0, Z3, Z2
+	VPXORD     Z1, Z2, Z2
+	VPSUBB     Z1, Z2, Z2
+	MOVQ       DX, CX
+	SHLQ       $0x01, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU8   Z2, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func u4ToU8AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·u4ToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXBW (CX), Y0
+	VPSLLW    $0x04, Y0, Y1
+	VPOR      Y1, Y0, Y0
+	VPAND     splat32_0f0f0f0f<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	VPMOVZXBW 16(CX), Y0
+	VPSLLW    $0x04, Y0, Y1
+	VPOR      Y1, Y0, Y0
+	VPAND     splat32_0f0f0f0f<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 32(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXBW (CX), Y0
+	VPSLLW    $0x04, Y0, Y1
+	VPOR      Y1, Y0, Y0
+	VPAND     splat32_0f0f0f0f<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func u4ToU8AVX512(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·u4ToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0f0f0f0f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x08080808, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VPMOVZXBW  (CX), Z1
+	VPSLLW     $0x04, Z1, Z2
+	VPTERNLOGD $0xa8, Z0, Z2, Z1
+	VMOVDQU64  Z1, (AX)
+	VPMOVZXBW  32(CX), Z1
+	VPSLLW     $0x04, Z1, Z2
+	VPTERNLOGD $0xa8, Z0, Z2, Z1
+	VMOVDQU64  Z1, 64(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VPMOVZXBW  (CX), Z1
+	VPSLLW     $0x04, Z1, Z2
+	VPTERNLOGD $0xa8, Z0, Z2, Z1
+	VMOVDQU64  Z1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, Y1
+	VPMOVZXBW  Y1, Z1
+	VPSLLW     $0x04, Z1, Z2
+	VPTERNLOGD $0xa8, Z0, Z2, Z1
+	MOVQ       DX, CX
+	SHLQ       $0x01, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU8   Z1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToI4AVX2(dst *uint8, src *float32, n int)
+// Requires: AVX, AVX2
+TEXT ·f32ToI4AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ         DX, $0x00000010
+	JB           single
+	VMOVDQU      (CX), Y0
+	VCVTTPS2DQ   Y0, Y0
+	VPSRLQ       $0x1c, Y0, Y1
+	VPAND        splat32_0000000f<>+0(SB), Y0, Y0
+	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPSHUFB      packqb<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPOR         X1, X0, X0
+	VMOVD        X0, (AX)
+	VMOVDQU      32(CX), Y0
+	VCVTTPS2DQ   Y0, Y0
+	VPSRLQ       $0x1c, Y0, Y1
+	VPAND        splat32_0000000f<>+0(SB), Y0, Y0
+	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPSHUFB      packqb<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPOR         X1, X0, X0
+	VMOVD        X0, 4(AX)
+	VMOVDQU      64(CX), Y0
+	VCVTTPS2DQ   Y0, Y0
+	VPSRLQ       $0x1c, Y0, Y1
+	VPAND        splat32_0000000f<>+0(SB), Y0, Y0
+	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPSHUFB      packqb<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPOR         X1, X0, X0
+	VMOVD        X0, 8(AX)
+	VMOVDQU      96(CX), Y0
+	VCVTTPS2DQ   Y0, Y0
+	VPSRLQ       $0x1c, Y0, Y1
+	VPAND        splat32_0000000f<>+0(SB), Y0, Y0
+	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPSHUFB      packqb<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPOR         X1, X0, X0
+	VMOVD        X0, 12(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000004
+	JB           tail
+	VMOVDQU      (CX), Y0
+	VCVTTPS2DQ   Y0, Y0
+	VPSRLQ       $0x1c, Y0, Y1
+	VPAND        splat32_0000000f<>+0(SB), Y0, Y0
+	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPSHUFB      packqb<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPOR         X1, X0, X0
+	VMOVD        X0, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000004, AX
+	SUBQ         $0x00000004, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func f32ToI4AVX512(dst *uint8, src *float32, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·f32ToI4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x000000f0, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, (AX)
+	VMOVDQU64  64(CX), Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 8(AX)
+	VMOVDQU64  128(CX), Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 16(AX)
+	VMOVDQU64  192(CX), Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z (CX), K1, Z1
+	VCVTTPS2DQ  Z1, Z1
+	VPSRLQ      $0x1c, Z1, Z2
+	VPTERNLOGD  $0xe4, Z0, Z2, Z1
+	VPMOVQB     Z1, X1
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VMOVDQU8    X1, K1, (AX)
 
 done:
 	VZEROUPPER

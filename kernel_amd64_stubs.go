@@ -17,13 +17,105 @@ func f16ToF32AVX2(dst *float32, src *uint16, n int)
 func f16ToF32AVX512(dst *float32, src *uint16, n int)
 
 //go:noescape
+func f32ToBF16AVX512(dst *uint16, src *float32, n int)
+
+//go:noescape
 func f32ToBF16AVX2(dst *uint16, src *float32, n int)
 
 //go:noescape
-func f32ToBF16AVX512(dst *uint16, src *float32, n int)
+func f32ToBF16AVX512BF16(dst *uint16, src *float32, n int)
 
+//go:noescape
+func bf16ToF32AVX512(dst *float32, src *uint16, n int)
+
+// n is a multiple of 16.
+//
 //go:noescape
 func bf16ToF32AVX2(dst *float32, src *uint16, n int)
 
 //go:noescape
-func bf16ToF32AVX512(dst *float32, src *uint16, n int)
+func f32ToF8AVX2(dst *uint8, src *float32, n int, p *[8]uint32)
+
+//go:noescape
+func f32ToF8AVX512(dst *uint8, src *float32, n int, p *[8]uint32)
+
+//go:noescape
+func f16ToF8AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+//go:noescape
+func f16ToF8AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+//go:noescape
+func bf16ToF8AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+//go:noescape
+func bf16ToF8AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+//go:noescape
+func f8ToF32AVX512(dst *float32, src *uint8, n int, table *[256]uint32) bool
+
+//go:noescape
+func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)
+
+//go:noescape
+func f32ToE8M0AVX512(dst *uint8, src *float32, n int, p *[4]uint32)
+
+// n counts pairs of source elements.
+//
+//go:noescape
+func f32ToF4AVX2(dst *uint8, src *float32, n int)
+
+// n counts pairs of source elements.
+//
+//go:noescape
+func f32ToF4AVX512(dst *uint8, src *float32, n int)
+
+// n counts source bytes.
+//
+//go:noescape
+func f4ToF32AVX2(dst *float32, src *uint8, n int)
+
+// n counts source bytes.
+//
+//go:noescape
+func f4ToF32AVX512(dst *float32, src *uint8, n int)
+
+// n counts pairs of source bytes.
+//
+//go:noescape
+func i8ToI4AVX2(dst *uint8, src *uint8, n int)
+
+// n counts pairs of source bytes.
+//
+//go:noescape
+func i8ToI4AVX512(dst *uint8, src *uint8, n int)
+
+// n counts source bytes.
+//
+//go:noescape
+func i4ToI8AVX2(dst *uint8, src *uint8, n int)
+
+// n counts source bytes.
+//
+//go:noescape
+func i4ToI8AVX512(dst *uint8, src *uint8, n int)
+
+// n counts source bytes.
+//
+//go:noescape
+func u4ToU8AVX2(dst *uint8, src *uint8, n int)
+
+// n counts source bytes.
+//
+//go:noescape
+func u4ToU8AVX512(dst *uint8, src *uint8, n int)
+
+// n counts pairs of source elements.
+//
+//go:noescape
+func f32ToI4AVX2(dst *uint8, src *float32, n int)
+
+// n counts pairs of source elements.
+//
+//go:noescape
+func f32ToI4AVX512(dst *uint8, src *float32, n int)

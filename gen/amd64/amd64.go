@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
@@ -26,7 +25,16 @@ var kernels = []func(a *Asm){
 	f32ToF16,
 	f16ToF32,
 	f32ToBF16,
+	f32ToBF16BF16,
 	bf16ToF32,
+	narrowToF8,
+	f8ToF32,
+	f32ToE8M0,
+	f32ToF4,
+	f4ToF32,
+	i8ToI4,
+	unpack4,
+	f32ToI4,
 }
 
 // Generate writes kernel_amd64.s and kernel_amd64_stubs.go into dir.
@@ -43,7 +51,7 @@ func Generate(dir string) error {
 
 // Build returns the contents of kernel_amd64.s and kernel_amd64_stubs.go.
 func Build() (asm, stubs []byte, err error) {
-	a := &Asm{Context: build.NewContext(), data: map[string][]uint32{}}
+	a := &Asm{Context: build.NewContext(), data: map[string][]uint32{}, funcs: map[string]ISA{}, needs: map[string][]string{}}
 	a.ConstraintExpr("amd64,gc,!purego,!noasm")
 	for _, k := range kernels {
 		k(a)
@@ -56,7 +64,7 @@ func Build() (asm, stubs []byte, err error) {
 	var asmOut, stubOut buffer
 	err = pass.Concat(
 		pass.Compile,
-		pass.FunctionPass(checkAVX2),
+		pass.FunctionPass(a.checkISA),
 		pass.FunctionPass(expandRaw),
 		&pass.Output{Writer: &asmOut, Printer: printer.NewGoAsm(cfg)},
 		&pass.Output{Writer: &stubOut, Printer: printer.NewStubs(cfg)},
@@ -71,17 +79,26 @@ type buffer struct{ bytes.Buffer }
 
 func (*buffer) Close() error { return nil }
 
-// checkAVX2 makes sure a function meant for AVX2 machines needs no AVX-512:
-// no EVEX-only instruction and no vector register above 15 (which the
-// assembler could only encode with EVEX).
-func checkAVX2(fn *ir.Function) error {
-	if !strings.HasSuffix(fn.Name, "AVX2") {
-		return nil
-	}
-	for _, isa := range fn.ISA {
-		if strings.HasPrefix(isa, "AVX512") {
-			return fmt.Errorf("%s requires %s", fn.Name, isa)
+// The extensions each family may use without saying so: the Go side checks
+// exactly these for a tier (kernel_amd64.go), plus the ones a function
+// declares with Needs.
+var baseISA = map[ISA][]string{
+	AVX2:   {"AVX", "AVX2", "F16C"},
+	AVX512: {"AVX", "AVX2", "F16C", "AVX512F", "AVX512BW", "AVX512VL", "BMI2"},
+}
+
+// checkISA makes sure a function uses no extension beyond its family's and
+// those it declared, and that an AVX2 function uses no vector register
+// above 15 (which only EVEX can encode) and no mask register.
+func (a *Asm) checkISA(fn *ir.Function) error {
+	isa := a.funcs[fn.Name]
+	for _, x := range fn.ISA {
+		if !slices.Contains(baseISA[isa], x) && !slices.Contains(a.needs[fn.Name], x) {
+			return fmt.Errorf("%s (%v) requires %s, which it does not declare", fn.Name, isa, x)
 		}
+	}
+	if isa != AVX2 {
+		return nil
 	}
 	for _, i := range fn.Instructions() {
 		for _, r := range i.Registers() {
@@ -93,12 +110,5 @@ func checkAVX2(fn *ir.Function) error {
 			}
 		}
 	}
-	if !slices.Contains(fn.ISA, "AVX2") && !slices.Contains(fn.ISA, "AVX") {
-		return fmt.Errorf("%s uses no AVX instruction", fn.Name)
-	}
 	return nil
 }
-
-// expandRaw replaces the instructions Go's assembler does not know (see
-// raw.go) by BYTE sequences, after register allocation.
-func expandRaw(fn *ir.Function) error { return nil }

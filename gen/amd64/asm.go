@@ -13,8 +13,8 @@ import (
 type ISA int
 
 const (
-	AVX2   ISA = iota // 256-bit VEX, 16 vector registers, F16C, BMI2
-	AVX512            // 512-bit EVEX, 32 vector registers, k masks (F, BW, VL, and BMI2)
+	AVX2   ISA = iota // 256-bit VEX and 16 vector registers: AVX2 and F16C
+	AVX512            // 512-bit EVEX, 32 vector registers and k masks: F, BW, VL, and BMI2 for tail masks
 )
 
 func (i ISA) String() string { return [...]string{"AVX2", "AVX512"}[i] }
@@ -26,7 +26,28 @@ type Asm struct {
 	*build.Context
 	isa  ISA
 	data map[string][]uint32 // data symbols already emitted, so kernels can share them by name
+
+	labels int      // labels made by NewLabel in the current function
+	later  []func() // out-of-line blocks, emitted after the function's RET
+
+	name  string              // the current function
+	funcs map[string]ISA      // the family of every function
+	needs map[string][]string // extensions beyond the family's, by function
 }
+
+// Needs declares that the current function uses these extensions beyond its
+// family's (avo's names, e.g. "AVX512VBMI"); its Go wrapper must check them.
+func (a *Asm) Needs(isa ...string) { a.needs[a.name] = append(a.needs[a.name], isa...) }
+
+// NewLabel returns a label name unique in the current function.
+func (a *Asm) NewLabel(prefix string) string {
+	a.labels++
+	return fmt.Sprintf("%s%d", prefix, a.labels)
+}
+
+// OutOfLine emits f after the function's RET (see Stream), for code off the
+// hot path; f must end with a jump back.
+func (a *Asm) OutOfLine(f func()) { a.later = append(a.later, f) }
 
 // Lanes32 is the number of 32-bit lanes in one vector of the current ISA.
 func (a *Asm) Lanes32() int {
@@ -56,18 +77,13 @@ func Half(v VecVirtual) VecVirtual {
 	panic("no half of an XMM register")
 }
 
-// Quarter returns the register of a quarter of the width of v.
-func Quarter(v VecVirtual) VecVirtual {
-	if v.Size() != 64 {
-		panic("quarter of a register narrower than ZMM")
-	}
-	return v.AsX().(VecVirtual)
-}
-
 // Func starts a NOSPLIT function with the given Go signature and a
 // go:noescape stub.
 func (a *Asm) Func(name string, isa ISA, sig string, doc ...string) {
 	a.isa = isa
+	a.labels = 0
+	a.name = name
+	a.funcs[name] = isa
 	a.Function(name)
 	a.Attributes(attr.NOSPLIT)
 	a.SignatureExpr(sig)
@@ -116,8 +132,8 @@ func (a *Asm) ConstTable(name string, words []uint32) VecVirtual {
 	return x
 }
 
-// ConstBytes is ConstTable for byte tables.
-func (a *Asm) ConstBytes(name string, b []byte) VecVirtual {
+// DataBytes is Data for byte tables.
+func (a *Asm) DataBytes(name string, b []byte) Mem {
 	if len(b)%4 != 0 {
 		panic("byte table length must be a multiple of 4")
 	}
@@ -125,12 +141,12 @@ func (a *Asm) ConstBytes(name string, b []byte) VecVirtual {
 	for i := range w {
 		w[i] = uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24
 	}
-	return a.ConstTable(name, w)
+	return a.Data(name, w)
 }
 
 // Data emits (once) a read-only symbol holding words and returns its address.
 func (a *Asm) Data(name string, words []uint32) Mem {
-	name = name + "<>"
+
 	if old, ok := a.data[name]; ok {
 		if fmt.Sprint(old) != fmt.Sprint(words) {
 			panic("data symbol " + name + " redefined with other contents")
@@ -172,4 +188,82 @@ func (a *Asm) Xor(x, y, dst Op) {
 	} else {
 		a.VPXOR(x, y, dst)
 	}
+}
+
+// Tern returns the VPTERNLOGD immediate of the bitwise function f of the
+// destination (A) and the two sources (B, C): VPTERNLOGD imm, C, B, A.
+func Tern(f func(a, b, c uint8) uint8) U8 { return U8(f(0xF0, 0xCC, 0xAA)) }
+
+// Splat returns an operand holding v in every 32-bit lane, for use as the
+// second source of a vector instruction: on AVX-512 a register (emit it
+// before the loop), on AVX2 a 32-byte read-only vector in memory, which
+// spares the 16 registers.
+func (a *Asm) Splat(v uint32) Op {
+	if a.isa == AVX512 {
+		return a.Const32(v)
+	}
+	return a.Data(fmt.Sprintf("splat32_%08x", v), []uint32{v, v, v, v, v, v, v, v})
+}
+
+// StoreLow stores the low size bytes of v to m (with a mask k of laneBits
+// lanes in a tail).
+func (a *Asm) StoreLow(v VecVirtual, size int, m Mem, laneBits int, k Register) {
+	if k != nil {
+		a.VStore(v, m, laneBits, k)
+		return
+	}
+	switch size {
+	case 4:
+		a.VMOVD(v.AsX(), m)
+	case 8:
+		a.VMOVQ(v.AsX(), m)
+	case 16:
+		a.VStore(v.AsX().(VecVirtual), m, laneBits, nil)
+	case 32:
+		a.VStore(v.AsY().(VecVirtual), m, laneBits, nil)
+	case 64:
+		a.VStore(v, m, laneBits, nil)
+	default:
+		panic(fmt.Sprint("store of ", size, " bytes"))
+	}
+}
+
+// AllOnes returns a vector register with every bit set.
+func (a *Asm) AllOnes() VecVirtual {
+	v := a.Vec()
+	if a.isa == AVX512 {
+		a.VPTERNLOGD(U8(0xFF), v, v, v)
+	} else {
+		a.VPCMPEQD(v, v, v)
+	}
+	return v
+}
+
+// ConstWords loads a vector register with 16-bit values (a read-only data
+// symbol).
+func (a *Asm) ConstWords(name string, w []uint16) VecVirtual {
+	b := make([]byte, 2*len(w))
+	for i, v := range w {
+		b[2*i], b[2*i+1] = byte(v), byte(v>>8)
+	}
+	x := a.Vec()
+	m := a.DataBytes(name, b)
+	if a.isa == AVX512 {
+		a.VMOVDQU64(m, x)
+	} else {
+		a.VMOVDQU(m, x)
+	}
+	return x
+}
+
+// ConstBytes loads a vector register with bytes (a read-only data symbol).
+func (a *Asm) ConstBytes(name string, b []byte) VecVirtual {
+	x := a.Vec()
+	m := a.DataBytes(name, b)
+	if a.isa == AVX512 {
+		a.VMOVDQU64(m, x)
+	} else {
+		a.VMOVDQU(m, x)
+	}
+	return x
 }

@@ -9,32 +9,61 @@ import (
 )
 
 // Every kernel is an element-wise map from src to dst. Loop describes its
-// shape; Stream emits the loop structure around the kernel's Step function,
-// which converts one step of Lanes elements (the algorithm, written once per
+// shape; Stream emits the loop structure around the kernel's step function,
+// which converts the elements of one Step (the algorithm, written once per
 // ISA family):
 //
-//	main:   while n ≥ Unroll·Lanes: Unroll steps side by side
-//	single: while n ≥ Lanes:        one step
-//	tail:   AVX-512 only, if n > 0: one step with k masks on every load and store
+//	main:   while n ≥ Unroll·Lanes: one step of Unroll·Lanes elements
+//	single: while n ≥ Lanes:        one step of Lanes elements
+//	tail:   AVX-512 only, if n > 0: one step of Lanes elements with k masks
+//	        on every load and store (Step.N holds how many are real)
+//
+// A kernel that converts a vector at a time wraps its function in Each; one
+// that gains from seeing the whole unrolled block (to pack several vectors
+// into one store) handles Step.Lanes itself.
 //
 // AVX2 kernels stop before the tail: their Go wrappers pass n rounded down to
 // a multiple of Lanes and finish the remaining elements with the generic
 // kernel, so no AVX2 instruction ever touches memory outside the slices.
 type Loop struct {
 	SrcSize, DstSize int // bytes per element in src and dst (packed kernels count pairs as elements)
-	Lanes            int // elements per step
-	Unroll           int // steps per iteration of the main loop
+	Lanes            int // elements per vector step
+	Unroll           int // vector steps per iteration of the main loop
 }
 
-// Step is one step of a stream: Lanes elements at Src and Dst. In the
-// AVX-512 tail, N holds the number of elements left (0 < N < Lanes) and the
-// kernel must use M's masks on every memory access.
+// Step is a block of Lanes elements at Src and Dst. In the AVX-512 tail, N
+// holds the number of elements left (0 < N < Lanes) and the kernel must use
+// M's masks on every memory access.
 type Step struct {
-	a        *Asm
-	Src, Dst Mem
-	Lanes    int
-	N        GPVirtual // nil in full steps
-	masks    map[[2]int]Register
+	a                *Asm
+	Src, Dst         Mem
+	Lanes            int
+	srcSize, dstSize int
+	N                GPVirtual // nil in full steps
+	masks            map[[2]int]Register
+}
+
+// Part returns the sub-step of lanes elements starting at element i of s
+// (a full step: only the tail is masked, and it is never split).
+func (s *Step) Part(i, lanes int) *Step {
+	if s.N != nil && (i != 0 || lanes != s.Lanes) {
+		panic("the tail step cannot be split")
+	}
+	t := *s
+	t.Src = s.Src.Offset(i * s.srcSize)
+	t.Dst = s.Dst.Offset(i * s.dstSize)
+	t.Lanes = lanes
+	return &t
+}
+
+// Each adapts a function converting one vector of lanes elements into a
+// step function for Stream.
+func Each(lanes int, f func(s *Step)) func(s *Step) {
+	return func(s *Step) {
+		for i := 0; i < s.Lanes; i += lanes {
+			f(s.Part(i, lanes))
+		}
+	}
 }
 
 // Tail reports whether this is the masked tail step.
@@ -72,47 +101,45 @@ func (s *Step) M(perElem, skip int) Register {
 // Stream emits the loop structure of l around step and returns. dst, src and
 // n are the pointer and element-count registers (consumed).
 func (a *Asm) Stream(l Loop, dst, src, n GPVirtual, step func(s *Step)) {
-	full := func(i int) *Step {
-		return &Step{
-			a:     a,
-			Src:   Mem{Base: src, Disp: i * l.Lanes * l.SrcSize},
-			Dst:   Mem{Base: dst, Disp: i * l.Lanes * l.DstSize},
-			Lanes: l.Lanes,
-		}
+	a.StreamNamed("", l, dst, src, n, step)
+}
+
+// StreamNamed is Stream with its labels prefixed by name, for functions
+// that choose between several loops.
+func (a *Asm) StreamNamed(name string, l Loop, dst, src, n GPVirtual, step func(s *Step)) {
+	block := func(lanes int) *Step {
+		return &Step{a: a, Src: Mem{Base: src}, Dst: Mem{Base: dst}, Lanes: lanes, srcSize: l.SrcSize, dstSize: l.DstSize}
 	}
-	advance := func(elems int) {
-		a.ADDQ(U32(elems*l.SrcSize), src)
-		a.ADDQ(U32(elems*l.DstSize), dst)
-		a.SUBQ(U32(elems), n)
+	loop := func(label, next string, lanes int) {
+		a.Label(name + label)
+		a.CMPQ(n, U32(lanes))
+		a.JB(LabelRef(name + next))
+		step(block(lanes))
+		a.ADDQ(U32(lanes*l.SrcSize), src)
+		a.ADDQ(U32(lanes*l.DstSize), dst)
+		a.SUBQ(U32(lanes), n)
+		a.JMP(LabelRef(name + label))
 	}
 	if l.Unroll > 1 {
-		a.Label("main")
-		a.CMPQ(n, U32(l.Unroll*l.Lanes))
-		a.JB(LabelRef("single"))
-		for i := range l.Unroll {
-			step(full(i))
-		}
-		advance(l.Unroll * l.Lanes)
-		a.JMP(LabelRef("main"))
+		loop("main", "single", l.Unroll*l.Lanes)
 	}
-	a.Label("single")
-	a.CMPQ(n, U32(l.Lanes))
-	a.JB(LabelRef("tail"))
-	step(full(0))
-	advance(l.Lanes)
-	a.JMP(LabelRef("single"))
-	a.Label("tail")
+	loop("single", "tail", l.Lanes)
+	a.Label(name + "tail")
 	if a.isa == AVX512 {
 		a.TESTQ(n, n)
-		a.JZ(LabelRef("done"))
-		s := full(0)
+		a.JZ(LabelRef(name + "done"))
+		s := block(l.Lanes)
 		s.N = n
 		s.masks = map[[2]int]Register{}
 		step(s)
 	}
-	a.Label("done")
+	a.Label(name + "done")
 	a.VZEROUPPER()
 	a.RET()
+	for _, f := range a.later {
+		f()
+	}
+	a.later = nil
 }
 
 // VLoad moves a vector from m to v; with a mask k (lanes of laneBits bits),

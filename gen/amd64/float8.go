@@ -1,0 +1,351 @@
+package amd64
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The float8 conversions. Narrowing follows the float8Params algorithm of
+// params.go lane by lane (integer round-to-nearest-even for normal results,
+// the FPU's own rounding for subnormal ones); widening looks the bytes up in
+// the type's 256-entry table.
+
+// Offsets of the float8Params fields (params.go; the layout is fixed).
+// maxBits is not read: see narrowMag.
+const (
+	f8Shift      = 0
+	f8ExpAdjust  = 4
+	f8MinNormal  = 8
+	f8Magic      = 12
+	f8MaxBits    = 16
+	f8Overflow   = 20
+	f8NaN        = 24
+	f8SignedZero = 28
+)
+
+// VPCMPUD/VPCMPD predicates.
+const (
+	cmpLT = 1
+	cmpGT = 6 // not less or equal
+)
+
+// f8Consts holds what narrowMag needs, loaded once before the loop.
+type f8Consts struct {
+	cnt                             Op // the shift: an XMM count or an immediate
+	lsb                             Op // 1 << shift: the lowest kept bit
+	bias                            Op // (1<<shift>>1) - 1 - expAdjust<<shift
+	minNormal, magic, overflow, nan Op
+	abs, inf                        Op // fixed constants
+}
+
+// loadF8 reads *p (a *float8Params) into registers.
+func (a *Asm) loadF8(p GPVirtual) *f8Consts {
+	c := &f8Consts{abs: a.Splat(0x7FFFFFFF), inf: a.Splat(0x7F800000)}
+	field := func(off int) VecVirtual { return a.Splat32(Mem{Base: p, Disp: off}) }
+	cnt := a.XMM()
+	a.VMOVD(Mem{Base: p, Disp: f8Shift}, cnt)
+	c.cnt = cnt
+	c.minNormal, c.magic, c.overflow, c.nan = field(f8MinNormal), field(f8Magic), field(f8Overflow), field(f8NaN)
+	ones, lsb, bias := a.AllOnes(), a.Vec(), a.Vec()
+	a.VPSRLD(U8(31), ones, lsb)
+	a.VPSLLD(cnt, lsb, lsb) // 1 << shift
+	a.VPSRLD(U8(1), lsb, bias)
+	a.VPADDD(ones, bias, bias) // (1 << shift >> 1) - 1
+	adj := field(f8ExpAdjust)
+	a.VPSLLD(cnt, adj, adj)
+	a.VPSUBD(adj, bias, bias)
+	c.lsb, c.bias = lsb, bias
+	return c
+}
+
+// narrowMag is the float8Params algorithm of params.go on |x|, without the
+// NaN case (which the callers order differently with the sign):
+//
+//	a = |x|
+//	r = (a + (1<<shift>>1) - 1 + (a>>shift)&1) >> shift - expAdjust
+//	a < minNormal:  r = bits(float32(a) + float32(magic)) - magic
+//	r > maxBits:    r = overflow
+//
+// Folding expAdjust<<shift into the rounding bias saves the subtraction
+// (it only wraps for a < minNormal, whose lanes the next line replaces). The
+// last line is min(r, overflow): every parameter set has overflow = maxBits
+// or maxBits+1 (kernel_amd64.go checks), and r is unsigned. The rounding bit
+// is added as (a & lsb) >> shift: on this Zen 5, adding it through a k mask
+// from VPTESTMD is slower, as the instructions that write k masks issue
+// about once per cycle.
+func (a *Asm) narrowMag(c *f8Consts, x VecVirtual) (ab, r VecVirtual) {
+	ab, r = a.Vec(), a.Vec()
+	a.And(c.abs, x, ab)
+	if a.isa == AVX512 {
+		sub, t := a.K(), a.Vec()
+		a.VPANDD(c.lsb, ab, t)
+		a.VPSRLD(c.cnt, t, t)
+		a.VPADDD(c.bias, ab, r)
+		a.VPADDD(t, r, r)
+		a.VPSRLD(c.cnt, r, r)
+		a.VPCMPUD(U8(cmpLT), c.minNormal, ab, sub)
+		a.VADDPS(c.magic, ab, sub, r)
+		a.VPSUBD(c.magic, r, sub, r)
+	} else {
+		t, m, f := a.Vec(), a.Vec(), a.Vec()
+		a.And(c.lsb, ab, t)
+		a.VPSRLD(c.cnt, t, t)
+		a.VPADDD(c.bias, ab, r)
+		a.VPADDD(t, r, r)
+		a.VPSRLD(c.cnt, r, r)
+		a.VPCMPGTD(ab, c.minNormal, m) // a < 2^31: a signed compare does
+		a.VADDPS(c.magic, ab, f)
+		a.VPSUBD(c.magic, f, f)
+		a.VPBLENDVB(m, f, r, r)
+	}
+	a.VPMINUD(c.overflow, r, r)
+	return ab, r
+}
+
+// signF8 adds the sign of x (bit 31) to the float8 bits in r (bit 7): a FNUZ
+// type has no negative zero, so there a zero result stays 0x00 (its NaN and
+// its non-saturated overflow are 0x80 with or without the sign).
+func (a *Asm) signF8(x, r VecVirtual, fnuz bool, eighty Op) {
+	s := a.Vec()
+	a.VPSRLD(U8(24), x, s)
+	if a.isa == AVX512 {
+		or := Tern(func(r, s, k uint8) uint8 { return r | s&k })
+		if fnuz {
+			nz := a.K()
+			a.VPTESTMD(r, r, nz)
+			a.VPTERNLOGD(or, eighty, s, nz, r)
+		} else {
+			a.VPTERNLOGD(or, eighty, s, r)
+		}
+		return
+	}
+	a.And(eighty, s, s)
+	if fnuz {
+		z := a.Vec()
+		a.Xor(z, z, z)
+		a.VPCMPEQD(r, z, z)
+		a.VPANDN(s, z, s) // s &^ (r == 0)
+	}
+	a.Or(s, r, r)
+}
+
+// pickGT sets the lanes of dst where x > y to v: an unsigned comparison on
+// AVX-512, a signed one on AVX2 (the kernels only compare values below
+// 2^31 with it). x must be a register.
+func (a *Asm) pickGT(x VecVirtual, y, v Op, dst VecVirtual) {
+	if a.isa == AVX512 {
+		k := a.K()
+		a.VPCMPUD(U8(cmpGT), y, x, k)
+		a.VMOVDQA32(v, k, dst)
+		return
+	}
+	m := a.Vec()
+	a.VPCMPGTD(y, x, m)
+	a.VPBLENDVB(m, v, dst, dst)
+}
+
+// packDB narrows the 32-bit lanes of r (each < 256) to bytes, in order, in
+// the low bytes of the XMM register it returns.
+func (a *Asm) packDB(r VecVirtual) VecVirtual {
+	x := r.AsX().(VecVirtual)
+	if a.isa == AVX512 {
+		a.VPMOVDB(r, x)
+		return x
+	}
+	hi := a.XMM()
+	a.VEXTRACTI128(U8(1), r, hi)
+	a.VPACKUSDW(hi, x, x)
+	a.VPACKUSWB(x, x, x)
+	return x
+}
+
+// packDB4 narrows four vectors of 32-bit lanes (each < 256) to bytes, in
+// order, in the register it returns (r[0], overwritten): two VPACKUSDW and a
+// VPACKUSWB interleave 4-lane groups within each 128-bit lane, and one
+// VPERMD puts the groups in order.
+func (a *Asm) packDB4(r []VecVirtual, order VecVirtual) VecVirtual {
+	a.VPACKUSDW(r[1], r[0], r[0])
+	a.VPACKUSDW(r[3], r[2], r[2])
+	a.VPACKUSWB(r[2], r[0], r[0])
+	a.VPERMD(r[0], order, r[0])
+	return r[0]
+}
+
+// packOrder is the VPERMD index for packDB4: the group of four results at
+// dword d = 4·lane + vector belongs at 4·vector + lane.
+func (a *Asm) packOrder() VecVirtual {
+	lanes := a.Lanes32() / 4
+	idx := make([]uint32, 4*lanes)
+	for v := range 4 {
+		for l := range lanes {
+			idx[lanes*v+l] = uint32(4*l + v)
+		}
+	}
+	return a.ConstTable(fmt.Sprintf("packdb4_%d", lanes), idx)
+}
+
+// narrowToF8 emits the three float8 narrowing kernels: from float32, FLOAT16
+// and BFLOAT16 (the 16-bit ones widen exactly first, so there is one
+// rounding). Each has two loops, for the FNUZ types (p.signedZero = 0) and
+// the others, so the sign costs no test where zero may be negative.
+func narrowToF8(a *Asm) {
+	for _, from := range []struct {
+		name, typ string
+		size      int
+	}{{"f32ToF8", "float32", 4}, {"f16ToF8", "uint16", 2}, {"bf16ToF8", "uint16", 2}} {
+		for _, isa := range []ISA{AVX2, AVX512} {
+			a.Func(from.name+isa.String(), isa, "func(dst *uint8, src *"+from.typ+", n int, p *[8]uint32)")
+			dst, src, n := a.Args()
+			p := a.GP64()
+			a.Context.Load(a.Param("p"), p)
+			c := a.loadF8(p)
+			eighty := a.Splat(0x80)
+			order := a.packOrder()
+			lanes := a.Lanes32()
+			a.CMPL(Mem{Base: p, Disp: f8SignedZero}, U8(0))
+			a.JE(LabelRef("fnuz"))
+			for _, fnuz := range []bool{false, true} {
+				name := ""
+				if fnuz {
+					a.Label("fnuz")
+					name = "fnuz_"
+				}
+				a.StreamNamed(name, Loop{SrcSize: from.size, DstSize: 1, Lanes: lanes, Unroll: 4}, dst, src, n, func(s *Step) {
+					var rs []VecVirtual
+					for i := 0; i < s.Lanes; i += lanes {
+						p := s.Part(i, lanes)
+						x := a.Vec()
+						switch from.size {
+						case 4:
+							a.VLoad(x, p.Src, 32, p.M(1, 0))
+						case 2:
+							h := Half(x)
+							a.VLoad(h, p.Src, 16, p.M(1, 0))
+							if from.name == "f16ToF8" {
+								a.VCVTPH2PS(h, x)
+							} else {
+								a.VPMOVZXWD(h, x)
+								a.VPSLLD(U8(16), x, x)
+							}
+						}
+						ab, r := a.narrowMag(c, x)
+						a.pickGT(ab, c.inf, c.nan, r)
+						a.signF8(x, r, fnuz, eighty)
+						rs = append(rs, r)
+					}
+					if len(rs) == 4 {
+						a.VStore(a.packDB4(rs, order), s.Dst, 8, nil)
+						return
+					}
+					a.StoreLow(a.packDB(rs[0]), lanes, s.Dst, 8, s.M(1, 0))
+				})
+			}
+		}
+	}
+}
+
+// f8ToF32 widens bytes through a 256-entry table of float32 bit patterns.
+//
+// AVX-512 (with VBMI): the low 16 bits of every entry of the five 8-bit float
+// tables are zero, so the kernel looks up only bytes 2 and 3 of each entry,
+// from two 256-byte planes built in registers at the start (VPERMT2W takes
+// the high halves of the entries, VPERMI2B splits them into bytes). A
+// lookup is two VPERMI2B on the low 7 bits (each a 128-byte table) and a
+// blend on the top bit; unpacking the two planes with zeros yields the
+// float32 lanes. A VPERMD first transposes the input's 4-byte groups so the
+// in-lane unpacks come out in order. The kernel checks the zero low halves
+// and reports false, converting nothing, if a table has others.
+//
+// AVX2 has no instruction that does better than the generic loop (a gather
+// is slower here), so that tier keeps the generic kernel.
+func f8ToF32(a *Asm) {
+	a.Func("f8ToF32AVX512", AVX512, "func(dst *float32, src *uint8, n int, table *[256]uint32) bool")
+	a.Needs("AVX512VBMI") // VPERMI2B
+	dst, src, n := a.Args()
+	tab := a.GP64()
+	a.Context.Load(a.Param("table"), tab)
+
+	// Check the low halves: OR all entries, test the low 16 bits.
+	t := make([]VecVirtual, 16)
+	for c := range t {
+		t[c] = a.Vec()
+		a.VMOVDQU32(Mem{Base: tab, Disp: 64 * c}, t[c])
+	}
+	acc := a.Vec()
+	a.VPORD(t[1], t[0], acc)
+	for c := 2; c < 16; c += 2 {
+		a.VPTERNLOGD(Tern(func(x, y, z uint8) uint8 { return x | y | z }), t[c+1], t[c], acc)
+	}
+	low, bad := a.Const32(0xFFFF), a.K()
+	a.VPTESTMD(low, acc, bad)
+	a.KORTESTW(bad, bad)
+	a.JNZ(LabelRef("fail"))
+
+	// Planes: p2[j], p3[j] hold bytes 2 and 3 of entries 64j .. 64j+63.
+	odd := a.ConstWords("oddwords", seq(1, 2, 1, 32))
+	even8, odd8 := a.ConstBytes("evenbytes", seq8(0, 2, 64)), a.ConstBytes("oddbytes", seq8(1, 2, 64))
+	p2, p3 := make([]VecVirtual, 4), make([]VecVirtual, 4)
+	for j := range 4 {
+		lo, hi := t[4*j], t[4*j+2]
+		a.VPERMT2W(t[4*j+1], odd, lo) // high halves of entries 64j .. 64j+31
+		a.VPERMT2W(t[4*j+3], odd, hi) // and 64j+32 .. 64j+63
+		p2[j], p3[j] = a.Vec(), a.Vec()
+		a.VMOVDQA64(even8, p2[j])
+		a.VPERMI2B(hi, lo, p2[j])
+		a.VMOVDQA64(odd8, p3[j])
+		a.VPERMI2B(hi, lo, p3[j])
+	}
+	order := a.ConstTable("transpose4x4", []uint32{0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15})
+	zero := a.Vec()
+	a.VPXORD(zero, zero, zero)
+	ok := a.GP8()
+	a.MOVB(U8(1), ok)
+	a.Store(ok, a.ReturnIndex(0))
+
+	a.Stream(Loop{SrcSize: 1, DstSize: 4, Lanes: 64, Unroll: 1}, dst, src, n, func(s *Step) {
+		b, top := a.Vec(), a.K()
+		a.VLoad(b, s.Src, 8, s.M(1, 0))
+		// b[16L + 4j + i] = input[16j + 4L + i]: after the unpacks below,
+		// lane L of output vector j holds inputs 16j + 4L .. 16j + 4L + 3.
+		a.VPERMD(b, order, b)
+		a.VPMOVB2M(b, top)
+		look := func(p []VecVirtual) VecVirtual {
+			x, y := a.Vec(), a.Vec()
+			a.VMOVDQA64(b, x)
+			a.VPERMI2B(p[1], p[0], x) // entries 0..127 by the low 7 bits
+			a.VMOVDQA64(b, y)
+			a.VPERMI2B(p[3], p[2], y) // entries 128..255
+			a.VPBLENDMB(y, x, top, x)
+			return x
+		}
+		b2, b3 := look(p2), look(p3)
+		w := []VecVirtual{a.Vec(), a.Vec()}
+		a.VPUNPCKLBW(b3, b2, w[0]) // 16-bit high halves: byte 2 | byte 3 << 8
+		a.VPUNPCKHBW(b3, b2, w[1])
+		for j := range 4 {
+			d := a.Vec()
+			if j%2 == 0 {
+				a.VPUNPCKLWD(w[j/2], zero, d)
+			} else {
+				a.VPUNPCKHWD(w[j/2], zero, d)
+			}
+			a.VStore(d, s.Dst.Offset(64*j), 32, s.M(1, 16*j))
+		}
+	})
+	a.Label("fail")
+	a.MOVB(U8(0), ok)
+	a.Store(ok, a.ReturnIndex(0))
+	a.VZEROUPPER()
+	a.RET()
+}
+
+// seq8 is seq for bytes.
+func seq8(start, num, n int) []byte {
+	s := make([]byte, n)
+	for i := range s {
+		s[i] = byte(start + i*num)
+	}
+	return s
+}

@@ -1,0 +1,207 @@
+package amd64
+
+import (
+	"math"
+
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The packed 4-bit types: two elements per byte, the first in the low
+// nibble. The packing kernels count pairs as elements (the Go wrappers
+// convert an odd last element), the unpacking ones count source bytes.
+
+// packQB collects the low byte of each 64-bit lane of v, in order, into the
+// low bytes of the XMM register it returns.
+func (a *Asm) packQB(v VecVirtual) VecVirtual {
+	x := v.AsX().(VecVirtual)
+	if a.isa == AVX512 {
+		a.VPMOVQB(v, x)
+		return x
+	}
+	ctl := a.DataBytes("packqb", []byte{
+		0, 8, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+		0x80, 0x80, 0, 8, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	})
+	hi := a.XMM()
+	a.VPSHUFB(ctl, v, v)
+	a.VEXTRACTI128(U8(1), v, hi)
+	a.VPOR(hi, x, x)
+	return x
+}
+
+// nibblePairs turns 64-bit lanes holding two nibbles (the first in bits
+// 0..3, the second in bits 32..35, other bits of each 32-bit half arbitrary)
+// into bytes second<<4 | first, and stores them.
+func (a *Asm) nibblePairs(s *Step, v VecVirtual, c0F, cF0 Op) {
+	t := a.Vec()
+	a.VPSRLQ(U8(28), v, t)
+	if a.isa == AVX512 {
+		a.VPTERNLOGD(Tern(func(v, t, m uint8) uint8 { return v&m | t&^m }), c0F, t, v)
+	} else {
+		a.And(c0F, v, v)
+		a.And(cF0, t, t)
+		a.Or(t, v, v)
+	}
+	b := a.packQB(v)
+	a.StoreLow(b, s.Lanes, s.Dst, 8, s.M(1, 0))
+}
+
+// f32ToF4 narrows float32 to FLOAT4E2M1 with float4Params (kernel_generic.go)
+// in narrowMag, then the sign (bit 3) except for NaN, which gives 0x8.
+func f32ToF4(a *Asm) {
+	for _, isa := range []ISA{AVX2, AVX512} {
+		a.Func("f32ToF4"+isa.String(), isa, "func(dst *uint8, src *float32, n int)",
+			"n counts pairs of source elements.")
+		dst, src, n := a.Args()
+		adj := uint32(126<<1) << 22
+		bias := 1<<21 - 1 - adj // wraps, as in loadF8
+		c := &f8Consts{
+			cnt: U8(22), lsb: a.Splat(1 << 22), bias: a.Splat(bias), minNormal: a.Const32(127 << 23),
+			magic: a.Splat(math.Float32bits(0x1p22)), overflow: a.Splat(7), nan: a.Splat(8),
+			abs: a.Splat(0x7FFFFFFF), inf: a.Splat(0x7F800000),
+		}
+		eight, c0F, cF0 := a.Splat(8), a.Splat(0x0F), a.Splat(0xF0)
+		a.Stream(Loop{SrcSize: 8, DstSize: 1, Lanes: a.Lanes32() / 2, Unroll: 4}, dst, src, n, Each(a.Lanes32()/2, func(s *Step) {
+			x, sgn := a.Vec(), a.Vec()
+			a.VLoad(x, s.Src, 32, s.M(2, 0))
+			ab, r := a.narrowMag(c, x)
+			a.VPSRLD(U8(28), x, sgn)
+			a.And(eight, sgn, sgn)
+			a.Or(sgn, r, r)
+			a.pickGT(ab, c.inf, c.nan, r)
+			a.nibblePairs(s, r, c0F, cF0)
+		}))
+	}
+}
+
+// f32ToI4 truncates toward zero and keeps the low four bits: VCVTTPS2DQ
+// gives the integer for |x| < 2^31 (a multiple of 16 from 2^27 on) and
+// 0x80000000 otherwise, whose low bits are 0 as the generic code requires.
+func f32ToI4(a *Asm) {
+	for _, isa := range []ISA{AVX2, AVX512} {
+		a.Func("f32ToI4"+isa.String(), isa, "func(dst *uint8, src *float32, n int)",
+			"n counts pairs of source elements.")
+		dst, src, n := a.Args()
+		c0F, cF0 := a.Splat(0x0F), a.Splat(0xF0)
+		a.Stream(Loop{SrcSize: 8, DstSize: 1, Lanes: a.Lanes32() / 2, Unroll: 4}, dst, src, n, Each(a.Lanes32()/2, func(s *Step) {
+			x := a.Vec()
+			a.VLoad(x, s.Src, 32, s.M(2, 0))
+			a.VCVTTPS2DQ(x, x)
+			a.nibblePairs(s, x, c0F, cF0)
+		}))
+	}
+}
+
+// f4ToF32 widens FLOAT4E2M1 through its 16-entry table with VPERMD; AVX2's
+// VPERMD has 8 entries, so it looks up the magnitude and adds the sign.
+func f4ToF32(a *Asm) {
+	var mags [16]uint32
+	for i, v := range []float32{0, 0.5, 1, 1.5, 2, 3, 4, 6} {
+		mags[i] = math.Float32bits(v)
+		mags[i+8] = math.Float32bits(-v)
+	}
+	for _, isa := range []ISA{AVX2, AVX512} {
+		a.Func("f4ToF32"+isa.String(), isa, "func(dst *float32, src *uint8, n int)",
+			"n counts source bytes.")
+		dst, src, n := a.Args()
+		var tab, sign Op
+		if isa == AVX512 {
+			tab = a.ConstTable("float4", mags[:])
+		} else {
+			tab = a.ConstTable("float4mag", mags[:8])
+			sign = a.Splat(0x80000000)
+		}
+		a.Stream(Loop{SrcSize: 1, DstSize: 8, Lanes: a.Lanes32() / 2, Unroll: 4}, dst, src, n, Each(a.Lanes32()/2, func(s *Step) {
+			q, t := a.Vec(), a.Vec()
+			if s.Tail() {
+				a.VLoad(q.AsX().(VecVirtual), s.Src, 8, s.M(1, 0))
+				a.VPMOVZXBQ(q.AsX(), q)
+			} else {
+				a.VPMOVZXBQ(s.Src, q)
+			}
+			// q | q<<28 holds the byte's low nibble in bits 0..3 and its high
+			// nibble in bits 32..35: VPERMD reads the low bits of each index.
+			a.VPSLLQ(U8(28), q, t)
+			a.Or(t, q, q)
+			out := a.Vec()
+			a.VPERMD(tab, q, out)
+			if isa == AVX2 {
+				a.VPSLLD(U8(28), q, q)
+				a.And(sign, q, q)
+				a.Or(q, out, out)
+			}
+			a.VStore(out, s.Dst, 32, s.M(2, 0))
+		}))
+	}
+}
+
+// i8ToI4 packs pairs of bytes: second<<4 | first&15.
+func i8ToI4(a *Asm) {
+	for _, isa := range []ISA{AVX2, AVX512} {
+		a.Func("i8ToI4"+isa.String(), isa, "func(dst *uint8, src *uint8, n int)",
+			"n counts pairs of source bytes.")
+		dst, src, n := a.Args()
+		lanes := a.Lanes32() * 2 // a vector of source bytes is this many pairs
+		var lo, hi Op
+		if isa == AVX512 {
+			lo = a.Const8(0x0F)
+		} else {
+			lo, hi = a.Splat(0x000F000F), a.Splat(0x00F000F0)
+		}
+		a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: lanes, Unroll: 2}, dst, src, n, Each(lanes, func(s *Step) {
+			w, t := a.Vec(), a.Vec()
+			a.VLoad(w, s.Src, 8, s.M(2, 0))
+			a.VPSRLW(U8(4), w, t) // each 16-bit lane: first's high nibble, then second's low nibble in bits 4..7
+			if isa == AVX512 {
+				a.VPTERNLOGD(Tern(func(w, t, m uint8) uint8 { return w&m | t&^m }), lo, t, w)
+				a.VPMOVWB(w, Half(w))
+			} else {
+				a.And(lo, w, w)
+				a.And(hi, t, t)
+				a.Or(t, w, w)
+				x := a.XMM()
+				a.VEXTRACTI128(U8(1), w, x)
+				a.VPACKUSWB(x, Half(w), Half(w))
+			}
+			a.StoreLow(Half(w), lanes, s.Dst, 8, s.M(1, 0))
+		}))
+	}
+}
+
+// unpack4 widens each nibble to a byte, zero- or sign-extended.
+func unpack4(a *Asm) {
+	for _, signed := range []bool{true, false} {
+		name := "u4ToU8"
+		if signed {
+			name = "i4ToI8"
+		}
+		for _, isa := range []ISA{AVX2, AVX512} {
+			a.Func(name+isa.String(), isa, "func(dst *uint8, src *uint8, n int)", "n counts source bytes.")
+			dst, src, n := a.Args()
+			lanes := a.Lanes32() * 2 // source bytes per step: one vector of 16-bit lanes
+			low, eight := a.Splat(0x0F0F0F0F), a.Splat(0x08080808)
+			a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: lanes, Unroll: 2}, dst, src, n, Each(lanes, func(s *Step) {
+				w, t := a.Vec(), a.Vec()
+				if s.Tail() {
+					a.VLoad(Half(w), s.Src, 8, s.M(1, 0))
+					a.VPMOVZXBW(Half(w), w)
+				} else {
+					a.VPMOVZXBW(s.Src, w)
+				}
+				a.VPSLLW(U8(4), w, t) // the high nibble to bits 8..11
+				if isa == AVX512 {
+					a.VPTERNLOGD(Tern(func(w, t, m uint8) uint8 { return (w | t) & m }), low, t, w)
+				} else {
+					a.Or(t, w, w)
+					a.And(low, w, w)
+				}
+				if signed { // (v ^ 8) - 8
+					a.Xor(eight, w, w)
+					a.VPSUBB(eight, w, w)
+				}
+				a.VStore(w, s.Dst, 8, s.M(2, 0))
+			}))
+		}
+	}
+}
