@@ -89,12 +89,16 @@ func AllTypes() []DataType {
 	return ts
 }
 
-func (t DataType) info() (typeInfo, bool) {
+// info returns the type's entry, or a zero entry for unknown numbers. It
+// returns a pointer: the entries are read on every Cast call.
+func (t DataType) info() (*typeInfo, bool) {
 	if t < 0 || int(t) >= len(typeInfos) {
-		return typeInfo{}, false
+		return &unknownType, false
 	}
-	return typeInfos[t], true
+	return &typeInfos[t], true
 }
+
+var unknownType typeInfo
 
 // String returns the ONNX enum name, e.g. "FLOAT8E4M3FN", or "DataType(N)"
 // for a number ONNX does not define.
