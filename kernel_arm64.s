@@ -28,12 +28,13 @@ loop:
 	BGE	loop
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	32(R1), [V0.B16, V1.B16]
 	WORD	$0x0e216802	// FCVTN V2.4H, V0.4S
 	WORD	$0x4e216822	// FCVTN2 V2.8H, V1.4S
 	VST1.P	[V2.B16], 16(R0)
-	SUB	$8, R2, R2
-	B	tail
+	SUBS	$8, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -61,12 +62,13 @@ loop:
 	BGE	loop
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	16(R1), [V0.B16]
 	WORD	$0x0e217801	// FCVTL V1.4S, V0.4H
 	WORD	$0x4e217802	// FCVTL2 V2.4S, V0.8H
 	VST1.P	[V1.B16, V2.B16], 32(R0)
-	SUB	$8, R2, R2
-	B	tail
+	SUBS	$8, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -142,6 +144,7 @@ loop:
 	BGE	loop
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	32(R1), [V4.B16, V5.B16]
 	WORD	$0x4e24e486	// FCMEQ V6.4S, V4.4S, V4.4S
 	WORD	$0x4e25e4a7	// FCMEQ V7.4S, V5.4S, V5.4S
@@ -156,8 +159,8 @@ tail:
 	WORD	$0x0e664088	// ADDHN V8.4H, V4.4S, V6.4S
 	WORD	$0x4e6740a8	// ADDHN2 V8.8H, V5.4S, V7.4S
 	VST1.P	[V8.B16], 16(R0)
-	SUB	$8, R2, R2
-	B	tail
+	SUBS	$8, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -207,6 +210,7 @@ loop:
 	BGE	loop
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	32(R1), [V3.B16, V4.B16]
 	WORD	$0x0ea16865	// BFCVTN V5.4H, V3.4S
 	WORD	$0x4ea16885	// BFCVTN2 V5.8H, V4.4S
@@ -215,8 +219,8 @@ tail:
 	VAND	V2.B16, V3.B16, V3.B16
 	WORD	$0x4e631ca5	// BIC V5.16B, V5.16B, V3.16B
 	VST1.P	[V5.B16], 16(R0)
-	SUB	$8, R2, R2
-	B	tail
+	SUBS	$8, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -267,6 +271,7 @@ loop:
 	BGE	loop
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	16(R1), [V4.B16]
 	VAND	V0.B16, V4.B16, V5.B16
 	WORD	$0x4e6134a5	// CMGT V5.8H, V5.8H, V1.8H
@@ -275,8 +280,8 @@ tail:
 	VZIP1	V4.H8, V3.H8, V5.H8
 	VZIP2	V4.H8, V3.H8, V6.H8
 	VST1.P	[V5.B16, V6.B16], 32(R0)
-	SUB	$8, R2, R2
-	B	tail
+	SUBS	$8, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -318,6 +323,7 @@ TEXT ·f32ToF8NEON(SB), NOSPLIT, $0-32
 	VDUP	R8, V10.B16
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	64(R1), [V11.B16, V12.B16, V13.B16, V14.B16]
 	VUZP2	V12.H8, V11.H8, V15.H8
 	VUZP2	V14.H8, V13.H8, V16.H8
@@ -379,8 +385,8 @@ tail:
 	VAND	V15.B16, V17.B16, V17.B16
 	VORR	V17.B16, V18.B16, V18.B16
 	VST1.P	[V18.B16], 16(R0)
-	SUB	$16, R2, R2
-	B	tail
+	SUBS	$16, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -422,6 +428,7 @@ TEXT ·f16ToF8NEON(SB), NOSPLIT, $0-32
 	VDUP	R8, V10.B16
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	32(R1), [V11.B16, V12.B16]
 	VUZP2	V12.B16, V11.B16, V13.B16
 	WORD	$0x0e21796e	// FCVTL V14.4S, V11.4H
@@ -485,8 +492,8 @@ tail:
 	VAND	V11.B16, V13.B16, V13.B16
 	VORR	V13.B16, V18.B16, V18.B16
 	VST1.P	[V18.B16], 16(R0)
-	SUB	$16, R2, R2
-	B	tail
+	SUBS	$16, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -529,6 +536,7 @@ TEXT ·bf16ToF8NEON(SB), NOSPLIT, $0-32
 	VEOR	V11.B16, V11.B16, V11.B16
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	32(R1), [V12.B16, V13.B16]
 	VUZP2	V13.B16, V12.B16, V14.B16
 	VZIP1	V12.H8, V11.H8, V15.H8
@@ -592,8 +600,8 @@ tail:
 	VAND	V12.B16, V14.B16, V14.B16
 	VORR	V14.B16, V19.B16, V19.B16
 	VST1.P	[V19.B16], 16(R0)
-	SUB	$16, R2, R2
-	B	tail
+	SUBS	$16, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -801,6 +809,7 @@ loop:
 	BGE	loop
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	16(R1), [V2.B16]
 	MOVD	R3, R4
 	VLD1.P	64(R4), [V5.B16, V6.B16, V7.B16, V8.B16]
@@ -833,8 +842,8 @@ tail:
 	VZIP2	V5.H8, V1.H8, V8.H8
 	VZIP2	V6.H8, V1.H8, V10.H8
 	VST1.P	[V7.B16, V8.B16, V9.B16, V10.B16], 64(R0)
-	SUB	$16, R2, R2
-	B	tail
+	SUBS	$16, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -866,6 +875,7 @@ TEXT ·f32ToE8M0NEON(SB), NOSPLIT, $0-32
 	VDUP	R4, V7.S4
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	64(R1), [V8.B16, V9.B16, V10.B16, V11.B16]
 	VAND	V0.B16, V8.B16, V8.B16
 	VAND	V0.B16, V9.B16, V9.B16
@@ -919,8 +929,8 @@ tail:
 	VUZP1	V19.H8, V18.H8, V9.H8
 	VUZP1	V9.B16, V8.B16, V10.B16
 	VST1.P	[V10.B16], 16(R0)
-	SUB	$16, R2, R2
-	B	tail
+	SUBS	$16, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -964,6 +974,7 @@ TEXT ·f32ToF4NEON(SB), NOSPLIT, $0-32
 	VDUP	R9, V11.B16
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	64(R1), [V12.B16, V13.B16, V14.B16, V15.B16]
 	VUZP2	V13.H8, V12.H8, V16.H8
 	VUZP2	V15.H8, V14.H8, V17.H8
@@ -1084,8 +1095,8 @@ tail:
 	VUZP2	V15.B16, V14.B16, V13.B16
 	VSLI	$4, V13.B16, V12.B16
 	VST1.P	[V12.B16], 16(R0)
-	SUB	$32, R2, R2
-	B	tail
+	SUBS	$32, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -1152,6 +1163,7 @@ loop:
 	BGE	loop
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	16(R1), [V4.B16]
 	VAND	V2.B16, V4.B16, V5.B16
 	VUSHR	$4, V4.B16, V4.B16
@@ -1175,8 +1187,8 @@ tail:
 	VZIP2	V12.H8, V3.H8, V5.H8
 	VZIP2	V13.H8, V3.H8, V7.H8
 	VST1.P	[V4.B16, V5.B16, V6.B16, V7.B16], 64(R0)
-	SUB	$32, R2, R2
-	B	tail
+	SUBS	$32, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -1208,13 +1220,14 @@ loop:
 	BGE	loop
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	32(R1), [V0.B16, V1.B16]
 	VUZP1	V1.B16, V0.B16, V2.B16
 	VUZP2	V1.B16, V0.B16, V3.B16
 	VSLI	$4, V3.B16, V2.B16
 	VST1.P	[V2.B16], 16(R0)
-	SUB	$32, R2, R2
-	B	tail
+	SUBS	$32, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -1254,6 +1267,7 @@ loop:
 	BGE	loop
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	16(R1), [V0.B16]
 	VSHL	$4, V0.B16, V1.B16
 	WORD	$0x4f0c0421	// SSHR V1.16B, V1.16B, #4
@@ -1261,8 +1275,8 @@ tail:
 	VZIP1	V0.B16, V1.B16, V2.B16
 	VZIP2	V0.B16, V1.B16, V3.B16
 	VST1.P	[V2.B16, V3.B16], 32(R0)
-	SUB	$32, R2, R2
-	B	tail
+	SUBS	$32, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -1300,14 +1314,15 @@ loop:
 	BGE	loop
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	16(R1), [V1.B16]
 	VAND	V0.B16, V1.B16, V2.B16
 	VUSHR	$4, V1.B16, V1.B16
 	VZIP1	V1.B16, V2.B16, V3.B16
 	VZIP2	V1.B16, V2.B16, V4.B16
 	VST1.P	[V3.B16, V4.B16], 32(R0)
-	SUB	$32, R2, R2
-	B	tail
+	SUBS	$32, R2, R2
+	BNE	one
 done:
 	RET
 
@@ -1381,6 +1396,7 @@ loop:
 	BGE	loop
 tail:
 	CBZ	R2, done
+one:
 	VLD1.P	64(R1), [V1.B16, V2.B16, V3.B16, V4.B16]
 	VLD1.P	64(R1), [V5.B16, V6.B16, V7.B16, V8.B16]
 	WORD	$0x4ea1b821	// FCVTZS V1.4S, V1.4S
@@ -1409,7 +1425,7 @@ tail:
 	VUZP2	V2.B16, V1.B16, V4.B16
 	VSLI	$4, V4.B16, V3.B16
 	VST1.P	[V3.B16], 16(R0)
-	SUB	$32, R2, R2
-	B	tail
+	SUBS	$32, R2, R2
+	BNE	one
 done:
 	RET

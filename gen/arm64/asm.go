@@ -36,15 +36,6 @@ func (v Vec) stride(start int) Vec {
 	return r
 }
 
-// Interleave returns a[0], b[0], a[1], b[1], ...
-func Interleave(a, b Vec) Vec {
-	var r Vec
-	for i := range a {
-		r = append(r, a[i], b[i])
-	}
-	return r
-}
-
 // Func is one assembly function being written.
 type Func struct {
 	Name string
@@ -386,7 +377,8 @@ func regList(v Vec) string {
 }
 
 // Stream is the loop every kernel shares: R2 counts the elements left (the
-// Go caller passes a multiple of unit), and body(k) converts k units,
+// Go caller passes a multiple of unit, so it reaches exactly zero), and
+// body(k) converts k units,
 // loading from R1 and storing to R0. The main loop converts unroll units at
 // a time and a second loop the remaining units one by one; the Go wrapper
 // converts the elements after the last whole unit.
@@ -410,10 +402,11 @@ func (f *Func) Stream(unit, unroll int, body func(k int)) {
 	}
 	f.label("tail")
 	f.emit("CBZ", "R2", "done")
+	f.label("one")
 	body(1)
 	check()
-	f.emit("SUB", fmt.Sprintf("$%d", unit), "R2", "R2")
-	f.emit("B", "tail")
+	f.emit("SUBS", fmt.Sprintf("$%d", unit), "R2", "R2")
+	f.emit("BNE", "one")
 	f.label("done")
 	f.emit("RET")
 }

@@ -57,8 +57,8 @@ type Word struct {
 	Text string
 }
 
-// The instruction classes ("Advanced SIMD ..." in the Arm manual, section
-// C4.1.95 of DDI 0487). Every field is passed unshifted.
+// The instruction classes, as the Arm Architecture Reference Manual (DDI
+// 0487) names them under "Advanced SIMD". Every field is passed unshifted.
 
 // threeSame: 0 Q U 01110 size 1 Rm opcode 1 Rn Rd.
 func threeSame(q, u, size, opcode uint32, d, n, m V) uint32 {
@@ -144,9 +144,8 @@ var (
 
 func highNarrow(name string, u, opcode uint32) func(dst Arr, d, n, m V) Word {
 	return func(dst Arr, d, n, m V) Word {
-		wide := Arr(2*(dst.size()+1) + 1)
 		return Word{threeDifferent(dst.q(), u, dst.size(), opcode, d, n, m),
-			fmt.Sprintf("%s%s %s, %s, %s", name, two(dst), arm(d, dst), arm(n, wide), arm(m, wide))}
+			fmt.Sprintf("%s%s %s, %s, %s", name, two(dst), arm(d, dst), arm(n, widened(dst)), arm(m, widened(dst)))}
 	}
 }
 
@@ -173,16 +172,14 @@ func intMisc(name string, u, opcode uint32) func(a Arr, d, n V) Word {
 }
 
 var (
-	cmeqz = intMisc("CMEQ", 0, 0b01001) // compare with #0; printed with the zero below
-	neg   = intMisc("NEG", 1, 0b01011)
-	abs   = intMisc("ABS", 0, 0b01011)
+	neg = intMisc("NEG", 1, 0b01011)
+	abs = intMisc("ABS", 0, 0b01011)
 )
 
 // cmeq0 is CMEQ Vd.T, Vn.T, #0.
 func cmeq0(a Arr, d, n V) Word {
-	w := cmeqz(a, d, n)
-	w.Text += ", #0"
-	return w
+	return Word{twoRegMisc(a.q(), 0, a.size(), 0b01001, d, n),
+		fmt.Sprintf("CMEQ %s, %s, #0", arm(d, a), arm(n, a))}
 }
 
 // not is NOT Vd.16B, Vn.16B.
@@ -205,36 +202,43 @@ var (
 	ucvtf  = fpMisc("UCVTF", 1, 0, 0b11101)
 )
 
-// Narrowing and widening two-register miscellaneous instructions. narrow is
-// the narrow arrangement (its Q bit selects the "2" form); the wide side is
-// the full register of twice the element size.
+// Narrowing two-register miscellaneous instructions: narrow is the
+// destination arrangement (its Q bit selects the "2" form, which writes the
+// upper half of Vd); the source is the full register of twice the element
+// size. The integer forms put the narrow element size in the size field.
 
-func narrowMisc(name string, u, size, opcode uint32) func(narrow Arr, d, n V) Word {
+func intNarrow(name string, u, opcode uint32) func(narrow Arr, d, n V) Word {
 	return func(narrow Arr, d, n V) Word {
-		sz := size
-		if sz == ^uint32(0) { // integer forms: the size field is the narrow element size
-			sz = narrow.size()
-		}
-		wide := Arr(2*(narrow.size()+1) + 1)
-		return Word{twoRegMisc(narrow.q(), u, sz, opcode, d, n),
-			fmt.Sprintf("%s%s %s, %s", name, two(narrow), arm(d, narrow), arm(n, wide))}
+		return Word{twoRegMisc(narrow.q(), u, narrow.size(), opcode, d, n),
+			fmt.Sprintf("%s%s %s, %s", name, two(narrow), arm(d, narrow), arm(n, widened(narrow)))}
 	}
 }
 
 var (
-	xtn     = narrowMisc("XTN", 0, ^uint32(0), 0b10010)
-	sqxtn   = narrowMisc("SQXTN", 0, ^uint32(0), 0b10100)
-	uqxtn   = narrowMisc("UQXTN", 1, ^uint32(0), 0b10100)
-	sqxtun  = narrowMisc("SQXTUN", 1, ^uint32(0), 0b10010)
-	fcvtnFn = narrowMisc("FCVTN", 0, 0b00, 0b10110)  // single → half (size = 0:sz, sz = 0)
-	bfcvtnF = narrowMisc("BFCVTN", 0, 0b10, 0b10110) // single → bfloat16 (FEAT_BF16)
+	xtn    = intNarrow("XTN", 0, 0b10010)
+	sqxtn  = intNarrow("SQXTN", 0, 0b10100)
+	uqxtn  = intNarrow("UQXTN", 1, 0b10100)
+	sqxtun = intNarrow("SQXTUN", 1, 0b10010)
 )
 
-// fcvtn is FCVTN Vd.4H, Vn.4S (upper false) or FCVTN2 Vd.8H, Vn.4S.
-func fcvtn(upper bool, d, n V) Word { return fcvtnFn(half(upper), d, n) }
+// widened is the 128-bit arrangement of twice narrow's element size.
+func widened(narrow Arr) Arr { return Arr(2*(narrow.size()+1) + 1) }
 
-// bfcvtn is BFCVTN Vd.4H, Vn.4S or BFCVTN2 Vd.8H, Vn.4S.
-func bfcvtn(upper bool, d, n V) Word { return bfcvtnF(half(upper), d, n) }
+// fcvtn is FCVTN Vd.4H, Vn.4S (upper false) or FCVTN2 Vd.8H, Vn.4S: single
+// to half precision (size = 0:sz with sz = 0).
+func fcvtn(upper bool, d, n V) Word {
+	a := half(upper)
+	return Word{twoRegMisc(a.q(), 0, 0b00, 0b10110, d, n),
+		fmt.Sprintf("FCVTN%s %s, %s", two(a), arm(d, a), arm(n, S4))}
+}
+
+// bfcvtn is BFCVTN Vd.4H, Vn.4S or BFCVTN2 Vd.8H, Vn.4S (FEAT_BF16): FCVTN's
+// encoding with size = 10.
+func bfcvtn(upper bool, d, n V) Word {
+	a := half(upper)
+	return Word{twoRegMisc(a.q(), 0, 0b10, 0b10110, d, n),
+		fmt.Sprintf("BFCVTN%s %s, %s", two(a), arm(d, a), arm(n, S4))}
+}
 
 // fcvtl is FCVTL Vd.4S, Vn.4H (upper false) or FCVTL2 Vd.4S, Vn.8H.
 func fcvtl(upper bool, d, n V) Word {
@@ -245,7 +249,7 @@ func fcvtl(upper bool, d, n V) Word {
 
 // shll is SHLL Vd.Ta, Vn.Tb, #esize (shift left long by the element size).
 func shll(narrow Arr, d, n V) Word {
-	wide := Arr(2*(narrow.size()+1) + 1)
+	wide := widened(narrow)
 	return Word{twoRegMisc(narrow.q(), 1, narrow.size(), 0b10011, d, n),
 		fmt.Sprintf("SHLL%s %s, %s, #%d", two(narrow), arm(d, wide), arm(n, narrow), narrow.bits())}
 }
@@ -272,14 +276,14 @@ func rightShift(name string, u, opcode uint32) func(a Arr, d, n V, shift uint32)
 }
 
 var (
-	sshr = rightShift("SSHR", 0, 0b00000)
+	sshr  = rightShift("SSHR", 0, 0b00000)
 	srshr = rightShift("SRSHR", 0, 0b00100)
 )
 
 // shrn is SHRN(2) Vd.Tb, Vn.Ta, #shift: shift each wide element right and
 // keep its low half.
 func shrn(narrow Arr, d, n V, shift uint32) Word {
-	wide := Arr(2*(narrow.size()+1) + 1)
+	wide := widened(narrow)
 	if shift < 1 || shift > narrow.bits() {
 		panic(fmt.Sprintf("SHRN: shift %d out of range", shift))
 	}
@@ -289,7 +293,7 @@ func shrn(narrow Arr, d, n V, shift uint32) Word {
 
 // sshll is SSHLL(2) Vd.Ta, Vn.Tb, #shift; with shift 0 it is SXTL(2).
 func sshll(narrow Arr, d, n V, shift uint32) Word {
-	wide := Arr(2*(narrow.size()+1) + 1)
+	wide := widened(narrow)
 	if shift >= narrow.bits() {
 		panic(fmt.Sprintf("SSHLL: shift %d out of range", shift))
 	}
