@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -88,4 +90,67 @@ func BenchmarkTierKernels(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkLargeStreaming measures the kernels that have streaming variants
+// at 64 Mi elements (TENSORCAST_BENCH_LARGE=1, as bench_large_test.go), per
+// tier, with ordinary stores ("store", the threshold raised out of reach)
+// and with streaming stores ("nt", the threshold at 0); compare with
+// BenchmarkLargeCopy4N in the same run:
+//
+//	TENSORCAST_BENCH_LARGE=1 go test -run '^$' -bench 'Large(Streaming|Copy4N)' -benchtime 10x -count 5
+func BenchmarkLargeStreaming(b *testing.B) {
+	if os.Getenv("TENSORCAST_BENCH_LARGE") == "" {
+		b.Skip("set TENSORCAST_BENCH_LARGE=1 to run the 64 Mi-element benchmarks (about 1 GB of memory)")
+	}
+	const n = largeN
+	measured := []string{"FLOAT->FLOAT16", "FLOAT16->FLOAT", "FLOAT->BFLOAT16", "BFLOAT16->FLOAT",
+		"FLOAT->FLOAT8E4M3FN sat=true", "FLOAT->FLOAT8E5M2 sat=true", "FLOAT16->FLOAT8E4M3FN sat=true",
+		"FLOAT8E4M3FN->FLOAT", "FLOAT->FLOAT8E8M0 up sat=true"}
+	for _, c := range kernelCases() {
+		if !slices.Contains(measured, c.name) {
+			continue
+		}
+		b.Run(c.name, func(b *testing.B) {
+			src := largeInput(c.from)
+			dst := make([]byte, c.to.Size(n)+64)
+			dst = dst[ntHead(dst, 64):][:c.to.Size(n)]
+			for _, k := range tiers {
+				if !streams(c, k) {
+					continue
+				}
+				for _, mode := range []struct {
+					name string
+					min  int
+				}{{"store", math.MaxInt}, {"nt", 0}} {
+					b.Run(c.tier(k)+"/"+mode.name, func(b *testing.B) {
+						old := streamMinBytes
+						streamMinBytes = mode.min
+						defer func() { streamMinBytes = old }()
+						b.SetBytes(int64(c.from.Size(n) + c.to.Size(n)))
+						b.ReportAllocs()
+						c.run(k, dst, src, n)
+						b.ResetTimer()
+						for b.Loop() {
+							c.run(k, dst, src, n)
+						}
+						b.ReportMetric(float64(n)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "elem/ns")
+					})
+				}
+			}
+		})
+	}
+}
+
+// largeInput returns the 64 Mi-element pool of bench_large_test.go as from.
+func largeInput(from DataType) []byte {
+	f := largePool()
+	if from == Float {
+		return byteSlice(f)
+	}
+	b := make([]byte, from.Size(len(f)))
+	if err := Cast(b, from, byteSlice(f), Float, len(f), Options{}); err != nil {
+		panic(err)
+	}
+	return b
 }

@@ -10,17 +10,59 @@ func f32ToF16AVX2(dst *uint16, src *float32, n int)
 //go:noescape
 func f32ToF16AVX512(dst *uint16, src *float32, n int)
 
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f32ToF16AVX2NT(dst *uint16, src *float32, n int) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f32ToF16AVX512NT(dst *uint16, src *float32, n int) int
+
 //go:noescape
 func f16ToF32AVX2(dst *float32, src *uint16, n int)
 
 //go:noescape
 func f16ToF32AVX512(dst *float32, src *uint16, n int)
 
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f16ToF32AVX2NT(dst *float32, src *uint16, n int) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f16ToF32AVX512NT(dst *float32, src *uint16, n int) int
+
 //go:noescape
 func f32ToBF16AVX512(dst *uint16, src *float32, n int)
 
 //go:noescape
 func f32ToBF16AVX2(dst *uint16, src *float32, n int)
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f32ToBF16AVX512NT(dst *uint16, src *float32, n int) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f32ToBF16AVX2NT(dst *uint16, src *float32, n int) int
 
 //go:noescape
 func f32ToBF16AVX512BF16(dst *uint16, src *float32, n int)
@@ -32,6 +74,21 @@ func bf16ToF32AVX512(dst *float32, src *uint16, n int)
 //
 //go:noescape
 func bf16ToF32AVX2(dst *float32, src *uint16, n int)
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func bf16ToF32AVX512NT(dst *float32, src *uint16, n int) int
+
+// n is a multiple of 16.
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func bf16ToF32AVX2NT(dst *float32, src *uint16, n int) int
 
 //go:noescape
 func f32ToF8AVX2(dst *uint8, src *float32, n int, p *[8]uint32)
@@ -51,14 +108,77 @@ func bf16ToF8AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
 //go:noescape
 func bf16ToF8AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
 
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f32ToF8AVX2NT(dst *uint8, src *float32, n int, p *[8]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f32ToF8AVX512NT(dst *uint8, src *float32, n int, p *[8]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f16ToF8AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f16ToF8AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func bf16ToF8AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func bf16ToF8AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+
 //go:noescape
 func f8ToF32AVX512(dst *float32, src *uint8, n int, table *[256]uint32) bool
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f8ToF32AVX512NT(dst *float32, src *uint8, n int, table *[256]uint32) (bool, int)
 
 //go:noescape
 func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)
 
 //go:noescape
 func f32ToE8M0AVX512(dst *uint8, src *float32, n int, p *[4]uint32)
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f32ToE8M0AVX2NT(dst *uint8, src *float32, n int, p *[4]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f32ToE8M0AVX512NT(dst *uint8, src *float32, n int, p *[4]uint32) int
 
 // n counts pairs of source elements.
 //

@@ -18,8 +18,11 @@ import (
 // BFLOAT16 with VCVTNE2PS2BF16, and the integer AVX-512 kernel only runs
 // under GODEBUG=cpu.avx512bf16=off. These tests run it directly.
 
+// hasAVX512 reports whether the AVX-512 tier exists (it builds on the AVX2
+// tier, so GODEBUG=cpu.avx2=off removes it too).
 func hasAVX512() bool {
-	return cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2
+	return cpu.X86.HasAVX2 && cpu.X86.HasF16C &&
+		cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2
 }
 
 // TestAVX512IntegerBF16 checks the integer AVX-512 FLOAT -> BFLOAT16 kernel

@@ -42,23 +42,29 @@ func CastParallel(dst []byte, to DataType, src []byte, from DataType, n int, opt
 		castBytes(dst, to, src, from, n, opt)
 		return nil
 	}
+	// Streaming stores are chosen for the whole tensor (stream.go): pieces
+	// of a large conversion may each be below the threshold.
+	ks := active
+	if wantStream(from.Size(n), to.Size(n)) {
+		ks = streamingKernels(ks)
+	}
 	var wg sync.WaitGroup
 	for k := 1; k+1 < len(bounds); k++ {
 		wg.Add(1)
 		go func(lo, hi int) {
 			defer wg.Done()
-			castPiece(dst, to, src, from, lo, hi, opt)
+			castPiece(ks, dst, to, src, from, lo, hi, opt)
 		}(bounds[k], bounds[k+1])
 	}
-	castPiece(dst, to, src, from, bounds[0], bounds[1], opt)
+	castPiece(ks, dst, to, src, from, bounds[0], bounds[1], opt)
 	wg.Wait()
 	return nil
 }
 
-// castPiece converts elements [lo, hi); lo is a whole-byte boundary of both
-// types (splitPoints guarantees it).
-func castPiece(dst []byte, to DataType, src []byte, from DataType, lo, hi int, opt Options) {
-	castBytes(dst[to.Size(lo):], to, src[from.Size(lo):], from, hi-lo, opt)
+// castPiece converts elements [lo, hi) with the kernels of k; lo is a
+// whole-byte boundary of both types (splitPoints guarantees it).
+func castPiece(k *kernelSet, dst []byte, to DataType, src []byte, from DataType, lo, hi int, opt Options) {
+	castBytesWith(k, dst[to.Size(lo):], to, src[from.Size(lo):], from, hi-lo, opt)
 }
 
 // splitPoints returns the piece boundaries 0 = b[0] < b[1] < … < b[k] = n,

@@ -11,6 +11,12 @@ import (
 // copies, then the hot pairs through the kernel table, then everything else
 // element by element.
 func castBytes(dst []byte, to DataType, src []byte, from DataType, n int, opt Options) {
+	castBytesWith(active, dst, to, src, from, n, opt)
+}
+
+// castBytesWith is castBytes with the hot pairs converted by the kernels of
+// k (CastParallel passes the streaming twin of active, see stream.go).
+func castBytesWith(k *kernelSet, dst []byte, to DataType, src []byte, from DataType, n int, opt Options) {
 	if n == 0 {
 		return
 	}
@@ -19,7 +25,7 @@ func castBytes(dst []byte, to DataType, src []byte, from DataType, n int, opt Op
 		clearPadding(dst, to, n)
 		return
 	}
-	if directAccess(dst) && directAccess(src) && castHot(dst, to, src, from, n, opt) {
+	if directAccess(dst) && directAccess(src) && castHot(k, dst, to, src, from, n, opt) {
 		return
 	}
 	if castNative(dst, to, src, from, n) {
@@ -56,8 +62,7 @@ func view[T any](b []byte, n int) []T {
 
 // castHot routes the conversions that have kernels. It reports false for
 // every other pair.
-func castHot(dst []byte, to DataType, src []byte, from DataType, n int, opt Options) bool {
-	k := active
+func castHot(k *kernelSet, dst []byte, to DataType, src []byte, from DataType, n int, opt Options) bool {
 	switch from {
 	case Float:
 		s := view[float32](src, n)

@@ -20,21 +20,26 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// kernels lists the generators in output order.
-var kernels = []func(a *Asm){
-	f32ToF16,
-	f16ToF32,
-	f32ToBF16,
-	f32ToBF16BF16,
-	bf16ToF32,
-	narrowToF8,
-	f8ToF32,
-	f32ToE8M0,
-	f32ToF4,
-	f4ToF32,
-	i8ToI4,
-	unpack4,
-	f32ToI4,
+// kernels lists the generators in output order; those marked streaming also
+// emit the streaming variant of each of their functions (see WithNT), after
+// them.
+var kernels = []struct {
+	gen       func(a *Asm)
+	streaming bool
+}{
+	{f32ToF16, true},
+	{f16ToF32, true},
+	{f32ToBF16, true},
+	{f32ToBF16BF16, false}, // the AVX-512 tier streams with the integer kernel (kernel_amd64.go)
+	{bf16ToF32, true},
+	{narrowToF8, true},
+	{f8ToF32, true},
+	{f32ToE8M0, true},
+	{f32ToF4, false},
+	{f4ToF32, false},
+	{i8ToI4, false},
+	{unpack4, false},
+	{f32ToI4, false},
 }
 
 // Generate writes kernel_amd64.s and kernel_amd64_stubs.go into dir.
@@ -54,7 +59,11 @@ func Build() (asm, stubs []byte, err error) {
 	a := &Asm{Context: build.NewContext(), data: map[string][]uint32{}, funcs: map[string]ISA{}, needs: map[string][]string{}}
 	a.ConstraintExpr("amd64,gc,!purego,!noasm")
 	for _, k := range kernels {
-		k(a)
+		if k.streaming {
+			a.WithNT(func() { k.gen(a) })
+		} else {
+			k.gen(a)
+		}
 	}
 	f, err := a.Result()
 	if err != nil {
@@ -81,10 +90,11 @@ func (*buffer) Close() error { return nil }
 
 // The extensions each family may use without saying so: the Go side checks
 // exactly these for a tier (kernel_amd64.go), plus the ones a function
-// declares with Needs.
+// declares with Needs. ("MMX+" is avo's name for the extension of SFENCE,
+// which every x86-64 CPU has.)
 var baseISA = map[ISA][]string{
-	AVX2:   {"AVX", "AVX2", "F16C"},
-	AVX512: {"AVX", "AVX2", "F16C", "AVX512F", "AVX512BW", "AVX512VL", "BMI2"},
+	AVX2:   {"AVX", "AVX2", "F16C", "MMX+"},
+	AVX512: {"AVX", "AVX2", "F16C", "AVX512F", "AVX512BW", "AVX512VL", "BMI2", "MMX+"},
 }
 
 // checkISA makes sure a function uses no extension beyond its family's and

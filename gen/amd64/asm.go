@@ -2,6 +2,7 @@ package amd64
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
@@ -33,6 +34,21 @@ type Asm struct {
 	name  string              // the current function
 	funcs map[string]ISA      // the family of every function
 	needs map[string][]string // extensions beyond the family's, by function
+
+	nt    bool // building the streaming variant (WithNT)
+	count int  // index of its result, the number of elements converted
+}
+
+// WithNT runs def, which defines one kernel (Func, then a loop built with
+// Stream), twice: as written, then as its streaming variant. In the second
+// run Func appends "NT" to the name and an int result (the number of elements
+// converted) to the signature, and Stream emits the streaming loop (see
+// Loop): the kernel's algorithm is written once for both.
+func (a *Asm) WithNT(def func()) {
+	def()
+	a.nt = true
+	defer func() { a.nt = false }()
+	def()
 }
 
 // Needs declares that the current function uses these extensions beyond its
@@ -80,6 +96,13 @@ func Half(v VecVirtual) VecVirtual {
 // Func starts a NOSPLIT function with the given Go signature and a
 // go:noescape stub.
 func (a *Asm) Func(name string, isa ISA, sig string, doc ...string) {
+	if a.nt {
+		name += "NT"
+		sig, a.count = withCount(sig)
+		doc = append(doc, "It converts with non-temporal stores the longest prefix of whole blocks",
+			"of elements that fill whole 64-byte lines of dst, and returns its length",
+			"(a multiple of the block); dst must be 64-byte aligned.")
+	}
 	a.isa = isa
 	a.labels = 0
 	a.name = name
@@ -89,6 +112,18 @@ func (a *Asm) Func(name string, isa ISA, sig string, doc ...string) {
 	a.SignatureExpr(sig)
 	a.Pragma("noescape")
 	a.Doc(doc...)
+}
+
+// withCount appends an int result to the Go signature sig (with no result
+// or one unnamed result) and returns its index.
+func withCount(sig string) (string, int) {
+	if strings.HasSuffix(sig, ")") && strings.Count(sig, "(") == 1 {
+		return sig + " int", 0
+	}
+	if i := strings.LastIndex(sig, ") "); i >= 0 && !strings.ContainsAny(sig[i+2:], "(), ") {
+		return sig[:i+2] + "(" + sig[i+2:] + ", int)", 1
+	}
+	panic("cannot add a result to " + sig)
 }
 
 // Const32 returns a vector register holding v in every 32-bit lane.

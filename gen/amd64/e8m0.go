@@ -72,10 +72,10 @@ func f32ToE8M0(a *Asm) {
 				rs = append(rs, e)
 			}
 			if len(rs) == 4 {
-				a.VStore(a.packDB4(rs, order), s.Dst, 8, nil)
+				s.Store(a.packDB4(rs, order), s.Dst, 8, nil)
 				return
 			}
-			a.StoreLow(a.packDB(rs[0]), lanes, s.Dst, 8, s.M(1, 0))
+			s.StoreLow(a.packDB(rs[0]), lanes, s.Dst, 8, s.M(1, 0))
 		})
 	}
 }

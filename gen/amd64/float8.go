@@ -236,10 +236,10 @@ func narrowToF8(a *Asm) {
 						rs = append(rs, r)
 					}
 					if len(rs) == 4 {
-						a.VStore(a.packDB4(rs, order), s.Dst, 8, nil)
+						s.Store(a.packDB4(rs, order), s.Dst, 8, nil)
 						return
 					}
-					a.StoreLow(a.packDB(rs[0]), lanes, s.Dst, 8, s.M(1, 0))
+					s.StoreLow(a.packDB(rs[0]), lanes, s.Dst, 8, s.M(1, 0))
 				})
 			}
 		}
@@ -331,12 +331,17 @@ func f8ToF32(a *Asm) {
 			} else {
 				a.VPUNPCKHWD(w[j/2], zero, d)
 			}
-			a.VStore(d, s.Dst.Offset(64*j), 32, s.M(1, 16*j))
+			s.Store(d, s.Dst.Offset(64*j), 32, s.M(1, 16*j))
 		}
 	})
 	a.Label("fail")
 	a.MOVB(U8(0), ok)
 	a.Store(ok, a.ReturnIndex(0))
+	if a.nt { // the streaming variant converted nothing
+		zero := a.GP64()
+		a.XORQ(zero, zero)
+		a.Store(zero, a.ReturnIndex(1))
+	}
 	a.VZEROUPPER()
 	a.RET()
 }

@@ -24,7 +24,7 @@ func f32ToF16(a *Asm) {
 			x := a.Vec()
 			a.VLoad(x, s.Src, 32, s.M(1, 0))
 			a.VCVTPS2PH(U8(0), x, Half(x))
-			a.VStore(Half(x), s.Dst, 16, s.M(1, 0))
+			s.Store(Half(x), s.Dst, 16, s.M(1, 0))
 		}))
 	}
 }
@@ -42,7 +42,7 @@ func f16ToF32(a *Asm) {
 			} else {
 				a.VCVTPH2PS(s.Src, x)
 			}
-			a.VStore(x, s.Dst, 32, s.M(1, 0))
+			s.Store(x, s.Dst, 32, s.M(1, 0))
 		}))
 	}
 }
@@ -79,12 +79,12 @@ func f32ToBF16(a *Asm) {
 		}
 		if len(rs) == 1 {
 			a.VPERMW(rs[0], odd, rs[0])
-			a.VStore(Half(rs[0]), s.Dst, 16, s.M(1, 0))
+			s.Store(Half(rs[0]), s.Dst, 16, s.M(1, 0))
 			return
 		}
 		for i := 0; i < len(rs); i += 2 {
 			a.VPERMT2W(rs[i+1], odd, rs[i])
-			a.VStore(rs[i], s.Dst.Offset(32*i), 16, nil)
+			s.Store(rs[i], s.Dst.Offset(32*i), 16, nil)
 		}
 	})
 
@@ -109,13 +109,13 @@ func f32ToBF16(a *Asm) {
 		}
 		if len(rs) == 1 {
 			a.packDW(rs[0])
-			a.VStore(Half(rs[0]), s.Dst, 16, nil)
+			s.Store(Half(rs[0]), s.Dst, 16, nil)
 			return
 		}
 		for i := 0; i < len(rs); i += 2 {
 			a.VPACKUSDW(rs[i+1], rs[i], rs[i])        // in each 128-bit lane: 4 of rs[i], then 4 of rs[i+1]
 			a.VPERMQ(U8(0b11_01_10_00), rs[i], rs[i]) // qwords 0 2 1 3
-			a.VStore(rs[i], s.Dst.Offset(16*i), 16, nil)
+			s.Store(rs[i], s.Dst.Offset(16*i), 16, nil)
 		}
 	})
 }
@@ -151,7 +151,7 @@ func f32ToBF16BF16(a *Asm) {
 		a.JNZ(LabelRef(fix))
 		a.VCVTNE2PS2BF16(x0, x1, y)
 		a.Label(back)
-		a.VStore(y, s.Dst, 16, s.M(1, 0))
+		s.Store(y, s.Dst, 16, s.M(1, 0))
 		a.OutOfLine(func() {
 			a.Label(fix)
 			n0, n1, s0, s1, sub := a.K(), a.K(), a.K(), a.K(), a.K()
@@ -209,7 +209,7 @@ func bf16ToF32(a *Asm) {
 		for j, idx := range []VecVirtual{lo, hi} {
 			x := a.Vec()
 			a.VPERMW_Z(w, idx, oddLanes, x)
-			a.VStore(x, s.Dst.Offset(64*j), 32, s.M(1, 16*j))
+			s.Store(x, s.Dst.Offset(64*j), 32, s.M(1, 16*j))
 		}
 	}))
 
@@ -234,7 +234,7 @@ func bf16ToF32(a *Asm) {
 			} else {
 				a.VPUNPCKHWD(w, zero, x)
 			}
-			a.VStore(x, s.Dst.Offset(32*j), 32, nil)
+			s.Store(x, s.Dst.Offset(32*j), 32, nil)
 		}
 	}))
 }

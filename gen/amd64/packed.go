@@ -44,7 +44,7 @@ func (a *Asm) nibblePairs(s *Step, v VecVirtual, c0F, cF0 Op) {
 		a.Or(t, v, v)
 	}
 	b := a.packQB(v)
-	a.StoreLow(b, s.Lanes, s.Dst, 8, s.M(1, 0))
+	s.StoreLow(b, s.Lanes, s.Dst, 8, s.M(1, 0))
 }
 
 // f32ToF4 narrows float32 to FLOAT4E2M1 with float4Params (kernel_generic.go)
@@ -131,7 +131,7 @@ func f4ToF32(a *Asm) {
 				a.And(sign, q, q)
 				a.Or(q, out, out)
 			}
-			a.VStore(out, s.Dst, 32, s.M(2, 0))
+			s.Store(out, s.Dst, 32, s.M(2, 0))
 		}))
 	}
 }
@@ -164,7 +164,7 @@ func i8ToI4(a *Asm) {
 				a.VEXTRACTI128(U8(1), w, x)
 				a.VPACKUSWB(x, Half(w), Half(w))
 			}
-			a.StoreLow(Half(w), lanes, s.Dst, 8, s.M(1, 0))
+			s.StoreLow(Half(w), lanes, s.Dst, 8, s.M(1, 0))
 		}))
 	}
 }
@@ -200,7 +200,7 @@ func unpack4(a *Asm) {
 					a.Xor(eight, w, w)
 					a.VPSUBB(eight, w, w)
 				}
-				a.VStore(w, s.Dst, 8, s.M(2, 0))
+				s.Store(w, s.Dst, 8, s.M(2, 0))
 			}))
 		}
 	}

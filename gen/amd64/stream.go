@@ -25,6 +25,19 @@ import (
 // AVX2 kernels stop before the tail: their Go wrappers pass n rounded down to
 // a multiple of Lanes and finish the remaining elements with the generic
 // kernel, so no AVX2 instruction ever touches memory outside the slices.
+//
+// The streaming variant of a kernel (see WithNT) has only the main loop, with
+// non-temporal stores (VMOVNTDQ) in place of the step's stores (Step.Store),
+// and ends with SFENCE:
+//
+//	body:   while n ≥ Block: one step of Block elements
+//
+// where Block is Unroll·Lanes, or a multiple of it whose dst is a whole
+// number of 64-byte lines. Its dst must be 64-byte aligned, so that every
+// step writes whole, aligned cache lines; it returns the number of elements
+// converted (n rounded down to a multiple of Block), and the Go wrapper
+// converts the head (up to the first aligned line) and the rest with the
+// ordinary kernel.
 type Loop struct {
 	SrcSize, DstSize int // bytes per element in src and dst (packed kernels count pairs as elements)
 	Lanes            int // elements per vector step
@@ -41,6 +54,7 @@ type Step struct {
 	srcSize, dstSize int
 	N                GPVirtual // nil in full steps
 	masks            map[[2]int]Register
+	nt               bool // stores are non-temporal (the body of a streaming variant)
 }
 
 // Part returns the sub-step of lanes elements starting at element i of s
@@ -63,6 +77,41 @@ func Each(lanes int, f func(s *Step)) func(s *Step) {
 		for i := 0; i < s.Lanes; i += lanes {
 			f(s.Part(i, lanes))
 		}
+	}
+}
+
+// Store writes v to m, a location in the step's dst; in the tail step k is
+// the mask of the lanes to write (laneBits bits each), nil in full steps. In
+// a streaming variant it is a non-temporal store of the whole register,
+// which must start at a multiple of its size from the loop's dst pointer
+// (64-byte aligned there), so the stores of a step fill whole lines.
+func (s *Step) Store(v VecVirtual, m Mem, laneBits int, k Register) {
+	if !s.nt {
+		s.a.VStore(v, m, laneBits, k)
+		return
+	}
+	if k != nil || m.Base != s.Dst.Base || m.Disp%int(v.Size()) != 0 {
+		panic(fmt.Sprintf("%s: streaming store of %d bytes at offset %d", s.a.name, v.Size(), m.Disp))
+	}
+	s.a.VMOVNTDQ(v, m)
+}
+
+// StoreLow stores the low size bytes of v to m (see Asm.StoreLow and Store);
+// a streaming variant has non-temporal stores of 16, 32 and 64 bytes only.
+func (s *Step) StoreLow(v VecVirtual, size int, m Mem, laneBits int, k Register) {
+	if !s.nt {
+		s.a.StoreLow(v, size, m, laneBits, k)
+		return
+	}
+	switch size {
+	case 16:
+		s.Store(v.AsX().(VecVirtual), m, laneBits, k)
+	case 32:
+		s.Store(v.AsY().(VecVirtual), m, laneBits, k)
+	case 64:
+		s.Store(v, m, laneBits, k)
+	default:
+		panic(fmt.Sprint("no streaming store of ", size, " bytes"))
 	}
 }
 
@@ -110,6 +159,10 @@ func (a *Asm) StreamNamed(name string, l Loop, dst, src, n GPVirtual, step func(
 	block := func(lanes int) *Step {
 		return &Step{a: a, Src: Mem{Base: src}, Dst: Mem{Base: dst}, Lanes: lanes, srcSize: l.SrcSize, dstSize: l.DstSize}
 	}
+	if a.nt {
+		a.streamNT(name, l, dst, src, n, block, step)
+		return
+	}
 	loop := func(label, next string, lanes int) {
 		a.Label(name + label)
 		a.CMPQ(n, U32(lanes))
@@ -134,6 +187,44 @@ func (a *Asm) StreamNamed(name string, l Loop, dst, src, n GPVirtual, step func(
 		step(s)
 	}
 	a.Label(name + "done")
+	a.VZEROUPPER()
+	a.RET()
+	for _, f := range a.later {
+		f()
+	}
+	a.later = nil
+}
+
+// streamNT emits the loop of a streaming variant (see Loop) and returns the
+// number of elements converted in the function's last result.
+func (a *Asm) streamNT(name string, l Loop, dst, src, n GPVirtual, block func(lanes int) *Step, step func(s *Step)) {
+	lanes := l.Unroll * l.Lanes
+	reps := 1
+	for lanes*reps*l.DstSize%64 != 0 {
+		if reps++; reps > 64 {
+			panic(fmt.Sprintf("%s: no whole number of lines in a block of %d elements", a.name, lanes))
+		}
+	}
+	total := a.GP64()
+	a.MOVQ(n, total)
+	a.Label(name + "body")
+	a.CMPQ(n, U32(lanes*reps))
+	a.JB(LabelRef(name + "done"))
+	for r := range reps {
+		s := block(lanes)
+		s.Src = s.Src.Offset(r * lanes * l.SrcSize)
+		s.Dst = s.Dst.Offset(r * lanes * l.DstSize)
+		s.nt = true
+		step(s)
+	}
+	a.ADDQ(U32(lanes*reps*l.SrcSize), src)
+	a.ADDQ(U32(lanes*reps*l.DstSize), dst)
+	a.SUBQ(U32(lanes*reps), n)
+	a.JMP(LabelRef(name + "body"))
+	a.Label(name + "done")
+	a.SFENCE()
+	a.SUBQ(n, total)
+	a.Store(total, a.ReturnIndex(a.count))
 	a.VZEROUPPER()
 	a.RET()
 	for _, f := range a.later {
