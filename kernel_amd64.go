@@ -87,6 +87,7 @@ func init() {
 	if asmE8M0Params() {
 		k.f32ToE8M0 = kernel[func([]uint8, []float32, *e8m0Params)]{avx2F32ToE8M0, t2}
 	}
+	k.f8ToF32 = kernel[func([]float32, []uint8, *[256]uint32)]{avx2F8ToF32, t2}
 	k.f32ToF4 = kernel[func([]uint8, []float32)]{avx2F32ToF4, t2}
 	k.f4ToF32 = kernel[func([]float32, []uint8)]{avx2F4ToF32, t2}
 	k.i8ToI4 = kernel[func([]uint8, []uint8)]{avx2I8ToI4, t2}
@@ -107,6 +108,7 @@ func init() {
 	if asmE8M0Params() {
 		ks.f32ToE8M0.fn = ntAlwaysP(avx2F32ToE8M0Store, ntF32ToE8M0AVX2)
 	}
+	ks.f8ToF32.fn = ntAlwaysP(avx2F8ToF32Store, ntF8ToF32AVX2)
 	streamingSets[&k] = &ks
 
 	if !(cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2) {
@@ -161,6 +163,8 @@ func init() {
 	}
 	if cpu.X86.HasAVX512VBMI {
 		k5s.f8ToF32.fn = ntAlwaysP(avx512F8ToF32Store, ntF8ToF32AVX512)
+	} else { // the tier kept the AVX2 kernel
+		k5s.f8ToF32.fn = ntAlwaysP(avx2F8ToF32Store, ntF8ToF32AVX2)
 	}
 	if asmE8M0Params() {
 		k5s.f32ToE8M0.fn = ntAlwaysP(avx512F32ToE8M0Store, ntF32ToE8M0AVX512)
@@ -468,6 +472,58 @@ func avx512BF16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
 
 func ntBF16ToF8AVX512(dst *uint8, src *uint16, n int, p *float8Params) int {
 	return bf16ToF8AVX512NT(dst, src, n, f8p(p))
+}
+
+func avx2F8ToF32(dst []float32, src []uint8, table *[256]uint32) {
+	if wantStream(len(src), 4*len(src)) {
+		ntConvertP(dst, src, table, avx2F8ToF32Store, ntF8ToF32AVX2)
+		return
+	}
+	avx2F8ToF32Store(dst, src, table)
+}
+
+// avx2F8Kernels returns the AVX2 kernels of the type whose widening table is
+// table (params.go), or nil for any other table.
+func avx2F8Kernels(table *[256]uint32) (func(*float32, *uint8, int), func(*float32, *uint8, int) int) {
+	switch table {
+	case &widenE4M3FN:
+		return e4m3fnToF32AVX2, e4m3fnToF32AVX2NT
+	case &widenE4M3FNUZ:
+		return e4m3fnuzToF32AVX2, e4m3fnuzToF32AVX2NT
+	case &widenE5M2:
+		return e5m2ToF32AVX2, e5m2ToF32AVX2NT
+	case &widenE5M2FNUZ:
+		return e5m2fnuzToF32AVX2, e5m2fnuzToF32AVX2NT
+	case &widenE8M0:
+		return e8m0ToF32AVX2, e8m0ToF32AVX2NT
+	}
+	return nil, nil
+}
+
+// avx2F8ToF32Store converts with the kernel of the table's type (computing
+// what the table holds) and leaves other tables to the generic loop.
+func avx2F8ToF32Store(dst []float32, src []uint8, table *[256]uint32) {
+	n := len(src)
+	dst = dst[:n]
+	m := 0
+	if fn, _ := avx2F8Kernels(table); fn != nil {
+		m = n &^ (avx2Lanes - 1)
+		if m > 0 {
+			raceRead(src[:m])
+			raceWrite(dst[:m])
+			fn(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		}
+	}
+	float8ToFloat32Generic(dst[m:], src[m:], table)
+}
+
+// ntF8ToF32AVX2 converts nothing for a table of no known type; the rest then
+// goes to avx2F8ToF32Store, which falls back to the generic loop.
+func ntF8ToF32AVX2(dst *float32, src *uint8, n int, table *[256]uint32) int {
+	if _, nt := avx2F8Kernels(table); nt != nil {
+		return nt(dst, src, n)
+	}
+	return 0
 }
 
 func avx512F8ToF32(dst []float32, src []uint8, table *[256]uint32) {

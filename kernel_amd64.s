@@ -5149,6 +5149,690 @@ fail:
 	VZEROUPPER
 	RET
 
+// func e4m3fnToF32AVX2(dst *float32, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43800000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPSLLW       $0x09, Y4, Y4
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPXOR        Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVDQU      Y4, (AX)
+	VEXTRACTI128 $0x01, Y5, X4
+	VCVTPH2PS    X4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVDQU      Y4, 32(AX)
+	VPMOVSXBW    16(CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPSLLW       $0x09, Y4, Y4
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPXOR        Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVDQU      Y4, 64(AX)
+	VEXTRACTI128 $0x01, Y5, X4
+	VCVTPH2PS    X4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVDQU      Y4, 96(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVSXBW (CX), X4
+	VPSLLW    $0x07, X4, X5
+	VPAND     X0, X5, X5
+	VPSLLW    $0x09, X4, X4
+	VPCMPEQW  X2, X4, X4
+	VPAND     X3, X4, X4
+	VPXOR     X4, X5, X5
+	VCVTPH2PS X5, Y4
+	VMULPS    Y1, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToF32AVX2(dst *float32, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnuzToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVDQU      Y4, (AX)
+	VEXTRACTI128 $0x01, Y5, X4
+	VCVTPH2PS    X4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVDQU      Y4, 32(AX)
+	VPMOVSXBW    16(CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVDQU      Y4, 64(AX)
+	VEXTRACTI128 $0x01, Y5, X4
+	VCVTPH2PS    X4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVDQU      Y4, 96(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVSXBW (CX), X4
+	VPSLLW    $0x07, X4, X5
+	VPAND     X0, X5, X5
+	VPCMPEQW  X2, X4, X4
+	VPAND     X3, X4, X4
+	VPOR      X4, X5, X5
+	VCVTPH2PS X5, Y4
+	VMULPS    Y1, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToF32AVX2(dst *float32, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2fnuzToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVSXBD (CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VMOVDQU   Y5, (AX)
+	VPMOVSXBD 8(CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VMOVDQU   Y5, 32(AX)
+	VPMOVSXBD 16(CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VMOVDQU   Y5, 64(AX)
+	VPMOVSXBD 24(CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VMOVDQU   Y5, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVSXBD (CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VMOVDQU   Y5, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2ToF32AVX2(dst *float32, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e5m2ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        X3, X3, X3
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), X4
+	VPAND      X0, X4, X5
+	VPCMPGTB   X1, X5, X5
+	VPAND      X2, X5, X6
+	VPOR       X6, X4, X4
+	VPADDB     X5, X4, X4
+	VPUNPCKLBW X4, X3, X5
+	VCVTPH2PS  X5, Y5
+	VMOVDQU    Y5, (AX)
+	VPUNPCKHBW X4, X3, X4
+	VCVTPH2PS  X4, Y4
+	VMOVDQU    Y4, 32(AX)
+	VMOVDQU    16(CX), X4
+	VPAND      X0, X4, X5
+	VPCMPGTB   X1, X5, X5
+	VPAND      X2, X5, X6
+	VPOR       X6, X4, X4
+	VPADDB     X5, X4, X4
+	VPUNPCKLBW X4, X3, X5
+	VCVTPH2PS  X5, Y5
+	VMOVDQU    Y5, 64(AX)
+	VPUNPCKHBW X4, X3, X4
+	VCVTPH2PS  X4, Y4
+	VMOVDQU    Y4, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVQ      (CX), X4
+	VPAND      X0, X4, X5
+	VPCMPGTB   X1, X5, X5
+	VPAND      X2, X5, X6
+	VPOR       X6, X4, X4
+	VPADDB     X5, X4, X4
+	VPUNPCKLBW X4, X3, X4
+	VCVTPH2PS  X4, Y4
+	VMOVDQU    Y4, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e8m0ToF32AVX2(dst *float32, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e8m0ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXBD (CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	VPMOVZXBD 8(CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VMOVDQU   Y3, 32(AX)
+	VPMOVZXBD 16(CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VMOVDQU   Y3, 64(AX)
+	VPMOVZXBD 24(CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VMOVDQU   Y3, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVZXBD (CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnToF32AVX2NT(dst *float32, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnToF32AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43800000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000020
+	JB           done
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPSLLW       $0x09, Y4, Y4
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPXOR        Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTDQ     Y4, (AX)
+	VEXTRACTI128 $0x01, Y5, X4
+	VCVTPH2PS    X4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTDQ     Y4, 32(AX)
+	VPMOVSXBW    16(CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPSLLW       $0x09, Y4, Y4
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPXOR        Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTDQ     Y4, 64(AX)
+	VEXTRACTI128 $0x01, Y5, X4
+	VCVTPH2PS    X4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTDQ     Y4, 96(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToF32AVX2NT(dst *float32, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnuzToF32AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000020
+	JB           done
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTDQ     Y4, (AX)
+	VEXTRACTI128 $0x01, Y5, X4
+	VCVTPH2PS    X4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTDQ     Y4, 32(AX)
+	VPMOVSXBW    16(CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTDQ     Y4, 64(AX)
+	VEXTRACTI128 $0x01, Y5, X4
+	VCVTPH2PS    X4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTDQ     Y4, 96(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToF32AVX2NT(dst *float32, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e5m2fnuzToF32AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVQ         DX, BX
+
+body:
+	CMPQ      DX, $0x00000020
+	JB        done
+	VPMOVSXBD (CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VMOVNTDQ  Y5, (AX)
+	VPMOVSXBD 8(CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VMOVNTDQ  Y5, 32(AX)
+	VPMOVSXBD 16(CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VMOVNTDQ  Y5, 64(AX)
+	VPMOVSXBD 24(CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VMOVNTDQ  Y5, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2ToF32AVX2NT(dst *float32, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e5m2ToF32AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        X3, X3, X3
+	MOVQ         DX, BX
+
+body:
+	CMPQ       DX, $0x00000020
+	JB         done
+	VMOVDQU    (CX), X4
+	VPAND      X0, X4, X5
+	VPCMPGTB   X1, X5, X5
+	VPAND      X2, X5, X6
+	VPOR       X6, X4, X4
+	VPADDB     X5, X4, X4
+	VPUNPCKLBW X4, X3, X5
+	VCVTPH2PS  X5, Y5
+	VMOVNTDQ   Y5, (AX)
+	VPUNPCKHBW X4, X3, X4
+	VCVTPH2PS  X4, Y4
+	VMOVNTDQ   Y4, 32(AX)
+	VMOVDQU    16(CX), X4
+	VPAND      X0, X4, X5
+	VPCMPGTB   X1, X5, X5
+	VPAND      X2, X5, X6
+	VPOR       X6, X4, X4
+	VPADDB     X5, X4, X4
+	VPUNPCKLBW X4, X3, X5
+	VCVTPH2PS  X5, Y5
+	VMOVNTDQ   Y5, 64(AX)
+	VPUNPCKHBW X4, X3, X4
+	VCVTPH2PS  X4, Y4
+	VMOVNTDQ   Y4, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e8m0ToF32AVX2NT(dst *float32, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e8m0ToF32AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVQ         DX, BX
+
+body:
+	CMPQ      DX, $0x00000020
+	JB        done
+	VPMOVZXBD (CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VMOVNTDQ  Y3, (AX)
+	VPMOVZXBD 8(CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VMOVNTDQ  Y3, 32(AX)
+	VPMOVZXBD 16(CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VMOVNTDQ  Y3, 64(AX)
+	VPMOVZXBD 24(CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VMOVNTDQ  Y3, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
 // func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)
 // Requires: AVX, AVX2
 TEXT ·f32ToE8M0AVX2(SB), NOSPLIT, $0-32

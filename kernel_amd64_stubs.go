@@ -161,6 +161,56 @@ func f8ToF32AVX512(dst *float32, src *uint8, n int, table *[256]uint32) bool
 func f8ToF32AVX512NT(dst *float32, src *uint8, n int, table *[256]uint32) (bool, int)
 
 //go:noescape
+func e4m3fnToF32AVX2(dst *float32, src *uint8, n int)
+
+//go:noescape
+func e4m3fnuzToF32AVX2(dst *float32, src *uint8, n int)
+
+//go:noescape
+func e5m2fnuzToF32AVX2(dst *float32, src *uint8, n int)
+
+//go:noescape
+func e5m2ToF32AVX2(dst *float32, src *uint8, n int)
+
+//go:noescape
+func e8m0ToF32AVX2(dst *float32, src *uint8, n int)
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e4m3fnToF32AVX2NT(dst *float32, src *uint8, n int) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e4m3fnuzToF32AVX2NT(dst *float32, src *uint8, n int) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2fnuzToF32AVX2NT(dst *float32, src *uint8, n int) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2ToF32AVX2NT(dst *float32, src *uint8, n int) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e8m0ToF32AVX2NT(dst *float32, src *uint8, n int) int
+
+//go:noescape
 func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)
 
 //go:noescape

@@ -34,6 +34,7 @@ var kernels = []struct {
 	{bf16ToF32, true},
 	{narrowToF8, true},
 	{f8ToF32, true},
+	{widenF8, true},
 	{f32ToE8M0, true},
 	{f32ToF4, false},
 	{f4ToF32, false},

@@ -10,7 +10,8 @@ import (
 // The float8 conversions. Narrowing follows the float8Params algorithm of
 // params.go lane by lane (integer round-to-nearest-even for normal results,
 // the FPU's own rounding for subnormal ones); widening looks the bytes up in
-// the type's 256-entry table.
+// the type's 256-entry table on AVX-512 and computes them on AVX2
+// (widen8.go).
 
 // Offsets of the float8Params fields (params.go; the layout is fixed).
 // maxBits is not read: see narrowMag.
@@ -258,8 +259,8 @@ func narrowToF8(a *Asm) {
 // in-lane unpacks come out in order. The kernel checks the zero low halves
 // and reports false, converting nothing, if a table has others.
 //
-// AVX2 has no instruction that does better than the generic loop (a gather
-// is slower here), so that tier keeps the generic kernel.
+// AVX2 has no such permute, and a gather is no faster than the generic
+// loop: its kernels compute each type's values instead (widen8.go).
 func f8ToF32(a *Asm) {
 	a.Func("f8ToF32AVX512", AVX512, "func(dst *float32, src *uint8, n int, table *[256]uint32) bool")
 	a.Needs("AVX512VBMI") // VPERMI2B
