@@ -58,7 +58,7 @@ func runConformance(t *testing.T, dir string, want int, exactWord string) {
 			exact++
 		}
 	}
-	t.Logf("%d cases, %d %s", len(cases), exact, exactWord)
+	tensorcast.LogCount(t, "%d cases, %d %s", len(cases), exact, exactWord)
 }
 
 // runConformanceCase decodes one ONNX node test and requires tensorcast's

@@ -34,7 +34,7 @@ func TestWidenExhaustive(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%-22s [%s]: %d inputs, %d mismatches", name, tier, len(in), bad)
+		logCount(t, "%-22s [%s]: %d inputs, %d mismatches", name, tier, len(in), bad)
 	}
 	all16 := make([]uint64, 1<<16)
 	for i := range all16 {
@@ -84,7 +84,7 @@ func TestFloat16ToFloat8Exhaustive(t *testing.T) {
 							}
 						}
 					}
-					t.Logf("%v -> %v sat=%v [%s]: 65536 inputs, %d mismatches", from, to, sat, kn.tier, bad)
+					logCount(t, "%v -> %v sat=%v [%s]: 65536 inputs, %d mismatches", from, to, sat, kn.tier, bad)
 				}
 			}
 		}
@@ -158,7 +158,7 @@ func TestRoundTrip8And16(t *testing.T) {
 				t.Errorf("%v %#x -> FLOAT -> %v gave %#x", from, i, from, got)
 			}
 		}
-		t.Logf("%v -> FLOAT -> %v: %d patterns, %d NaN, all round trips exact", from, from, n, nans)
+		logCount(t, "%v -> FLOAT -> %v: %d patterns, %d NaN, all round trips exact", from, from, n, nans)
 	}
 }
 

@@ -197,7 +197,7 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 				t.Fail()
 			}
 		}
-		t.Logf("FLOAT -> %-28s %d inputs: %s", m.name, n, strings.Join(parts, ", "))
+		logCount(t, "FLOAT -> %-28s %d inputs: %s", m.name, n, strings.Join(parts, ", "))
 	}
 	for _, f := range first.msgs {
 		t.Error(f)
@@ -228,7 +228,7 @@ func TestSweepFloat16Oracle(t *testing.T) {
 			}
 		}
 	})
-	t.Logf("FLOAT -> FLOAT16 reference vs x448/float16: %d inputs, %d mismatches", n, mism.Load())
+	logCount(t, "FLOAT -> FLOAT16 reference vs x448/float16: %d inputs, %d mismatches", n, mism.Load())
 	for _, f := range first.msgs {
 		t.Error(f)
 	}
