@@ -18,12 +18,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/tensorcast/tensorcast"
+	"github.com/tensorcast/tensorcast/internal/shape"
 )
 
 // Magic starts every .npy file.
@@ -122,7 +122,7 @@ type Header struct {
 
 // Elements is the product of the shape (1 for a 0-d array).
 func (h *Header) Elements() int64 {
-	n, _ := elements(h.Shape)
+	n, _ := shape.Elements(h.Shape)
 	return n
 }
 
@@ -178,7 +178,7 @@ func ReadHeader(r io.ReaderAt, size int64) (*Header, error) {
 	if err := h.parseDict(string(text)); err != nil {
 		return nil, err
 	}
-	n, ok := elements(h.Shape)
+	n, ok := shape.Elements(h.Shape)
 	item := int64(h.Type.BitSize() / 8)
 	if !ok || n > math.MaxInt64/item {
 		return nil, fmt.Errorf("shape %s has more elements than an int64 counts", FormatShape(h.Shape))
@@ -245,19 +245,6 @@ func (h *Header) parseDict(text string) error {
 		h.Shape[i] = v
 	}
 	return nil
-}
-
-// elements returns the product of shape, and false when it overflows int64.
-func elements(shape []int64) (int64, bool) {
-	n := uint64(1)
-	for _, d := range shape {
-		hi, lo := bits.Mul64(n, uint64(d))
-		if hi != 0 || lo > math.MaxInt64 {
-			return 0, false
-		}
-		n = lo
-	}
-	return int64(n), true
 }
 
 // FormatShape renders a shape as Python does: (), (3,), (3, 4).

@@ -21,13 +21,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/tensorcast/tensorcast"
+	"github.com/tensorcast/tensorcast/internal/shape"
 )
 
 // MaxHeaderSize is the largest JSON header accepted, as in the reference
@@ -110,7 +110,7 @@ func (t *Tensor) Size() int64 { return t.End - t.Begin }
 
 // Elements is the product of the shape (1 for a scalar).
 func (t *Tensor) Elements() int64 {
-	n, _ := elements(t.Shape)
+	n, _ := shape.Elements(t.Shape)
 	return n
 }
 
@@ -318,19 +318,6 @@ func nonNegative(n json.Number) (int64, bool) {
 	return v, err == nil && v >= 0
 }
 
-// elements returns the product of shape, and false when it overflows int64.
-func elements(shape []int64) (int64, bool) {
-	n := uint64(1)
-	for _, d := range shape {
-		hi, lo := bits.Mul64(n, uint64(d))
-		if hi != 0 || lo > math.MaxInt64 {
-			return 0, false
-		}
-		n = lo
-	}
-	return int64(n), true
-}
-
 // FormatShape renders a shape as [2, 3] ([] for a scalar).
 func FormatShape(shape []int64) string {
 	var b strings.Builder
@@ -364,7 +351,7 @@ func (h *Header) validate() error {
 		if t.End > h.DataSize {
 			return fmt.Errorf("tensor %q: %s outside the %d-byte buffer", t.Name, offs, h.DataSize)
 		}
-		n, ok := elements(t.Shape)
+		n, ok := shape.Elements(t.Shape)
 		if !ok {
 			return fmt.Errorf("tensor %q: shape %s has more elements than an int64 holds", t.Name, FormatShape(t.Shape))
 		}
