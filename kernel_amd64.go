@@ -188,17 +188,7 @@ func avx2F32ToF16(dst []uint16, src []float32) {
 }
 
 func avx2F32ToF16Store(dst []uint16, src []float32) {
-	n := len(src)
-	dst = dst[:n]
-	raceRead(src)
-	raceWrite(dst)
-	m := n &^ (avx2Lanes - 1)
-	if m > 0 {
-		f32ToF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
-	}
-	for i := m; i < n; i++ {
-		dst[i] = f32ToF16(math.Float32bits(src[i]))
-	}
+	avx2Bulk(dst, src, f32ToF16AVX2, float32ToFloat16Generic)
 }
 
 func avx512F32ToF16(dst []uint16, src []float32) {
@@ -224,17 +214,7 @@ func avx2F16ToF32(dst []float32, src []uint16) {
 }
 
 func avx2F16ToF32Store(dst []float32, src []uint16) {
-	n := len(src)
-	dst = dst[:n]
-	raceRead(src)
-	raceWrite(dst)
-	m := n &^ (avx2Lanes - 1)
-	if m > 0 {
-		f16ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
-	}
-	for i := m; i < n; i++ {
-		dst[i] = math.Float32frombits(f16ToF32(src[i]))
-	}
+	avx2Bulk(dst, src, f16ToF32AVX2, float16ToFloat32Generic)
 }
 
 func avx512F16ToF32(dst []float32, src []uint16) {
@@ -260,17 +240,7 @@ func avx2F32ToBF16(dst []uint16, src []float32) {
 }
 
 func avx2F32ToBF16Store(dst []uint16, src []float32) {
-	n := len(src)
-	dst = dst[:n]
-	raceRead(src)
-	raceWrite(dst)
-	m := n &^ (avx2Lanes - 1)
-	if m > 0 {
-		f32ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
-	}
-	for i := m; i < n; i++ {
-		dst[i] = f32ToBF16(math.Float32bits(src[i]))
-	}
+	avx2Bulk(dst, src, f32ToBF16AVX2, float32ToBFloat16Generic)
 }
 
 func avx512F32ToBF16(dst []uint16, src []float32) {
@@ -351,17 +321,7 @@ func avx2F32ToF8(dst []uint8, src []float32, p *float8Params) {
 }
 
 func avx2F32ToF8Store(dst []uint8, src []float32, p *float8Params) {
-	n := len(src)
-	dst = dst[:n]
-	raceRead(src)
-	raceWrite(dst)
-	m := n &^ (avx2Lanes - 1)
-	if m > 0 {
-		f32ToF8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, f8p(p))
-	}
-	for i := m; i < n; i++ {
-		dst[i] = f32ToF8(math.Float32bits(src[i]), p)
-	}
+	avx2BulkP(dst, src, p, f8p(p), f32ToF8AVX2, float32ToFloat8Generic)
 }
 
 func ntF32ToF8AVX2(dst *uint8, src *float32, n int, p *float8Params) int {
@@ -395,17 +355,7 @@ func avx2F16ToF8(dst []uint8, src []uint16, p *float8Params) {
 }
 
 func avx2F16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
-	n := len(src)
-	dst = dst[:n]
-	raceRead(src)
-	raceWrite(dst)
-	m := n &^ (avx2Lanes - 1)
-	if m > 0 {
-		f16ToF8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, f8p(p))
-	}
-	for i := m; i < n; i++ {
-		dst[i] = f32ToF8(f16ToF32(src[i]), p)
-	}
+	avx2BulkP(dst, src, p, f8p(p), f16ToF8AVX2, float16ToFloat8Generic)
 }
 
 func ntF16ToF8AVX2(dst *uint8, src *uint16, n int, p *float8Params) int {
@@ -439,17 +389,7 @@ func avx2BF16ToF8(dst []uint8, src []uint16, p *float8Params) {
 }
 
 func avx2BF16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
-	n := len(src)
-	dst = dst[:n]
-	raceRead(src)
-	raceWrite(dst)
-	m := n &^ (avx2Lanes - 1)
-	if m > 0 {
-		bf16ToF8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, f8p(p))
-	}
-	for i := m; i < n; i++ {
-		dst[i] = f32ToF8(bf16ToF32(src[i]), p)
-	}
+	avx2BulkP(dst, src, p, f8p(p), bf16ToF8AVX2, bfloat16ToFloat8Generic)
 }
 
 func ntBF16ToF8AVX2(dst *uint8, src *uint16, n int, p *float8Params) int {
@@ -567,17 +507,7 @@ func avx2F32ToE8M0(dst []uint8, src []float32, p *e8m0Params) {
 }
 
 func avx2F32ToE8M0Store(dst []uint8, src []float32, p *e8m0Params) {
-	n := len(src)
-	dst = dst[:n]
-	raceRead(src)
-	raceWrite(dst)
-	m := n &^ (avx2Lanes - 1)
-	if m > 0 {
-		f32ToE8M0AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, e8p(p))
-	}
-	for i := m; i < n; i++ {
-		dst[i] = f32ToE8M0(math.Float32bits(src[i]), p)
-	}
+	avx2BulkP(dst, src, p, e8p(p), f32ToE8M0AVX2, float32ToE8M0Generic)
 }
 
 func ntF32ToE8M0AVX2(dst *uint8, src *float32, n int, p *e8m0Params) int {
@@ -813,5 +743,37 @@ func avx512U4ToU8(dst []uint8, src []uint8) {
 	u4ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n/2)
 	if n%2 == 1 {
 		dst[n-1] = src[n/2] & 15
+	}
+}
+
+// avx2Bulk runs an AVX2 kernel on the largest multiple of avx2Lanes
+// elements and the portable kernel on the rest.
+func avx2Bulk[D, S any](dst []D, src []S, asm func(*D, *S, int), rest func([]D, []S)) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n &^ (avx2Lanes - 1)
+	if m > 0 {
+		asm(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if m < n {
+		rest(dst[m:], src[m:])
+	}
+}
+
+// avx2BulkP is avx2Bulk for kernels with parameters: p for the portable
+// kernel, q (the same parameters as the assembly reads them) for asm.
+func avx2BulkP[D, S, P, Q any](dst []D, src []S, p P, q Q, asm func(*D, *S, int, Q), rest func([]D, []S, P)) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n &^ (avx2Lanes - 1)
+	if m > 0 {
+		asm(unsafe.SliceData(dst), unsafe.SliceData(src), m, q)
+	}
+	if m < n {
+		rest(dst[m:], src[m:], p)
 	}
 }
