@@ -2,6 +2,8 @@ package tensorcast
 
 import (
 	"fmt"
+	"math"
+	"unsafe"
 
 	"github.com/tensorcast/tensorcast/internal/ref"
 )
@@ -17,13 +19,21 @@ import (
 // low bits; BOOL one byte per element. Only the first from.Size(n) bytes of
 // src are read and only the first to.Size(n) bytes of dst are written (the
 // padding bits of a partly used last byte of a packed target are set to zero).
-// src is never modified; src and dst must not overlap unless they are the
-// same slice of a same-size conversion.
+// src is never modified.
+//
+// In place: src and dst may be the same memory when both types have the same
+// bit size (e.g. INT4 → UINT4, FLOAT16 → BFLOAT16, INT64 → DOUBLE): dst[i]
+// is then the conversion of the old src[i], for every pair. Any other
+// overlap of the bytes Cast reads and the bytes it writes (dst shifted into
+// src, or an in-place conversion between sizes) is an error, since no
+// element order could make every such call correct.
 //
 // Cast returns an error, and writes nothing, for: Undefined, complex or
 // unknown types; String on either side (use CastFromStrings and
-// CastToStrings); n < 0; src or dst shorter than n elements need; an invalid
-// Options.RoundMode. It never panics and allocates nothing for numeric types.
+// CastToStrings); n < 0; an n whose byte size overflows int; src or dst
+// shorter than n elements need; overlapping src and dst (see above); an
+// invalid Options.RoundMode. It never panics and allocates nothing for
+// numeric types.
 func Cast(dst []byte, to DataType, src []byte, from DataType, n int, opt Options) error {
 	if err := checkCastBytes(dst, to, src, from, n, opt); err != nil {
 		return err
@@ -45,7 +55,11 @@ func CastFromStrings(dst []byte, to DataType, src []string, opt Options) error {
 	if to == String {
 		return fmt.Errorf("tensorcast: CastFromStrings: target STRING: copy the strings instead")
 	}
-	if need := to.Size(n); len(dst) < need {
+	need, err := sizeOf(to, n, "CastFromStrings", String, to)
+	if err != nil {
+		return err
+	}
+	if len(dst) < need {
 		return fmt.Errorf("tensorcast: CastFromStrings to %v: dst holds %d bytes, %d elements need %d", to, len(dst), n, need)
 	}
 	rk, ropt := ref.Kind(to), refOptions(opt)
@@ -73,7 +87,11 @@ func CastToStrings(dst []string, src []byte, from DataType, n int) error {
 	if from == String {
 		return fmt.Errorf("tensorcast: CastToStrings: source STRING: copy the strings instead")
 	}
-	if need := from.Size(n); len(src) < need {
+	need, err := sizeOf(from, n, "CastToStrings", from, String)
+	if err != nil {
+		return err
+	}
+	if len(src) < need {
 		return fmt.Errorf("tensorcast: CastToStrings from %v: src holds %d bytes, %d elements need %d", from, len(src), n, need)
 	}
 	if len(dst) < n {
@@ -94,13 +112,47 @@ func checkCastBytes(dst []byte, to DataType, src []byte, from DataType, n int, o
 	if from == String || to == String {
 		return fmt.Errorf("tensorcast: Cast %v to %v: STRING tensors are []string, use CastFromStrings or CastToStrings", from, to)
 	}
-	if need := from.Size(n); len(src) < need {
-		return fmt.Errorf("tensorcast: Cast %v to %v: src holds %d bytes, %d %v elements need %d", from, to, len(src), n, from, need)
+	sb, err := sizeOf(from, n, "Cast", from, to)
+	if err != nil {
+		return err
 	}
-	if need := to.Size(n); len(dst) < need {
-		return fmt.Errorf("tensorcast: Cast %v to %v: dst holds %d bytes, %d %v elements need %d", from, to, len(dst), n, to, need)
+	db, err := sizeOf(to, n, "Cast", from, to)
+	if err != nil {
+		return err
+	}
+	if len(src) < sb {
+		return fmt.Errorf("tensorcast: Cast %v to %v: src holds %d bytes, %d %v elements need %d", from, to, len(src), n, from, sb)
+	}
+	if len(dst) < db {
+		return fmt.Errorf("tensorcast: Cast %v to %v: dst holds %d bytes, %d %v elements need %d", from, to, len(dst), n, to, db)
+	}
+	if overlap(dst[:db], src[:sb]) && !(sameStart(dst, src) && from.BitSize() == to.BitSize()) {
+		return fmt.Errorf("tensorcast: Cast %v to %v: dst and src overlap (only the same slice of a same-size conversion may be converted in place)", from, to)
 	}
 	return nil
+}
+
+// sizeOf returns t.Size(n), or an error naming n and t when it overflows int.
+func sizeOf(t DataType, n int, op string, from, to DataType) (int, error) {
+	s, ok := t.SizeOK(n)
+	if !ok {
+		return 0, fmt.Errorf("tensorcast: %s %v to %v: %d elements of %v need more than %d bytes", op, from, to, n, t, math.MaxInt)
+	}
+	return s, nil
+}
+
+// overlap reports whether the memory of a and b intersects.
+func overlap(a, b []byte) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	pa, pb := uintptr(unsafe.Pointer(unsafe.SliceData(a))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return pa < pb+uintptr(len(b)) && pb < pa+uintptr(len(a))
+}
+
+// sameStart reports whether a and b start at the same address.
+func sameStart(a, b []byte) bool {
+	return unsafe.SliceData(a) == unsafe.SliceData(b)
 }
 
 func checkCast(to, from DataType, n int, opt Options) error {

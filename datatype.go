@@ -2,6 +2,7 @@ package tensorcast
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -118,19 +119,43 @@ func (t DataType) BitSize() int {
 
 // Size returns the number of bytes that hold n elements of type t, with 2- and
 // 4-bit types packed (rounded up to whole bytes). It returns 0 for String,
-// Undefined, unknown types and n <= 0.
+// Undefined, unknown types and n <= 0, and math.MaxInt when the byte count
+// does not fit in an int (so that a length check against it fails: no slice
+// holds MaxInt bytes). Use SizeOK to tell that case apart.
 func (t DataType) Size(n int) int {
+	s, ok := t.SizeOK(n)
+	if !ok {
+		return math.MaxInt
+	}
+	return s
+}
+
+// SizeOK returns the number of bytes that hold n elements of type t, and false
+// when that number overflows int. It returns 0, true for String, Undefined,
+// unknown types and n <= 0.
+func (t DataType) SizeOK(n int) (int, bool) {
 	b := t.BitSize()
 	if n <= 0 || b == 0 {
-		return 0
+		return 0, true
 	}
 	switch b {
 	case 2:
-		return (n + 3) / 4
+		return n/4 + b2i(n%4 != 0), true
 	case 4:
-		return (n + 1) / 2
+		return n/2 + n%2, true
 	}
-	return n * (b / 8)
+	w := b / 8
+	if n > math.MaxInt/w {
+		return 0, false
+	}
+	return n * w, true
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // IsFloat reports whether t is a floating-point type (including the float8,

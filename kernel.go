@@ -24,6 +24,10 @@ type kernel[F any] struct {
 type kernelSet struct {
 	tier string
 
+	// stages holds the best registered SIMD stage of each classic pair for
+	// this tier (stage.go), filled by resolveStages.
+	stages *stageTable
+
 	f32ToF16  kernel[func(dst []uint16, src []float32)]
 	f16ToF32  kernel[func(dst []float32, src []uint16)]
 	f32ToBF16 kernel[func(dst []uint16, src []float32)]

@@ -7,31 +7,36 @@ import (
 	"github.com/tensorcast/tensorcast/internal/ref"
 )
 
-// castBytes converts n ≥ 0 elements of already validated input: same-type
-// copies, then the hot pairs through the kernel table, then everything else
-// element by element.
+// castBytes converts n ≥ 0 elements of already validated input through the
+// plan of the pair (plan.go).
 func castBytes(dst []byte, to DataType, src []byte, from DataType, n int, opt Options) {
 	castBytesWith(active, dst, to, src, from, n, opt)
 }
 
-// castBytesWith is castBytes with the hot pairs converted by the kernels of
-// k (CastParallel passes the streaming twin of active, see stream.go).
+// castBytesWith is castBytes with the kernels of k (CastParallel passes the
+// streaming twin of active, see stream.go). dst and src are either distinct
+// or the same memory of a same-size pair (checkCastBytes).
 func castBytesWith(k *kernelSet, dst []byte, to DataType, src []byte, from DataType, n int, opt Options) {
 	if n == 0 {
 		return
 	}
-	if from == to && from != Bool {
-		copy(dst[:to.Size(n)], src[:from.Size(n)])
-		clearPadding(dst, to, n)
+	resolveStages()
+	if sameStart(dst, src) && from != to {
+		castInPlace(k, dst, to, from, n, opt)
 		return
 	}
-	if directAccess(dst) && directAccess(src) && castHot(k, dst, to, src, from, n, opt) {
+	castDistinct(k, dst, to, src, from, n, opt)
+}
+
+// castDistinct converts between distinct buffers.
+func castDistinct(k *kernelSet, dst []byte, to DataType, src []byte, from DataType, n int, opt Options) {
+	if !(directAccess(dst) && directAccess(src)) {
+		// Big-endian or strict-alignment targets with unaligned data: the
+		// kernels read elements in place, so use the reference.
+		castElementwise(dst, to, src, from, n, opt)
 		return
 	}
-	if castNative(dst, to, src, from, n) {
-		return
-	}
-	castElementwise(dst, to, src, from, n, opt)
+	plans[from][to].run(k, dst, src, n, opt)
 }
 
 // clearPadding zeroes the unused high bits of a packed last byte.
@@ -60,8 +65,8 @@ func view[T any](b []byte, n int) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 
-// castHot routes the conversions that have kernels. It reports false for
-// every other pair.
+// castHot runs the kernel of a hot pair (hotPair in steps.go). It reports
+// false for every other pair.
 func castHot(k *kernelSet, dst []byte, to DataType, src []byte, from DataType, n int, opt Options) bool {
 	switch from {
 	case Float:
@@ -131,8 +136,8 @@ func castHot(k *kernelSet, dst []byte, to DataType, src []byte, from DataType, n
 }
 
 // castElementwise converts one element at a time through the reference
-// definition: the path for the rare pairs without a kernel or a native loop
-// (e.g. DOUBLE → FLOAT8E5M2, INT64 → BFLOAT16, INT2 → FLOAT16).
+// definition: only where the kernels cannot read the data in place (a
+// big-endian machine, or unaligned data where that is not allowed).
 func castElementwise(dst []byte, to DataType, src []byte, from DataType, n int, opt Options) {
 	ref.Cast(dst, ref.Kind(to), src, ref.Kind(from), n, refOptions(opt))
 }

@@ -1,0 +1,210 @@
+package tensorcast
+
+import (
+	"sync"
+)
+
+// The planner: every ordered pair of numeric types converts through one plan
+// of at most two steps, chosen once at init and looked up per call. A step is
+// one vectorized conversion between two element layouts (a kernel of the
+// kernel table, a SIMD stage of the registry in stage.go, or a portable Go
+// loop in steps.go). A two-step plan runs its steps block by block through an
+// L1-sized buffer, so the intermediate never leaves the cache.
+//
+// Why composition never changes a result (the argument the tests check on
+// every ≤16-bit source pattern and on millions of structured wider inputs):
+//
+//   - Pivot through FLOAT for sources whose every value is a float32 (the
+//     ≤16-bit floats, the float8 types, E8M0, FLOAT4E2M1, BOOL and the 2- to
+//     16-bit integers): the first step is exact, so the second rounds the
+//     same value the reference rounds, once. NaN: every widening keeps the
+//     sign and the top payload bits and every narrowing reads only those.
+//   - DOUBLE, INT32, UINT32, INT64 and UINT64 to a float of at most 11
+//     significant bits (FLOAT16, BFLOAT16, the float8 types, E8M0,
+//     FLOAT4E2M1) go through a round-to-odd float32: truncate to 24 bits and
+//     set the last bit when anything was dropped. With 24 ≥ p+2 bits, rounding
+//     that value to nearest-even at p bits gives what rounding the exact
+//     value gives (the odd last bit stands in for every dropped bit: it breaks
+//     exact-looking ties and never creates one), and the directed E8M0 modes
+//     see the same "exactly a power of two or strictly between two" answer.
+//     The edges: magnitudes ≥ 2^128 become ±Inf, which every such target
+//     treats as it treats any value beyond its range (the same overflow or
+//     saturation code; E8M0 round-down of [2^127, 2^128) stays finite in
+//     both); magnitudes below 2^-149 become the odd 2^-149, below half of
+//     every target's smallest value, so they round to zero (or to E8M0's
+//     2^-127 under round-up) exactly as the tiny exact value does. Subnormal
+//     float32 keep at least 24-(149-133) = 8 ≥ 2 extra bits over BFLOAT16's
+//     subnormals, and far more over the others.
+//   - The packed integer targets (INT4, UINT4, INT2, UINT2) from those wide
+//     sources go through INT8: truncating then wrapping modulo 2^8 and then
+//     modulo 2^4 (or 2^2) is wrapping modulo 2^4; out-of-range values give
+//     0 in both steps.
+//   - Pairs of the classic types (FLOAT, DOUBLE, 8- to 64-bit integers, BOOL)
+//     convert in one step, never through a pivot.
+
+// step is one stage of a plan.
+type step struct {
+	name string // the conversion, e.g. "FLOAT16 -> FLOAT"
+	run  func(k *kernelSet, dst, src []byte, n int, opt Options)
+	tier func(k *kernelSet) string // which tier serves it in k
+}
+
+// plan converts one ordered pair: a alone, or a into the pivot type mid and
+// then b.
+type plan struct {
+	from, to, mid DataType
+	a, b          *step
+}
+
+const numTypes = int(Int2) + 1
+
+// plans[from][to] is the plan of every ordered pair of castable numeric
+// types; nil for the others.
+var plans [numTypes][numTypes]*plan
+
+// pivotBlock is the number of elements a two-step plan converts per block: a
+// multiple of 4 (so blocks start on whole bytes of packed types) whose
+// FLOAT intermediate (4 KiB) and source and destination blocks fit in L1.
+const pivotBlock = 1024
+
+// blockPool holds the intermediate buffers of two-step plans (and of
+// in-place conversions). A pool and not the stack: the steps are called
+// through function values, so a stack buffer would escape to the heap on
+// every call.
+var blockPool = sync.Pool{New: func() any { return new([pivotBlock * 4]byte) }}
+
+func init() {
+	for _, from := range AllTypes() {
+		for _, to := range AllTypes() {
+			if numeric(from) && numeric(to) {
+				plans[from][to] = makePlan(from, to)
+			}
+		}
+	}
+}
+
+func numeric(t DataType) bool { return t.Castable() && t != String }
+
+// run converts n > 0 elements with the kernels of k.
+func (p *plan) run(k *kernelSet, dst []byte, src []byte, n int, opt Options) {
+	if p.b == nil {
+		p.a.run(k, dst, src, n, opt)
+		return
+	}
+	bp := blockPool.Get().(*[pivotBlock * 4]byte)
+	ka := plainKernels(k) // the intermediate stays in cache: no streaming stores
+	for i := 0; i < n; i += pivotBlock {
+		m := min(pivotBlock, n-i)
+		p.a.run(ka, bp[:], src[p.from.Size(i):], m, opt)
+		p.b.run(k, dst[p.to.Size(i):], bp[:], m, opt)
+	}
+	blockPool.Put(bp)
+}
+
+// castInPlace converts n elements when dst and src are the same memory of a
+// same-size pair: block by block, each source block copied aside first, so
+// every plan and step may assume distinct buffers.
+func castInPlace(k *kernelSet, buf []byte, to DataType, from DataType, n int, opt Options) {
+	bp := blockPool.Get().(*[pivotBlock * 4]byte)
+	per := len(bp) * 8 / from.BitSize() // elements per block: a multiple of 8
+	for i := 0; i < n; i += per {
+		m := min(per, n-i)
+		off := from.Size(i)
+		tmp := bp[:from.Size(m)]
+		copy(tmp, buf[off:])
+		castDistinct(k, buf[off:], to, tmp, from, m, opt)
+	}
+	blockPool.Put(bp)
+}
+
+// makePlan chooses the plan of one pair; see the argument at the top of this
+// file.
+func makePlan(from, to DataType) *plan {
+	p := &plan{from: from, to: to}
+	switch {
+	case from == to:
+		p.a = copyStep(from)
+	case hotPair(from, to):
+		p.a = hotStep(from, to)
+	case classic(from) && classic(to):
+		p.a = classicStep(from, to)
+	case from == Float:
+		p.a = fromFloatStep(to)
+	case exactInFloat(from):
+		p.mid, p.a, p.b = Float, toFloatStep(from), fromFloatStep(to)
+	case to.IsInteger(): // wide source to a packed integer: wrap through INT8
+		p.mid, p.a, p.b = Int8, classicStep(from, Int8), fromInt8Step(to)
+	default: // wide source to a narrow float: round to odd, then to the target
+		p.mid, p.a, p.b = Float, toFloatOddStep(from), fromFloatStep(to)
+	}
+	return p
+}
+
+// classic reports whether t is one of the types Go has (FLOAT, DOUBLE, the 8-
+// to 64-bit integers) or BOOL.
+func classic(t DataType) bool {
+	switch t {
+	case Float, Double, Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64, Bool:
+		return true
+	}
+	return false
+}
+
+// exactInFloat reports whether every value of t is a float32.
+func exactInFloat(t DataType) bool {
+	switch t {
+	case Double, Int32, Uint32, Int64, Uint64:
+		return false
+	}
+	return numeric(t)
+}
+
+// Route describes how Cast converts one ordered pair on this machine: its
+// steps (one, or two through a pivot type) and the tier that serves each.
+type Route struct {
+	From, To DataType
+	Pivot    DataType // Undefined for one-step routes
+	Steps    []string // e.g. ["FLOAT16 -> FLOAT", "FLOAT -> FLOAT8E4M3FN"]
+	Tiers    []string // per step: "avx512", "avx2", "neon", "generic", …
+}
+
+// Routes lists the route of every ordered pair of numeric types (String
+// excluded: CastFromStrings and CastToStrings convert those), in type order.
+func Routes() []Route { return routesOf(active) }
+
+func routesOf(k *kernelSet) []Route {
+	var rs []Route
+	for _, from := range AllTypes() {
+		for _, to := range AllTypes() {
+			p := plans[from][to]
+			if p == nil {
+				continue
+			}
+			r := Route{From: from, To: to, Pivot: p.mid}
+			for _, s := range []*step{p.a, p.b} {
+				if s != nil {
+					r.Steps = append(r.Steps, s.name)
+					r.Tiers = append(r.Tiers, s.tier(k))
+				}
+			}
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+// plainKernels returns the kernel table whose streaming twin k is, or k.
+func plainKernels(k *kernelSet) *kernelSet {
+	if p := plainOf()[k]; p != nil {
+		return p
+	}
+	return k
+}
+
+var plainOf = sync.OnceValue(func() map[*kernelSet]*kernelSet {
+	m := map[*kernelSet]*kernelSet{}
+	for plain, s := range streamingSets {
+		m[s] = plain
+	}
+	return m
+})

@@ -1,0 +1,321 @@
+package tensorcast
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"sync"
+)
+
+// The steps that plans are made of (plan.go). Each constructor returns the
+// step of one conversion: a kernel of the kernel table where one exists, a
+// SIMD stage of the registry (stage.go) for the classic pairs, or a portable
+// Go loop below.
+
+// copyStep copies same-type data bit for bit (clearing a packed last byte's
+// padding); BOOL → BOOL normalises to 0/1 instead.
+func copyStep(t DataType) *step {
+	if t == Bool {
+		return classicStep(Bool, Bool)
+	}
+	return &step{
+		name: t.String() + " -> " + t.String() + " (copy)",
+		run: func(_ *kernelSet, dst, src []byte, n int, _ Options) {
+			copy(dst[:t.Size(n)], src[:t.Size(n)])
+			clearPadding(dst, t, n)
+		},
+		tier: func(*kernelSet) string { return "copy" },
+	}
+}
+
+// hotPair reports whether the kernel table has a kernel for from → to.
+func hotPair(from, to DataType) bool {
+	switch from {
+	case Float:
+		switch to {
+		case Float16, BFloat16, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0, Float4E2M1, Int4, Uint4:
+			return true
+		}
+	case Float16, BFloat16:
+		switch to {
+		case Float, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ:
+			return true
+		}
+	case Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0, Float4E2M1:
+		return to == Float
+	case Int8, Uint8:
+		return to == Int4 || to == Uint4
+	case Int4, Uint4:
+		return to == Int8 || to == Uint8
+	}
+	return false
+}
+
+// hotStep is the kernel-table step of a hot pair (castHot in route.go).
+func hotStep(from, to DataType) *step {
+	return &step{
+		name: from.String() + " -> " + to.String(),
+		run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
+			castHot(k, dst, to, src, from, n, opt)
+		},
+		tier: func(k *kernelSet) string { return hotTier(k, from, to) },
+	}
+}
+
+// hotTier names the tier of the kernel that castHot uses for from → to.
+func hotTier(k *kernelSet, from, to DataType) string {
+	switch from {
+	case Float:
+		switch to {
+		case Float16:
+			return k.f32ToF16.tier
+		case BFloat16:
+			return k.f32ToBF16.tier
+		case Float8E8M0:
+			return k.f32ToE8M0.tier
+		case Float4E2M1:
+			return k.f32ToF4.tier
+		case Int4, Uint4:
+			return k.f32ToI4.tier
+		}
+		return k.f32ToF8.tier
+	case Float16:
+		if to == Float {
+			return k.f16ToF32.tier
+		}
+		return k.f16ToF8.tier
+	case BFloat16:
+		if to == Float {
+			return k.bf16ToF32.tier
+		}
+		return k.bf16ToF8.tier
+	case Float4E2M1:
+		return k.f4ToF32.tier
+	case Int8, Uint8:
+		return k.i8ToI4.tier
+	case Int4:
+		return k.i4ToI8.tier
+	case Uint4:
+		return k.u4ToU8.tier
+	}
+	return k.f8ToF32.tier
+}
+
+// tieredStage is a registered SIMD stage and the tier that provides it.
+type tieredStage struct {
+	fn   stageFunc
+	tier string
+}
+
+// stageTable holds, for one kernel table, the best registered stage of each
+// classic pair.
+type stageTable [numTypes][numTypes]tieredStage
+
+// resolveStages gives every kernel table of `tiers` (and its streaming twin)
+// the stages registered at or below its tier. It runs once, after every
+// init has registered its stages.
+var resolveStages = sync.OnceFunc(func() {
+	for i, k := range tiers {
+		t := new(stageTable)
+		for _, lower := range tiers[:i+1] {
+			for p, fn := range simdStages[lower.tier] {
+				t[p.from][p.to] = tieredStage{fn, lower.tier}
+			}
+		}
+		k.stages = t
+		if s := streamingSets[k]; s != nil {
+			s.stages = t
+		}
+	}
+})
+
+// classicStep converts between two classic types: the registered SIMD stage
+// of k's tier, else Go's conversions in native.go.
+func classicStep(from, to DataType) *step {
+	return &step{
+		name: from.String() + " -> " + to.String(),
+		run: func(k *kernelSet, dst, src []byte, n int, _ Options) {
+			if t := k.stages; t != nil {
+				if s := t[from][to].fn; s != nil {
+					s(dst, src, n)
+					return
+				}
+			}
+			castNative(dst, to, src, from, n)
+		},
+		tier: func(k *kernelSet) string {
+			if t := k.stages; t != nil && t[from][to].fn != nil {
+				return t[from][to].tier
+			}
+			return "generic"
+		},
+	}
+}
+
+// fromFloatStep converts FLOAT to any numeric type but FLOAT.
+func fromFloatStep(to DataType) *step {
+	switch {
+	case hotPair(Float, to):
+		return hotStep(Float, to)
+	case classic(to):
+		return classicStep(Float, to)
+	}
+	// INT2, UINT2: truncate toward zero, wrap (out of range, NaN, Inf: 0).
+	return goStep(Float, to, func(dst, src []byte, n int) {
+		packInts(dst, src, n, 2, func(i int) uint64 {
+			return truncWrap(float64(math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:]))))
+		})
+	})
+}
+
+// fromInt8Step packs INT8 bits into INT4, UINT4, INT2 or UINT2 (wrapping).
+func fromInt8Step(to DataType) *step {
+	if hotPair(Int8, to) {
+		return hotStep(Int8, to)
+	}
+	return goStep(Int8, to, func(dst, src []byte, n int) {
+		packInts(dst, src, n, 2, func(i int) uint64 { return uint64(src[i]) })
+	})
+}
+
+// toFloatStep widens a type whose every value is a float32 to FLOAT.
+func toFloatStep(from DataType) *step {
+	switch {
+	case hotPair(from, Float):
+		return hotStep(from, Float)
+	case classic(from):
+		return classicStep(from, Float)
+	}
+	// INT4 and UINT4 are hot only to 8-bit integers; INT2 and UINT2 have no
+	// kernel: one table lookup per source byte.
+	t := packedFloatTable(from)
+	per := 8 / from.BitSize()
+	return goStep(from, Float, func(dst, src []byte, n int) {
+		whole := n / per
+		for i, b := range src[:whole] {
+			copy(dst[4*per*i:4*per*(i+1)], t[b][:4*per])
+		}
+		for i := whole * per; i < n; i++ {
+			b := src[i/per]
+			copy(dst[4*i:4*i+4], t[b][4*(i%per):4*(i%per)+4])
+		}
+	})
+}
+
+// packedFloatTable maps each byte of a packed integer type to the float32
+// bytes of the 2 or 4 elements it holds.
+func packedFloatTable(from DataType) *[256][16]byte {
+	t := new([256][16]byte)
+	w := from.BitSize()
+	for b := range 256 {
+		for j := 0; j < 8/w; j++ {
+			v := b >> (w * j) & (1<<w - 1)
+			if from == Int4 || from == Int2 { // sign-extend
+				v = int(int32(uint32(v)<<uint(32-w)) >> uint(32-w))
+			}
+			binary.LittleEndian.PutUint32(t[b][4*j:], math.Float32bits(float32(v)))
+		}
+	}
+	return t
+}
+
+// toFloatOddStep rounds DOUBLE, INT32, UINT32, INT64 or UINT64 to a float32
+// by round-to-odd (see plan.go for why the next rounding is then exact).
+func toFloatOddStep(from DataType) *step {
+	le := binary.LittleEndian
+	var f func(dst, src []byte, n int)
+	switch from {
+	case Double:
+		f = func(dst, src []byte, n int) {
+			for i := 0; i < n; i++ {
+				le.PutUint32(dst[4*i:], f64ToF32Odd(le.Uint64(src[8*i:])))
+			}
+		}
+	case Int64, Uint64:
+		signed := from == Int64
+		f = func(dst, src []byte, n int) {
+			for i := 0; i < n; i++ {
+				le.PutUint32(dst[4*i:], intToF32Odd(le.Uint64(src[8*i:]), signed))
+			}
+		}
+	case Int32:
+		f = func(dst, src []byte, n int) {
+			for i := 0; i < n; i++ {
+				le.PutUint32(dst[4*i:], intToF32Odd(uint64(int64(int32(le.Uint32(src[4*i:])))), true))
+			}
+		}
+	case Uint32:
+		f = func(dst, src []byte, n int) {
+			for i := 0; i < n; i++ {
+				le.PutUint32(dst[4*i:], intToF32Odd(uint64(le.Uint32(src[4*i:])), false))
+			}
+		}
+	}
+	s := goStep(from, Float, f)
+	s.name += " (round to odd)"
+	return s
+}
+
+// f64ToF32Odd rounds DOUBLE bits to float32 bits by round-to-odd:
+// magnitudes of 2^128 and more (and Inf) give ±Inf, NaN stays NaN with its
+// sign and top payload bits (quieted).
+func f64ToF32Odd(x uint64) uint32 {
+	sign := uint32(x>>32) & 0x80000000
+	a := x &^ (1 << 63)
+	switch {
+	case a > 0x7FF0000000000000: // NaN
+		return sign | 0x7FC00000 | uint32(a>>29)&0x3FFFFF
+	case a >= 0x47F0000000000000: // ≥ 2^128, Inf
+		return sign | 0x7F800000
+	}
+	v := math.Float64frombits(a)
+	f := float32(v) // to nearest even; may be Inf just below 2^128
+	b := math.Float32bits(f)
+	if float64(f) == v {
+		return sign | b
+	}
+	if float64(f) > v { // rounded up: step back to the truncation
+		b--
+	}
+	return sign | b | 1
+}
+
+// intToF32Odd rounds a 64-bit integer (two's complement when signed) to
+// float32 bits by round-to-odd.
+func intToF32Odd(u uint64, signed bool) uint32 {
+	var sign uint32
+	if signed && int64(u) < 0 {
+		sign, u = 0x80000000, -u
+	}
+	if u < 1<<24 {
+		return sign | math.Float32bits(float32(u)) // exact
+	}
+	s := 64 - bits.LeadingZeros64(u) - 24 // bits to drop, so 24 remain
+	m := u >> uint(s)
+	if u&(1<<uint(s)-1) != 0 {
+		m |= 1
+	}
+	return sign | (math.Float32bits(float32(m)) + uint32(s)<<23) // exact scaling by 2^s
+}
+
+// packInts writes n integers, elem(i) wrapped to w bits, packed into dst.
+func packInts(dst, src []byte, n, w int, elem func(i int) uint64) {
+	per := 8 / w
+	mask := uint64(1)<<uint(w) - 1
+	for j := 0; j*per < n; j++ {
+		var b uint64
+		for e := 0; e < per && j*per+e < n; e++ {
+			b |= (elem(j*per+e) & mask) << uint(w*e)
+		}
+		dst[j] = byte(b)
+	}
+}
+
+// goStep is a portable step.
+func goStep(from, to DataType, f func(dst, src []byte, n int)) *step {
+	return &step{
+		name: from.String() + " -> " + to.String(),
+		run:  func(_ *kernelSet, dst, src []byte, n int, _ Options) { f(dst, src, n) },
+		tier: func(*kernelSet) string { return "generic" },
+	}
+}
