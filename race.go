@@ -20,3 +20,6 @@ func raceWrite[T any](s []T) {
 		runtime.RaceWriteRange(unsafe.Pointer(unsafe.SliceData(s)), len(s)*int(unsafe.Sizeof(s[0])))
 	}
 }
+
+// raceEnabled tells tests whether the race detector is on.
+const raceEnabled = true
