@@ -1,7 +1,9 @@
 package tensorcast
 
 import (
+	"math/bits"
 	"sync"
+	"sync/atomic"
 )
 
 // The planner: every ordered pair of numeric types converts through one plan
@@ -67,11 +69,45 @@ var plans [numTypes][numTypes]*plan
 // FLOAT intermediate (4 KiB) and source and destination blocks fit in L1.
 const pivotBlock = 1024
 
-// blockPool holds the intermediate buffers of two-step plans (and of
-// in-place conversions). A pool and not the stack: the steps are called
+// block is the intermediate buffer of a two-step plan (or of an in-place
+// conversion).
+type block = [pivotBlock * 4]byte
+
+// The blocks: a fixed set, claimed and released with one atomic operation
+// each, allocated on first use and kept. Not the stack: the steps are called
 // through function values, so a stack buffer would escape to the heap on
-// every call.
-var blockPool = sync.Pool{New: func() any { return new([pivotBlock * 4]byte) }}
+// every call; not a sync.Pool, which the garbage collector empties, so that
+// calls would allocate again after every collection. More concurrent calls
+// than blocks allocate a block each (and drop it).
+var (
+	blocks    [64]*block
+	blockFree atomic.Uint64 // bit i set: blocks[i] is free
+)
+
+func init() { blockFree.Store(^uint64(0)) }
+
+// getBlock claims a block; putBlock(b, i) releases it.
+func getBlock() (*block, int) {
+	for {
+		f := blockFree.Load()
+		if f == 0 {
+			return new(block), -1
+		}
+		i := bits.TrailingZeros64(f)
+		if blockFree.CompareAndSwap(f, f&^(1<<uint(i))) {
+			if blocks[i] == nil { // slot i is ours alone until released
+				blocks[i] = new(block)
+			}
+			return blocks[i], i
+		}
+	}
+}
+
+func putBlock(i int) {
+	if i >= 0 {
+		blockFree.Or(1 << uint(i))
+	}
+}
 
 func init() {
 	for _, from := range AllTypes() {
@@ -91,21 +127,21 @@ func (p *plan) run(k *kernelSet, dst []byte, src []byte, n int, opt Options) {
 		p.a.run(k, dst, src, n, opt)
 		return
 	}
-	bp := blockPool.Get().(*[pivotBlock * 4]byte)
+	bp, bi := getBlock()
 	ka := plainKernels(k) // the intermediate stays in cache: no streaming stores
 	for i := 0; i < n; i += pivotBlock {
 		m := min(pivotBlock, n-i)
 		p.a.run(ka, bp[:], src[p.from.Size(i):], m, opt)
 		p.b.run(k, dst[p.to.Size(i):], bp[:], m, opt)
 	}
-	blockPool.Put(bp)
+	putBlock(bi)
 }
 
 // castInPlace converts n elements when dst and src are the same memory of a
 // same-size pair: block by block, each source block copied aside first, so
 // every plan and step may assume distinct buffers.
 func castInPlace(k *kernelSet, buf []byte, to DataType, from DataType, n int, opt Options) {
-	bp := blockPool.Get().(*[pivotBlock * 4]byte)
+	bp, bi := getBlock()
 	per := len(bp) * 8 / from.BitSize() // elements per block: a multiple of 8
 	for i := 0; i < n; i += per {
 		m := min(per, n-i)
@@ -114,7 +150,7 @@ func castInPlace(k *kernelSet, buf []byte, to DataType, from DataType, n int, op
 		copy(tmp, buf[off:])
 		castDistinct(k, buf[off:], to, tmp, from, m, opt)
 	}
-	blockPool.Put(bp)
+	putBlock(bi)
 }
 
 // makePlan chooses the plan of one pair; see the argument at the top of this

@@ -495,9 +495,6 @@ func TestRoutes(t *testing.T) {
 // TestPlansZeroAllocations: a Cast of every pair allocates nothing (after
 // the first call warms the block pool).
 func TestPlansZeroAllocations(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector makes sync.Pool drop buffers")
-	}
 	const n = 3000
 	for _, from := range numericTypeList() {
 		for _, to := range numericTypeList() {
