@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/klauspost/cpuid/v2"
@@ -15,8 +16,11 @@ import (
 func init() {
 	register(&command{
 		name:    "cpu",
-		summary: "show the CPU, its SIMD features, and the kernel that serves each hot conversion",
+		summary: "show the CPU, its SIMD features, and the kernel that serves each hot conversion\n(--routes: the steps and tiers of every ordered pair of numeric types)",
 		run: func(args []string, _ io.Reader, stdout, _ io.Writer) error {
+			if len(args) == 1 && (args[0] == "--routes" || args[0] == "-routes") {
+				return printRoutes(stdout)
+			}
 			if err := noArgs("cpu", args, stdout); err != nil {
 				return err
 			}
@@ -90,6 +94,16 @@ func printCPU(w io.Writer) error {
 	}
 	_, err := fmt.Fprintln(w, "Conversions not listed run portable Go code.")
 	return err
+}
+
+// printRoutes lists how Cast converts every ordered pair on this machine.
+func printRoutes(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "FROM\tTO\tSTEPS\tTIERS")
+	for _, r := range tensorcast.Routes() {
+		fmt.Fprintf(tw, "%v\t%v\t%s\t%s\n", r.From, r.To, strings.Join(r.Steps, " | "), strings.Join(r.Tiers, " | "))
+	}
+	return tw.Flush()
 }
 
 func orUnknown(s string) string {
