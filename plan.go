@@ -166,6 +166,8 @@ func makePlan(from, to DataType) *plan {
 		p.a = classicStep(from, to)
 	case from == Float:
 		p.a = fromFloatStep(to)
+	case to == Float && exactInFloat(from):
+		p.a = toFloatStep(from)
 	case exactInFloat(from):
 		p.mid, p.a, p.b = Float, toFloatStep(from), fromFloatStep(to)
 	case to.IsInteger(): // wide source to a packed integer: wrap through INT8

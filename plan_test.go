@@ -420,7 +420,12 @@ func TestOverlapRefused(t *testing.T) {
 // size overflows int: each returns an error naming n and the type, writes
 // nothing and does not panic.
 func TestSizeOverflow(t *testing.T) {
-	counts := []int{1 << 61, 1<<62 + 1, math.MaxInt, math.MaxInt - 1, 1<<60 + 1}
+	counts := []int{math.MaxInt, math.MaxInt - 1, math.MaxInt/2 + 1}
+	for _, c := range []uint64{1 << 61, 1<<62 + 1, 1<<60 + 1} {
+		if c <= math.MaxInt { // 64-bit int
+			counts = append(counts, int(c))
+		}
+	}
 	dst := make([]byte, 64)
 	src := make([]byte, 64)
 	for _, typ := range numericTypeList() {

@@ -129,8 +129,8 @@ var resolveStages = sync.OnceFunc(func() {
 	}
 })
 
-// classicStep converts between two classic types: the registered SIMD stage
-// of k's tier, else Go's conversions in native.go.
+// classicStep converts between two classic types: the best registered stage
+// of k's tier (classic_generic.go registers a portable one for every pair).
 func classicStep(from, to DataType) *step {
 	return &step{
 		name: from.String() + " -> " + to.String(),
@@ -141,7 +141,7 @@ func classicStep(from, to DataType) *step {
 					return
 				}
 			}
-			castNative(dst, to, src, from, n)
+			simdStages["generic"][pairKey{from, to}](dst, src, n) // a kernel table outside `tiers`
 		},
 		tier: func(k *kernelSet) string {
 			if t := k.stages; t != nil && t[from][to].fn != nil {
