@@ -360,15 +360,18 @@ func TestInPlaceEveryPair(t *testing.T) {
 			want := make([]byte, to.Size(4099))
 			buf := make([]byte, len(src))
 			for _, k := range tiers {
+				// Out of place once: every shorter conversion is a prefix of
+				// it (but for a packed last byte's padding, cleared below).
+				castBytesWith(k, want, to, src, from, 4099, opt)
 				for _, n := range lengths {
-					clear(want)
-					castBytesWith(k, want, to, src, from, n, opt)
 					copy(buf, src)
 					if err := checkCastBytes(buf, to, buf, from, n, opt); err != nil {
 						t.Fatalf("%v -> %v n=%d: in place refused: %v", from, to, n, err)
 					}
 					castBytesWith(k, buf, to, buf, from, n, opt)
-					if !bytes.Equal(buf[:to.Size(n)], want[:to.Size(n)]) {
+					w := bytes.Clone(want[:to.Size(n)])
+					clearPadding(w, to, n)
+					if !bytes.Equal(buf[:to.Size(n)], w) {
 						t.Fatalf("%s %v -> %v n=%d: in place differs from out of place", k.tier, from, to, n)
 					}
 				}
