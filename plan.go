@@ -56,6 +56,9 @@ type step struct {
 type plan struct {
 	from, to, mid DataType
 	a, b          *step
+	// direct: a tier may register a stage for the whole pair (stage.go),
+	// which then replaces a and b on that tier.
+	direct bool
 }
 
 const numTypes = int(Int2) + 1
@@ -123,6 +126,14 @@ func numeric(t DataType) bool { return t.Castable() && t != String }
 
 // run converts n > 0 elements with the kernels of k.
 func (p *plan) run(k *kernelSet, dst []byte, src []byte, n int, opt Options) {
+	if p.direct {
+		if t := k.stages; t != nil {
+			if s := t.direct[p.from][p.to].fn; s != nil {
+				s(dst, src, n)
+				return
+			}
+		}
+	}
 	if p.b == nil {
 		p.a.run(k, dst, src, n, opt)
 		return
@@ -156,7 +167,7 @@ func castInPlace(k *kernelSet, buf []byte, to DataType, from DataType, n int, op
 // makePlan chooses the plan of one pair; see the argument at the top of this
 // file.
 func makePlan(from, to DataType) *plan {
-	p := &plan{from: from, to: to}
+	p := &plan{from: from, to: to, direct: from != to && optionFree(to) && !(classic(from) && classic(to))}
 	switch {
 	case from == to:
 		p.a = copyStep(from)
@@ -176,6 +187,16 @@ func makePlan(from, to DataType) *plan {
 		p.mid, p.a, p.b = Float, toFloatOddStep(from), fromFloatStep(to)
 	}
 	return p
+}
+
+// optionFree reports whether conversions to t ignore Options (all but the
+// float8 and E8M0 targets).
+func optionFree(t DataType) bool {
+	switch t {
+	case Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0:
+		return false
+	}
+	return true
 }
 
 // classic reports whether t is one of the types Go has (FLOAT, DOUBLE, the 8-
@@ -211,12 +232,19 @@ type Route struct {
 func Routes() []Route { return routesOf(active) }
 
 func routesOf(k *kernelSet) []Route {
+	resolveStages()
 	var rs []Route
 	for _, from := range AllTypes() {
 		for _, to := range AllTypes() {
 			p := plans[from][to]
 			if p == nil {
 				continue
+			}
+			if p.direct && k.stages != nil {
+				if s := k.stages.direct[from][to]; s.fn != nil {
+					rs = append(rs, Route{From: from, To: to, Steps: []string{from.String() + " -> " + to.String()}, Tiers: []string{s.tier}})
+					continue
+				}
 			}
 			r := Route{From: from, To: to, Pivot: p.mid}
 			for _, s := range []*step{p.a, p.b} {

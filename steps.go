@@ -108,8 +108,11 @@ type tieredStage struct {
 }
 
 // stageTable holds, for one kernel table, the best registered stage of each
-// classic pair.
-type stageTable [numTypes][numTypes]tieredStage
+// pair (direct) and each round-to-odd source (odd).
+type stageTable struct {
+	direct [numTypes][numTypes]tieredStage
+	odd    [numTypes]tieredStage
+}
 
 // resolveStages gives every kernel table of `tiers` (and its streaming twin)
 // the stages registered at or below its tier. It runs once, after every
@@ -119,7 +122,10 @@ var resolveStages = sync.OnceFunc(func() {
 		t := new(stageTable)
 		for _, lower := range tiers[:i+1] {
 			for p, fn := range simdStages[lower.tier] {
-				t[p.from][p.to] = tieredStage{fn, lower.tier}
+				t.direct[p.from][p.to] = tieredStage{fn, lower.tier}
+			}
+			for from, fn := range simdOddStages[lower.tier] {
+				t.odd[from] = tieredStage{fn, lower.tier}
 			}
 		}
 		k.stages = t
@@ -136,7 +142,7 @@ func classicStep(from, to DataType) *step {
 		name: from.String() + " -> " + to.String(),
 		run: func(k *kernelSet, dst, src []byte, n int, _ Options) {
 			if t := k.stages; t != nil {
-				if s := t[from][to].fn; s != nil {
+				if s := t.direct[from][to].fn; s != nil {
 					s(dst, src, n)
 					return
 				}
@@ -144,8 +150,8 @@ func classicStep(from, to DataType) *step {
 			simdStages["generic"][pairKey{from, to}](dst, src, n) // a kernel table outside `tiers`
 		},
 		tier: func(k *kernelSet) string {
-			if t := k.stages; t != nil && t[from][to].fn != nil {
-				return t[from][to].tier
+			if t := k.stages; t != nil && t.direct[from][to].fn != nil {
+				return t.direct[from][to].tier
 			}
 			return "generic"
 		},
@@ -251,9 +257,24 @@ func toFloatOddStep(from DataType) *step {
 			}
 		}
 	}
-	s := goStep(from, Float, f)
-	s.name += " (round to odd)"
-	return s
+	return &step{
+		name: from.String() + " -> FLOAT (round to odd)",
+		run: func(k *kernelSet, dst, src []byte, n int, _ Options) {
+			if t := k.stages; t != nil {
+				if s := t.odd[from].fn; s != nil {
+					s(dst, src, n)
+					return
+				}
+			}
+			f(dst, src, n)
+		},
+		tier: func(k *kernelSet) string {
+			if t := k.stages; t != nil && t.odd[from].fn != nil {
+				return t.odd[from].tier
+			}
+			return "generic"
+		},
+	}
 }
 
 // f64ToF32Odd rounds DOUBLE bits to float32 bits by round-to-odd:
