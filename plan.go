@@ -59,6 +59,10 @@ type plan struct {
 	// direct: a tier may register a stage for the whole pair (stage.go),
 	// which then replaces a and b on that tier.
 	direct bool
+	// table converts by lookup (tables.go); it replaces a and b on the
+	// tiers where one of them would run as portable Go. nil if the source
+	// has too many values.
+	table *step
 }
 
 const numTypes = int(Int2) + 1
@@ -134,6 +138,10 @@ func (p *plan) run(k *kernelSet, dst []byte, src []byte, n int, opt Options) {
 			}
 		}
 	}
+	if p.table != nil && k.stages != nil && k.stages.useTable[p.from][p.to] {
+		p.table.run(k, dst, src, n, opt)
+		return
+	}
 	if p.b == nil {
 		p.a.run(k, dst, src, n, opt)
 		return
@@ -185,6 +193,9 @@ func makePlan(from, to DataType) *plan {
 		p.mid, p.a, p.b = Int8, classicStep(from, Int8), fromInt8Step(to)
 	default: // wide source to a narrow float: round to odd, then to the target
 		p.mid, p.a, p.b = Float, toFloatOddStep(from), fromFloatStep(to)
+	}
+	if tableSource(from, to) {
+		p.table = tableStep(from, to)
 	}
 	return p
 }
@@ -245,6 +256,10 @@ func routesOf(k *kernelSet) []Route {
 					rs = append(rs, Route{From: from, To: to, Steps: []string{from.String() + " -> " + to.String()}, Tiers: []string{s.tier}})
 					continue
 				}
+			}
+			if p.table != nil && k.stages != nil && k.stages.useTable[from][to] {
+				rs = append(rs, Route{From: from, To: to, Steps: []string{p.table.name}, Tiers: []string{p.table.tier(k)}})
+				continue
 			}
 			r := Route{From: from, To: to, Pivot: p.mid}
 			for _, s := range []*step{p.a, p.b} {

@@ -112,6 +112,9 @@ type tieredStage struct {
 type stageTable struct {
 	direct [numTypes][numTypes]tieredStage
 	odd    [numTypes]tieredStage
+	// useTable: the pair converts by its table step on this tier, as a
+	// step of its composed plan would run as portable Go.
+	useTable [numTypes][numTypes]bool
 }
 
 // resolveStages gives every kernel table of `tiers` (and its streaming twin)
@@ -129,6 +132,14 @@ var resolveStages = sync.OnceFunc(func() {
 			}
 		}
 		k.stages = t
+		for from := range plans {
+			for to, p := range plans[from] {
+				if p == nil || p.table == nil || p.direct && t.direct[from][to].fn != nil {
+					continue
+				}
+				t.useTable[from][to] = p.a.tier(k) == "generic" || p.b != nil && p.b.tier(k) == "generic"
+			}
+		}
 		if s := streamingSets[k]; s != nil {
 			s.stages = t
 		}

@@ -31,6 +31,9 @@ type narrowMode struct {
 	width  int  // output bytes per element (ignored when packed)
 	run    func(k *kernelSet, dst []byte, src []float32)
 	tier   func(k *kernelSet) string
+	// table, if set, runs the mode's table route (tables.go: round to odd
+	// at BFLOAT16's precision, then look up), swept like one more tier.
+	table func(dst []byte, src []float32)
 }
 
 func narrowModes() []narrowMode {
@@ -42,8 +45,9 @@ func narrowModes() []narrowMode {
 			run:  func(k *kernelSet, d []byte, s []float32) { k.f32ToBF16.fn(view[uint16](d, len(s)), s) },
 			tier: func(k *kernelSet) string { return k.f32ToBF16.tier }},
 		{name: "FLOAT4E2M1", to: ref.Float4E2M1, packed: true,
-			run:  func(k *kernelSet, d []byte, s []float32) { k.f32ToF4.fn(d[:(len(s)+1)/2], s) },
-			tier: func(k *kernelSet) string { return k.f32ToF4.tier }},
+			run:   func(k *kernelSet, d []byte, s []float32) { k.f32ToF4.fn(d[:(len(s)+1)/2], s) },
+			tier:  func(k *kernelSet) string { return k.f32ToF4.tier },
+			table: tableRoute(Float4E2M1, Options{})},
 		{name: "INT4", to: ref.Int4, packed: true,
 			run:  func(k *kernelSet, d []byte, s []float32) { k.f32ToI4.fn(d[:(len(s)+1)/2], s) },
 			tier: func(k *kernelSet) string { return k.f32ToI4.tier }},
@@ -52,8 +56,9 @@ func narrowModes() []narrowMode {
 		for _, sat := range []bool{true, false} {
 			p := float8ParamsFor(t, Options{NoSaturate: !sat})
 			ms = append(ms, narrowMode{name: fmt.Sprintf("%v sat=%v", t, sat), to: ref.Kind(t), opt: ref.Options{Saturate: sat}, width: 1,
-				run:  func(k *kernelSet, d []byte, s []float32) { k.f32ToF8.fn(d[:len(s)], s, p) },
-				tier: func(k *kernelSet) string { return k.f32ToF8.tier }})
+				run:   func(k *kernelSet, d []byte, s []float32) { k.f32ToF8.fn(d[:len(s)], s, p) },
+				tier:  func(k *kernelSet) string { return k.f32ToF8.tier },
+				table: tableRoute(t, Options{NoSaturate: !sat})})
 		}
 	}
 	for _, rm := range []RoundMode{RoundUp, RoundDown, RoundNearest} {
@@ -61,11 +66,20 @@ func narrowModes() []narrowMode {
 			p := e8m0ParamsFor(Options{NoSaturate: !sat, RoundMode: rm})
 			ms = append(ms, narrowMode{name: fmt.Sprintf("FLOAT8E8M0 %v sat=%v", rm, sat), to: ref.Float8E8M0,
 				opt: ref.Options{Saturate: sat, Round: ref.RoundMode(rm)}, width: 1,
-				run:  func(k *kernelSet, d []byte, s []float32) { k.f32ToE8M0.fn(d[:len(s)], s, p) },
-				tier: func(k *kernelSet) string { return k.f32ToE8M0.tier }})
+				run:   func(k *kernelSet, d []byte, s []float32) { k.f32ToE8M0.fn(d[:len(s)], s, p) },
+				tier:  func(k *kernelSet) string { return k.f32ToE8M0.tier },
+				table: tableRoute(Float8E8M0, Options{NoSaturate: !sat, RoundMode: rm})})
 		}
 	}
 	return ms
+}
+
+// tableRoute runs FLOAT → to by the table route of tables.go.
+func tableRoute(to DataType, opt Options) func(dst []byte, src []float32) {
+	t := tableFor(BFloat16, to, opt)
+	return func(dst []byte, src []float32) {
+		lookupOddBF16(dst, view[uint32](byteSlice(src), len(src)), to, t)
+	}
 }
 
 // sweepInputs returns the chunk of inputs starting at base (a multiple of
@@ -136,9 +150,9 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 	short := testing.Short()
 	modes := narrowModes()
 	ks := tiers
-	mism := make([][]atomic.Int64, len(modes)) // [mode][tier]
+	mism := make([][]atomic.Int64, len(modes)) // [mode][tier], the table route last
 	for i := range mism {
-		mism[i] = make([]atomic.Int64, len(ks))
+		mism[i] = make([]atomic.Int64, len(ks)+1)
 	}
 	var first firstFew
 	n := sweepFloat32(short, func() func([]float32) {
@@ -168,8 +182,17 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 						}
 					}
 				}
-				for ki, k := range ks {
-					m.run(k, got, in)
+				for ki := 0; ki <= len(ks); ki++ {
+					name := "table"
+					switch {
+					case ki < len(ks):
+						m.run(ks[ki], got, in)
+						name = m.tier(ks[ki])
+					case m.table != nil:
+						m.table(got, in)
+					default:
+						continue
+					}
 					if string(got[:size]) == string(want[:size]) {
 						continue
 					}
@@ -182,7 +205,7 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 						if string(got[lo:lo+width]) != string(want[lo:lo+width]) {
 							mism[mi][ki].Add(1)
 							first.add("%s [%s]: input %#08x: got % x, want % x",
-								m.name, m.tier(k), math.Float32bits(in[i]), got[lo:lo+width], want[lo:lo+width])
+								m.name, name, math.Float32bits(in[i]), got[lo:lo+width], want[lo:lo+width])
 						}
 					}
 				}
@@ -193,6 +216,11 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 		var parts []string
 		for ki, k := range ks {
 			parts = append(parts, fmt.Sprintf("%s %d mismatches", m.tier(k), mism[mi][ki].Load()))
+		}
+		if m.table != nil {
+			parts = append(parts, fmt.Sprintf("table route %d mismatches", mism[mi][len(ks)].Load()))
+		}
+		for ki := range mism[mi] {
 			if mism[mi][ki].Load() != 0 {
 				t.Fail()
 			}
