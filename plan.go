@@ -188,11 +188,11 @@ func makePlan(from, to DataType) *plan {
 	case to == Float && exactInFloat(from):
 		p.a = toFloatStep(from)
 	case exactInFloat(from):
-		p.mid, p.a, p.b = Float, toFloatStep(from), fromFloatStep(to)
+		p.mid, p.a, p.b = Float, toFloatStep(from), planStep(Float, to)
 	case to.IsInteger(): // wide source to a packed integer: wrap through INT8
 		p.mid, p.a, p.b = Int8, classicStep(from, Int8), fromInt8Step(to)
 	default: // wide source to a narrow float: round to odd, then to the target
-		p.mid, p.a, p.b = Float, toFloatOddStep(from), fromFloatStep(to)
+		p.mid, p.a, p.b = Float, toFloatOddStep(from), planStep(Float, to)
 	}
 	if tableSource(from, to) {
 		p.table = tableStep(from, to)
@@ -208,6 +208,25 @@ func optionFree(t DataType) bool {
 		return false
 	}
 	return true
+}
+
+// planStep runs the one-step plan of from → to as a step of another plan, so
+// that it takes that plan's table route where the tier has one.
+func planStep(from, to DataType) *step {
+	one := func() *plan { return plans[from][to] } // built before any call
+	return &step{
+		name: from.String() + " -> " + to.String(),
+		run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
+			one().run(k, dst, src, n, opt)
+		},
+		tier: func(k *kernelSet) string {
+			p := one()
+			if p.table != nil && k.stages != nil && k.stages.useTable[from][to] {
+				return p.table.tier(k)
+			}
+			return p.a.tier(k)
+		},
+	}
 }
 
 // classic reports whether t is one of the types Go has (FLOAT, DOUBLE, the 8-

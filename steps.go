@@ -132,12 +132,16 @@ var resolveStages = sync.OnceFunc(func() {
 			}
 		}
 		k.stages = t
-		for from := range plans {
-			for to, p := range plans[from] {
-				if p == nil || p.table == nil || p.direct && t.direct[from][to].fn != nil {
-					continue
+		// Two passes: a two-step plan's tier depends on the one-step plans
+		// it runs (planStep), decided in the first pass.
+		for range 2 {
+			for from := range plans {
+				for to, p := range plans[from] {
+					if p == nil || p.table == nil || p.direct && t.direct[from][to].fn != nil {
+						continue
+					}
+					t.useTable[from][to] = p.a.tier(k) == "generic" || p.b != nil && p.b.tier(k) == "generic"
 				}
-				t.useTable[from][to] = p.a.tier(k) == "generic" || p.b != nil && p.b.tier(k) == "generic"
 			}
 		}
 		if s := streamingSets[k]; s != nil {
