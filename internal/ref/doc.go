@@ -1,7 +1,12 @@
 // Package ref is the reference implementation of tensorcast: the slow,
-// readable definition of every conversion. Every kernel of the library (the
-// portable Go kernels and the generated assembly) is tested against it bit for
-// bit; nothing on a hot path calls it.
+// readable definition of every conversion. It serves the tests: every kernel,
+// stage and plan of the library (the portable Go code and the generated
+// assembly) is tested against it bit for bit. No conversion runs through it
+// element by element, with two exceptions that are not hot paths: the lookup
+// tables of the table steps (tensorcast's tables.go) are computed from it
+// once, on first use, and a big-endian machine (or unaligned data where the
+// architecture forbids unaligned loads) converts through it, as the kernels
+// read elements in place.
 //
 // A conversion decodes the source element into an exact Value (sign, a 64-bit
 // significand, a binary exponent, and a sticky bit for the rare sources such
