@@ -58,6 +58,19 @@ type kernelSet struct {
 	i4ToI8  kernel[func(dst []uint8, src []uint8)]
 	u4ToU8  kernel[func(dst []uint8, src []uint8)]
 	f32ToI4 kernel[func(dst []uint8, src []float32)]
+
+	// Table lookups of 8-bit sources (tables.go builds the tables from the
+	// reference, one per pair and Options mode): lut8 sets dst[i] =
+	// table[src[i]], lut16 the same with 16-bit entries. They serve every
+	// pair from INT8, UINT8, BOOL, the float8 types and E8M0 to an 8- or
+	// 16-bit target, in one step.
+	lut8  kernel[func(dst []uint8, src []uint8, table *[256]uint8)]
+	lut16 kernel[func(dst []uint16, src []uint8, table *[256]uint16)]
+
+	// FLOAT16 ↔ BFLOAT16, each rounded once (to nearest even; NaN as the
+	// FLOAT pivot would give it).
+	f16ToBF16 kernel[func(dst []uint16, src []uint16)]
+	bf16ToF16 kernel[func(dst []uint16, src []uint16)]
 }
 
 // active is the table the library uses.
@@ -100,6 +113,10 @@ func (s *kernelSet) list() []KernelInfo {
 		{"INT4 -> INT8", s.i4ToI8.tier},
 		{"UINT4 -> UINT8", s.u4ToU8.tier},
 		{"FLOAT -> INT4/UINT4", s.f32ToI4.tier},
+		{"8-bit types -> 8-bit types (256-entry table)", s.lut8.tier},
+		{"8-bit types -> 16-bit types (256-entry table)", s.lut16.tier},
+		{"FLOAT16 -> BFLOAT16", s.f16ToBF16.tier},
+		{"BFLOAT16 -> FLOAT16", s.bf16ToF16.tier},
 	}
 }
 

@@ -26,6 +26,10 @@ func genericKernels() *kernelSet {
 		i4ToI8:    kernel[func([]uint8, []uint8)]{int4ToInt8Generic, t},
 		u4ToU8:    kernel[func([]uint8, []uint8)]{uint4ToUint8Generic, t},
 		f32ToI4:   kernel[func([]uint8, []float32)]{float32ToInt4Generic, t},
+		lut8:      kernel[func([]uint8, []uint8, *[256]uint8)]{lut8Generic, t},
+		lut16:     kernel[func([]uint16, []uint8, *[256]uint16)]{lut16Generic, t},
+		f16ToBF16: kernel[func([]uint16, []uint16)]{float16ToBFloat16Generic, t},
+		bf16ToF16: kernel[func([]uint16, []uint16)]{bfloat16ToFloat16Generic, t},
 	}
 }
 
@@ -285,5 +289,35 @@ func float32ToInt4Generic(dst []uint8, src []float32) {
 	}
 	if n%2 == 1 {
 		dst[n/2] = f32ToI4(src[n-1])
+	}
+}
+
+func lut8Generic(dst []uint8, src []uint8, table *[256]uint8) {
+	dst = dst[:len(src)]
+	for i, b := range src {
+		dst[i] = table[b]
+	}
+}
+
+func lut16Generic(dst []uint16, src []uint8, table *[256]uint16) {
+	dst = dst[:len(src)]
+	for i, b := range src {
+		dst[i] = table[b]
+	}
+}
+
+// float16ToBFloat16Generic widens exactly and rounds once.
+func float16ToBFloat16Generic(dst []uint16, src []uint16) {
+	dst = dst[:len(src)]
+	for i, h := range src {
+		dst[i] = f32ToBF16(f16ToF32(h))
+	}
+}
+
+// bfloat16ToFloat16Generic widens exactly and rounds once.
+func bfloat16ToFloat16Generic(dst []uint16, src []uint16) {
+	dst = dst[:len(src)]
+	for i, b := range src {
+		dst[i] = f32ToF16(bf16ToF32(b))
 	}
 }

@@ -75,5 +75,32 @@ func kernelCases() []kernelCase {
 				func(k *kernelSet) string { return k.f32ToE8M0.tier }})
 		}
 	}
+	// The lookup kernels with a few of the tables the plans give them (every
+	// table is swept through the plans in plan_test.go).
+	for _, c := range []struct {
+		from, to DataType
+		opt      Options
+	}{
+		{Float8E5M2, Float8E4M3FN, Options{}}, {Float8E4M3FN, Float8E5M2FNUZ, Options{NoSaturate: true}},
+		{Int8, Float8E4M3FN, Options{}}, {Float8E8M0, Uint8, Options{}},
+	} {
+		tab := (*[256]uint8)(tableFor(c.from, c.to, c.opt).b8)
+		cs = append(cs, kernelCase{fmt.Sprintf("%v->%v (lut8)", c.from, c.to), c.from, c.to, c.opt,
+			func(k *kernelSet, d, s []byte, n int) { k.lut8.fn(d[:n], s[:n], tab) },
+			func(k *kernelSet) string { return k.lut8.tier }})
+	}
+	for _, c := range [][2]DataType{{Float8E4M3FN, BFloat16}, {Float8E5M2, Float16}, {Int8, Float16}, {Uint8, BFloat16}, {Float8E8M0, Float16}} {
+		tab := (*[256]uint16)(tableFor(c[0], c[1], Options{}).b16)
+		cs = append(cs, kernelCase{fmt.Sprintf("%v->%v (lut16)", c[0], c[1]), c[0], c[1], Options{},
+			func(k *kernelSet, d, s []byte, n int) { k.lut16.fn(view[uint16](d, n), s[:n], tab) },
+			func(k *kernelSet) string { return k.lut16.tier }})
+	}
+	cs = append(cs,
+		kernelCase{"FLOAT16->BFLOAT16", Float16, BFloat16, Options{},
+			func(k *kernelSet, d, s []byte, n int) { k.f16ToBF16.fn(view[uint16](d, n), view[uint16](s, n)) },
+			func(k *kernelSet) string { return k.f16ToBF16.tier }},
+		kernelCase{"BFLOAT16->FLOAT16", BFloat16, Float16, Options{},
+			func(k *kernelSet, d, s []byte, n int) { k.bf16ToF16.fn(view[uint16](d, n), view[uint16](s, n)) },
+			func(k *kernelSet) string { return k.bf16ToF16.tier }})
 	return cs
 }

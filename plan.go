@@ -181,6 +181,10 @@ func makePlan(from, to DataType) *plan {
 		p.a = copyStep(from)
 	case hotPair(from, to):
 		p.a = hotStep(from, to)
+	case from == Float16 && to == BFloat16 || from == BFloat16 && to == Float16:
+		p.a = halfStep(from, to)
+	case lutSource(from) && (to.BitSize() == 8 || to.BitSize() == 16) && !(classic(from) && classic(to)):
+		p.a = lutStep(from, to)
 	case classic(from) && classic(to):
 		p.a = classicStep(from, to)
 	case from == Float:

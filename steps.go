@@ -355,3 +355,46 @@ func goStep(from, to DataType, f func(dst, src []byte, n int)) *step {
 		tier: func(*kernelSet) string { return "generic" },
 	}
 }
+
+// lutSource reports whether t is an unpacked 8-bit type, whose conversions
+// to 8- and 16-bit targets are one table lookup (kernel lut8, lut16).
+func lutSource(t DataType) bool {
+	switch t {
+	case Int8, Uint8, Bool, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0:
+		return true
+	}
+	return false
+}
+
+// lutStep converts an 8-bit source to an 8- or 16-bit target through the
+// pair's 256-entry table (tables.go) and the lut kernels.
+func lutStep(from, to DataType) *step {
+	if to.BitSize() == 8 {
+		return &step{name: from.String() + " -> " + to.String() + " (table)",
+			run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
+				k.lut8.fn(dst[:n], src[:n], (*[256]uint8)(tableFor(from, to, opt).b8))
+			},
+			tier: func(k *kernelSet) string { return k.lut8.tier }}
+	}
+	return &step{name: from.String() + " -> " + to.String() + " (table)",
+		run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
+			k.lut16.fn(view[uint16](dst, n), src[:n], (*[256]uint16)(tableFor(from, to, opt).b16))
+		},
+		tier: func(k *kernelSet) string { return k.lut16.tier }}
+}
+
+// halfStep converts FLOAT16 ↔ BFLOAT16.
+func halfStep(from, to DataType) *step {
+	if from == Float16 {
+		return &step{name: "FLOAT16 -> BFLOAT16",
+			run: func(k *kernelSet, dst, src []byte, n int, _ Options) {
+				k.f16ToBF16.fn(view[uint16](dst, n), view[uint16](src, n))
+			},
+			tier: func(k *kernelSet) string { return k.f16ToBF16.tier }}
+	}
+	return &step{name: "BFLOAT16 -> FLOAT16",
+		run: func(k *kernelSet, dst, src []byte, n int, _ Options) {
+			k.bf16ToF16.fn(view[uint16](dst, n), view[uint16](src, n))
+		},
+		tier: func(k *kernelSet) string { return k.bf16ToF16.tier }}
+}
