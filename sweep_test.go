@@ -28,7 +28,8 @@ type narrowMode struct {
 	to     ref.Kind
 	opt    ref.Options
 	packed bool // 4-bit target: two elements per byte
-	width  int  // output bytes per element (ignored when packed)
+	width  int  // output bytes per element (ignored when packed or bits2)
+	bits2  bool // 2-bit target: four elements per byte
 	run    func(k *kernelSet, dst []byte, src []float32)
 	tier   func(k *kernelSet) string
 	// table, if set, runs the mode's table route (tables.go: round to odd
@@ -71,7 +72,26 @@ func narrowModes() []narrowMode {
 				table: tableRoute(Float8E8M0, Options{NoSaturate: !sat, RoundMode: rm})})
 		}
 	}
+	// FLOAT to the classic types and the 2-bit integers, through the plans
+	// (plan.go): the SIMD stages of each tier, or the portable loops.
+	for _, t := range []DataType{Double, Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64, Bool, Int2, Uint2} {
+		m := narrowMode{name: t.String(), to: ref.Kind(t), opt: ref.Options{Saturate: true}, width: t.BitSize() / 8, bits2: t.BitSize() == 2,
+			run:  func(k *kernelSet, d []byte, s []float32) { castBytesWith(k, d, t, byteSlice(s), Float, len(s), Options{}) },
+			tier: func(k *kernelSet) string { return routeOf(k, Float, t).Tiers[0] }}
+		ms = append(ms, m)
+	}
 	return ms
+}
+
+// elemBits returns the output bits per element of m.
+func (m *narrowMode) elemBits() int {
+	switch {
+	case m.packed:
+		return 4
+	case m.bits2:
+		return 2
+	}
+	return 8 * m.width
 }
 
 // tableRoute runs FLOAT → to by the table route of tables.go.
@@ -164,18 +184,16 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 				vals[i] = ref.Decode(ref.Float, uint64(math.Float32bits(v)))
 			}
 			for mi, m := range modes {
-				size := len(in) * m.width
-				if m.packed {
-					size = len(in) / 2
-				}
+				eb := m.elemBits()
+				size := len(in) * eb / 8
 				for i := range in {
 					b := ref.Encode(m.to, vals[i], m.opt)
-					if m.packed {
-						if i%2 == 0 {
-							want[i/2] = byte(b)
-						} else {
-							want[i/2] |= byte(b) << 4
+					if eb < 8 {
+						per := 8 / eb
+						if i%per == 0 {
+							want[i/per] = 0
 						}
+						want[i/per] |= byte(b) << uint(eb*(i%per))
 					} else {
 						for j := 0; j < m.width; j++ {
 							want[i*m.width+j] = byte(b >> (8 * j))
@@ -183,11 +201,9 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 					}
 				}
 				for ki := 0; ki <= len(ks); ki++ {
-					name := "table"
 					switch {
 					case ki < len(ks):
 						m.run(ks[ki], got, in)
-						name = m.tier(ks[ki])
 					case m.table != nil:
 						m.table(got, in)
 					default:
@@ -196,9 +212,13 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 					if string(got[:size]) == string(want[:size]) {
 						continue
 					}
+					name := "table"
+					if ki < len(ks) {
+						name = m.tier(ks[ki])
+					}
 					per, width := 1, m.width // elements per compared unit, bytes per unit
-					if m.packed {
-						per, width = 2, 1
+					if eb < 8 {
+						per, width = 8/eb, 1
 					}
 					for i := 0; i < len(in); i += per {
 						lo := i / per * width
