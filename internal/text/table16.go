@@ -99,7 +99,7 @@ func appendNarrow(out []byte, k ref.Kind, b uint64) []byte {
 // ref.Parse) as the reader. It appends the digits without trailing zeros to
 // db and returns them with the decimal exponent of the first digit.
 func shortest(db []byte, k ref.Kind, b uint64, v ref.Value) ([]byte, int) {
-	x := math.Ldexp(float64(v.Mant), v.Exp) // exact: at most 11 significant bits
+	x := math.Ldexp(float64(v.Mant), v.Exp)  // exact: at most 11 significant bits
 	reads := func(m uint64, e, p int) bool { // m × 10^e, m of p digits
 		if m < 1<<53 && -22 <= e && e <= 22 {
 			// Parse's own steps without the text: the decimal scan would
