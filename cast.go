@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tensorcast/tensorcast/internal/ref"
+	"github.com/tensorcast/tensorcast/internal/text"
 )
 
 // Cast converts n elements of type from in src to type to in dst: ONNX's
@@ -52,12 +53,8 @@ func CastFromStrings(dst []byte, to DataType, src []string, opt Options) error {
 	if to.BitSize() < 8 && n > 0 {
 		clear(dst[:to.Size(n)])
 	}
-	for i, s := range src {
-		b, err := ref.Parse(rk, s, ropt)
-		if err != nil {
-			return fmt.Errorf("tensorcast: CastFromStrings to %v: element %d: %w", to, i, err)
-		}
-		ref.Put(rk, dst, i, b)
+	if i, err := text.FromStrings(dst, rk, src, ropt); err != nil {
+		return fmt.Errorf("tensorcast: CastFromStrings to %v: element %d: %w", to, i, err)
 	}
 	return nil
 }
@@ -80,9 +77,7 @@ func CastToStrings(dst []string, src []byte, from DataType, n int) error {
 		return fmt.Errorf("tensorcast: CastToStrings from %v: dst holds %d strings, n is %d", from, len(dst), n)
 	}
 	rk := ref.Kind(from)
-	for i := 0; i < n; i++ {
-		dst[i] = ref.Format(rk, ref.Get(rk, src, i))
-	}
+	text.ToStrings(dst, rk, src, n)
 	return nil
 }
 

@@ -206,7 +206,7 @@ func decide(k ref.Kind, d *decimal, t string, opt ref.Options) (uint64, bool) {
 		return narrowE8M0(f, opt)
 	}
 	if p := narrowFormat(k); p != nil {
-		return narrow(k, p, f, opt)
+		return narrow(p, f, opt)
 	}
 	return 0, false
 }
@@ -220,10 +220,15 @@ func (d *decimal) float64(t string) (float64, bool) {
 		}
 		return 0, true
 	}
+	e := d.mag - min(d.nd, maxMant) // |value| = mant × 10^e, or just above it if trunc
 	if d.trunc {
-		return 0, false
+		// The decimal lies strictly between mant × 10^e and (mant+1) ×
+		// 10^e; if both round to the same float64, so does it (RN64 is
+		// monotone).
+		f1, ok1 := eiselLemire64(d.mant, e, d.neg)
+		f2, ok2 := eiselLemire64(d.mant+1, e, d.neg)
+		return f1, ok1 && ok2 && f1 == f2
 	}
-	e := d.mag - min(d.nd, maxMant) // |value| = mant × 10^e
 	if d.mant < 1<<53 && -22 <= e && e <= 22 {
 		// Clinger: both operands exact, one correctly rounded operation.
 		f := float64(d.mant)
@@ -237,6 +242,14 @@ func (d *decimal) float64(t string) (float64, bool) {
 		}
 		return f, true
 	}
+	if f, ok := eiselLemire64(d.mant, e, d.neg); ok {
+		return f, true
+	}
+	if t == "" { // shortest's candidates come without text
+		return 0, false
+	}
+	// Subnormal or out-of-range results, and Eisel-Lemire's rare
+	// undecided cases: strconv reads at most 19 significant digits here.
 	f, err := strconv.ParseFloat(t, 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
@@ -283,25 +296,47 @@ func decideInt(k ref.Kind, d *decimal) (uint64, bool) {
 }
 
 // format is a binary float target: significand bits, bias, the exponent
-// field's all-ones value, the largest finite magnitude and the sign bit.
+// field's all-ones value, the largest finite magnitude, the sign bit, what
+// an overflow gives (without the sign) saturating and not, and whether a
+// zero keeps its sign. The overflow values are ref's (format.overflow):
+// Inf for the IEEE types except E5M2 under saturate, the largest finite
+// value or NaN for E4M3FN, the largest or the one NaN 0x80 for the FNUZ
+// types (0x80 | sign is still 0x80), and always the largest for FLOAT4E2M1.
+// TestNarrowMatchesEncode checks every field against ref.Encode.
 type format struct {
-	mbits   int
-	bias    int
-	expMax  int
-	maxBits uint64
-	sign    uint64
+	mbits            int
+	bias             int
+	expMax           int
+	maxBits          uint64
+	sign             uint64
+	ovfSat, ovfNoSat uint64
+	unsignedZero     bool
 }
 
 var (
-	fmtFloat    = format{23, 127, 255, 0x7F7FFFFF, 1 << 31}
-	fmtFloat16  = format{10, 15, 31, 0x7BFF, 1 << 15}
-	fmtBFloat16 = format{7, 127, 255, 0x7F7F, 1 << 15}
-	fmtE4M3FN   = format{3, 7, 15, 0x7E, 0x80}
-	fmtE4M3FNUZ = format{3, 8, 15, 0x7F, 0x80}
-	fmtE5M2     = format{2, 15, 31, 0x7B, 0x80}
-	fmtE5M2FNUZ = format{2, 16, 31, 0x7F, 0x80}
-	fmtE2M1     = format{1, 1, 3, 0x7, 0x8}
+	fmtFloat    = format{23, 127, 255, 0x7F7FFFFF, 1 << 31, 0x7F800000, 0x7F800000, false}
+	fmtFloat16  = format{10, 15, 31, 0x7BFF, 1 << 15, 0x7C00, 0x7C00, false}
+	fmtBFloat16 = format{7, 127, 255, 0x7F7F, 1 << 15, 0x7F80, 0x7F80, false}
+	fmtE4M3FN   = format{3, 7, 15, 0x7E, 0x80, 0x7E, 0x7F, false}
+	fmtE4M3FNUZ = format{3, 8, 15, 0x7F, 0x80, 0x7F, 0x80, true}
+	fmtE5M2     = format{2, 15, 31, 0x7B, 0x80, 0x7B, 0x7C, false}
+	fmtE5M2FNUZ = format{2, 16, 31, 0x7F, 0x80, 0x7F, 0x80, true}
+	fmtE2M1     = format{1, 1, 3, 0x7, 0x8, 0x7, 0x7, false}
 )
+
+func (p *format) overflow(sign uint64, opt ref.Options) uint64 {
+	if opt.Saturate {
+		return sign | p.ovfSat
+	}
+	return sign | p.ovfNoSat
+}
+
+func (p *format) zero(sign uint64) uint64 {
+	if p.unsignedZero {
+		return 0
+	}
+	return sign
+}
 
 func narrowFormat(k ref.Kind) *format {
 	switch k {
@@ -350,19 +385,27 @@ func isTie(f float64, p *format) bool {
 	return m&(half<<1-1) == half
 }
 
-// narrow rounds the float64 f to the format p of kind k exactly as
-// ref.Encode rounds its exact value, or reports false if f is a decision
-// point. The common case (a finite, nonzero, in-range result) is computed
-// here with ref's own steps; zeros, Inf, overflow and values rounding to
-// zero go to ref.Encode on the exact value of f.
-func narrow(k ref.Kind, p *format, f float64, opt ref.Options) (uint64, bool) {
+// narrow rounds the float64 f (not NaN) to the format p exactly as
+// ref.Encode rounds f's exact value, with ref's steps, or reports false if f
+// is a decision point of p.
+func narrow(p *format, f float64, opt ref.Options) (uint64, bool) {
 	b := math.Float64bits(f)
-	if e := b >> 52 & 0x7FF; e == 0 || e == 0x7FF {
-		return ref.Encode(k, valueOf(f), opt), true
+	sign := uint64(0)
+	if b>>63 != 0 {
+		sign = p.sign
+	}
+	switch b >> 52 & 0x7FF {
+	case 0x7FF:
+		if b&(1<<52-1) != 0 { // NaN: not produced by the callers
+			return 0, false
+		}
+		return p.overflow(sign, opt), true
+	case 0: // ±0 and float64 subnormals, far below half the smallest subnormal of p
+		return p.zero(sign), true
 	}
 	m, shift, q := roundPos(b, p)
-	if shift > 53 {
-		return ref.Encode(k, valueOf(f), opt), true
+	if shift > 53 { // below half the smallest subnormal
+		return p.zero(sign), true
 	}
 	half := uint64(1) << uint(shift-1)
 	rem := m & (half<<1 - 1)
@@ -381,17 +424,14 @@ func narrow(k ref.Kind, p *format, f float64, opt ref.Options) (uint64, bool) {
 	if sig >= 1<<uint(p.mbits) {
 		e := q + p.mbits + p.bias
 		if e > p.expMax {
-			return ref.Encode(k, valueOf(f), opt), true
+			return p.overflow(sign, opt), true
 		}
 		bits = uint64(e)<<uint(p.mbits) | (sig - 1<<uint(p.mbits))
 	}
 	if bits > p.maxBits {
-		return ref.Encode(k, valueOf(f), opt), true
+		return p.overflow(sign, opt), true
 	}
-	if b>>63 != 0 {
-		bits |= p.sign
-	}
-	return bits, true
+	return sign | bits, true
 }
 
 // narrowE8M0 encodes f as FLOAT8E8M0 unless f is one of that type's
