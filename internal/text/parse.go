@@ -434,24 +434,58 @@ func narrow(p *format, f float64, opt ref.Options) (uint64, bool) {
 	return sign | bits, true
 }
 
-// narrowE8M0 encodes f as FLOAT8E8M0 unless f is one of that type's
-// decision points for opt.Round: a power of two (up, down) or 1.5 × 2^k
-// (nearest).
+// narrowE8M0 encodes f (not NaN) as FLOAT8E8M0 with ref's rules
+// (encodeE8M0) unless f is one of that type's decision points for
+// opt.Round: a power of two (up, down) or 1.5 × 2^k (nearest).
 func narrowE8M0(f float64, opt ref.Options) (uint64, bool) {
+	const bias = 127
 	b := math.Float64bits(f)
-	if e := b >> 52 & 0x7FF; e != 0 && e != 0x7FF {
-		frac := b & (1<<52 - 1)
-		if opt.Round == ref.RoundNearest {
-			if frac == 1<<51 {
-				return 0, false
-			}
-		} else if frac == 0 {
+	e64 := int(b >> 52 & 0x7FF)
+	frac := b & (1<<52 - 1)
+	switch {
+	case e64 == 0x7FF:
+		if frac != 0 {
 			return 0, false
 		}
+		if opt.Saturate { // ±Inf: the sign is ignored
+			return 0xFE, true
+		}
+		return 0xFF, true
+	case e64 == 0: // ±0 and float64 subnormals: zero or far below 2^-127
+		if opt.Saturate {
+			return 0x00, true
+		}
+		return 0xFF, true
 	}
-	// Zeros, float64 subnormals and ±Inf: all far outside E8M0's range,
-	// where zero, tiny and huge values give the same results as Inf and 0.
-	return ref.Encode(ref.Float8E8M0, valueOf(f), opt), true
+	e := e64 - 1023
+	if opt.Round == ref.RoundNearest {
+		if frac == 1<<51 {
+			return 0, false
+		}
+		if frac > 1<<51 { // significand above 1.5
+			e++
+		}
+	} else {
+		if frac == 0 {
+			return 0, false
+		}
+		if opt.Round == ref.RoundUp { // not a power of two: up
+			e++
+		}
+	}
+	switch {
+	case e > bias:
+		if opt.Saturate {
+			return 0xFE, true
+		}
+		return 0xFF, true
+	case e < -bias:
+		if opt.Saturate {
+			return 0x00, true
+		}
+		return 0xFF, true
+	}
+	return uint64(e + bias), true
 }
 
 // valueOf returns the exact value of a float64 that is not NaN.

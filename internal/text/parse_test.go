@@ -367,6 +367,8 @@ func TestNarrowMatchesEncode(t *testing.T) {
 		n = 50_000
 	}
 	decided := 0
+	specials := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 5e-324, -5e-324, 2.2e-308,
+		math.MaxFloat64, -math.MaxFloat64, 0x1p-127, 0x1p-128, 0x1.8p-128, 0x1.8p-129, 0x1p127, 0x1.8p127, 0x1p128, 0x1.fffp127}
 	for i := range n {
 		var f float64
 		switch i % 4 {
@@ -380,10 +382,13 @@ func TestNarrowMatchesEncode(t *testing.T) {
 		case 3:
 			f = float64(math.Float32frombits(r.Uint32()))
 		}
+		if i < 6*len(specials) {
+			f = specials[i/6]
+		}
 		if f != f {
 			continue
 		}
-		if r.IntN(2) == 0 {
+		if i >= 6*len(specials) && r.IntN(2) == 0 {
 			f = -f
 		}
 		opt := allOptions[i%len(allOptions)]
