@@ -15,12 +15,21 @@ import (
 // Let D be the exact value of a decimal string and d = RN64(D) its float64
 // rounded to nearest, ties to even, over the whole float64 range (subnormals
 // included, ±Inf beyond the largest finite value plus half an ulp). d comes
-// either from Clinger's fast path (a mantissa below 2^53 and a power of ten
-// up to 10^22 are both exact float64s, so one IEEE multiplication or division
-// rounds their exact product or quotient once) or from strconv.ParseFloat,
-// which rounds correctly; we call it only for strings whose significant
-// digits, trailing zeros aside, number at most 19 (strconv misreads some
-// strings of more than 800 digits; see ref's TestParseTies).
+// from, in order:
+//
+//   - Clinger's fast path: a mantissa below 2^53 and a power of ten up to
+//     10^22 are both exact float64s, so one IEEE multiplication or division
+//     rounds their exact product or quotient once;
+//   - Eisel-Lemire (eisel.go), which returns RN64 or gives up;
+//   - strconv.ParseFloat, which rounds correctly; we call it only for
+//     strings whose significant digits, trailing zeros aside, number at most
+//     19 (strconv misreads some strings of more than 800 digits; see ref's
+//     TestParseTies).
+//
+// For more than 19 significant digits, D lies strictly between m × 10^e and
+// (m+1) × 10^e (m: the first 19 digits); when Eisel-Lemire rounds both
+// bounds to the same float64, RN64 being monotone, that is d; otherwise the
+// exact reader decides.
 //
 // ref.Encode, as a function of the exact magnitude |D|, is a step function:
 // it is constant on each open interval between consecutive "decision
