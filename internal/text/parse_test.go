@@ -100,7 +100,8 @@ func TestParseSpellings(t *testing.T) {
 	t.Logf("%d comparisons", n)
 }
 
-// decimalOf writes num × 2^e2 exactly as digits × 10^e10.
+// decimalOf writes num × 2^e2 exactly as digits × 10^e10, without
+// trailing zeros.
 func decimalOf(num *big.Int, e2 int) (string, int) {
 	d := new(big.Int).Set(num)
 	e10 := 0
@@ -110,7 +111,12 @@ func decimalOf(num *big.Int, e2 int) (string, int) {
 		d.Mul(d, new(big.Int).Exp(big.NewInt(5), big.NewInt(int64(-e2)), nil))
 		e10 = e2
 	}
-	return d.String(), e10
+	ds := d.String()
+	for len(ds) > 1 && ds[len(ds)-1] == '0' { // the shortest exact decimal
+		ds = ds[:len(ds)-1]
+		e10++
+	}
+	return ds, e10
 }
 
 // spell writes digits × 10^e10 in one of several spellings chosen by style.
@@ -140,8 +146,9 @@ func spell(neg bool, digits string, e10, style int) string {
 // nearDecimals returns the decimal of num × 2^e2 and its neighbours: one
 // digit past it (above and below), and past it after 5 and 20 zeros or
 // nines (where the float64 of the string is the point itself, or where the
-// string has more than 19 digits), and the point cut to 17 and 18 digits
-// and moved by one unit in the last digit.
+// string has more than 19 digits), the decimals of the float64s one ulp
+// either side of the point, and the point cut to 17 and 18 digits and
+// moved by one unit in the last digit.
 func nearDecimals(num *big.Int, e2 int) [][2]any {
 	ds, e10 := decimalOf(num, e2)
 	d := new(big.Int)
@@ -154,6 +161,20 @@ func nearDecimals(num *big.Int, e2 int) [][2]any {
 		up := new(big.Int).Mul(d, scale)
 		add(new(big.Int).Add(up, big.NewInt(1)), e10-z-1)
 		add(new(big.Int).Sub(up, big.NewInt(1)), e10-z-1)
+	}
+	// The float64 neighbours of the point (the fast path decides these):
+	// their shortest decimals and their 17-digit ones.
+	if mid, acc := new(big.Float).SetMantExp(new(big.Float).SetInt(num), e2).Float64(); acc == big.Exact && mid != 0 {
+		for _, dir := range []float64{math.Inf(-1), math.Inf(1)} {
+			for _, prec := range []int{-1, 16} {
+				fs := strconv.FormatFloat(math.Nextafter(mid, dir), 'e', prec, 64)
+				i := strings.IndexByte(fs, 'e')
+				digits := strings.Replace(fs[:i], ".", "", 1)
+				e, _ := strconv.Atoi(fs[i+1:])
+				x, _ := new(big.Int).SetString(digits, 10)
+				add(x, e-len(digits)+1)
+			}
+		}
 	}
 	for _, l := range []int{17, 18} {
 		if len(ds) > l {
