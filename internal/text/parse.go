@@ -3,7 +3,6 @@ package text
 import (
 	"encoding/binary"
 	"math"
-	"math/bits"
 	"strconv"
 	"strings"
 
@@ -286,10 +285,9 @@ func decideInt(k ref.Kind, d *decimal) (uint64, bool) {
 	}
 	// The integer part is the first mag significant digits (mag ≤ 19).
 	var u uint64
-	switch kept := min(d.nd, maxMant); {
-	case d.mag >= kept && d.nd <= maxMant:
+	if kept := min(d.nd, maxMant); d.mag >= kept {
 		u = d.mant * pow10u[d.mag-kept] // mag digits: below 10^19
-	default:
+	} else {
 		u = d.mant / pow10u[kept-d.mag]
 	}
 	if d.neg {
@@ -495,24 +493,6 @@ func narrowE8M0(f float64, opt ref.Options) (uint64, bool) {
 		return 0xFF, true
 	}
 	return uint64(e + bias), true
-}
-
-// valueOf returns the exact value of a float64 that is not NaN.
-func valueOf(f float64) ref.Value {
-	b := math.Float64bits(f)
-	neg := b>>63 != 0
-	e := int(b >> 52 & 0x7FF)
-	m := b & (1<<52 - 1)
-	switch {
-	case e == 0x7FF:
-		return ref.Value{Class: ref.Inf, Neg: neg}
-	case e == 0 && m == 0:
-		return ref.Value{Class: ref.Zero, Neg: neg}
-	case e == 0:
-		lz := bits.LeadingZeros64(m)
-		return ref.Value{Class: ref.Finite, Neg: neg, Mant: m << uint(lz), Exp: -1074 - lz}
-	}
-	return ref.Value{Class: ref.Finite, Neg: neg, Mant: (m | 1<<52) << 11, Exp: e - 1075 - 11}
 }
 
 // FromStrings parses src into dst as kind k (dst holds k's raw layout and is

@@ -3,6 +3,7 @@ package text
 import (
 	"math"
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -517,4 +518,23 @@ func TestEiselLemire(t *testing.T) {
 		}
 	}
 	t.Logf("%d inputs, %d decided, 0 mismatches", n, decided)
+}
+
+// valueOf returns the exact value of a float64 that is not NaN: what
+// narrow and narrowE8M0 must encode as ref.Encode does.
+func valueOf(f float64) ref.Value {
+	b := math.Float64bits(f)
+	neg := b>>63 != 0
+	e := int(b >> 52 & 0x7FF)
+	m := b & (1<<52 - 1)
+	switch {
+	case e == 0x7FF:
+		return ref.Value{Class: ref.Inf, Neg: neg}
+	case e == 0 && m == 0:
+		return ref.Value{Class: ref.Zero, Neg: neg}
+	case e == 0:
+		lz := bits.LeadingZeros64(m)
+		return ref.Value{Class: ref.Finite, Neg: neg, Mant: m << uint(lz), Exp: -1074 - lz}
+	}
+	return ref.Value{Class: ref.Finite, Neg: neg, Mant: (m | 1<<52) << 11, Exp: e - 1075 - 11}
 }
