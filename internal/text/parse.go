@@ -20,10 +20,13 @@ import (
 //     10^22 are both exact float64s, so one IEEE multiplication or division
 //     rounds their exact product or quotient once;
 //   - Eisel-Lemire (eisel.go), which returns RN64 or gives up;
-//   - strconv.ParseFloat, which rounds correctly; we call it only for
-//     strings whose significant digits, trailing zeros aside, number at most
-//     19 (strconv misreads some strings of more than 800 digits; see ref's
-//     TestParseTies).
+//   - strconv.ParseFloat, which rounds correctly, on the text "<m>e<e>" of
+//     the scanned 19-digit-at-most mantissa and exponent (strconv misreads
+//     some strings of more than 800 digits, see ref's TestParseTies, so it
+//     never sees the original text).
+//
+// Decimals of magnitude 10^400 or more, or below 10^-400, are ±Inf and ±0
+// directly, as ref clamps them (maxMag).
 //
 // For more than 19 significant digits, D lies strictly between m × 10^e and
 // (m+1) × 10^e (m: the first 19 digits); when Eisel-Lemire rounds both
@@ -175,17 +178,16 @@ func isSpaceOrHigh(c byte) bool { return c <= ' ' || c >= 0x80 }
 func Parse(k ref.Kind, s string, opt ref.Options) (uint64, error) {
 	t := trim(s)
 	if d, ok := scan(t); ok {
-		if b, ok := decide(k, &d, t, opt); ok {
+		if b, ok := decide(k, &d, opt); ok {
 			return b, nil
 		}
 	}
 	return ref.Parse(k, s, opt)
 }
 
-// decide converts a scanned decimal (t is its text, trimmed) to kind k, or
-// reports false where only ref.Parse can decide (and for kinds that are not
-// numbers).
-func decide(k ref.Kind, d *decimal, t string, opt ref.Options) (uint64, bool) {
+// decide converts a scanned decimal to kind k, or reports false where only
+// ref.Parse can decide (and for kinds that are not numbers).
+func decide(k ref.Kind, d *decimal, opt ref.Options) (uint64, bool) {
 	switch k {
 	case ref.Bool:
 		if d.nd == 0 {
@@ -196,7 +198,7 @@ func decide(k ref.Kind, d *decimal, t string, opt ref.Options) (uint64, bool) {
 		ref.Int4, ref.Uint4, ref.Int2, ref.Uint2:
 		return decideInt(k, d)
 	}
-	f, ok := d.float64(t)
+	f, ok := d.float64()
 	if !ok {
 		return 0, false
 	}
@@ -219,10 +221,24 @@ func decide(k ref.Kind, d *decimal, t string, opt ref.Options) (uint64, bool) {
 	return 0, false
 }
 
-// float64 returns RN64 of the decimal, or false if the decimal has more
-// significant digits than it keeps (or strconv unexpectedly refuses t).
-func (d *decimal) float64(t string) (float64, bool) {
-	if d.nd == 0 {
+// float64 returns RN64 of the decimal, or false where the decimal has more
+// significant digits than it keeps and they matter. Everything it uses is
+// the scanned mantissa and magnitude, read exactly as ref reads them (the
+// same exponent clamping, the same limits ±maxMag = 400), never the text
+// again.
+func (d *decimal) float64() (float64, bool) {
+	switch {
+	case d.nd == 0:
+		if d.neg {
+			return math.Copysign(0, -1), true
+		}
+		return 0, true
+	case d.mag > 400: // at least 10^400: ref's Inf, and RN64 too
+		if d.neg {
+			return math.Inf(-1), true
+		}
+		return math.Inf(1), true
+	case d.mag < -400: // below 10^-400: ref's tiny value, RN64's zero
 		if d.neg {
 			return math.Copysign(0, -1), true
 		}
@@ -253,12 +269,17 @@ func (d *decimal) float64(t string) (float64, bool) {
 	if f, ok := eiselLemire64(d.mant, e, d.neg); ok {
 		return f, true
 	}
-	if t == "" { // shortest's candidates come without text
-		return 0, false
+	// Subnormal results, and Eisel-Lemire's rare undecided cases: strconv,
+	// on the canonical text of mant × 10^e (at most 19 digits).
+	var buf [32]byte
+	b := buf[:0]
+	if d.neg {
+		b = append(b, '-')
 	}
-	// Subnormal or out-of-range results, and Eisel-Lemire's rare
-	// undecided cases: strconv reads at most 19 significant digits here.
-	f, err := strconv.ParseFloat(t, 64)
+	b = strconv.AppendUint(b, d.mant, 10)
+	b = append(b, 'e')
+	b = strconv.AppendInt(b, int64(e), 10)
+	f, err := strconv.ParseFloat(string(b), 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
 			return 0, false

@@ -101,13 +101,11 @@ func appendNarrow(out []byte, k ref.Kind, b uint64) []byte {
 func shortest(db []byte, k ref.Kind, b uint64, v ref.Value) ([]byte, int) {
 	x := math.Ldexp(float64(v.Mant), v.Exp)  // exact: at most 11 significant bits
 	reads := func(m uint64, e, p int) bool { // m × 10^e, m of p digits
-		if m < 1<<53 && -22 <= e && e <= 22 {
-			// Parse's own steps without the text: the decimal scan would
-			// give these fields, and Clinger's path needs no string.
-			d := decimal{mant: m, nd: p, mag: e + p, neg: v.Neg}
-			if got, ok := decide(k, &d, "", roundTrip); ok {
-				return got == b
-			}
+		// Parse's own steps without the text: scanning it would give
+		// these fields.
+		d := decimal{mant: m, nd: p, mag: e + p, neg: v.Neg}
+		if got, ok := decide(k, &d, roundTrip); ok {
+			return got == b
 		}
 		var sb [48]byte
 		s := sb[:0]
