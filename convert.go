@@ -1,0 +1,198 @@
+package tensorcast
+
+import (
+	"fmt"
+	"strings"
+	"unsafe"
+)
+
+// Element is the set of Go element types Convert, Bytes and View accept: the
+// fixed-size integers (and any type defined on them, such as
+// github.com/x448/float16's Float16 or a user's `type BF16 uint16`),
+// float32, float64 and bool.
+//
+// The integer types are the containers of bit patterns: any integer slice of
+// the right element size may hold any type of that size, so []uint16 holds
+// FLOAT16 or BFLOAT16 bits and []uint8 holds float8 bits or packed 4- and
+// 2-bit elements. float32, float64 and bool hold values, not bit patterns,
+// so they are taken only for their own types (FLOAT, DOUBLE, BOOL) and named
+// float or bool types are not in the set. int and uint are left out because
+// their size depends on the platform.
+type Element interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | float32 | float64 | bool
+}
+
+// hostLittleEndian reports whether the machine stores integers little-endian,
+// the byte order of ONNX raw_data, safetensors and Cast's byte slices.
+var hostLittleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
+// Bytes returns the memory of s as bytes, without copying: len(s) times the
+// element size, in the machine's byte order (little-endian on every
+// platform tensorcast has kernels for, which is the layout of ONNX
+// raw_data and safetensors). Writing to the result writes to s. A nil or
+// empty s gives an empty result.
+func Bytes[T Element](s []T) []byte {
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(z)))
+}
+
+// View returns b as a slice of T without copying, the reverse of Bytes: for
+// example the raw_data of an ONNX tensor or a tensor of a safetensors file
+// viewed as []float32. It is an error when len(b) is not a multiple of T's
+// size, when b's address is not aligned for T (Go requires aligned
+// elements; copy such data into a fresh slice instead), when T is bool and
+// a byte is neither 0 nor 1 (not a valid Go bool; Cast reads any nonzero
+// byte as true, so convert such data to BOOL first), or, for types of more
+// than one byte, on a big-endian machine (the bytes would be misread).
+func View[T Element](b []byte) ([]T, error) {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	switch {
+	case len(b)%size != 0:
+		return nil, fmt.Errorf("tensorcast: View as []%T: %d bytes are not a whole number of %d-byte elements", z, len(b), size)
+	case uintptr(unsafe.Pointer(unsafe.SliceData(b)))%unsafe.Alignof(z) != 0:
+		return nil, fmt.Errorf("tensorcast: View as []%T: the bytes are not %d-byte aligned (copy them into a []%T)", z, unsafe.Alignof(z), z)
+	case size > 1 && !hostLittleEndian:
+		return nil, fmt.Errorf("tensorcast: View as []%T: this machine is big-endian and tensor bytes are little-endian", z)
+	}
+	if _, ok := any(z).(bool); ok {
+		for i, c := range b {
+			if c > 1 {
+				return nil, fmt.Errorf("tensorcast: View as []bool: byte %d is %#x, not 0 or 1", i, c)
+			}
+		}
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/size), nil
+}
+
+// Convert converts the elements of src, of type from, to type `to` in dst:
+// Cast on typed slices. It reaches every pair Cast converts (STRING
+// excepted: use CastFromStrings and CastToStrings), through the same code
+// and kernels as Cast on the same bytes, and allocates nothing.
+//
+// Each slice must fit its type (see Element):
+//
+//   - 8- to 64-bit types: an element of the same size: []float32 for FLOAT,
+//     []float64 for DOUBLE, []bool or []uint8 for BOOL, an integer type of
+//     the type's size for everything else ([]int64 or []uint64 for INT64,
+//     []uint16 or []float16.Float16 for FLOAT16, []uint8 for FLOAT8E4M3FN).
+//   - 4- and 2-bit types (INT4, UINT4, FLOAT4E2M1, INT2, UINT2): a one-byte
+//     integer slice holding the packed bytes, as Cast and ONNX raw_data
+//     store them (first element in the low bits).
+//
+// The element count n is the length of the unpacked side: len(src) unless
+// src is packed and dst is not, then len(dst). When both sides are packed,
+// n is every element src's bytes hold (2 or 4 per byte); for another count
+// call Cast, which takes n, on the same slices. dst must hold n elements
+// (to.Size(n) bytes when packed) and may be longer: nothing past them is
+// written. A packed src must hold from.Size(n) bytes.
+//
+// Convert returns an error, and writes nothing, when a slice does not fit
+// its type or is too short, and for everything Cast refuses. Multi-byte
+// elements are in the machine's byte order, so on a big-endian machine
+// Convert refuses types of more than one byte rather than misread them.
+func Convert[D, S Element](dst []D, to DataType, src []S, from DataType, opt Options) error {
+	var zd D
+	var zs S
+	n, err := convertCount(len(dst), any(zd), int(unsafe.Sizeof(zd)), to, len(src), any(zs), int(unsafe.Sizeof(zs)), from, opt)
+	if err != nil {
+		return err
+	}
+	return Cast(Bytes(dst), to, Bytes(src), from, n, opt)
+}
+
+// convertCount checks Convert's arguments and returns the element count.
+// zd and zs are zero values of the element types, used to tell floats and
+// bool from integers and to name the Go types in errors; converting a zero
+// scalar to an interface does not allocate.
+func convertCount(dstLen int, zd any, dsize int, to DataType, srcLen int, zs any, ssize int, from DataType, opt Options) (int, error) {
+	if err := checkCast(to, from, 0, opt); err != nil {
+		return 0, err
+	}
+	if from == String || to == String {
+		return 0, fmt.Errorf("tensorcast: Convert %v to %v: STRING tensors are []string, use CastFromStrings or CastToStrings", from, to)
+	}
+	if err := fits("src", zs, ssize, from); err != nil {
+		return 0, convertErr(from, to, err)
+	}
+	if err := fits("dst", zd, dsize, to); err != nil {
+		return 0, convertErr(from, to, err)
+	}
+	if !hostLittleEndian && (dsize > 1 || ssize > 1) {
+		return 0, fmt.Errorf("tensorcast: Convert %v to %v: this machine is big-endian; Convert's multi-byte elements would be misread (use Cast on little-endian bytes)", from, to)
+	}
+	srcPacked, dstPacked := from.BitSize() < 8, to.BitSize() < 8
+	var n int
+	switch {
+	case !srcPacked:
+		n = srcLen
+	case !dstPacked:
+		n = dstLen
+		if need := from.Size(n); srcLen < need {
+			return 0, fmt.Errorf("tensorcast: Convert %v to %v: dst has %d elements, and src holds %d bytes where %d %v elements need %d", from, to, dstLen, srcLen, n, from, need)
+		}
+	default:
+		n = srcLen * (8 / from.BitSize())
+	}
+	if dstPacked {
+		if need := to.Size(n); dstLen < need {
+			return 0, fmt.Errorf("tensorcast: Convert %v to %v: dst holds %d bytes, %d %v elements need %d", from, to, dstLen, n, to, need)
+		}
+	} else if dstLen < n {
+		return 0, fmt.Errorf("tensorcast: Convert %v to %v: dst has %d elements, src has %d", from, to, dstLen, n)
+	}
+	return n, nil
+}
+
+func convertErr(from, to DataType, err error) error {
+	return fmt.Errorf("tensorcast: Convert %v to %v: %w", from, to, err)
+}
+
+// fits reports whether a slice with elements like z, of size bytes, can hold
+// type t (see Convert).
+func fits(side string, z any, size int, t DataType) error {
+	var valueType DataType // the one type a value (non-integer) Go type holds
+	switch z.(type) {
+	case float32:
+		valueType = Float
+	case float64:
+		valueType = Double
+	case bool:
+		valueType = Bool
+	}
+	switch bits := t.BitSize(); {
+	case valueType != Undefined && t != valueType:
+		return fmt.Errorf("%s is []%T, which holds %v values only; %v elements need []%s", side, z, valueType, t, holder(t))
+	case bits < 8 && size != 1:
+		return fmt.Errorf("%s is []%T; %v elements are packed %d per byte and need a []uint8", side, z, t, 8/bits)
+	case bits >= 8 && size*8 != bits:
+		return fmt.Errorf("%s is []%T (%d-byte elements); %v elements are %d bytes: use []%s", side, z, size, t, bits/8, holder(t))
+	}
+	return nil
+}
+
+// holder names a Go element type for t, for error messages.
+func holder(t DataType) string {
+	switch t {
+	case Float:
+		return "float32"
+	case Double:
+		return "float64"
+	case Bool:
+		return "bool or []uint8"
+	case Int8, Int16, Int32, Int64, Uint16, Uint32, Uint64:
+		return strings.ToLower(t.String())
+	}
+	switch t.BitSize() {
+	case 16:
+		return "uint16"
+	case 32:
+		return "uint32"
+	case 64:
+		return "uint64"
+	}
+	return "uint8"
+}
