@@ -285,7 +285,7 @@ func TestBytesView(t *testing.T) {
 	if !bytes.Equal(b, []byte{0, 0, 0x80, 0x3F, 0, 0, 0, 0xC0}) {
 		t.Fatalf("Bytes: % x", b)
 	}
-	b[3] = 0x40 // a view: writes reach f
+	b[3] = 0x40    // a view: writes reach f
 	if f[0] != 4 { // 0x40800000
 		t.Errorf("Bytes is not a view: %v", f)
 	}
