@@ -97,79 +97,152 @@ func View[T Element](b []byte) ([]T, error) {
 func Convert[D, S Element](dst []D, to DataType, src []S, from DataType, opt Options) error {
 	var zd D
 	var zs S
-	n, err := convertCount(len(dst), any(zd), int(unsafe.Sizeof(zd)), to, len(src), any(zs), int(unsafe.Sizeof(zs)), from, opt)
-	if err != nil {
-		return err
+	dsize, ssize := int(unsafe.Sizeof(zd)), int(unsafe.Sizeof(zs))
+	// The common case, two unpacked types, is checked here inline; Cast
+	// checks the rest (castable types, Options, overlap). The type switches
+	// of valueType are skipped where the DataType alone settles the
+	// question, as they cost a few percent of a short conversion.
+	if ssize*8 == from.BitSize() && dsize*8 == to.BitSize() && len(dst) >= len(src) && hostLittleEndian &&
+		(anyHolds(ssize, from) || valueType[S]() == Undefined) && (anyHolds(dsize, to) || valueType[D]() == Undefined) {
+		return Cast(Bytes(dst), to, Bytes(src), from, len(src), opt)
+	}
+	return convertOther(dst, to, src, from, opt)
+}
+
+// convertOther is Convert for packed types and for arguments it refuses.
+func convertOther[D, S Element](dst []D, to DataType, src []S, from DataType, opt Options) error {
+	var zd D
+	var zs S
+	dsize, ssize := int(unsafe.Sizeof(zd)), int(unsafe.Sizeof(zs))
+	dv, sv := valueType[D](), valueType[S]()
+	n, ok := convertCount(len(dst), dv, dsize, to, len(src), sv, ssize, from)
+	if !ok {
+		return convertError(len(dst), any((*D)(nil)), dv, dsize, to, len(src), any((*S)(nil)), sv, ssize, from, opt)
 	}
 	return Cast(Bytes(dst), to, Bytes(src), from, n, opt)
 }
 
-// convertCount checks Convert's arguments and returns the element count.
-// zd and zs are zero values of the element types, used to tell floats and
-// bool from integers and to name the Go types in errors; converting a zero
-// scalar to an interface does not allocate.
-func convertCount(dstLen int, zd any, dsize int, to DataType, srcLen int, zs any, ssize int, from DataType, opt Options) (int, error) {
-	if err := checkCast(to, from, 0, opt); err != nil {
-		return 0, err
+// valueType returns the one type a value Element holds (FLOAT for float32,
+// DOUBLE for float64, BOOL for bool), and Undefined for the integer types,
+// which hold the bits of any type of their size. The type switch on a nil
+// pointer costs neither a call nor an allocation.
+func valueType[T Element]() DataType {
+	switch any((*T)(nil)).(type) {
+	case *float32:
+		return Float
+	case *float64:
+		return Double
+	case *bool:
+		return Bool
 	}
-	if from == String || to == String {
-		return 0, fmt.Errorf("tensorcast: Convert %v to %v: STRING tensors are []string, use CastFromStrings or CastToStrings", from, to)
+	return Undefined
+}
+
+// convertCount returns Convert's element count, and false when the slices do
+// not fit their types or are too short, or a type has no size (STRING,
+// UNDEFINED, unknown numbers). It is the fast path: no error is built here
+// (convertError explains a failure), and the types' other properties
+// (complex types, Options) are left to Cast.
+func convertCount(dstLen int, dv DataType, dsize int, to DataType, srcLen int, sv DataType, ssize int, from DataType) (int, bool) {
+	bf, bt := from.BitSize(), to.BitSize()
+	if bf == 0 || bt == 0 || !fitsSize(sv, ssize, from, bf) || !fitsSize(dv, dsize, to, bt) ||
+		!hostLittleEndian && (dsize > 1 || ssize > 1) {
+		return 0, false
 	}
-	if err := fits("src", zs, ssize, from); err != nil {
-		return 0, convertErr(from, to, err)
-	}
-	if err := fits("dst", zd, dsize, to); err != nil {
-		return 0, convertErr(from, to, err)
-	}
-	if !hostLittleEndian && (dsize > 1 || ssize > 1) {
-		return 0, fmt.Errorf("tensorcast: Convert %v to %v: this machine is big-endian; Convert's multi-byte elements would be misread (use Cast on little-endian bytes)", from, to)
-	}
-	srcPacked, dstPacked := from.BitSize() < 8, to.BitSize() < 8
 	var n int
 	switch {
-	case !srcPacked:
+	case bf >= 8:
 		n = srcLen
+	case bt >= 8:
+		n = dstLen
+		if srcLen < from.Size(n) {
+			return 0, false
+		}
+	default:
+		n = srcLen * (8 / bf)
+	}
+	if bt < 8 {
+		return n, dstLen >= to.Size(n)
+	}
+	return n, dstLen >= n
+}
+
+// anyHolds reports whether every Element of size bytes can hold type t: t
+// is the value type of its size (a 4-byte Element is float32 or an integer,
+// and both hold FLOAT), or no value type has that size.
+func anyHolds(size int, t DataType) bool {
+	switch size {
+	case 1:
+		return t == Bool
+	case 4:
+		return t == Float
+	case 8:
+		return t == Double
+	}
+	return true
+}
+
+func fitsSize(v DataType, size int, t DataType, bits int) bool {
+	if v != Undefined && v != t {
+		return false
+	}
+	if bits < 8 {
+		return size == 1
+	}
+	return size*8 == bits
+}
+
+// convertError explains why convertCount refused Convert's arguments. pd
+// and ps are nil pointers to the element types, for their names.
+func convertError(dstLen int, pd any, dv DataType, dsize int, to DataType, srcLen int, ps any, sv DataType, ssize int, from DataType, opt Options) error {
+	if err := checkCast(to, from, 0, opt); err != nil {
+		return err
+	}
+	if from == String || to == String {
+		return fmt.Errorf("tensorcast: Convert %v to %v: STRING tensors are []string, use CastFromStrings or CastToStrings", from, to)
+	}
+	if err := fits("src", ps, sv, ssize, from); err != nil {
+		return convertErr(from, to, err)
+	}
+	if err := fits("dst", pd, dv, dsize, to); err != nil {
+		return convertErr(from, to, err)
+	}
+	if !hostLittleEndian && (dsize > 1 || ssize > 1) {
+		return fmt.Errorf("tensorcast: Convert %v to %v: this machine is big-endian; Convert's multi-byte elements would be misread (use Cast on little-endian bytes)", from, to)
+	}
+	srcPacked, dstPacked := from.BitSize() < 8, to.BitSize() < 8
+	n := srcLen
+	switch {
+	case !srcPacked:
 	case !dstPacked:
 		n = dstLen
 		if need := from.Size(n); srcLen < need {
-			return 0, fmt.Errorf("tensorcast: Convert %v to %v: dst has %d elements, and src holds %d bytes where %d %v elements need %d", from, to, dstLen, srcLen, n, from, need)
+			return fmt.Errorf("tensorcast: Convert %v to %v: dst has %d elements, and src holds %d bytes where %d %v elements need %d", from, to, dstLen, srcLen, n, from, need)
 		}
 	default:
 		n = srcLen * (8 / from.BitSize())
 	}
 	if dstPacked {
-		if need := to.Size(n); dstLen < need {
-			return 0, fmt.Errorf("tensorcast: Convert %v to %v: dst holds %d bytes, %d %v elements need %d", from, to, dstLen, n, to, need)
-		}
-	} else if dstLen < n {
-		return 0, fmt.Errorf("tensorcast: Convert %v to %v: dst has %d elements, src has %d", from, to, dstLen, n)
+		return fmt.Errorf("tensorcast: Convert %v to %v: dst holds %d bytes, %d %v elements need %d", from, to, dstLen, n, to, to.Size(n))
 	}
-	return n, nil
+	return fmt.Errorf("tensorcast: Convert %v to %v: dst has %d elements, src has %d", from, to, dstLen, n)
 }
 
 func convertErr(from, to DataType, err error) error {
 	return fmt.Errorf("tensorcast: Convert %v to %v: %w", from, to, err)
 }
 
-// fits reports whether a slice with elements like z, of size bytes, can hold
-// type t (see Convert).
-func fits(side string, z any, size int, t DataType) error {
-	var valueType DataType // the one type a value (non-integer) Go type holds
-	switch z.(type) {
-	case float32:
-		valueType = Float
-	case float64:
-		valueType = Double
-	case bool:
-		valueType = Bool
-	}
+// fits explains whether a slice of *p's element type, holding values of v
+// (Undefined for integers) in size bytes, can hold type t (see Convert).
+func fits(side string, p any, v DataType, size int, t DataType) error {
+	name := strings.TrimPrefix(fmt.Sprintf("%T", p), "*")
 	switch bits := t.BitSize(); {
-	case valueType != Undefined && t != valueType:
-		return fmt.Errorf("%s is []%T, which holds %v values only; %v elements need []%s", side, z, valueType, t, holder(t))
+	case v != Undefined && t != v:
+		return fmt.Errorf("%s is []%s, which holds %v values only; %v elements need []%s", side, name, v, t, holder(t))
 	case bits < 8 && size != 1:
-		return fmt.Errorf("%s is []%T; %v elements are packed %d per byte and need a []uint8", side, z, t, 8/bits)
+		return fmt.Errorf("%s is []%s; %v elements are packed %d per byte and need a []uint8", side, name, t, 8/bits)
 	case bits >= 8 && size*8 != bits:
-		return fmt.Errorf("%s is []%T (%d-byte elements); %v elements are %d bytes: use []%s", side, z, size, t, bits/8, holder(t))
+		return fmt.Errorf("%s is []%s (%d-byte elements); %v elements are %d bytes: use []%s", side, name, size, t, bits/8, holder(t))
 	}
 	return nil
 }

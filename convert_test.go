@@ -3,8 +3,10 @@ package tensorcast
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/x448/float16"
@@ -392,6 +394,81 @@ func itoa(n int) string {
 		n /= 10
 		if n == 0 {
 			return string(buf[i:])
+		}
+	}
+}
+
+// BenchmarkConvertCastRatio measures Convert and Cast on the same data in
+// short alternating batches (each about 50 µs, the order swapped every
+// batch) and reports the median of the per-batch ratios of Convert's time
+// over Cast's ("ratio"): on a shared, loaded machine an interruption spoils
+// single batches, which the median ignores, rather than one side's total.
+func BenchmarkConvertCastRatio(b *testing.B) {
+	for _, n := range []int{16, 256, 4096, 65536} {
+		src := make([]float32, n)
+		for i := range src {
+			src[i] = float32(i)*0.37 - 100
+		}
+		h := make([]float16.Float16, n)
+		f64 := make([]float64, n)
+		i8 := make([]int8, n)
+		i4 := make([]uint8, Int4.Size(n))
+		srcB, hB, f64B, i8B, i4B := Bytes(src), Bytes(h), Bytes(f64), Bytes(i8), Bytes(i4)
+		_ = Convert(f64, Double, src, Float, Options{})
+		pairs := []struct {
+			name          string
+			convert, cast func() error
+		}{
+			{"FLOAT-FLOAT16", func() error { return Convert(h, Float16, src, Float, Options{}) },
+				func() error { return Cast(hB, Float16, srcB, Float, n, Options{}) }},
+			{"DOUBLE-INT8", func() error { return Convert(i8, Int8, f64, Double, Options{}) },
+				func() error { return Cast(i8B, Int8, f64B, Double, n, Options{}) }},
+			{"FLOAT-INT4", func() error { return Convert(i4, Int4, src, Float, Options{}) },
+				func() error { return Cast(i4B, Int4, srcB, Float, n, Options{}) }},
+		}
+		for _, p := range pairs {
+			b.Run(p.name+"/n="+itoa(n), func(b *testing.B) {
+				// Size the batch to about 50 µs of Cast (the clock here ticks in µs).
+				for range 100 { // warm up: page faults, caches, branch predictors
+					_, _ = p.cast(), p.convert()
+				}
+				batch := 1
+				for {
+					t0 := time.Now()
+					for range batch {
+						_ = p.cast()
+					}
+					if time.Since(t0) > 50*time.Microsecond || batch >= 1<<20 {
+						break
+					}
+					batch *= 2
+				}
+				run := func(f func() error) time.Duration {
+					t0 := time.Now()
+					for range batch {
+						_ = f()
+					}
+					return time.Since(t0)
+				}
+				var ratios []float64
+				var tCast, tConvert time.Duration
+				i := 0
+				for b.Loop() {
+					var c, v time.Duration
+					if i++; i%2 == 0 {
+						c, v = run(p.cast), run(p.convert)
+					} else {
+						v, c = run(p.convert), run(p.cast)
+					}
+					tCast += c
+					tConvert += v
+					ratios = append(ratios, float64(v)/float64(c))
+				}
+				slices.Sort(ratios)
+				b.ReportMetric(ratios[len(ratios)/2], "ratio")
+				b.ReportMetric(float64(tCast.Nanoseconds())/float64(b.N*batch), "cast-ns/op")
+				b.ReportMetric(float64(tConvert.Nanoseconds())/float64(b.N*batch), "convert-ns/op")
+			})
 		}
 	}
 }
