@@ -57,10 +57,10 @@ var ambiguousNames = []TypeName{
 	{Name: "f8", Candidates: []DataType{Double, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0},
 		Hint: "numpy's f8 is DOUBLE (float64) and an 8-bit f8 is one of FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2, FLOAT8E5M2FNUZ, FLOAT8E8M0; write '<f8' or F8_E4M3, F8_E5M2, F8_E8M0, FLOAT8E4M3FNUZ, FLOAT8E5M2FNUZ"},
 	{Name: "fp8", Candidates: []DataType{Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0},
-		Hint: "there are five 8-bit float types: write F8_E4M3, F8_E5M2, F8_E8M0, FLOAT8E4M3FNUZ or FLOAT8E5M2FNUZ"},
+		Hint: "it may be any of five 8-bit float types, FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2, FLOAT8E5M2FNUZ, FLOAT8E8M0; write F8_E4M3, FLOAT8E4M3FNUZ, F8_E5M2, FLOAT8E5M2FNUZ or F8_E8M0"},
 	{Name: "float8", Candidates: []DataType{Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0},
-		Hint: "there are five 8-bit float types: write F8_E4M3, F8_E5M2, F8_E8M0, FLOAT8E4M3FNUZ or FLOAT8E5M2FNUZ"},
-	{Name: "float", Candidates: []DataType{Float, Double}, Hint: "ONNX's, C's and PyTorch's float is FLOAT (32-bit) and numpy's and Python's float is DOUBLE (64-bit); write float32 or float64 (or FLOAT, ONNX's name, in capitals)"},
+		Hint: "it may be any of five 8-bit float types, FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2, FLOAT8E5M2FNUZ, FLOAT8E8M0; write F8_E4M3, FLOAT8E4M3FNUZ, F8_E5M2, FLOAT8E5M2FNUZ or F8_E8M0"},
+	{Name: "float", Candidates: []DataType{Float, Double}, Hint: "ONNX's, C's and PyTorch's float is FLOAT (32-bit) and numpy's and Python's float is DOUBLE (64-bit); write float32 or float64 (FLOAT in capitals is ONNX's name for float32)"},
 	{Name: "int", Candidates: []DataType{Int32, Int64}, Hint: "C's and PyTorch's int is INT32 and numpy's int is INT64; write int32 or int64"},
 	{Name: "uint", Candidates: []DataType{Uint32, Uint64}, Hint: "C's unsigned int is UINT32 and numpy's uint is UINT64; write uint32 or uint64"},
 }
