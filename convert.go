@@ -98,28 +98,40 @@ func Convert[D, S Element](dst []D, to DataType, src []S, from DataType, opt Opt
 	var zd D
 	var zs S
 	dsize, ssize := int(unsafe.Sizeof(zd)), int(unsafe.Sizeof(zs))
-	// The common case, two unpacked types, is checked here inline; Cast
-	// checks the rest (castable types, Options, overlap). The type switches
-	// of valueType are skipped where the DataType alone settles the
-	// question, as they cost a few percent of a short conversion.
-	if ssize*8 == from.BitSize() && dsize*8 == to.BitSize() && len(dst) >= len(src) && hostLittleEndian &&
-		(anyHolds(ssize, from) || valueType[S]() == Undefined) && (anyHolds(dsize, to) || valueType[D]() == Undefined) {
-		return Cast(Bytes(dst), to, Bytes(src), from, len(src), opt)
+	// Sizes and the count are checked here, inline; Cast checks the rest
+	// (castable types, Options, overlap). The type switches of valueType
+	// are skipped where the DataType alone settles the question, as they
+	// cost a few percent of a short conversion.
+	bf, bt := from.BitSize(), to.BitSize()
+	n, ok := len(src), ssize*8 == bf && dsize*8 == bt && len(dst) >= len(src)
+	if !ok && (bf < 8 || bt < 8) {
+		n, ok = packedCount(len(dst), dsize, bt, len(src), ssize, bf)
 	}
-	return convertOther(dst, to, src, from, opt)
+	if ok && (hostLittleEndian || dsize == 1 && ssize == 1) &&
+		(anyHolds(ssize, from) || valueType[S]() == Undefined) && (anyHolds(dsize, to) || valueType[D]() == Undefined) {
+		return Cast(Bytes(dst), to, Bytes(src), from, n, opt)
+	}
+	return convertError(dst, to, src, from, opt)
 }
 
-// convertOther is Convert for packed types and for arguments it refuses.
-func convertOther[D, S Element](dst []D, to DataType, src []S, from DataType, opt Options) error {
-	var zd D
-	var zs S
-	dsize, ssize := int(unsafe.Sizeof(zd)), int(unsafe.Sizeof(zs))
-	dv, sv := valueType[D](), valueType[S]()
-	n, ok := convertCount(len(dst), dv, dsize, to, len(src), sv, ssize, from)
-	if !ok {
-		return convertError(len(dst), any((*D)(nil)), dv, dsize, to, len(src), any((*S)(nil)), sv, ssize, from, opt)
+// packedCount returns Convert's element count when a side is packed, for
+// slices of dlen and slen elements of dsize and ssize bytes holding types of
+// bt and bf bits, and whether the sizes fit the types and the slices are
+// long enough. A type without a size (STRING, UNDEFINED, an unknown number)
+// has 0 bits and fits nothing. Packed sizes are (n*bits+7)/8, DataType.Size
+// for 2 and 4 bits.
+func packedCount(dlen, dsize, bt, slen, ssize, bf int) (int, bool) {
+	dstPacked := dsize == 1 && bt > 0 && bt < 8
+	switch {
+	case ssize*8 == bf: // unpacked src: n = len(src)
+		return slen, dstPacked && dlen >= (slen*bt+7)/8
+	case ssize != 1 || bf <= 0 || bf >= 8:
+		return 0, false
+	case dsize*8 == bt: // packed src, unpacked dst: n = len(dst)
+		return dlen, slen >= (dlen*bf+7)/8
 	}
-	return Cast(Bytes(dst), to, Bytes(src), from, n, opt)
+	n := slen * (8 / bf) // both packed: every element of src
+	return n, dstPacked && dlen >= (n*bt+7)/8
 }
 
 // valueType returns the one type a value Element holds (FLOAT for float32,
@@ -138,35 +150,6 @@ func valueType[T Element]() DataType {
 	return Undefined
 }
 
-// convertCount returns Convert's element count, and false when the slices do
-// not fit their types or are too short, or a type has no size (STRING,
-// UNDEFINED, unknown numbers). It is the fast path: no error is built here
-// (convertError explains a failure), and the types' other properties
-// (complex types, Options) are left to Cast.
-func convertCount(dstLen int, dv DataType, dsize int, to DataType, srcLen int, sv DataType, ssize int, from DataType) (int, bool) {
-	bf, bt := from.BitSize(), to.BitSize()
-	if bf == 0 || bt == 0 || !fitsSize(sv, ssize, from, bf) || !fitsSize(dv, dsize, to, bt) ||
-		!hostLittleEndian && (dsize > 1 || ssize > 1) {
-		return 0, false
-	}
-	var n int
-	switch {
-	case bf >= 8:
-		n = srcLen
-	case bt >= 8:
-		n = dstLen
-		if srcLen < from.Size(n) {
-			return 0, false
-		}
-	default:
-		n = srcLen * (8 / bf)
-	}
-	if bt < 8 {
-		return n, dstLen >= to.Size(n)
-	}
-	return n, dstLen >= n
-}
-
 // anyHolds reports whether every Element of size bytes can hold type t: t
 // is the value type of its size (a 4-byte Element is float32 or an integer,
 // and both hold FLOAT), or no value type has that size.
@@ -182,19 +165,14 @@ func anyHolds(size int, t DataType) bool {
 	return true
 }
 
-func fitsSize(v DataType, size int, t DataType, bits int) bool {
-	if v != Undefined && v != t {
-		return false
-	}
-	if bits < 8 {
-		return size == 1
-	}
-	return size*8 == bits
-}
-
-// convertError explains why convertCount refused Convert's arguments. pd
-// and ps are nil pointers to the element types, for their names.
-func convertError(dstLen int, pd any, dv DataType, dsize int, to DataType, srcLen int, ps any, sv DataType, ssize int, from DataType, opt Options) error {
+// convertError explains why Convert refused its arguments.
+func convertError[D, S Element](dst []D, to DataType, src []S, from DataType, opt Options) error {
+	var zd D
+	var zs S
+	dsize, ssize := int(unsafe.Sizeof(zd)), int(unsafe.Sizeof(zs))
+	dstLen, srcLen := len(dst), len(src)
+	dv, sv := valueType[D](), valueType[S]()
+	pd, ps := any((*D)(nil)), any((*S)(nil))
 	if err := checkCast(to, from, 0, opt); err != nil {
 		return err
 	}

@@ -339,52 +339,6 @@ func TestCastLike(t *testing.T) {
 	}
 }
 
-// BenchmarkConvertVsCast runs Convert and Cast on the same data, so the
-// ratio of their times shows what the typed entry point costs (nothing but
-// the argument checks). Sub-benchmarks alternate, so both see the same load.
-func BenchmarkConvertVsCast(b *testing.B) {
-	for _, n := range []int{256, 4096, 65536} {
-		src := make([]float32, n)
-		for i := range src {
-			src[i] = float32(i)*0.37 - 100
-		}
-		h := make([]float16.Float16, n)
-		bf := make([]testBF16, n)
-		f64 := make([]float64, n)
-		i8 := make([]int8, n)
-		srcB, hB, bfB, f64B, i8B := Bytes(src), Bytes(h), Bytes(bf), Bytes(f64), Bytes(i8)
-		_ = Convert(h, Float16, src, Float, Options{})
-		_ = Convert(f64, Double, src, Float, Options{})
-		pairs := []struct {
-			name    string
-			convert func() error
-			cast    func() error
-		}{
-			{"FLOAT-FLOAT16", func() error { return Convert(h, Float16, src, Float, Options{}) },
-				func() error { return Cast(hB, Float16, srcB, Float, n, Options{}) }},
-			{"FLOAT16-BFLOAT16", func() error { return Convert(bf, BFloat16, h, Float16, Options{}) },
-				func() error { return Cast(bfB, BFloat16, hB, Float16, n, Options{}) }},
-			{"DOUBLE-INT8", func() error { return Convert(i8, Int8, f64, Double, Options{}) },
-				func() error { return Cast(i8B, Int8, f64B, Double, n, Options{}) }},
-		}
-		for _, p := range pairs {
-			for _, kind := range []string{"Cast", "Convert"} {
-				f := p.cast
-				if kind == "Convert" {
-					f = p.convert
-				}
-				b.Run(p.name+"/"+kind+"/n="+itoa(n), func(b *testing.B) {
-					for b.Loop() {
-						if err := f(); err != nil {
-							b.Fatal(err)
-						}
-					}
-				})
-			}
-		}
-	}
-}
-
 func itoa(n int) string {
 	var buf [20]byte
 	i := len(buf)
