@@ -3,6 +3,7 @@ package tensorcast
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -91,9 +92,10 @@ func View[T Element](b []byte) ([]T, error) {
 // written. A packed src must hold from.Size(n) bytes.
 //
 // Convert returns an error, and writes nothing, when a slice does not fit
-// its type or is too short, and for everything Cast refuses. Multi-byte
-// elements are in the machine's byte order, so on a big-endian machine
-// Convert refuses types of more than one byte rather than misread them.
+// its type or is too short, and for everything Cast refuses. The slices hold
+// values in the machine's byte order: on a big-endian machine (s390x,
+// ppc64, mips) Convert byte-swaps them through a buffer on the stack, since
+// Cast reads and writes little-endian bytes.
 func Convert[D, S Element](dst []D, to DataType, src []S, from DataType, opt Options) error {
 	var zd D
 	var zs S
@@ -107,11 +109,59 @@ func Convert[D, S Element](dst []D, to DataType, src []S, from DataType, opt Opt
 	if !ok && (bf < 8 || bt < 8) {
 		n, ok = packedCount(len(dst), dsize, bt, len(src), ssize, bf)
 	}
-	if ok && (hostLittleEndian || dsize == 1 && ssize == 1) &&
-		(anyHolds(ssize, from) || valueType[S]() == Undefined) && (anyHolds(dsize, to) || valueType[D]() == Undefined) {
-		return Cast(Bytes(dst), to, Bytes(src), from, n, opt)
+	if ok && (anyHolds(ssize, from) || valueType[S]() == Undefined) && (anyHolds(dsize, to) || valueType[D]() == Undefined) {
+		if hostLittleEndian || dsize == 1 && ssize == 1 {
+			return Cast(Bytes(dst), to, Bytes(src), from, n, opt)
+		}
+		return castSwapped(Bytes(dst), dsize, to, Bytes(src), ssize, from, n, opt)
 	}
 	return convertError(dst, to, src, from, opt)
+}
+
+// castSwapped is Convert's Cast on a big-endian machine, where the slices
+// hold multi-byte elements in big-endian order and Cast reads and writes
+// little-endian bytes: it converts chunks, byte-swapping a multi-byte src
+// into a pooled buffer (src is never modified) and a multi-byte dst in
+// place after Cast wrote it. The chunks are multiples of 8 elements, so
+// that packed chunks start on whole bytes.
+func castSwapped(dst []byte, dsize int, to DataType, src []byte, ssize int, from DataType, n int, opt Options) error {
+	if err := Cast(dst[:0], to, src[:0], from, 0, opt); err != nil { // the types and Options, before writing
+		return err
+	}
+	buf := swapBufs.Get().(*[swapChunk * 8]byte)
+	defer swapBufs.Put(buf)
+	for i := 0; i < n; i += swapChunk {
+		m := min(swapChunk, n-i)
+		s := src[from.Size(i):][:from.Size(m)]
+		d := dst[to.Size(i):][:to.Size(m)]
+		if ssize > 1 {
+			swapBytes(buf[:len(s)], s, ssize)
+			s = buf[:len(s)]
+		}
+		if err := Cast(d, to, s, from, m, opt); err != nil {
+			return err
+		}
+		if dsize > 1 {
+			swapBytes(d, d, dsize)
+		}
+	}
+	return nil
+}
+
+const swapChunk = 512
+
+// swapBufs holds castSwapped's buffers, so that it allocates nothing once
+// warm.
+var swapBufs = sync.Pool{New: func() any { return new([swapChunk * 8]byte) }}
+
+// swapBytes copies src to dst reversing the bytes of each size-byte element;
+// dst may be src.
+func swapBytes(dst, src []byte, size int) {
+	for i := 0; i+size <= len(src); i += size {
+		for j, k := i, i+size-1; j <= k; j, k = j+1, k-1 {
+			dst[j], dst[k] = src[k], src[j]
+		}
+	}
 }
 
 // packedCount returns Convert's element count when a side is packed, for
@@ -184,9 +234,6 @@ func convertError[D, S Element](dst []D, to DataType, src []S, from DataType, op
 	}
 	if err := fits("dst", pd, dv, dsize, to); err != nil {
 		return convertErr(from, to, err)
-	}
-	if !hostLittleEndian && (dsize > 1 || ssize > 1) {
-		return fmt.Errorf("tensorcast: Convert %v to %v: this machine is big-endian; Convert's multi-byte elements would be misread (use Cast on little-endian bytes)", from, to)
 	}
 	srcPacked, dstPacked := from.BitSize() < 8, to.BitSize() < 8
 	n := srcLen

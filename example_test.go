@@ -150,24 +150,13 @@ func ExampleConvert_error() {
 	// Output: tensorcast: Convert FLOAT to FLOAT16: dst is []float32, which holds FLOAT values only; FLOAT16 elements need []uint16
 }
 
-func ExampleBytes() {
-	// The little-endian bytes ONNX's TensorProto.raw_data and safetensors
-	// store, without a copy (on little-endian machines, which is every
-	// platform tensorcast has kernels for).
-	raw := tensorcast.Bytes([]float32{1, -2})
-	fmt.Printf("% x\n", raw)
-	// And back: raw bytes viewed as []float32 (an error if misaligned).
-	f, err := tensorcast.View[float32](raw)
-	fmt.Println(f, err)
-	// Output:
-	// 00 00 80 3f 00 00 00 c0
-	// [1 -2] <nil>
-}
-
 func ExampleCastLike() {
 	// ONNX CastLike(input, target_type): the output takes target_type's
 	// element type; its data is not used.
-	input := tensorcast.Bytes([]float32{1, 0.333, 1e9})
+	var input []byte // FLOAT raw_data: 1, 0.333, 1e9, little-endian
+	for _, v := range []float32{1, 0.333, 1e9} {
+		input = binary.LittleEndian.AppendUint32(input, math.Float32bits(v))
+	}
 	targetType := tensorcast.BFloat16 // e.g. the element type of the model's second input
 	out := make([]byte, targetType.Size(3))
 	if err := tensorcast.CastLike(out, targetType, input, tensorcast.Float, 3, tensorcast.Options{}); err != nil {
