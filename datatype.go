@@ -1,10 +1,8 @@
 package tensorcast
 
 import (
-	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // DataType is an ONNX element type. Its values are those of ONNX's
@@ -196,48 +194,4 @@ func (t DataType) Opset() int {
 func (t DataType) Range() string {
 	in, _ := t.info()
 	return in.rng
-}
-
-// aliases maps other common spellings to ONNX types, so that names from
-// numpy, safetensors and PyTorch parse too.
-var aliases = map[string]DataType{
-	"FLOAT32": Float, "F32": Float, "FP32": Float,
-	"FLOAT64": Double, "F64": Double, "FP64": Double,
-	"F16": Float16, "FP16": Float16, "HALF": Float16,
-	"BF16": BFloat16,
-	"U8":   Uint8, "I8": Int8, "U16": Uint16, "I16": Int16,
-	"U32": Uint32, "I32": Int32, "U64": Uint64, "I64": Int64,
-	"F8_E4M3": Float8E4M3FN, "F8_E5M2": Float8E5M2, "F8_E8M0": Float8E8M0,
-	"FLOAT8_E4M3FN": Float8E4M3FN, "FLOAT8_E4M3FNUZ": Float8E4M3FNUZ,
-	"FLOAT8_E5M2": Float8E5M2, "FLOAT8_E5M2FNUZ": Float8E5M2FNUZ,
-	"FLOAT8_E8M0FNU": Float8E8M0, "FLOAT8E8M0FNU": Float8E8M0,
-	"FLOAT4_E2M1FN": Float4E2M1, "FLOAT4E2M1FN": Float4E2M1,
-}
-
-// ParseDataType parses a type name as it appears in ONNX models and tools:
-// the enum name ("FLOAT", "float8e4m3fn"), the type string ("tensor(float16)"),
-// the enum number ("17"), or a common alias ("fp16", "bf16", "f32").
-// Matching is case-insensitive and ignores surrounding space.
-func ParseDataType(s string) (DataType, error) {
-	orig := s
-	s = strings.ToUpper(strings.TrimSpace(s))
-	if strings.HasPrefix(s, "TENSOR(") && strings.HasSuffix(s, ")") {
-		s = strings.TrimSpace(s[len("TENSOR(") : len(s)-1])
-	}
-	if n, err := strconv.Atoi(s); err == nil {
-		t := DataType(n)
-		if _, ok := t.info(); ok {
-			return t, nil
-		}
-		return Undefined, fmt.Errorf("tensorcast: unknown data type number %d", n)
-	}
-	for i, in := range typeInfos {
-		if in.name == s {
-			return DataType(i), nil
-		}
-	}
-	if t, ok := aliases[s]; ok {
-		return t, nil
-	}
-	return Undefined, fmt.Errorf("tensorcast: unknown data type %q", orig)
 }

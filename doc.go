@@ -18,8 +18,14 @@
 //     convert Go slices with the fastest kernel the CPU supports.
 //   - Cast converts raw tensor bytes (ONNX TensorProto.raw_data layout)
 //     between any two types; CastFromStrings and CastToStrings handle STRING.
+//   - Convert is Cast on typed Go slices ([]float32, []int64,
+//     []float16.Float16, a user's own ~uint16 type, ...) for every numeric
+//     pair; Bytes and View convert between such slices and raw bytes
+//     without copying.
 //
 // CastLike is Cast with the target type taken from the second input.
+// ParseDataType reads the type names of ONNX, safetensors and numpy from one
+// table (TypeNames) and refuses ambiguous spellings such as "i8" and "float".
 //
 // The kernel tier is chosen at init from the CPU's features (see KernelName,
 // Kernels and Tiers); GODEBUG=cpu.avx512f=off or cpu.avx2=off lowers it, and

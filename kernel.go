@@ -14,7 +14,7 @@ import "fmt"
 // src[:n] and writes only the bytes the n results occupy.
 
 // kernel is one implementation of one conversion, with the tier that
-// provides it ("generic", "avx2", "avx512", "neon", "neon+bf16").
+// provides it (one of the names KernelInfo.Kernel lists).
 type kernel[F any] struct {
 	fn   F
 	tier string
@@ -86,10 +86,14 @@ var tiers = []*kernelSet{genericKernels()}
 // conversion).
 func KernelName() string { return active.f32ToF16.tier }
 
-// KernelInfo names the kernel that serves one hot conversion.
+// KernelInfo names the kernel that serves one hot conversion. Kernel is
+// the name of the tier that provides it, one of "generic", "avx2",
+// "avx512", "avx512+bf16", "neon", "neon+bf16": the names Tiers returns,
+// and "avx512+bf16" for the AVX-512 tier's FLOAT -> BFLOAT16 kernel on CPUs
+// with AVX512_BF16 (VCVTNE2PS2BF16). `tensorcast cpu` prints them.
 type KernelInfo struct {
 	Conversion string // e.g. "FLOAT -> FLOAT16"
-	Kernel     string // the tier: "avx512", "avx2", "neon", "neon+bf16", "generic"
+	Kernel     string // the tier, e.g. "avx512"
 }
 
 // Kernels lists, for each hot conversion, which kernel tier serves it on this
@@ -120,8 +124,9 @@ func (s *kernelSet) list() []KernelInfo {
 	}
 }
 
-// Tiers lists the kernel tiers this machine can run, lowest first, e.g.
-// ["generic", "avx2", "avx512"].
+// Tiers lists the kernel tiers this machine can run, lowest first:
+// "generic", then "avx2" and "avx512" on amd64 (as the CPU allows), or
+// "neon" and "neon+bf16" (with FEAT_BF16) on arm64.
 func Tiers() []string {
 	names := make([]string, len(tiers))
 	for i, k := range tiers {

@@ -1,10 +1,13 @@
 package tensorcast
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
-// CheckOpset reports whether op ("Cast" or "CastLike") at the given opset
-// (1..25) accepts the type pair, following the type lists of each version
-// of the operator's schema:
+// CheckOpset reports whether op ("Cast" or "CastLike"; in any case, like
+// type names) at the given opset (1..25) accepts the type pair, following
+// the type lists of each version of the operator's schema:
 //
 //	Cast-1, Cast-6:  FLOAT16, FLOAT, DOUBLE, INT8..INT64, UINT8..UINT64, BOOL
 //	Cast-9:          + STRING
@@ -19,14 +22,16 @@ import "fmt"
 // itself converts every pair at any opset; CheckOpset is for tools that must
 // reject what a given opset does not allow.
 func CheckOpset(op string, opset int, from, to DataType) error {
-	switch op {
-	case "Cast":
-	case "CastLike":
+	switch {
+	case strings.EqualFold(op, "Cast"):
+		op = "Cast"
+	case strings.EqualFold(op, "CastLike"):
+		op = "CastLike"
 		if opset < 15 {
 			return fmt.Errorf("tensorcast: CastLike does not exist before opset 15 (got %d)", opset)
 		}
 	default:
-		return fmt.Errorf("tensorcast: unknown operator %q (want Cast or CastLike)", op)
+		return fmt.Errorf("tensorcast: unknown operator %q (want Cast or CastLike, in any case)", op)
 	}
 	if opset < 1 || opset > 25 {
 		return fmt.Errorf("tensorcast: opset %d is outside 1..25", opset)

@@ -95,9 +95,12 @@ numpy has no bfloat16 or float8 dtypes: such targets are refused rather
 than written as raw bytes under another dtype; use .safetensors for them.
 
 -to accepts ONNX names (FLOAT16, BFLOAT16, FLOAT8E4M3FN), safetensors names
-(F16, BF16, F8_E4M3) and numpy spellings (float16, '<f2', f2, int64, '<i8').
-Note that FLOAT is ONNX's 32-bit float, and that bare i8/u8 are refused as
-ambiguous (numpy's int64/uint64, safetensors' I8/U8): write '<i8' or I8.
+(F16, BF16, F8_E4M3) and numpy spellings (float16, '<f2', f2, int64, '<i8');
+'tensorcast types' lists every name. Spellings that conventions read as
+different types are refused as ambiguous, with the candidates: i8, u8, i4,
+u4, i2, u2, f4, f8 (numpy counts bytes, others bits: write '<i8' or I8),
+float (numpy's is float64: write float32 or float64; FLOAT in capitals is
+ONNX's float32), int, uint, fp8.
 
 A truncated or malformed file (bad JSON, offsets outside the data or
 overlapping, a shape that does not match its bytes, a bad .npy dict, data

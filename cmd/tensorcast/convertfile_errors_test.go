@@ -167,7 +167,7 @@ func TestConvertNpy(t *testing.T) {
 		descr string
 	}{
 		{"float16", tensorcast.Float16, "<f2"}, {"<f4", tensorcast.Float, "<f4"}, {"FLOAT", tensorcast.Float, "<f4"},
-		{"f8", tensorcast.Double, "<f8"}, {"int64", tensorcast.Int64, "<i8"}, {"|u1", tensorcast.Uint8, "|u1"},
+		{"float64", tensorcast.Double, "<f8"}, {"int64", tensorcast.Int64, "<i8"}, {"|u1", tensorcast.Uint8, "|u1"},
 		{"bool", tensorcast.Bool, "|b1"}, {"I16", tensorcast.Int16, "<i2"},
 	}
 	dir := t.TempDir()
@@ -281,12 +281,12 @@ func TestParseFileType(t *testing.T) {
 		"BF16": tensorcast.BFloat16, "bfloat16": tensorcast.BFloat16,
 		"F8_E4M3": tensorcast.Float8E4M3FN, "FLOAT8E4M3FN": tensorcast.Float8E4M3FN, "float8_e4m3fn": tensorcast.Float8E4M3FN,
 		"F8_E5M2": tensorcast.Float8E5M2, "F8_E8M0": tensorcast.Float8E8M0,
-		"FLOAT": tensorcast.Float, "float": tensorcast.Float, "float32": tensorcast.Float, "<f4": tensorcast.Float, "single": tensorcast.Float, "F32": tensorcast.Float,
-		"double": tensorcast.Double, "float64": tensorcast.Double, "f8": tensorcast.Double, "<f8": tensorcast.Double,
+		"FLOAT": tensorcast.Float, "float32": tensorcast.Float, "<f4": tensorcast.Float, "single": tensorcast.Float, "F32": tensorcast.Float,
+		"double": tensorcast.Double, "float64": tensorcast.Double, "<f8": tensorcast.Double,
 		"I8": tensorcast.Int8, "int8": tensorcast.Int8, "|i1": tensorcast.Int8, "i1": tensorcast.Int8,
 		"U8": tensorcast.Uint8, "uint8": tensorcast.Uint8, "|u1": tensorcast.Uint8, "<u1": tensorcast.Uint8,
 		"<i8": tensorcast.Int64, "int64": tensorcast.Int64, "I64": tensorcast.Int64, "<u8": tensorcast.Uint64,
-		"i2": tensorcast.Int16, "<u2": tensorcast.Uint16, "i4": tensorcast.Int32, "u4": tensorcast.Uint32,
+		"<i2": tensorcast.Int16, "<u2": tensorcast.Uint16, "<i4": tensorcast.Int32, "<u4": tensorcast.Uint32,
 		"bool": tensorcast.Bool, "BOOL": tensorcast.Bool, "bool_": tensorcast.Bool, "|b1": tensorcast.Bool, "b1": tensorcast.Bool,
 		" bf16 ": tensorcast.BFloat16,
 	}
@@ -296,7 +296,8 @@ func TestParseFileType(t *testing.T) {
 		}
 	}
 	for s, want := range map[string]string{
-		"i8": "ambiguous", "u8": "ambiguous", ">f2": "always little-endian", "=f2": "always little-endian",
+		"i8": "ambiguous", "u8": "ambiguous", "f8": "ambiguous", "float": "ambiguous", "i4": "ambiguous", "u4": "ambiguous",
+		"i2": "ambiguous", "f4": "ambiguous", "int": "ambiguous", ">f2": "always little-endian", "=f2": "always little-endian",
 		"|f4": "byte order '|' on a 4-byte type", "<c8": `unknown data type "<c8"`, "<f16": `unknown data type "<f16"`,
 		"": `unknown data type ""`, "UNDEFINED": "not a type Cast supports",
 	} {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -65,50 +66,26 @@ func (c *convertConfig) checkFileArgs(from, to string) error {
 	return nil
 }
 
-// parseFileType parses -to for a file format: ONNX names and numbers, the
-// library's aliases (safetensors names, fp16, ...) and numpy's spellings:
-// type codes with or without '<' or '|' ('<f2', f2, '|u1'), and names
-// (float16, int64, bool_, single).
+// parseFileType parses -to for a file format with tensorcast.ParseDataType,
+// whose table (tensorcast.TypeNames) is the one every command uses: ONNX
+// names and numbers, safetensors names, numpy's dtype strings and names, and
+// aliases; ambiguous spellings (i8, f8, float, ...) are refused with the
+// library's message. Only the wording of a big-endian or native-order numpy
+// string ('>f2', '=f2') is the command's own, as it is about the output, and
+// types Cast does not convert are refused here.
 func parseFileType(s string) (tensorcast.DataType, error) {
 	s = strings.TrimSpace(s)
-	switch s {
-	case "i8", "u8":
-		return 0, fmt.Errorf("%q is ambiguous: numpy's %s is %v and safetensors' %s is %v; write '<%s' or %s",
-			s, s, map[string]tensorcast.DataType{"i8": tensorcast.Int64, "u8": tensorcast.Uint64}[s],
-			strings.ToUpper(s), map[string]tensorcast.DataType{"i8": tensorcast.Int8, "u8": tensorcast.Uint8}[s],
-			s, strings.ToUpper(s))
+	if len(s) > 1 && (s[0] == '>' || s[0] == '=') {
+		if _, err := tensorcast.ParseDataType("<" + s[1:]); err == nil {
+			return 0, fmt.Errorf("%q: .npy output is always little-endian: write '<%s'", s, s[1:])
+		}
 	}
 	t, err := tensorcast.ParseDataType(s)
-	if err == nil {
-		if !t.Castable() {
-			return 0, fmt.Errorf("%v is not a type Cast supports", t)
-		}
-		return t, nil
+	if err != nil {
+		return 0, errors.New(strings.TrimPrefix(err.Error(), "tensorcast: "))
 	}
-	unknown := fmt.Errorf("unknown data type %q", s)
-	switch s {
-	case "bool_":
-		return tensorcast.Bool, nil
-	case "single":
-		return tensorcast.Float, nil
+	if !t.Castable() {
+		return 0, fmt.Errorf("%v is not a type Cast supports", t)
 	}
-	if s == "" {
-		return 0, unknown
-	}
-	switch s[0] {
-	case '>', '=':
-		return 0, fmt.Errorf("%q: .npy output is always little-endian: write '<%s'", s, s[1:])
-	case '<', '|':
-		if t, _, err := npy.ParseDescr(s); err == nil {
-			return t, nil
-		} else if !strings.Contains(err.Error(), "not supported") {
-			return 0, err
-		}
-		return 0, unknown
-	}
-	// A bare numpy code: b1, i1, i2, i4, u1, u2, u4, f2, f4, f8.
-	if t, _, err := npy.ParseDescr("<" + s); err == nil {
-		return t, nil
-	}
-	return 0, unknown
+	return t, nil
 }

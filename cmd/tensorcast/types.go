@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/tensorcast/tensorcast"
@@ -12,7 +13,7 @@ import (
 func init() {
 	register(&command{
 		name:    "types",
-		summary: "list every ONNX element type: number, bit size, range, first Cast opset",
+		summary: "list every ONNX element type: number, bit size, range, first Cast opset; and their names",
 		run: func(args []string, _ io.Reader, stdout, _ io.Writer) error {
 			if err := noArgs("types", args, stdout); err != nil {
 				return err
@@ -39,6 +40,48 @@ func printTypes(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "\nOPSET is the first Cast opset that accepts the type; BITS is the storage size of one element (STRING: variable).")
-	return err
+	if _, err := fmt.Fprintln(w, "\nOPSET is the first Cast opset that accepts the type; BITS is the storage size of one element (STRING: variable)."); err != nil {
+		return err
+	}
+	return printTypeNames(w)
+}
+
+// printTypeNames writes tensorcast.TypeNames, the names -from and -to
+// accept, one row per type, and the spellings refused as ambiguous.
+func printTypeNames(w io.Writer) error {
+	fmt.Fprintln(w, "\nNAMES (-from, -to and tensorcast.ParseDataType read these; in any case, except that only the")
+	fmt.Fprintln(w, "capitals FLOAT, I8 and U8 parse: other spellings of them are ambiguous)")
+	fmt.Fprintln(w)
+	names := tensorcast.TypeNames()
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TYPE\tONNX\tSAFETENSORS\tNUMPY\tOTHER")
+	for _, t := range tensorcast.AllTypes() {
+		cols := map[string][]string{}
+		for _, n := range names {
+			if n.Type == t && len(n.Candidates) == 0 && !(n.Source == "ONNX" && n.Name == t.String()) {
+				cols[n.Source] = append(cols[n.Source], n.Name)
+			}
+		}
+		fmt.Fprintf(tw, "%v", t)
+		for _, src := range []string{"ONNX", "safetensors", "numpy", "other"} {
+			c := strings.Join(cols[src], " ")
+			if c == "" {
+				c = "-"
+			}
+			fmt.Fprintf(tw, "\t%s", c)
+		}
+		fmt.Fprintln(tw)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nAMBIGUOUS (refused, in any case)")
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, n := range names {
+		if len(n.Candidates) > 0 {
+			fmt.Fprintf(tw, "%s\t%s\n", n.Name, n.Hint)
+		}
+	}
+	return tw.Flush()
 }
