@@ -303,8 +303,8 @@ func (r *mxRun) writeSVG(w io.Writer) error {
 		legend = 30.0
 	)
 	nt := float64(len(r.types))
-	width := left + nt*cell + 20
-	height := top + nt*cell + 60
+	width := max(left+nt*cell+20, 1000)
+	height := top + nt*cell + 64
 	distinct, _ := r.distinct()
 	var rs []float64
 	counts := make([]int, len(mxThresholds))
@@ -379,13 +379,18 @@ func (r *mxRun) writeSVG(w io.Writer) error {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="11" fill="%s">%s</text></g>`+"\n", x+cell/2, y+cell/2+4, tc, esc(cellStr(p.ratio)))
 		}
 	}
-	foot := "Diagonal (outlined): same type, a copy. Hover a cell for its route (tensorcast.Routes) and throughput."
-	for k, h := range r.header {
-		if k == 2 { // the command line
-			foot = strings.ReplaceAll(h, "`", "") + " · " + foot
+	foot := []string{"Diagonal (outlined): same type, a copy. Hover a cell for its route (tensorcast.Routes) and throughput."}
+	if len(r.header) > 2 { // the command line, date, clock and load
+		h := strings.ReplaceAll(r.header[2], "`", "")
+		if i := strings.Index(h, " ("); i > 0 {
+			foot = append(foot, h[:i], h[i+1:])
+		} else {
+			foot = append(foot, h)
 		}
 	}
-	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="#555">%s</text>`+"\n", 8.0, top+nt*cell+24, esc(foot))
+	for k, f := range foot {
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="#555" font-size="10">%s</text>`+"\n", 8.0, top+nt*cell+22+16*float64(k), esc(f))
+	}
 	fmt.Fprintln(&b, `</svg>`)
 	_, err := io.WriteString(w, b.String())
 	return err
