@@ -42,7 +42,7 @@ func main() {
 		csvPath   = flag.String("csv", "", "write CSV to this file")
 		svgPath   = flag.String("svg", "", "write an SVG chart to this file")
 		matrix    = flag.Bool("matrix", false, "matrix mode: Cast on every ordered pair of numeric types against copy() of the larger side (see matrix.go); -md, -csv, -svg write its table, CSV and heatmap")
-		mxTier    = flag.String("matrix-tier", "", "matrix mode on this tensorcast tier (one of "+strings.Join(tensorcast.Tiers(), ", ")+"); implies -matrix")
+		mxTier    = flag.String("matrix-tier", "", "matrix mode on this tensorcast tier, or several comma-separated, one run each (of "+strings.Join(tensorcast.Tiers(), ", ")+"); implies -matrix")
 		mxSize    = flag.String("matrix-size", "64Ki", "matrix mode: elements per call")
 		mxTypes   = flag.String("matrix-types", "", "matrix mode: comma-separated types to include (default every numeric type)")
 	)

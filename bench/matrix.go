@@ -344,27 +344,46 @@ func mainMatrix(size, types, tier string, reps int, batch time.Duration, seed ui
 		}
 		slices.Sort(cfg.types)
 	}
-	load := loadAvg()
-	r, err := runMatrix(cfg)
-	if err != nil {
-		fatal(err)
+	// One run per tier: the markdown and CSV of every tier go to one file
+	// each (the CSV has a tier column), the heatmap of the first tier to
+	// svgPath and of each other tier to svgPath with ".TIER" before ".svg".
+	tiers := strings.Split(tier, ",")
+	var md, csvb bytes.Buffer
+	for k, tr := range tiers {
+		cfg.tier = strings.TrimSpace(tr)
+		load := loadAvg()
+		r, err := runMatrix(cfg)
+		if err != nil {
+			fatal(err)
+		}
+		r.header = mxHeader(r, cfg, load)
+		if len(tiers) > 1 {
+			fmt.Fprintf(&md, "\n## Tier %s\n\n", r.tier)
+		}
+		r.writeMarkdown(&md, 20)
+		var c bytes.Buffer
+		must(r.writeCSV(&c))
+		if k > 0 { // one header line
+			_, rest, _ := bytes.Cut(c.Bytes(), []byte("\n"))
+			c = *bytes.NewBuffer(rest)
+		}
+		csvb.Write(c.Bytes())
+		if svgPath != "" {
+			p := svgPath
+			if k > 0 {
+				p = strings.TrimSuffix(svgPath, ".svg") + "." + r.tier + ".svg"
+			}
+			var b bytes.Buffer
+			must(r.writeSVG(&b))
+			must(os.WriteFile(p, b.Bytes(), 0o644))
+		}
 	}
-	r.header = mxHeader(r, cfg, load)
-	var md bytes.Buffer
-	r.writeMarkdown(&md, 20)
 	os.Stdout.Write(md.Bytes())
 	if mdPath != "" {
 		must(os.WriteFile(mdPath, md.Bytes(), 0o644))
 	}
 	if csvPath != "" {
-		var b bytes.Buffer
-		must(r.writeCSV(&b))
-		must(os.WriteFile(csvPath, b.Bytes(), 0o644))
-	}
-	if svgPath != "" {
-		var b bytes.Buffer
-		must(r.writeSVG(&b))
-		must(os.WriteFile(svgPath, b.Bytes(), 0o644))
+		must(os.WriteFile(csvPath, csvb.Bytes(), 0o644))
 	}
 }
 

@@ -105,6 +105,8 @@ func (r *mxRun) writeMarkdown(w io.Writer, slowest int) {
 		fmt.Fprintln(w, r.summaryRow(k, groups[k]))
 	}
 
+	r.writeSteps(w, distinct)
+
 	slow := slices.Clone(distinct)
 	slices.SortStableFunc(slow, func(a, b *mxPair) int { return cmpFloat(a.ratio, b.ratio) })
 	slow = slow[:min(slowest, len(slow))]
@@ -166,6 +168,39 @@ func (r *mxRun) writeMarkdown(w io.Writer, slowest int) {
 		fmt.Sprintf("The run took %v.", r.elapsd.Round(100e6)))
 	for _, s := range notes {
 		fmt.Fprintf(w, "- %s\n", s)
+	}
+}
+
+// writeSteps lists every step that the portable Go code serves (tier
+// "generic") with the number of distinct pairs whose route uses it: where a
+// SIMD stage would lift the most pairs.
+func (r *mxRun) writeSteps(w io.Writer, distinct []*mxPair) {
+	users := map[string][]*mxPair{}
+	var steps []string
+	for _, p := range distinct {
+		for k, st := range p.route.Steps {
+			if p.route.Tiers[k] != "generic" {
+				continue
+			}
+			if _, ok := users[st]; !ok {
+				steps = append(steps, st)
+			}
+			users[st] = append(users[st], p)
+		}
+	}
+	if len(steps) == 0 {
+		return
+	}
+	slices.SortStableFunc(steps, func(a, b string) int { return len(users[b]) - len(users[a]) })
+	fmt.Fprintf(w, "\n#### Steps served by portable Go (tier generic), by the number of distinct pairs whose route uses them\n\n"+
+		"| step | pairs | their median ratio | their median elements/ns |\n|---|--:|--:|--:|\n")
+	for _, st := range steps {
+		var rs, es []float64
+		for _, p := range users[st] {
+			rs = append(rs, p.ratio)
+			es = append(es, p.elemPerNs(r.n))
+		}
+		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", st, len(users[st]), mxRatio(median(rs)), num(median(es)))
 	}
 }
 
