@@ -243,7 +243,7 @@ type result struct {
 	ratios   []float64 // ORT ÷ tensorcast time per call, one per round
 	speedup  float64   // median of ratios: > 1 means tensorcast is faster
 	mismatch int       // elements whose bits differ
-	outRange int       // float → integer: source elements outside the target's range
+	outRange int       // float → integer: of the mismatches, those whose source is outside the target's range
 	nanOnly  bool      // every mismatch is a NaN in both outputs
 	example  string    // the first differing element
 }
@@ -323,7 +323,7 @@ func (h *harness) pair(cfg *config, from, to tensorcast.DataType, input []byte) 
 	}
 	res.mismatch, res.nanOnly, res.example = compare(got, p.dst, p.src, from, to, cfg.n)
 	if res.mismatch > 0 {
-		res.outRange = outOfRange(p.src, from, to, cfg.n)
+		res.outRange = outOfRange(got, p.dst, p.src, from, to, cfg.n)
 	}
 
 	var castErr error

@@ -101,16 +101,20 @@ func compare(got, want, src []byte, from, to tensorcast.DataType, n int) (mismat
 	return mismatch, nanOnly, example
 }
 
-// outOfRange counts, for a float → integer pair, the source elements outside
-// the target's range (ONNX leaves their result undefined; tensorcast
-// documents its choice in the README's semantics table, rule 7).
-func outOfRange(src []byte, from, to tensorcast.DataType, n int) int {
+// outOfRange counts, for a float → integer pair, the elements where the
+// outputs differ and the source is outside the target's range (ONNX leaves
+// their result undefined; tensorcast documents its choice in the README's
+// semantics table, rule 7).
+func outOfRange(got, want, src []byte, from, to tensorcast.DataType, n int) int {
 	if !from.IsFloat() || !to.IsInteger() {
 		return 0
 	}
 	lo, hi := intRange(to)
 	c := 0
 	for i := 0; i < n; i++ {
+		if slices.Equal(elem(got, to, i), elem(want, to, i)) {
+			continue
+		}
 		v := math.Trunc(value(elem(src, from, i), from))
 		if math.IsNaN(v) || v < lo || v > hi {
 			c++
@@ -210,6 +214,8 @@ func (r *report) writeMarkdown(w io.Writer) {
 		}
 	}
 
+	r.writeByRoute(w, ok)
+
 	if len(differ) > 0 {
 		fmt.Fprintf(w, "\n#### Where ONNX Runtime's bits differ\n\n| from | to | elements differing (of %d) | of which the source is outside the target's range (ONNX: undefined) | first difference |\n|---|---|--:|--:|---|\n", r.n)
 		for _, x := range differ {
@@ -228,12 +234,8 @@ func (r *report) writeMarkdown(w io.Writer) {
 	sorted := slices.Clone(ok)
 	slices.SortStableFunc(sorted, func(a, b *result) int { return cmpF(a.speedup, b.speedup) })
 	fmt.Fprintf(w, "\n#### Every pair, slowest for tensorcast first\n\n| from | to | tensorcast elements/ns | ONNX Runtime elements/ns | speed-up | tensorcast route | bits |\n|---|---|--:|--:|--:|---|---|\n")
-	routes := map[[2]tensorcast.DataType]tensorcast.Route{}
-	for _, rt := range tensorcast.Routes() {
-		routes[[2]tensorcast.DataType{rt.From, rt.To}] = rt
-	}
 	for _, x := range sorted {
-		rt := routes[[2]tensorcast.DataType{x.from, x.to}]
+		rt := routeOf(x.from, x.to)
 		bits := "same"
 		if x.mismatch > 0 {
 			bits = fmt.Sprintf("%d differ", x.mismatch)
@@ -250,6 +252,46 @@ func (r *report) writeMarkdown(w io.Writer) {
 	} {
 		fmt.Fprintf(w, "- %s\n", s)
 	}
+}
+
+// writeByRoute groups the pairs by the tiers of tensorcast's route.
+func (r *report) writeByRoute(w io.Writer, ok []*result) {
+	groups := map[string][]*result{}
+	var keys []string
+	for _, x := range ok {
+		rt := routeOf(x.from, x.to)
+		k := fmt.Sprintf("%d step(s): %s", len(rt.Steps), strings.Join(rt.Tiers, "+"))
+		if _, seen := groups[k]; !seen {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], x)
+	}
+	slices.SortStableFunc(keys, func(a, b string) int { return len(groups[b]) - len(groups[a]) })
+	fmt.Fprintf(w, "\n#### By the tiers of tensorcast's route\n\n| route | pairs | tensorcast faster | median speed-up | min | max |\n|---|--:|--:|--:|--:|--:|\n")
+	for _, k := range keys {
+		var sp []float64
+		faster := 0
+		for _, x := range groups[k] {
+			sp = append(sp, x.speedup)
+			if x.speedup >= 1 {
+				faster++
+			}
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %s | %s | %s |\n", k, len(sp), faster, ratioStr(median(sp)), ratioStr(slices.Min(sp)), ratioStr(slices.Max(sp)))
+	}
+}
+
+var routes = func() map[[2]tensorcast.DataType]tensorcast.Route {
+	m := map[[2]tensorcast.DataType]tensorcast.Route{}
+	for _, rt := range tensorcast.Routes() {
+		m[[2]tensorcast.DataType{rt.From, rt.To}] = rt
+	}
+	return m
+}
+
+// routeOf returns tensorcast's route of a pair on the tier in use.
+func routeOf(from, to tensorcast.DataType) tensorcast.Route {
+	return routes()[[2]tensorcast.DataType{from, to}]
 }
 
 // shortErr keeps the first line of an error, without the wrappers' prefixes.
