@@ -41,10 +41,22 @@ func main() {
 		mdPath    = flag.String("md", "", "write the markdown table to this file (it is always printed)")
 		csvPath   = flag.String("csv", "", "write CSV to this file")
 		svgPath   = flag.String("svg", "", "write an SVG chart to this file")
+		matrix    = flag.Bool("matrix", false, "matrix mode: Cast on every ordered pair of numeric types against copy() of the larger side (see matrix.go); -md, -csv, -svg write its table, CSV and heatmap")
+		mxTier    = flag.String("matrix-tier", "", "matrix mode on this tensorcast tier, or several comma-separated, one run each (of "+strings.Join(tensorcast.Tiers(), ", ")+"); implies -matrix")
+		mxSize    = flag.String("matrix-size", "64Ki", "matrix mode: elements per call")
+		mxTypes   = flag.String("matrix-types", "", "matrix mode: comma-separated types to include (default every numeric type)")
 	)
 	flag.Parse()
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *matrix || *mxTier != "" {
+		if !set["reps"] {
+			*reps = 7
+		}
+		if !set["batch"] {
+			*batch = 2 * time.Millisecond
+		}
+	}
 	if *quick {
 		if !set["reps"] {
 			*reps = 5
@@ -67,6 +79,10 @@ func main() {
 		}
 	default:
 		fatal(fmt.Errorf("-clock %q: want wall or thread", *clock))
+	}
+	if *matrix || *mxTier != "" {
+		mainMatrix(*mxSize, *mxTypes, *mxTier, *reps, *batch, *seed, *clock == "thread", *mdPath, *csvPath, *svgPath)
+		return
 	}
 	cfg := &config{reps: max(1, *reps), batch: *batch, poolFactor: *pool, workers: *workers, thread: *clock == "thread",
 		progress: func(f string, a ...any) { fmt.Fprintf(os.Stderr, f, a...) }}
