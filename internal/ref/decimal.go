@@ -21,8 +21,9 @@ const (
 	// subnormal when mag < -maxMag (the smallest positive DOUBLE is ~5e-324).
 	maxMag = 400
 	// expCap saturates the written exponent so that "1e999999999999999999"
-	// cannot overflow an int; anything past it is clamped anyway.
-	expCap = 1_000_000_000
+	// cannot overflow an int, even a 32-bit one (expCap·10+9 < 2^31); anything
+	// past it is clamped anyway.
+	expCap = 100_000_000
 )
 
 // tinyValue is |d| for a decimal below 10^-maxMag: it lies below half the

@@ -78,7 +78,7 @@ const maxMant = 19
 
 // expCap clamps a written exponent as ref does: anything past it over- or
 // underflows every target anyway.
-const expCap = 1_000_000_000
+const expCap = 100_000_000
 
 // decimal is a scanned plain decimal: ±0.d1d2d3… × 10^mag.
 type decimal struct {
