@@ -185,6 +185,10 @@ func makePlan(from, to DataType) *plan {
 		p.a = halfStep(from, to)
 	case lutSource(from) && (to.BitSize() == 8 || to.BitSize() == 16) && !(classic(from) && classic(to)):
 		p.a = lutStep(from, to)
+	case from.BitSize() < 8 && (from.BitSize() == to.BitSize() || 2*from.BitSize() == to.BitSize() || from.BitSize() == 4 && lutSource(to)):
+		p.a = byteLutStep(from, to) // a table over the source bytes
+	case lutSource(from) && to.BitSize() < 8: // target codes by table, then packed
+		p.mid, p.a, p.b = Uint8, codeStep(from, to), fromInt8Step(to)
 	case classic(from) && classic(to):
 		p.a = classicStep(from, to)
 	case from == Float:

@@ -398,3 +398,45 @@ func halfStep(from, to DataType) *step {
 		},
 		tier: func(k *kernelSet) string { return k.bf16ToF16.tier }}
 }
+
+// codeStep writes, for an 8-bit source, the target's code of each element
+// in one byte (the low 2 or 4 bits), for a packing step to follow.
+func codeStep(from, to DataType) *step {
+	return &step{name: from.String() + " -> " + to.String() + " codes (table)",
+		run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
+			k.lut8.fn(dst[:n], src[:n], (*[256]uint8)(tableFor(from, to, opt).b8))
+		},
+		tier: func(k *kernelSet) string { return k.lut8.tier }}
+}
+
+// byteLutStep converts a packed source through its byte table
+// (byteTableFor): lut8 when the target has the source's bit size, lut16 when
+// it has twice that (4-bit → 8-bit, 2-bit → 4-bit), over the whole source
+// bytes; the last, partly used source byte is looked up alone.
+func byteLutStep(from, to DataType) *step {
+	name := from.String() + " -> " + to.String() + " (byte table)"
+	if from.BitSize() == to.BitSize() {
+		return &step{name: name,
+			run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
+				m := from.Size(n)
+				k.lut8.fn(dst[:m], src[:m], (*[256]uint8)(byteTableFor(from, to, opt).b8))
+				clearPadding(dst, to, n)
+			},
+			tier: func(k *kernelSet) string { return k.lut8.tier }}
+	}
+	per := 8 / from.BitSize()
+	return &step{name: name,
+		run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
+			t := (*[256]uint16)(byteTableFor(from, to, opt).b16)
+			whole := n / per
+			k.lut16.fn(view[uint16](dst, whole), src[:whole], t)
+			if whole*per < n {
+				v := t[src[whole]]
+				for j, end := 2*whole, to.Size(n); j < end; j++ {
+					dst[j] = byte(v >> (8 * uint(j-2*whole)))
+				}
+				clearPadding(dst, to, n)
+			}
+		},
+		tier: func(k *kernelSet) string { return k.lut16.tier }}
+}
