@@ -76,7 +76,9 @@ func narrowModes() []narrowMode {
 	// (plan.go): the SIMD stages of each tier, or the portable loops.
 	for _, t := range []DataType{Double, Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64, Bool, Int2, Uint2} {
 		m := narrowMode{name: t.String(), to: ref.Kind(t), opt: ref.Options{Saturate: true}, width: t.BitSize() / 8, bits2: t.BitSize() == 2,
-			run:  func(k *kernelSet, d []byte, s []float32) { castBytesWith(k, d, t, byteSlice(s), Float, len(s), Options{}) },
+			run: func(k *kernelSet, d []byte, s []float32) {
+				castBytesWith(k, d, t, byteSlice(s), Float, len(s), Options{})
+			},
 			tier: func(k *kernelSet) string { return routeOf(k, Float, t).Tiers[0] }}
 		ms = append(ms, m)
 	}
