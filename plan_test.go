@@ -451,6 +451,7 @@ func TestSizeOverflow(t *testing.T) {
 				for _, call := range []func() error{
 					func() error { return Cast(dst, to, src, from, n, Options{}) },
 					func() error { return CastParallel(dst, to, src, from, n, Options{}, 4) },
+					func() error { return CastLike(dst, to, src, from, n, Options{}) },
 				} {
 					err := call()
 					if err == nil {
