@@ -207,37 +207,8 @@ func toFloatStep(from DataType) *step {
 	case classic(from):
 		return classicStep(from, Float)
 	}
-	// INT4 and UINT4 are hot only to 8-bit integers; INT2 and UINT2 have no
-	// kernel: one table lookup per source byte.
-	t := packedFloatTable(from)
-	per := 8 / from.BitSize()
-	return goStep(from, Float, func(dst, src []byte, n int) {
-		whole := n / per
-		for i, b := range src[:whole] {
-			copy(dst[4*per*i:4*per*(i+1)], t[b][:4*per])
-		}
-		for i := whole * per; i < n; i++ {
-			b := src[i/per]
-			copy(dst[4*i:4*i+4], t[b][4*(i%per):4*(i%per)+4])
-		}
-	})
-}
-
-// packedFloatTable maps each byte of a packed integer type to the float32
-// bytes of the 2 or 4 elements it holds.
-func packedFloatTable(from DataType) *[256][16]byte {
-	t := new([256][16]byte)
-	w := from.BitSize()
-	for b := range 256 {
-		for j := 0; j < 8/w; j++ {
-			v := b >> (w * j) & (1<<w - 1)
-			if from == Int4 || from == Int2 { // sign-extend
-				v = int(int32(uint32(v)<<uint(32-w)) >> uint(32-w))
-			}
-			binary.LittleEndian.PutUint32(t[b][4*j:], math.Float32bits(float32(v)))
-		}
-	}
-	return t
+	// INT4, UINT4, INT2, UINT2: the table route (tables.go).
+	return tableStep(from, Float)
 }
 
 // toFloatOddStep rounds DOUBLE, INT32, UINT32, INT64 or UINT64 to a float32

@@ -171,33 +171,57 @@ func lookup(dst, src []byte, from, to DataType, n int, t *convTable) {
 		return
 	}
 	// 2- and 4-bit sources: element i is bits [w·(i%per), w·(i%per)+w) of
-	// byte i/per.
+	// byte i/per. Whole source bytes first, then the rest.
 	w := uint(from.BitSize())
 	per := 8 / int(w)
-	elem := func(i int) uint8 { return src[i/per] >> (w * uint(i%per)) & (1<<w - 1) }
-	switch {
-	case t.b8 != nil && to.BitSize() == 8:
-		d := dst[:n]
-		for i := range d {
-			d[i] = t.b8[elem(i)]
+	mask := uint8(1)<<w - 1
+	whole := n / per
+	elem := func(i int) uint8 { return src[i/per] >> (w * uint(i%per)) & mask }
+	if to.BitSize() >= 8 {
+		switch {
+		case t.b8 != nil:
+			unpackLookup(dst[:whole*per], src[:whole], w, t.b8)
+		case t.b16 != nil:
+			unpackLookup(view[uint16](dst, whole*per), src[:whole], w, t.b16)
+		case t.b32 != nil:
+			unpackLookup(view[uint32](dst, whole*per), src[:whole], w, t.b32)
+		default:
+			unpackLookup(view[uint64](dst, whole*per), src[:whole], w, t.b64)
 		}
-	case t.b8 != nil:
-		packFrom(dst, n, to.BitSize(), func(i int) uint8 { return t.b8[elem(i)] })
-	case t.b16 != nil:
-		d := view[uint16](dst, n)
-		for i := range d {
-			d[i] = t.b16[elem(i)]
+		for i := whole * per; i < n; i++ {
+			switch {
+			case t.b8 != nil:
+				dst[i] = t.b8[elem(i)]
+			case t.b16 != nil:
+				view[uint16](dst, n)[i] = t.b16[elem(i)]
+			case t.b32 != nil:
+				view[uint32](dst, n)[i] = t.b32[elem(i)]
+			default:
+				view[uint64](dst, n)[i] = t.b64[elem(i)]
+			}
 		}
-	case t.b32 != nil:
-		d := view[uint32](dst, n)
-		for i := range d {
-			d[i] = t.b32[elem(i)]
+		return
+	}
+	packFrom(dst, n, to.BitSize(), func(i int) uint8 { return t.b8[elem(i)] })
+}
+
+// unpackLookup sets d[per·i+j] = t[element j of s[i]] for the w-bit elements
+// packed in each byte of s.
+func unpackLookup[D any](d []D, s []byte, w uint, t []D) {
+	if w == 4 {
+		d = d[:2*len(s)]
+		for i, b := range s {
+			d[2*i] = t[b&15]
+			d[2*i+1] = t[b>>4]
 		}
-	default:
-		d := view[uint64](dst, n)
-		for i := range d {
-			d[i] = t.b64[elem(i)]
-		}
+		return
+	}
+	d = d[:4*len(s)]
+	for i, b := range s {
+		d[4*i] = t[b&3]
+		d[4*i+1] = t[b>>2&3]
+		d[4*i+2] = t[b>>4&3]
+		d[4*i+3] = t[b>>6]
 	}
 }
 
