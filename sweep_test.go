@@ -179,17 +179,32 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 	var first firstFew
 	n := sweepFloat32(short, func() func([]float32) {
 		vals := make([]ref.Value, 1<<16)
+		trunc := make([]uint64, 1<<16) // the reference's 64-bit truncation of each input
 		want := make([]byte, 2<<16)
 		got := make([]byte, 2<<16)
 		return func(in []float32) {
 			for i, v := range in {
 				vals[i] = ref.Decode(ref.Float, uint64(math.Float32bits(v)))
 			}
+			// Every integer target is the reference's truncation wrapped to
+			// its width (ref's encodeInt masks one 64-bit result), so it is
+			// computed once and masked per mode.
+			for i := range in {
+				trunc[i] = ref.Encode(ref.Uint64, vals[i], ref.Options{Saturate: true})
+			}
 			for mi, m := range modes {
 				eb := m.elemBits()
 				size := len(in) * eb / 8
 				for i := range in {
-					b := ref.Encode(m.to, vals[i], m.opt)
+					var b uint64
+					if m.to.IsInt() {
+						b = trunc[i] & (1<<uint(m.to.Bits()) - 1)
+						if m.to.Bits() == 64 {
+							b = trunc[i]
+						}
+					} else {
+						b = ref.Encode(m.to, vals[i], m.opt)
+					}
 					if eb < 8 {
 						per := 8 / eb
 						if i%per == 0 {
