@@ -395,3 +395,51 @@ func TestStagesShortIsFast(t *testing.T) {
 		t.Errorf("the -short stage tests took %v, want < 10s", d)
 	}
 }
+
+// BenchmarkStages times every stage of every tier at 64Ki elements and
+// reports, as x-copy, the time of copy() of the larger side's bytes divided
+// by the stage's (≥ 1: at least copy speed). The machine is shared, so both
+// are timed alternately in short rounds and the fastest round of each
+// counts.
+func BenchmarkStages(b *testing.B) {
+	const n = 1 << 16
+	rng := rand.New(rand.NewPCG(7, 8))
+	var names []string
+	for name := range simdStages {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, k := range sortedPairs(simdStages[name]) {
+			fn := simdStages[name][k]
+			src := randomTensor(rng, k.from, n)
+			dst := make([]byte, k.to.Size(n))
+			big := max(len(src), len(dst))
+			cs, cd := make([]byte, big), make([]byte, big)
+			b.Run(fmt.Sprintf("%s/%v-%v", name, k.from, k.to), func(b *testing.B) {
+				b.SetBytes(int64(big))
+				for b.Loop() {
+					fn(dst, src, n)
+				}
+				b.StopTimer()
+				best := func(f func()) time.Duration {
+					m := time.Duration(math.MaxInt64)
+					for range 20 {
+						start := time.Now()
+						for range 8 {
+							f()
+						}
+						m = min(m, time.Since(start))
+					}
+					return m
+				}
+				var tc, ts time.Duration = math.MaxInt64, math.MaxInt64
+				for range 3 {
+					ts = min(ts, best(func() { fn(dst, src, n) }))
+					tc = min(tc, best(func() { copy(cd, cs) }))
+				}
+				b.ReportMetric(float64(tc)/float64(ts), "x-copy")
+			})
+		}
+	}
+}

@@ -123,15 +123,22 @@ func numericStages() []numStage {
 	return st
 }
 
-// width is the lane width in bits: that of the wider side.
-func (s numStage) width() int { return max(s.from.bits, s.to.bits) }
+// width is the lane width in bits: that of the wider side, except for
+// FLOAT → integers on AVX-512, which converts to 64-bit lanes (see
+// floatToInt).
+func (s numStage) width(isa ISA) int {
+	if isa == AVX512 && s.alg == floatToInt {
+		return 64
+	}
+	return max(s.from.bits, s.to.bits)
+}
 
 // Lanes is the number of elements per vector step in the family isa.
 func (s numStage) Lanes(isa ISA) int {
 	if isa == AVX512 {
-		return 512 / s.width()
+		return 512 / s.width(isa)
 	}
-	return 256 / s.width()
+	return 256 / s.width(isa)
 }
 
 // Name is the assembly function's name in the family isa.
@@ -344,7 +351,7 @@ func (a *Asm) toBoolFromZero(z VecVirtual, w int) VecVirtual {
 
 // intToInt: see the constant.
 func (st numStage) intToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
-	w := st.width()
+	w := st.width(a.isa)
 	from := st.from.bits
 	var one VecVirtual
 	var zero VecVirtual
@@ -429,7 +436,7 @@ func (st numStage) floatToBool(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 
 // intToFloat: see the constant.
 func (st numStage) intToFloat(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
-	w := st.width()
+	w := st.width(a.isa)
 	uns := st.from.class != signed
 	var one VecVirtual
 	if st.from == tBool {
@@ -493,7 +500,7 @@ func (st numStage) intToFloat(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 //     rounding boundary of FLOAT there is a multiple of 2^15). The DOUBLE is
 //     then exact and VCVTPD2PS rounds once.
 func (st numStage) intToFloatAVX2(a *Asm, norm func(VecVirtual) VecVirtual) func(x VecVirtual, s *Step) VecVirtual {
-	w := st.width()
+	w := st.width(a.isa)
 	uns := st.from.class != signed
 	f64 := func(v float64) Op { return a.splat64(math.Float64bits(v)) }
 	zero := a.YMM()
@@ -585,7 +592,7 @@ func (st numStage) intToFloatAVX2(a *Asm, norm func(VecVirtual) VecVirtual) func
 
 // floatToInt: see the constant. Two algorithms:
 //
-// FLOAT → 8- to 32-bit integers (32-bit lanes): VCVTTPS2DQ is exact for
+// AVX2, FLOAT → 8- to 32-bit integers (32-bit lanes): VCVTTPS2DQ is exact for
 // |x| < 2^31 and gives 0x80000000 otherwise (and for -2^31). Those lanes,
 // rare in real data, are recomputed out of line from the bits: |x| ≥ 2^31
 // is the integer m·2^(e-150) (m the significand with its implicit bit, e the
@@ -597,13 +604,14 @@ func (st numStage) intToFloatAVX2(a *Asm, norm func(VecVirtual) VecVirtual) func
 // Everything else (64-bit lanes): AVX-512 converts with VCVTT{PS,PD}2QQ where
 // x ∈ [-2^63, 2^63) and VCVTT{PS,PD}2UQQ where x ∈ [2^63, 2^64), and zeroes
 // the rest (for a narrower target the signed conversion's 0x8000000000000000
-// already has zero low bits). AVX2 has no 64-bit conversion: the magnitude's
+// already has zero low bits, and a FLOAT in [2^63, 2^64) is a multiple of
+// 2^40, so VCVTTPS2QQ alone serves FLOAT → 8- to 32-bit). AVX2 has no 64-bit conversion: the magnitude's
 // integer part is m >> (1075-e) | m << (e-1075) (VPSRLVQ/VPSLLVQ give 0 for
 // the negative, that is huge, count), negated for x < 0 and zeroed outside
 // [-2^63, 2^64) by two ordered comparisons (false for NaN); FLOAT is widened
 // to DOUBLE first.
 func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
-	w := st.width()
+	w := st.width(a.isa)
 	if w == 32 {
 		return st.floatToInt32(a)
 	}
@@ -623,10 +631,14 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 			lo, mid, hi = a.splat64(math.Float64bits(-0x1p63)), a.splat64(math.Float64bits(0x1p63)), a.splat64(math.Float64bits(0x1p64))
 		}
 		return func(x VecVirtual, s *Step) VecVirtual {
+			r := a.ZMM()
+			if st.from == tF32 && to < 64 {
+				qq(x, r)
+				return a.narrow(r, 64, to)
+			}
 			khi := a.K()
 			cmp(U8(cmpGEOQ), view(mid, x), x, khi)
 			cmp(U8(cmpLTOQ), view(hi, x), x, khi, khi)
-			r := a.ZMM()
 			if to == 64 {
 				kv := a.K()
 				cmp(U8(cmpGEOQ), view(lo, x), x, kv)
