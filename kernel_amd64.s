@@ -7894,34 +7894,30 @@ main:
 	CMPQ         DX, $0x00000020
 	JB           single
 	VMOVDQU64    (CX), Y3
-	VCMPPS       $0x1d, Y1, Y3, K1
-	VCMPPS       $0x11, Y2, Y3, K1, K1
 	VCMPPS       $0x1d, Y0, Y3, K2
-	VCMPPS       $0x11, Y1, Y3, K2, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
 	VCVTTPS2QQ.Z Y3, K2, Z4
 	VCVTTPS2UQQ  Y3, K1, Z4
 	VMOVDQU64    Z4, (AX)
 	VMOVDQU64    32(CX), Y3
-	VCMPPS       $0x1d, Y1, Y3, K1
-	VCMPPS       $0x11, Y2, Y3, K1, K1
 	VCMPPS       $0x1d, Y0, Y3, K2
-	VCMPPS       $0x11, Y1, Y3, K2, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
 	VCVTTPS2QQ.Z Y3, K2, Z4
 	VCVTTPS2UQQ  Y3, K1, Z4
 	VMOVDQU64    Z4, 64(AX)
 	VMOVDQU64    64(CX), Y3
-	VCMPPS       $0x1d, Y1, Y3, K1
-	VCMPPS       $0x11, Y2, Y3, K1, K1
 	VCMPPS       $0x1d, Y0, Y3, K2
-	VCMPPS       $0x11, Y1, Y3, K2, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
 	VCVTTPS2QQ.Z Y3, K2, Z4
 	VCVTTPS2UQQ  Y3, K1, Z4
 	VMOVDQU64    Z4, 128(AX)
 	VMOVDQU64    96(CX), Y3
-	VCMPPS       $0x1d, Y1, Y3, K1
-	VCMPPS       $0x11, Y2, Y3, K1, K1
 	VCMPPS       $0x1d, Y0, Y3, K2
-	VCMPPS       $0x11, Y1, Y3, K2, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
 	VCVTTPS2QQ.Z Y3, K2, Z4
 	VCVTTPS2UQQ  Y3, K1, Z4
 	VMOVDQU64    Z4, 192(AX)
@@ -7934,10 +7930,9 @@ single:
 	CMPQ         DX, $0x00000008
 	JB           tail
 	VMOVDQU64    (CX), Y3
-	VCMPPS       $0x1d, Y1, Y3, K1
-	VCMPPS       $0x11, Y2, Y3, K1, K1
 	VCMPPS       $0x1d, Y0, Y3, K2
-	VCMPPS       $0x11, Y1, Y3, K2, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
 	VCVTTPS2QQ.Z Y3, K2, Z4
 	VCVTTPS2UQQ  Y3, K1, Z4
 	VMOVDQU64    Z4, (AX)
@@ -7953,10 +7948,9 @@ tail:
 	BZHIQ        DX, BX, BX
 	KMOVQ        BX, K1
 	VMOVDQU32.Z  (CX), K1, Y3
-	VCMPPS       $0x1d, Y1, Y3, K2
-	VCMPPS       $0x11, Y2, Y3, K2, K2
 	VCMPPS       $0x1d, Y0, Y3, K3
-	VCMPPS       $0x11, Y1, Y3, K3, K3
+	VCMPPS       $0x11, Y2, Y3, K3, K3
+	VCMPPS       $0x1d, Y1, Y3, K3, K2
 	VCVTTPS2QQ.Z Y3, K3, Z0
 	VCVTTPS2UQQ  Y3, K2, Z0
 	VMOVDQU64    Z0, K1, (AX)
@@ -7982,34 +7976,30 @@ main:
 	CMPQ         DX, $0x00000020
 	JB           single
 	VMOVDQU64    (CX), Y3
-	VCMPPS       $0x1d, Y1, Y3, K1
-	VCMPPS       $0x11, Y2, Y3, K1, K1
 	VCMPPS       $0x1d, Y0, Y3, K2
-	VCMPPS       $0x11, Y1, Y3, K2, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
 	VCVTTPS2QQ.Z Y3, K2, Z4
 	VCVTTPS2UQQ  Y3, K1, Z4
 	VMOVDQU64    Z4, (AX)
 	VMOVDQU64    32(CX), Y3
-	VCMPPS       $0x1d, Y1, Y3, K1
-	VCMPPS       $0x11, Y2, Y3, K1, K1
 	VCMPPS       $0x1d, Y0, Y3, K2
-	VCMPPS       $0x11, Y1, Y3, K2, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
 	VCVTTPS2QQ.Z Y3, K2, Z4
 	VCVTTPS2UQQ  Y3, K1, Z4
 	VMOVDQU64    Z4, 64(AX)
 	VMOVDQU64    64(CX), Y3
-	VCMPPS       $0x1d, Y1, Y3, K1
-	VCMPPS       $0x11, Y2, Y3, K1, K1
 	VCMPPS       $0x1d, Y0, Y3, K2
-	VCMPPS       $0x11, Y1, Y3, K2, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
 	VCVTTPS2QQ.Z Y3, K2, Z4
 	VCVTTPS2UQQ  Y3, K1, Z4
 	VMOVDQU64    Z4, 128(AX)
 	VMOVDQU64    96(CX), Y3
-	VCMPPS       $0x1d, Y1, Y3, K1
-	VCMPPS       $0x11, Y2, Y3, K1, K1
 	VCMPPS       $0x1d, Y0, Y3, K2
-	VCMPPS       $0x11, Y1, Y3, K2, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
 	VCVTTPS2QQ.Z Y3, K2, Z4
 	VCVTTPS2UQQ  Y3, K1, Z4
 	VMOVDQU64    Z4, 192(AX)
@@ -8022,10 +8012,9 @@ single:
 	CMPQ         DX, $0x00000008
 	JB           tail
 	VMOVDQU64    (CX), Y3
-	VCMPPS       $0x1d, Y1, Y3, K1
-	VCMPPS       $0x11, Y2, Y3, K1, K1
 	VCMPPS       $0x1d, Y0, Y3, K2
-	VCMPPS       $0x11, Y1, Y3, K2, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
 	VCVTTPS2QQ.Z Y3, K2, Z4
 	VCVTTPS2UQQ  Y3, K1, Z4
 	VMOVDQU64    Z4, (AX)
@@ -8041,10 +8030,9 @@ tail:
 	BZHIQ        DX, BX, BX
 	KMOVQ        BX, K1
 	VMOVDQU32.Z  (CX), K1, Y3
-	VCMPPS       $0x1d, Y1, Y3, K2
-	VCMPPS       $0x11, Y2, Y3, K2, K2
 	VCMPPS       $0x1d, Y0, Y3, K3
-	VCMPPS       $0x11, Y1, Y3, K3, K3
+	VCMPPS       $0x11, Y2, Y3, K3, K3
+	VCMPPS       $0x1d, Y1, Y3, K3, K2
 	VCVTTPS2QQ.Z Y3, K3, Z0
 	VCVTTPS2UQQ  Y3, K2, Z0
 	VMOVDQU64    Z0, K1, (AX)
@@ -8675,34 +8663,30 @@ main:
 	CMPQ         DX, $0x00000020
 	JB           single
 	VMOVDQU64    (CX), Z3
-	VCMPPD       $0x1d, Z1, Z3, K1
-	VCMPPD       $0x11, Z2, Z3, K1, K1
 	VCMPPD       $0x1d, Z0, Z3, K2
-	VCMPPD       $0x11, Z1, Z3, K2, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
 	VCVTTPD2QQ.Z Z3, K2, Z4
 	VCVTTPD2UQQ  Z3, K1, Z4
 	VMOVDQU64    Z4, (AX)
 	VMOVDQU64    64(CX), Z3
-	VCMPPD       $0x1d, Z1, Z3, K1
-	VCMPPD       $0x11, Z2, Z3, K1, K1
 	VCMPPD       $0x1d, Z0, Z3, K2
-	VCMPPD       $0x11, Z1, Z3, K2, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
 	VCVTTPD2QQ.Z Z3, K2, Z4
 	VCVTTPD2UQQ  Z3, K1, Z4
 	VMOVDQU64    Z4, 64(AX)
 	VMOVDQU64    128(CX), Z3
-	VCMPPD       $0x1d, Z1, Z3, K1
-	VCMPPD       $0x11, Z2, Z3, K1, K1
 	VCMPPD       $0x1d, Z0, Z3, K2
-	VCMPPD       $0x11, Z1, Z3, K2, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
 	VCVTTPD2QQ.Z Z3, K2, Z4
 	VCVTTPD2UQQ  Z3, K1, Z4
 	VMOVDQU64    Z4, 128(AX)
 	VMOVDQU64    192(CX), Z3
-	VCMPPD       $0x1d, Z1, Z3, K1
-	VCMPPD       $0x11, Z2, Z3, K1, K1
 	VCMPPD       $0x1d, Z0, Z3, K2
-	VCMPPD       $0x11, Z1, Z3, K2, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
 	VCVTTPD2QQ.Z Z3, K2, Z4
 	VCVTTPD2UQQ  Z3, K1, Z4
 	VMOVDQU64    Z4, 192(AX)
@@ -8715,10 +8699,9 @@ single:
 	CMPQ         DX, $0x00000008
 	JB           tail
 	VMOVDQU64    (CX), Z3
-	VCMPPD       $0x1d, Z1, Z3, K1
-	VCMPPD       $0x11, Z2, Z3, K1, K1
 	VCMPPD       $0x1d, Z0, Z3, K2
-	VCMPPD       $0x11, Z1, Z3, K2, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
 	VCVTTPD2QQ.Z Z3, K2, Z4
 	VCVTTPD2UQQ  Z3, K1, Z4
 	VMOVDQU64    Z4, (AX)
@@ -8734,10 +8717,9 @@ tail:
 	BZHIQ        DX, BX, BX
 	KMOVQ        BX, K1
 	VMOVDQU64.Z  (CX), K1, Z3
-	VCMPPD       $0x1d, Z1, Z3, K2
-	VCMPPD       $0x11, Z2, Z3, K2, K2
 	VCMPPD       $0x1d, Z0, Z3, K3
-	VCMPPD       $0x11, Z1, Z3, K3, K3
+	VCMPPD       $0x11, Z2, Z3, K3, K3
+	VCMPPD       $0x1d, Z1, Z3, K3, K2
 	VCVTTPD2QQ.Z Z3, K3, Z0
 	VCVTTPD2UQQ  Z3, K2, Z0
 	VMOVDQU64    Z0, K1, (AX)
@@ -8763,34 +8745,30 @@ main:
 	CMPQ         DX, $0x00000020
 	JB           single
 	VMOVDQU64    (CX), Z3
-	VCMPPD       $0x1d, Z1, Z3, K1
-	VCMPPD       $0x11, Z2, Z3, K1, K1
 	VCMPPD       $0x1d, Z0, Z3, K2
-	VCMPPD       $0x11, Z1, Z3, K2, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
 	VCVTTPD2QQ.Z Z3, K2, Z4
 	VCVTTPD2UQQ  Z3, K1, Z4
 	VMOVDQU64    Z4, (AX)
 	VMOVDQU64    64(CX), Z3
-	VCMPPD       $0x1d, Z1, Z3, K1
-	VCMPPD       $0x11, Z2, Z3, K1, K1
 	VCMPPD       $0x1d, Z0, Z3, K2
-	VCMPPD       $0x11, Z1, Z3, K2, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
 	VCVTTPD2QQ.Z Z3, K2, Z4
 	VCVTTPD2UQQ  Z3, K1, Z4
 	VMOVDQU64    Z4, 64(AX)
 	VMOVDQU64    128(CX), Z3
-	VCMPPD       $0x1d, Z1, Z3, K1
-	VCMPPD       $0x11, Z2, Z3, K1, K1
 	VCMPPD       $0x1d, Z0, Z3, K2
-	VCMPPD       $0x11, Z1, Z3, K2, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
 	VCVTTPD2QQ.Z Z3, K2, Z4
 	VCVTTPD2UQQ  Z3, K1, Z4
 	VMOVDQU64    Z4, 128(AX)
 	VMOVDQU64    192(CX), Z3
-	VCMPPD       $0x1d, Z1, Z3, K1
-	VCMPPD       $0x11, Z2, Z3, K1, K1
 	VCMPPD       $0x1d, Z0, Z3, K2
-	VCMPPD       $0x11, Z1, Z3, K2, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
 	VCVTTPD2QQ.Z Z3, K2, Z4
 	VCVTTPD2UQQ  Z3, K1, Z4
 	VMOVDQU64    Z4, 192(AX)
@@ -8803,10 +8781,9 @@ single:
 	CMPQ         DX, $0x00000008
 	JB           tail
 	VMOVDQU64    (CX), Z3
-	VCMPPD       $0x1d, Z1, Z3, K1
-	VCMPPD       $0x11, Z2, Z3, K1, K1
 	VCMPPD       $0x1d, Z0, Z3, K2
-	VCMPPD       $0x11, Z1, Z3, K2, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
 	VCVTTPD2QQ.Z Z3, K2, Z4
 	VCVTTPD2UQQ  Z3, K1, Z4
 	VMOVDQU64    Z4, (AX)
@@ -8822,10 +8799,9 @@ tail:
 	BZHIQ        DX, BX, BX
 	KMOVQ        BX, K1
 	VMOVDQU64.Z  (CX), K1, Z3
-	VCMPPD       $0x1d, Z1, Z3, K2
-	VCMPPD       $0x11, Z2, Z3, K2, K2
 	VCMPPD       $0x1d, Z0, Z3, K3
-	VCMPPD       $0x11, Z1, Z3, K3, K3
+	VCMPPD       $0x11, Z2, Z3, K3, K3
+	VCMPPD       $0x1d, Z1, Z3, K3, K2
 	VCVTTPD2QQ.Z Z3, K3, Z0
 	VCVTTPD2UQQ  Z3, K2, Z0
 	VMOVDQU64    Z0, K1, (AX)

@@ -637,14 +637,15 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 				return a.narrow(r, 64, to)
 			}
 			khi := a.K()
-			cmp(U8(cmpGEOQ), view(mid, x), x, khi)
-			cmp(U8(cmpLTOQ), view(hi, x), x, khi, khi)
 			if to == 64 {
 				kv := a.K()
 				cmp(U8(cmpGEOQ), view(lo, x), x, kv)
-				cmp(U8(cmpLTOQ), view(mid, x), x, kv, kv)
-				qqz(x, kv, r)
+				cmp(U8(cmpLTOQ), view(hi, x), x, kv, kv) // x ∈ [-2^63, 2^64)
+				cmp(U8(cmpGEOQ), view(mid, x), x, kv, khi)
+				qqz(x, kv, r) // 0x8000000000000000 where x ≥ 2^63, replaced next
 			} else {
+				cmp(U8(cmpGEOQ), view(mid, x), x, khi)
+				cmp(U8(cmpLTOQ), view(hi, x), x, khi, khi)
 				qq(x, r)
 			}
 			uqq(x, khi, r)
