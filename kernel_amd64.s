@@ -7441,9 +7441,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF32ToF64AVX512(dst *byte, src *byte, n int)
+// func numF32ToF64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageF32ToF64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF32ToF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -7493,9 +7493,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF32ToI8AVX512(dst *byte, src *byte, n int)
+// func numF32ToI8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageF32ToI8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF32ToI8AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -7557,9 +7557,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF32ToU8AVX512(dst *byte, src *byte, n int)
+// func numF32ToU8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageF32ToU8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF32ToU8AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -7621,9 +7621,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF32ToI16AVX512(dst *byte, src *byte, n int)
+// func numF32ToI16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageF32ToI16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF32ToI16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -7685,9 +7685,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF32ToU16AVX512(dst *byte, src *byte, n int)
+// func numF32ToU16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageF32ToU16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF32ToU16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -7749,9 +7749,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF32ToI32AVX512(dst *byte, src *byte, n int)
+// func numF32ToI32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageF32ToI32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF32ToI32AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -7813,9 +7813,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF32ToU32AVX512(dst *byte, src *byte, n int)
+// func numF32ToU32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageF32ToU32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF32ToU32AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -7877,9 +7877,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF32ToI64AVX512(dst *byte, src *byte, n int)
+// func numF32ToI64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageF32ToI64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF32ToI64AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -7959,9 +7959,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF32ToU64AVX512(dst *byte, src *byte, n int)
+// func numF32ToU64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageF32ToU64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF32ToU64AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -8041,9 +8041,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF32ToBoolAVX512(dst *byte, src *byte, n int)
+// func numF32ToBoolAVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageF32ToBoolAVX512(SB), NOSPLIT, $0-24
+TEXT ·numF32ToBoolAVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -8102,9 +8102,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF64ToF32AVX512(dst *byte, src *byte, n int)
+// func numF64ToF32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageF64ToF32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF64ToF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -8154,9 +8154,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF64ToI8AVX512(dst *byte, src *byte, n int)
+// func numF64ToI8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageF64ToI8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF64ToI8AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -8236,9 +8236,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF64ToU8AVX512(dst *byte, src *byte, n int)
+// func numF64ToU8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageF64ToU8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF64ToU8AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -8318,9 +8318,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF64ToI16AVX512(dst *byte, src *byte, n int)
+// func numF64ToI16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageF64ToI16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF64ToI16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -8400,9 +8400,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF64ToU16AVX512(dst *byte, src *byte, n int)
+// func numF64ToU16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageF64ToU16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF64ToU16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -8482,9 +8482,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF64ToI32AVX512(dst *byte, src *byte, n int)
+// func numF64ToI32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageF64ToI32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF64ToI32AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -8564,9 +8564,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF64ToU32AVX512(dst *byte, src *byte, n int)
+// func numF64ToU32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageF64ToU32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF64ToU32AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -8646,9 +8646,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF64ToI64AVX512(dst *byte, src *byte, n int)
+// func numF64ToI64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
-TEXT ·stageF64ToI64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF64ToI64AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -8728,9 +8728,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF64ToU64AVX512(dst *byte, src *byte, n int)
+// func numF64ToU64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
-TEXT ·stageF64ToU64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numF64ToU64AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -8810,9 +8810,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF64ToBoolAVX512(dst *byte, src *byte, n int)
+// func numF64ToBoolAVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageF64ToBoolAVX512(SB), NOSPLIT, $0-24
+TEXT ·numF64ToBoolAVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -8871,9 +8871,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI8ToF32AVX512(dst *byte, src *byte, n int)
+// func numI8ToF32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI8ToF32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI8ToF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -8929,9 +8929,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI8ToF64AVX512(dst *byte, src *byte, n int)
+// func numI8ToF64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageI8ToF64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI8ToF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -8987,9 +8987,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI8ToU8AVX512(dst *byte, src *byte, n int)
+// func numI8ToU8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageI8ToU8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI8ToU8AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9033,9 +9033,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI8ToI16AVX512(dst *byte, src *byte, n int)
+// func numI8ToI16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI8ToI16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI8ToI16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9085,9 +9085,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI8ToU16AVX512(dst *byte, src *byte, n int)
+// func numI8ToU16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI8ToU16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI8ToU16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9137,9 +9137,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI8ToI32AVX512(dst *byte, src *byte, n int)
+// func numI8ToI32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI8ToI32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI8ToI32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9189,9 +9189,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI8ToU32AVX512(dst *byte, src *byte, n int)
+// func numI8ToU32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI8ToU32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI8ToU32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9241,9 +9241,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI8ToI64AVX512(dst *byte, src *byte, n int)
+// func numI8ToI64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI8ToI64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI8ToI64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9293,9 +9293,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI8ToU64AVX512(dst *byte, src *byte, n int)
+// func numI8ToU64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI8ToU64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI8ToU64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9345,9 +9345,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI8ToBoolAVX512(dst *byte, src *byte, n int)
+// func numI8ToBoolAVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageI8ToBoolAVX512(SB), NOSPLIT, $0-24
+TEXT ·numI8ToBoolAVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -9405,9 +9405,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU8ToF32AVX512(dst *byte, src *byte, n int)
+// func numU8ToF32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU8ToF32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU8ToF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9463,9 +9463,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU8ToF64AVX512(dst *byte, src *byte, n int)
+// func numU8ToF64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageU8ToF64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU8ToF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9521,9 +9521,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU8ToI8AVX512(dst *byte, src *byte, n int)
+// func numU8ToI8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageU8ToI8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU8ToI8AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9567,9 +9567,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU8ToI16AVX512(dst *byte, src *byte, n int)
+// func numU8ToI16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU8ToI16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU8ToI16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9619,9 +9619,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU8ToU16AVX512(dst *byte, src *byte, n int)
+// func numU8ToU16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU8ToU16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU8ToU16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9671,9 +9671,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU8ToI32AVX512(dst *byte, src *byte, n int)
+// func numU8ToI32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU8ToI32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU8ToI32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9723,9 +9723,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU8ToU32AVX512(dst *byte, src *byte, n int)
+// func numU8ToU32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU8ToU32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU8ToU32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9775,9 +9775,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU8ToI64AVX512(dst *byte, src *byte, n int)
+// func numU8ToI64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU8ToI64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU8ToI64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9827,9 +9827,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU8ToU64AVX512(dst *byte, src *byte, n int)
+// func numU8ToU64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU8ToU64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU8ToU64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9879,9 +9879,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU8ToBoolAVX512(dst *byte, src *byte, n int)
+// func numU8ToBoolAVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageU8ToBoolAVX512(SB), NOSPLIT, $0-24
+TEXT ·numU8ToBoolAVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -9939,9 +9939,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI16ToF32AVX512(dst *byte, src *byte, n int)
+// func numI16ToF32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI16ToF32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI16ToF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -9997,9 +9997,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI16ToF64AVX512(dst *byte, src *byte, n int)
+// func numI16ToF64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageI16ToF64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI16ToF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10055,9 +10055,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI16ToI8AVX512(dst *byte, src *byte, n int)
+// func numI16ToI8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI16ToI8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI16ToI8AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10107,9 +10107,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI16ToU8AVX512(dst *byte, src *byte, n int)
+// func numI16ToU8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI16ToU8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI16ToU8AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10159,9 +10159,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI16ToU16AVX512(dst *byte, src *byte, n int)
+// func numI16ToU16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageI16ToU16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI16ToU16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10205,9 +10205,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI16ToI32AVX512(dst *byte, src *byte, n int)
+// func numI16ToI32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI16ToI32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI16ToI32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10257,9 +10257,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI16ToU32AVX512(dst *byte, src *byte, n int)
+// func numI16ToU32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI16ToU32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI16ToU32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10309,9 +10309,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI16ToI64AVX512(dst *byte, src *byte, n int)
+// func numI16ToI64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI16ToI64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI16ToI64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10361,9 +10361,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI16ToU64AVX512(dst *byte, src *byte, n int)
+// func numI16ToU64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI16ToU64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI16ToU64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10413,9 +10413,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI16ToBoolAVX512(dst *byte, src *byte, n int)
+// func numI16ToBoolAVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI16ToBoolAVX512(SB), NOSPLIT, $0-24
+TEXT ·numI16ToBoolAVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -10473,9 +10473,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU16ToF32AVX512(dst *byte, src *byte, n int)
+// func numU16ToF32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU16ToF32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU16ToF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10531,9 +10531,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU16ToF64AVX512(dst *byte, src *byte, n int)
+// func numU16ToF64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageU16ToF64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU16ToF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10589,9 +10589,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU16ToI8AVX512(dst *byte, src *byte, n int)
+// func numU16ToI8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU16ToI8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU16ToI8AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10641,9 +10641,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU16ToU8AVX512(dst *byte, src *byte, n int)
+// func numU16ToU8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU16ToU8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU16ToU8AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10693,9 +10693,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU16ToI16AVX512(dst *byte, src *byte, n int)
+// func numU16ToI16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageU16ToI16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU16ToI16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10739,9 +10739,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU16ToI32AVX512(dst *byte, src *byte, n int)
+// func numU16ToI32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU16ToI32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU16ToI32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10791,9 +10791,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU16ToU32AVX512(dst *byte, src *byte, n int)
+// func numU16ToU32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU16ToU32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU16ToU32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10843,9 +10843,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU16ToI64AVX512(dst *byte, src *byte, n int)
+// func numU16ToI64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU16ToI64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU16ToI64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10895,9 +10895,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU16ToU64AVX512(dst *byte, src *byte, n int)
+// func numU16ToU64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU16ToU64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU16ToU64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -10947,9 +10947,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU16ToBoolAVX512(dst *byte, src *byte, n int)
+// func numU16ToBoolAVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU16ToBoolAVX512(SB), NOSPLIT, $0-24
+TEXT ·numU16ToBoolAVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -11007,9 +11007,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI32ToF32AVX512(dst *byte, src *byte, n int)
+// func numI32ToF32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageI32ToF32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI32ToF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11059,9 +11059,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI32ToF64AVX512(dst *byte, src *byte, n int)
+// func numI32ToF64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageI32ToF64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI32ToF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11117,9 +11117,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI32ToI8AVX512(dst *byte, src *byte, n int)
+// func numI32ToI8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI32ToI8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI32ToI8AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11169,9 +11169,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI32ToU8AVX512(dst *byte, src *byte, n int)
+// func numI32ToU8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI32ToU8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI32ToU8AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11221,9 +11221,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI32ToI16AVX512(dst *byte, src *byte, n int)
+// func numI32ToI16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI32ToI16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI32ToI16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11273,9 +11273,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI32ToU16AVX512(dst *byte, src *byte, n int)
+// func numI32ToU16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI32ToU16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI32ToU16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11325,9 +11325,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI32ToU32AVX512(dst *byte, src *byte, n int)
+// func numI32ToU32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageI32ToU32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI32ToU32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11371,9 +11371,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI32ToI64AVX512(dst *byte, src *byte, n int)
+// func numI32ToI64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI32ToI64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI32ToI64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11423,9 +11423,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI32ToU64AVX512(dst *byte, src *byte, n int)
+// func numI32ToU64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI32ToU64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI32ToU64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11475,9 +11475,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI32ToBoolAVX512(dst *byte, src *byte, n int)
+// func numI32ToBoolAVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI32ToBoolAVX512(SB), NOSPLIT, $0-24
+TEXT ·numI32ToBoolAVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -11535,9 +11535,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU32ToF32AVX512(dst *byte, src *byte, n int)
+// func numU32ToF32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageU32ToF32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU32ToF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11587,9 +11587,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU32ToF64AVX512(dst *byte, src *byte, n int)
+// func numU32ToF64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageU32ToF64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU32ToF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11645,9 +11645,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU32ToI8AVX512(dst *byte, src *byte, n int)
+// func numU32ToI8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU32ToI8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU32ToI8AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11697,9 +11697,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU32ToU8AVX512(dst *byte, src *byte, n int)
+// func numU32ToU8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU32ToU8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU32ToU8AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11749,9 +11749,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU32ToI16AVX512(dst *byte, src *byte, n int)
+// func numU32ToI16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU32ToI16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU32ToI16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11801,9 +11801,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU32ToU16AVX512(dst *byte, src *byte, n int)
+// func numU32ToU16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU32ToU16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU32ToU16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11853,9 +11853,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU32ToI32AVX512(dst *byte, src *byte, n int)
+// func numU32ToI32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageU32ToI32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU32ToI32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11899,9 +11899,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU32ToI64AVX512(dst *byte, src *byte, n int)
+// func numU32ToI64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU32ToI64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU32ToI64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -11951,9 +11951,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU32ToU64AVX512(dst *byte, src *byte, n int)
+// func numU32ToU64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU32ToU64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU32ToU64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12003,9 +12003,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU32ToBoolAVX512(dst *byte, src *byte, n int)
+// func numU32ToBoolAVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU32ToBoolAVX512(SB), NOSPLIT, $0-24
+TEXT ·numU32ToBoolAVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -12063,9 +12063,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI64ToF32AVX512(dst *byte, src *byte, n int)
+// func numI64ToF32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageI64ToF32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI64ToF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12115,9 +12115,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI64ToF64AVX512(dst *byte, src *byte, n int)
+// func numI64ToF64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
-TEXT ·stageI64ToF64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI64ToF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12167,9 +12167,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI64ToI8AVX512(dst *byte, src *byte, n int)
+// func numI64ToI8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI64ToI8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI64ToI8AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12219,9 +12219,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI64ToU8AVX512(dst *byte, src *byte, n int)
+// func numI64ToU8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI64ToU8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI64ToU8AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12271,9 +12271,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI64ToI16AVX512(dst *byte, src *byte, n int)
+// func numI64ToI16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI64ToI16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI64ToI16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12323,9 +12323,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI64ToU16AVX512(dst *byte, src *byte, n int)
+// func numI64ToU16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI64ToU16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI64ToU16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12375,9 +12375,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI64ToI32AVX512(dst *byte, src *byte, n int)
+// func numI64ToI32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI64ToI32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI64ToI32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12427,9 +12427,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI64ToU32AVX512(dst *byte, src *byte, n int)
+// func numI64ToU32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI64ToU32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI64ToU32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12479,9 +12479,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI64ToU64AVX512(dst *byte, src *byte, n int)
+// func numI64ToU64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageI64ToU64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numI64ToU64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12525,9 +12525,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageI64ToBoolAVX512(dst *byte, src *byte, n int)
+// func numI64ToBoolAVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageI64ToBoolAVX512(SB), NOSPLIT, $0-24
+TEXT ·numI64ToBoolAVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -12585,9 +12585,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU64ToF32AVX512(dst *byte, src *byte, n int)
+// func numU64ToF32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageU64ToF32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU64ToF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12637,9 +12637,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU64ToF64AVX512(dst *byte, src *byte, n int)
+// func numU64ToF64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
-TEXT ·stageU64ToF64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU64ToF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12689,9 +12689,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU64ToI8AVX512(dst *byte, src *byte, n int)
+// func numU64ToI8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU64ToI8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU64ToI8AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12741,9 +12741,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU64ToU8AVX512(dst *byte, src *byte, n int)
+// func numU64ToU8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU64ToU8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU64ToU8AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12793,9 +12793,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU64ToI16AVX512(dst *byte, src *byte, n int)
+// func numU64ToI16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU64ToI16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU64ToI16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12845,9 +12845,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU64ToU16AVX512(dst *byte, src *byte, n int)
+// func numU64ToU16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU64ToU16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU64ToU16AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12897,9 +12897,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU64ToI32AVX512(dst *byte, src *byte, n int)
+// func numU64ToI32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU64ToI32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU64ToI32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -12949,9 +12949,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU64ToU32AVX512(dst *byte, src *byte, n int)
+// func numU64ToU32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU64ToU32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU64ToU32AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -13001,9 +13001,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU64ToI64AVX512(dst *byte, src *byte, n int)
+// func numU64ToI64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageU64ToI64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numU64ToI64AVX512(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -13047,9 +13047,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageU64ToBoolAVX512(dst *byte, src *byte, n int)
+// func numU64ToBoolAVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageU64ToBoolAVX512(SB), NOSPLIT, $0-24
+TEXT ·numU64ToBoolAVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -13107,9 +13107,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageBoolToF32AVX512(dst *byte, src *byte, n int)
+// func numBoolToF32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageBoolToF32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numBoolToF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -13173,9 +13173,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageBoolToF64AVX512(dst *byte, src *byte, n int)
+// func numBoolToF64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
-TEXT ·stageBoolToF64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numBoolToF64AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -13239,9 +13239,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageBoolToI8AVX512(dst *byte, src *byte, n int)
+// func numBoolToI8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageBoolToI8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numBoolToI8AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -13293,9 +13293,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageBoolToU8AVX512(dst *byte, src *byte, n int)
+// func numBoolToU8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageBoolToU8AVX512(SB), NOSPLIT, $0-24
+TEXT ·numBoolToU8AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -13347,9 +13347,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageBoolToI16AVX512(dst *byte, src *byte, n int)
+// func numBoolToI16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageBoolToI16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numBoolToI16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -13407,9 +13407,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageBoolToU16AVX512(dst *byte, src *byte, n int)
+// func numBoolToU16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageBoolToU16AVX512(SB), NOSPLIT, $0-24
+TEXT ·numBoolToU16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -13467,9 +13467,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageBoolToI32AVX512(dst *byte, src *byte, n int)
+// func numBoolToI32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageBoolToI32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numBoolToI32AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -13527,9 +13527,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageBoolToU32AVX512(dst *byte, src *byte, n int)
+// func numBoolToU32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageBoolToU32AVX512(SB), NOSPLIT, $0-24
+TEXT ·numBoolToU32AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -13587,9 +13587,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageBoolToI64AVX512(dst *byte, src *byte, n int)
+// func numBoolToI64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageBoolToI64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numBoolToI64AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -13647,9 +13647,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageBoolToU64AVX512(dst *byte, src *byte, n int)
+// func numBoolToU64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·stageBoolToU64AVX512(SB), NOSPLIT, $0-24
+TEXT ·numBoolToU64AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -13707,9 +13707,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageBoolToBoolAVX512(dst *byte, src *byte, n int)
+// func numBoolToBoolAVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·stageBoolToBoolAVX512(SB), NOSPLIT, $0-24
+TEXT ·numBoolToBoolAVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -13761,9 +13761,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func stageF32ToF64AVX2(dst *byte, src *byte, n int)
+// func numF32ToF64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX
-TEXT ·stageF32ToF64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF32ToF64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -13803,9 +13803,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageF32ToI8AVX2(dst *byte, src *byte, n int)
+// func numF32ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF32ToI8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF32ToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -14003,9 +14003,9 @@ DATA narrow_lanes_d04<>+24(SB)/4, $0x00000000
 DATA narrow_lanes_d04<>+28(SB)/4, $0x00000004
 GLOBL narrow_lanes_d04<>(SB), RODATA|NOPTR, $32
 
-// func stageF32ToU8AVX2(dst *byte, src *byte, n int)
+// func numF32ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF32ToU8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF32ToU8AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -14153,9 +14153,9 @@ fix9:
 	VPBLENDVB Y3, Y5, Y2, Y2
 	JMP       fixed10
 
-// func stageF32ToI16AVX2(dst *byte, src *byte, n int)
+// func numF32ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF32ToI16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF32ToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -14308,9 +14308,9 @@ DATA narrow_shuf_32_16<>+24(SB)/4, $0x80808080
 DATA narrow_shuf_32_16<>+28(SB)/4, $0x80808080
 GLOBL narrow_shuf_32_16<>(SB), RODATA|NOPTR, $32
 
-// func stageF32ToU16AVX2(dst *byte, src *byte, n int)
+// func numF32ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF32ToU16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF32ToU16AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -14453,9 +14453,9 @@ fix9:
 	VPBLENDVB Y3, Y5, Y2, Y2
 	JMP       fixed10
 
-// func stageF32ToI32AVX2(dst *byte, src *byte, n int)
+// func numF32ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF32ToI32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF32ToI32AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -14588,9 +14588,9 @@ fix9:
 	VPBLENDVB Y3, Y5, Y2, Y2
 	JMP       fixed10
 
-// func stageF32ToU32AVX2(dst *byte, src *byte, n int)
+// func numF32ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF32ToU32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF32ToU32AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -14723,9 +14723,9 @@ fix9:
 	VPBLENDVB Y3, Y5, Y2, Y2
 	JMP       fixed10
 
-// func stageF32ToI64AVX2(dst *byte, src *byte, n int)
+// func numF32ToI64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF32ToI64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF32ToI64AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -14906,9 +14906,9 @@ DATA splat64_43f0000000000000<>+24(SB)/4, $0x00000000
 DATA splat64_43f0000000000000<>+28(SB)/4, $0x43f00000
 GLOBL splat64_43f0000000000000<>(SB), RODATA|NOPTR, $32
 
-// func stageF32ToU64AVX2(dst *byte, src *byte, n int)
+// func numF32ToU64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF32ToU64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF32ToU64AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -15029,9 +15029,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageF32ToBoolAVX2(dst *byte, src *byte, n int)
+// func numF32ToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF32ToBoolAVX2(SB), NOSPLIT, $0-24
+TEXT ·numF32ToBoolAVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -15102,9 +15102,9 @@ DATA splat8_01<>+24(SB)/4, $0x01010101
 DATA splat8_01<>+28(SB)/4, $0x01010101
 GLOBL splat8_01<>(SB), RODATA|NOPTR, $32
 
-// func stageF64ToF32AVX2(dst *byte, src *byte, n int)
+// func numF64ToF32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX
-TEXT ·stageF64ToF32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF64ToF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -15144,9 +15144,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageF64ToI8AVX2(dst *byte, src *byte, n int)
+// func numF64ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF64ToI8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF64ToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -15287,9 +15287,9 @@ DATA narrow_q2d<>+24(SB)/4, $0x00000004
 DATA narrow_q2d<>+28(SB)/4, $0x00000006
 GLOBL narrow_q2d<>(SB), RODATA|NOPTR, $32
 
-// func stageF64ToU8AVX2(dst *byte, src *byte, n int)
+// func numF64ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF64ToU8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF64ToU8AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -15420,9 +15420,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageF64ToI16AVX2(dst *byte, src *byte, n int)
+// func numF64ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF64ToI16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF64ToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -15553,9 +15553,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageF64ToU16AVX2(dst *byte, src *byte, n int)
+// func numF64ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF64ToU16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF64ToU16AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -15686,9 +15686,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageF64ToI32AVX2(dst *byte, src *byte, n int)
+// func numF64ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF64ToI32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF64ToI32AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -15814,9 +15814,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageF64ToU32AVX2(dst *byte, src *byte, n int)
+// func numF64ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF64ToU32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF64ToU32AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -15942,9 +15942,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageF64ToI64AVX2(dst *byte, src *byte, n int)
+// func numF64ToI64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF64ToI64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF64ToI64AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -16060,9 +16060,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageF64ToU64AVX2(dst *byte, src *byte, n int)
+// func numF64ToU64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF64ToU64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numF64ToU64AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -16178,9 +16178,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageF64ToBoolAVX2(dst *byte, src *byte, n int)
+// func numF64ToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageF64ToBoolAVX2(SB), NOSPLIT, $0-24
+TEXT ·numF64ToBoolAVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -16241,9 +16241,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI8ToF32AVX2(dst *byte, src *byte, n int)
+// func numI8ToF32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI8ToF32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI8ToF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -16289,9 +16289,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI8ToF64AVX2(dst *byte, src *byte, n int)
+// func numI8ToF64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI8ToF64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI8ToF64AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -16352,9 +16352,9 @@ DATA splat64_4330000080000000<>+24(SB)/4, $0x80000000
 DATA splat64_4330000080000000<>+28(SB)/4, $0x43300000
 GLOBL splat64_4330000080000000<>(SB), RODATA|NOPTR, $32
 
-// func stageI8ToU8AVX2(dst *byte, src *byte, n int)
+// func numI8ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX
-TEXT ·stageI8ToU8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI8ToU8AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -16389,9 +16389,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI8ToI16AVX2(dst *byte, src *byte, n int)
+// func numI8ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI8ToI16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI8ToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -16431,9 +16431,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI8ToU16AVX2(dst *byte, src *byte, n int)
+// func numI8ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI8ToU16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI8ToU16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -16473,9 +16473,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI8ToI32AVX2(dst *byte, src *byte, n int)
+// func numI8ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI8ToI32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI8ToI32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -16515,9 +16515,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI8ToU32AVX2(dst *byte, src *byte, n int)
+// func numI8ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI8ToU32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI8ToU32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -16557,9 +16557,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI8ToI64AVX2(dst *byte, src *byte, n int)
+// func numI8ToI64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI8ToI64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI8ToI64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -16599,9 +16599,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI8ToU64AVX2(dst *byte, src *byte, n int)
+// func numI8ToU64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI8ToU64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI8ToU64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -16641,9 +16641,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI8ToBoolAVX2(dst *byte, src *byte, n int)
+// func numI8ToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI8ToBoolAVX2(SB), NOSPLIT, $0-24
+TEXT ·numI8ToBoolAVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -16692,9 +16692,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU8ToF32AVX2(dst *byte, src *byte, n int)
+// func numU8ToF32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU8ToF32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU8ToF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -16740,9 +16740,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU8ToF64AVX2(dst *byte, src *byte, n int)
+// func numU8ToF64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU8ToF64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU8ToF64AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -16793,9 +16793,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU8ToI8AVX2(dst *byte, src *byte, n int)
+// func numU8ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX
-TEXT ·stageU8ToI8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU8ToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -16830,9 +16830,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU8ToI16AVX2(dst *byte, src *byte, n int)
+// func numU8ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU8ToI16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU8ToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -16872,9 +16872,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU8ToU16AVX2(dst *byte, src *byte, n int)
+// func numU8ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU8ToU16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU8ToU16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -16914,9 +16914,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU8ToI32AVX2(dst *byte, src *byte, n int)
+// func numU8ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU8ToI32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU8ToI32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -16956,9 +16956,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU8ToU32AVX2(dst *byte, src *byte, n int)
+// func numU8ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU8ToU32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU8ToU32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -16998,9 +16998,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU8ToI64AVX2(dst *byte, src *byte, n int)
+// func numU8ToI64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU8ToI64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU8ToI64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17040,9 +17040,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU8ToU64AVX2(dst *byte, src *byte, n int)
+// func numU8ToU64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU8ToU64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU8ToU64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17082,9 +17082,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU8ToBoolAVX2(dst *byte, src *byte, n int)
+// func numU8ToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU8ToBoolAVX2(SB), NOSPLIT, $0-24
+TEXT ·numU8ToBoolAVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -17133,9 +17133,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI16ToF32AVX2(dst *byte, src *byte, n int)
+// func numI16ToF32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI16ToF32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI16ToF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -17181,9 +17181,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI16ToF64AVX2(dst *byte, src *byte, n int)
+// func numI16ToF64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI16ToF64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI16ToF64AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -17234,9 +17234,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI16ToI8AVX2(dst *byte, src *byte, n int)
+// func numI16ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI16ToI8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI16ToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17291,9 +17291,9 @@ DATA narrow_shuf_16_8<>+24(SB)/4, $0x80808080
 DATA narrow_shuf_16_8<>+28(SB)/4, $0x80808080
 GLOBL narrow_shuf_16_8<>(SB), RODATA|NOPTR, $32
 
-// func stageI16ToU8AVX2(dst *byte, src *byte, n int)
+// func numI16ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI16ToU8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI16ToU8AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17338,9 +17338,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI16ToU16AVX2(dst *byte, src *byte, n int)
+// func numI16ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX
-TEXT ·stageI16ToU16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI16ToU16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17375,9 +17375,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI16ToI32AVX2(dst *byte, src *byte, n int)
+// func numI16ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI16ToI32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI16ToI32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17417,9 +17417,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI16ToU32AVX2(dst *byte, src *byte, n int)
+// func numI16ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI16ToU32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI16ToU32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17459,9 +17459,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI16ToI64AVX2(dst *byte, src *byte, n int)
+// func numI16ToI64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI16ToI64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI16ToI64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17501,9 +17501,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI16ToU64AVX2(dst *byte, src *byte, n int)
+// func numI16ToU64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI16ToU64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI16ToU64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17543,9 +17543,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI16ToBoolAVX2(dst *byte, src *byte, n int)
+// func numI16ToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI16ToBoolAVX2(SB), NOSPLIT, $0-24
+TEXT ·numI16ToBoolAVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -17604,9 +17604,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU16ToF32AVX2(dst *byte, src *byte, n int)
+// func numU16ToF32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU16ToF32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU16ToF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -17652,9 +17652,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU16ToF64AVX2(dst *byte, src *byte, n int)
+// func numU16ToF64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU16ToF64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU16ToF64AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -17705,9 +17705,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU16ToI8AVX2(dst *byte, src *byte, n int)
+// func numU16ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU16ToI8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU16ToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17752,9 +17752,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU16ToU8AVX2(dst *byte, src *byte, n int)
+// func numU16ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU16ToU8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU16ToU8AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17799,9 +17799,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU16ToI16AVX2(dst *byte, src *byte, n int)
+// func numU16ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX
-TEXT ·stageU16ToI16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU16ToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17836,9 +17836,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU16ToI32AVX2(dst *byte, src *byte, n int)
+// func numU16ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU16ToI32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU16ToI32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17878,9 +17878,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU16ToU32AVX2(dst *byte, src *byte, n int)
+// func numU16ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU16ToU32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU16ToU32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17920,9 +17920,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU16ToI64AVX2(dst *byte, src *byte, n int)
+// func numU16ToI64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU16ToI64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU16ToI64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -17962,9 +17962,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU16ToU64AVX2(dst *byte, src *byte, n int)
+// func numU16ToU64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU16ToU64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU16ToU64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -18004,9 +18004,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU16ToBoolAVX2(dst *byte, src *byte, n int)
+// func numU16ToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU16ToBoolAVX2(SB), NOSPLIT, $0-24
+TEXT ·numU16ToBoolAVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -18065,9 +18065,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI32ToF32AVX2(dst *byte, src *byte, n int)
+// func numI32ToF32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI32ToF32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI32ToF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -18108,9 +18108,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI32ToF64AVX2(dst *byte, src *byte, n int)
+// func numI32ToF64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI32ToF64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI32ToF64AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -18161,9 +18161,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI32ToI8AVX2(dst *byte, src *byte, n int)
+// func numI32ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI32ToI8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI32ToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -18213,9 +18213,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI32ToU8AVX2(dst *byte, src *byte, n int)
+// func numI32ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI32ToU8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI32ToU8AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -18265,9 +18265,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI32ToI16AVX2(dst *byte, src *byte, n int)
+// func numI32ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI32ToI16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI32ToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -18312,9 +18312,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI32ToU16AVX2(dst *byte, src *byte, n int)
+// func numI32ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI32ToU16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI32ToU16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -18359,9 +18359,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI32ToU32AVX2(dst *byte, src *byte, n int)
+// func numI32ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX
-TEXT ·stageI32ToU32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI32ToU32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -18396,9 +18396,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI32ToI64AVX2(dst *byte, src *byte, n int)
+// func numI32ToI64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI32ToI64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI32ToI64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -18438,9 +18438,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI32ToU64AVX2(dst *byte, src *byte, n int)
+// func numI32ToU64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI32ToU64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI32ToU64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -18480,9 +18480,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI32ToBoolAVX2(dst *byte, src *byte, n int)
+// func numI32ToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI32ToBoolAVX2(SB), NOSPLIT, $0-24
+TEXT ·numI32ToBoolAVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -18546,9 +18546,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU32ToF32AVX2(dst *byte, src *byte, n int)
+// func numU32ToF32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU32ToF32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU32ToF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -18634,9 +18634,9 @@ DATA splat32_47800000<>+24(SB)/4, $0x47800000
 DATA splat32_47800000<>+28(SB)/4, $0x47800000
 GLOBL splat32_47800000<>(SB), RODATA|NOPTR, $32
 
-// func stageU32ToF64AVX2(dst *byte, src *byte, n int)
+// func numU32ToF64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU32ToF64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU32ToF64AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -18687,9 +18687,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU32ToI8AVX2(dst *byte, src *byte, n int)
+// func numU32ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU32ToI8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU32ToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -18739,9 +18739,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU32ToU8AVX2(dst *byte, src *byte, n int)
+// func numU32ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU32ToU8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU32ToU8AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -18791,9 +18791,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU32ToI16AVX2(dst *byte, src *byte, n int)
+// func numU32ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU32ToI16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU32ToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -18838,9 +18838,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU32ToU16AVX2(dst *byte, src *byte, n int)
+// func numU32ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU32ToU16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU32ToU16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -18885,9 +18885,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU32ToI32AVX2(dst *byte, src *byte, n int)
+// func numU32ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX
-TEXT ·stageU32ToI32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU32ToI32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -18922,9 +18922,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU32ToI64AVX2(dst *byte, src *byte, n int)
+// func numU32ToI64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU32ToI64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU32ToI64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -18964,9 +18964,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU32ToU64AVX2(dst *byte, src *byte, n int)
+// func numU32ToU64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU32ToU64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU32ToU64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -19006,9 +19006,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU32ToBoolAVX2(dst *byte, src *byte, n int)
+// func numU32ToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU32ToBoolAVX2(SB), NOSPLIT, $0-24
+TEXT ·numU32ToBoolAVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -19072,9 +19072,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI64ToF32AVX2(dst *byte, src *byte, n int)
+// func numI64ToF32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI64ToF32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI64ToF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -19260,9 +19260,9 @@ DATA splat64_0000010000000000<>+24(SB)/4, $0x00000000
 DATA splat64_0000010000000000<>+28(SB)/4, $0x00000100
 GLOBL splat64_0000010000000000<>(SB), RODATA|NOPTR, $32
 
-// func stageI64ToF64AVX2(dst *byte, src *byte, n int)
+// func numI64ToF64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI64ToF64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI64ToF64AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -19328,9 +19328,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI64ToI8AVX2(dst *byte, src *byte, n int)
+// func numI64ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI64ToI8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI64ToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -19380,9 +19380,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI64ToU8AVX2(dst *byte, src *byte, n int)
+// func numI64ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI64ToU8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI64ToU8AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -19432,9 +19432,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI64ToI16AVX2(dst *byte, src *byte, n int)
+// func numI64ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI64ToI16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI64ToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -19484,9 +19484,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI64ToU16AVX2(dst *byte, src *byte, n int)
+// func numI64ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI64ToU16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI64ToU16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -19536,9 +19536,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI64ToI32AVX2(dst *byte, src *byte, n int)
+// func numI64ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI64ToI32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI64ToI32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -19583,9 +19583,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI64ToU32AVX2(dst *byte, src *byte, n int)
+// func numI64ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI64ToU32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI64ToU32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -19630,9 +19630,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI64ToU64AVX2(dst *byte, src *byte, n int)
+// func numI64ToU64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX
-TEXT ·stageI64ToU64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numI64ToU64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -19667,9 +19667,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageI64ToBoolAVX2(dst *byte, src *byte, n int)
+// func numI64ToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageI64ToBoolAVX2(SB), NOSPLIT, $0-24
+TEXT ·numI64ToBoolAVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -19733,9 +19733,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU64ToF32AVX2(dst *byte, src *byte, n int)
+// func numU64ToF32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU64ToF32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU64ToF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -19861,9 +19861,9 @@ DATA splat64_4530000000100000<>+24(SB)/4, $0x00100000
 DATA splat64_4530000000100000<>+28(SB)/4, $0x45300000
 GLOBL splat64_4530000000100000<>(SB), RODATA|NOPTR, $32
 
-// func stageU64ToF64AVX2(dst *byte, src *byte, n int)
+// func numU64ToF64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU64ToF64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU64ToF64AVX2(SB), NOSPLIT, $0-24
 	MOVQ  dst+0(FP), AX
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -19924,9 +19924,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU64ToI8AVX2(dst *byte, src *byte, n int)
+// func numU64ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU64ToI8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU64ToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -19976,9 +19976,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU64ToU8AVX2(dst *byte, src *byte, n int)
+// func numU64ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU64ToU8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU64ToU8AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -20028,9 +20028,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU64ToI16AVX2(dst *byte, src *byte, n int)
+// func numU64ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU64ToI16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU64ToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -20080,9 +20080,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU64ToU16AVX2(dst *byte, src *byte, n int)
+// func numU64ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU64ToU16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU64ToU16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -20132,9 +20132,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU64ToI32AVX2(dst *byte, src *byte, n int)
+// func numU64ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU64ToI32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU64ToI32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -20179,9 +20179,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU64ToU32AVX2(dst *byte, src *byte, n int)
+// func numU64ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU64ToU32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU64ToU32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -20226,9 +20226,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU64ToI64AVX2(dst *byte, src *byte, n int)
+// func numU64ToI64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX
-TEXT ·stageU64ToI64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numU64ToI64AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -20263,9 +20263,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageU64ToBoolAVX2(dst *byte, src *byte, n int)
+// func numU64ToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageU64ToBoolAVX2(SB), NOSPLIT, $0-24
+TEXT ·numU64ToBoolAVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -20329,9 +20329,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageBoolToF32AVX2(dst *byte, src *byte, n int)
+// func numBoolToF32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageBoolToF32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numBoolToF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -20385,9 +20385,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageBoolToF64AVX2(dst *byte, src *byte, n int)
+// func numBoolToF64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageBoolToF64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numBoolToF64AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -20446,9 +20446,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageBoolToI8AVX2(dst *byte, src *byte, n int)
+// func numBoolToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageBoolToI8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numBoolToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -20491,9 +20491,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageBoolToU8AVX2(dst *byte, src *byte, n int)
+// func numBoolToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageBoolToU8AVX2(SB), NOSPLIT, $0-24
+TEXT ·numBoolToU8AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -20536,9 +20536,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageBoolToI16AVX2(dst *byte, src *byte, n int)
+// func numBoolToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageBoolToI16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numBoolToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -20586,9 +20586,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageBoolToU16AVX2(dst *byte, src *byte, n int)
+// func numBoolToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageBoolToU16AVX2(SB), NOSPLIT, $0-24
+TEXT ·numBoolToU16AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -20636,9 +20636,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageBoolToI32AVX2(dst *byte, src *byte, n int)
+// func numBoolToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageBoolToI32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numBoolToI32AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -20686,9 +20686,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageBoolToU32AVX2(dst *byte, src *byte, n int)
+// func numBoolToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageBoolToU32AVX2(SB), NOSPLIT, $0-24
+TEXT ·numBoolToU32AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -20736,9 +20736,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageBoolToI64AVX2(dst *byte, src *byte, n int)
+// func numBoolToI64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageBoolToI64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numBoolToI64AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -20786,9 +20786,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageBoolToU64AVX2(dst *byte, src *byte, n int)
+// func numBoolToU64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageBoolToU64AVX2(SB), NOSPLIT, $0-24
+TEXT ·numBoolToU64AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -20836,9 +20836,9 @@ tail:
 	VZEROUPPER
 	RET
 
-// func stageBoolToBoolAVX2(dst *byte, src *byte, n int)
+// func numBoolToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
-TEXT ·stageBoolToBoolAVX2(SB), NOSPLIT, $0-24
+TEXT ·numBoolToBoolAVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX

@@ -290,1112 +290,1112 @@ func f32ToI4AVX2(dst *uint8, src *float32, n int)
 //go:noescape
 func f32ToI4AVX512(dst *uint8, src *float32, n int)
 
-// stageF32ToF64AVX512 converts n FLOAT elements at src to DOUBLE at dst (gen/amd64 numericStages: Float → Double, floatToFloat; 8 lanes).
+// numF32ToF64AVX512 converts n FLOAT elements at src to DOUBLE at dst (gen/amd64 numericStages: Float → Double, floatToFloat; 8 lanes).
 //
 //go:noescape
-func stageF32ToF64AVX512(dst *byte, src *byte, n int)
+func numF32ToF64AVX512(dst *byte, src *byte, n int)
 
-// stageF32ToI8AVX512 converts n FLOAT elements at src to INT8 at dst (gen/amd64 numericStages: Float → Int8, floatToInt; 8 lanes).
+// numF32ToI8AVX512 converts n FLOAT elements at src to INT8 at dst (gen/amd64 numericStages: Float → Int8, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF32ToI8AVX512(dst *byte, src *byte, n int)
+func numF32ToI8AVX512(dst *byte, src *byte, n int)
 
-// stageF32ToU8AVX512 converts n FLOAT elements at src to UINT8 at dst (gen/amd64 numericStages: Float → Uint8, floatToInt; 8 lanes).
+// numF32ToU8AVX512 converts n FLOAT elements at src to UINT8 at dst (gen/amd64 numericStages: Float → Uint8, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF32ToU8AVX512(dst *byte, src *byte, n int)
+func numF32ToU8AVX512(dst *byte, src *byte, n int)
 
-// stageF32ToI16AVX512 converts n FLOAT elements at src to INT16 at dst (gen/amd64 numericStages: Float → Int16, floatToInt; 8 lanes).
+// numF32ToI16AVX512 converts n FLOAT elements at src to INT16 at dst (gen/amd64 numericStages: Float → Int16, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF32ToI16AVX512(dst *byte, src *byte, n int)
+func numF32ToI16AVX512(dst *byte, src *byte, n int)
 
-// stageF32ToU16AVX512 converts n FLOAT elements at src to UINT16 at dst (gen/amd64 numericStages: Float → Uint16, floatToInt; 8 lanes).
+// numF32ToU16AVX512 converts n FLOAT elements at src to UINT16 at dst (gen/amd64 numericStages: Float → Uint16, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF32ToU16AVX512(dst *byte, src *byte, n int)
+func numF32ToU16AVX512(dst *byte, src *byte, n int)
 
-// stageF32ToI32AVX512 converts n FLOAT elements at src to INT32 at dst (gen/amd64 numericStages: Float → Int32, floatToInt; 8 lanes).
+// numF32ToI32AVX512 converts n FLOAT elements at src to INT32 at dst (gen/amd64 numericStages: Float → Int32, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF32ToI32AVX512(dst *byte, src *byte, n int)
+func numF32ToI32AVX512(dst *byte, src *byte, n int)
 
-// stageF32ToU32AVX512 converts n FLOAT elements at src to UINT32 at dst (gen/amd64 numericStages: Float → Uint32, floatToInt; 8 lanes).
+// numF32ToU32AVX512 converts n FLOAT elements at src to UINT32 at dst (gen/amd64 numericStages: Float → Uint32, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF32ToU32AVX512(dst *byte, src *byte, n int)
+func numF32ToU32AVX512(dst *byte, src *byte, n int)
 
-// stageF32ToI64AVX512 converts n FLOAT elements at src to INT64 at dst (gen/amd64 numericStages: Float → Int64, floatToInt; 8 lanes).
+// numF32ToI64AVX512 converts n FLOAT elements at src to INT64 at dst (gen/amd64 numericStages: Float → Int64, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF32ToI64AVX512(dst *byte, src *byte, n int)
+func numF32ToI64AVX512(dst *byte, src *byte, n int)
 
-// stageF32ToU64AVX512 converts n FLOAT elements at src to UINT64 at dst (gen/amd64 numericStages: Float → Uint64, floatToInt; 8 lanes).
+// numF32ToU64AVX512 converts n FLOAT elements at src to UINT64 at dst (gen/amd64 numericStages: Float → Uint64, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF32ToU64AVX512(dst *byte, src *byte, n int)
+func numF32ToU64AVX512(dst *byte, src *byte, n int)
 
-// stageF32ToBoolAVX512 converts n FLOAT elements at src to BOOL at dst (gen/amd64 numericStages: Float → Bool, floatToBool; 16 lanes).
+// numF32ToBoolAVX512 converts n FLOAT elements at src to BOOL at dst (gen/amd64 numericStages: Float → Bool, floatToBool; 16 lanes).
 //
 //go:noescape
-func stageF32ToBoolAVX512(dst *byte, src *byte, n int)
+func numF32ToBoolAVX512(dst *byte, src *byte, n int)
 
-// stageF64ToF32AVX512 converts n DOUBLE elements at src to FLOAT at dst (gen/amd64 numericStages: Double → Float, floatToFloat; 8 lanes).
+// numF64ToF32AVX512 converts n DOUBLE elements at src to FLOAT at dst (gen/amd64 numericStages: Double → Float, floatToFloat; 8 lanes).
 //
 //go:noescape
-func stageF64ToF32AVX512(dst *byte, src *byte, n int)
+func numF64ToF32AVX512(dst *byte, src *byte, n int)
 
-// stageF64ToI8AVX512 converts n DOUBLE elements at src to INT8 at dst (gen/amd64 numericStages: Double → Int8, floatToInt; 8 lanes).
+// numF64ToI8AVX512 converts n DOUBLE elements at src to INT8 at dst (gen/amd64 numericStages: Double → Int8, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF64ToI8AVX512(dst *byte, src *byte, n int)
+func numF64ToI8AVX512(dst *byte, src *byte, n int)
 
-// stageF64ToU8AVX512 converts n DOUBLE elements at src to UINT8 at dst (gen/amd64 numericStages: Double → Uint8, floatToInt; 8 lanes).
+// numF64ToU8AVX512 converts n DOUBLE elements at src to UINT8 at dst (gen/amd64 numericStages: Double → Uint8, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF64ToU8AVX512(dst *byte, src *byte, n int)
+func numF64ToU8AVX512(dst *byte, src *byte, n int)
 
-// stageF64ToI16AVX512 converts n DOUBLE elements at src to INT16 at dst (gen/amd64 numericStages: Double → Int16, floatToInt; 8 lanes).
+// numF64ToI16AVX512 converts n DOUBLE elements at src to INT16 at dst (gen/amd64 numericStages: Double → Int16, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF64ToI16AVX512(dst *byte, src *byte, n int)
+func numF64ToI16AVX512(dst *byte, src *byte, n int)
 
-// stageF64ToU16AVX512 converts n DOUBLE elements at src to UINT16 at dst (gen/amd64 numericStages: Double → Uint16, floatToInt; 8 lanes).
+// numF64ToU16AVX512 converts n DOUBLE elements at src to UINT16 at dst (gen/amd64 numericStages: Double → Uint16, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF64ToU16AVX512(dst *byte, src *byte, n int)
+func numF64ToU16AVX512(dst *byte, src *byte, n int)
 
-// stageF64ToI32AVX512 converts n DOUBLE elements at src to INT32 at dst (gen/amd64 numericStages: Double → Int32, floatToInt; 8 lanes).
+// numF64ToI32AVX512 converts n DOUBLE elements at src to INT32 at dst (gen/amd64 numericStages: Double → Int32, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF64ToI32AVX512(dst *byte, src *byte, n int)
+func numF64ToI32AVX512(dst *byte, src *byte, n int)
 
-// stageF64ToU32AVX512 converts n DOUBLE elements at src to UINT32 at dst (gen/amd64 numericStages: Double → Uint32, floatToInt; 8 lanes).
+// numF64ToU32AVX512 converts n DOUBLE elements at src to UINT32 at dst (gen/amd64 numericStages: Double → Uint32, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF64ToU32AVX512(dst *byte, src *byte, n int)
+func numF64ToU32AVX512(dst *byte, src *byte, n int)
 
-// stageF64ToI64AVX512 converts n DOUBLE elements at src to INT64 at dst (gen/amd64 numericStages: Double → Int64, floatToInt; 8 lanes).
+// numF64ToI64AVX512 converts n DOUBLE elements at src to INT64 at dst (gen/amd64 numericStages: Double → Int64, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF64ToI64AVX512(dst *byte, src *byte, n int)
+func numF64ToI64AVX512(dst *byte, src *byte, n int)
 
-// stageF64ToU64AVX512 converts n DOUBLE elements at src to UINT64 at dst (gen/amd64 numericStages: Double → Uint64, floatToInt; 8 lanes).
+// numF64ToU64AVX512 converts n DOUBLE elements at src to UINT64 at dst (gen/amd64 numericStages: Double → Uint64, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF64ToU64AVX512(dst *byte, src *byte, n int)
+func numF64ToU64AVX512(dst *byte, src *byte, n int)
 
-// stageF64ToBoolAVX512 converts n DOUBLE elements at src to BOOL at dst (gen/amd64 numericStages: Double → Bool, floatToBool; 8 lanes).
+// numF64ToBoolAVX512 converts n DOUBLE elements at src to BOOL at dst (gen/amd64 numericStages: Double → Bool, floatToBool; 8 lanes).
 //
 //go:noescape
-func stageF64ToBoolAVX512(dst *byte, src *byte, n int)
+func numF64ToBoolAVX512(dst *byte, src *byte, n int)
 
-// stageI8ToF32AVX512 converts n INT8 elements at src to FLOAT at dst (gen/amd64 numericStages: Int8 → Float, intToFloat; 16 lanes).
+// numI8ToF32AVX512 converts n INT8 elements at src to FLOAT at dst (gen/amd64 numericStages: Int8 → Float, intToFloat; 16 lanes).
 //
 //go:noescape
-func stageI8ToF32AVX512(dst *byte, src *byte, n int)
+func numI8ToF32AVX512(dst *byte, src *byte, n int)
 
-// stageI8ToF64AVX512 converts n INT8 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int8 → Double, intToFloat; 8 lanes).
+// numI8ToF64AVX512 converts n INT8 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int8 → Double, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageI8ToF64AVX512(dst *byte, src *byte, n int)
+func numI8ToF64AVX512(dst *byte, src *byte, n int)
 
-// stageI8ToU8AVX512 converts n INT8 elements at src to UINT8 at dst (gen/amd64 numericStages: Int8 → Uint8, intToInt; 64 lanes).
+// numI8ToU8AVX512 converts n INT8 elements at src to UINT8 at dst (gen/amd64 numericStages: Int8 → Uint8, intToInt; 64 lanes).
 //
 //go:noescape
-func stageI8ToU8AVX512(dst *byte, src *byte, n int)
+func numI8ToU8AVX512(dst *byte, src *byte, n int)
 
-// stageI8ToI16AVX512 converts n INT8 elements at src to INT16 at dst (gen/amd64 numericStages: Int8 → Int16, intToInt; 32 lanes).
+// numI8ToI16AVX512 converts n INT8 elements at src to INT16 at dst (gen/amd64 numericStages: Int8 → Int16, intToInt; 32 lanes).
 //
 //go:noescape
-func stageI8ToI16AVX512(dst *byte, src *byte, n int)
+func numI8ToI16AVX512(dst *byte, src *byte, n int)
 
-// stageI8ToU16AVX512 converts n INT8 elements at src to UINT16 at dst (gen/amd64 numericStages: Int8 → Uint16, intToInt; 32 lanes).
+// numI8ToU16AVX512 converts n INT8 elements at src to UINT16 at dst (gen/amd64 numericStages: Int8 → Uint16, intToInt; 32 lanes).
 //
 //go:noescape
-func stageI8ToU16AVX512(dst *byte, src *byte, n int)
+func numI8ToU16AVX512(dst *byte, src *byte, n int)
 
-// stageI8ToI32AVX512 converts n INT8 elements at src to INT32 at dst (gen/amd64 numericStages: Int8 → Int32, intToInt; 16 lanes).
+// numI8ToI32AVX512 converts n INT8 elements at src to INT32 at dst (gen/amd64 numericStages: Int8 → Int32, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI8ToI32AVX512(dst *byte, src *byte, n int)
+func numI8ToI32AVX512(dst *byte, src *byte, n int)
 
-// stageI8ToU32AVX512 converts n INT8 elements at src to UINT32 at dst (gen/amd64 numericStages: Int8 → Uint32, intToInt; 16 lanes).
+// numI8ToU32AVX512 converts n INT8 elements at src to UINT32 at dst (gen/amd64 numericStages: Int8 → Uint32, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI8ToU32AVX512(dst *byte, src *byte, n int)
+func numI8ToU32AVX512(dst *byte, src *byte, n int)
 
-// stageI8ToI64AVX512 converts n INT8 elements at src to INT64 at dst (gen/amd64 numericStages: Int8 → Int64, intToInt; 8 lanes).
+// numI8ToI64AVX512 converts n INT8 elements at src to INT64 at dst (gen/amd64 numericStages: Int8 → Int64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI8ToI64AVX512(dst *byte, src *byte, n int)
+func numI8ToI64AVX512(dst *byte, src *byte, n int)
 
-// stageI8ToU64AVX512 converts n INT8 elements at src to UINT64 at dst (gen/amd64 numericStages: Int8 → Uint64, intToInt; 8 lanes).
+// numI8ToU64AVX512 converts n INT8 elements at src to UINT64 at dst (gen/amd64 numericStages: Int8 → Uint64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI8ToU64AVX512(dst *byte, src *byte, n int)
+func numI8ToU64AVX512(dst *byte, src *byte, n int)
 
-// stageI8ToBoolAVX512 converts n INT8 elements at src to BOOL at dst (gen/amd64 numericStages: Int8 → Bool, intToInt; 64 lanes).
+// numI8ToBoolAVX512 converts n INT8 elements at src to BOOL at dst (gen/amd64 numericStages: Int8 → Bool, intToInt; 64 lanes).
 //
 //go:noescape
-func stageI8ToBoolAVX512(dst *byte, src *byte, n int)
+func numI8ToBoolAVX512(dst *byte, src *byte, n int)
 
-// stageU8ToF32AVX512 converts n UINT8 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint8 → Float, intToFloat; 16 lanes).
+// numU8ToF32AVX512 converts n UINT8 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint8 → Float, intToFloat; 16 lanes).
 //
 //go:noescape
-func stageU8ToF32AVX512(dst *byte, src *byte, n int)
+func numU8ToF32AVX512(dst *byte, src *byte, n int)
 
-// stageU8ToF64AVX512 converts n UINT8 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint8 → Double, intToFloat; 8 lanes).
+// numU8ToF64AVX512 converts n UINT8 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint8 → Double, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageU8ToF64AVX512(dst *byte, src *byte, n int)
+func numU8ToF64AVX512(dst *byte, src *byte, n int)
 
-// stageU8ToI8AVX512 converts n UINT8 elements at src to INT8 at dst (gen/amd64 numericStages: Uint8 → Int8, intToInt; 64 lanes).
+// numU8ToI8AVX512 converts n UINT8 elements at src to INT8 at dst (gen/amd64 numericStages: Uint8 → Int8, intToInt; 64 lanes).
 //
 //go:noescape
-func stageU8ToI8AVX512(dst *byte, src *byte, n int)
+func numU8ToI8AVX512(dst *byte, src *byte, n int)
 
-// stageU8ToI16AVX512 converts n UINT8 elements at src to INT16 at dst (gen/amd64 numericStages: Uint8 → Int16, intToInt; 32 lanes).
+// numU8ToI16AVX512 converts n UINT8 elements at src to INT16 at dst (gen/amd64 numericStages: Uint8 → Int16, intToInt; 32 lanes).
 //
 //go:noescape
-func stageU8ToI16AVX512(dst *byte, src *byte, n int)
+func numU8ToI16AVX512(dst *byte, src *byte, n int)
 
-// stageU8ToU16AVX512 converts n UINT8 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint8 → Uint16, intToInt; 32 lanes).
+// numU8ToU16AVX512 converts n UINT8 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint8 → Uint16, intToInt; 32 lanes).
 //
 //go:noescape
-func stageU8ToU16AVX512(dst *byte, src *byte, n int)
+func numU8ToU16AVX512(dst *byte, src *byte, n int)
 
-// stageU8ToI32AVX512 converts n UINT8 elements at src to INT32 at dst (gen/amd64 numericStages: Uint8 → Int32, intToInt; 16 lanes).
+// numU8ToI32AVX512 converts n UINT8 elements at src to INT32 at dst (gen/amd64 numericStages: Uint8 → Int32, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU8ToI32AVX512(dst *byte, src *byte, n int)
+func numU8ToI32AVX512(dst *byte, src *byte, n int)
 
-// stageU8ToU32AVX512 converts n UINT8 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint8 → Uint32, intToInt; 16 lanes).
+// numU8ToU32AVX512 converts n UINT8 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint8 → Uint32, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU8ToU32AVX512(dst *byte, src *byte, n int)
+func numU8ToU32AVX512(dst *byte, src *byte, n int)
 
-// stageU8ToI64AVX512 converts n UINT8 elements at src to INT64 at dst (gen/amd64 numericStages: Uint8 → Int64, intToInt; 8 lanes).
+// numU8ToI64AVX512 converts n UINT8 elements at src to INT64 at dst (gen/amd64 numericStages: Uint8 → Int64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU8ToI64AVX512(dst *byte, src *byte, n int)
+func numU8ToI64AVX512(dst *byte, src *byte, n int)
 
-// stageU8ToU64AVX512 converts n UINT8 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint8 → Uint64, intToInt; 8 lanes).
+// numU8ToU64AVX512 converts n UINT8 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint8 → Uint64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU8ToU64AVX512(dst *byte, src *byte, n int)
+func numU8ToU64AVX512(dst *byte, src *byte, n int)
 
-// stageU8ToBoolAVX512 converts n UINT8 elements at src to BOOL at dst (gen/amd64 numericStages: Uint8 → Bool, intToInt; 64 lanes).
+// numU8ToBoolAVX512 converts n UINT8 elements at src to BOOL at dst (gen/amd64 numericStages: Uint8 → Bool, intToInt; 64 lanes).
 //
 //go:noescape
-func stageU8ToBoolAVX512(dst *byte, src *byte, n int)
+func numU8ToBoolAVX512(dst *byte, src *byte, n int)
 
-// stageI16ToF32AVX512 converts n INT16 elements at src to FLOAT at dst (gen/amd64 numericStages: Int16 → Float, intToFloat; 16 lanes).
+// numI16ToF32AVX512 converts n INT16 elements at src to FLOAT at dst (gen/amd64 numericStages: Int16 → Float, intToFloat; 16 lanes).
 //
 //go:noescape
-func stageI16ToF32AVX512(dst *byte, src *byte, n int)
+func numI16ToF32AVX512(dst *byte, src *byte, n int)
 
-// stageI16ToF64AVX512 converts n INT16 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int16 → Double, intToFloat; 8 lanes).
+// numI16ToF64AVX512 converts n INT16 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int16 → Double, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageI16ToF64AVX512(dst *byte, src *byte, n int)
+func numI16ToF64AVX512(dst *byte, src *byte, n int)
 
-// stageI16ToI8AVX512 converts n INT16 elements at src to INT8 at dst (gen/amd64 numericStages: Int16 → Int8, intToInt; 32 lanes).
+// numI16ToI8AVX512 converts n INT16 elements at src to INT8 at dst (gen/amd64 numericStages: Int16 → Int8, intToInt; 32 lanes).
 //
 //go:noescape
-func stageI16ToI8AVX512(dst *byte, src *byte, n int)
+func numI16ToI8AVX512(dst *byte, src *byte, n int)
 
-// stageI16ToU8AVX512 converts n INT16 elements at src to UINT8 at dst (gen/amd64 numericStages: Int16 → Uint8, intToInt; 32 lanes).
+// numI16ToU8AVX512 converts n INT16 elements at src to UINT8 at dst (gen/amd64 numericStages: Int16 → Uint8, intToInt; 32 lanes).
 //
 //go:noescape
-func stageI16ToU8AVX512(dst *byte, src *byte, n int)
+func numI16ToU8AVX512(dst *byte, src *byte, n int)
 
-// stageI16ToU16AVX512 converts n INT16 elements at src to UINT16 at dst (gen/amd64 numericStages: Int16 → Uint16, intToInt; 32 lanes).
+// numI16ToU16AVX512 converts n INT16 elements at src to UINT16 at dst (gen/amd64 numericStages: Int16 → Uint16, intToInt; 32 lanes).
 //
 //go:noescape
-func stageI16ToU16AVX512(dst *byte, src *byte, n int)
+func numI16ToU16AVX512(dst *byte, src *byte, n int)
 
-// stageI16ToI32AVX512 converts n INT16 elements at src to INT32 at dst (gen/amd64 numericStages: Int16 → Int32, intToInt; 16 lanes).
+// numI16ToI32AVX512 converts n INT16 elements at src to INT32 at dst (gen/amd64 numericStages: Int16 → Int32, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI16ToI32AVX512(dst *byte, src *byte, n int)
+func numI16ToI32AVX512(dst *byte, src *byte, n int)
 
-// stageI16ToU32AVX512 converts n INT16 elements at src to UINT32 at dst (gen/amd64 numericStages: Int16 → Uint32, intToInt; 16 lanes).
+// numI16ToU32AVX512 converts n INT16 elements at src to UINT32 at dst (gen/amd64 numericStages: Int16 → Uint32, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI16ToU32AVX512(dst *byte, src *byte, n int)
+func numI16ToU32AVX512(dst *byte, src *byte, n int)
 
-// stageI16ToI64AVX512 converts n INT16 elements at src to INT64 at dst (gen/amd64 numericStages: Int16 → Int64, intToInt; 8 lanes).
+// numI16ToI64AVX512 converts n INT16 elements at src to INT64 at dst (gen/amd64 numericStages: Int16 → Int64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI16ToI64AVX512(dst *byte, src *byte, n int)
+func numI16ToI64AVX512(dst *byte, src *byte, n int)
 
-// stageI16ToU64AVX512 converts n INT16 elements at src to UINT64 at dst (gen/amd64 numericStages: Int16 → Uint64, intToInt; 8 lanes).
+// numI16ToU64AVX512 converts n INT16 elements at src to UINT64 at dst (gen/amd64 numericStages: Int16 → Uint64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI16ToU64AVX512(dst *byte, src *byte, n int)
+func numI16ToU64AVX512(dst *byte, src *byte, n int)
 
-// stageI16ToBoolAVX512 converts n INT16 elements at src to BOOL at dst (gen/amd64 numericStages: Int16 → Bool, intToInt; 32 lanes).
+// numI16ToBoolAVX512 converts n INT16 elements at src to BOOL at dst (gen/amd64 numericStages: Int16 → Bool, intToInt; 32 lanes).
 //
 //go:noescape
-func stageI16ToBoolAVX512(dst *byte, src *byte, n int)
+func numI16ToBoolAVX512(dst *byte, src *byte, n int)
 
-// stageU16ToF32AVX512 converts n UINT16 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint16 → Float, intToFloat; 16 lanes).
+// numU16ToF32AVX512 converts n UINT16 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint16 → Float, intToFloat; 16 lanes).
 //
 //go:noescape
-func stageU16ToF32AVX512(dst *byte, src *byte, n int)
+func numU16ToF32AVX512(dst *byte, src *byte, n int)
 
-// stageU16ToF64AVX512 converts n UINT16 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint16 → Double, intToFloat; 8 lanes).
+// numU16ToF64AVX512 converts n UINT16 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint16 → Double, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageU16ToF64AVX512(dst *byte, src *byte, n int)
+func numU16ToF64AVX512(dst *byte, src *byte, n int)
 
-// stageU16ToI8AVX512 converts n UINT16 elements at src to INT8 at dst (gen/amd64 numericStages: Uint16 → Int8, intToInt; 32 lanes).
+// numU16ToI8AVX512 converts n UINT16 elements at src to INT8 at dst (gen/amd64 numericStages: Uint16 → Int8, intToInt; 32 lanes).
 //
 //go:noescape
-func stageU16ToI8AVX512(dst *byte, src *byte, n int)
+func numU16ToI8AVX512(dst *byte, src *byte, n int)
 
-// stageU16ToU8AVX512 converts n UINT16 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint16 → Uint8, intToInt; 32 lanes).
+// numU16ToU8AVX512 converts n UINT16 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint16 → Uint8, intToInt; 32 lanes).
 //
 //go:noescape
-func stageU16ToU8AVX512(dst *byte, src *byte, n int)
+func numU16ToU8AVX512(dst *byte, src *byte, n int)
 
-// stageU16ToI16AVX512 converts n UINT16 elements at src to INT16 at dst (gen/amd64 numericStages: Uint16 → Int16, intToInt; 32 lanes).
+// numU16ToI16AVX512 converts n UINT16 elements at src to INT16 at dst (gen/amd64 numericStages: Uint16 → Int16, intToInt; 32 lanes).
 //
 //go:noescape
-func stageU16ToI16AVX512(dst *byte, src *byte, n int)
+func numU16ToI16AVX512(dst *byte, src *byte, n int)
 
-// stageU16ToI32AVX512 converts n UINT16 elements at src to INT32 at dst (gen/amd64 numericStages: Uint16 → Int32, intToInt; 16 lanes).
+// numU16ToI32AVX512 converts n UINT16 elements at src to INT32 at dst (gen/amd64 numericStages: Uint16 → Int32, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU16ToI32AVX512(dst *byte, src *byte, n int)
+func numU16ToI32AVX512(dst *byte, src *byte, n int)
 
-// stageU16ToU32AVX512 converts n UINT16 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint16 → Uint32, intToInt; 16 lanes).
+// numU16ToU32AVX512 converts n UINT16 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint16 → Uint32, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU16ToU32AVX512(dst *byte, src *byte, n int)
+func numU16ToU32AVX512(dst *byte, src *byte, n int)
 
-// stageU16ToI64AVX512 converts n UINT16 elements at src to INT64 at dst (gen/amd64 numericStages: Uint16 → Int64, intToInt; 8 lanes).
+// numU16ToI64AVX512 converts n UINT16 elements at src to INT64 at dst (gen/amd64 numericStages: Uint16 → Int64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU16ToI64AVX512(dst *byte, src *byte, n int)
+func numU16ToI64AVX512(dst *byte, src *byte, n int)
 
-// stageU16ToU64AVX512 converts n UINT16 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint16 → Uint64, intToInt; 8 lanes).
+// numU16ToU64AVX512 converts n UINT16 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint16 → Uint64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU16ToU64AVX512(dst *byte, src *byte, n int)
+func numU16ToU64AVX512(dst *byte, src *byte, n int)
 
-// stageU16ToBoolAVX512 converts n UINT16 elements at src to BOOL at dst (gen/amd64 numericStages: Uint16 → Bool, intToInt; 32 lanes).
+// numU16ToBoolAVX512 converts n UINT16 elements at src to BOOL at dst (gen/amd64 numericStages: Uint16 → Bool, intToInt; 32 lanes).
 //
 //go:noescape
-func stageU16ToBoolAVX512(dst *byte, src *byte, n int)
+func numU16ToBoolAVX512(dst *byte, src *byte, n int)
 
-// stageI32ToF32AVX512 converts n INT32 elements at src to FLOAT at dst (gen/amd64 numericStages: Int32 → Float, intToFloat; 16 lanes).
+// numI32ToF32AVX512 converts n INT32 elements at src to FLOAT at dst (gen/amd64 numericStages: Int32 → Float, intToFloat; 16 lanes).
 //
 //go:noescape
-func stageI32ToF32AVX512(dst *byte, src *byte, n int)
+func numI32ToF32AVX512(dst *byte, src *byte, n int)
 
-// stageI32ToF64AVX512 converts n INT32 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int32 → Double, intToFloat; 8 lanes).
+// numI32ToF64AVX512 converts n INT32 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int32 → Double, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageI32ToF64AVX512(dst *byte, src *byte, n int)
+func numI32ToF64AVX512(dst *byte, src *byte, n int)
 
-// stageI32ToI8AVX512 converts n INT32 elements at src to INT8 at dst (gen/amd64 numericStages: Int32 → Int8, intToInt; 16 lanes).
+// numI32ToI8AVX512 converts n INT32 elements at src to INT8 at dst (gen/amd64 numericStages: Int32 → Int8, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI32ToI8AVX512(dst *byte, src *byte, n int)
+func numI32ToI8AVX512(dst *byte, src *byte, n int)
 
-// stageI32ToU8AVX512 converts n INT32 elements at src to UINT8 at dst (gen/amd64 numericStages: Int32 → Uint8, intToInt; 16 lanes).
+// numI32ToU8AVX512 converts n INT32 elements at src to UINT8 at dst (gen/amd64 numericStages: Int32 → Uint8, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI32ToU8AVX512(dst *byte, src *byte, n int)
+func numI32ToU8AVX512(dst *byte, src *byte, n int)
 
-// stageI32ToI16AVX512 converts n INT32 elements at src to INT16 at dst (gen/amd64 numericStages: Int32 → Int16, intToInt; 16 lanes).
+// numI32ToI16AVX512 converts n INT32 elements at src to INT16 at dst (gen/amd64 numericStages: Int32 → Int16, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI32ToI16AVX512(dst *byte, src *byte, n int)
+func numI32ToI16AVX512(dst *byte, src *byte, n int)
 
-// stageI32ToU16AVX512 converts n INT32 elements at src to UINT16 at dst (gen/amd64 numericStages: Int32 → Uint16, intToInt; 16 lanes).
+// numI32ToU16AVX512 converts n INT32 elements at src to UINT16 at dst (gen/amd64 numericStages: Int32 → Uint16, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI32ToU16AVX512(dst *byte, src *byte, n int)
+func numI32ToU16AVX512(dst *byte, src *byte, n int)
 
-// stageI32ToU32AVX512 converts n INT32 elements at src to UINT32 at dst (gen/amd64 numericStages: Int32 → Uint32, intToInt; 16 lanes).
+// numI32ToU32AVX512 converts n INT32 elements at src to UINT32 at dst (gen/amd64 numericStages: Int32 → Uint32, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI32ToU32AVX512(dst *byte, src *byte, n int)
+func numI32ToU32AVX512(dst *byte, src *byte, n int)
 
-// stageI32ToI64AVX512 converts n INT32 elements at src to INT64 at dst (gen/amd64 numericStages: Int32 → Int64, intToInt; 8 lanes).
+// numI32ToI64AVX512 converts n INT32 elements at src to INT64 at dst (gen/amd64 numericStages: Int32 → Int64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI32ToI64AVX512(dst *byte, src *byte, n int)
+func numI32ToI64AVX512(dst *byte, src *byte, n int)
 
-// stageI32ToU64AVX512 converts n INT32 elements at src to UINT64 at dst (gen/amd64 numericStages: Int32 → Uint64, intToInt; 8 lanes).
+// numI32ToU64AVX512 converts n INT32 elements at src to UINT64 at dst (gen/amd64 numericStages: Int32 → Uint64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI32ToU64AVX512(dst *byte, src *byte, n int)
+func numI32ToU64AVX512(dst *byte, src *byte, n int)
 
-// stageI32ToBoolAVX512 converts n INT32 elements at src to BOOL at dst (gen/amd64 numericStages: Int32 → Bool, intToInt; 16 lanes).
+// numI32ToBoolAVX512 converts n INT32 elements at src to BOOL at dst (gen/amd64 numericStages: Int32 → Bool, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI32ToBoolAVX512(dst *byte, src *byte, n int)
+func numI32ToBoolAVX512(dst *byte, src *byte, n int)
 
-// stageU32ToF32AVX512 converts n UINT32 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint32 → Float, intToFloat; 16 lanes).
+// numU32ToF32AVX512 converts n UINT32 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint32 → Float, intToFloat; 16 lanes).
 //
 //go:noescape
-func stageU32ToF32AVX512(dst *byte, src *byte, n int)
+func numU32ToF32AVX512(dst *byte, src *byte, n int)
 
-// stageU32ToF64AVX512 converts n UINT32 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint32 → Double, intToFloat; 8 lanes).
+// numU32ToF64AVX512 converts n UINT32 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint32 → Double, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageU32ToF64AVX512(dst *byte, src *byte, n int)
+func numU32ToF64AVX512(dst *byte, src *byte, n int)
 
-// stageU32ToI8AVX512 converts n UINT32 elements at src to INT8 at dst (gen/amd64 numericStages: Uint32 → Int8, intToInt; 16 lanes).
+// numU32ToI8AVX512 converts n UINT32 elements at src to INT8 at dst (gen/amd64 numericStages: Uint32 → Int8, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU32ToI8AVX512(dst *byte, src *byte, n int)
+func numU32ToI8AVX512(dst *byte, src *byte, n int)
 
-// stageU32ToU8AVX512 converts n UINT32 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint32 → Uint8, intToInt; 16 lanes).
+// numU32ToU8AVX512 converts n UINT32 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint32 → Uint8, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU32ToU8AVX512(dst *byte, src *byte, n int)
+func numU32ToU8AVX512(dst *byte, src *byte, n int)
 
-// stageU32ToI16AVX512 converts n UINT32 elements at src to INT16 at dst (gen/amd64 numericStages: Uint32 → Int16, intToInt; 16 lanes).
+// numU32ToI16AVX512 converts n UINT32 elements at src to INT16 at dst (gen/amd64 numericStages: Uint32 → Int16, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU32ToI16AVX512(dst *byte, src *byte, n int)
+func numU32ToI16AVX512(dst *byte, src *byte, n int)
 
-// stageU32ToU16AVX512 converts n UINT32 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint32 → Uint16, intToInt; 16 lanes).
+// numU32ToU16AVX512 converts n UINT32 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint32 → Uint16, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU32ToU16AVX512(dst *byte, src *byte, n int)
+func numU32ToU16AVX512(dst *byte, src *byte, n int)
 
-// stageU32ToI32AVX512 converts n UINT32 elements at src to INT32 at dst (gen/amd64 numericStages: Uint32 → Int32, intToInt; 16 lanes).
+// numU32ToI32AVX512 converts n UINT32 elements at src to INT32 at dst (gen/amd64 numericStages: Uint32 → Int32, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU32ToI32AVX512(dst *byte, src *byte, n int)
+func numU32ToI32AVX512(dst *byte, src *byte, n int)
 
-// stageU32ToI64AVX512 converts n UINT32 elements at src to INT64 at dst (gen/amd64 numericStages: Uint32 → Int64, intToInt; 8 lanes).
+// numU32ToI64AVX512 converts n UINT32 elements at src to INT64 at dst (gen/amd64 numericStages: Uint32 → Int64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU32ToI64AVX512(dst *byte, src *byte, n int)
+func numU32ToI64AVX512(dst *byte, src *byte, n int)
 
-// stageU32ToU64AVX512 converts n UINT32 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint32 → Uint64, intToInt; 8 lanes).
+// numU32ToU64AVX512 converts n UINT32 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint32 → Uint64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU32ToU64AVX512(dst *byte, src *byte, n int)
+func numU32ToU64AVX512(dst *byte, src *byte, n int)
 
-// stageU32ToBoolAVX512 converts n UINT32 elements at src to BOOL at dst (gen/amd64 numericStages: Uint32 → Bool, intToInt; 16 lanes).
+// numU32ToBoolAVX512 converts n UINT32 elements at src to BOOL at dst (gen/amd64 numericStages: Uint32 → Bool, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU32ToBoolAVX512(dst *byte, src *byte, n int)
+func numU32ToBoolAVX512(dst *byte, src *byte, n int)
 
-// stageI64ToF32AVX512 converts n INT64 elements at src to FLOAT at dst (gen/amd64 numericStages: Int64 → Float, intToFloat; 8 lanes).
+// numI64ToF32AVX512 converts n INT64 elements at src to FLOAT at dst (gen/amd64 numericStages: Int64 → Float, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageI64ToF32AVX512(dst *byte, src *byte, n int)
+func numI64ToF32AVX512(dst *byte, src *byte, n int)
 
-// stageI64ToF64AVX512 converts n INT64 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int64 → Double, intToFloat; 8 lanes).
+// numI64ToF64AVX512 converts n INT64 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int64 → Double, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageI64ToF64AVX512(dst *byte, src *byte, n int)
+func numI64ToF64AVX512(dst *byte, src *byte, n int)
 
-// stageI64ToI8AVX512 converts n INT64 elements at src to INT8 at dst (gen/amd64 numericStages: Int64 → Int8, intToInt; 8 lanes).
+// numI64ToI8AVX512 converts n INT64 elements at src to INT8 at dst (gen/amd64 numericStages: Int64 → Int8, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI64ToI8AVX512(dst *byte, src *byte, n int)
+func numI64ToI8AVX512(dst *byte, src *byte, n int)
 
-// stageI64ToU8AVX512 converts n INT64 elements at src to UINT8 at dst (gen/amd64 numericStages: Int64 → Uint8, intToInt; 8 lanes).
+// numI64ToU8AVX512 converts n INT64 elements at src to UINT8 at dst (gen/amd64 numericStages: Int64 → Uint8, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI64ToU8AVX512(dst *byte, src *byte, n int)
+func numI64ToU8AVX512(dst *byte, src *byte, n int)
 
-// stageI64ToI16AVX512 converts n INT64 elements at src to INT16 at dst (gen/amd64 numericStages: Int64 → Int16, intToInt; 8 lanes).
+// numI64ToI16AVX512 converts n INT64 elements at src to INT16 at dst (gen/amd64 numericStages: Int64 → Int16, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI64ToI16AVX512(dst *byte, src *byte, n int)
+func numI64ToI16AVX512(dst *byte, src *byte, n int)
 
-// stageI64ToU16AVX512 converts n INT64 elements at src to UINT16 at dst (gen/amd64 numericStages: Int64 → Uint16, intToInt; 8 lanes).
+// numI64ToU16AVX512 converts n INT64 elements at src to UINT16 at dst (gen/amd64 numericStages: Int64 → Uint16, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI64ToU16AVX512(dst *byte, src *byte, n int)
+func numI64ToU16AVX512(dst *byte, src *byte, n int)
 
-// stageI64ToI32AVX512 converts n INT64 elements at src to INT32 at dst (gen/amd64 numericStages: Int64 → Int32, intToInt; 8 lanes).
+// numI64ToI32AVX512 converts n INT64 elements at src to INT32 at dst (gen/amd64 numericStages: Int64 → Int32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI64ToI32AVX512(dst *byte, src *byte, n int)
+func numI64ToI32AVX512(dst *byte, src *byte, n int)
 
-// stageI64ToU32AVX512 converts n INT64 elements at src to UINT32 at dst (gen/amd64 numericStages: Int64 → Uint32, intToInt; 8 lanes).
+// numI64ToU32AVX512 converts n INT64 elements at src to UINT32 at dst (gen/amd64 numericStages: Int64 → Uint32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI64ToU32AVX512(dst *byte, src *byte, n int)
+func numI64ToU32AVX512(dst *byte, src *byte, n int)
 
-// stageI64ToU64AVX512 converts n INT64 elements at src to UINT64 at dst (gen/amd64 numericStages: Int64 → Uint64, intToInt; 8 lanes).
+// numI64ToU64AVX512 converts n INT64 elements at src to UINT64 at dst (gen/amd64 numericStages: Int64 → Uint64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI64ToU64AVX512(dst *byte, src *byte, n int)
+func numI64ToU64AVX512(dst *byte, src *byte, n int)
 
-// stageI64ToBoolAVX512 converts n INT64 elements at src to BOOL at dst (gen/amd64 numericStages: Int64 → Bool, intToInt; 8 lanes).
+// numI64ToBoolAVX512 converts n INT64 elements at src to BOOL at dst (gen/amd64 numericStages: Int64 → Bool, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI64ToBoolAVX512(dst *byte, src *byte, n int)
+func numI64ToBoolAVX512(dst *byte, src *byte, n int)
 
-// stageU64ToF32AVX512 converts n UINT64 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint64 → Float, intToFloat; 8 lanes).
+// numU64ToF32AVX512 converts n UINT64 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint64 → Float, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageU64ToF32AVX512(dst *byte, src *byte, n int)
+func numU64ToF32AVX512(dst *byte, src *byte, n int)
 
-// stageU64ToF64AVX512 converts n UINT64 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint64 → Double, intToFloat; 8 lanes).
+// numU64ToF64AVX512 converts n UINT64 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint64 → Double, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageU64ToF64AVX512(dst *byte, src *byte, n int)
+func numU64ToF64AVX512(dst *byte, src *byte, n int)
 
-// stageU64ToI8AVX512 converts n UINT64 elements at src to INT8 at dst (gen/amd64 numericStages: Uint64 → Int8, intToInt; 8 lanes).
+// numU64ToI8AVX512 converts n UINT64 elements at src to INT8 at dst (gen/amd64 numericStages: Uint64 → Int8, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU64ToI8AVX512(dst *byte, src *byte, n int)
+func numU64ToI8AVX512(dst *byte, src *byte, n int)
 
-// stageU64ToU8AVX512 converts n UINT64 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint64 → Uint8, intToInt; 8 lanes).
+// numU64ToU8AVX512 converts n UINT64 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint64 → Uint8, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU64ToU8AVX512(dst *byte, src *byte, n int)
+func numU64ToU8AVX512(dst *byte, src *byte, n int)
 
-// stageU64ToI16AVX512 converts n UINT64 elements at src to INT16 at dst (gen/amd64 numericStages: Uint64 → Int16, intToInt; 8 lanes).
+// numU64ToI16AVX512 converts n UINT64 elements at src to INT16 at dst (gen/amd64 numericStages: Uint64 → Int16, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU64ToI16AVX512(dst *byte, src *byte, n int)
+func numU64ToI16AVX512(dst *byte, src *byte, n int)
 
-// stageU64ToU16AVX512 converts n UINT64 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint64 → Uint16, intToInt; 8 lanes).
+// numU64ToU16AVX512 converts n UINT64 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint64 → Uint16, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU64ToU16AVX512(dst *byte, src *byte, n int)
+func numU64ToU16AVX512(dst *byte, src *byte, n int)
 
-// stageU64ToI32AVX512 converts n UINT64 elements at src to INT32 at dst (gen/amd64 numericStages: Uint64 → Int32, intToInt; 8 lanes).
+// numU64ToI32AVX512 converts n UINT64 elements at src to INT32 at dst (gen/amd64 numericStages: Uint64 → Int32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU64ToI32AVX512(dst *byte, src *byte, n int)
+func numU64ToI32AVX512(dst *byte, src *byte, n int)
 
-// stageU64ToU32AVX512 converts n UINT64 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint64 → Uint32, intToInt; 8 lanes).
+// numU64ToU32AVX512 converts n UINT64 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint64 → Uint32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU64ToU32AVX512(dst *byte, src *byte, n int)
+func numU64ToU32AVX512(dst *byte, src *byte, n int)
 
-// stageU64ToI64AVX512 converts n UINT64 elements at src to INT64 at dst (gen/amd64 numericStages: Uint64 → Int64, intToInt; 8 lanes).
+// numU64ToI64AVX512 converts n UINT64 elements at src to INT64 at dst (gen/amd64 numericStages: Uint64 → Int64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU64ToI64AVX512(dst *byte, src *byte, n int)
+func numU64ToI64AVX512(dst *byte, src *byte, n int)
 
-// stageU64ToBoolAVX512 converts n UINT64 elements at src to BOOL at dst (gen/amd64 numericStages: Uint64 → Bool, intToInt; 8 lanes).
+// numU64ToBoolAVX512 converts n UINT64 elements at src to BOOL at dst (gen/amd64 numericStages: Uint64 → Bool, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU64ToBoolAVX512(dst *byte, src *byte, n int)
+func numU64ToBoolAVX512(dst *byte, src *byte, n int)
 
-// stageBoolToF32AVX512 converts n BOOL elements at src to FLOAT at dst (gen/amd64 numericStages: Bool → Float, intToFloat; 16 lanes).
+// numBoolToF32AVX512 converts n BOOL elements at src to FLOAT at dst (gen/amd64 numericStages: Bool → Float, intToFloat; 16 lanes).
 //
 //go:noescape
-func stageBoolToF32AVX512(dst *byte, src *byte, n int)
+func numBoolToF32AVX512(dst *byte, src *byte, n int)
 
-// stageBoolToF64AVX512 converts n BOOL elements at src to DOUBLE at dst (gen/amd64 numericStages: Bool → Double, intToFloat; 8 lanes).
+// numBoolToF64AVX512 converts n BOOL elements at src to DOUBLE at dst (gen/amd64 numericStages: Bool → Double, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageBoolToF64AVX512(dst *byte, src *byte, n int)
+func numBoolToF64AVX512(dst *byte, src *byte, n int)
 
-// stageBoolToI8AVX512 converts n BOOL elements at src to INT8 at dst (gen/amd64 numericStages: Bool → Int8, intToInt; 64 lanes).
+// numBoolToI8AVX512 converts n BOOL elements at src to INT8 at dst (gen/amd64 numericStages: Bool → Int8, intToInt; 64 lanes).
 //
 //go:noescape
-func stageBoolToI8AVX512(dst *byte, src *byte, n int)
+func numBoolToI8AVX512(dst *byte, src *byte, n int)
 
-// stageBoolToU8AVX512 converts n BOOL elements at src to UINT8 at dst (gen/amd64 numericStages: Bool → Uint8, intToInt; 64 lanes).
+// numBoolToU8AVX512 converts n BOOL elements at src to UINT8 at dst (gen/amd64 numericStages: Bool → Uint8, intToInt; 64 lanes).
 //
 //go:noescape
-func stageBoolToU8AVX512(dst *byte, src *byte, n int)
+func numBoolToU8AVX512(dst *byte, src *byte, n int)
 
-// stageBoolToI16AVX512 converts n BOOL elements at src to INT16 at dst (gen/amd64 numericStages: Bool → Int16, intToInt; 32 lanes).
+// numBoolToI16AVX512 converts n BOOL elements at src to INT16 at dst (gen/amd64 numericStages: Bool → Int16, intToInt; 32 lanes).
 //
 //go:noescape
-func stageBoolToI16AVX512(dst *byte, src *byte, n int)
+func numBoolToI16AVX512(dst *byte, src *byte, n int)
 
-// stageBoolToU16AVX512 converts n BOOL elements at src to UINT16 at dst (gen/amd64 numericStages: Bool → Uint16, intToInt; 32 lanes).
+// numBoolToU16AVX512 converts n BOOL elements at src to UINT16 at dst (gen/amd64 numericStages: Bool → Uint16, intToInt; 32 lanes).
 //
 //go:noescape
-func stageBoolToU16AVX512(dst *byte, src *byte, n int)
+func numBoolToU16AVX512(dst *byte, src *byte, n int)
 
-// stageBoolToI32AVX512 converts n BOOL elements at src to INT32 at dst (gen/amd64 numericStages: Bool → Int32, intToInt; 16 lanes).
+// numBoolToI32AVX512 converts n BOOL elements at src to INT32 at dst (gen/amd64 numericStages: Bool → Int32, intToInt; 16 lanes).
 //
 //go:noescape
-func stageBoolToI32AVX512(dst *byte, src *byte, n int)
+func numBoolToI32AVX512(dst *byte, src *byte, n int)
 
-// stageBoolToU32AVX512 converts n BOOL elements at src to UINT32 at dst (gen/amd64 numericStages: Bool → Uint32, intToInt; 16 lanes).
+// numBoolToU32AVX512 converts n BOOL elements at src to UINT32 at dst (gen/amd64 numericStages: Bool → Uint32, intToInt; 16 lanes).
 //
 //go:noescape
-func stageBoolToU32AVX512(dst *byte, src *byte, n int)
+func numBoolToU32AVX512(dst *byte, src *byte, n int)
 
-// stageBoolToI64AVX512 converts n BOOL elements at src to INT64 at dst (gen/amd64 numericStages: Bool → Int64, intToInt; 8 lanes).
+// numBoolToI64AVX512 converts n BOOL elements at src to INT64 at dst (gen/amd64 numericStages: Bool → Int64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageBoolToI64AVX512(dst *byte, src *byte, n int)
+func numBoolToI64AVX512(dst *byte, src *byte, n int)
 
-// stageBoolToU64AVX512 converts n BOOL elements at src to UINT64 at dst (gen/amd64 numericStages: Bool → Uint64, intToInt; 8 lanes).
+// numBoolToU64AVX512 converts n BOOL elements at src to UINT64 at dst (gen/amd64 numericStages: Bool → Uint64, intToInt; 8 lanes).
 //
 //go:noescape
-func stageBoolToU64AVX512(dst *byte, src *byte, n int)
+func numBoolToU64AVX512(dst *byte, src *byte, n int)
 
-// stageBoolToBoolAVX512 converts n BOOL elements at src to BOOL at dst (gen/amd64 numericStages: Bool → Bool, intToInt; 64 lanes).
+// numBoolToBoolAVX512 converts n BOOL elements at src to BOOL at dst (gen/amd64 numericStages: Bool → Bool, intToInt; 64 lanes).
 //
 //go:noescape
-func stageBoolToBoolAVX512(dst *byte, src *byte, n int)
+func numBoolToBoolAVX512(dst *byte, src *byte, n int)
 
-// stageF32ToF64AVX2 converts n FLOAT elements at src to DOUBLE at dst (gen/amd64 numericStages: Float → Double, floatToFloat; 4 lanes).
+// numF32ToF64AVX2 converts n FLOAT elements at src to DOUBLE at dst (gen/amd64 numericStages: Float → Double, floatToFloat; 4 lanes).
 //
 //go:noescape
-func stageF32ToF64AVX2(dst *byte, src *byte, n int)
+func numF32ToF64AVX2(dst *byte, src *byte, n int)
 
-// stageF32ToI8AVX2 converts n FLOAT elements at src to INT8 at dst (gen/amd64 numericStages: Float → Int8, floatToInt; 8 lanes).
+// numF32ToI8AVX2 converts n FLOAT elements at src to INT8 at dst (gen/amd64 numericStages: Float → Int8, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF32ToI8AVX2(dst *byte, src *byte, n int)
+func numF32ToI8AVX2(dst *byte, src *byte, n int)
 
-// stageF32ToU8AVX2 converts n FLOAT elements at src to UINT8 at dst (gen/amd64 numericStages: Float → Uint8, floatToInt; 8 lanes).
+// numF32ToU8AVX2 converts n FLOAT elements at src to UINT8 at dst (gen/amd64 numericStages: Float → Uint8, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF32ToU8AVX2(dst *byte, src *byte, n int)
+func numF32ToU8AVX2(dst *byte, src *byte, n int)
 
-// stageF32ToI16AVX2 converts n FLOAT elements at src to INT16 at dst (gen/amd64 numericStages: Float → Int16, floatToInt; 8 lanes).
+// numF32ToI16AVX2 converts n FLOAT elements at src to INT16 at dst (gen/amd64 numericStages: Float → Int16, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF32ToI16AVX2(dst *byte, src *byte, n int)
+func numF32ToI16AVX2(dst *byte, src *byte, n int)
 
-// stageF32ToU16AVX2 converts n FLOAT elements at src to UINT16 at dst (gen/amd64 numericStages: Float → Uint16, floatToInt; 8 lanes).
+// numF32ToU16AVX2 converts n FLOAT elements at src to UINT16 at dst (gen/amd64 numericStages: Float → Uint16, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF32ToU16AVX2(dst *byte, src *byte, n int)
+func numF32ToU16AVX2(dst *byte, src *byte, n int)
 
-// stageF32ToI32AVX2 converts n FLOAT elements at src to INT32 at dst (gen/amd64 numericStages: Float → Int32, floatToInt; 8 lanes).
+// numF32ToI32AVX2 converts n FLOAT elements at src to INT32 at dst (gen/amd64 numericStages: Float → Int32, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF32ToI32AVX2(dst *byte, src *byte, n int)
+func numF32ToI32AVX2(dst *byte, src *byte, n int)
 
-// stageF32ToU32AVX2 converts n FLOAT elements at src to UINT32 at dst (gen/amd64 numericStages: Float → Uint32, floatToInt; 8 lanes).
+// numF32ToU32AVX2 converts n FLOAT elements at src to UINT32 at dst (gen/amd64 numericStages: Float → Uint32, floatToInt; 8 lanes).
 //
 //go:noescape
-func stageF32ToU32AVX2(dst *byte, src *byte, n int)
+func numF32ToU32AVX2(dst *byte, src *byte, n int)
 
-// stageF32ToI64AVX2 converts n FLOAT elements at src to INT64 at dst (gen/amd64 numericStages: Float → Int64, floatToInt; 4 lanes).
+// numF32ToI64AVX2 converts n FLOAT elements at src to INT64 at dst (gen/amd64 numericStages: Float → Int64, floatToInt; 4 lanes).
 //
 //go:noescape
-func stageF32ToI64AVX2(dst *byte, src *byte, n int)
+func numF32ToI64AVX2(dst *byte, src *byte, n int)
 
-// stageF32ToU64AVX2 converts n FLOAT elements at src to UINT64 at dst (gen/amd64 numericStages: Float → Uint64, floatToInt; 4 lanes).
+// numF32ToU64AVX2 converts n FLOAT elements at src to UINT64 at dst (gen/amd64 numericStages: Float → Uint64, floatToInt; 4 lanes).
 //
 //go:noescape
-func stageF32ToU64AVX2(dst *byte, src *byte, n int)
+func numF32ToU64AVX2(dst *byte, src *byte, n int)
 
-// stageF32ToBoolAVX2 converts n FLOAT elements at src to BOOL at dst (gen/amd64 numericStages: Float → Bool, floatToBool; 8 lanes).
+// numF32ToBoolAVX2 converts n FLOAT elements at src to BOOL at dst (gen/amd64 numericStages: Float → Bool, floatToBool; 8 lanes).
 //
 //go:noescape
-func stageF32ToBoolAVX2(dst *byte, src *byte, n int)
+func numF32ToBoolAVX2(dst *byte, src *byte, n int)
 
-// stageF64ToF32AVX2 converts n DOUBLE elements at src to FLOAT at dst (gen/amd64 numericStages: Double → Float, floatToFloat; 4 lanes).
+// numF64ToF32AVX2 converts n DOUBLE elements at src to FLOAT at dst (gen/amd64 numericStages: Double → Float, floatToFloat; 4 lanes).
 //
 //go:noescape
-func stageF64ToF32AVX2(dst *byte, src *byte, n int)
+func numF64ToF32AVX2(dst *byte, src *byte, n int)
 
-// stageF64ToI8AVX2 converts n DOUBLE elements at src to INT8 at dst (gen/amd64 numericStages: Double → Int8, floatToInt; 4 lanes).
+// numF64ToI8AVX2 converts n DOUBLE elements at src to INT8 at dst (gen/amd64 numericStages: Double → Int8, floatToInt; 4 lanes).
 //
 //go:noescape
-func stageF64ToI8AVX2(dst *byte, src *byte, n int)
+func numF64ToI8AVX2(dst *byte, src *byte, n int)
 
-// stageF64ToU8AVX2 converts n DOUBLE elements at src to UINT8 at dst (gen/amd64 numericStages: Double → Uint8, floatToInt; 4 lanes).
+// numF64ToU8AVX2 converts n DOUBLE elements at src to UINT8 at dst (gen/amd64 numericStages: Double → Uint8, floatToInt; 4 lanes).
 //
 //go:noescape
-func stageF64ToU8AVX2(dst *byte, src *byte, n int)
+func numF64ToU8AVX2(dst *byte, src *byte, n int)
 
-// stageF64ToI16AVX2 converts n DOUBLE elements at src to INT16 at dst (gen/amd64 numericStages: Double → Int16, floatToInt; 4 lanes).
+// numF64ToI16AVX2 converts n DOUBLE elements at src to INT16 at dst (gen/amd64 numericStages: Double → Int16, floatToInt; 4 lanes).
 //
 //go:noescape
-func stageF64ToI16AVX2(dst *byte, src *byte, n int)
+func numF64ToI16AVX2(dst *byte, src *byte, n int)
 
-// stageF64ToU16AVX2 converts n DOUBLE elements at src to UINT16 at dst (gen/amd64 numericStages: Double → Uint16, floatToInt; 4 lanes).
+// numF64ToU16AVX2 converts n DOUBLE elements at src to UINT16 at dst (gen/amd64 numericStages: Double → Uint16, floatToInt; 4 lanes).
 //
 //go:noescape
-func stageF64ToU16AVX2(dst *byte, src *byte, n int)
+func numF64ToU16AVX2(dst *byte, src *byte, n int)
 
-// stageF64ToI32AVX2 converts n DOUBLE elements at src to INT32 at dst (gen/amd64 numericStages: Double → Int32, floatToInt; 4 lanes).
+// numF64ToI32AVX2 converts n DOUBLE elements at src to INT32 at dst (gen/amd64 numericStages: Double → Int32, floatToInt; 4 lanes).
 //
 //go:noescape
-func stageF64ToI32AVX2(dst *byte, src *byte, n int)
+func numF64ToI32AVX2(dst *byte, src *byte, n int)
 
-// stageF64ToU32AVX2 converts n DOUBLE elements at src to UINT32 at dst (gen/amd64 numericStages: Double → Uint32, floatToInt; 4 lanes).
+// numF64ToU32AVX2 converts n DOUBLE elements at src to UINT32 at dst (gen/amd64 numericStages: Double → Uint32, floatToInt; 4 lanes).
 //
 //go:noescape
-func stageF64ToU32AVX2(dst *byte, src *byte, n int)
+func numF64ToU32AVX2(dst *byte, src *byte, n int)
 
-// stageF64ToI64AVX2 converts n DOUBLE elements at src to INT64 at dst (gen/amd64 numericStages: Double → Int64, floatToInt; 4 lanes).
+// numF64ToI64AVX2 converts n DOUBLE elements at src to INT64 at dst (gen/amd64 numericStages: Double → Int64, floatToInt; 4 lanes).
 //
 //go:noescape
-func stageF64ToI64AVX2(dst *byte, src *byte, n int)
+func numF64ToI64AVX2(dst *byte, src *byte, n int)
 
-// stageF64ToU64AVX2 converts n DOUBLE elements at src to UINT64 at dst (gen/amd64 numericStages: Double → Uint64, floatToInt; 4 lanes).
+// numF64ToU64AVX2 converts n DOUBLE elements at src to UINT64 at dst (gen/amd64 numericStages: Double → Uint64, floatToInt; 4 lanes).
 //
 //go:noescape
-func stageF64ToU64AVX2(dst *byte, src *byte, n int)
+func numF64ToU64AVX2(dst *byte, src *byte, n int)
 
-// stageF64ToBoolAVX2 converts n DOUBLE elements at src to BOOL at dst (gen/amd64 numericStages: Double → Bool, floatToBool; 4 lanes).
+// numF64ToBoolAVX2 converts n DOUBLE elements at src to BOOL at dst (gen/amd64 numericStages: Double → Bool, floatToBool; 4 lanes).
 //
 //go:noescape
-func stageF64ToBoolAVX2(dst *byte, src *byte, n int)
+func numF64ToBoolAVX2(dst *byte, src *byte, n int)
 
-// stageI8ToF32AVX2 converts n INT8 elements at src to FLOAT at dst (gen/amd64 numericStages: Int8 → Float, intToFloat; 8 lanes).
+// numI8ToF32AVX2 converts n INT8 elements at src to FLOAT at dst (gen/amd64 numericStages: Int8 → Float, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageI8ToF32AVX2(dst *byte, src *byte, n int)
+func numI8ToF32AVX2(dst *byte, src *byte, n int)
 
-// stageI8ToF64AVX2 converts n INT8 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int8 → Double, intToFloat; 4 lanes).
+// numI8ToF64AVX2 converts n INT8 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int8 → Double, intToFloat; 4 lanes).
 //
 //go:noescape
-func stageI8ToF64AVX2(dst *byte, src *byte, n int)
+func numI8ToF64AVX2(dst *byte, src *byte, n int)
 
-// stageI8ToU8AVX2 converts n INT8 elements at src to UINT8 at dst (gen/amd64 numericStages: Int8 → Uint8, intToInt; 32 lanes).
+// numI8ToU8AVX2 converts n INT8 elements at src to UINT8 at dst (gen/amd64 numericStages: Int8 → Uint8, intToInt; 32 lanes).
 //
 //go:noescape
-func stageI8ToU8AVX2(dst *byte, src *byte, n int)
+func numI8ToU8AVX2(dst *byte, src *byte, n int)
 
-// stageI8ToI16AVX2 converts n INT8 elements at src to INT16 at dst (gen/amd64 numericStages: Int8 → Int16, intToInt; 16 lanes).
+// numI8ToI16AVX2 converts n INT8 elements at src to INT16 at dst (gen/amd64 numericStages: Int8 → Int16, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI8ToI16AVX2(dst *byte, src *byte, n int)
+func numI8ToI16AVX2(dst *byte, src *byte, n int)
 
-// stageI8ToU16AVX2 converts n INT8 elements at src to UINT16 at dst (gen/amd64 numericStages: Int8 → Uint16, intToInt; 16 lanes).
+// numI8ToU16AVX2 converts n INT8 elements at src to UINT16 at dst (gen/amd64 numericStages: Int8 → Uint16, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI8ToU16AVX2(dst *byte, src *byte, n int)
+func numI8ToU16AVX2(dst *byte, src *byte, n int)
 
-// stageI8ToI32AVX2 converts n INT8 elements at src to INT32 at dst (gen/amd64 numericStages: Int8 → Int32, intToInt; 8 lanes).
+// numI8ToI32AVX2 converts n INT8 elements at src to INT32 at dst (gen/amd64 numericStages: Int8 → Int32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI8ToI32AVX2(dst *byte, src *byte, n int)
+func numI8ToI32AVX2(dst *byte, src *byte, n int)
 
-// stageI8ToU32AVX2 converts n INT8 elements at src to UINT32 at dst (gen/amd64 numericStages: Int8 → Uint32, intToInt; 8 lanes).
+// numI8ToU32AVX2 converts n INT8 elements at src to UINT32 at dst (gen/amd64 numericStages: Int8 → Uint32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI8ToU32AVX2(dst *byte, src *byte, n int)
+func numI8ToU32AVX2(dst *byte, src *byte, n int)
 
-// stageI8ToI64AVX2 converts n INT8 elements at src to INT64 at dst (gen/amd64 numericStages: Int8 → Int64, intToInt; 4 lanes).
+// numI8ToI64AVX2 converts n INT8 elements at src to INT64 at dst (gen/amd64 numericStages: Int8 → Int64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageI8ToI64AVX2(dst *byte, src *byte, n int)
+func numI8ToI64AVX2(dst *byte, src *byte, n int)
 
-// stageI8ToU64AVX2 converts n INT8 elements at src to UINT64 at dst (gen/amd64 numericStages: Int8 → Uint64, intToInt; 4 lanes).
+// numI8ToU64AVX2 converts n INT8 elements at src to UINT64 at dst (gen/amd64 numericStages: Int8 → Uint64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageI8ToU64AVX2(dst *byte, src *byte, n int)
+func numI8ToU64AVX2(dst *byte, src *byte, n int)
 
-// stageI8ToBoolAVX2 converts n INT8 elements at src to BOOL at dst (gen/amd64 numericStages: Int8 → Bool, intToInt; 32 lanes).
+// numI8ToBoolAVX2 converts n INT8 elements at src to BOOL at dst (gen/amd64 numericStages: Int8 → Bool, intToInt; 32 lanes).
 //
 //go:noescape
-func stageI8ToBoolAVX2(dst *byte, src *byte, n int)
+func numI8ToBoolAVX2(dst *byte, src *byte, n int)
 
-// stageU8ToF32AVX2 converts n UINT8 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint8 → Float, intToFloat; 8 lanes).
+// numU8ToF32AVX2 converts n UINT8 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint8 → Float, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageU8ToF32AVX2(dst *byte, src *byte, n int)
+func numU8ToF32AVX2(dst *byte, src *byte, n int)
 
-// stageU8ToF64AVX2 converts n UINT8 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint8 → Double, intToFloat; 4 lanes).
+// numU8ToF64AVX2 converts n UINT8 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint8 → Double, intToFloat; 4 lanes).
 //
 //go:noescape
-func stageU8ToF64AVX2(dst *byte, src *byte, n int)
+func numU8ToF64AVX2(dst *byte, src *byte, n int)
 
-// stageU8ToI8AVX2 converts n UINT8 elements at src to INT8 at dst (gen/amd64 numericStages: Uint8 → Int8, intToInt; 32 lanes).
+// numU8ToI8AVX2 converts n UINT8 elements at src to INT8 at dst (gen/amd64 numericStages: Uint8 → Int8, intToInt; 32 lanes).
 //
 //go:noescape
-func stageU8ToI8AVX2(dst *byte, src *byte, n int)
+func numU8ToI8AVX2(dst *byte, src *byte, n int)
 
-// stageU8ToI16AVX2 converts n UINT8 elements at src to INT16 at dst (gen/amd64 numericStages: Uint8 → Int16, intToInt; 16 lanes).
+// numU8ToI16AVX2 converts n UINT8 elements at src to INT16 at dst (gen/amd64 numericStages: Uint8 → Int16, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU8ToI16AVX2(dst *byte, src *byte, n int)
+func numU8ToI16AVX2(dst *byte, src *byte, n int)
 
-// stageU8ToU16AVX2 converts n UINT8 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint8 → Uint16, intToInt; 16 lanes).
+// numU8ToU16AVX2 converts n UINT8 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint8 → Uint16, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU8ToU16AVX2(dst *byte, src *byte, n int)
+func numU8ToU16AVX2(dst *byte, src *byte, n int)
 
-// stageU8ToI32AVX2 converts n UINT8 elements at src to INT32 at dst (gen/amd64 numericStages: Uint8 → Int32, intToInt; 8 lanes).
+// numU8ToI32AVX2 converts n UINT8 elements at src to INT32 at dst (gen/amd64 numericStages: Uint8 → Int32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU8ToI32AVX2(dst *byte, src *byte, n int)
+func numU8ToI32AVX2(dst *byte, src *byte, n int)
 
-// stageU8ToU32AVX2 converts n UINT8 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint8 → Uint32, intToInt; 8 lanes).
+// numU8ToU32AVX2 converts n UINT8 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint8 → Uint32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU8ToU32AVX2(dst *byte, src *byte, n int)
+func numU8ToU32AVX2(dst *byte, src *byte, n int)
 
-// stageU8ToI64AVX2 converts n UINT8 elements at src to INT64 at dst (gen/amd64 numericStages: Uint8 → Int64, intToInt; 4 lanes).
+// numU8ToI64AVX2 converts n UINT8 elements at src to INT64 at dst (gen/amd64 numericStages: Uint8 → Int64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageU8ToI64AVX2(dst *byte, src *byte, n int)
+func numU8ToI64AVX2(dst *byte, src *byte, n int)
 
-// stageU8ToU64AVX2 converts n UINT8 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint8 → Uint64, intToInt; 4 lanes).
+// numU8ToU64AVX2 converts n UINT8 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint8 → Uint64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageU8ToU64AVX2(dst *byte, src *byte, n int)
+func numU8ToU64AVX2(dst *byte, src *byte, n int)
 
-// stageU8ToBoolAVX2 converts n UINT8 elements at src to BOOL at dst (gen/amd64 numericStages: Uint8 → Bool, intToInt; 32 lanes).
+// numU8ToBoolAVX2 converts n UINT8 elements at src to BOOL at dst (gen/amd64 numericStages: Uint8 → Bool, intToInt; 32 lanes).
 //
 //go:noescape
-func stageU8ToBoolAVX2(dst *byte, src *byte, n int)
+func numU8ToBoolAVX2(dst *byte, src *byte, n int)
 
-// stageI16ToF32AVX2 converts n INT16 elements at src to FLOAT at dst (gen/amd64 numericStages: Int16 → Float, intToFloat; 8 lanes).
+// numI16ToF32AVX2 converts n INT16 elements at src to FLOAT at dst (gen/amd64 numericStages: Int16 → Float, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageI16ToF32AVX2(dst *byte, src *byte, n int)
+func numI16ToF32AVX2(dst *byte, src *byte, n int)
 
-// stageI16ToF64AVX2 converts n INT16 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int16 → Double, intToFloat; 4 lanes).
+// numI16ToF64AVX2 converts n INT16 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int16 → Double, intToFloat; 4 lanes).
 //
 //go:noescape
-func stageI16ToF64AVX2(dst *byte, src *byte, n int)
+func numI16ToF64AVX2(dst *byte, src *byte, n int)
 
-// stageI16ToI8AVX2 converts n INT16 elements at src to INT8 at dst (gen/amd64 numericStages: Int16 → Int8, intToInt; 16 lanes).
+// numI16ToI8AVX2 converts n INT16 elements at src to INT8 at dst (gen/amd64 numericStages: Int16 → Int8, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI16ToI8AVX2(dst *byte, src *byte, n int)
+func numI16ToI8AVX2(dst *byte, src *byte, n int)
 
-// stageI16ToU8AVX2 converts n INT16 elements at src to UINT8 at dst (gen/amd64 numericStages: Int16 → Uint8, intToInt; 16 lanes).
+// numI16ToU8AVX2 converts n INT16 elements at src to UINT8 at dst (gen/amd64 numericStages: Int16 → Uint8, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI16ToU8AVX2(dst *byte, src *byte, n int)
+func numI16ToU8AVX2(dst *byte, src *byte, n int)
 
-// stageI16ToU16AVX2 converts n INT16 elements at src to UINT16 at dst (gen/amd64 numericStages: Int16 → Uint16, intToInt; 16 lanes).
+// numI16ToU16AVX2 converts n INT16 elements at src to UINT16 at dst (gen/amd64 numericStages: Int16 → Uint16, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI16ToU16AVX2(dst *byte, src *byte, n int)
+func numI16ToU16AVX2(dst *byte, src *byte, n int)
 
-// stageI16ToI32AVX2 converts n INT16 elements at src to INT32 at dst (gen/amd64 numericStages: Int16 → Int32, intToInt; 8 lanes).
+// numI16ToI32AVX2 converts n INT16 elements at src to INT32 at dst (gen/amd64 numericStages: Int16 → Int32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI16ToI32AVX2(dst *byte, src *byte, n int)
+func numI16ToI32AVX2(dst *byte, src *byte, n int)
 
-// stageI16ToU32AVX2 converts n INT16 elements at src to UINT32 at dst (gen/amd64 numericStages: Int16 → Uint32, intToInt; 8 lanes).
+// numI16ToU32AVX2 converts n INT16 elements at src to UINT32 at dst (gen/amd64 numericStages: Int16 → Uint32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI16ToU32AVX2(dst *byte, src *byte, n int)
+func numI16ToU32AVX2(dst *byte, src *byte, n int)
 
-// stageI16ToI64AVX2 converts n INT16 elements at src to INT64 at dst (gen/amd64 numericStages: Int16 → Int64, intToInt; 4 lanes).
+// numI16ToI64AVX2 converts n INT16 elements at src to INT64 at dst (gen/amd64 numericStages: Int16 → Int64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageI16ToI64AVX2(dst *byte, src *byte, n int)
+func numI16ToI64AVX2(dst *byte, src *byte, n int)
 
-// stageI16ToU64AVX2 converts n INT16 elements at src to UINT64 at dst (gen/amd64 numericStages: Int16 → Uint64, intToInt; 4 lanes).
+// numI16ToU64AVX2 converts n INT16 elements at src to UINT64 at dst (gen/amd64 numericStages: Int16 → Uint64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageI16ToU64AVX2(dst *byte, src *byte, n int)
+func numI16ToU64AVX2(dst *byte, src *byte, n int)
 
-// stageI16ToBoolAVX2 converts n INT16 elements at src to BOOL at dst (gen/amd64 numericStages: Int16 → Bool, intToInt; 16 lanes).
+// numI16ToBoolAVX2 converts n INT16 elements at src to BOOL at dst (gen/amd64 numericStages: Int16 → Bool, intToInt; 16 lanes).
 //
 //go:noescape
-func stageI16ToBoolAVX2(dst *byte, src *byte, n int)
+func numI16ToBoolAVX2(dst *byte, src *byte, n int)
 
-// stageU16ToF32AVX2 converts n UINT16 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint16 → Float, intToFloat; 8 lanes).
+// numU16ToF32AVX2 converts n UINT16 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint16 → Float, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageU16ToF32AVX2(dst *byte, src *byte, n int)
+func numU16ToF32AVX2(dst *byte, src *byte, n int)
 
-// stageU16ToF64AVX2 converts n UINT16 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint16 → Double, intToFloat; 4 lanes).
+// numU16ToF64AVX2 converts n UINT16 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint16 → Double, intToFloat; 4 lanes).
 //
 //go:noescape
-func stageU16ToF64AVX2(dst *byte, src *byte, n int)
+func numU16ToF64AVX2(dst *byte, src *byte, n int)
 
-// stageU16ToI8AVX2 converts n UINT16 elements at src to INT8 at dst (gen/amd64 numericStages: Uint16 → Int8, intToInt; 16 lanes).
+// numU16ToI8AVX2 converts n UINT16 elements at src to INT8 at dst (gen/amd64 numericStages: Uint16 → Int8, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU16ToI8AVX2(dst *byte, src *byte, n int)
+func numU16ToI8AVX2(dst *byte, src *byte, n int)
 
-// stageU16ToU8AVX2 converts n UINT16 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint16 → Uint8, intToInt; 16 lanes).
+// numU16ToU8AVX2 converts n UINT16 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint16 → Uint8, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU16ToU8AVX2(dst *byte, src *byte, n int)
+func numU16ToU8AVX2(dst *byte, src *byte, n int)
 
-// stageU16ToI16AVX2 converts n UINT16 elements at src to INT16 at dst (gen/amd64 numericStages: Uint16 → Int16, intToInt; 16 lanes).
+// numU16ToI16AVX2 converts n UINT16 elements at src to INT16 at dst (gen/amd64 numericStages: Uint16 → Int16, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU16ToI16AVX2(dst *byte, src *byte, n int)
+func numU16ToI16AVX2(dst *byte, src *byte, n int)
 
-// stageU16ToI32AVX2 converts n UINT16 elements at src to INT32 at dst (gen/amd64 numericStages: Uint16 → Int32, intToInt; 8 lanes).
+// numU16ToI32AVX2 converts n UINT16 elements at src to INT32 at dst (gen/amd64 numericStages: Uint16 → Int32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU16ToI32AVX2(dst *byte, src *byte, n int)
+func numU16ToI32AVX2(dst *byte, src *byte, n int)
 
-// stageU16ToU32AVX2 converts n UINT16 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint16 → Uint32, intToInt; 8 lanes).
+// numU16ToU32AVX2 converts n UINT16 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint16 → Uint32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU16ToU32AVX2(dst *byte, src *byte, n int)
+func numU16ToU32AVX2(dst *byte, src *byte, n int)
 
-// stageU16ToI64AVX2 converts n UINT16 elements at src to INT64 at dst (gen/amd64 numericStages: Uint16 → Int64, intToInt; 4 lanes).
+// numU16ToI64AVX2 converts n UINT16 elements at src to INT64 at dst (gen/amd64 numericStages: Uint16 → Int64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageU16ToI64AVX2(dst *byte, src *byte, n int)
+func numU16ToI64AVX2(dst *byte, src *byte, n int)
 
-// stageU16ToU64AVX2 converts n UINT16 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint16 → Uint64, intToInt; 4 lanes).
+// numU16ToU64AVX2 converts n UINT16 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint16 → Uint64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageU16ToU64AVX2(dst *byte, src *byte, n int)
+func numU16ToU64AVX2(dst *byte, src *byte, n int)
 
-// stageU16ToBoolAVX2 converts n UINT16 elements at src to BOOL at dst (gen/amd64 numericStages: Uint16 → Bool, intToInt; 16 lanes).
+// numU16ToBoolAVX2 converts n UINT16 elements at src to BOOL at dst (gen/amd64 numericStages: Uint16 → Bool, intToInt; 16 lanes).
 //
 //go:noescape
-func stageU16ToBoolAVX2(dst *byte, src *byte, n int)
+func numU16ToBoolAVX2(dst *byte, src *byte, n int)
 
-// stageI32ToF32AVX2 converts n INT32 elements at src to FLOAT at dst (gen/amd64 numericStages: Int32 → Float, intToFloat; 8 lanes).
+// numI32ToF32AVX2 converts n INT32 elements at src to FLOAT at dst (gen/amd64 numericStages: Int32 → Float, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageI32ToF32AVX2(dst *byte, src *byte, n int)
+func numI32ToF32AVX2(dst *byte, src *byte, n int)
 
-// stageI32ToF64AVX2 converts n INT32 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int32 → Double, intToFloat; 4 lanes).
+// numI32ToF64AVX2 converts n INT32 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int32 → Double, intToFloat; 4 lanes).
 //
 //go:noescape
-func stageI32ToF64AVX2(dst *byte, src *byte, n int)
+func numI32ToF64AVX2(dst *byte, src *byte, n int)
 
-// stageI32ToI8AVX2 converts n INT32 elements at src to INT8 at dst (gen/amd64 numericStages: Int32 → Int8, intToInt; 8 lanes).
+// numI32ToI8AVX2 converts n INT32 elements at src to INT8 at dst (gen/amd64 numericStages: Int32 → Int8, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI32ToI8AVX2(dst *byte, src *byte, n int)
+func numI32ToI8AVX2(dst *byte, src *byte, n int)
 
-// stageI32ToU8AVX2 converts n INT32 elements at src to UINT8 at dst (gen/amd64 numericStages: Int32 → Uint8, intToInt; 8 lanes).
+// numI32ToU8AVX2 converts n INT32 elements at src to UINT8 at dst (gen/amd64 numericStages: Int32 → Uint8, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI32ToU8AVX2(dst *byte, src *byte, n int)
+func numI32ToU8AVX2(dst *byte, src *byte, n int)
 
-// stageI32ToI16AVX2 converts n INT32 elements at src to INT16 at dst (gen/amd64 numericStages: Int32 → Int16, intToInt; 8 lanes).
+// numI32ToI16AVX2 converts n INT32 elements at src to INT16 at dst (gen/amd64 numericStages: Int32 → Int16, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI32ToI16AVX2(dst *byte, src *byte, n int)
+func numI32ToI16AVX2(dst *byte, src *byte, n int)
 
-// stageI32ToU16AVX2 converts n INT32 elements at src to UINT16 at dst (gen/amd64 numericStages: Int32 → Uint16, intToInt; 8 lanes).
+// numI32ToU16AVX2 converts n INT32 elements at src to UINT16 at dst (gen/amd64 numericStages: Int32 → Uint16, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI32ToU16AVX2(dst *byte, src *byte, n int)
+func numI32ToU16AVX2(dst *byte, src *byte, n int)
 
-// stageI32ToU32AVX2 converts n INT32 elements at src to UINT32 at dst (gen/amd64 numericStages: Int32 → Uint32, intToInt; 8 lanes).
+// numI32ToU32AVX2 converts n INT32 elements at src to UINT32 at dst (gen/amd64 numericStages: Int32 → Uint32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI32ToU32AVX2(dst *byte, src *byte, n int)
+func numI32ToU32AVX2(dst *byte, src *byte, n int)
 
-// stageI32ToI64AVX2 converts n INT32 elements at src to INT64 at dst (gen/amd64 numericStages: Int32 → Int64, intToInt; 4 lanes).
+// numI32ToI64AVX2 converts n INT32 elements at src to INT64 at dst (gen/amd64 numericStages: Int32 → Int64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageI32ToI64AVX2(dst *byte, src *byte, n int)
+func numI32ToI64AVX2(dst *byte, src *byte, n int)
 
-// stageI32ToU64AVX2 converts n INT32 elements at src to UINT64 at dst (gen/amd64 numericStages: Int32 → Uint64, intToInt; 4 lanes).
+// numI32ToU64AVX2 converts n INT32 elements at src to UINT64 at dst (gen/amd64 numericStages: Int32 → Uint64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageI32ToU64AVX2(dst *byte, src *byte, n int)
+func numI32ToU64AVX2(dst *byte, src *byte, n int)
 
-// stageI32ToBoolAVX2 converts n INT32 elements at src to BOOL at dst (gen/amd64 numericStages: Int32 → Bool, intToInt; 8 lanes).
+// numI32ToBoolAVX2 converts n INT32 elements at src to BOOL at dst (gen/amd64 numericStages: Int32 → Bool, intToInt; 8 lanes).
 //
 //go:noescape
-func stageI32ToBoolAVX2(dst *byte, src *byte, n int)
+func numI32ToBoolAVX2(dst *byte, src *byte, n int)
 
-// stageU32ToF32AVX2 converts n UINT32 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint32 → Float, intToFloat; 8 lanes).
+// numU32ToF32AVX2 converts n UINT32 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint32 → Float, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageU32ToF32AVX2(dst *byte, src *byte, n int)
+func numU32ToF32AVX2(dst *byte, src *byte, n int)
 
-// stageU32ToF64AVX2 converts n UINT32 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint32 → Double, intToFloat; 4 lanes).
+// numU32ToF64AVX2 converts n UINT32 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint32 → Double, intToFloat; 4 lanes).
 //
 //go:noescape
-func stageU32ToF64AVX2(dst *byte, src *byte, n int)
+func numU32ToF64AVX2(dst *byte, src *byte, n int)
 
-// stageU32ToI8AVX2 converts n UINT32 elements at src to INT8 at dst (gen/amd64 numericStages: Uint32 → Int8, intToInt; 8 lanes).
+// numU32ToI8AVX2 converts n UINT32 elements at src to INT8 at dst (gen/amd64 numericStages: Uint32 → Int8, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU32ToI8AVX2(dst *byte, src *byte, n int)
+func numU32ToI8AVX2(dst *byte, src *byte, n int)
 
-// stageU32ToU8AVX2 converts n UINT32 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint32 → Uint8, intToInt; 8 lanes).
+// numU32ToU8AVX2 converts n UINT32 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint32 → Uint8, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU32ToU8AVX2(dst *byte, src *byte, n int)
+func numU32ToU8AVX2(dst *byte, src *byte, n int)
 
-// stageU32ToI16AVX2 converts n UINT32 elements at src to INT16 at dst (gen/amd64 numericStages: Uint32 → Int16, intToInt; 8 lanes).
+// numU32ToI16AVX2 converts n UINT32 elements at src to INT16 at dst (gen/amd64 numericStages: Uint32 → Int16, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU32ToI16AVX2(dst *byte, src *byte, n int)
+func numU32ToI16AVX2(dst *byte, src *byte, n int)
 
-// stageU32ToU16AVX2 converts n UINT32 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint32 → Uint16, intToInt; 8 lanes).
+// numU32ToU16AVX2 converts n UINT32 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint32 → Uint16, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU32ToU16AVX2(dst *byte, src *byte, n int)
+func numU32ToU16AVX2(dst *byte, src *byte, n int)
 
-// stageU32ToI32AVX2 converts n UINT32 elements at src to INT32 at dst (gen/amd64 numericStages: Uint32 → Int32, intToInt; 8 lanes).
+// numU32ToI32AVX2 converts n UINT32 elements at src to INT32 at dst (gen/amd64 numericStages: Uint32 → Int32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU32ToI32AVX2(dst *byte, src *byte, n int)
+func numU32ToI32AVX2(dst *byte, src *byte, n int)
 
-// stageU32ToI64AVX2 converts n UINT32 elements at src to INT64 at dst (gen/amd64 numericStages: Uint32 → Int64, intToInt; 4 lanes).
+// numU32ToI64AVX2 converts n UINT32 elements at src to INT64 at dst (gen/amd64 numericStages: Uint32 → Int64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageU32ToI64AVX2(dst *byte, src *byte, n int)
+func numU32ToI64AVX2(dst *byte, src *byte, n int)
 
-// stageU32ToU64AVX2 converts n UINT32 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint32 → Uint64, intToInt; 4 lanes).
+// numU32ToU64AVX2 converts n UINT32 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint32 → Uint64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageU32ToU64AVX2(dst *byte, src *byte, n int)
+func numU32ToU64AVX2(dst *byte, src *byte, n int)
 
-// stageU32ToBoolAVX2 converts n UINT32 elements at src to BOOL at dst (gen/amd64 numericStages: Uint32 → Bool, intToInt; 8 lanes).
+// numU32ToBoolAVX2 converts n UINT32 elements at src to BOOL at dst (gen/amd64 numericStages: Uint32 → Bool, intToInt; 8 lanes).
 //
 //go:noescape
-func stageU32ToBoolAVX2(dst *byte, src *byte, n int)
+func numU32ToBoolAVX2(dst *byte, src *byte, n int)
 
-// stageI64ToF32AVX2 converts n INT64 elements at src to FLOAT at dst (gen/amd64 numericStages: Int64 → Float, intToFloat; 4 lanes).
+// numI64ToF32AVX2 converts n INT64 elements at src to FLOAT at dst (gen/amd64 numericStages: Int64 → Float, intToFloat; 4 lanes).
 //
 //go:noescape
-func stageI64ToF32AVX2(dst *byte, src *byte, n int)
+func numI64ToF32AVX2(dst *byte, src *byte, n int)
 
-// stageI64ToF64AVX2 converts n INT64 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int64 → Double, intToFloat; 4 lanes).
+// numI64ToF64AVX2 converts n INT64 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int64 → Double, intToFloat; 4 lanes).
 //
 //go:noescape
-func stageI64ToF64AVX2(dst *byte, src *byte, n int)
+func numI64ToF64AVX2(dst *byte, src *byte, n int)
 
-// stageI64ToI8AVX2 converts n INT64 elements at src to INT8 at dst (gen/amd64 numericStages: Int64 → Int8, intToInt; 4 lanes).
+// numI64ToI8AVX2 converts n INT64 elements at src to INT8 at dst (gen/amd64 numericStages: Int64 → Int8, intToInt; 4 lanes).
 //
 //go:noescape
-func stageI64ToI8AVX2(dst *byte, src *byte, n int)
+func numI64ToI8AVX2(dst *byte, src *byte, n int)
 
-// stageI64ToU8AVX2 converts n INT64 elements at src to UINT8 at dst (gen/amd64 numericStages: Int64 → Uint8, intToInt; 4 lanes).
+// numI64ToU8AVX2 converts n INT64 elements at src to UINT8 at dst (gen/amd64 numericStages: Int64 → Uint8, intToInt; 4 lanes).
 //
 //go:noescape
-func stageI64ToU8AVX2(dst *byte, src *byte, n int)
+func numI64ToU8AVX2(dst *byte, src *byte, n int)
 
-// stageI64ToI16AVX2 converts n INT64 elements at src to INT16 at dst (gen/amd64 numericStages: Int64 → Int16, intToInt; 4 lanes).
+// numI64ToI16AVX2 converts n INT64 elements at src to INT16 at dst (gen/amd64 numericStages: Int64 → Int16, intToInt; 4 lanes).
 //
 //go:noescape
-func stageI64ToI16AVX2(dst *byte, src *byte, n int)
+func numI64ToI16AVX2(dst *byte, src *byte, n int)
 
-// stageI64ToU16AVX2 converts n INT64 elements at src to UINT16 at dst (gen/amd64 numericStages: Int64 → Uint16, intToInt; 4 lanes).
+// numI64ToU16AVX2 converts n INT64 elements at src to UINT16 at dst (gen/amd64 numericStages: Int64 → Uint16, intToInt; 4 lanes).
 //
 //go:noescape
-func stageI64ToU16AVX2(dst *byte, src *byte, n int)
+func numI64ToU16AVX2(dst *byte, src *byte, n int)
 
-// stageI64ToI32AVX2 converts n INT64 elements at src to INT32 at dst (gen/amd64 numericStages: Int64 → Int32, intToInt; 4 lanes).
+// numI64ToI32AVX2 converts n INT64 elements at src to INT32 at dst (gen/amd64 numericStages: Int64 → Int32, intToInt; 4 lanes).
 //
 //go:noescape
-func stageI64ToI32AVX2(dst *byte, src *byte, n int)
+func numI64ToI32AVX2(dst *byte, src *byte, n int)
 
-// stageI64ToU32AVX2 converts n INT64 elements at src to UINT32 at dst (gen/amd64 numericStages: Int64 → Uint32, intToInt; 4 lanes).
+// numI64ToU32AVX2 converts n INT64 elements at src to UINT32 at dst (gen/amd64 numericStages: Int64 → Uint32, intToInt; 4 lanes).
 //
 //go:noescape
-func stageI64ToU32AVX2(dst *byte, src *byte, n int)
+func numI64ToU32AVX2(dst *byte, src *byte, n int)
 
-// stageI64ToU64AVX2 converts n INT64 elements at src to UINT64 at dst (gen/amd64 numericStages: Int64 → Uint64, intToInt; 4 lanes).
+// numI64ToU64AVX2 converts n INT64 elements at src to UINT64 at dst (gen/amd64 numericStages: Int64 → Uint64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageI64ToU64AVX2(dst *byte, src *byte, n int)
+func numI64ToU64AVX2(dst *byte, src *byte, n int)
 
-// stageI64ToBoolAVX2 converts n INT64 elements at src to BOOL at dst (gen/amd64 numericStages: Int64 → Bool, intToInt; 4 lanes).
+// numI64ToBoolAVX2 converts n INT64 elements at src to BOOL at dst (gen/amd64 numericStages: Int64 → Bool, intToInt; 4 lanes).
 //
 //go:noescape
-func stageI64ToBoolAVX2(dst *byte, src *byte, n int)
+func numI64ToBoolAVX2(dst *byte, src *byte, n int)
 
-// stageU64ToF32AVX2 converts n UINT64 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint64 → Float, intToFloat; 4 lanes).
+// numU64ToF32AVX2 converts n UINT64 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint64 → Float, intToFloat; 4 lanes).
 //
 //go:noescape
-func stageU64ToF32AVX2(dst *byte, src *byte, n int)
+func numU64ToF32AVX2(dst *byte, src *byte, n int)
 
-// stageU64ToF64AVX2 converts n UINT64 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint64 → Double, intToFloat; 4 lanes).
+// numU64ToF64AVX2 converts n UINT64 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint64 → Double, intToFloat; 4 lanes).
 //
 //go:noescape
-func stageU64ToF64AVX2(dst *byte, src *byte, n int)
+func numU64ToF64AVX2(dst *byte, src *byte, n int)
 
-// stageU64ToI8AVX2 converts n UINT64 elements at src to INT8 at dst (gen/amd64 numericStages: Uint64 → Int8, intToInt; 4 lanes).
+// numU64ToI8AVX2 converts n UINT64 elements at src to INT8 at dst (gen/amd64 numericStages: Uint64 → Int8, intToInt; 4 lanes).
 //
 //go:noescape
-func stageU64ToI8AVX2(dst *byte, src *byte, n int)
+func numU64ToI8AVX2(dst *byte, src *byte, n int)
 
-// stageU64ToU8AVX2 converts n UINT64 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint64 → Uint8, intToInt; 4 lanes).
+// numU64ToU8AVX2 converts n UINT64 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint64 → Uint8, intToInt; 4 lanes).
 //
 //go:noescape
-func stageU64ToU8AVX2(dst *byte, src *byte, n int)
+func numU64ToU8AVX2(dst *byte, src *byte, n int)
 
-// stageU64ToI16AVX2 converts n UINT64 elements at src to INT16 at dst (gen/amd64 numericStages: Uint64 → Int16, intToInt; 4 lanes).
+// numU64ToI16AVX2 converts n UINT64 elements at src to INT16 at dst (gen/amd64 numericStages: Uint64 → Int16, intToInt; 4 lanes).
 //
 //go:noescape
-func stageU64ToI16AVX2(dst *byte, src *byte, n int)
+func numU64ToI16AVX2(dst *byte, src *byte, n int)
 
-// stageU64ToU16AVX2 converts n UINT64 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint64 → Uint16, intToInt; 4 lanes).
+// numU64ToU16AVX2 converts n UINT64 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint64 → Uint16, intToInt; 4 lanes).
 //
 //go:noescape
-func stageU64ToU16AVX2(dst *byte, src *byte, n int)
+func numU64ToU16AVX2(dst *byte, src *byte, n int)
 
-// stageU64ToI32AVX2 converts n UINT64 elements at src to INT32 at dst (gen/amd64 numericStages: Uint64 → Int32, intToInt; 4 lanes).
+// numU64ToI32AVX2 converts n UINT64 elements at src to INT32 at dst (gen/amd64 numericStages: Uint64 → Int32, intToInt; 4 lanes).
 //
 //go:noescape
-func stageU64ToI32AVX2(dst *byte, src *byte, n int)
+func numU64ToI32AVX2(dst *byte, src *byte, n int)
 
-// stageU64ToU32AVX2 converts n UINT64 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint64 → Uint32, intToInt; 4 lanes).
+// numU64ToU32AVX2 converts n UINT64 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint64 → Uint32, intToInt; 4 lanes).
 //
 //go:noescape
-func stageU64ToU32AVX2(dst *byte, src *byte, n int)
+func numU64ToU32AVX2(dst *byte, src *byte, n int)
 
-// stageU64ToI64AVX2 converts n UINT64 elements at src to INT64 at dst (gen/amd64 numericStages: Uint64 → Int64, intToInt; 4 lanes).
+// numU64ToI64AVX2 converts n UINT64 elements at src to INT64 at dst (gen/amd64 numericStages: Uint64 → Int64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageU64ToI64AVX2(dst *byte, src *byte, n int)
+func numU64ToI64AVX2(dst *byte, src *byte, n int)
 
-// stageU64ToBoolAVX2 converts n UINT64 elements at src to BOOL at dst (gen/amd64 numericStages: Uint64 → Bool, intToInt; 4 lanes).
+// numU64ToBoolAVX2 converts n UINT64 elements at src to BOOL at dst (gen/amd64 numericStages: Uint64 → Bool, intToInt; 4 lanes).
 //
 //go:noescape
-func stageU64ToBoolAVX2(dst *byte, src *byte, n int)
+func numU64ToBoolAVX2(dst *byte, src *byte, n int)
 
-// stageBoolToF32AVX2 converts n BOOL elements at src to FLOAT at dst (gen/amd64 numericStages: Bool → Float, intToFloat; 8 lanes).
+// numBoolToF32AVX2 converts n BOOL elements at src to FLOAT at dst (gen/amd64 numericStages: Bool → Float, intToFloat; 8 lanes).
 //
 //go:noescape
-func stageBoolToF32AVX2(dst *byte, src *byte, n int)
+func numBoolToF32AVX2(dst *byte, src *byte, n int)
 
-// stageBoolToF64AVX2 converts n BOOL elements at src to DOUBLE at dst (gen/amd64 numericStages: Bool → Double, intToFloat; 4 lanes).
+// numBoolToF64AVX2 converts n BOOL elements at src to DOUBLE at dst (gen/amd64 numericStages: Bool → Double, intToFloat; 4 lanes).
 //
 //go:noescape
-func stageBoolToF64AVX2(dst *byte, src *byte, n int)
+func numBoolToF64AVX2(dst *byte, src *byte, n int)
 
-// stageBoolToI8AVX2 converts n BOOL elements at src to INT8 at dst (gen/amd64 numericStages: Bool → Int8, intToInt; 32 lanes).
+// numBoolToI8AVX2 converts n BOOL elements at src to INT8 at dst (gen/amd64 numericStages: Bool → Int8, intToInt; 32 lanes).
 //
 //go:noescape
-func stageBoolToI8AVX2(dst *byte, src *byte, n int)
+func numBoolToI8AVX2(dst *byte, src *byte, n int)
 
-// stageBoolToU8AVX2 converts n BOOL elements at src to UINT8 at dst (gen/amd64 numericStages: Bool → Uint8, intToInt; 32 lanes).
+// numBoolToU8AVX2 converts n BOOL elements at src to UINT8 at dst (gen/amd64 numericStages: Bool → Uint8, intToInt; 32 lanes).
 //
 //go:noescape
-func stageBoolToU8AVX2(dst *byte, src *byte, n int)
+func numBoolToU8AVX2(dst *byte, src *byte, n int)
 
-// stageBoolToI16AVX2 converts n BOOL elements at src to INT16 at dst (gen/amd64 numericStages: Bool → Int16, intToInt; 16 lanes).
+// numBoolToI16AVX2 converts n BOOL elements at src to INT16 at dst (gen/amd64 numericStages: Bool → Int16, intToInt; 16 lanes).
 //
 //go:noescape
-func stageBoolToI16AVX2(dst *byte, src *byte, n int)
+func numBoolToI16AVX2(dst *byte, src *byte, n int)
 
-// stageBoolToU16AVX2 converts n BOOL elements at src to UINT16 at dst (gen/amd64 numericStages: Bool → Uint16, intToInt; 16 lanes).
+// numBoolToU16AVX2 converts n BOOL elements at src to UINT16 at dst (gen/amd64 numericStages: Bool → Uint16, intToInt; 16 lanes).
 //
 //go:noescape
-func stageBoolToU16AVX2(dst *byte, src *byte, n int)
+func numBoolToU16AVX2(dst *byte, src *byte, n int)
 
-// stageBoolToI32AVX2 converts n BOOL elements at src to INT32 at dst (gen/amd64 numericStages: Bool → Int32, intToInt; 8 lanes).
+// numBoolToI32AVX2 converts n BOOL elements at src to INT32 at dst (gen/amd64 numericStages: Bool → Int32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageBoolToI32AVX2(dst *byte, src *byte, n int)
+func numBoolToI32AVX2(dst *byte, src *byte, n int)
 
-// stageBoolToU32AVX2 converts n BOOL elements at src to UINT32 at dst (gen/amd64 numericStages: Bool → Uint32, intToInt; 8 lanes).
+// numBoolToU32AVX2 converts n BOOL elements at src to UINT32 at dst (gen/amd64 numericStages: Bool → Uint32, intToInt; 8 lanes).
 //
 //go:noescape
-func stageBoolToU32AVX2(dst *byte, src *byte, n int)
+func numBoolToU32AVX2(dst *byte, src *byte, n int)
 
-// stageBoolToI64AVX2 converts n BOOL elements at src to INT64 at dst (gen/amd64 numericStages: Bool → Int64, intToInt; 4 lanes).
+// numBoolToI64AVX2 converts n BOOL elements at src to INT64 at dst (gen/amd64 numericStages: Bool → Int64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageBoolToI64AVX2(dst *byte, src *byte, n int)
+func numBoolToI64AVX2(dst *byte, src *byte, n int)
 
-// stageBoolToU64AVX2 converts n BOOL elements at src to UINT64 at dst (gen/amd64 numericStages: Bool → Uint64, intToInt; 4 lanes).
+// numBoolToU64AVX2 converts n BOOL elements at src to UINT64 at dst (gen/amd64 numericStages: Bool → Uint64, intToInt; 4 lanes).
 //
 //go:noescape
-func stageBoolToU64AVX2(dst *byte, src *byte, n int)
+func numBoolToU64AVX2(dst *byte, src *byte, n int)
 
-// stageBoolToBoolAVX2 converts n BOOL elements at src to BOOL at dst (gen/amd64 numericStages: Bool → Bool, intToInt; 32 lanes).
+// numBoolToBoolAVX2 converts n BOOL elements at src to BOOL at dst (gen/amd64 numericStages: Bool → Bool, intToInt; 32 lanes).
 //
 //go:noescape
-func stageBoolToBoolAVX2(dst *byte, src *byte, n int)
+func numBoolToBoolAVX2(dst *byte, src *byte, n int)

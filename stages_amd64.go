@@ -16,2891 +16,2891 @@ import (
 
 func init() {
 	if cpu.X86.HasAVX && cpu.X86.HasAVX2 {
-		registerStage("avx2", Float, Double, stageF32ToF64Avx2)
-		registerStage("avx2", Float, Int8, stageF32ToI8Avx2)
-		registerStage("avx2", Float, Uint8, stageF32ToU8Avx2)
-		registerStage("avx2", Float, Int16, stageF32ToI16Avx2)
-		registerStage("avx2", Float, Uint16, stageF32ToU16Avx2)
-		registerStage("avx2", Float, Int32, stageF32ToI32Avx2)
-		registerStage("avx2", Float, Uint32, stageF32ToU32Avx2)
-		registerStage("avx2", Float, Int64, stageF32ToI64Avx2)
-		registerStage("avx2", Float, Uint64, stageF32ToU64Avx2)
-		registerStage("avx2", Float, Bool, stageF32ToBoolAvx2)
-		registerStage("avx2", Double, Float, stageF64ToF32Avx2)
-		registerStage("avx2", Double, Int8, stageF64ToI8Avx2)
-		registerStage("avx2", Double, Uint8, stageF64ToU8Avx2)
-		registerStage("avx2", Double, Int16, stageF64ToI16Avx2)
-		registerStage("avx2", Double, Uint16, stageF64ToU16Avx2)
-		registerStage("avx2", Double, Int32, stageF64ToI32Avx2)
-		registerStage("avx2", Double, Uint32, stageF64ToU32Avx2)
-		registerStage("avx2", Double, Int64, stageF64ToI64Avx2)
-		registerStage("avx2", Double, Uint64, stageF64ToU64Avx2)
-		registerStage("avx2", Double, Bool, stageF64ToBoolAvx2)
-		registerStage("avx2", Int8, Float, stageI8ToF32Avx2)
-		registerStage("avx2", Int8, Double, stageI8ToF64Avx2)
-		registerStage("avx2", Int8, Uint8, stageI8ToU8Avx2)
-		registerStage("avx2", Int8, Int16, stageI8ToI16Avx2)
-		registerStage("avx2", Int8, Uint16, stageI8ToU16Avx2)
-		registerStage("avx2", Int8, Int32, stageI8ToI32Avx2)
-		registerStage("avx2", Int8, Uint32, stageI8ToU32Avx2)
-		registerStage("avx2", Int8, Int64, stageI8ToI64Avx2)
-		registerStage("avx2", Int8, Uint64, stageI8ToU64Avx2)
-		registerStage("avx2", Int8, Bool, stageI8ToBoolAvx2)
-		registerStage("avx2", Uint8, Float, stageU8ToF32Avx2)
-		registerStage("avx2", Uint8, Double, stageU8ToF64Avx2)
-		registerStage("avx2", Uint8, Int8, stageU8ToI8Avx2)
-		registerStage("avx2", Uint8, Int16, stageU8ToI16Avx2)
-		registerStage("avx2", Uint8, Uint16, stageU8ToU16Avx2)
-		registerStage("avx2", Uint8, Int32, stageU8ToI32Avx2)
-		registerStage("avx2", Uint8, Uint32, stageU8ToU32Avx2)
-		registerStage("avx2", Uint8, Int64, stageU8ToI64Avx2)
-		registerStage("avx2", Uint8, Uint64, stageU8ToU64Avx2)
-		registerStage("avx2", Uint8, Bool, stageU8ToBoolAvx2)
-		registerStage("avx2", Int16, Float, stageI16ToF32Avx2)
-		registerStage("avx2", Int16, Double, stageI16ToF64Avx2)
-		registerStage("avx2", Int16, Int8, stageI16ToI8Avx2)
-		registerStage("avx2", Int16, Uint8, stageI16ToU8Avx2)
-		registerStage("avx2", Int16, Uint16, stageI16ToU16Avx2)
-		registerStage("avx2", Int16, Int32, stageI16ToI32Avx2)
-		registerStage("avx2", Int16, Uint32, stageI16ToU32Avx2)
-		registerStage("avx2", Int16, Int64, stageI16ToI64Avx2)
-		registerStage("avx2", Int16, Uint64, stageI16ToU64Avx2)
-		registerStage("avx2", Int16, Bool, stageI16ToBoolAvx2)
-		registerStage("avx2", Uint16, Float, stageU16ToF32Avx2)
-		registerStage("avx2", Uint16, Double, stageU16ToF64Avx2)
-		registerStage("avx2", Uint16, Int8, stageU16ToI8Avx2)
-		registerStage("avx2", Uint16, Uint8, stageU16ToU8Avx2)
-		registerStage("avx2", Uint16, Int16, stageU16ToI16Avx2)
-		registerStage("avx2", Uint16, Int32, stageU16ToI32Avx2)
-		registerStage("avx2", Uint16, Uint32, stageU16ToU32Avx2)
-		registerStage("avx2", Uint16, Int64, stageU16ToI64Avx2)
-		registerStage("avx2", Uint16, Uint64, stageU16ToU64Avx2)
-		registerStage("avx2", Uint16, Bool, stageU16ToBoolAvx2)
-		registerStage("avx2", Int32, Float, stageI32ToF32Avx2)
-		registerStage("avx2", Int32, Double, stageI32ToF64Avx2)
-		registerStage("avx2", Int32, Int8, stageI32ToI8Avx2)
-		registerStage("avx2", Int32, Uint8, stageI32ToU8Avx2)
-		registerStage("avx2", Int32, Int16, stageI32ToI16Avx2)
-		registerStage("avx2", Int32, Uint16, stageI32ToU16Avx2)
-		registerStage("avx2", Int32, Uint32, stageI32ToU32Avx2)
-		registerStage("avx2", Int32, Int64, stageI32ToI64Avx2)
-		registerStage("avx2", Int32, Uint64, stageI32ToU64Avx2)
-		registerStage("avx2", Int32, Bool, stageI32ToBoolAvx2)
-		registerStage("avx2", Uint32, Float, stageU32ToF32Avx2)
-		registerStage("avx2", Uint32, Double, stageU32ToF64Avx2)
-		registerStage("avx2", Uint32, Int8, stageU32ToI8Avx2)
-		registerStage("avx2", Uint32, Uint8, stageU32ToU8Avx2)
-		registerStage("avx2", Uint32, Int16, stageU32ToI16Avx2)
-		registerStage("avx2", Uint32, Uint16, stageU32ToU16Avx2)
-		registerStage("avx2", Uint32, Int32, stageU32ToI32Avx2)
-		registerStage("avx2", Uint32, Int64, stageU32ToI64Avx2)
-		registerStage("avx2", Uint32, Uint64, stageU32ToU64Avx2)
-		registerStage("avx2", Uint32, Bool, stageU32ToBoolAvx2)
-		registerStage("avx2", Int64, Float, stageI64ToF32Avx2)
-		registerStage("avx2", Int64, Double, stageI64ToF64Avx2)
-		registerStage("avx2", Int64, Int8, stageI64ToI8Avx2)
-		registerStage("avx2", Int64, Uint8, stageI64ToU8Avx2)
-		registerStage("avx2", Int64, Int16, stageI64ToI16Avx2)
-		registerStage("avx2", Int64, Uint16, stageI64ToU16Avx2)
-		registerStage("avx2", Int64, Int32, stageI64ToI32Avx2)
-		registerStage("avx2", Int64, Uint32, stageI64ToU32Avx2)
-		registerStage("avx2", Int64, Uint64, stageI64ToU64Avx2)
-		registerStage("avx2", Int64, Bool, stageI64ToBoolAvx2)
-		registerStage("avx2", Uint64, Float, stageU64ToF32Avx2)
-		registerStage("avx2", Uint64, Double, stageU64ToF64Avx2)
-		registerStage("avx2", Uint64, Int8, stageU64ToI8Avx2)
-		registerStage("avx2", Uint64, Uint8, stageU64ToU8Avx2)
-		registerStage("avx2", Uint64, Int16, stageU64ToI16Avx2)
-		registerStage("avx2", Uint64, Uint16, stageU64ToU16Avx2)
-		registerStage("avx2", Uint64, Int32, stageU64ToI32Avx2)
-		registerStage("avx2", Uint64, Uint32, stageU64ToU32Avx2)
-		registerStage("avx2", Uint64, Int64, stageU64ToI64Avx2)
-		registerStage("avx2", Uint64, Bool, stageU64ToBoolAvx2)
-		registerStage("avx2", Bool, Float, stageBoolToF32Avx2)
-		registerStage("avx2", Bool, Double, stageBoolToF64Avx2)
-		registerStage("avx2", Bool, Int8, stageBoolToI8Avx2)
-		registerStage("avx2", Bool, Uint8, stageBoolToU8Avx2)
-		registerStage("avx2", Bool, Int16, stageBoolToI16Avx2)
-		registerStage("avx2", Bool, Uint16, stageBoolToU16Avx2)
-		registerStage("avx2", Bool, Int32, stageBoolToI32Avx2)
-		registerStage("avx2", Bool, Uint32, stageBoolToU32Avx2)
-		registerStage("avx2", Bool, Int64, stageBoolToI64Avx2)
-		registerStage("avx2", Bool, Uint64, stageBoolToU64Avx2)
-		registerStage("avx2", Bool, Bool, stageBoolToBoolAvx2)
+		registerStage("avx2", Float, Double, stageF32ToF64AVX2)
+		registerStage("avx2", Float, Int8, stageF32ToI8AVX2)
+		registerStage("avx2", Float, Uint8, stageF32ToU8AVX2)
+		registerStage("avx2", Float, Int16, stageF32ToI16AVX2)
+		registerStage("avx2", Float, Uint16, stageF32ToU16AVX2)
+		registerStage("avx2", Float, Int32, stageF32ToI32AVX2)
+		registerStage("avx2", Float, Uint32, stageF32ToU32AVX2)
+		registerStage("avx2", Float, Int64, stageF32ToI64AVX2)
+		registerStage("avx2", Float, Uint64, stageF32ToU64AVX2)
+		registerStage("avx2", Float, Bool, stageF32ToBoolAVX2)
+		registerStage("avx2", Double, Float, stageF64ToF32AVX2)
+		registerStage("avx2", Double, Int8, stageF64ToI8AVX2)
+		registerStage("avx2", Double, Uint8, stageF64ToU8AVX2)
+		registerStage("avx2", Double, Int16, stageF64ToI16AVX2)
+		registerStage("avx2", Double, Uint16, stageF64ToU16AVX2)
+		registerStage("avx2", Double, Int32, stageF64ToI32AVX2)
+		registerStage("avx2", Double, Uint32, stageF64ToU32AVX2)
+		registerStage("avx2", Double, Int64, stageF64ToI64AVX2)
+		registerStage("avx2", Double, Uint64, stageF64ToU64AVX2)
+		registerStage("avx2", Double, Bool, stageF64ToBoolAVX2)
+		registerStage("avx2", Int8, Float, stageI8ToF32AVX2)
+		registerStage("avx2", Int8, Double, stageI8ToF64AVX2)
+		registerStage("avx2", Int8, Uint8, stageI8ToU8AVX2)
+		registerStage("avx2", Int8, Int16, stageI8ToI16AVX2)
+		registerStage("avx2", Int8, Uint16, stageI8ToU16AVX2)
+		registerStage("avx2", Int8, Int32, stageI8ToI32AVX2)
+		registerStage("avx2", Int8, Uint32, stageI8ToU32AVX2)
+		registerStage("avx2", Int8, Int64, stageI8ToI64AVX2)
+		registerStage("avx2", Int8, Uint64, stageI8ToU64AVX2)
+		registerStage("avx2", Int8, Bool, stageI8ToBoolAVX2)
+		registerStage("avx2", Uint8, Float, stageU8ToF32AVX2)
+		registerStage("avx2", Uint8, Double, stageU8ToF64AVX2)
+		registerStage("avx2", Uint8, Int8, stageU8ToI8AVX2)
+		registerStage("avx2", Uint8, Int16, stageU8ToI16AVX2)
+		registerStage("avx2", Uint8, Uint16, stageU8ToU16AVX2)
+		registerStage("avx2", Uint8, Int32, stageU8ToI32AVX2)
+		registerStage("avx2", Uint8, Uint32, stageU8ToU32AVX2)
+		registerStage("avx2", Uint8, Int64, stageU8ToI64AVX2)
+		registerStage("avx2", Uint8, Uint64, stageU8ToU64AVX2)
+		registerStage("avx2", Uint8, Bool, stageU8ToBoolAVX2)
+		registerStage("avx2", Int16, Float, stageI16ToF32AVX2)
+		registerStage("avx2", Int16, Double, stageI16ToF64AVX2)
+		registerStage("avx2", Int16, Int8, stageI16ToI8AVX2)
+		registerStage("avx2", Int16, Uint8, stageI16ToU8AVX2)
+		registerStage("avx2", Int16, Uint16, stageI16ToU16AVX2)
+		registerStage("avx2", Int16, Int32, stageI16ToI32AVX2)
+		registerStage("avx2", Int16, Uint32, stageI16ToU32AVX2)
+		registerStage("avx2", Int16, Int64, stageI16ToI64AVX2)
+		registerStage("avx2", Int16, Uint64, stageI16ToU64AVX2)
+		registerStage("avx2", Int16, Bool, stageI16ToBoolAVX2)
+		registerStage("avx2", Uint16, Float, stageU16ToF32AVX2)
+		registerStage("avx2", Uint16, Double, stageU16ToF64AVX2)
+		registerStage("avx2", Uint16, Int8, stageU16ToI8AVX2)
+		registerStage("avx2", Uint16, Uint8, stageU16ToU8AVX2)
+		registerStage("avx2", Uint16, Int16, stageU16ToI16AVX2)
+		registerStage("avx2", Uint16, Int32, stageU16ToI32AVX2)
+		registerStage("avx2", Uint16, Uint32, stageU16ToU32AVX2)
+		registerStage("avx2", Uint16, Int64, stageU16ToI64AVX2)
+		registerStage("avx2", Uint16, Uint64, stageU16ToU64AVX2)
+		registerStage("avx2", Uint16, Bool, stageU16ToBoolAVX2)
+		registerStage("avx2", Int32, Float, stageI32ToF32AVX2)
+		registerStage("avx2", Int32, Double, stageI32ToF64AVX2)
+		registerStage("avx2", Int32, Int8, stageI32ToI8AVX2)
+		registerStage("avx2", Int32, Uint8, stageI32ToU8AVX2)
+		registerStage("avx2", Int32, Int16, stageI32ToI16AVX2)
+		registerStage("avx2", Int32, Uint16, stageI32ToU16AVX2)
+		registerStage("avx2", Int32, Uint32, stageI32ToU32AVX2)
+		registerStage("avx2", Int32, Int64, stageI32ToI64AVX2)
+		registerStage("avx2", Int32, Uint64, stageI32ToU64AVX2)
+		registerStage("avx2", Int32, Bool, stageI32ToBoolAVX2)
+		registerStage("avx2", Uint32, Float, stageU32ToF32AVX2)
+		registerStage("avx2", Uint32, Double, stageU32ToF64AVX2)
+		registerStage("avx2", Uint32, Int8, stageU32ToI8AVX2)
+		registerStage("avx2", Uint32, Uint8, stageU32ToU8AVX2)
+		registerStage("avx2", Uint32, Int16, stageU32ToI16AVX2)
+		registerStage("avx2", Uint32, Uint16, stageU32ToU16AVX2)
+		registerStage("avx2", Uint32, Int32, stageU32ToI32AVX2)
+		registerStage("avx2", Uint32, Int64, stageU32ToI64AVX2)
+		registerStage("avx2", Uint32, Uint64, stageU32ToU64AVX2)
+		registerStage("avx2", Uint32, Bool, stageU32ToBoolAVX2)
+		registerStage("avx2", Int64, Float, stageI64ToF32AVX2)
+		registerStage("avx2", Int64, Double, stageI64ToF64AVX2)
+		registerStage("avx2", Int64, Int8, stageI64ToI8AVX2)
+		registerStage("avx2", Int64, Uint8, stageI64ToU8AVX2)
+		registerStage("avx2", Int64, Int16, stageI64ToI16AVX2)
+		registerStage("avx2", Int64, Uint16, stageI64ToU16AVX2)
+		registerStage("avx2", Int64, Int32, stageI64ToI32AVX2)
+		registerStage("avx2", Int64, Uint32, stageI64ToU32AVX2)
+		registerStage("avx2", Int64, Uint64, stageI64ToU64AVX2)
+		registerStage("avx2", Int64, Bool, stageI64ToBoolAVX2)
+		registerStage("avx2", Uint64, Float, stageU64ToF32AVX2)
+		registerStage("avx2", Uint64, Double, stageU64ToF64AVX2)
+		registerStage("avx2", Uint64, Int8, stageU64ToI8AVX2)
+		registerStage("avx2", Uint64, Uint8, stageU64ToU8AVX2)
+		registerStage("avx2", Uint64, Int16, stageU64ToI16AVX2)
+		registerStage("avx2", Uint64, Uint16, stageU64ToU16AVX2)
+		registerStage("avx2", Uint64, Int32, stageU64ToI32AVX2)
+		registerStage("avx2", Uint64, Uint32, stageU64ToU32AVX2)
+		registerStage("avx2", Uint64, Int64, stageU64ToI64AVX2)
+		registerStage("avx2", Uint64, Bool, stageU64ToBoolAVX2)
+		registerStage("avx2", Bool, Float, stageBoolToF32AVX2)
+		registerStage("avx2", Bool, Double, stageBoolToF64AVX2)
+		registerStage("avx2", Bool, Int8, stageBoolToI8AVX2)
+		registerStage("avx2", Bool, Uint8, stageBoolToU8AVX2)
+		registerStage("avx2", Bool, Int16, stageBoolToI16AVX2)
+		registerStage("avx2", Bool, Uint16, stageBoolToU16AVX2)
+		registerStage("avx2", Bool, Int32, stageBoolToI32AVX2)
+		registerStage("avx2", Bool, Uint32, stageBoolToU32AVX2)
+		registerStage("avx2", Bool, Int64, stageBoolToI64AVX2)
+		registerStage("avx2", Bool, Uint64, stageBoolToU64AVX2)
+		registerStage("avx2", Bool, Bool, stageBoolToBoolAVX2)
 	}
 	if cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
-		registerStage("avx512", Float, Double, stageF32ToF64Avx512)
-		registerStage("avx512", Float, Int8, stageF32ToI8Avx512)
-		registerStage("avx512", Float, Uint8, stageF32ToU8Avx512)
-		registerStage("avx512", Float, Int16, stageF32ToI16Avx512)
-		registerStage("avx512", Float, Uint16, stageF32ToU16Avx512)
-		registerStage("avx512", Float, Int32, stageF32ToI32Avx512)
-		registerStage("avx512", Float, Uint32, stageF32ToU32Avx512)
-		registerStage("avx512", Float, Int64, stageF32ToI64Avx512)
-		registerStage("avx512", Float, Uint64, stageF32ToU64Avx512)
-		registerStage("avx512", Float, Bool, stageF32ToBoolAvx512)
-		registerStage("avx512", Double, Float, stageF64ToF32Avx512)
-		registerStage("avx512", Double, Int8, stageF64ToI8Avx512)
-		registerStage("avx512", Double, Uint8, stageF64ToU8Avx512)
-		registerStage("avx512", Double, Int16, stageF64ToI16Avx512)
-		registerStage("avx512", Double, Uint16, stageF64ToU16Avx512)
-		registerStage("avx512", Double, Int32, stageF64ToI32Avx512)
-		registerStage("avx512", Double, Uint32, stageF64ToU32Avx512)
-		registerStage("avx512", Double, Int64, stageF64ToI64Avx512)
-		registerStage("avx512", Double, Uint64, stageF64ToU64Avx512)
-		registerStage("avx512", Double, Bool, stageF64ToBoolAvx512)
-		registerStage("avx512", Int8, Float, stageI8ToF32Avx512)
-		registerStage("avx512", Int8, Double, stageI8ToF64Avx512)
-		registerStage("avx512", Int8, Uint8, stageI8ToU8Avx512)
-		registerStage("avx512", Int8, Int16, stageI8ToI16Avx512)
-		registerStage("avx512", Int8, Uint16, stageI8ToU16Avx512)
-		registerStage("avx512", Int8, Int32, stageI8ToI32Avx512)
-		registerStage("avx512", Int8, Uint32, stageI8ToU32Avx512)
-		registerStage("avx512", Int8, Int64, stageI8ToI64Avx512)
-		registerStage("avx512", Int8, Uint64, stageI8ToU64Avx512)
-		registerStage("avx512", Int8, Bool, stageI8ToBoolAvx512)
-		registerStage("avx512", Uint8, Float, stageU8ToF32Avx512)
-		registerStage("avx512", Uint8, Double, stageU8ToF64Avx512)
-		registerStage("avx512", Uint8, Int8, stageU8ToI8Avx512)
-		registerStage("avx512", Uint8, Int16, stageU8ToI16Avx512)
-		registerStage("avx512", Uint8, Uint16, stageU8ToU16Avx512)
-		registerStage("avx512", Uint8, Int32, stageU8ToI32Avx512)
-		registerStage("avx512", Uint8, Uint32, stageU8ToU32Avx512)
-		registerStage("avx512", Uint8, Int64, stageU8ToI64Avx512)
-		registerStage("avx512", Uint8, Uint64, stageU8ToU64Avx512)
-		registerStage("avx512", Uint8, Bool, stageU8ToBoolAvx512)
-		registerStage("avx512", Int16, Float, stageI16ToF32Avx512)
-		registerStage("avx512", Int16, Double, stageI16ToF64Avx512)
-		registerStage("avx512", Int16, Int8, stageI16ToI8Avx512)
-		registerStage("avx512", Int16, Uint8, stageI16ToU8Avx512)
-		registerStage("avx512", Int16, Uint16, stageI16ToU16Avx512)
-		registerStage("avx512", Int16, Int32, stageI16ToI32Avx512)
-		registerStage("avx512", Int16, Uint32, stageI16ToU32Avx512)
-		registerStage("avx512", Int16, Int64, stageI16ToI64Avx512)
-		registerStage("avx512", Int16, Uint64, stageI16ToU64Avx512)
-		registerStage("avx512", Int16, Bool, stageI16ToBoolAvx512)
-		registerStage("avx512", Uint16, Float, stageU16ToF32Avx512)
-		registerStage("avx512", Uint16, Double, stageU16ToF64Avx512)
-		registerStage("avx512", Uint16, Int8, stageU16ToI8Avx512)
-		registerStage("avx512", Uint16, Uint8, stageU16ToU8Avx512)
-		registerStage("avx512", Uint16, Int16, stageU16ToI16Avx512)
-		registerStage("avx512", Uint16, Int32, stageU16ToI32Avx512)
-		registerStage("avx512", Uint16, Uint32, stageU16ToU32Avx512)
-		registerStage("avx512", Uint16, Int64, stageU16ToI64Avx512)
-		registerStage("avx512", Uint16, Uint64, stageU16ToU64Avx512)
-		registerStage("avx512", Uint16, Bool, stageU16ToBoolAvx512)
-		registerStage("avx512", Int32, Float, stageI32ToF32Avx512)
-		registerStage("avx512", Int32, Double, stageI32ToF64Avx512)
-		registerStage("avx512", Int32, Int8, stageI32ToI8Avx512)
-		registerStage("avx512", Int32, Uint8, stageI32ToU8Avx512)
-		registerStage("avx512", Int32, Int16, stageI32ToI16Avx512)
-		registerStage("avx512", Int32, Uint16, stageI32ToU16Avx512)
-		registerStage("avx512", Int32, Uint32, stageI32ToU32Avx512)
-		registerStage("avx512", Int32, Int64, stageI32ToI64Avx512)
-		registerStage("avx512", Int32, Uint64, stageI32ToU64Avx512)
-		registerStage("avx512", Int32, Bool, stageI32ToBoolAvx512)
-		registerStage("avx512", Uint32, Float, stageU32ToF32Avx512)
-		registerStage("avx512", Uint32, Double, stageU32ToF64Avx512)
-		registerStage("avx512", Uint32, Int8, stageU32ToI8Avx512)
-		registerStage("avx512", Uint32, Uint8, stageU32ToU8Avx512)
-		registerStage("avx512", Uint32, Int16, stageU32ToI16Avx512)
-		registerStage("avx512", Uint32, Uint16, stageU32ToU16Avx512)
-		registerStage("avx512", Uint32, Int32, stageU32ToI32Avx512)
-		registerStage("avx512", Uint32, Int64, stageU32ToI64Avx512)
-		registerStage("avx512", Uint32, Uint64, stageU32ToU64Avx512)
-		registerStage("avx512", Uint32, Bool, stageU32ToBoolAvx512)
-		registerStage("avx512", Int64, Float, stageI64ToF32Avx512)
-		registerStage("avx512", Int64, Double, stageI64ToF64Avx512)
-		registerStage("avx512", Int64, Int8, stageI64ToI8Avx512)
-		registerStage("avx512", Int64, Uint8, stageI64ToU8Avx512)
-		registerStage("avx512", Int64, Int16, stageI64ToI16Avx512)
-		registerStage("avx512", Int64, Uint16, stageI64ToU16Avx512)
-		registerStage("avx512", Int64, Int32, stageI64ToI32Avx512)
-		registerStage("avx512", Int64, Uint32, stageI64ToU32Avx512)
-		registerStage("avx512", Int64, Uint64, stageI64ToU64Avx512)
-		registerStage("avx512", Int64, Bool, stageI64ToBoolAvx512)
-		registerStage("avx512", Uint64, Float, stageU64ToF32Avx512)
-		registerStage("avx512", Uint64, Double, stageU64ToF64Avx512)
-		registerStage("avx512", Uint64, Int8, stageU64ToI8Avx512)
-		registerStage("avx512", Uint64, Uint8, stageU64ToU8Avx512)
-		registerStage("avx512", Uint64, Int16, stageU64ToI16Avx512)
-		registerStage("avx512", Uint64, Uint16, stageU64ToU16Avx512)
-		registerStage("avx512", Uint64, Int32, stageU64ToI32Avx512)
-		registerStage("avx512", Uint64, Uint32, stageU64ToU32Avx512)
-		registerStage("avx512", Uint64, Int64, stageU64ToI64Avx512)
-		registerStage("avx512", Uint64, Bool, stageU64ToBoolAvx512)
-		registerStage("avx512", Bool, Float, stageBoolToF32Avx512)
-		registerStage("avx512", Bool, Double, stageBoolToF64Avx512)
-		registerStage("avx512", Bool, Int8, stageBoolToI8Avx512)
-		registerStage("avx512", Bool, Uint8, stageBoolToU8Avx512)
-		registerStage("avx512", Bool, Int16, stageBoolToI16Avx512)
-		registerStage("avx512", Bool, Uint16, stageBoolToU16Avx512)
-		registerStage("avx512", Bool, Int32, stageBoolToI32Avx512)
-		registerStage("avx512", Bool, Uint32, stageBoolToU32Avx512)
-		registerStage("avx512", Bool, Int64, stageBoolToI64Avx512)
-		registerStage("avx512", Bool, Uint64, stageBoolToU64Avx512)
-		registerStage("avx512", Bool, Bool, stageBoolToBoolAvx512)
+		registerStage("avx512", Float, Double, stageF32ToF64AVX512)
+		registerStage("avx512", Float, Int8, stageF32ToI8AVX512)
+		registerStage("avx512", Float, Uint8, stageF32ToU8AVX512)
+		registerStage("avx512", Float, Int16, stageF32ToI16AVX512)
+		registerStage("avx512", Float, Uint16, stageF32ToU16AVX512)
+		registerStage("avx512", Float, Int32, stageF32ToI32AVX512)
+		registerStage("avx512", Float, Uint32, stageF32ToU32AVX512)
+		registerStage("avx512", Float, Int64, stageF32ToI64AVX512)
+		registerStage("avx512", Float, Uint64, stageF32ToU64AVX512)
+		registerStage("avx512", Float, Bool, stageF32ToBoolAVX512)
+		registerStage("avx512", Double, Float, stageF64ToF32AVX512)
+		registerStage("avx512", Double, Int8, stageF64ToI8AVX512)
+		registerStage("avx512", Double, Uint8, stageF64ToU8AVX512)
+		registerStage("avx512", Double, Int16, stageF64ToI16AVX512)
+		registerStage("avx512", Double, Uint16, stageF64ToU16AVX512)
+		registerStage("avx512", Double, Int32, stageF64ToI32AVX512)
+		registerStage("avx512", Double, Uint32, stageF64ToU32AVX512)
+		registerStage("avx512", Double, Int64, stageF64ToI64AVX512)
+		registerStage("avx512", Double, Uint64, stageF64ToU64AVX512)
+		registerStage("avx512", Double, Bool, stageF64ToBoolAVX512)
+		registerStage("avx512", Int8, Float, stageI8ToF32AVX512)
+		registerStage("avx512", Int8, Double, stageI8ToF64AVX512)
+		registerStage("avx512", Int8, Uint8, stageI8ToU8AVX512)
+		registerStage("avx512", Int8, Int16, stageI8ToI16AVX512)
+		registerStage("avx512", Int8, Uint16, stageI8ToU16AVX512)
+		registerStage("avx512", Int8, Int32, stageI8ToI32AVX512)
+		registerStage("avx512", Int8, Uint32, stageI8ToU32AVX512)
+		registerStage("avx512", Int8, Int64, stageI8ToI64AVX512)
+		registerStage("avx512", Int8, Uint64, stageI8ToU64AVX512)
+		registerStage("avx512", Int8, Bool, stageI8ToBoolAVX512)
+		registerStage("avx512", Uint8, Float, stageU8ToF32AVX512)
+		registerStage("avx512", Uint8, Double, stageU8ToF64AVX512)
+		registerStage("avx512", Uint8, Int8, stageU8ToI8AVX512)
+		registerStage("avx512", Uint8, Int16, stageU8ToI16AVX512)
+		registerStage("avx512", Uint8, Uint16, stageU8ToU16AVX512)
+		registerStage("avx512", Uint8, Int32, stageU8ToI32AVX512)
+		registerStage("avx512", Uint8, Uint32, stageU8ToU32AVX512)
+		registerStage("avx512", Uint8, Int64, stageU8ToI64AVX512)
+		registerStage("avx512", Uint8, Uint64, stageU8ToU64AVX512)
+		registerStage("avx512", Uint8, Bool, stageU8ToBoolAVX512)
+		registerStage("avx512", Int16, Float, stageI16ToF32AVX512)
+		registerStage("avx512", Int16, Double, stageI16ToF64AVX512)
+		registerStage("avx512", Int16, Int8, stageI16ToI8AVX512)
+		registerStage("avx512", Int16, Uint8, stageI16ToU8AVX512)
+		registerStage("avx512", Int16, Uint16, stageI16ToU16AVX512)
+		registerStage("avx512", Int16, Int32, stageI16ToI32AVX512)
+		registerStage("avx512", Int16, Uint32, stageI16ToU32AVX512)
+		registerStage("avx512", Int16, Int64, stageI16ToI64AVX512)
+		registerStage("avx512", Int16, Uint64, stageI16ToU64AVX512)
+		registerStage("avx512", Int16, Bool, stageI16ToBoolAVX512)
+		registerStage("avx512", Uint16, Float, stageU16ToF32AVX512)
+		registerStage("avx512", Uint16, Double, stageU16ToF64AVX512)
+		registerStage("avx512", Uint16, Int8, stageU16ToI8AVX512)
+		registerStage("avx512", Uint16, Uint8, stageU16ToU8AVX512)
+		registerStage("avx512", Uint16, Int16, stageU16ToI16AVX512)
+		registerStage("avx512", Uint16, Int32, stageU16ToI32AVX512)
+		registerStage("avx512", Uint16, Uint32, stageU16ToU32AVX512)
+		registerStage("avx512", Uint16, Int64, stageU16ToI64AVX512)
+		registerStage("avx512", Uint16, Uint64, stageU16ToU64AVX512)
+		registerStage("avx512", Uint16, Bool, stageU16ToBoolAVX512)
+		registerStage("avx512", Int32, Float, stageI32ToF32AVX512)
+		registerStage("avx512", Int32, Double, stageI32ToF64AVX512)
+		registerStage("avx512", Int32, Int8, stageI32ToI8AVX512)
+		registerStage("avx512", Int32, Uint8, stageI32ToU8AVX512)
+		registerStage("avx512", Int32, Int16, stageI32ToI16AVX512)
+		registerStage("avx512", Int32, Uint16, stageI32ToU16AVX512)
+		registerStage("avx512", Int32, Uint32, stageI32ToU32AVX512)
+		registerStage("avx512", Int32, Int64, stageI32ToI64AVX512)
+		registerStage("avx512", Int32, Uint64, stageI32ToU64AVX512)
+		registerStage("avx512", Int32, Bool, stageI32ToBoolAVX512)
+		registerStage("avx512", Uint32, Float, stageU32ToF32AVX512)
+		registerStage("avx512", Uint32, Double, stageU32ToF64AVX512)
+		registerStage("avx512", Uint32, Int8, stageU32ToI8AVX512)
+		registerStage("avx512", Uint32, Uint8, stageU32ToU8AVX512)
+		registerStage("avx512", Uint32, Int16, stageU32ToI16AVX512)
+		registerStage("avx512", Uint32, Uint16, stageU32ToU16AVX512)
+		registerStage("avx512", Uint32, Int32, stageU32ToI32AVX512)
+		registerStage("avx512", Uint32, Int64, stageU32ToI64AVX512)
+		registerStage("avx512", Uint32, Uint64, stageU32ToU64AVX512)
+		registerStage("avx512", Uint32, Bool, stageU32ToBoolAVX512)
+		registerStage("avx512", Int64, Float, stageI64ToF32AVX512)
+		registerStage("avx512", Int64, Double, stageI64ToF64AVX512)
+		registerStage("avx512", Int64, Int8, stageI64ToI8AVX512)
+		registerStage("avx512", Int64, Uint8, stageI64ToU8AVX512)
+		registerStage("avx512", Int64, Int16, stageI64ToI16AVX512)
+		registerStage("avx512", Int64, Uint16, stageI64ToU16AVX512)
+		registerStage("avx512", Int64, Int32, stageI64ToI32AVX512)
+		registerStage("avx512", Int64, Uint32, stageI64ToU32AVX512)
+		registerStage("avx512", Int64, Uint64, stageI64ToU64AVX512)
+		registerStage("avx512", Int64, Bool, stageI64ToBoolAVX512)
+		registerStage("avx512", Uint64, Float, stageU64ToF32AVX512)
+		registerStage("avx512", Uint64, Double, stageU64ToF64AVX512)
+		registerStage("avx512", Uint64, Int8, stageU64ToI8AVX512)
+		registerStage("avx512", Uint64, Uint8, stageU64ToU8AVX512)
+		registerStage("avx512", Uint64, Int16, stageU64ToI16AVX512)
+		registerStage("avx512", Uint64, Uint16, stageU64ToU16AVX512)
+		registerStage("avx512", Uint64, Int32, stageU64ToI32AVX512)
+		registerStage("avx512", Uint64, Uint32, stageU64ToU32AVX512)
+		registerStage("avx512", Uint64, Int64, stageU64ToI64AVX512)
+		registerStage("avx512", Uint64, Bool, stageU64ToBoolAVX512)
+		registerStage("avx512", Bool, Float, stageBoolToF32AVX512)
+		registerStage("avx512", Bool, Double, stageBoolToF64AVX512)
+		registerStage("avx512", Bool, Int8, stageBoolToI8AVX512)
+		registerStage("avx512", Bool, Uint8, stageBoolToU8AVX512)
+		registerStage("avx512", Bool, Int16, stageBoolToI16AVX512)
+		registerStage("avx512", Bool, Uint16, stageBoolToU16AVX512)
+		registerStage("avx512", Bool, Int32, stageBoolToI32AVX512)
+		registerStage("avx512", Bool, Uint32, stageBoolToU32AVX512)
+		registerStage("avx512", Bool, Int64, stageBoolToI64AVX512)
+		registerStage("avx512", Bool, Uint64, stageBoolToU64AVX512)
+		registerStage("avx512", Bool, Bool, stageBoolToBoolAVX512)
 	}
 }
 
-// stageF32ToF64Avx512 converts FLOAT → DOUBLE: the stage {Float, Double, floatToFloat} of gen/amd64's numericStages,
+// stageF32ToF64AVX512 converts FLOAT → DOUBLE: the stage {Float, Double, floatToFloat} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF32ToF64Avx512(dst, src []byte, n int) {
+func stageF32ToF64AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF32ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF32ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF32ToI8Avx512 converts FLOAT → INT8: the stage {Float, Int8, floatToInt} of gen/amd64's numericStages,
+// stageF32ToI8AVX512 converts FLOAT → INT8: the stage {Float, Int8, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF32ToI8Avx512(dst, src []byte, n int) {
+func stageF32ToI8AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF32ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF32ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF32ToU8Avx512 converts FLOAT → UINT8: the stage {Float, Uint8, floatToInt} of gen/amd64's numericStages,
+// stageF32ToU8AVX512 converts FLOAT → UINT8: the stage {Float, Uint8, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF32ToU8Avx512(dst, src []byte, n int) {
+func stageF32ToU8AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF32ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF32ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF32ToI16Avx512 converts FLOAT → INT16: the stage {Float, Int16, floatToInt} of gen/amd64's numericStages,
+// stageF32ToI16AVX512 converts FLOAT → INT16: the stage {Float, Int16, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF32ToI16Avx512(dst, src []byte, n int) {
+func stageF32ToI16AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF32ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF32ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF32ToU16Avx512 converts FLOAT → UINT16: the stage {Float, Uint16, floatToInt} of gen/amd64's numericStages,
+// stageF32ToU16AVX512 converts FLOAT → UINT16: the stage {Float, Uint16, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF32ToU16Avx512(dst, src []byte, n int) {
+func stageF32ToU16AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF32ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF32ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF32ToI32Avx512 converts FLOAT → INT32: the stage {Float, Int32, floatToInt} of gen/amd64's numericStages,
+// stageF32ToI32AVX512 converts FLOAT → INT32: the stage {Float, Int32, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF32ToI32Avx512(dst, src []byte, n int) {
+func stageF32ToI32AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF32ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF32ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF32ToU32Avx512 converts FLOAT → UINT32: the stage {Float, Uint32, floatToInt} of gen/amd64's numericStages,
+// stageF32ToU32AVX512 converts FLOAT → UINT32: the stage {Float, Uint32, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF32ToU32Avx512(dst, src []byte, n int) {
+func stageF32ToU32AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF32ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF32ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF32ToI64Avx512 converts FLOAT → INT64: the stage {Float, Int64, floatToInt} of gen/amd64's numericStages,
+// stageF32ToI64AVX512 converts FLOAT → INT64: the stage {Float, Int64, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF32ToI64Avx512(dst, src []byte, n int) {
+func stageF32ToI64AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF32ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF32ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF32ToU64Avx512 converts FLOAT → UINT64: the stage {Float, Uint64, floatToInt} of gen/amd64's numericStages,
+// stageF32ToU64AVX512 converts FLOAT → UINT64: the stage {Float, Uint64, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF32ToU64Avx512(dst, src []byte, n int) {
+func stageF32ToU64AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF32ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF32ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF32ToBoolAvx512 converts FLOAT → BOOL: the stage {Float, Bool, floatToBool} of gen/amd64's numericStages,
+// stageF32ToBoolAVX512 converts FLOAT → BOOL: the stage {Float, Bool, floatToBool} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageF32ToBoolAvx512(dst, src []byte, n int) {
+func stageF32ToBoolAVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF32ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF32ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF64ToF32Avx512 converts DOUBLE → FLOAT: the stage {Double, Float, floatToFloat} of gen/amd64's numericStages,
+// stageF64ToF32AVX512 converts DOUBLE → FLOAT: the stage {Double, Float, floatToFloat} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF64ToF32Avx512(dst, src []byte, n int) {
+func stageF64ToF32AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF64ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF64ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF64ToI8Avx512 converts DOUBLE → INT8: the stage {Double, Int8, floatToInt} of gen/amd64's numericStages,
+// stageF64ToI8AVX512 converts DOUBLE → INT8: the stage {Double, Int8, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF64ToI8Avx512(dst, src []byte, n int) {
+func stageF64ToI8AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF64ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF64ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF64ToU8Avx512 converts DOUBLE → UINT8: the stage {Double, Uint8, floatToInt} of gen/amd64's numericStages,
+// stageF64ToU8AVX512 converts DOUBLE → UINT8: the stage {Double, Uint8, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF64ToU8Avx512(dst, src []byte, n int) {
+func stageF64ToU8AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF64ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF64ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF64ToI16Avx512 converts DOUBLE → INT16: the stage {Double, Int16, floatToInt} of gen/amd64's numericStages,
+// stageF64ToI16AVX512 converts DOUBLE → INT16: the stage {Double, Int16, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF64ToI16Avx512(dst, src []byte, n int) {
+func stageF64ToI16AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF64ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF64ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF64ToU16Avx512 converts DOUBLE → UINT16: the stage {Double, Uint16, floatToInt} of gen/amd64's numericStages,
+// stageF64ToU16AVX512 converts DOUBLE → UINT16: the stage {Double, Uint16, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF64ToU16Avx512(dst, src []byte, n int) {
+func stageF64ToU16AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF64ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF64ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF64ToI32Avx512 converts DOUBLE → INT32: the stage {Double, Int32, floatToInt} of gen/amd64's numericStages,
+// stageF64ToI32AVX512 converts DOUBLE → INT32: the stage {Double, Int32, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF64ToI32Avx512(dst, src []byte, n int) {
+func stageF64ToI32AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF64ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF64ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF64ToU32Avx512 converts DOUBLE → UINT32: the stage {Double, Uint32, floatToInt} of gen/amd64's numericStages,
+// stageF64ToU32AVX512 converts DOUBLE → UINT32: the stage {Double, Uint32, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF64ToU32Avx512(dst, src []byte, n int) {
+func stageF64ToU32AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF64ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF64ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF64ToI64Avx512 converts DOUBLE → INT64: the stage {Double, Int64, floatToInt} of gen/amd64's numericStages,
+// stageF64ToI64AVX512 converts DOUBLE → INT64: the stage {Double, Int64, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF64ToI64Avx512(dst, src []byte, n int) {
+func stageF64ToI64AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF64ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF64ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF64ToU64Avx512 converts DOUBLE → UINT64: the stage {Double, Uint64, floatToInt} of gen/amd64's numericStages,
+// stageF64ToU64AVX512 converts DOUBLE → UINT64: the stage {Double, Uint64, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF64ToU64Avx512(dst, src []byte, n int) {
+func stageF64ToU64AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF64ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF64ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF64ToBoolAvx512 converts DOUBLE → BOOL: the stage {Double, Bool, floatToBool} of gen/amd64's numericStages,
+// stageF64ToBoolAVX512 converts DOUBLE → BOOL: the stage {Double, Bool, floatToBool} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageF64ToBoolAvx512(dst, src []byte, n int) {
+func stageF64ToBoolAVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageF64ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numF64ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI8ToF32Avx512 converts INT8 → FLOAT: the stage {Int8, Float, intToFloat} of gen/amd64's numericStages,
+// stageI8ToF32AVX512 converts INT8 → FLOAT: the stage {Int8, Float, intToFloat} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageI8ToF32Avx512(dst, src []byte, n int) {
+func stageI8ToF32AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI8ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI8ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI8ToF64Avx512 converts INT8 → DOUBLE: the stage {Int8, Double, intToFloat} of gen/amd64's numericStages,
+// stageI8ToF64AVX512 converts INT8 → DOUBLE: the stage {Int8, Double, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI8ToF64Avx512(dst, src []byte, n int) {
+func stageI8ToF64AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI8ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI8ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI8ToU8Avx512 converts INT8 → UINT8: the stage {Int8, Uint8, intToInt} of gen/amd64's numericStages,
+// stageI8ToU8AVX512 converts INT8 → UINT8: the stage {Int8, Uint8, intToInt} of gen/amd64's numericStages,
 // 64 elements a vector, the last ones under masks.
-func stageI8ToU8Avx512(dst, src []byte, n int) {
+func stageI8ToU8AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI8ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI8ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI8ToI16Avx512 converts INT8 → INT16: the stage {Int8, Int16, intToInt} of gen/amd64's numericStages,
+// stageI8ToI16AVX512 converts INT8 → INT16: the stage {Int8, Int16, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector, the last ones under masks.
-func stageI8ToI16Avx512(dst, src []byte, n int) {
+func stageI8ToI16AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI8ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI8ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI8ToU16Avx512 converts INT8 → UINT16: the stage {Int8, Uint16, intToInt} of gen/amd64's numericStages,
+// stageI8ToU16AVX512 converts INT8 → UINT16: the stage {Int8, Uint16, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector, the last ones under masks.
-func stageI8ToU16Avx512(dst, src []byte, n int) {
+func stageI8ToU16AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI8ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI8ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI8ToI32Avx512 converts INT8 → INT32: the stage {Int8, Int32, intToInt} of gen/amd64's numericStages,
+// stageI8ToI32AVX512 converts INT8 → INT32: the stage {Int8, Int32, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageI8ToI32Avx512(dst, src []byte, n int) {
+func stageI8ToI32AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI8ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI8ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI8ToU32Avx512 converts INT8 → UINT32: the stage {Int8, Uint32, intToInt} of gen/amd64's numericStages,
+// stageI8ToU32AVX512 converts INT8 → UINT32: the stage {Int8, Uint32, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageI8ToU32Avx512(dst, src []byte, n int) {
+func stageI8ToU32AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI8ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI8ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI8ToI64Avx512 converts INT8 → INT64: the stage {Int8, Int64, intToInt} of gen/amd64's numericStages,
+// stageI8ToI64AVX512 converts INT8 → INT64: the stage {Int8, Int64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI8ToI64Avx512(dst, src []byte, n int) {
+func stageI8ToI64AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI8ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI8ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI8ToU64Avx512 converts INT8 → UINT64: the stage {Int8, Uint64, intToInt} of gen/amd64's numericStages,
+// stageI8ToU64AVX512 converts INT8 → UINT64: the stage {Int8, Uint64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI8ToU64Avx512(dst, src []byte, n int) {
+func stageI8ToU64AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI8ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI8ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI8ToBoolAvx512 converts INT8 → BOOL: the stage {Int8, Bool, intToInt} of gen/amd64's numericStages,
+// stageI8ToBoolAVX512 converts INT8 → BOOL: the stage {Int8, Bool, intToInt} of gen/amd64's numericStages,
 // 64 elements a vector, the last ones under masks.
-func stageI8ToBoolAvx512(dst, src []byte, n int) {
+func stageI8ToBoolAVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI8ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI8ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU8ToF32Avx512 converts UINT8 → FLOAT: the stage {Uint8, Float, intToFloat} of gen/amd64's numericStages,
+// stageU8ToF32AVX512 converts UINT8 → FLOAT: the stage {Uint8, Float, intToFloat} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageU8ToF32Avx512(dst, src []byte, n int) {
+func stageU8ToF32AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU8ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU8ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU8ToF64Avx512 converts UINT8 → DOUBLE: the stage {Uint8, Double, intToFloat} of gen/amd64's numericStages,
+// stageU8ToF64AVX512 converts UINT8 → DOUBLE: the stage {Uint8, Double, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU8ToF64Avx512(dst, src []byte, n int) {
+func stageU8ToF64AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU8ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU8ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU8ToI8Avx512 converts UINT8 → INT8: the stage {Uint8, Int8, intToInt} of gen/amd64's numericStages,
+// stageU8ToI8AVX512 converts UINT8 → INT8: the stage {Uint8, Int8, intToInt} of gen/amd64's numericStages,
 // 64 elements a vector, the last ones under masks.
-func stageU8ToI8Avx512(dst, src []byte, n int) {
+func stageU8ToI8AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU8ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU8ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU8ToI16Avx512 converts UINT8 → INT16: the stage {Uint8, Int16, intToInt} of gen/amd64's numericStages,
+// stageU8ToI16AVX512 converts UINT8 → INT16: the stage {Uint8, Int16, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector, the last ones under masks.
-func stageU8ToI16Avx512(dst, src []byte, n int) {
+func stageU8ToI16AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU8ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU8ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU8ToU16Avx512 converts UINT8 → UINT16: the stage {Uint8, Uint16, intToInt} of gen/amd64's numericStages,
+// stageU8ToU16AVX512 converts UINT8 → UINT16: the stage {Uint8, Uint16, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector, the last ones under masks.
-func stageU8ToU16Avx512(dst, src []byte, n int) {
+func stageU8ToU16AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU8ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU8ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU8ToI32Avx512 converts UINT8 → INT32: the stage {Uint8, Int32, intToInt} of gen/amd64's numericStages,
+// stageU8ToI32AVX512 converts UINT8 → INT32: the stage {Uint8, Int32, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageU8ToI32Avx512(dst, src []byte, n int) {
+func stageU8ToI32AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU8ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU8ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU8ToU32Avx512 converts UINT8 → UINT32: the stage {Uint8, Uint32, intToInt} of gen/amd64's numericStages,
+// stageU8ToU32AVX512 converts UINT8 → UINT32: the stage {Uint8, Uint32, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageU8ToU32Avx512(dst, src []byte, n int) {
+func stageU8ToU32AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU8ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU8ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU8ToI64Avx512 converts UINT8 → INT64: the stage {Uint8, Int64, intToInt} of gen/amd64's numericStages,
+// stageU8ToI64AVX512 converts UINT8 → INT64: the stage {Uint8, Int64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU8ToI64Avx512(dst, src []byte, n int) {
+func stageU8ToI64AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU8ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU8ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU8ToU64Avx512 converts UINT8 → UINT64: the stage {Uint8, Uint64, intToInt} of gen/amd64's numericStages,
+// stageU8ToU64AVX512 converts UINT8 → UINT64: the stage {Uint8, Uint64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU8ToU64Avx512(dst, src []byte, n int) {
+func stageU8ToU64AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU8ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU8ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU8ToBoolAvx512 converts UINT8 → BOOL: the stage {Uint8, Bool, intToInt} of gen/amd64's numericStages,
+// stageU8ToBoolAVX512 converts UINT8 → BOOL: the stage {Uint8, Bool, intToInt} of gen/amd64's numericStages,
 // 64 elements a vector, the last ones under masks.
-func stageU8ToBoolAvx512(dst, src []byte, n int) {
+func stageU8ToBoolAVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU8ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU8ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI16ToF32Avx512 converts INT16 → FLOAT: the stage {Int16, Float, intToFloat} of gen/amd64's numericStages,
+// stageI16ToF32AVX512 converts INT16 → FLOAT: the stage {Int16, Float, intToFloat} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageI16ToF32Avx512(dst, src []byte, n int) {
+func stageI16ToF32AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI16ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI16ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI16ToF64Avx512 converts INT16 → DOUBLE: the stage {Int16, Double, intToFloat} of gen/amd64's numericStages,
+// stageI16ToF64AVX512 converts INT16 → DOUBLE: the stage {Int16, Double, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI16ToF64Avx512(dst, src []byte, n int) {
+func stageI16ToF64AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI16ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI16ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI16ToI8Avx512 converts INT16 → INT8: the stage {Int16, Int8, intToInt} of gen/amd64's numericStages,
+// stageI16ToI8AVX512 converts INT16 → INT8: the stage {Int16, Int8, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector, the last ones under masks.
-func stageI16ToI8Avx512(dst, src []byte, n int) {
+func stageI16ToI8AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI16ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI16ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI16ToU8Avx512 converts INT16 → UINT8: the stage {Int16, Uint8, intToInt} of gen/amd64's numericStages,
+// stageI16ToU8AVX512 converts INT16 → UINT8: the stage {Int16, Uint8, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector, the last ones under masks.
-func stageI16ToU8Avx512(dst, src []byte, n int) {
+func stageI16ToU8AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI16ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI16ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI16ToU16Avx512 converts INT16 → UINT16: the stage {Int16, Uint16, intToInt} of gen/amd64's numericStages,
+// stageI16ToU16AVX512 converts INT16 → UINT16: the stage {Int16, Uint16, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector, the last ones under masks.
-func stageI16ToU16Avx512(dst, src []byte, n int) {
+func stageI16ToU16AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI16ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI16ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI16ToI32Avx512 converts INT16 → INT32: the stage {Int16, Int32, intToInt} of gen/amd64's numericStages,
+// stageI16ToI32AVX512 converts INT16 → INT32: the stage {Int16, Int32, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageI16ToI32Avx512(dst, src []byte, n int) {
+func stageI16ToI32AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI16ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI16ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI16ToU32Avx512 converts INT16 → UINT32: the stage {Int16, Uint32, intToInt} of gen/amd64's numericStages,
+// stageI16ToU32AVX512 converts INT16 → UINT32: the stage {Int16, Uint32, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageI16ToU32Avx512(dst, src []byte, n int) {
+func stageI16ToU32AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI16ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI16ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI16ToI64Avx512 converts INT16 → INT64: the stage {Int16, Int64, intToInt} of gen/amd64's numericStages,
+// stageI16ToI64AVX512 converts INT16 → INT64: the stage {Int16, Int64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI16ToI64Avx512(dst, src []byte, n int) {
+func stageI16ToI64AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI16ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI16ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI16ToU64Avx512 converts INT16 → UINT64: the stage {Int16, Uint64, intToInt} of gen/amd64's numericStages,
+// stageI16ToU64AVX512 converts INT16 → UINT64: the stage {Int16, Uint64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI16ToU64Avx512(dst, src []byte, n int) {
+func stageI16ToU64AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI16ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI16ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI16ToBoolAvx512 converts INT16 → BOOL: the stage {Int16, Bool, intToInt} of gen/amd64's numericStages,
+// stageI16ToBoolAVX512 converts INT16 → BOOL: the stage {Int16, Bool, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector, the last ones under masks.
-func stageI16ToBoolAvx512(dst, src []byte, n int) {
+func stageI16ToBoolAVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI16ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI16ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU16ToF32Avx512 converts UINT16 → FLOAT: the stage {Uint16, Float, intToFloat} of gen/amd64's numericStages,
+// stageU16ToF32AVX512 converts UINT16 → FLOAT: the stage {Uint16, Float, intToFloat} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageU16ToF32Avx512(dst, src []byte, n int) {
+func stageU16ToF32AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU16ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU16ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU16ToF64Avx512 converts UINT16 → DOUBLE: the stage {Uint16, Double, intToFloat} of gen/amd64's numericStages,
+// stageU16ToF64AVX512 converts UINT16 → DOUBLE: the stage {Uint16, Double, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU16ToF64Avx512(dst, src []byte, n int) {
+func stageU16ToF64AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU16ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU16ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU16ToI8Avx512 converts UINT16 → INT8: the stage {Uint16, Int8, intToInt} of gen/amd64's numericStages,
+// stageU16ToI8AVX512 converts UINT16 → INT8: the stage {Uint16, Int8, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector, the last ones under masks.
-func stageU16ToI8Avx512(dst, src []byte, n int) {
+func stageU16ToI8AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU16ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU16ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU16ToU8Avx512 converts UINT16 → UINT8: the stage {Uint16, Uint8, intToInt} of gen/amd64's numericStages,
+// stageU16ToU8AVX512 converts UINT16 → UINT8: the stage {Uint16, Uint8, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector, the last ones under masks.
-func stageU16ToU8Avx512(dst, src []byte, n int) {
+func stageU16ToU8AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU16ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU16ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU16ToI16Avx512 converts UINT16 → INT16: the stage {Uint16, Int16, intToInt} of gen/amd64's numericStages,
+// stageU16ToI16AVX512 converts UINT16 → INT16: the stage {Uint16, Int16, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector, the last ones under masks.
-func stageU16ToI16Avx512(dst, src []byte, n int) {
+func stageU16ToI16AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU16ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU16ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU16ToI32Avx512 converts UINT16 → INT32: the stage {Uint16, Int32, intToInt} of gen/amd64's numericStages,
+// stageU16ToI32AVX512 converts UINT16 → INT32: the stage {Uint16, Int32, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageU16ToI32Avx512(dst, src []byte, n int) {
+func stageU16ToI32AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU16ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU16ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU16ToU32Avx512 converts UINT16 → UINT32: the stage {Uint16, Uint32, intToInt} of gen/amd64's numericStages,
+// stageU16ToU32AVX512 converts UINT16 → UINT32: the stage {Uint16, Uint32, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageU16ToU32Avx512(dst, src []byte, n int) {
+func stageU16ToU32AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU16ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU16ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU16ToI64Avx512 converts UINT16 → INT64: the stage {Uint16, Int64, intToInt} of gen/amd64's numericStages,
+// stageU16ToI64AVX512 converts UINT16 → INT64: the stage {Uint16, Int64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU16ToI64Avx512(dst, src []byte, n int) {
+func stageU16ToI64AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU16ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU16ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU16ToU64Avx512 converts UINT16 → UINT64: the stage {Uint16, Uint64, intToInt} of gen/amd64's numericStages,
+// stageU16ToU64AVX512 converts UINT16 → UINT64: the stage {Uint16, Uint64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU16ToU64Avx512(dst, src []byte, n int) {
+func stageU16ToU64AVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU16ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU16ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU16ToBoolAvx512 converts UINT16 → BOOL: the stage {Uint16, Bool, intToInt} of gen/amd64's numericStages,
+// stageU16ToBoolAVX512 converts UINT16 → BOOL: the stage {Uint16, Bool, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector, the last ones under masks.
-func stageU16ToBoolAvx512(dst, src []byte, n int) {
+func stageU16ToBoolAVX512(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU16ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU16ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI32ToF32Avx512 converts INT32 → FLOAT: the stage {Int32, Float, intToFloat} of gen/amd64's numericStages,
+// stageI32ToF32AVX512 converts INT32 → FLOAT: the stage {Int32, Float, intToFloat} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageI32ToF32Avx512(dst, src []byte, n int) {
+func stageI32ToF32AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI32ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI32ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI32ToF64Avx512 converts INT32 → DOUBLE: the stage {Int32, Double, intToFloat} of gen/amd64's numericStages,
+// stageI32ToF64AVX512 converts INT32 → DOUBLE: the stage {Int32, Double, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI32ToF64Avx512(dst, src []byte, n int) {
+func stageI32ToF64AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI32ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI32ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI32ToI8Avx512 converts INT32 → INT8: the stage {Int32, Int8, intToInt} of gen/amd64's numericStages,
+// stageI32ToI8AVX512 converts INT32 → INT8: the stage {Int32, Int8, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageI32ToI8Avx512(dst, src []byte, n int) {
+func stageI32ToI8AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI32ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI32ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI32ToU8Avx512 converts INT32 → UINT8: the stage {Int32, Uint8, intToInt} of gen/amd64's numericStages,
+// stageI32ToU8AVX512 converts INT32 → UINT8: the stage {Int32, Uint8, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageI32ToU8Avx512(dst, src []byte, n int) {
+func stageI32ToU8AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI32ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI32ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI32ToI16Avx512 converts INT32 → INT16: the stage {Int32, Int16, intToInt} of gen/amd64's numericStages,
+// stageI32ToI16AVX512 converts INT32 → INT16: the stage {Int32, Int16, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageI32ToI16Avx512(dst, src []byte, n int) {
+func stageI32ToI16AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI32ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI32ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI32ToU16Avx512 converts INT32 → UINT16: the stage {Int32, Uint16, intToInt} of gen/amd64's numericStages,
+// stageI32ToU16AVX512 converts INT32 → UINT16: the stage {Int32, Uint16, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageI32ToU16Avx512(dst, src []byte, n int) {
+func stageI32ToU16AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI32ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI32ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI32ToU32Avx512 converts INT32 → UINT32: the stage {Int32, Uint32, intToInt} of gen/amd64's numericStages,
+// stageI32ToU32AVX512 converts INT32 → UINT32: the stage {Int32, Uint32, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageI32ToU32Avx512(dst, src []byte, n int) {
+func stageI32ToU32AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI32ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI32ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI32ToI64Avx512 converts INT32 → INT64: the stage {Int32, Int64, intToInt} of gen/amd64's numericStages,
+// stageI32ToI64AVX512 converts INT32 → INT64: the stage {Int32, Int64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI32ToI64Avx512(dst, src []byte, n int) {
+func stageI32ToI64AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI32ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI32ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI32ToU64Avx512 converts INT32 → UINT64: the stage {Int32, Uint64, intToInt} of gen/amd64's numericStages,
+// stageI32ToU64AVX512 converts INT32 → UINT64: the stage {Int32, Uint64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI32ToU64Avx512(dst, src []byte, n int) {
+func stageI32ToU64AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI32ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI32ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI32ToBoolAvx512 converts INT32 → BOOL: the stage {Int32, Bool, intToInt} of gen/amd64's numericStages,
+// stageI32ToBoolAVX512 converts INT32 → BOOL: the stage {Int32, Bool, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageI32ToBoolAvx512(dst, src []byte, n int) {
+func stageI32ToBoolAVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI32ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI32ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU32ToF32Avx512 converts UINT32 → FLOAT: the stage {Uint32, Float, intToFloat} of gen/amd64's numericStages,
+// stageU32ToF32AVX512 converts UINT32 → FLOAT: the stage {Uint32, Float, intToFloat} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageU32ToF32Avx512(dst, src []byte, n int) {
+func stageU32ToF32AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU32ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU32ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU32ToF64Avx512 converts UINT32 → DOUBLE: the stage {Uint32, Double, intToFloat} of gen/amd64's numericStages,
+// stageU32ToF64AVX512 converts UINT32 → DOUBLE: the stage {Uint32, Double, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU32ToF64Avx512(dst, src []byte, n int) {
+func stageU32ToF64AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU32ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU32ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU32ToI8Avx512 converts UINT32 → INT8: the stage {Uint32, Int8, intToInt} of gen/amd64's numericStages,
+// stageU32ToI8AVX512 converts UINT32 → INT8: the stage {Uint32, Int8, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageU32ToI8Avx512(dst, src []byte, n int) {
+func stageU32ToI8AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU32ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU32ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU32ToU8Avx512 converts UINT32 → UINT8: the stage {Uint32, Uint8, intToInt} of gen/amd64's numericStages,
+// stageU32ToU8AVX512 converts UINT32 → UINT8: the stage {Uint32, Uint8, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageU32ToU8Avx512(dst, src []byte, n int) {
+func stageU32ToU8AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU32ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU32ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU32ToI16Avx512 converts UINT32 → INT16: the stage {Uint32, Int16, intToInt} of gen/amd64's numericStages,
+// stageU32ToI16AVX512 converts UINT32 → INT16: the stage {Uint32, Int16, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageU32ToI16Avx512(dst, src []byte, n int) {
+func stageU32ToI16AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU32ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU32ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU32ToU16Avx512 converts UINT32 → UINT16: the stage {Uint32, Uint16, intToInt} of gen/amd64's numericStages,
+// stageU32ToU16AVX512 converts UINT32 → UINT16: the stage {Uint32, Uint16, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageU32ToU16Avx512(dst, src []byte, n int) {
+func stageU32ToU16AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU32ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU32ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU32ToI32Avx512 converts UINT32 → INT32: the stage {Uint32, Int32, intToInt} of gen/amd64's numericStages,
+// stageU32ToI32AVX512 converts UINT32 → INT32: the stage {Uint32, Int32, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageU32ToI32Avx512(dst, src []byte, n int) {
+func stageU32ToI32AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU32ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU32ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU32ToI64Avx512 converts UINT32 → INT64: the stage {Uint32, Int64, intToInt} of gen/amd64's numericStages,
+// stageU32ToI64AVX512 converts UINT32 → INT64: the stage {Uint32, Int64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU32ToI64Avx512(dst, src []byte, n int) {
+func stageU32ToI64AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU32ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU32ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU32ToU64Avx512 converts UINT32 → UINT64: the stage {Uint32, Uint64, intToInt} of gen/amd64's numericStages,
+// stageU32ToU64AVX512 converts UINT32 → UINT64: the stage {Uint32, Uint64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU32ToU64Avx512(dst, src []byte, n int) {
+func stageU32ToU64AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU32ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU32ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU32ToBoolAvx512 converts UINT32 → BOOL: the stage {Uint32, Bool, intToInt} of gen/amd64's numericStages,
+// stageU32ToBoolAVX512 converts UINT32 → BOOL: the stage {Uint32, Bool, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageU32ToBoolAvx512(dst, src []byte, n int) {
+func stageU32ToBoolAVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU32ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU32ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI64ToF32Avx512 converts INT64 → FLOAT: the stage {Int64, Float, intToFloat} of gen/amd64's numericStages,
+// stageI64ToF32AVX512 converts INT64 → FLOAT: the stage {Int64, Float, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI64ToF32Avx512(dst, src []byte, n int) {
+func stageI64ToF32AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI64ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI64ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI64ToF64Avx512 converts INT64 → DOUBLE: the stage {Int64, Double, intToFloat} of gen/amd64's numericStages,
+// stageI64ToF64AVX512 converts INT64 → DOUBLE: the stage {Int64, Double, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI64ToF64Avx512(dst, src []byte, n int) {
+func stageI64ToF64AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI64ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI64ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI64ToI8Avx512 converts INT64 → INT8: the stage {Int64, Int8, intToInt} of gen/amd64's numericStages,
+// stageI64ToI8AVX512 converts INT64 → INT8: the stage {Int64, Int8, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI64ToI8Avx512(dst, src []byte, n int) {
+func stageI64ToI8AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI64ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI64ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI64ToU8Avx512 converts INT64 → UINT8: the stage {Int64, Uint8, intToInt} of gen/amd64's numericStages,
+// stageI64ToU8AVX512 converts INT64 → UINT8: the stage {Int64, Uint8, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI64ToU8Avx512(dst, src []byte, n int) {
+func stageI64ToU8AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI64ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI64ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI64ToI16Avx512 converts INT64 → INT16: the stage {Int64, Int16, intToInt} of gen/amd64's numericStages,
+// stageI64ToI16AVX512 converts INT64 → INT16: the stage {Int64, Int16, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI64ToI16Avx512(dst, src []byte, n int) {
+func stageI64ToI16AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI64ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI64ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI64ToU16Avx512 converts INT64 → UINT16: the stage {Int64, Uint16, intToInt} of gen/amd64's numericStages,
+// stageI64ToU16AVX512 converts INT64 → UINT16: the stage {Int64, Uint16, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI64ToU16Avx512(dst, src []byte, n int) {
+func stageI64ToU16AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI64ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI64ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI64ToI32Avx512 converts INT64 → INT32: the stage {Int64, Int32, intToInt} of gen/amd64's numericStages,
+// stageI64ToI32AVX512 converts INT64 → INT32: the stage {Int64, Int32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI64ToI32Avx512(dst, src []byte, n int) {
+func stageI64ToI32AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI64ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI64ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI64ToU32Avx512 converts INT64 → UINT32: the stage {Int64, Uint32, intToInt} of gen/amd64's numericStages,
+// stageI64ToU32AVX512 converts INT64 → UINT32: the stage {Int64, Uint32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI64ToU32Avx512(dst, src []byte, n int) {
+func stageI64ToU32AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI64ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI64ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI64ToU64Avx512 converts INT64 → UINT64: the stage {Int64, Uint64, intToInt} of gen/amd64's numericStages,
+// stageI64ToU64AVX512 converts INT64 → UINT64: the stage {Int64, Uint64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI64ToU64Avx512(dst, src []byte, n int) {
+func stageI64ToU64AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI64ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI64ToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageI64ToBoolAvx512 converts INT64 → BOOL: the stage {Int64, Bool, intToInt} of gen/amd64's numericStages,
+// stageI64ToBoolAVX512 converts INT64 → BOOL: the stage {Int64, Bool, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageI64ToBoolAvx512(dst, src []byte, n int) {
+func stageI64ToBoolAVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageI64ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numI64ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU64ToF32Avx512 converts UINT64 → FLOAT: the stage {Uint64, Float, intToFloat} of gen/amd64's numericStages,
+// stageU64ToF32AVX512 converts UINT64 → FLOAT: the stage {Uint64, Float, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU64ToF32Avx512(dst, src []byte, n int) {
+func stageU64ToF32AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU64ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU64ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU64ToF64Avx512 converts UINT64 → DOUBLE: the stage {Uint64, Double, intToFloat} of gen/amd64's numericStages,
+// stageU64ToF64AVX512 converts UINT64 → DOUBLE: the stage {Uint64, Double, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU64ToF64Avx512(dst, src []byte, n int) {
+func stageU64ToF64AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU64ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU64ToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU64ToI8Avx512 converts UINT64 → INT8: the stage {Uint64, Int8, intToInt} of gen/amd64's numericStages,
+// stageU64ToI8AVX512 converts UINT64 → INT8: the stage {Uint64, Int8, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU64ToI8Avx512(dst, src []byte, n int) {
+func stageU64ToI8AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU64ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU64ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU64ToU8Avx512 converts UINT64 → UINT8: the stage {Uint64, Uint8, intToInt} of gen/amd64's numericStages,
+// stageU64ToU8AVX512 converts UINT64 → UINT8: the stage {Uint64, Uint8, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU64ToU8Avx512(dst, src []byte, n int) {
+func stageU64ToU8AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU64ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU64ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU64ToI16Avx512 converts UINT64 → INT16: the stage {Uint64, Int16, intToInt} of gen/amd64's numericStages,
+// stageU64ToI16AVX512 converts UINT64 → INT16: the stage {Uint64, Int16, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU64ToI16Avx512(dst, src []byte, n int) {
+func stageU64ToI16AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU64ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU64ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU64ToU16Avx512 converts UINT64 → UINT16: the stage {Uint64, Uint16, intToInt} of gen/amd64's numericStages,
+// stageU64ToU16AVX512 converts UINT64 → UINT16: the stage {Uint64, Uint16, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU64ToU16Avx512(dst, src []byte, n int) {
+func stageU64ToU16AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU64ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU64ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU64ToI32Avx512 converts UINT64 → INT32: the stage {Uint64, Int32, intToInt} of gen/amd64's numericStages,
+// stageU64ToI32AVX512 converts UINT64 → INT32: the stage {Uint64, Int32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU64ToI32Avx512(dst, src []byte, n int) {
+func stageU64ToI32AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU64ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU64ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU64ToU32Avx512 converts UINT64 → UINT32: the stage {Uint64, Uint32, intToInt} of gen/amd64's numericStages,
+// stageU64ToU32AVX512 converts UINT64 → UINT32: the stage {Uint64, Uint32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU64ToU32Avx512(dst, src []byte, n int) {
+func stageU64ToU32AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU64ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU64ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU64ToI64Avx512 converts UINT64 → INT64: the stage {Uint64, Int64, intToInt} of gen/amd64's numericStages,
+// stageU64ToI64AVX512 converts UINT64 → INT64: the stage {Uint64, Int64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU64ToI64Avx512(dst, src []byte, n int) {
+func stageU64ToI64AVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU64ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU64ToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageU64ToBoolAvx512 converts UINT64 → BOOL: the stage {Uint64, Bool, intToInt} of gen/amd64's numericStages,
+// stageU64ToBoolAVX512 converts UINT64 → BOOL: the stage {Uint64, Bool, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageU64ToBoolAvx512(dst, src []byte, n int) {
+func stageU64ToBoolAVX512(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageU64ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numU64ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageBoolToF32Avx512 converts BOOL → FLOAT: the stage {Bool, Float, intToFloat} of gen/amd64's numericStages,
+// stageBoolToF32AVX512 converts BOOL → FLOAT: the stage {Bool, Float, intToFloat} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageBoolToF32Avx512(dst, src []byte, n int) {
+func stageBoolToF32AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageBoolToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numBoolToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageBoolToF64Avx512 converts BOOL → DOUBLE: the stage {Bool, Double, intToFloat} of gen/amd64's numericStages,
+// stageBoolToF64AVX512 converts BOOL → DOUBLE: the stage {Bool, Double, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageBoolToF64Avx512(dst, src []byte, n int) {
+func stageBoolToF64AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageBoolToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numBoolToF64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageBoolToI8Avx512 converts BOOL → INT8: the stage {Bool, Int8, intToInt} of gen/amd64's numericStages,
+// stageBoolToI8AVX512 converts BOOL → INT8: the stage {Bool, Int8, intToInt} of gen/amd64's numericStages,
 // 64 elements a vector, the last ones under masks.
-func stageBoolToI8Avx512(dst, src []byte, n int) {
+func stageBoolToI8AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageBoolToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numBoolToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageBoolToU8Avx512 converts BOOL → UINT8: the stage {Bool, Uint8, intToInt} of gen/amd64's numericStages,
+// stageBoolToU8AVX512 converts BOOL → UINT8: the stage {Bool, Uint8, intToInt} of gen/amd64's numericStages,
 // 64 elements a vector, the last ones under masks.
-func stageBoolToU8Avx512(dst, src []byte, n int) {
+func stageBoolToU8AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageBoolToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numBoolToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageBoolToI16Avx512 converts BOOL → INT16: the stage {Bool, Int16, intToInt} of gen/amd64's numericStages,
+// stageBoolToI16AVX512 converts BOOL → INT16: the stage {Bool, Int16, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector, the last ones under masks.
-func stageBoolToI16Avx512(dst, src []byte, n int) {
+func stageBoolToI16AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageBoolToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numBoolToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageBoolToU16Avx512 converts BOOL → UINT16: the stage {Bool, Uint16, intToInt} of gen/amd64's numericStages,
+// stageBoolToU16AVX512 converts BOOL → UINT16: the stage {Bool, Uint16, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector, the last ones under masks.
-func stageBoolToU16Avx512(dst, src []byte, n int) {
+func stageBoolToU16AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageBoolToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numBoolToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageBoolToI32Avx512 converts BOOL → INT32: the stage {Bool, Int32, intToInt} of gen/amd64's numericStages,
+// stageBoolToI32AVX512 converts BOOL → INT32: the stage {Bool, Int32, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageBoolToI32Avx512(dst, src []byte, n int) {
+func stageBoolToI32AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageBoolToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numBoolToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageBoolToU32Avx512 converts BOOL → UINT32: the stage {Bool, Uint32, intToInt} of gen/amd64's numericStages,
+// stageBoolToU32AVX512 converts BOOL → UINT32: the stage {Bool, Uint32, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector, the last ones under masks.
-func stageBoolToU32Avx512(dst, src []byte, n int) {
+func stageBoolToU32AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageBoolToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numBoolToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageBoolToI64Avx512 converts BOOL → INT64: the stage {Bool, Int64, intToInt} of gen/amd64's numericStages,
+// stageBoolToI64AVX512 converts BOOL → INT64: the stage {Bool, Int64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageBoolToI64Avx512(dst, src []byte, n int) {
+func stageBoolToI64AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageBoolToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numBoolToI64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageBoolToU64Avx512 converts BOOL → UINT64: the stage {Bool, Uint64, intToInt} of gen/amd64's numericStages,
+// stageBoolToU64AVX512 converts BOOL → UINT64: the stage {Bool, Uint64, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector, the last ones under masks.
-func stageBoolToU64Avx512(dst, src []byte, n int) {
+func stageBoolToU64AVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageBoolToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numBoolToU64AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageBoolToBoolAvx512 converts BOOL → BOOL: the stage {Bool, Bool, intToInt} of gen/amd64's numericStages,
+// stageBoolToBoolAVX512 converts BOOL → BOOL: the stage {Bool, Bool, intToInt} of gen/amd64's numericStages,
 // 64 elements a vector, the last ones under masks.
-func stageBoolToBoolAvx512(dst, src []byte, n int) {
+func stageBoolToBoolAVX512(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
-	stageBoolToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+	numBoolToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
-// stageF32ToF64Avx2 converts FLOAT → DOUBLE: the stage {Float, Double, floatToFloat} of gen/amd64's numericStages,
+// stageF32ToF64AVX2 converts FLOAT → DOUBLE: the stage {Float, Double, floatToFloat} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageF32ToF64Avx2(dst, src []byte, n int) {
+func stageF32ToF64AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageF32ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF32ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Double, src[4*m:], Float, n-m)
 	}
 }
 
-// stageF32ToI8Avx2 converts FLOAT → INT8: the stage {Float, Int8, floatToInt} of gen/amd64's numericStages,
+// stageF32ToI8AVX2 converts FLOAT → INT8: the stage {Float, Int8, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageF32ToI8Avx2(dst, src []byte, n int) {
+func stageF32ToI8AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageF32ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF32ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Int8, src[4*m:], Float, n-m)
 	}
 }
 
-// stageF32ToU8Avx2 converts FLOAT → UINT8: the stage {Float, Uint8, floatToInt} of gen/amd64's numericStages,
+// stageF32ToU8AVX2 converts FLOAT → UINT8: the stage {Float, Uint8, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageF32ToU8Avx2(dst, src []byte, n int) {
+func stageF32ToU8AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageF32ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF32ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Uint8, src[4*m:], Float, n-m)
 	}
 }
 
-// stageF32ToI16Avx2 converts FLOAT → INT16: the stage {Float, Int16, floatToInt} of gen/amd64's numericStages,
+// stageF32ToI16AVX2 converts FLOAT → INT16: the stage {Float, Int16, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageF32ToI16Avx2(dst, src []byte, n int) {
+func stageF32ToI16AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageF32ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF32ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Int16, src[4*m:], Float, n-m)
 	}
 }
 
-// stageF32ToU16Avx2 converts FLOAT → UINT16: the stage {Float, Uint16, floatToInt} of gen/amd64's numericStages,
+// stageF32ToU16AVX2 converts FLOAT → UINT16: the stage {Float, Uint16, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageF32ToU16Avx2(dst, src []byte, n int) {
+func stageF32ToU16AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageF32ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF32ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Uint16, src[4*m:], Float, n-m)
 	}
 }
 
-// stageF32ToI32Avx2 converts FLOAT → INT32: the stage {Float, Int32, floatToInt} of gen/amd64's numericStages,
+// stageF32ToI32AVX2 converts FLOAT → INT32: the stage {Float, Int32, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageF32ToI32Avx2(dst, src []byte, n int) {
+func stageF32ToI32AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageF32ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF32ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Int32, src[4*m:], Float, n-m)
 	}
 }
 
-// stageF32ToU32Avx2 converts FLOAT → UINT32: the stage {Float, Uint32, floatToInt} of gen/amd64's numericStages,
+// stageF32ToU32AVX2 converts FLOAT → UINT32: the stage {Float, Uint32, floatToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageF32ToU32Avx2(dst, src []byte, n int) {
+func stageF32ToU32AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageF32ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF32ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Uint32, src[4*m:], Float, n-m)
 	}
 }
 
-// stageF32ToI64Avx2 converts FLOAT → INT64: the stage {Float, Int64, floatToInt} of gen/amd64's numericStages,
+// stageF32ToI64AVX2 converts FLOAT → INT64: the stage {Float, Int64, floatToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageF32ToI64Avx2(dst, src []byte, n int) {
+func stageF32ToI64AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageF32ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF32ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Int64, src[4*m:], Float, n-m)
 	}
 }
 
-// stageF32ToU64Avx2 converts FLOAT → UINT64: the stage {Float, Uint64, floatToInt} of gen/amd64's numericStages,
+// stageF32ToU64AVX2 converts FLOAT → UINT64: the stage {Float, Uint64, floatToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageF32ToU64Avx2(dst, src []byte, n int) {
+func stageF32ToU64AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageF32ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF32ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Uint64, src[4*m:], Float, n-m)
 	}
 }
 
-// stageF32ToBoolAvx2 converts FLOAT → BOOL: the stage {Float, Bool, floatToBool} of gen/amd64's numericStages,
+// stageF32ToBoolAVX2 converts FLOAT → BOOL: the stage {Float, Bool, floatToBool} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageF32ToBoolAvx2(dst, src []byte, n int) {
+func stageF32ToBoolAVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageF32ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF32ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Bool, src[4*m:], Float, n-m)
 	}
 }
 
-// stageF64ToF32Avx2 converts DOUBLE → FLOAT: the stage {Double, Float, floatToFloat} of gen/amd64's numericStages,
+// stageF64ToF32AVX2 converts DOUBLE → FLOAT: the stage {Double, Float, floatToFloat} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageF64ToF32Avx2(dst, src []byte, n int) {
+func stageF64ToF32AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageF64ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF64ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Float, src[8*m:], Double, n-m)
 	}
 }
 
-// stageF64ToI8Avx2 converts DOUBLE → INT8: the stage {Double, Int8, floatToInt} of gen/amd64's numericStages,
+// stageF64ToI8AVX2 converts DOUBLE → INT8: the stage {Double, Int8, floatToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageF64ToI8Avx2(dst, src []byte, n int) {
+func stageF64ToI8AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageF64ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF64ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Int8, src[8*m:], Double, n-m)
 	}
 }
 
-// stageF64ToU8Avx2 converts DOUBLE → UINT8: the stage {Double, Uint8, floatToInt} of gen/amd64's numericStages,
+// stageF64ToU8AVX2 converts DOUBLE → UINT8: the stage {Double, Uint8, floatToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageF64ToU8Avx2(dst, src []byte, n int) {
+func stageF64ToU8AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageF64ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF64ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Uint8, src[8*m:], Double, n-m)
 	}
 }
 
-// stageF64ToI16Avx2 converts DOUBLE → INT16: the stage {Double, Int16, floatToInt} of gen/amd64's numericStages,
+// stageF64ToI16AVX2 converts DOUBLE → INT16: the stage {Double, Int16, floatToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageF64ToI16Avx2(dst, src []byte, n int) {
+func stageF64ToI16AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageF64ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF64ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Int16, src[8*m:], Double, n-m)
 	}
 }
 
-// stageF64ToU16Avx2 converts DOUBLE → UINT16: the stage {Double, Uint16, floatToInt} of gen/amd64's numericStages,
+// stageF64ToU16AVX2 converts DOUBLE → UINT16: the stage {Double, Uint16, floatToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageF64ToU16Avx2(dst, src []byte, n int) {
+func stageF64ToU16AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageF64ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF64ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Uint16, src[8*m:], Double, n-m)
 	}
 }
 
-// stageF64ToI32Avx2 converts DOUBLE → INT32: the stage {Double, Int32, floatToInt} of gen/amd64's numericStages,
+// stageF64ToI32AVX2 converts DOUBLE → INT32: the stage {Double, Int32, floatToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageF64ToI32Avx2(dst, src []byte, n int) {
+func stageF64ToI32AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageF64ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF64ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Int32, src[8*m:], Double, n-m)
 	}
 }
 
-// stageF64ToU32Avx2 converts DOUBLE → UINT32: the stage {Double, Uint32, floatToInt} of gen/amd64's numericStages,
+// stageF64ToU32AVX2 converts DOUBLE → UINT32: the stage {Double, Uint32, floatToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageF64ToU32Avx2(dst, src []byte, n int) {
+func stageF64ToU32AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageF64ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF64ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Uint32, src[8*m:], Double, n-m)
 	}
 }
 
-// stageF64ToI64Avx2 converts DOUBLE → INT64: the stage {Double, Int64, floatToInt} of gen/amd64's numericStages,
+// stageF64ToI64AVX2 converts DOUBLE → INT64: the stage {Double, Int64, floatToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageF64ToI64Avx2(dst, src []byte, n int) {
+func stageF64ToI64AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageF64ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF64ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Int64, src[8*m:], Double, n-m)
 	}
 }
 
-// stageF64ToU64Avx2 converts DOUBLE → UINT64: the stage {Double, Uint64, floatToInt} of gen/amd64's numericStages,
+// stageF64ToU64AVX2 converts DOUBLE → UINT64: the stage {Double, Uint64, floatToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageF64ToU64Avx2(dst, src []byte, n int) {
+func stageF64ToU64AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageF64ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF64ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Uint64, src[8*m:], Double, n-m)
 	}
 }
 
-// stageF64ToBoolAvx2 converts DOUBLE → BOOL: the stage {Double, Bool, floatToBool} of gen/amd64's numericStages,
+// stageF64ToBoolAVX2 converts DOUBLE → BOOL: the stage {Double, Bool, floatToBool} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageF64ToBoolAvx2(dst, src []byte, n int) {
+func stageF64ToBoolAVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageF64ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numF64ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Bool, src[8*m:], Double, n-m)
 	}
 }
 
-// stageI8ToF32Avx2 converts INT8 → FLOAT: the stage {Int8, Float, intToFloat} of gen/amd64's numericStages,
+// stageI8ToF32AVX2 converts INT8 → FLOAT: the stage {Int8, Float, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageI8ToF32Avx2(dst, src []byte, n int) {
+func stageI8ToF32AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageI8ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI8ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Float, src[1*m:], Int8, n-m)
 	}
 }
 
-// stageI8ToF64Avx2 converts INT8 → DOUBLE: the stage {Int8, Double, intToFloat} of gen/amd64's numericStages,
+// stageI8ToF64AVX2 converts INT8 → DOUBLE: the stage {Int8, Double, intToFloat} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI8ToF64Avx2(dst, src []byte, n int) {
+func stageI8ToF64AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI8ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI8ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Double, src[1*m:], Int8, n-m)
 	}
 }
 
-// stageI8ToU8Avx2 converts INT8 → UINT8: the stage {Int8, Uint8, intToInt} of gen/amd64's numericStages,
+// stageI8ToU8AVX2 converts INT8 → UINT8: the stage {Int8, Uint8, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector; scalarStage converts the last n mod 32.
-func stageI8ToU8Avx2(dst, src []byte, n int) {
+func stageI8ToU8AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%32
 	if m > 0 {
-		stageI8ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI8ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Uint8, src[1*m:], Int8, n-m)
 	}
 }
 
-// stageI8ToI16Avx2 converts INT8 → INT16: the stage {Int8, Int16, intToInt} of gen/amd64's numericStages,
+// stageI8ToI16AVX2 converts INT8 → INT16: the stage {Int8, Int16, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector; scalarStage converts the last n mod 16.
-func stageI8ToI16Avx2(dst, src []byte, n int) {
+func stageI8ToI16AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%16
 	if m > 0 {
-		stageI8ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI8ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Int16, src[1*m:], Int8, n-m)
 	}
 }
 
-// stageI8ToU16Avx2 converts INT8 → UINT16: the stage {Int8, Uint16, intToInt} of gen/amd64's numericStages,
+// stageI8ToU16AVX2 converts INT8 → UINT16: the stage {Int8, Uint16, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector; scalarStage converts the last n mod 16.
-func stageI8ToU16Avx2(dst, src []byte, n int) {
+func stageI8ToU16AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%16
 	if m > 0 {
-		stageI8ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI8ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Uint16, src[1*m:], Int8, n-m)
 	}
 }
 
-// stageI8ToI32Avx2 converts INT8 → INT32: the stage {Int8, Int32, intToInt} of gen/amd64's numericStages,
+// stageI8ToI32AVX2 converts INT8 → INT32: the stage {Int8, Int32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageI8ToI32Avx2(dst, src []byte, n int) {
+func stageI8ToI32AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageI8ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI8ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Int32, src[1*m:], Int8, n-m)
 	}
 }
 
-// stageI8ToU32Avx2 converts INT8 → UINT32: the stage {Int8, Uint32, intToInt} of gen/amd64's numericStages,
+// stageI8ToU32AVX2 converts INT8 → UINT32: the stage {Int8, Uint32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageI8ToU32Avx2(dst, src []byte, n int) {
+func stageI8ToU32AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageI8ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI8ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Uint32, src[1*m:], Int8, n-m)
 	}
 }
 
-// stageI8ToI64Avx2 converts INT8 → INT64: the stage {Int8, Int64, intToInt} of gen/amd64's numericStages,
+// stageI8ToI64AVX2 converts INT8 → INT64: the stage {Int8, Int64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI8ToI64Avx2(dst, src []byte, n int) {
+func stageI8ToI64AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI8ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI8ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Int64, src[1*m:], Int8, n-m)
 	}
 }
 
-// stageI8ToU64Avx2 converts INT8 → UINT64: the stage {Int8, Uint64, intToInt} of gen/amd64's numericStages,
+// stageI8ToU64AVX2 converts INT8 → UINT64: the stage {Int8, Uint64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI8ToU64Avx2(dst, src []byte, n int) {
+func stageI8ToU64AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI8ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI8ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Uint64, src[1*m:], Int8, n-m)
 	}
 }
 
-// stageI8ToBoolAvx2 converts INT8 → BOOL: the stage {Int8, Bool, intToInt} of gen/amd64's numericStages,
+// stageI8ToBoolAVX2 converts INT8 → BOOL: the stage {Int8, Bool, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector; scalarStage converts the last n mod 32.
-func stageI8ToBoolAvx2(dst, src []byte, n int) {
+func stageI8ToBoolAVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%32
 	if m > 0 {
-		stageI8ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI8ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Bool, src[1*m:], Int8, n-m)
 	}
 }
 
-// stageU8ToF32Avx2 converts UINT8 → FLOAT: the stage {Uint8, Float, intToFloat} of gen/amd64's numericStages,
+// stageU8ToF32AVX2 converts UINT8 → FLOAT: the stage {Uint8, Float, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageU8ToF32Avx2(dst, src []byte, n int) {
+func stageU8ToF32AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageU8ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU8ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Float, src[1*m:], Uint8, n-m)
 	}
 }
 
-// stageU8ToF64Avx2 converts UINT8 → DOUBLE: the stage {Uint8, Double, intToFloat} of gen/amd64's numericStages,
+// stageU8ToF64AVX2 converts UINT8 → DOUBLE: the stage {Uint8, Double, intToFloat} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU8ToF64Avx2(dst, src []byte, n int) {
+func stageU8ToF64AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU8ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU8ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Double, src[1*m:], Uint8, n-m)
 	}
 }
 
-// stageU8ToI8Avx2 converts UINT8 → INT8: the stage {Uint8, Int8, intToInt} of gen/amd64's numericStages,
+// stageU8ToI8AVX2 converts UINT8 → INT8: the stage {Uint8, Int8, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector; scalarStage converts the last n mod 32.
-func stageU8ToI8Avx2(dst, src []byte, n int) {
+func stageU8ToI8AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%32
 	if m > 0 {
-		stageU8ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU8ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Int8, src[1*m:], Uint8, n-m)
 	}
 }
 
-// stageU8ToI16Avx2 converts UINT8 → INT16: the stage {Uint8, Int16, intToInt} of gen/amd64's numericStages,
+// stageU8ToI16AVX2 converts UINT8 → INT16: the stage {Uint8, Int16, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector; scalarStage converts the last n mod 16.
-func stageU8ToI16Avx2(dst, src []byte, n int) {
+func stageU8ToI16AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%16
 	if m > 0 {
-		stageU8ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU8ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Int16, src[1*m:], Uint8, n-m)
 	}
 }
 
-// stageU8ToU16Avx2 converts UINT8 → UINT16: the stage {Uint8, Uint16, intToInt} of gen/amd64's numericStages,
+// stageU8ToU16AVX2 converts UINT8 → UINT16: the stage {Uint8, Uint16, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector; scalarStage converts the last n mod 16.
-func stageU8ToU16Avx2(dst, src []byte, n int) {
+func stageU8ToU16AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%16
 	if m > 0 {
-		stageU8ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU8ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Uint16, src[1*m:], Uint8, n-m)
 	}
 }
 
-// stageU8ToI32Avx2 converts UINT8 → INT32: the stage {Uint8, Int32, intToInt} of gen/amd64's numericStages,
+// stageU8ToI32AVX2 converts UINT8 → INT32: the stage {Uint8, Int32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageU8ToI32Avx2(dst, src []byte, n int) {
+func stageU8ToI32AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageU8ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU8ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Int32, src[1*m:], Uint8, n-m)
 	}
 }
 
-// stageU8ToU32Avx2 converts UINT8 → UINT32: the stage {Uint8, Uint32, intToInt} of gen/amd64's numericStages,
+// stageU8ToU32AVX2 converts UINT8 → UINT32: the stage {Uint8, Uint32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageU8ToU32Avx2(dst, src []byte, n int) {
+func stageU8ToU32AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageU8ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU8ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Uint32, src[1*m:], Uint8, n-m)
 	}
 }
 
-// stageU8ToI64Avx2 converts UINT8 → INT64: the stage {Uint8, Int64, intToInt} of gen/amd64's numericStages,
+// stageU8ToI64AVX2 converts UINT8 → INT64: the stage {Uint8, Int64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU8ToI64Avx2(dst, src []byte, n int) {
+func stageU8ToI64AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU8ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU8ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Int64, src[1*m:], Uint8, n-m)
 	}
 }
 
-// stageU8ToU64Avx2 converts UINT8 → UINT64: the stage {Uint8, Uint64, intToInt} of gen/amd64's numericStages,
+// stageU8ToU64AVX2 converts UINT8 → UINT64: the stage {Uint8, Uint64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU8ToU64Avx2(dst, src []byte, n int) {
+func stageU8ToU64AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU8ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU8ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Uint64, src[1*m:], Uint8, n-m)
 	}
 }
 
-// stageU8ToBoolAvx2 converts UINT8 → BOOL: the stage {Uint8, Bool, intToInt} of gen/amd64's numericStages,
+// stageU8ToBoolAVX2 converts UINT8 → BOOL: the stage {Uint8, Bool, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector; scalarStage converts the last n mod 32.
-func stageU8ToBoolAvx2(dst, src []byte, n int) {
+func stageU8ToBoolAVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%32
 	if m > 0 {
-		stageU8ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU8ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Bool, src[1*m:], Uint8, n-m)
 	}
 }
 
-// stageI16ToF32Avx2 converts INT16 → FLOAT: the stage {Int16, Float, intToFloat} of gen/amd64's numericStages,
+// stageI16ToF32AVX2 converts INT16 → FLOAT: the stage {Int16, Float, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageI16ToF32Avx2(dst, src []byte, n int) {
+func stageI16ToF32AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageI16ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI16ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Float, src[2*m:], Int16, n-m)
 	}
 }
 
-// stageI16ToF64Avx2 converts INT16 → DOUBLE: the stage {Int16, Double, intToFloat} of gen/amd64's numericStages,
+// stageI16ToF64AVX2 converts INT16 → DOUBLE: the stage {Int16, Double, intToFloat} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI16ToF64Avx2(dst, src []byte, n int) {
+func stageI16ToF64AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI16ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI16ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Double, src[2*m:], Int16, n-m)
 	}
 }
 
-// stageI16ToI8Avx2 converts INT16 → INT8: the stage {Int16, Int8, intToInt} of gen/amd64's numericStages,
+// stageI16ToI8AVX2 converts INT16 → INT8: the stage {Int16, Int8, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector; scalarStage converts the last n mod 16.
-func stageI16ToI8Avx2(dst, src []byte, n int) {
+func stageI16ToI8AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%16
 	if m > 0 {
-		stageI16ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI16ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Int8, src[2*m:], Int16, n-m)
 	}
 }
 
-// stageI16ToU8Avx2 converts INT16 → UINT8: the stage {Int16, Uint8, intToInt} of gen/amd64's numericStages,
+// stageI16ToU8AVX2 converts INT16 → UINT8: the stage {Int16, Uint8, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector; scalarStage converts the last n mod 16.
-func stageI16ToU8Avx2(dst, src []byte, n int) {
+func stageI16ToU8AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%16
 	if m > 0 {
-		stageI16ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI16ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Uint8, src[2*m:], Int16, n-m)
 	}
 }
 
-// stageI16ToU16Avx2 converts INT16 → UINT16: the stage {Int16, Uint16, intToInt} of gen/amd64's numericStages,
+// stageI16ToU16AVX2 converts INT16 → UINT16: the stage {Int16, Uint16, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector; scalarStage converts the last n mod 16.
-func stageI16ToU16Avx2(dst, src []byte, n int) {
+func stageI16ToU16AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%16
 	if m > 0 {
-		stageI16ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI16ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Uint16, src[2*m:], Int16, n-m)
 	}
 }
 
-// stageI16ToI32Avx2 converts INT16 → INT32: the stage {Int16, Int32, intToInt} of gen/amd64's numericStages,
+// stageI16ToI32AVX2 converts INT16 → INT32: the stage {Int16, Int32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageI16ToI32Avx2(dst, src []byte, n int) {
+func stageI16ToI32AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageI16ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI16ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Int32, src[2*m:], Int16, n-m)
 	}
 }
 
-// stageI16ToU32Avx2 converts INT16 → UINT32: the stage {Int16, Uint32, intToInt} of gen/amd64's numericStages,
+// stageI16ToU32AVX2 converts INT16 → UINT32: the stage {Int16, Uint32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageI16ToU32Avx2(dst, src []byte, n int) {
+func stageI16ToU32AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageI16ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI16ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Uint32, src[2*m:], Int16, n-m)
 	}
 }
 
-// stageI16ToI64Avx2 converts INT16 → INT64: the stage {Int16, Int64, intToInt} of gen/amd64's numericStages,
+// stageI16ToI64AVX2 converts INT16 → INT64: the stage {Int16, Int64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI16ToI64Avx2(dst, src []byte, n int) {
+func stageI16ToI64AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI16ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI16ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Int64, src[2*m:], Int16, n-m)
 	}
 }
 
-// stageI16ToU64Avx2 converts INT16 → UINT64: the stage {Int16, Uint64, intToInt} of gen/amd64's numericStages,
+// stageI16ToU64AVX2 converts INT16 → UINT64: the stage {Int16, Uint64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI16ToU64Avx2(dst, src []byte, n int) {
+func stageI16ToU64AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI16ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI16ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Uint64, src[2*m:], Int16, n-m)
 	}
 }
 
-// stageI16ToBoolAvx2 converts INT16 → BOOL: the stage {Int16, Bool, intToInt} of gen/amd64's numericStages,
+// stageI16ToBoolAVX2 converts INT16 → BOOL: the stage {Int16, Bool, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector; scalarStage converts the last n mod 16.
-func stageI16ToBoolAvx2(dst, src []byte, n int) {
+func stageI16ToBoolAVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%16
 	if m > 0 {
-		stageI16ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI16ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Bool, src[2*m:], Int16, n-m)
 	}
 }
 
-// stageU16ToF32Avx2 converts UINT16 → FLOAT: the stage {Uint16, Float, intToFloat} of gen/amd64's numericStages,
+// stageU16ToF32AVX2 converts UINT16 → FLOAT: the stage {Uint16, Float, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageU16ToF32Avx2(dst, src []byte, n int) {
+func stageU16ToF32AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageU16ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU16ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Float, src[2*m:], Uint16, n-m)
 	}
 }
 
-// stageU16ToF64Avx2 converts UINT16 → DOUBLE: the stage {Uint16, Double, intToFloat} of gen/amd64's numericStages,
+// stageU16ToF64AVX2 converts UINT16 → DOUBLE: the stage {Uint16, Double, intToFloat} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU16ToF64Avx2(dst, src []byte, n int) {
+func stageU16ToF64AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU16ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU16ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Double, src[2*m:], Uint16, n-m)
 	}
 }
 
-// stageU16ToI8Avx2 converts UINT16 → INT8: the stage {Uint16, Int8, intToInt} of gen/amd64's numericStages,
+// stageU16ToI8AVX2 converts UINT16 → INT8: the stage {Uint16, Int8, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector; scalarStage converts the last n mod 16.
-func stageU16ToI8Avx2(dst, src []byte, n int) {
+func stageU16ToI8AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%16
 	if m > 0 {
-		stageU16ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU16ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Int8, src[2*m:], Uint16, n-m)
 	}
 }
 
-// stageU16ToU8Avx2 converts UINT16 → UINT8: the stage {Uint16, Uint8, intToInt} of gen/amd64's numericStages,
+// stageU16ToU8AVX2 converts UINT16 → UINT8: the stage {Uint16, Uint8, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector; scalarStage converts the last n mod 16.
-func stageU16ToU8Avx2(dst, src []byte, n int) {
+func stageU16ToU8AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%16
 	if m > 0 {
-		stageU16ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU16ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Uint8, src[2*m:], Uint16, n-m)
 	}
 }
 
-// stageU16ToI16Avx2 converts UINT16 → INT16: the stage {Uint16, Int16, intToInt} of gen/amd64's numericStages,
+// stageU16ToI16AVX2 converts UINT16 → INT16: the stage {Uint16, Int16, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector; scalarStage converts the last n mod 16.
-func stageU16ToI16Avx2(dst, src []byte, n int) {
+func stageU16ToI16AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%16
 	if m > 0 {
-		stageU16ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU16ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Int16, src[2*m:], Uint16, n-m)
 	}
 }
 
-// stageU16ToI32Avx2 converts UINT16 → INT32: the stage {Uint16, Int32, intToInt} of gen/amd64's numericStages,
+// stageU16ToI32AVX2 converts UINT16 → INT32: the stage {Uint16, Int32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageU16ToI32Avx2(dst, src []byte, n int) {
+func stageU16ToI32AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageU16ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU16ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Int32, src[2*m:], Uint16, n-m)
 	}
 }
 
-// stageU16ToU32Avx2 converts UINT16 → UINT32: the stage {Uint16, Uint32, intToInt} of gen/amd64's numericStages,
+// stageU16ToU32AVX2 converts UINT16 → UINT32: the stage {Uint16, Uint32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageU16ToU32Avx2(dst, src []byte, n int) {
+func stageU16ToU32AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageU16ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU16ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Uint32, src[2*m:], Uint16, n-m)
 	}
 }
 
-// stageU16ToI64Avx2 converts UINT16 → INT64: the stage {Uint16, Int64, intToInt} of gen/amd64's numericStages,
+// stageU16ToI64AVX2 converts UINT16 → INT64: the stage {Uint16, Int64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU16ToI64Avx2(dst, src []byte, n int) {
+func stageU16ToI64AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU16ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU16ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Int64, src[2*m:], Uint16, n-m)
 	}
 }
 
-// stageU16ToU64Avx2 converts UINT16 → UINT64: the stage {Uint16, Uint64, intToInt} of gen/amd64's numericStages,
+// stageU16ToU64AVX2 converts UINT16 → UINT64: the stage {Uint16, Uint64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU16ToU64Avx2(dst, src []byte, n int) {
+func stageU16ToU64AVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU16ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU16ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Uint64, src[2*m:], Uint16, n-m)
 	}
 }
 
-// stageU16ToBoolAvx2 converts UINT16 → BOOL: the stage {Uint16, Bool, intToInt} of gen/amd64's numericStages,
+// stageU16ToBoolAVX2 converts UINT16 → BOOL: the stage {Uint16, Bool, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector; scalarStage converts the last n mod 16.
-func stageU16ToBoolAvx2(dst, src []byte, n int) {
+func stageU16ToBoolAVX2(dst, src []byte, n int) {
 	src, dst = src[:2*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%16
 	if m > 0 {
-		stageU16ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU16ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Bool, src[2*m:], Uint16, n-m)
 	}
 }
 
-// stageI32ToF32Avx2 converts INT32 → FLOAT: the stage {Int32, Float, intToFloat} of gen/amd64's numericStages,
+// stageI32ToF32AVX2 converts INT32 → FLOAT: the stage {Int32, Float, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageI32ToF32Avx2(dst, src []byte, n int) {
+func stageI32ToF32AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageI32ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI32ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Float, src[4*m:], Int32, n-m)
 	}
 }
 
-// stageI32ToF64Avx2 converts INT32 → DOUBLE: the stage {Int32, Double, intToFloat} of gen/amd64's numericStages,
+// stageI32ToF64AVX2 converts INT32 → DOUBLE: the stage {Int32, Double, intToFloat} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI32ToF64Avx2(dst, src []byte, n int) {
+func stageI32ToF64AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI32ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI32ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Double, src[4*m:], Int32, n-m)
 	}
 }
 
-// stageI32ToI8Avx2 converts INT32 → INT8: the stage {Int32, Int8, intToInt} of gen/amd64's numericStages,
+// stageI32ToI8AVX2 converts INT32 → INT8: the stage {Int32, Int8, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageI32ToI8Avx2(dst, src []byte, n int) {
+func stageI32ToI8AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageI32ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI32ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Int8, src[4*m:], Int32, n-m)
 	}
 }
 
-// stageI32ToU8Avx2 converts INT32 → UINT8: the stage {Int32, Uint8, intToInt} of gen/amd64's numericStages,
+// stageI32ToU8AVX2 converts INT32 → UINT8: the stage {Int32, Uint8, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageI32ToU8Avx2(dst, src []byte, n int) {
+func stageI32ToU8AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageI32ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI32ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Uint8, src[4*m:], Int32, n-m)
 	}
 }
 
-// stageI32ToI16Avx2 converts INT32 → INT16: the stage {Int32, Int16, intToInt} of gen/amd64's numericStages,
+// stageI32ToI16AVX2 converts INT32 → INT16: the stage {Int32, Int16, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageI32ToI16Avx2(dst, src []byte, n int) {
+func stageI32ToI16AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageI32ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI32ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Int16, src[4*m:], Int32, n-m)
 	}
 }
 
-// stageI32ToU16Avx2 converts INT32 → UINT16: the stage {Int32, Uint16, intToInt} of gen/amd64's numericStages,
+// stageI32ToU16AVX2 converts INT32 → UINT16: the stage {Int32, Uint16, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageI32ToU16Avx2(dst, src []byte, n int) {
+func stageI32ToU16AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageI32ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI32ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Uint16, src[4*m:], Int32, n-m)
 	}
 }
 
-// stageI32ToU32Avx2 converts INT32 → UINT32: the stage {Int32, Uint32, intToInt} of gen/amd64's numericStages,
+// stageI32ToU32AVX2 converts INT32 → UINT32: the stage {Int32, Uint32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageI32ToU32Avx2(dst, src []byte, n int) {
+func stageI32ToU32AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageI32ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI32ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Uint32, src[4*m:], Int32, n-m)
 	}
 }
 
-// stageI32ToI64Avx2 converts INT32 → INT64: the stage {Int32, Int64, intToInt} of gen/amd64's numericStages,
+// stageI32ToI64AVX2 converts INT32 → INT64: the stage {Int32, Int64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI32ToI64Avx2(dst, src []byte, n int) {
+func stageI32ToI64AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI32ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI32ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Int64, src[4*m:], Int32, n-m)
 	}
 }
 
-// stageI32ToU64Avx2 converts INT32 → UINT64: the stage {Int32, Uint64, intToInt} of gen/amd64's numericStages,
+// stageI32ToU64AVX2 converts INT32 → UINT64: the stage {Int32, Uint64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI32ToU64Avx2(dst, src []byte, n int) {
+func stageI32ToU64AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI32ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI32ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Uint64, src[4*m:], Int32, n-m)
 	}
 }
 
-// stageI32ToBoolAvx2 converts INT32 → BOOL: the stage {Int32, Bool, intToInt} of gen/amd64's numericStages,
+// stageI32ToBoolAVX2 converts INT32 → BOOL: the stage {Int32, Bool, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageI32ToBoolAvx2(dst, src []byte, n int) {
+func stageI32ToBoolAVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageI32ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI32ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Bool, src[4*m:], Int32, n-m)
 	}
 }
 
-// stageU32ToF32Avx2 converts UINT32 → FLOAT: the stage {Uint32, Float, intToFloat} of gen/amd64's numericStages,
+// stageU32ToF32AVX2 converts UINT32 → FLOAT: the stage {Uint32, Float, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageU32ToF32Avx2(dst, src []byte, n int) {
+func stageU32ToF32AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageU32ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU32ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Float, src[4*m:], Uint32, n-m)
 	}
 }
 
-// stageU32ToF64Avx2 converts UINT32 → DOUBLE: the stage {Uint32, Double, intToFloat} of gen/amd64's numericStages,
+// stageU32ToF64AVX2 converts UINT32 → DOUBLE: the stage {Uint32, Double, intToFloat} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU32ToF64Avx2(dst, src []byte, n int) {
+func stageU32ToF64AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU32ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU32ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Double, src[4*m:], Uint32, n-m)
 	}
 }
 
-// stageU32ToI8Avx2 converts UINT32 → INT8: the stage {Uint32, Int8, intToInt} of gen/amd64's numericStages,
+// stageU32ToI8AVX2 converts UINT32 → INT8: the stage {Uint32, Int8, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageU32ToI8Avx2(dst, src []byte, n int) {
+func stageU32ToI8AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageU32ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU32ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Int8, src[4*m:], Uint32, n-m)
 	}
 }
 
-// stageU32ToU8Avx2 converts UINT32 → UINT8: the stage {Uint32, Uint8, intToInt} of gen/amd64's numericStages,
+// stageU32ToU8AVX2 converts UINT32 → UINT8: the stage {Uint32, Uint8, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageU32ToU8Avx2(dst, src []byte, n int) {
+func stageU32ToU8AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageU32ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU32ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Uint8, src[4*m:], Uint32, n-m)
 	}
 }
 
-// stageU32ToI16Avx2 converts UINT32 → INT16: the stage {Uint32, Int16, intToInt} of gen/amd64's numericStages,
+// stageU32ToI16AVX2 converts UINT32 → INT16: the stage {Uint32, Int16, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageU32ToI16Avx2(dst, src []byte, n int) {
+func stageU32ToI16AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageU32ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU32ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Int16, src[4*m:], Uint32, n-m)
 	}
 }
 
-// stageU32ToU16Avx2 converts UINT32 → UINT16: the stage {Uint32, Uint16, intToInt} of gen/amd64's numericStages,
+// stageU32ToU16AVX2 converts UINT32 → UINT16: the stage {Uint32, Uint16, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageU32ToU16Avx2(dst, src []byte, n int) {
+func stageU32ToU16AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageU32ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU32ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Uint16, src[4*m:], Uint32, n-m)
 	}
 }
 
-// stageU32ToI32Avx2 converts UINT32 → INT32: the stage {Uint32, Int32, intToInt} of gen/amd64's numericStages,
+// stageU32ToI32AVX2 converts UINT32 → INT32: the stage {Uint32, Int32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageU32ToI32Avx2(dst, src []byte, n int) {
+func stageU32ToI32AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageU32ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU32ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Int32, src[4*m:], Uint32, n-m)
 	}
 }
 
-// stageU32ToI64Avx2 converts UINT32 → INT64: the stage {Uint32, Int64, intToInt} of gen/amd64's numericStages,
+// stageU32ToI64AVX2 converts UINT32 → INT64: the stage {Uint32, Int64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU32ToI64Avx2(dst, src []byte, n int) {
+func stageU32ToI64AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU32ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU32ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Int64, src[4*m:], Uint32, n-m)
 	}
 }
 
-// stageU32ToU64Avx2 converts UINT32 → UINT64: the stage {Uint32, Uint64, intToInt} of gen/amd64's numericStages,
+// stageU32ToU64AVX2 converts UINT32 → UINT64: the stage {Uint32, Uint64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU32ToU64Avx2(dst, src []byte, n int) {
+func stageU32ToU64AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU32ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU32ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Uint64, src[4*m:], Uint32, n-m)
 	}
 }
 
-// stageU32ToBoolAvx2 converts UINT32 → BOOL: the stage {Uint32, Bool, intToInt} of gen/amd64's numericStages,
+// stageU32ToBoolAVX2 converts UINT32 → BOOL: the stage {Uint32, Bool, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageU32ToBoolAvx2(dst, src []byte, n int) {
+func stageU32ToBoolAVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageU32ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU32ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Bool, src[4*m:], Uint32, n-m)
 	}
 }
 
-// stageI64ToF32Avx2 converts INT64 → FLOAT: the stage {Int64, Float, intToFloat} of gen/amd64's numericStages,
+// stageI64ToF32AVX2 converts INT64 → FLOAT: the stage {Int64, Float, intToFloat} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI64ToF32Avx2(dst, src []byte, n int) {
+func stageI64ToF32AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI64ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI64ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Float, src[8*m:], Int64, n-m)
 	}
 }
 
-// stageI64ToF64Avx2 converts INT64 → DOUBLE: the stage {Int64, Double, intToFloat} of gen/amd64's numericStages,
+// stageI64ToF64AVX2 converts INT64 → DOUBLE: the stage {Int64, Double, intToFloat} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI64ToF64Avx2(dst, src []byte, n int) {
+func stageI64ToF64AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI64ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI64ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Double, src[8*m:], Int64, n-m)
 	}
 }
 
-// stageI64ToI8Avx2 converts INT64 → INT8: the stage {Int64, Int8, intToInt} of gen/amd64's numericStages,
+// stageI64ToI8AVX2 converts INT64 → INT8: the stage {Int64, Int8, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI64ToI8Avx2(dst, src []byte, n int) {
+func stageI64ToI8AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI64ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI64ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Int8, src[8*m:], Int64, n-m)
 	}
 }
 
-// stageI64ToU8Avx2 converts INT64 → UINT8: the stage {Int64, Uint8, intToInt} of gen/amd64's numericStages,
+// stageI64ToU8AVX2 converts INT64 → UINT8: the stage {Int64, Uint8, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI64ToU8Avx2(dst, src []byte, n int) {
+func stageI64ToU8AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI64ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI64ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Uint8, src[8*m:], Int64, n-m)
 	}
 }
 
-// stageI64ToI16Avx2 converts INT64 → INT16: the stage {Int64, Int16, intToInt} of gen/amd64's numericStages,
+// stageI64ToI16AVX2 converts INT64 → INT16: the stage {Int64, Int16, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI64ToI16Avx2(dst, src []byte, n int) {
+func stageI64ToI16AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI64ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI64ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Int16, src[8*m:], Int64, n-m)
 	}
 }
 
-// stageI64ToU16Avx2 converts INT64 → UINT16: the stage {Int64, Uint16, intToInt} of gen/amd64's numericStages,
+// stageI64ToU16AVX2 converts INT64 → UINT16: the stage {Int64, Uint16, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI64ToU16Avx2(dst, src []byte, n int) {
+func stageI64ToU16AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI64ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI64ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Uint16, src[8*m:], Int64, n-m)
 	}
 }
 
-// stageI64ToI32Avx2 converts INT64 → INT32: the stage {Int64, Int32, intToInt} of gen/amd64's numericStages,
+// stageI64ToI32AVX2 converts INT64 → INT32: the stage {Int64, Int32, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI64ToI32Avx2(dst, src []byte, n int) {
+func stageI64ToI32AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI64ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI64ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Int32, src[8*m:], Int64, n-m)
 	}
 }
 
-// stageI64ToU32Avx2 converts INT64 → UINT32: the stage {Int64, Uint32, intToInt} of gen/amd64's numericStages,
+// stageI64ToU32AVX2 converts INT64 → UINT32: the stage {Int64, Uint32, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI64ToU32Avx2(dst, src []byte, n int) {
+func stageI64ToU32AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI64ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI64ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Uint32, src[8*m:], Int64, n-m)
 	}
 }
 
-// stageI64ToU64Avx2 converts INT64 → UINT64: the stage {Int64, Uint64, intToInt} of gen/amd64's numericStages,
+// stageI64ToU64AVX2 converts INT64 → UINT64: the stage {Int64, Uint64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI64ToU64Avx2(dst, src []byte, n int) {
+func stageI64ToU64AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI64ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI64ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Uint64, src[8*m:], Int64, n-m)
 	}
 }
 
-// stageI64ToBoolAvx2 converts INT64 → BOOL: the stage {Int64, Bool, intToInt} of gen/amd64's numericStages,
+// stageI64ToBoolAVX2 converts INT64 → BOOL: the stage {Int64, Bool, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageI64ToBoolAvx2(dst, src []byte, n int) {
+func stageI64ToBoolAVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageI64ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numI64ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Bool, src[8*m:], Int64, n-m)
 	}
 }
 
-// stageU64ToF32Avx2 converts UINT64 → FLOAT: the stage {Uint64, Float, intToFloat} of gen/amd64's numericStages,
+// stageU64ToF32AVX2 converts UINT64 → FLOAT: the stage {Uint64, Float, intToFloat} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU64ToF32Avx2(dst, src []byte, n int) {
+func stageU64ToF32AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU64ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU64ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Float, src[8*m:], Uint64, n-m)
 	}
 }
 
-// stageU64ToF64Avx2 converts UINT64 → DOUBLE: the stage {Uint64, Double, intToFloat} of gen/amd64's numericStages,
+// stageU64ToF64AVX2 converts UINT64 → DOUBLE: the stage {Uint64, Double, intToFloat} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU64ToF64Avx2(dst, src []byte, n int) {
+func stageU64ToF64AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU64ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU64ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Double, src[8*m:], Uint64, n-m)
 	}
 }
 
-// stageU64ToI8Avx2 converts UINT64 → INT8: the stage {Uint64, Int8, intToInt} of gen/amd64's numericStages,
+// stageU64ToI8AVX2 converts UINT64 → INT8: the stage {Uint64, Int8, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU64ToI8Avx2(dst, src []byte, n int) {
+func stageU64ToI8AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU64ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU64ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Int8, src[8*m:], Uint64, n-m)
 	}
 }
 
-// stageU64ToU8Avx2 converts UINT64 → UINT8: the stage {Uint64, Uint8, intToInt} of gen/amd64's numericStages,
+// stageU64ToU8AVX2 converts UINT64 → UINT8: the stage {Uint64, Uint8, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU64ToU8Avx2(dst, src []byte, n int) {
+func stageU64ToU8AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU64ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU64ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Uint8, src[8*m:], Uint64, n-m)
 	}
 }
 
-// stageU64ToI16Avx2 converts UINT64 → INT16: the stage {Uint64, Int16, intToInt} of gen/amd64's numericStages,
+// stageU64ToI16AVX2 converts UINT64 → INT16: the stage {Uint64, Int16, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU64ToI16Avx2(dst, src []byte, n int) {
+func stageU64ToI16AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU64ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU64ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Int16, src[8*m:], Uint64, n-m)
 	}
 }
 
-// stageU64ToU16Avx2 converts UINT64 → UINT16: the stage {Uint64, Uint16, intToInt} of gen/amd64's numericStages,
+// stageU64ToU16AVX2 converts UINT64 → UINT16: the stage {Uint64, Uint16, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU64ToU16Avx2(dst, src []byte, n int) {
+func stageU64ToU16AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU64ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU64ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Uint16, src[8*m:], Uint64, n-m)
 	}
 }
 
-// stageU64ToI32Avx2 converts UINT64 → INT32: the stage {Uint64, Int32, intToInt} of gen/amd64's numericStages,
+// stageU64ToI32AVX2 converts UINT64 → INT32: the stage {Uint64, Int32, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU64ToI32Avx2(dst, src []byte, n int) {
+func stageU64ToI32AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU64ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU64ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Int32, src[8*m:], Uint64, n-m)
 	}
 }
 
-// stageU64ToU32Avx2 converts UINT64 → UINT32: the stage {Uint64, Uint32, intToInt} of gen/amd64's numericStages,
+// stageU64ToU32AVX2 converts UINT64 → UINT32: the stage {Uint64, Uint32, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU64ToU32Avx2(dst, src []byte, n int) {
+func stageU64ToU32AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU64ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU64ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Uint32, src[8*m:], Uint64, n-m)
 	}
 }
 
-// stageU64ToI64Avx2 converts UINT64 → INT64: the stage {Uint64, Int64, intToInt} of gen/amd64's numericStages,
+// stageU64ToI64AVX2 converts UINT64 → INT64: the stage {Uint64, Int64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU64ToI64Avx2(dst, src []byte, n int) {
+func stageU64ToI64AVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU64ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU64ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Int64, src[8*m:], Uint64, n-m)
 	}
 }
 
-// stageU64ToBoolAvx2 converts UINT64 → BOOL: the stage {Uint64, Bool, intToInt} of gen/amd64's numericStages,
+// stageU64ToBoolAVX2 converts UINT64 → BOOL: the stage {Uint64, Bool, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageU64ToBoolAvx2(dst, src []byte, n int) {
+func stageU64ToBoolAVX2(dst, src []byte, n int) {
 	src, dst = src[:8*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageU64ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numU64ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Bool, src[8*m:], Uint64, n-m)
 	}
 }
 
-// stageBoolToF32Avx2 converts BOOL → FLOAT: the stage {Bool, Float, intToFloat} of gen/amd64's numericStages,
+// stageBoolToF32AVX2 converts BOOL → FLOAT: the stage {Bool, Float, intToFloat} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageBoolToF32Avx2(dst, src []byte, n int) {
+func stageBoolToF32AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageBoolToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numBoolToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Float, src[1*m:], Bool, n-m)
 	}
 }
 
-// stageBoolToF64Avx2 converts BOOL → DOUBLE: the stage {Bool, Double, intToFloat} of gen/amd64's numericStages,
+// stageBoolToF64AVX2 converts BOOL → DOUBLE: the stage {Bool, Double, intToFloat} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageBoolToF64Avx2(dst, src []byte, n int) {
+func stageBoolToF64AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageBoolToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numBoolToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Double, src[1*m:], Bool, n-m)
 	}
 }
 
-// stageBoolToI8Avx2 converts BOOL → INT8: the stage {Bool, Int8, intToInt} of gen/amd64's numericStages,
+// stageBoolToI8AVX2 converts BOOL → INT8: the stage {Bool, Int8, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector; scalarStage converts the last n mod 32.
-func stageBoolToI8Avx2(dst, src []byte, n int) {
+func stageBoolToI8AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%32
 	if m > 0 {
-		stageBoolToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numBoolToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Int8, src[1*m:], Bool, n-m)
 	}
 }
 
-// stageBoolToU8Avx2 converts BOOL → UINT8: the stage {Bool, Uint8, intToInt} of gen/amd64's numericStages,
+// stageBoolToU8AVX2 converts BOOL → UINT8: the stage {Bool, Uint8, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector; scalarStage converts the last n mod 32.
-func stageBoolToU8Avx2(dst, src []byte, n int) {
+func stageBoolToU8AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%32
 	if m > 0 {
-		stageBoolToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numBoolToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Uint8, src[1*m:], Bool, n-m)
 	}
 }
 
-// stageBoolToI16Avx2 converts BOOL → INT16: the stage {Bool, Int16, intToInt} of gen/amd64's numericStages,
+// stageBoolToI16AVX2 converts BOOL → INT16: the stage {Bool, Int16, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector; scalarStage converts the last n mod 16.
-func stageBoolToI16Avx2(dst, src []byte, n int) {
+func stageBoolToI16AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%16
 	if m > 0 {
-		stageBoolToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numBoolToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Int16, src[1*m:], Bool, n-m)
 	}
 }
 
-// stageBoolToU16Avx2 converts BOOL → UINT16: the stage {Bool, Uint16, intToInt} of gen/amd64's numericStages,
+// stageBoolToU16AVX2 converts BOOL → UINT16: the stage {Bool, Uint16, intToInt} of gen/amd64's numericStages,
 // 16 elements a vector; scalarStage converts the last n mod 16.
-func stageBoolToU16Avx2(dst, src []byte, n int) {
+func stageBoolToU16AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:2*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%16
 	if m > 0 {
-		stageBoolToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numBoolToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[2*m:], Uint16, src[1*m:], Bool, n-m)
 	}
 }
 
-// stageBoolToI32Avx2 converts BOOL → INT32: the stage {Bool, Int32, intToInt} of gen/amd64's numericStages,
+// stageBoolToI32AVX2 converts BOOL → INT32: the stage {Bool, Int32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageBoolToI32Avx2(dst, src []byte, n int) {
+func stageBoolToI32AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageBoolToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numBoolToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Int32, src[1*m:], Bool, n-m)
 	}
 }
 
-// stageBoolToU32Avx2 converts BOOL → UINT32: the stage {Bool, Uint32, intToInt} of gen/amd64's numericStages,
+// stageBoolToU32AVX2 converts BOOL → UINT32: the stage {Bool, Uint32, intToInt} of gen/amd64's numericStages,
 // 8 elements a vector; scalarStage converts the last n mod 8.
-func stageBoolToU32Avx2(dst, src []byte, n int) {
+func stageBoolToU32AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:4*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%8
 	if m > 0 {
-		stageBoolToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numBoolToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[4*m:], Uint32, src[1*m:], Bool, n-m)
 	}
 }
 
-// stageBoolToI64Avx2 converts BOOL → INT64: the stage {Bool, Int64, intToInt} of gen/amd64's numericStages,
+// stageBoolToI64AVX2 converts BOOL → INT64: the stage {Bool, Int64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageBoolToI64Avx2(dst, src []byte, n int) {
+func stageBoolToI64AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageBoolToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numBoolToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Int64, src[1*m:], Bool, n-m)
 	}
 }
 
-// stageBoolToU64Avx2 converts BOOL → UINT64: the stage {Bool, Uint64, intToInt} of gen/amd64's numericStages,
+// stageBoolToU64AVX2 converts BOOL → UINT64: the stage {Bool, Uint64, intToInt} of gen/amd64's numericStages,
 // 4 elements a vector; scalarStage converts the last n mod 4.
-func stageBoolToU64Avx2(dst, src []byte, n int) {
+func stageBoolToU64AVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%4
 	if m > 0 {
-		stageBoolToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numBoolToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[8*m:], Uint64, src[1*m:], Bool, n-m)
 	}
 }
 
-// stageBoolToBoolAvx2 converts BOOL → BOOL: the stage {Bool, Bool, intToInt} of gen/amd64's numericStages,
+// stageBoolToBoolAVX2 converts BOOL → BOOL: the stage {Bool, Bool, intToInt} of gen/amd64's numericStages,
 // 32 elements a vector; scalarStage converts the last n mod 32.
-func stageBoolToBoolAvx2(dst, src []byte, n int) {
+func stageBoolToBoolAVX2(dst, src []byte, n int) {
 	src, dst = src[:1*n], dst[:1*n]
 	raceRead(src)
 	raceWrite(dst)
 	m := n - n%32
 	if m > 0 {
-		stageBoolToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		numBoolToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
 	if m < n {
 		scalarStage(dst[1*m:], Bool, src[1*m:], Bool, n-m)

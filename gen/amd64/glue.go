@@ -121,7 +121,7 @@ func glue(used stageISA) ([]byte, error) {
 }
 
 func wrapperName(st numStage, isa ISA) string {
-	return "stage" + st.from.short + "To" + st.to.short + map[ISA]string{AVX512: "Avx512", AVX2: "Avx2"}[isa]
+	return "stage" + st.suffix(isa)
 }
 
 // scalarSource is the one-element-at-a-time conversion of the AVX2 tails:

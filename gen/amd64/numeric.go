@@ -141,10 +141,13 @@ func (s numStage) Lanes(isa ISA) int {
 	return 256 / s.width(isa)
 }
 
-// Name is the assembly function's name in the family isa.
+// Name is the assembly function's name in the family isa; its Go wrapper
+// (glue.go) is "stage" + the same suffix.
 func (s numStage) Name(isa ISA) string {
-	return "stage" + s.from.short + "To" + s.to.short + isa.String()
+	return "num" + s.suffix(isa)
 }
+
+func (s numStage) suffix(isa ISA) string { return s.from.short + "To" + s.to.short + isa.String() }
 
 // numericFuncs emits the assembly of every stage of the table, AVX-512 then
 // AVX2.
