@@ -13812,54 +13812,51 @@ TEXT ·numF32ToI8AVX2(SB), NOSPLIT, $0-24
 	MOVL         $0x80000000, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
+	VMOVDQU      narrow_lanes_d04<>+0(SB), Y1
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VMOVDQU    (CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
+	VMOVDQU    (CX), Y2
+	VCVTTPS2DQ Y2, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPTEST     Y4, Y4
 	JNZ        fix1
 
 fixed2:
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
-	VMOVDQU    narrow_lanes_d04<>+0(SB), Y2
-	VPERMD     Y1, Y2, Y1
-	VMOVQ      X1, (AX)
-	VMOVDQU    32(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVQ      X2, (AX)
+	VMOVDQU    32(CX), Y2
+	VCVTTPS2DQ Y2, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPTEST     Y4, Y4
 	JNZ        fix3
 
 fixed4:
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
-	VMOVDQU    narrow_lanes_d04<>+0(SB), Y2
-	VPERMD     Y1, Y2, Y1
-	VMOVQ      X1, 8(AX)
-	VMOVDQU    64(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVQ      X2, 8(AX)
+	VMOVDQU    64(CX), Y2
+	VCVTTPS2DQ Y2, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPTEST     Y4, Y4
 	JNZ        fix5
 
 fixed6:
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
-	VMOVDQU    narrow_lanes_d04<>+0(SB), Y2
-	VPERMD     Y1, Y2, Y1
-	VMOVQ      X1, 16(AX)
-	VMOVDQU    96(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVQ      X2, 16(AX)
+	VMOVDQU    96(CX), Y2
+	VCVTTPS2DQ Y2, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPTEST     Y4, Y4
 	JNZ        fix7
 
 fixed8:
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y1
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y2
-	VPERMD  Y1, Y2, Y1
-	VMOVQ   X1, 24(AX)
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, 24(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000020, DX
@@ -13868,17 +13865,16 @@ fixed8:
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
-	VMOVDQU    (CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
+	VMOVDQU    (CX), Y2
+	VCVTTPS2DQ Y2, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPTEST     Y4, Y4
 	JNZ        fix9
 
 fixed10:
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y1
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y2
-	VPERMD  Y1, Y2, Y1
-	VMOVQ   X1, (AX)
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000008, AX
 	SUBQ    $0x00000008, DX
@@ -13889,68 +13885,68 @@ tail:
 	RET
 
 fix1:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
+	VPSRLD    $0x17, Y2, Y5
+	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
+	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
+	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
+	VPOR      splat32_00800000<>+0(SB), Y6, Y6
+	VPSLLVD   Y5, Y6, Y6
+	VPSRAD    $0x1f, Y2, Y2
+	VPXOR     Y2, Y6, Y6
+	VPSUBD    Y2, Y6, Y6
+	VPBLENDVB Y4, Y6, Y3, Y3
 	JMP       fixed2
 
 fix3:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
+	VPSRLD    $0x17, Y2, Y5
+	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
+	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
+	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
+	VPOR      splat32_00800000<>+0(SB), Y6, Y6
+	VPSLLVD   Y5, Y6, Y6
+	VPSRAD    $0x1f, Y2, Y2
+	VPXOR     Y2, Y6, Y6
+	VPSUBD    Y2, Y6, Y6
+	VPBLENDVB Y4, Y6, Y3, Y3
 	JMP       fixed4
 
 fix5:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
+	VPSRLD    $0x17, Y2, Y5
+	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
+	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
+	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
+	VPOR      splat32_00800000<>+0(SB), Y6, Y6
+	VPSLLVD   Y5, Y6, Y6
+	VPSRAD    $0x1f, Y2, Y2
+	VPXOR     Y2, Y6, Y6
+	VPSUBD    Y2, Y6, Y6
+	VPBLENDVB Y4, Y6, Y3, Y3
 	JMP       fixed6
 
 fix7:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
+	VPSRLD    $0x17, Y2, Y5
+	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
+	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
+	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
+	VPOR      splat32_00800000<>+0(SB), Y6, Y6
+	VPSLLVD   Y5, Y6, Y6
+	VPSRAD    $0x1f, Y2, Y2
+	VPXOR     Y2, Y6, Y6
+	VPSUBD    Y2, Y6, Y6
+	VPBLENDVB Y4, Y6, Y3, Y3
 	JMP       fixed8
 
 fix9:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
+	VPSRLD    $0x17, Y2, Y5
+	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
+	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
+	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
+	VPOR      splat32_00800000<>+0(SB), Y6, Y6
+	VPSLLVD   Y5, Y6, Y6
+	VPSRAD    $0x1f, Y2, Y2
+	VPXOR     Y2, Y6, Y6
+	VPSUBD    Y2, Y6, Y6
+	VPBLENDVB Y4, Y6, Y3, Y3
 	JMP       fixed10
 
 DATA splat32_007fffff<>+0(SB)/4, $0x007fffff
@@ -14012,54 +14008,51 @@ TEXT ·numF32ToU8AVX2(SB), NOSPLIT, $0-24
 	MOVL         $0x80000000, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
+	VMOVDQU      narrow_lanes_d04<>+0(SB), Y1
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VMOVDQU    (CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
+	VMOVDQU    (CX), Y2
+	VCVTTPS2DQ Y2, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPTEST     Y4, Y4
 	JNZ        fix1
 
 fixed2:
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
-	VMOVDQU    narrow_lanes_d04<>+0(SB), Y2
-	VPERMD     Y1, Y2, Y1
-	VMOVQ      X1, (AX)
-	VMOVDQU    32(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVQ      X2, (AX)
+	VMOVDQU    32(CX), Y2
+	VCVTTPS2DQ Y2, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPTEST     Y4, Y4
 	JNZ        fix3
 
 fixed4:
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
-	VMOVDQU    narrow_lanes_d04<>+0(SB), Y2
-	VPERMD     Y1, Y2, Y1
-	VMOVQ      X1, 8(AX)
-	VMOVDQU    64(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVQ      X2, 8(AX)
+	VMOVDQU    64(CX), Y2
+	VCVTTPS2DQ Y2, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPTEST     Y4, Y4
 	JNZ        fix5
 
 fixed6:
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
-	VMOVDQU    narrow_lanes_d04<>+0(SB), Y2
-	VPERMD     Y1, Y2, Y1
-	VMOVQ      X1, 16(AX)
-	VMOVDQU    96(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVQ      X2, 16(AX)
+	VMOVDQU    96(CX), Y2
+	VCVTTPS2DQ Y2, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPTEST     Y4, Y4
 	JNZ        fix7
 
 fixed8:
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y1
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y2
-	VPERMD  Y1, Y2, Y1
-	VMOVQ   X1, 24(AX)
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, 24(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000020, DX
@@ -14068,17 +14061,16 @@ fixed8:
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
-	VMOVDQU    (CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
+	VMOVDQU    (CX), Y2
+	VCVTTPS2DQ Y2, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPTEST     Y4, Y4
 	JNZ        fix9
 
 fixed10:
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y1
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y2
-	VPERMD  Y1, Y2, Y1
-	VMOVQ   X1, (AX)
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000008, AX
 	SUBQ    $0x00000008, DX
@@ -14089,68 +14081,68 @@ tail:
 	RET
 
 fix1:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
+	VPSRLD    $0x17, Y2, Y5
+	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
+	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
+	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
+	VPOR      splat32_00800000<>+0(SB), Y6, Y6
+	VPSLLVD   Y5, Y6, Y6
+	VPSRAD    $0x1f, Y2, Y2
+	VPXOR     Y2, Y6, Y6
+	VPSUBD    Y2, Y6, Y6
+	VPBLENDVB Y4, Y6, Y3, Y3
 	JMP       fixed2
 
 fix3:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
+	VPSRLD    $0x17, Y2, Y5
+	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
+	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
+	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
+	VPOR      splat32_00800000<>+0(SB), Y6, Y6
+	VPSLLVD   Y5, Y6, Y6
+	VPSRAD    $0x1f, Y2, Y2
+	VPXOR     Y2, Y6, Y6
+	VPSUBD    Y2, Y6, Y6
+	VPBLENDVB Y4, Y6, Y3, Y3
 	JMP       fixed4
 
 fix5:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
+	VPSRLD    $0x17, Y2, Y5
+	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
+	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
+	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
+	VPOR      splat32_00800000<>+0(SB), Y6, Y6
+	VPSLLVD   Y5, Y6, Y6
+	VPSRAD    $0x1f, Y2, Y2
+	VPXOR     Y2, Y6, Y6
+	VPSUBD    Y2, Y6, Y6
+	VPBLENDVB Y4, Y6, Y3, Y3
 	JMP       fixed6
 
 fix7:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
+	VPSRLD    $0x17, Y2, Y5
+	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
+	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
+	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
+	VPOR      splat32_00800000<>+0(SB), Y6, Y6
+	VPSLLVD   Y5, Y6, Y6
+	VPSRAD    $0x1f, Y2, Y2
+	VPXOR     Y2, Y6, Y6
+	VPSUBD    Y2, Y6, Y6
+	VPBLENDVB Y4, Y6, Y3, Y3
 	JMP       fixed8
 
 fix9:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
+	VPSRLD    $0x17, Y2, Y5
+	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
+	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
+	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
+	VPOR      splat32_00800000<>+0(SB), Y6, Y6
+	VPSLLVD   Y5, Y6, Y6
+	VPSRAD    $0x1f, Y2, Y2
+	VPXOR     Y2, Y6, Y6
+	VPSUBD    Y2, Y6, Y6
+	VPBLENDVB Y4, Y6, Y3, Y3
 	JMP       fixed10
 
 // func numF32ToI16AVX2(dst *byte, src *byte, n int)
@@ -15032,42 +15024,39 @@ tail:
 // func numF32ToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF32ToBoolAVX2(SB), NOSPLIT, $0-24
-	MOVQ  dst+0(FP), AX
-	MOVQ  src+8(FP), CX
-	MOVQ  n+16(FP), DX
-	VPXOR Y0, Y0, Y0
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
 
 main:
 	CMPQ    DX, $0x00000020
 	JB      single
-	VMOVDQU (CX), Y1
-	VCMPPS  $0x00, Y0, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y2
-	VPERMD  Y1, Y2, Y1
-	VPADDB  splat8_01<>+0(SB), X1, X1
-	VMOVQ   X1, (AX)
-	VMOVDQU 32(CX), Y1
-	VCMPPS  $0x00, Y0, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y2
-	VPERMD  Y1, Y2, Y1
-	VPADDB  splat8_01<>+0(SB), X1, X1
-	VMOVQ   X1, 8(AX)
-	VMOVDQU 64(CX), Y1
-	VCMPPS  $0x00, Y0, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y2
-	VPERMD  Y1, Y2, Y1
-	VPADDB  splat8_01<>+0(SB), X1, X1
-	VMOVQ   X1, 16(AX)
-	VMOVDQU 96(CX), Y1
-	VCMPPS  $0x00, Y0, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y2
-	VPERMD  Y1, Y2, Y1
-	VPADDB  splat8_01<>+0(SB), X1, X1
-	VMOVQ   X1, 24(AX)
+	VMOVDQU (CX), Y2
+	VCMPPS  $0x00, Y0, Y2, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVQ   X2, (AX)
+	VMOVDQU 32(CX), Y2
+	VCMPPS  $0x00, Y0, Y2, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVQ   X2, 8(AX)
+	VMOVDQU 64(CX), Y2
+	VCMPPS  $0x00, Y0, Y2, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVQ   X2, 16(AX)
+	VMOVDQU 96(CX), Y2
+	VCMPPS  $0x00, Y0, Y2, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVQ   X2, 24(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000020, DX
@@ -15076,13 +15065,12 @@ main:
 single:
 	CMPQ    DX, $0x00000008
 	JB      tail
-	VMOVDQU (CX), Y1
-	VCMPPS  $0x00, Y0, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y2
-	VPERMD  Y1, Y2, Y1
-	VPADDB  splat8_01<>+0(SB), X1, X1
-	VMOVQ   X1, (AX)
+	VMOVDQU (CX), Y2
+	VCMPPS  $0x00, Y0, Y2, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVQ   X2, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000008, AX
 	SUBQ    $0x00000008, DX
@@ -15147,98 +15135,95 @@ tail:
 // func numF64ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF64ToI8AVX2(SB), NOSPLIT, $0-24
-	MOVQ  dst+0(FP), AX
-	MOVQ  src+8(FP), CX
-	MOVQ  n+16(FP), DX
-	VPXOR Y0, Y0, Y0
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VMOVD   X1, (AX)
-	VMOVDQU 32(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VMOVD   X1, 4(AX)
-	VMOVDQU 64(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VMOVD   X1, 8(AX)
-	VMOVDQU 96(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VMOVD   X1, 12(AX)
+	VMOVDQU (CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VMOVD   X2, (AX)
+	VMOVDQU 32(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VMOVD   X2, 4(AX)
+	VMOVDQU 64(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VMOVD   X2, 8(AX)
+	VMOVDQU 96(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VMOVD   X2, 12(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000010, AX
 	SUBQ    $0x00000010, DX
@@ -15247,27 +15232,26 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VMOVD   X1, (AX)
+	VMOVDQU (CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VMOVD   X2, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000004, AX
 	SUBQ    $0x00000004, DX
@@ -15290,98 +15274,95 @@ GLOBL narrow_q2d<>(SB), RODATA|NOPTR, $32
 // func numF64ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF64ToU8AVX2(SB), NOSPLIT, $0-24
-	MOVQ  dst+0(FP), AX
-	MOVQ  src+8(FP), CX
-	MOVQ  n+16(FP), DX
-	VPXOR Y0, Y0, Y0
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VMOVD   X1, (AX)
-	VMOVDQU 32(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VMOVD   X1, 4(AX)
-	VMOVDQU 64(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VMOVD   X1, 8(AX)
-	VMOVDQU 96(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VMOVD   X1, 12(AX)
+	VMOVDQU (CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VMOVD   X2, (AX)
+	VMOVDQU 32(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VMOVD   X2, 4(AX)
+	VMOVDQU 64(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VMOVD   X2, 8(AX)
+	VMOVDQU 96(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VMOVD   X2, 12(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000010, AX
 	SUBQ    $0x00000010, DX
@@ -15390,27 +15371,26 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VMOVD   X1, (AX)
+	VMOVDQU (CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VMOVD   X2, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000004, AX
 	SUBQ    $0x00000004, DX
@@ -15423,98 +15403,95 @@ tail:
 // func numF64ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF64ToI16AVX2(SB), NOSPLIT, $0-24
-	MOVQ  dst+0(FP), AX
-	MOVQ  src+8(FP), CX
-	MOVQ  n+16(FP), DX
-	VPXOR Y0, Y0, Y0
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
-	VMOVQ   X1, (AX)
-	VMOVDQU 32(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
-	VMOVQ   X1, 8(AX)
-	VMOVDQU 64(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
-	VMOVQ   X1, 16(AX)
-	VMOVDQU 96(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
-	VMOVQ   X1, 24(AX)
+	VMOVDQU (CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
+	VMOVQ   X2, (AX)
+	VMOVDQU 32(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
+	VMOVQ   X2, 8(AX)
+	VMOVDQU 64(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
+	VMOVQ   X2, 16(AX)
+	VMOVDQU 96(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
+	VMOVQ   X2, 24(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000010, DX
@@ -15523,27 +15500,26 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
-	VMOVQ   X1, (AX)
+	VMOVDQU (CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
+	VMOVQ   X2, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000008, AX
 	SUBQ    $0x00000004, DX
@@ -15556,98 +15532,95 @@ tail:
 // func numF64ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF64ToU16AVX2(SB), NOSPLIT, $0-24
-	MOVQ  dst+0(FP), AX
-	MOVQ  src+8(FP), CX
-	MOVQ  n+16(FP), DX
-	VPXOR Y0, Y0, Y0
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
-	VMOVQ   X1, (AX)
-	VMOVDQU 32(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
-	VMOVQ   X1, 8(AX)
-	VMOVDQU 64(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
-	VMOVQ   X1, 16(AX)
-	VMOVDQU 96(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
-	VMOVQ   X1, 24(AX)
+	VMOVDQU (CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
+	VMOVQ   X2, (AX)
+	VMOVDQU 32(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
+	VMOVQ   X2, 8(AX)
+	VMOVDQU 64(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
+	VMOVQ   X2, 16(AX)
+	VMOVDQU 96(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
+	VMOVQ   X2, 24(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000010, DX
@@ -15656,27 +15629,26 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
-	VMOVQ   X1, (AX)
+	VMOVDQU (CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
+	VMOVQ   X2, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000008, AX
 	SUBQ    $0x00000004, DX
@@ -15689,94 +15661,91 @@ tail:
 // func numF64ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF64ToI32AVX2(SB), NOSPLIT, $0-24
-	MOVQ  dst+0(FP), AX
-	MOVQ  src+8(FP), CX
-	MOVQ  n+16(FP), DX
-	VPXOR Y0, Y0, Y0
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VMOVDQU X1, (AX)
-	VMOVDQU 32(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VMOVDQU X1, 16(AX)
-	VMOVDQU 64(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VMOVDQU X1, 32(AX)
-	VMOVDQU 96(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VMOVDQU X1, 48(AX)
+	VMOVDQU (CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VMOVDQU X2, (AX)
+	VMOVDQU 32(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VMOVDQU X2, 16(AX)
+	VMOVDQU 64(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VMOVDQU X2, 32(AX)
+	VMOVDQU 96(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VMOVDQU X2, 48(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000010, DX
@@ -15785,26 +15754,25 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VMOVDQU X1, (AX)
+	VMOVDQU (CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VMOVDQU X2, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000010, AX
 	SUBQ    $0x00000004, DX
@@ -15817,94 +15785,91 @@ tail:
 // func numF64ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF64ToU32AVX2(SB), NOSPLIT, $0-24
-	MOVQ  dst+0(FP), AX
-	MOVQ  src+8(FP), CX
-	MOVQ  n+16(FP), DX
-	VPXOR Y0, Y0, Y0
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VMOVDQU X1, (AX)
-	VMOVDQU 32(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VMOVDQU X1, 16(AX)
-	VMOVDQU 64(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VMOVDQU X1, 32(AX)
-	VMOVDQU 96(CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VMOVDQU X1, 48(AX)
+	VMOVDQU (CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VMOVDQU X2, (AX)
+	VMOVDQU 32(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VMOVDQU X2, 16(AX)
+	VMOVDQU 64(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VMOVDQU X2, 32(AX)
+	VMOVDQU 96(CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VMOVDQU X2, 48(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000010, DX
@@ -15913,26 +15878,25 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y1
-	VPSRLQ  $0x34, Y1, Y2
-	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
-	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
-	VPSUBQ  Y2, Y0, Y4
-	VPSRLVQ Y4, Y3, Y4
-	VPSLLVQ Y2, Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VCMPPD  $0x11, Y0, Y1, Y2
-	VPXOR   Y2, Y4, Y4
-	VPSUBQ  Y2, Y4, Y4
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
-	VPAND   Y2, Y4, Y4
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y4, Y1, Y1
-	VMOVDQU X1, (AX)
+	VMOVDQU (CX), Y2
+	VPSRLQ  $0x34, Y2, Y3
+	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
+	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
+	VPSUBQ  Y3, Y1, Y5
+	VPSRLVQ Y5, Y4, Y5
+	VPSLLVQ Y3, Y4, Y4
+	VPOR    Y4, Y5, Y5
+	VCMPPD  $0x11, Y1, Y2, Y3
+	VPXOR   Y3, Y5, Y5
+	VPSUBQ  Y3, Y5, Y5
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
+	VPAND   Y3, Y5, Y5
+	VPERMD  Y5, Y0, Y2
+	VMOVDQU X2, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000010, AX
 	SUBQ    $0x00000004, DX
@@ -16181,42 +16145,39 @@ tail:
 // func numF64ToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF64ToBoolAVX2(SB), NOSPLIT, $0-24
-	MOVQ  dst+0(FP), AX
-	MOVQ  src+8(FP), CX
-	MOVQ  n+16(FP), DX
-	VPXOR Y0, Y0, Y0
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU narrow_q2d<>+0(SB), Y1
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y1
-	VCMPPD  $0x00, Y0, Y1, Y1
-	VMOVDQU narrow_q2d<>+0(SB), Y2
-	VPERMD  Y1, Y2, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB  splat8_01<>+0(SB), X1, X1
-	VMOVD   X1, (AX)
-	VMOVDQU 32(CX), Y1
-	VCMPPD  $0x00, Y0, Y1, Y1
-	VMOVDQU narrow_q2d<>+0(SB), Y2
-	VPERMD  Y1, Y2, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB  splat8_01<>+0(SB), X1, X1
-	VMOVD   X1, 4(AX)
-	VMOVDQU 64(CX), Y1
-	VCMPPD  $0x00, Y0, Y1, Y1
-	VMOVDQU narrow_q2d<>+0(SB), Y2
-	VPERMD  Y1, Y2, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB  splat8_01<>+0(SB), X1, X1
-	VMOVD   X1, 8(AX)
-	VMOVDQU 96(CX), Y1
-	VCMPPD  $0x00, Y0, Y1, Y1
-	VMOVDQU narrow_q2d<>+0(SB), Y2
-	VPERMD  Y1, Y2, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB  splat8_01<>+0(SB), X1, X1
-	VMOVD   X1, 12(AX)
+	VMOVDQU (CX), Y2
+	VCMPPD  $0x00, Y0, Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVD   X2, (AX)
+	VMOVDQU 32(CX), Y2
+	VCMPPD  $0x00, Y0, Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVD   X2, 4(AX)
+	VMOVDQU 64(CX), Y2
+	VCMPPD  $0x00, Y0, Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVD   X2, 8(AX)
+	VMOVDQU 96(CX), Y2
+	VCMPPD  $0x00, Y0, Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVD   X2, 12(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000010, AX
 	SUBQ    $0x00000010, DX
@@ -16225,13 +16186,12 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y1
-	VCMPPD  $0x00, Y0, Y1, Y1
-	VMOVDQU narrow_q2d<>+0(SB), Y2
-	VPERMD  Y1, Y2, Y1
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB  splat8_01<>+0(SB), X1, X1
-	VMOVD   X1, (AX)
+	VMOVDQU (CX), Y2
+	VCMPPD  $0x00, Y0, Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVD   X2, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000004, AX
 	SUBQ    $0x00000004, DX
@@ -18164,33 +18124,30 @@ tail:
 // func numI32ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numI32ToI8AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000020
 	JB      single
-	VMOVDQU (CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, 8(AX)
-	VMOVDQU 64(CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, 16(AX)
-	VMOVDQU 96(CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, 24(AX)
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 24(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000020, DX
@@ -18199,11 +18156,10 @@ main:
 single:
 	CMPQ    DX, $0x00000008
 	JB      tail
-	VMOVDQU (CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, (AX)
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000008, AX
 	SUBQ    $0x00000008, DX
@@ -18216,33 +18172,30 @@ tail:
 // func numI32ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numI32ToU8AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000020
 	JB      single
-	VMOVDQU (CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, 8(AX)
-	VMOVDQU 64(CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, 16(AX)
-	VMOVDQU 96(CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, 24(AX)
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 24(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000020, DX
@@ -18251,11 +18204,10 @@ main:
 single:
 	CMPQ    DX, $0x00000008
 	JB      tail
-	VMOVDQU (CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, (AX)
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000008, AX
 	SUBQ    $0x00000008, DX
@@ -18490,38 +18442,36 @@ TEXT ·numI32ToBoolAVX2(SB), NOSPLIT, $0-24
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
 	VPXOR        Y0, Y0, Y0
+	VMOVDQU      narrow_lanes_d04<>+0(SB), Y1
+	VMOVDQU      narrow_lanes_d04<>+0(SB), Y2
 
 main:
 	CMPQ     DX, $0x00000020
 	JB       single
-	VMOVDQU  (CX), Y1
-	VPCMPEQD Y0, Y1, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU  narrow_lanes_d04<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVQ    X1, (AX)
-	VMOVDQU  32(CX), Y1
-	VPCMPEQD Y0, Y1, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU  narrow_lanes_d04<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVQ    X1, 8(AX)
-	VMOVDQU  64(CX), Y1
-	VPCMPEQD Y0, Y1, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU  narrow_lanes_d04<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVQ    X1, 16(AX)
-	VMOVDQU  96(CX), Y1
-	VPCMPEQD Y0, Y1, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU  narrow_lanes_d04<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVQ    X1, 24(AX)
+	VMOVDQU  (CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, (AX)
+	VMOVDQU  32(CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, 8(AX)
+	VMOVDQU  64(CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, 16(AX)
+	VMOVDQU  96(CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, 24(AX)
 	ADDQ     $0x00000080, CX
 	ADDQ     $0x00000020, AX
 	SUBQ     $0x00000020, DX
@@ -18530,13 +18480,12 @@ main:
 single:
 	CMPQ     DX, $0x00000008
 	JB       tail
-	VMOVDQU  (CX), Y1
-	VPCMPEQD Y0, Y1, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU  narrow_lanes_d04<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVQ    X1, (AX)
+	VMOVDQU  (CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, (AX)
 	ADDQ     $0x00000020, CX
 	ADDQ     $0x00000008, AX
 	SUBQ     $0x00000008, DX
@@ -18690,33 +18639,30 @@ tail:
 // func numU32ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numU32ToI8AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000020
 	JB      single
-	VMOVDQU (CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, 8(AX)
-	VMOVDQU 64(CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, 16(AX)
-	VMOVDQU 96(CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, 24(AX)
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 24(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000020, DX
@@ -18725,11 +18671,10 @@ main:
 single:
 	CMPQ    DX, $0x00000008
 	JB      tail
-	VMOVDQU (CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, (AX)
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000008, AX
 	SUBQ    $0x00000008, DX
@@ -18742,33 +18687,30 @@ tail:
 // func numU32ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numU32ToU8AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000020
 	JB      single
-	VMOVDQU (CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, 8(AX)
-	VMOVDQU 64(CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, 16(AX)
-	VMOVDQU 96(CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, 24(AX)
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 24(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000020, DX
@@ -18777,11 +18719,10 @@ main:
 single:
 	CMPQ    DX, $0x00000008
 	JB      tail
-	VMOVDQU (CX), Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVQ   X0, (AX)
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000008, AX
 	SUBQ    $0x00000008, DX
@@ -19016,38 +18957,36 @@ TEXT ·numU32ToBoolAVX2(SB), NOSPLIT, $0-24
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
 	VPXOR        Y0, Y0, Y0
+	VMOVDQU      narrow_lanes_d04<>+0(SB), Y1
+	VMOVDQU      narrow_lanes_d04<>+0(SB), Y2
 
 main:
 	CMPQ     DX, $0x00000020
 	JB       single
-	VMOVDQU  (CX), Y1
-	VPCMPEQD Y0, Y1, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU  narrow_lanes_d04<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVQ    X1, (AX)
-	VMOVDQU  32(CX), Y1
-	VPCMPEQD Y0, Y1, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU  narrow_lanes_d04<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVQ    X1, 8(AX)
-	VMOVDQU  64(CX), Y1
-	VPCMPEQD Y0, Y1, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU  narrow_lanes_d04<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVQ    X1, 16(AX)
-	VMOVDQU  96(CX), Y1
-	VPCMPEQD Y0, Y1, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU  narrow_lanes_d04<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVQ    X1, 24(AX)
+	VMOVDQU  (CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, (AX)
+	VMOVDQU  32(CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, 8(AX)
+	VMOVDQU  64(CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, 16(AX)
+	VMOVDQU  96(CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, 24(AX)
 	ADDQ     $0x00000080, CX
 	ADDQ     $0x00000020, AX
 	SUBQ     $0x00000020, DX
@@ -19056,13 +18995,12 @@ main:
 single:
 	CMPQ     DX, $0x00000008
 	JB       tail
-	VMOVDQU  (CX), Y1
-	VPCMPEQD Y0, Y1, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VMOVDQU  narrow_lanes_d04<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVQ    X1, (AX)
+	VMOVDQU  (CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, (AX)
 	ADDQ     $0x00000020, CX
 	ADDQ     $0x00000008, AX
 	SUBQ     $0x00000008, DX
@@ -19331,33 +19269,30 @@ tail:
 // func numI64ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numI64ToI8AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, 4(AX)
-	VMOVDQU 64(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, 8(AX)
-	VMOVDQU 96(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, 12(AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 4(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 8(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 12(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000010, AX
 	SUBQ    $0x00000010, DX
@@ -19366,11 +19301,10 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, (AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000004, AX
 	SUBQ    $0x00000004, DX
@@ -19383,33 +19317,30 @@ tail:
 // func numI64ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numI64ToU8AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, 4(AX)
-	VMOVDQU 64(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, 8(AX)
-	VMOVDQU 96(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, 12(AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 4(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 8(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 12(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000010, AX
 	SUBQ    $0x00000010, DX
@@ -19418,11 +19349,10 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, (AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000004, AX
 	SUBQ    $0x00000004, DX
@@ -19435,33 +19365,30 @@ tail:
 // func numI64ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numI64ToI16AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, 8(AX)
-	VMOVDQU 64(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, 16(AX)
-	VMOVDQU 96(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, 24(AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 24(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000010, DX
@@ -19470,11 +19397,10 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, (AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000008, AX
 	SUBQ    $0x00000004, DX
@@ -19487,33 +19413,30 @@ tail:
 // func numI64ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numI64ToU16AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, 8(AX)
-	VMOVDQU 64(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, 16(AX)
-	VMOVDQU 96(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, 24(AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 24(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000010, DX
@@ -19522,11 +19445,10 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, (AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000008, AX
 	SUBQ    $0x00000004, DX
@@ -19539,29 +19461,26 @@ tail:
 // func numI64ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numI64ToI32AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, 16(AX)
-	VMOVDQU 64(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, 32(AX)
-	VMOVDQU 96(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, 48(AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 16(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 32(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 48(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000010, DX
@@ -19570,10 +19489,9 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, (AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000010, AX
 	SUBQ    $0x00000004, DX
@@ -19586,29 +19504,26 @@ tail:
 // func numI64ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numI64ToU32AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, 16(AX)
-	VMOVDQU 64(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, 32(AX)
-	VMOVDQU 96(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, 48(AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 16(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 32(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 48(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000010, DX
@@ -19617,10 +19532,9 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, (AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000010, AX
 	SUBQ    $0x00000004, DX
@@ -19677,38 +19591,36 @@ TEXT ·numI64ToBoolAVX2(SB), NOSPLIT, $0-24
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
 	VPXOR        Y0, Y0, Y0
+	VMOVDQU      narrow_q2d<>+0(SB), Y1
+	VMOVDQU      narrow_q2d<>+0(SB), Y2
 
 main:
 	CMPQ     DX, $0x00000010
 	JB       single
-	VMOVDQU  (CX), Y1
-	VPCMPEQQ Y0, Y1, Y1
-	VMOVDQU  narrow_q2d<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVD    X1, (AX)
-	VMOVDQU  32(CX), Y1
-	VPCMPEQQ Y0, Y1, Y1
-	VMOVDQU  narrow_q2d<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVD    X1, 4(AX)
-	VMOVDQU  64(CX), Y1
-	VPCMPEQQ Y0, Y1, Y1
-	VMOVDQU  narrow_q2d<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVD    X1, 8(AX)
-	VMOVDQU  96(CX), Y1
-	VPCMPEQQ Y0, Y1, Y1
-	VMOVDQU  narrow_q2d<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVD    X1, 12(AX)
+	VMOVDQU  (CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, (AX)
+	VMOVDQU  32(CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, 4(AX)
+	VMOVDQU  64(CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, 8(AX)
+	VMOVDQU  96(CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, 12(AX)
 	ADDQ     $0x00000080, CX
 	ADDQ     $0x00000010, AX
 	SUBQ     $0x00000010, DX
@@ -19717,13 +19629,12 @@ main:
 single:
 	CMPQ     DX, $0x00000004
 	JB       tail
-	VMOVDQU  (CX), Y1
-	VPCMPEQQ Y0, Y1, Y1
-	VMOVDQU  narrow_q2d<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVD    X1, (AX)
+	VMOVDQU  (CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, (AX)
 	ADDQ     $0x00000020, CX
 	ADDQ     $0x00000004, AX
 	SUBQ     $0x00000004, DX
@@ -19927,33 +19838,30 @@ tail:
 // func numU64ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numU64ToI8AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, 4(AX)
-	VMOVDQU 64(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, 8(AX)
-	VMOVDQU 96(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, 12(AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 4(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 8(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 12(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000010, AX
 	SUBQ    $0x00000010, DX
@@ -19962,11 +19870,10 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, (AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000004, AX
 	SUBQ    $0x00000004, DX
@@ -19979,33 +19886,30 @@ tail:
 // func numU64ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numU64ToU8AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, 4(AX)
-	VMOVDQU 64(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, 8(AX)
-	VMOVDQU 96(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, 12(AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 4(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 8(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 12(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000010, AX
 	SUBQ    $0x00000010, DX
@@ -20014,11 +19918,10 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD   X0, (AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000004, AX
 	SUBQ    $0x00000004, DX
@@ -20031,33 +19934,30 @@ tail:
 // func numU64ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numU64ToI16AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, 8(AX)
-	VMOVDQU 64(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, 16(AX)
-	VMOVDQU 96(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, 24(AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 24(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000010, DX
@@ -20066,11 +19966,10 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, (AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000008, AX
 	SUBQ    $0x00000004, DX
@@ -20083,33 +19982,30 @@ tail:
 // func numU64ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numU64ToU16AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, 8(AX)
-	VMOVDQU 64(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, 16(AX)
-	VMOVDQU 96(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, 24(AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 24(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000010, DX
@@ -20118,11 +20014,10 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ   X0, (AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000008, AX
 	SUBQ    $0x00000004, DX
@@ -20135,29 +20030,26 @@ tail:
 // func numU64ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numU64ToI32AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, 16(AX)
-	VMOVDQU 64(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, 32(AX)
-	VMOVDQU 96(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, 48(AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 16(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 32(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 48(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000010, DX
@@ -20166,10 +20058,9 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, (AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000010, AX
 	SUBQ    $0x00000004, DX
@@ -20182,29 +20073,26 @@ tail:
 // func numU64ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numU64ToU32AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
 
 main:
 	CMPQ    DX, $0x00000010
 	JB      single
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, (AX)
-	VMOVDQU 32(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, 16(AX)
-	VMOVDQU 64(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, 32(AX)
-	VMOVDQU 96(CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, 48(AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 16(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 32(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 48(AX)
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000010, DX
@@ -20213,10 +20101,9 @@ main:
 single:
 	CMPQ    DX, $0x00000004
 	JB      tail
-	VMOVDQU (CX), Y0
-	VMOVDQU narrow_q2d<>+0(SB), Y1
-	VPERMD  Y0, Y1, Y0
-	VMOVDQU X0, (AX)
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000010, AX
 	SUBQ    $0x00000004, DX
@@ -20273,38 +20160,36 @@ TEXT ·numU64ToBoolAVX2(SB), NOSPLIT, $0-24
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
 	VPXOR        Y0, Y0, Y0
+	VMOVDQU      narrow_q2d<>+0(SB), Y1
+	VMOVDQU      narrow_q2d<>+0(SB), Y2
 
 main:
 	CMPQ     DX, $0x00000010
 	JB       single
-	VMOVDQU  (CX), Y1
-	VPCMPEQQ Y0, Y1, Y1
-	VMOVDQU  narrow_q2d<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVD    X1, (AX)
-	VMOVDQU  32(CX), Y1
-	VPCMPEQQ Y0, Y1, Y1
-	VMOVDQU  narrow_q2d<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVD    X1, 4(AX)
-	VMOVDQU  64(CX), Y1
-	VPCMPEQQ Y0, Y1, Y1
-	VMOVDQU  narrow_q2d<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVD    X1, 8(AX)
-	VMOVDQU  96(CX), Y1
-	VPCMPEQQ Y0, Y1, Y1
-	VMOVDQU  narrow_q2d<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVD    X1, 12(AX)
+	VMOVDQU  (CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, (AX)
+	VMOVDQU  32(CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, 4(AX)
+	VMOVDQU  64(CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, 8(AX)
+	VMOVDQU  96(CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, 12(AX)
 	ADDQ     $0x00000080, CX
 	ADDQ     $0x00000010, AX
 	SUBQ     $0x00000010, DX
@@ -20313,13 +20198,12 @@ main:
 single:
 	CMPQ     DX, $0x00000004
 	JB       tail
-	VMOVDQU  (CX), Y1
-	VPCMPEQQ Y0, Y1, Y1
-	VMOVDQU  narrow_q2d<>+0(SB), Y2
-	VPERMD   Y1, Y2, Y1
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), X1, X1
-	VPADDB   splat8_01<>+0(SB), X1, X1
-	VMOVD    X1, (AX)
+	VMOVDQU  (CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, (AX)
 	ADDQ     $0x00000020, CX
 	ADDQ     $0x00000004, AX
 	SUBQ     $0x00000004, DX

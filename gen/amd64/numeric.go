@@ -279,49 +279,60 @@ func (a *Asm) extendFrom(x VecVirtual, from, w int, signed bool) VecVirtual {
 	return r
 }
 
-// narrow truncates the integer lanes of x (a full register of w-bit lanes)
-// to bits each, keeping the low bits: the result is in the low bytes of the
-// returned register.
-func (a *Asm) narrow(x VecVirtual, w, bits int) VecVirtual {
+// narrower returns a function that truncates the integer lanes of x (a
+// full register of w-bit lanes) to bits each, keeping the low bits; the
+// result is in the low bytes of the register it returns. Call it before the
+// loop: it loads the constants the AVX2 sequence needs.
+func (a *Asm) narrower(w, bits int) func(x VecVirtual) VecVirtual {
 	if w == bits {
-		return x
+		return func(x VecVirtual) VecVirtual { return x }
 	}
 	if a.isa == AVX512 {
 		type k struct{ f, t int }
-		ops := map[k]func(...Op){
+		op := map[k]func(...Op){
 			{16, 8}: a.VPMOVWB, {32, 8}: a.VPMOVDB, {64, 8}: a.VPMOVQB,
 			{32, 16}: a.VPMOVDW, {64, 16}: a.VPMOVQW, {64, 32}: a.VPMOVQD,
+		}[k{w, bits}]
+		return func(x VecVirtual) VecVirtual {
+			r := a.vecBytes(64 * bits / w)
+			op(x, r)
+			return r
 		}
-		r := a.vecBytes(64 * bits / w)
-		ops[k{w, bits}](x, r)
-		return r
 	}
 	// AVX2: gather the low dwords of the qwords into the low 128 bits, then
 	// the low bytes of each 128-bit lane by VPSHUFB and the two lanes'
 	// results together by VPERMD/VPERMQ.
 	if w == 64 {
 		idx := a.ConstTable("narrow_q2d", []uint32{0, 2, 4, 6, 0, 2, 4, 6})
-		r := a.YMM()
-		a.VPERMD(x, idx, r)
-		if bits == 32 {
+		var sh Mem
+		if bits < 32 {
+			sh = a.shufTable(32, bits)
+		}
+		return func(x VecVirtual) VecVirtual {
+			r := a.YMM()
+			a.VPERMD(x, idx, r)
+			if bits < 32 { // 4 dwords in the low lane
+				a.VPSHUFB(sh, r.AsX(), r.AsX())
+			}
 			return r
 		}
-		// 4 dwords in the low lane
-		sh := a.shufTable(32, bits)
-		a.VPSHUFB(sh, r.AsX(), r.AsX())
-		return r
 	}
 	sh := a.shufTable(w, bits)
-	r := a.YMM()
-	a.VPSHUFB(sh, x, r)
 	per := 16 * bits / w // bytes each 128-bit lane keeps
-	if per == 8 {
-		a.VPERMQ(U8(0b1000), r, r) // qwords 0, 2
-	} else {
-		idx := a.ConstTable("narrow_lanes_d04", []uint32{0, 4, 0, 4, 0, 4, 0, 4})
-		a.VPERMD(r, idx, r)
+	var idx VecVirtual
+	if per == 4 {
+		idx = a.ConstTable("narrow_lanes_d04", []uint32{0, 4, 0, 4, 0, 4, 0, 4})
 	}
-	return r
+	return func(x VecVirtual) VecVirtual {
+		r := a.YMM()
+		a.VPSHUFB(sh, x, r)
+		if per == 8 {
+			a.VPERMQ(U8(0b1000), r, r) // qwords 0, 2
+		} else {
+			a.VPERMD(r, idx, r)
+		}
+		return r
+	}
 }
 
 // shufTable returns the VPSHUFB control (in memory, both 128-bit lanes
@@ -343,13 +354,17 @@ func (a *Asm) shufTable(w, bits int) Mem {
 	return a.DataBytes(fmt.Sprintf("narrow_shuf_%d_%d", w, bits), b)
 }
 
-// toBoolFromZero turns z, a register whose w-bit lanes are all ones where the
-// element is zero (false) and 0 elsewhere, into BOOL bytes (AVX2).
-func (a *Asm) toBoolFromZero(z VecVirtual, w int) VecVirtual {
-	r := a.narrow(z, w, 8)
+// boolFromZero returns a function that turns z, a register whose w-bit
+// lanes are all ones where the element is zero (false) and 0 elsewhere, into
+// BOOL bytes (AVX2). Call it before the loop.
+func (a *Asm) boolFromZero(w int) func(z VecVirtual) VecVirtual {
+	nw := a.narrower(w, 8)
 	one := a.Data("splat8_01", []uint32{0x01010101, 0x01010101, 0x01010101, 0x01010101, 0x01010101, 0x01010101, 0x01010101, 0x01010101})
-	a.VPADDB(one, r.AsX(), r.AsX()) // 0xFF + 1 = 0, 0 + 1 = 1
-	return r
+	return func(z VecVirtual) VecVirtual {
+		r := nw(z)
+		a.VPADDB(one, r.AsX(), r.AsX()) // 0xFF + 1 = 0, 0 + 1 = 1
+		return r
+	}
 }
 
 // intToInt: see the constant.
@@ -361,10 +376,15 @@ func (st numStage) intToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 	if st.from == tBool || st.to == tBool {
 		one = a.Const8(1)
 	}
+	var toBool func(VecVirtual) VecVirtual
 	if a.isa == AVX2 && st.to == tBool {
 		zero = a.YMM()
 		a.VPXOR(zero, zero, zero)
+		if from > 8 {
+			toBool = a.boolFromZero(from)
+		}
 	}
+	nw := a.narrower(w, st.to.bits)
 	return func(x VecVirtual, s *Step) VecVirtual {
 		if st.from == tBool {
 			a.VPMINUB(sized(one, int(x.Size())), x, x)
@@ -387,10 +407,10 @@ func (st numStage) intToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 				a.VPADDB(sized(one, int(x.Size())), z, z)
 				return z
 			}
-			return a.toBoolFromZero(z, from)
+			return toBool(z)
 		}
 		x = a.extendFrom(x, from, w, st.from.isSigned())
-		return a.narrow(x, w, st.to.bits)
+		return nw(x)
 	}
 }
 
@@ -430,10 +450,11 @@ func (st numStage) floatToBool(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 			return r
 		}
 	}
+	toBool := a.boolFromZero(st.from.bits)
 	return func(x VecVirtual, s *Step) VecVirtual {
 		z := a.YMM()
 		cmp(U8(cmpEQOQ), zero, x, z) // all ones for ±0; NaN compares false
-		return a.toBoolFromZero(z, st.from.bits)
+		return toBool(z)
 	}
 }
 
@@ -619,6 +640,7 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 		return st.floatToInt32(a)
 	}
 	to := st.to.bits
+	nw := a.narrower(64, to)
 	if a.isa == AVX512 {
 		var lo, mid, hi Op
 		cmp := a.VCMPPD
@@ -637,7 +659,7 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 			r := a.ZMM()
 			if st.from == tF32 && to < 64 {
 				qq(x, r)
-				return a.narrow(r, 64, to)
+				return nw(r)
 			}
 			khi := a.K()
 			if to == 64 {
@@ -652,7 +674,7 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 				qq(x, r)
 			}
 			uqq(x, khi, r)
-			return a.narrow(r, 64, to)
+			return nw(r)
 		}
 	}
 	zero := a.YMM()
@@ -685,7 +707,7 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 		a.VPAND(v, t, t)
 		a.VCMPPD(U8(cmpLTOQ), hi, x, v)
 		a.VPAND(v, t, t)
-		return a.narrow(t, 64, to)
+		return nw(t)
 	}
 }
 
@@ -693,6 +715,7 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 func (st numStage) floatToInt32(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 	indef := a.Const32(0x80000000)
 	cff, mant, impl, c150 := a.Splat(0xFF), a.Splat(0x7FFFFF), a.Splat(0x800000), a.Splat(150)
+	nw := a.narrower(32, st.to.bits)
 	return func(x VecVirtual, s *Step) VecVirtual {
 		r := a.Vec()
 		a.VCVTTPS2DQ(x, r)
@@ -729,7 +752,7 @@ func (st numStage) floatToInt32(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 			}
 			a.JMP(LabelRef(back))
 		})
-		return a.narrow(r, 32, st.to.bits)
+		return nw(r)
 	}
 }
 
