@@ -3,7 +3,9 @@
 // Each conversion is one function below (half.go, float8.go, …) that writes
 // its algorithm for one step of a Stream (stream.go) once per ISA family;
 // the loop, the unrolling and the tail handling are shared. Generate
-// compiles them all into kernel_amd64.s and kernel_amd64_stubs.go.
+// compiles them all into kernel_amd64.s and kernel_amd64_stubs.go, and
+// writes stages_amd64.go, the Go side of the numeric stages (numeric.go's
+// table, glue.go).
 package amd64
 
 import (
