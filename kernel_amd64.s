@@ -7499,59 +7499,91 @@ TEXT ·numF32ToI8AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0xdf000000, BX
+	MOVL         $0x2f800000, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x5f000000, BX
-	VPBROADCASTD BX, Z0
-	MOVL         $0x5f800000, BX
-	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x7f800000, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0xff800000, BX
+	VPBROADCASTD BX, Z3
 
 main:
-	CMPQ       DX, $0x00000020
-	JB         single
-	VMOVDQU64  (CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQB    Z0, X0
-	VMOVQ      X0, (AX)
-	VMOVDQU64  32(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQB    Z0, X0
-	VMOVQ      X0, 8(AX)
-	VMOVDQU64  64(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQB    Z0, X0
-	VMOVQ      X0, 16(AX)
-	VMOVDQU64  96(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQB    Z0, X0
-	VMOVQ      X0, 24(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	CMPQ         DX, $0x00000040
+	JB           single
+	VMOVDQU64    (CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDB      Z4, X4
+	VMOVDQU64    X4, (AX)
+	VMOVDQU64    64(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDB      Z4, X4
+	VMOVDQU64    X4, 16(AX)
+	VMOVDQU64    128(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDB      Z4, X4
+	VMOVDQU64    X4, 32(AX)
+	VMOVDQU64    192(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDB      Z4, X4
+	VMOVDQU64    X4, 48(AX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
 
 single:
-	CMPQ       DX, $0x00000008
-	JB         tail
-	VMOVDQU64  (CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQB    Z0, X0
-	VMOVQ      X0, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000008, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU64    (CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDB      Z4, X4
+	VMOVDQU64    X4, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
 
 tail:
-	TESTQ       DX, DX
-	JZ          done
-	MOVQ        $-1, BX
-	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU32.Z (CX), K1, Y0
-	VCVTTPS2QQ  Y0, Z0
-	VPMOVQB     Z0, X0
-	VMOVDQU8    X0, K1, (AX)
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU32.Z  (CX), K1, Z4
+	VCMPPS       $0x0c, Z2, Z4, K2
+	VCMPPS       $0x0c, Z3, Z4, K2, K2
+	VMULPS       Z0, Z4, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCVTTPS2DQ.Z Z0, K2, Z0
+	VPMOVDB      Z0, X0
+	VMOVDQU8     X0, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -7563,59 +7595,91 @@ TEXT ·numF32ToU8AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0xdf000000, BX
+	MOVL         $0x2f800000, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x5f000000, BX
-	VPBROADCASTD BX, Z0
-	MOVL         $0x5f800000, BX
-	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x7f800000, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0xff800000, BX
+	VPBROADCASTD BX, Z3
 
 main:
-	CMPQ       DX, $0x00000020
-	JB         single
-	VMOVDQU64  (CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQB    Z0, X0
-	VMOVQ      X0, (AX)
-	VMOVDQU64  32(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQB    Z0, X0
-	VMOVQ      X0, 8(AX)
-	VMOVDQU64  64(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQB    Z0, X0
-	VMOVQ      X0, 16(AX)
-	VMOVDQU64  96(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQB    Z0, X0
-	VMOVQ      X0, 24(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	CMPQ         DX, $0x00000040
+	JB           single
+	VMOVDQU64    (CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDB      Z4, X4
+	VMOVDQU64    X4, (AX)
+	VMOVDQU64    64(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDB      Z4, X4
+	VMOVDQU64    X4, 16(AX)
+	VMOVDQU64    128(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDB      Z4, X4
+	VMOVDQU64    X4, 32(AX)
+	VMOVDQU64    192(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDB      Z4, X4
+	VMOVDQU64    X4, 48(AX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
 
 single:
-	CMPQ       DX, $0x00000008
-	JB         tail
-	VMOVDQU64  (CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQB    Z0, X0
-	VMOVQ      X0, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000008, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU64    (CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDB      Z4, X4
+	VMOVDQU64    X4, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
 
 tail:
-	TESTQ       DX, DX
-	JZ          done
-	MOVQ        $-1, BX
-	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU32.Z (CX), K1, Y0
-	VCVTTPS2QQ  Y0, Z0
-	VPMOVQB     Z0, X0
-	VMOVDQU8    X0, K1, (AX)
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU32.Z  (CX), K1, Z4
+	VCMPPS       $0x0c, Z2, Z4, K2
+	VCMPPS       $0x0c, Z3, Z4, K2, K2
+	VMULPS       Z0, Z4, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCVTTPS2DQ.Z Z0, K2, Z0
+	VPMOVDB      Z0, X0
+	VMOVDQU8     X0, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -7627,59 +7691,91 @@ TEXT ·numF32ToI16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0xdf000000, BX
+	MOVL         $0x2f800000, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x5f000000, BX
-	VPBROADCASTD BX, Z0
-	MOVL         $0x5f800000, BX
-	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x7f800000, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0xff800000, BX
+	VPBROADCASTD BX, Z3
 
 main:
-	CMPQ       DX, $0x00000020
-	JB         single
-	VMOVDQU64  (CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQW    Z0, X0
-	VMOVDQU64  X0, (AX)
-	VMOVDQU64  32(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQW    Z0, X0
-	VMOVDQU64  X0, 16(AX)
-	VMOVDQU64  64(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQW    Z0, X0
-	VMOVDQU64  X0, 32(AX)
-	VMOVDQU64  96(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQW    Z0, X0
-	VMOVDQU64  X0, 48(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	CMPQ         DX, $0x00000040
+	JB           single
+	VMOVDQU64    (CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDW      Z4, Y4
+	VMOVDQU64    Y4, (AX)
+	VMOVDQU64    64(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDW      Z4, Y4
+	VMOVDQU64    Y4, 32(AX)
+	VMOVDQU64    128(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDW      Z4, Y4
+	VMOVDQU64    Y4, 64(AX)
+	VMOVDQU64    192(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDW      Z4, Y4
+	VMOVDQU64    Y4, 96(AX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
 
 single:
-	CMPQ       DX, $0x00000008
-	JB         tail
-	VMOVDQU64  (CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQW    Z0, X0
-	VMOVDQU64  X0, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000010, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU64    (CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDW      Z4, Y4
+	VMOVDQU64    Y4, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
 
 tail:
-	TESTQ       DX, DX
-	JZ          done
-	MOVQ        $-1, BX
-	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU32.Z (CX), K1, Y0
-	VCVTTPS2QQ  Y0, Z0
-	VPMOVQW     Z0, X0
-	VMOVDQU16   X0, K1, (AX)
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU32.Z  (CX), K1, Z4
+	VCMPPS       $0x0c, Z2, Z4, K2
+	VCMPPS       $0x0c, Z3, Z4, K2, K2
+	VMULPS       Z0, Z4, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCVTTPS2DQ.Z Z0, K2, Z0
+	VPMOVDW      Z0, Y0
+	VMOVDQU16    Y0, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -7691,187 +7787,271 @@ TEXT ·numF32ToU16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0xdf000000, BX
+	MOVL         $0x2f800000, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x5f000000, BX
-	VPBROADCASTD BX, Z0
-	MOVL         $0x5f800000, BX
-	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x7f800000, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0xff800000, BX
+	VPBROADCASTD BX, Z3
 
 main:
-	CMPQ       DX, $0x00000020
-	JB         single
-	VMOVDQU64  (CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQW    Z0, X0
-	VMOVDQU64  X0, (AX)
-	VMOVDQU64  32(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQW    Z0, X0
-	VMOVDQU64  X0, 16(AX)
-	VMOVDQU64  64(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQW    Z0, X0
-	VMOVDQU64  X0, 32(AX)
-	VMOVDQU64  96(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQW    Z0, X0
-	VMOVDQU64  X0, 48(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	CMPQ         DX, $0x00000040
+	JB           single
+	VMOVDQU64    (CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDW      Z4, Y4
+	VMOVDQU64    Y4, (AX)
+	VMOVDQU64    64(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDW      Z4, Y4
+	VMOVDQU64    Y4, 32(AX)
+	VMOVDQU64    128(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDW      Z4, Y4
+	VMOVDQU64    Y4, 64(AX)
+	VMOVDQU64    192(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDW      Z4, Y4
+	VMOVDQU64    Y4, 96(AX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
 
 single:
-	CMPQ       DX, $0x00000008
-	JB         tail
-	VMOVDQU64  (CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQW    Z0, X0
-	VMOVDQU64  X0, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000010, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU64    (CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VPMOVDW      Z4, Y4
+	VMOVDQU64    Y4, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
 
 tail:
-	TESTQ       DX, DX
-	JZ          done
-	MOVQ        $-1, BX
-	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU32.Z (CX), K1, Y0
-	VCVTTPS2QQ  Y0, Z0
-	VPMOVQW     Z0, X0
-	VMOVDQU16   X0, K1, (AX)
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU32.Z  (CX), K1, Z4
+	VCMPPS       $0x0c, Z2, Z4, K2
+	VCMPPS       $0x0c, Z3, Z4, K2, K2
+	VMULPS       Z0, Z4, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCVTTPS2DQ.Z Z0, K2, Z0
+	VPMOVDW      Z0, Y0
+	VMOVDQU16    Y0, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
 
 // func numF32ToI32AVX512(dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·numF32ToI32AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0xdf000000, BX
+	MOVL         $0x2f800000, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x5f000000, BX
-	VPBROADCASTD BX, Z0
-	MOVL         $0x5f800000, BX
-	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x7f800000, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0xff800000, BX
+	VPBROADCASTD BX, Z3
 
 main:
-	CMPQ       DX, $0x00000020
-	JB         single
-	VMOVDQU64  (CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQD    Z0, Y0
-	VMOVDQU64  Y0, (AX)
-	VMOVDQU64  32(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQD    Z0, Y0
-	VMOVDQU64  Y0, 32(AX)
-	VMOVDQU64  64(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQD    Z0, Y0
-	VMOVDQU64  Y0, 64(AX)
-	VMOVDQU64  96(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQD    Z0, Y0
-	VMOVDQU64  Y0, 96(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	CMPQ         DX, $0x00000040
+	JB           single
+	VMOVDQU64    (CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VMOVDQU64    Z4, (AX)
+	VMOVDQU64    64(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VMOVDQU64    Z4, 64(AX)
+	VMOVDQU64    128(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VMOVDQU64    Z4, 128(AX)
+	VMOVDQU64    192(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VMOVDQU64    Z4, 192(AX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
 
 single:
-	CMPQ       DX, $0x00000008
-	JB         tail
-	VMOVDQU64  (CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQD    Z0, Y0
-	VMOVDQU64  Y0, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU64    (CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VMOVDQU64    Z4, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
 
 tail:
-	TESTQ       DX, DX
-	JZ          done
-	MOVQ        $-1, BX
-	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU32.Z (CX), K1, Y0
-	VCVTTPS2QQ  Y0, Z0
-	VPMOVQD     Z0, Y0
-	VMOVDQU32   Y0, K1, (AX)
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU32.Z  (CX), K1, Z4
+	VCMPPS       $0x0c, Z2, Z4, K2
+	VCMPPS       $0x0c, Z3, Z4, K2, K2
+	VMULPS       Z0, Z4, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCVTTPS2DQ.Z Z0, K2, Z0
+	VMOVDQU32    Z0, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
 
 // func numF32ToU32AVX512(dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·numF32ToU32AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0xdf000000, BX
+	MOVL         $0x2f800000, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x5f000000, BX
-	VPBROADCASTD BX, Z0
-	MOVL         $0x5f800000, BX
-	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x7f800000, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0xff800000, BX
+	VPBROADCASTD BX, Z3
 
 main:
-	CMPQ       DX, $0x00000020
-	JB         single
-	VMOVDQU64  (CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQD    Z0, Y0
-	VMOVDQU64  Y0, (AX)
-	VMOVDQU64  32(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQD    Z0, Y0
-	VMOVDQU64  Y0, 32(AX)
-	VMOVDQU64  64(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQD    Z0, Y0
-	VMOVDQU64  Y0, 64(AX)
-	VMOVDQU64  96(CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQD    Z0, Y0
-	VMOVDQU64  Y0, 96(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	CMPQ         DX, $0x00000040
+	JB           single
+	VMOVDQU64    (CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VMOVDQU64    Z4, (AX)
+	VMOVDQU64    64(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VMOVDQU64    Z4, 64(AX)
+	VMOVDQU64    128(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VMOVDQU64    Z4, 128(AX)
+	VMOVDQU64    192(CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VMOVDQU64    Z4, 192(AX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
 
 single:
-	CMPQ       DX, $0x00000008
-	JB         tail
-	VMOVDQU64  (CX), Y0
-	VCVTTPS2QQ Y0, Z0
-	VPMOVQD    Z0, Y0
-	VMOVDQU64  Y0, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU64    (CX), Z4
+	VCMPPS       $0x0c, Z2, Z4, K1
+	VCMPPS       $0x0c, Z3, Z4, K1, K1
+	VMULPS       Z0, Z4, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z1, Z4, Z4
+	VCVTTPS2DQ.Z Z4, K1, Z4
+	VMOVDQU64    Z4, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
 
 tail:
-	TESTQ       DX, DX
-	JZ          done
-	MOVQ        $-1, BX
-	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU32.Z (CX), K1, Y0
-	VCVTTPS2QQ  Y0, Z0
-	VPMOVQD     Z0, Y0
-	VMOVDQU32   Y0, K1, (AX)
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU32.Z  (CX), K1, Z4
+	VCMPPS       $0x0c, Z2, Z4, K2
+	VCMPPS       $0x0c, Z3, Z4, K2, K2
+	VMULPS       Z0, Z4, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCVTTPS2DQ.Z Z0, K2, Z0
+	VMOVDQU32    Z0, K1, (AX)
 
 done:
 	VZEROUPPER

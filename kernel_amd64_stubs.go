@@ -295,32 +295,32 @@ func f32ToI4AVX512(dst *uint8, src *float32, n int)
 //go:noescape
 func numF32ToF64AVX512(dst *byte, src *byte, n int)
 
-// numF32ToI8AVX512 converts n FLOAT elements at src to INT8 at dst (gen/amd64 numericStages: Float → Int8, floatToInt; 8 lanes).
+// numF32ToI8AVX512 converts n FLOAT elements at src to INT8 at dst (gen/amd64 numericStages: Float → Int8, floatToInt; 16 lanes).
 //
 //go:noescape
 func numF32ToI8AVX512(dst *byte, src *byte, n int)
 
-// numF32ToU8AVX512 converts n FLOAT elements at src to UINT8 at dst (gen/amd64 numericStages: Float → Uint8, floatToInt; 8 lanes).
+// numF32ToU8AVX512 converts n FLOAT elements at src to UINT8 at dst (gen/amd64 numericStages: Float → Uint8, floatToInt; 16 lanes).
 //
 //go:noescape
 func numF32ToU8AVX512(dst *byte, src *byte, n int)
 
-// numF32ToI16AVX512 converts n FLOAT elements at src to INT16 at dst (gen/amd64 numericStages: Float → Int16, floatToInt; 8 lanes).
+// numF32ToI16AVX512 converts n FLOAT elements at src to INT16 at dst (gen/amd64 numericStages: Float → Int16, floatToInt; 16 lanes).
 //
 //go:noescape
 func numF32ToI16AVX512(dst *byte, src *byte, n int)
 
-// numF32ToU16AVX512 converts n FLOAT elements at src to UINT16 at dst (gen/amd64 numericStages: Float → Uint16, floatToInt; 8 lanes).
+// numF32ToU16AVX512 converts n FLOAT elements at src to UINT16 at dst (gen/amd64 numericStages: Float → Uint16, floatToInt; 16 lanes).
 //
 //go:noescape
 func numF32ToU16AVX512(dst *byte, src *byte, n int)
 
-// numF32ToI32AVX512 converts n FLOAT elements at src to INT32 at dst (gen/amd64 numericStages: Float → Int32, floatToInt; 8 lanes).
+// numF32ToI32AVX512 converts n FLOAT elements at src to INT32 at dst (gen/amd64 numericStages: Float → Int32, floatToInt; 16 lanes).
 //
 //go:noescape
 func numF32ToI32AVX512(dst *byte, src *byte, n int)
 
-// numF32ToU32AVX512 converts n FLOAT elements at src to UINT32 at dst (gen/amd64 numericStages: Float → Uint32, floatToInt; 8 lanes).
+// numF32ToU32AVX512 converts n FLOAT elements at src to UINT32 at dst (gen/amd64 numericStages: Float → Uint32, floatToInt; 16 lanes).
 //
 //go:noescape
 func numF32ToU32AVX512(dst *byte, src *byte, n int)

@@ -253,7 +253,7 @@ func stageF32ToF64AVX512(dst, src []byte, n int) {
 }
 
 // stageF32ToI8AVX512 converts FLOAT → INT8: the stage {Float, Int8, floatToInt} of gen/amd64's numericStages,
-// 8 elements a vector, the last ones under masks.
+// 16 elements a vector, the last ones under masks.
 func stageF32ToI8AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
@@ -262,7 +262,7 @@ func stageF32ToI8AVX512(dst, src []byte, n int) {
 }
 
 // stageF32ToU8AVX512 converts FLOAT → UINT8: the stage {Float, Uint8, floatToInt} of gen/amd64's numericStages,
-// 8 elements a vector, the last ones under masks.
+// 16 elements a vector, the last ones under masks.
 func stageF32ToU8AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:1*n]
 	raceRead(src)
@@ -271,7 +271,7 @@ func stageF32ToU8AVX512(dst, src []byte, n int) {
 }
 
 // stageF32ToI16AVX512 converts FLOAT → INT16: the stage {Float, Int16, floatToInt} of gen/amd64's numericStages,
-// 8 elements a vector, the last ones under masks.
+// 16 elements a vector, the last ones under masks.
 func stageF32ToI16AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:2*n]
 	raceRead(src)
@@ -280,7 +280,7 @@ func stageF32ToI16AVX512(dst, src []byte, n int) {
 }
 
 // stageF32ToU16AVX512 converts FLOAT → UINT16: the stage {Float, Uint16, floatToInt} of gen/amd64's numericStages,
-// 8 elements a vector, the last ones under masks.
+// 16 elements a vector, the last ones under masks.
 func stageF32ToU16AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:2*n]
 	raceRead(src)
@@ -289,7 +289,7 @@ func stageF32ToU16AVX512(dst, src []byte, n int) {
 }
 
 // stageF32ToI32AVX512 converts FLOAT → INT32: the stage {Float, Int32, floatToInt} of gen/amd64's numericStages,
-// 8 elements a vector, the last ones under masks.
+// 16 elements a vector, the last ones under masks.
 func stageF32ToI32AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:4*n]
 	raceRead(src)
@@ -298,7 +298,7 @@ func stageF32ToI32AVX512(dst, src []byte, n int) {
 }
 
 // stageF32ToU32AVX512 converts FLOAT → UINT32: the stage {Float, Uint32, floatToInt} of gen/amd64's numericStages,
-// 8 elements a vector, the last ones under masks.
+// 16 elements a vector, the last ones under masks.
 func stageF32ToU32AVX512(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:4*n]
 	raceRead(src)

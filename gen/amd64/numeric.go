@@ -123,13 +123,9 @@ func numericStages() []numStage {
 	return st
 }
 
-// width is the lane width in bits: that of the wider side, except for
-// FLOAT → integers on AVX-512, which converts to 64-bit lanes (see
-// floatToInt).
+// width is the lane width in bits: that of the wider side. (A method of
+// the family, so that an algorithm may choose wider lanes on one.)
 func (s numStage) width(isa ISA) int {
-	if isa == AVX512 && s.alg == floatToInt {
-		return 64
-	}
 	return max(s.from.bits, s.to.bits)
 }
 
@@ -218,6 +214,7 @@ func (a *Asm) loadLow(v VecVirtual, size int, m Mem, laneBits int, k Register) {
 const (
 	cmpEQOQ  = 0x00
 	cmpNEQUQ = 0x04
+	cmpNEQOQ = 0x0C
 	cmpLTOQ  = 0x11
 	cmpGEOQ  = 0x1D
 )
@@ -616,6 +613,16 @@ func (st numStage) intToFloatAVX2(a *Asm, norm func(VecVirtual) VecVirtual) func
 
 // floatToInt: see the constant. Two algorithms:
 //
+// AVX-512, FLOAT → 8- to 32-bit integers (32-bit lanes): only the result
+// modulo 2^32 matters, and for FLOAT it is ref's even outside [-2^63, 2^64)
+// (every such value is a multiple of 2^40, so 0). VREDUCEPS (round to
+// nearest) of y = x·2^-32 leaves y - round(y) ∈ [-1/2, 1/2], exactly; times
+// 2^32 it is a value congruent to x modulo 2^32 (x itself where |x| < 2^31)
+// within [-2^31, 2^31], which VCVTTPS2DQ truncates exactly (2^31 gives
+// 0x80000000, also right modulo 2^32). NaN and ±Inf lanes are zeroed by the
+// conversion's mask. An x so small that y is inexact or subnormal has
+// |x| < 1, and truncates to 0 however it came back.
+//
 // AVX2, FLOAT → 8- to 32-bit integers (32-bit lanes): VCVTTPS2DQ is exact for
 // |x| < 2^31 and gives 0x80000000 otherwise (and for -2^31). Those lanes,
 // rare in real data, are recomputed out of line from the bits: |x| ≥ 2^31
@@ -628,8 +635,7 @@ func (st numStage) intToFloatAVX2(a *Asm, norm func(VecVirtual) VecVirtual) func
 // Everything else (64-bit lanes): AVX-512 converts with VCVTT{PS,PD}2QQ where
 // x ∈ [-2^63, 2^63) and VCVTT{PS,PD}2UQQ where x ∈ [2^63, 2^64), and zeroes
 // the rest (for a narrower target the signed conversion's 0x8000000000000000
-// already has zero low bits, and a FLOAT in [2^63, 2^64) is a multiple of
-// 2^40, so VCVTTPS2QQ alone serves FLOAT → 8- to 32-bit). AVX2 has no 64-bit conversion: the magnitude's
+// already has zero low bits). AVX2 has no 64-bit conversion: the magnitude's
 // integer part is m >> (1075-e) | m << (e-1075) (VPSRLVQ/VPSLLVQ give 0 for
 // the negative, that is huge, count), negated for x < 0 and zeroed outside
 // [-2^63, 2^64) by two ordered comparisons (false for NaN); FLOAT is widened
@@ -657,10 +663,6 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 		}
 		return func(x VecVirtual, s *Step) VecVirtual {
 			r := a.ZMM()
-			if st.from == tF32 && to < 64 {
-				qq(x, r)
-				return nw(r)
-			}
 			khi := a.K()
 			if to == 64 {
 				kv := a.K()
@@ -713,6 +715,21 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 
 // floatToInt32 is floatToInt for FLOAT → 8- to 32-bit integers.
 func (st numStage) floatToInt32(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
+	if a.isa == AVX512 {
+		down, up := a.Const32(f32bits(0x1p-32)), a.Const32(f32bits(0x1p32))
+		pinf, ninf := a.Const32(0x7F800000), a.Const32(0xFF800000)
+		nw := a.narrower(32, st.to.bits)
+		return func(x VecVirtual, s *Step) VecVirtual {
+			k, y, r := a.K(), a.ZMM(), a.ZMM()
+			a.VCMPPS(U8(cmpNEQOQ), pinf, x, k)
+			a.VCMPPS(U8(cmpNEQOQ), ninf, x, k, k) // finite
+			a.VMULPS(down, x, y)
+			a.VREDUCEPS(U8(0x08), y, y)
+			a.VMULPS(up, y, y)
+			a.VCVTTPS2DQ_Z(y, k, r)
+			return nw(r)
+		}
+	}
 	indef := a.Const32(0x80000000)
 	cff, mant, impl, c150 := a.Splat(0xFF), a.Splat(0x7FFFFF), a.Splat(0x800000), a.Splat(150)
 	nw := a.narrower(32, st.to.bits)
