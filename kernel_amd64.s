@@ -13986,178 +13986,105 @@ tail:
 // func numF32ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF32ToI8AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x80000000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	VMOVDQU      narrow_lanes_d04<>+0(SB), Y1
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VMOVDQU    (CX), Y2
-	VCVTTPS2DQ Y2, Y3
-	VPCMPEQD   Y0, Y3, Y4
-	VPTEST     Y4, Y4
-	JNZ        fix1
-
-fixed2:
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD     Y2, Y1, Y2
-	VMOVQ      X2, (AX)
-	VMOVDQU    32(CX), Y2
-	VCVTTPS2DQ Y2, Y3
-	VPCMPEQD   Y0, Y3, Y4
-	VPTEST     Y4, Y4
-	JNZ        fix3
-
-fixed4:
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD     Y2, Y1, Y2
-	VMOVQ      X2, 8(AX)
-	VMOVDQU    64(CX), Y2
-	VCVTTPS2DQ Y2, Y3
-	VPCMPEQD   Y0, Y3, Y4
-	VPTEST     Y4, Y4
-	JNZ        fix5
-
-fixed6:
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD     Y2, Y1, Y2
-	VMOVQ      X2, 16(AX)
-	VMOVDQU    96(CX), Y2
-	VCVTTPS2DQ Y2, Y3
-	VPCMPEQD   Y0, Y3, Y4
-	VPTEST     Y4, Y4
-	JNZ        fix7
-
-fixed8:
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD  Y2, Y1, Y2
-	VMOVQ   X2, 24(AX)
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000020, DX
-	JMP     main
+	VMOVDQU    (CX), Y1
+	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	VMOVDQU    32(CX), Y1
+	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 8(AX)
+	VMOVDQU    64(CX), Y1
+	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 16(AX)
+	VMOVDQU    96(CX), Y1
+	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
 
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
-	VMOVDQU    (CX), Y2
-	VCVTTPS2DQ Y2, Y3
-	VPCMPEQD   Y0, Y3, Y4
-	VPTEST     Y4, Y4
-	JNZ        fix9
-
-fixed10:
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD  Y2, Y1, Y2
-	VMOVQ   X2, (AX)
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000008, AX
-	SUBQ    $0x00000008, DX
-	JMP     single
+	VMOVDQU    (CX), Y1
+	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
 
 tail:
 	VZEROUPPER
 	RET
 
-fix1:
-	VPSRLD    $0x17, Y2, Y5
-	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
-	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
-	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
-	VPOR      splat32_00800000<>+0(SB), Y6, Y6
-	VPSLLVD   Y5, Y6, Y6
-	VPSRAD    $0x1f, Y2, Y2
-	VPXOR     Y2, Y6, Y6
-	VPSUBD    Y2, Y6, Y6
-	VPBLENDVB Y4, Y6, Y3, Y3
-	JMP       fixed2
+DATA splat32_2f800000<>+0(SB)/4, $0x2f800000
+DATA splat32_2f800000<>+4(SB)/4, $0x2f800000
+DATA splat32_2f800000<>+8(SB)/4, $0x2f800000
+DATA splat32_2f800000<>+12(SB)/4, $0x2f800000
+DATA splat32_2f800000<>+16(SB)/4, $0x2f800000
+DATA splat32_2f800000<>+20(SB)/4, $0x2f800000
+DATA splat32_2f800000<>+24(SB)/4, $0x2f800000
+DATA splat32_2f800000<>+28(SB)/4, $0x2f800000
+GLOBL splat32_2f800000<>(SB), RODATA|NOPTR, $32
 
-fix3:
-	VPSRLD    $0x17, Y2, Y5
-	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
-	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
-	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
-	VPOR      splat32_00800000<>+0(SB), Y6, Y6
-	VPSLLVD   Y5, Y6, Y6
-	VPSRAD    $0x1f, Y2, Y2
-	VPXOR     Y2, Y6, Y6
-	VPSUBD    Y2, Y6, Y6
-	VPBLENDVB Y4, Y6, Y3, Y3
-	JMP       fixed4
-
-fix5:
-	VPSRLD    $0x17, Y2, Y5
-	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
-	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
-	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
-	VPOR      splat32_00800000<>+0(SB), Y6, Y6
-	VPSLLVD   Y5, Y6, Y6
-	VPSRAD    $0x1f, Y2, Y2
-	VPXOR     Y2, Y6, Y6
-	VPSUBD    Y2, Y6, Y6
-	VPBLENDVB Y4, Y6, Y3, Y3
-	JMP       fixed6
-
-fix7:
-	VPSRLD    $0x17, Y2, Y5
-	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
-	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
-	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
-	VPOR      splat32_00800000<>+0(SB), Y6, Y6
-	VPSLLVD   Y5, Y6, Y6
-	VPSRAD    $0x1f, Y2, Y2
-	VPXOR     Y2, Y6, Y6
-	VPSUBD    Y2, Y6, Y6
-	VPBLENDVB Y4, Y6, Y3, Y3
-	JMP       fixed8
-
-fix9:
-	VPSRLD    $0x17, Y2, Y5
-	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
-	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
-	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
-	VPOR      splat32_00800000<>+0(SB), Y6, Y6
-	VPSLLVD   Y5, Y6, Y6
-	VPSRAD    $0x1f, Y2, Y2
-	VPXOR     Y2, Y6, Y6
-	VPSUBD    Y2, Y6, Y6
-	VPBLENDVB Y4, Y6, Y3, Y3
-	JMP       fixed10
-
-DATA splat32_007fffff<>+0(SB)/4, $0x007fffff
-DATA splat32_007fffff<>+4(SB)/4, $0x007fffff
-DATA splat32_007fffff<>+8(SB)/4, $0x007fffff
-DATA splat32_007fffff<>+12(SB)/4, $0x007fffff
-DATA splat32_007fffff<>+16(SB)/4, $0x007fffff
-DATA splat32_007fffff<>+20(SB)/4, $0x007fffff
-DATA splat32_007fffff<>+24(SB)/4, $0x007fffff
-DATA splat32_007fffff<>+28(SB)/4, $0x007fffff
-GLOBL splat32_007fffff<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_00800000<>+0(SB)/4, $0x00800000
-DATA splat32_00800000<>+4(SB)/4, $0x00800000
-DATA splat32_00800000<>+8(SB)/4, $0x00800000
-DATA splat32_00800000<>+12(SB)/4, $0x00800000
-DATA splat32_00800000<>+16(SB)/4, $0x00800000
-DATA splat32_00800000<>+20(SB)/4, $0x00800000
-DATA splat32_00800000<>+24(SB)/4, $0x00800000
-DATA splat32_00800000<>+28(SB)/4, $0x00800000
-GLOBL splat32_00800000<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_00000096<>+0(SB)/4, $0x00000096
-DATA splat32_00000096<>+4(SB)/4, $0x00000096
-DATA splat32_00000096<>+8(SB)/4, $0x00000096
-DATA splat32_00000096<>+12(SB)/4, $0x00000096
-DATA splat32_00000096<>+16(SB)/4, $0x00000096
-DATA splat32_00000096<>+20(SB)/4, $0x00000096
-DATA splat32_00000096<>+24(SB)/4, $0x00000096
-DATA splat32_00000096<>+28(SB)/4, $0x00000096
-GLOBL splat32_00000096<>(SB), RODATA|NOPTR, $32
+DATA splat32_4f800000<>+0(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+4(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+8(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+12(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+16(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+20(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+24(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+28(SB)/4, $0x4f800000
+GLOBL splat32_4f800000<>(SB), RODATA|NOPTR, $32
 
 DATA narrow_shuf_32_8<>+0(SB)/4, $0x0c080400
 DATA narrow_shuf_32_8<>+4(SB)/4, $0x80808080
@@ -14182,293 +14109,167 @@ GLOBL narrow_lanes_d04<>(SB), RODATA|NOPTR, $32
 // func numF32ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF32ToU8AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x80000000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	VMOVDQU      narrow_lanes_d04<>+0(SB), Y1
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VMOVDQU    (CX), Y2
-	VCVTTPS2DQ Y2, Y3
-	VPCMPEQD   Y0, Y3, Y4
-	VPTEST     Y4, Y4
-	JNZ        fix1
-
-fixed2:
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD     Y2, Y1, Y2
-	VMOVQ      X2, (AX)
-	VMOVDQU    32(CX), Y2
-	VCVTTPS2DQ Y2, Y3
-	VPCMPEQD   Y0, Y3, Y4
-	VPTEST     Y4, Y4
-	JNZ        fix3
-
-fixed4:
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD     Y2, Y1, Y2
-	VMOVQ      X2, 8(AX)
-	VMOVDQU    64(CX), Y2
-	VCVTTPS2DQ Y2, Y3
-	VPCMPEQD   Y0, Y3, Y4
-	VPTEST     Y4, Y4
-	JNZ        fix5
-
-fixed6:
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD     Y2, Y1, Y2
-	VMOVQ      X2, 16(AX)
-	VMOVDQU    96(CX), Y2
-	VCVTTPS2DQ Y2, Y3
-	VPCMPEQD   Y0, Y3, Y4
-	VPTEST     Y4, Y4
-	JNZ        fix7
-
-fixed8:
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD  Y2, Y1, Y2
-	VMOVQ   X2, 24(AX)
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000020, DX
-	JMP     main
+	VMOVDQU    (CX), Y1
+	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	VMOVDQU    32(CX), Y1
+	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 8(AX)
+	VMOVDQU    64(CX), Y1
+	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 16(AX)
+	VMOVDQU    96(CX), Y1
+	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
 
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
-	VMOVDQU    (CX), Y2
-	VCVTTPS2DQ Y2, Y3
-	VPCMPEQD   Y0, Y3, Y4
-	VPTEST     Y4, Y4
-	JNZ        fix9
-
-fixed10:
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD  Y2, Y1, Y2
-	VMOVQ   X2, (AX)
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000008, AX
-	SUBQ    $0x00000008, DX
-	JMP     single
+	VMOVDQU    (CX), Y1
+	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
 
 tail:
 	VZEROUPPER
 	RET
-
-fix1:
-	VPSRLD    $0x17, Y2, Y5
-	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
-	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
-	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
-	VPOR      splat32_00800000<>+0(SB), Y6, Y6
-	VPSLLVD   Y5, Y6, Y6
-	VPSRAD    $0x1f, Y2, Y2
-	VPXOR     Y2, Y6, Y6
-	VPSUBD    Y2, Y6, Y6
-	VPBLENDVB Y4, Y6, Y3, Y3
-	JMP       fixed2
-
-fix3:
-	VPSRLD    $0x17, Y2, Y5
-	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
-	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
-	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
-	VPOR      splat32_00800000<>+0(SB), Y6, Y6
-	VPSLLVD   Y5, Y6, Y6
-	VPSRAD    $0x1f, Y2, Y2
-	VPXOR     Y2, Y6, Y6
-	VPSUBD    Y2, Y6, Y6
-	VPBLENDVB Y4, Y6, Y3, Y3
-	JMP       fixed4
-
-fix5:
-	VPSRLD    $0x17, Y2, Y5
-	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
-	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
-	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
-	VPOR      splat32_00800000<>+0(SB), Y6, Y6
-	VPSLLVD   Y5, Y6, Y6
-	VPSRAD    $0x1f, Y2, Y2
-	VPXOR     Y2, Y6, Y6
-	VPSUBD    Y2, Y6, Y6
-	VPBLENDVB Y4, Y6, Y3, Y3
-	JMP       fixed6
-
-fix7:
-	VPSRLD    $0x17, Y2, Y5
-	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
-	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
-	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
-	VPOR      splat32_00800000<>+0(SB), Y6, Y6
-	VPSLLVD   Y5, Y6, Y6
-	VPSRAD    $0x1f, Y2, Y2
-	VPXOR     Y2, Y6, Y6
-	VPSUBD    Y2, Y6, Y6
-	VPBLENDVB Y4, Y6, Y3, Y3
-	JMP       fixed8
-
-fix9:
-	VPSRLD    $0x17, Y2, Y5
-	VPAND     splat32_000000ff<>+0(SB), Y5, Y5
-	VPSUBD    splat32_00000096<>+0(SB), Y5, Y5
-	VPAND     splat32_007fffff<>+0(SB), Y2, Y6
-	VPOR      splat32_00800000<>+0(SB), Y6, Y6
-	VPSLLVD   Y5, Y6, Y6
-	VPSRAD    $0x1f, Y2, Y2
-	VPXOR     Y2, Y6, Y6
-	VPSUBD    Y2, Y6, Y6
-	VPBLENDVB Y4, Y6, Y3, Y3
-	JMP       fixed10
 
 // func numF32ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF32ToI16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x80000000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VMOVDQU    (CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix1
-
-fixed2:
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y2, Y1
-	VPERMQ     $0x08, Y1, Y1
-	VMOVDQU    X1, (AX)
-	VMOVDQU    32(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix3
-
-fixed4:
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y2, Y1
-	VPERMQ     $0x08, Y1, Y1
-	VMOVDQU    X1, 16(AX)
-	VMOVDQU    64(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix5
-
-fixed6:
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y2, Y1
-	VPERMQ     $0x08, Y1, Y1
-	VMOVDQU    X1, 32(AX)
-	VMOVDQU    96(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix7
-
-fixed8:
-	VPSHUFB narrow_shuf_32_16<>+0(SB), Y2, Y1
-	VPERMQ  $0x08, Y1, Y1
-	VMOVDQU X1, 48(AX)
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000040, AX
-	SUBQ    $0x00000020, DX
-	JMP     main
+	VMOVDQU    (CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	VMOVDQU    32(CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 16(AX)
+	VMOVDQU    64(CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 32(AX)
+	VMOVDQU    96(CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
 
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
-	VMOVDQU    (CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix9
-
-fixed10:
-	VPSHUFB narrow_shuf_32_16<>+0(SB), Y2, Y1
-	VPERMQ  $0x08, Y1, Y1
-	VMOVDQU X1, (AX)
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000010, AX
-	SUBQ    $0x00000008, DX
-	JMP     single
+	VMOVDQU    (CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
 
 tail:
 	VZEROUPPER
 	RET
-
-fix1:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed2
-
-fix3:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed4
-
-fix5:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed6
-
-fix7:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed8
-
-fix9:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed10
 
 DATA narrow_shuf_32_16<>+0(SB)/4, $0x05040100
 DATA narrow_shuf_32_16<>+4(SB)/4, $0x0d0c0908
@@ -14483,417 +14284,228 @@ GLOBL narrow_shuf_32_16<>(SB), RODATA|NOPTR, $32
 // func numF32ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF32ToU16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x80000000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VMOVDQU    (CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix1
-
-fixed2:
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y2, Y1
-	VPERMQ     $0x08, Y1, Y1
-	VMOVDQU    X1, (AX)
-	VMOVDQU    32(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix3
-
-fixed4:
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y2, Y1
-	VPERMQ     $0x08, Y1, Y1
-	VMOVDQU    X1, 16(AX)
-	VMOVDQU    64(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix5
-
-fixed6:
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y2, Y1
-	VPERMQ     $0x08, Y1, Y1
-	VMOVDQU    X1, 32(AX)
-	VMOVDQU    96(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix7
-
-fixed8:
-	VPSHUFB narrow_shuf_32_16<>+0(SB), Y2, Y1
-	VPERMQ  $0x08, Y1, Y1
-	VMOVDQU X1, 48(AX)
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000040, AX
-	SUBQ    $0x00000020, DX
-	JMP     main
+	VMOVDQU    (CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	VMOVDQU    32(CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 16(AX)
+	VMOVDQU    64(CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 32(AX)
+	VMOVDQU    96(CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
 
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
-	VMOVDQU    (CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix9
-
-fixed10:
-	VPSHUFB narrow_shuf_32_16<>+0(SB), Y2, Y1
-	VPERMQ  $0x08, Y1, Y1
-	VMOVDQU X1, (AX)
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000010, AX
-	SUBQ    $0x00000008, DX
-	JMP     single
+	VMOVDQU    (CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
 
 tail:
 	VZEROUPPER
 	RET
-
-fix1:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed2
-
-fix3:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed4
-
-fix5:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed6
-
-fix7:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed8
-
-fix9:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed10
 
 // func numF32ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF32ToI32AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x80000000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VMOVDQU    (CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix1
-
-fixed2:
-	VMOVDQU    Y2, (AX)
-	VMOVDQU    32(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix3
-
-fixed4:
-	VMOVDQU    Y2, 32(AX)
-	VMOVDQU    64(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix5
-
-fixed6:
-	VMOVDQU    Y2, 64(AX)
-	VMOVDQU    96(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix7
-
-fixed8:
-	VMOVDQU Y2, 96(AX)
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000020, DX
-	JMP     main
+	VMOVDQU    (CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	VMOVDQU    32(CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 32(AX)
+	VMOVDQU    64(CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 64(AX)
+	VMOVDQU    96(CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 96(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
 
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
-	VMOVDQU    (CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix9
-
-fixed10:
-	VMOVDQU Y2, (AX)
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000008, DX
-	JMP     single
+	VMOVDQU    (CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
 
 tail:
 	VZEROUPPER
 	RET
-
-fix1:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed2
-
-fix3:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed4
-
-fix5:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed6
-
-fix7:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed8
-
-fix9:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed10
 
 // func numF32ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF32ToU32AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x80000000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VMOVDQU    (CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix1
-
-fixed2:
-	VMOVDQU    Y2, (AX)
-	VMOVDQU    32(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix3
-
-fixed4:
-	VMOVDQU    Y2, 32(AX)
-	VMOVDQU    64(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix5
-
-fixed6:
-	VMOVDQU    Y2, 64(AX)
-	VMOVDQU    96(CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix7
-
-fixed8:
-	VMOVDQU Y2, 96(AX)
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000020, DX
-	JMP     main
+	VMOVDQU    (CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	VMOVDQU    32(CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 32(AX)
+	VMOVDQU    64(CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 64(AX)
+	VMOVDQU    96(CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 96(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
 
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
-	VMOVDQU    (CX), Y1
-	VCVTTPS2DQ Y1, Y2
-	VPCMPEQD   Y0, Y2, Y3
-	VPTEST     Y3, Y3
-	JNZ        fix9
-
-fixed10:
-	VMOVDQU Y2, (AX)
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000008, DX
-	JMP     single
+	VMOVDQU    (CX), Y0
+	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
 
 tail:
 	VZEROUPPER
 	RET
-
-fix1:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed2
-
-fix3:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed4
-
-fix5:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed6
-
-fix7:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed8
-
-fix9:
-	VPSRLD    $0x17, Y1, Y4
-	VPAND     splat32_000000ff<>+0(SB), Y4, Y4
-	VPSUBD    splat32_00000096<>+0(SB), Y4, Y4
-	VPAND     splat32_007fffff<>+0(SB), Y1, Y5
-	VPOR      splat32_00800000<>+0(SB), Y5, Y5
-	VPSLLVD   Y4, Y5, Y5
-	VPSRAD    $0x1f, Y1, Y1
-	VPXOR     Y1, Y5, Y5
-	VPSUBD    Y1, Y5, Y5
-	VPBLENDVB Y3, Y5, Y2, Y2
-	JMP       fixed10
 
 // func numF32ToI64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -15319,123 +14931,87 @@ TEXT ·numF64ToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VMOVDQU narrow_q2d<>+0(SB), Y0
-	VPXOR   Y1, Y1, Y1
 
 main:
-	CMPQ    DX, $0x00000010
-	JB      single
-	VMOVDQU (CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
-	VMOVD   X2, (AX)
-	VMOVDQU 32(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
-	VMOVD   X2, 4(AX)
-	VMOVDQU 64(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
-	VMOVD   X2, 8(AX)
-	VMOVDQU 96(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
-	VMOVD   X2, 12(AX)
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000010, AX
-	SUBQ    $0x00000010, DX
-	JMP     main
+	CMPQ        DX, $0x00000010
+	JB          single
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, (AX)
+	VMOVDQU     32(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, 4(AX)
+	VMOVDQU     64(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, 8(AX)
+	VMOVDQU     96(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, 12(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000010, DX
+	JMP         main
 
 single:
-	CMPQ    DX, $0x00000004
-	JB      tail
-	VMOVDQU (CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
-	VMOVD   X2, (AX)
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000004, AX
-	SUBQ    $0x00000004, DX
-	JMP     single
+	CMPQ        DX, $0x00000004
+	JB          tail
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, (AX)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000004, AX
+	SUBQ        $0x00000004, DX
+	JMP         single
 
 tail:
 	VZEROUPPER
@@ -15451,6 +15027,26 @@ DATA narrow_q2d<>+24(SB)/4, $0x00000004
 DATA narrow_q2d<>+28(SB)/4, $0x00000006
 GLOBL narrow_q2d<>(SB), RODATA|NOPTR, $32
 
+DATA splat64_3df0000000000000<>+0(SB)/4, $0x00000000
+DATA splat64_3df0000000000000<>+4(SB)/4, $0x3df00000
+DATA splat64_3df0000000000000<>+8(SB)/4, $0x00000000
+DATA splat64_3df0000000000000<>+12(SB)/4, $0x3df00000
+DATA splat64_3df0000000000000<>+16(SB)/4, $0x00000000
+DATA splat64_3df0000000000000<>+20(SB)/4, $0x3df00000
+DATA splat64_3df0000000000000<>+24(SB)/4, $0x00000000
+DATA splat64_3df0000000000000<>+28(SB)/4, $0x3df00000
+GLOBL splat64_3df0000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_41f0000000000000<>+0(SB)/4, $0x00000000
+DATA splat64_41f0000000000000<>+4(SB)/4, $0x41f00000
+DATA splat64_41f0000000000000<>+8(SB)/4, $0x00000000
+DATA splat64_41f0000000000000<>+12(SB)/4, $0x41f00000
+DATA splat64_41f0000000000000<>+16(SB)/4, $0x00000000
+DATA splat64_41f0000000000000<>+20(SB)/4, $0x41f00000
+DATA splat64_41f0000000000000<>+24(SB)/4, $0x00000000
+DATA splat64_41f0000000000000<>+28(SB)/4, $0x41f00000
+GLOBL splat64_41f0000000000000<>(SB), RODATA|NOPTR, $32
+
 // func numF64ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF64ToU8AVX2(SB), NOSPLIT, $0-24
@@ -15458,123 +15054,87 @@ TEXT ·numF64ToU8AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VMOVDQU narrow_q2d<>+0(SB), Y0
-	VPXOR   Y1, Y1, Y1
 
 main:
-	CMPQ    DX, $0x00000010
-	JB      single
-	VMOVDQU (CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
-	VMOVD   X2, (AX)
-	VMOVDQU 32(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
-	VMOVD   X2, 4(AX)
-	VMOVDQU 64(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
-	VMOVD   X2, 8(AX)
-	VMOVDQU 96(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
-	VMOVD   X2, 12(AX)
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000010, AX
-	SUBQ    $0x00000010, DX
-	JMP     main
+	CMPQ        DX, $0x00000010
+	JB          single
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, (AX)
+	VMOVDQU     32(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, 4(AX)
+	VMOVDQU     64(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, 8(AX)
+	VMOVDQU     96(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, 12(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000010, DX
+	JMP         main
 
 single:
-	CMPQ    DX, $0x00000004
-	JB      tail
-	VMOVDQU (CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
-	VMOVD   X2, (AX)
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000004, AX
-	SUBQ    $0x00000004, DX
-	JMP     single
+	CMPQ        DX, $0x00000004
+	JB          tail
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, (AX)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000004, AX
+	SUBQ        $0x00000004, DX
+	JMP         single
 
 tail:
 	VZEROUPPER
@@ -15587,123 +15147,87 @@ TEXT ·numF64ToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VMOVDQU narrow_q2d<>+0(SB), Y0
-	VPXOR   Y1, Y1, Y1
 
 main:
-	CMPQ    DX, $0x00000010
-	JB      single
-	VMOVDQU (CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
-	VMOVQ   X2, (AX)
-	VMOVDQU 32(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
-	VMOVQ   X2, 8(AX)
-	VMOVDQU 64(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
-	VMOVQ   X2, 16(AX)
-	VMOVDQU 96(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
-	VMOVQ   X2, 24(AX)
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000010, DX
-	JMP     main
+	CMPQ        DX, $0x00000010
+	JB          single
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, (AX)
+	VMOVDQU     32(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, 8(AX)
+	VMOVDQU     64(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, 16(AX)
+	VMOVDQU     96(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, 24(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000010, DX
+	JMP         main
 
 single:
-	CMPQ    DX, $0x00000004
-	JB      tail
-	VMOVDQU (CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
-	VMOVQ   X2, (AX)
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000008, AX
-	SUBQ    $0x00000004, DX
-	JMP     single
+	CMPQ        DX, $0x00000004
+	JB          tail
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, (AX)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000008, AX
+	SUBQ        $0x00000004, DX
+	JMP         single
 
 tail:
 	VZEROUPPER
@@ -15716,123 +15240,87 @@ TEXT ·numF64ToU16AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VMOVDQU narrow_q2d<>+0(SB), Y0
-	VPXOR   Y1, Y1, Y1
 
 main:
-	CMPQ    DX, $0x00000010
-	JB      single
-	VMOVDQU (CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
-	VMOVQ   X2, (AX)
-	VMOVDQU 32(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
-	VMOVQ   X2, 8(AX)
-	VMOVDQU 64(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
-	VMOVQ   X2, 16(AX)
-	VMOVDQU 96(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
-	VMOVQ   X2, 24(AX)
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000010, DX
-	JMP     main
+	CMPQ        DX, $0x00000010
+	JB          single
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, (AX)
+	VMOVDQU     32(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, 8(AX)
+	VMOVDQU     64(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, 16(AX)
+	VMOVDQU     96(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, 24(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000010, DX
+	JMP         main
 
 single:
-	CMPQ    DX, $0x00000004
-	JB      tail
-	VMOVDQU (CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VPSHUFB narrow_shuf_32_16<>+0(SB), X2, X2
-	VMOVQ   X2, (AX)
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000008, AX
-	SUBQ    $0x00000004, DX
-	JMP     single
+	CMPQ        DX, $0x00000004
+	JB          tail
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, (AX)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000008, AX
+	SUBQ        $0x00000004, DX
+	JMP         single
 
 tail:
 	VZEROUPPER
@@ -15845,118 +15333,82 @@ TEXT ·numF64ToI32AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VMOVDQU narrow_q2d<>+0(SB), Y0
-	VPXOR   Y1, Y1, Y1
 
 main:
-	CMPQ    DX, $0x00000010
-	JB      single
-	VMOVDQU (CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VMOVDQU X2, (AX)
-	VMOVDQU 32(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VMOVDQU X2, 16(AX)
-	VMOVDQU 64(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VMOVDQU X2, 32(AX)
-	VMOVDQU 96(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VMOVDQU X2, 48(AX)
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000040, AX
-	SUBQ    $0x00000010, DX
-	JMP     main
+	CMPQ        DX, $0x00000010
+	JB          single
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, (AX)
+	VMOVDQU     32(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, 16(AX)
+	VMOVDQU     64(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, 32(AX)
+	VMOVDQU     96(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, 48(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, DX
+	JMP         main
 
 single:
-	CMPQ    DX, $0x00000004
-	JB      tail
-	VMOVDQU (CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VMOVDQU X2, (AX)
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000010, AX
-	SUBQ    $0x00000004, DX
-	JMP     single
+	CMPQ        DX, $0x00000004
+	JB          tail
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, (AX)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000004, DX
+	JMP         single
 
 tail:
 	VZEROUPPER
@@ -15969,118 +15421,82 @@ TEXT ·numF64ToU32AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VMOVDQU narrow_q2d<>+0(SB), Y0
-	VPXOR   Y1, Y1, Y1
 
 main:
-	CMPQ    DX, $0x00000010
-	JB      single
-	VMOVDQU (CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VMOVDQU X2, (AX)
-	VMOVDQU 32(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VMOVDQU X2, 16(AX)
-	VMOVDQU 64(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VMOVDQU X2, 32(AX)
-	VMOVDQU 96(CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VMOVDQU X2, 48(AX)
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000040, AX
-	SUBQ    $0x00000010, DX
-	JMP     main
+	CMPQ        DX, $0x00000010
+	JB          single
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, (AX)
+	VMOVDQU     32(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, 16(AX)
+	VMOVDQU     64(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, 32(AX)
+	VMOVDQU     96(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, 48(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, DX
+	JMP         main
 
 single:
-	CMPQ    DX, $0x00000004
-	JB      tail
-	VMOVDQU (CX), Y2
-	VPSRLQ  $0x34, Y2, Y3
-	VPAND   splat64_00000000000007ff<>+0(SB), Y3, Y3
-	VPAND   splat64_000fffffffffffff<>+0(SB), Y2, Y4
-	VPOR    splat64_0010000000000000<>+0(SB), Y4, Y4
-	VPSUBQ  splat64_0000000000000433<>+0(SB), Y3, Y3
-	VPSUBQ  Y3, Y1, Y5
-	VPSRLVQ Y5, Y4, Y5
-	VPSLLVQ Y3, Y4, Y4
-	VPOR    Y4, Y5, Y5
-	VCMPPD  $0x11, Y1, Y2, Y3
-	VPXOR   Y3, Y5, Y5
-	VPSUBQ  Y3, Y5, Y5
-	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y2, Y3
-	VPAND   Y3, Y5, Y5
-	VPERMD  Y5, Y0, Y2
-	VMOVDQU X2, (AX)
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000010, AX
-	SUBQ    $0x00000004, DX
-	JMP     single
+	CMPQ        DX, $0x00000004
+	JB          tail
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, (AX)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000004, DX
+	JMP         single
 
 tail:
 	VZEROUPPER

@@ -399,8 +399,8 @@ func TestStagesShortIsFast(t *testing.T) {
 // BenchmarkStages times every stage of every tier at 64Ki elements and
 // reports, as x-copy, the time of copy() of the larger side's bytes divided
 // by the stage's (≥ 1: at least copy speed). The machine is shared, so both
-// are timed alternately in short rounds and the fastest round of each
-// counts.
+// are timed alternately in short rounds (a few µs each) and the fastest
+// round of each counts.
 func BenchmarkStages(b *testing.B) {
 	const n = 1 << 16
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -422,21 +422,17 @@ func BenchmarkStages(b *testing.B) {
 					fn(dst, src, n)
 				}
 				b.StopTimer()
-				best := func(f func()) time.Duration {
-					m := time.Duration(math.MaxInt64)
-					for range 20 {
-						start := time.Now()
-						for range 8 {
-							f()
-						}
-						m = min(m, time.Since(start))
-					}
-					return m
-				}
 				var tc, ts time.Duration = math.MaxInt64, math.MaxInt64
-				for range 3 {
-					ts = min(ts, best(func() { fn(dst, src, n) }))
-					tc = min(tc, best(func() { copy(cd, cs) }))
+				for range 100 {
+					start := time.Now()
+					for range 4 {
+						fn(dst, src, n)
+					}
+					mid := time.Now()
+					for range 4 {
+						copy(cd, cs)
+					}
+					ts, tc = min(ts, mid.Sub(start)), min(tc, time.Since(mid))
 				}
 				b.ReportMetric(float64(tc)/float64(ts), "x-copy")
 			})

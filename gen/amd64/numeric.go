@@ -215,6 +215,14 @@ const (
 	cmpEQOQ  = 0x00
 	cmpNEQUQ = 0x04
 	cmpNEQOQ = 0x0C
+	cmpORDQ  = 0x07
+)
+
+// VROUND/VREDUCE immediates: the rounding, with the precision exception
+// suppressed.
+const (
+	roundNearest = 0x08
+	roundTrunc   = 0x0B
 	cmpLTOQ  = 0x11
 	cmpGEOQ  = 0x1D
 )
@@ -623,14 +631,16 @@ func (st numStage) intToFloatAVX2(a *Asm, norm func(VecVirtual) VecVirtual) func
 // conversion's mask. An x so small that y is inexact or subnormal has
 // |x| < 1, and truncates to 0 however it came back.
 //
-// AVX2, FLOAT → 8- to 32-bit integers (32-bit lanes): VCVTTPS2DQ is exact for
-// |x| < 2^31 and gives 0x80000000 otherwise (and for -2^31). Those lanes,
-// rare in real data, are recomputed out of line from the bits: |x| ≥ 2^31
-// is the integer m·2^(e-150) (m the significand with its implicit bit, e the
-// biased exponent), whose low 32 bits VPSLLVD gives (0 once the count
-// reaches 32, which covers NaN, ±Inf and every |x| ≥ 2^56 — all of them 0
-// modulo 2^32, as ref's "0 outside [-2^63, 2^64)" is too), negated for a
-// negative x.
+// AVX2, FLOAT → 8- to 32-bit integers (32-bit lanes): the same, with
+// y - VROUNDPS(y) for VREDUCEPS (the difference is exact: where round(y) ≠
+// 0, y and round(y) are within a factor of 2); the difference is NaN for NaN
+// and ±Inf, which an ordered comparison then zeroes.
+//
+// AVX2, DOUBLE → 8- to 32-bit integers: the same modulo 2^32, on the
+// truncated value t = VROUNDPD(x, toward zero) (a DOUBLE in [2^31, 2^52) can
+// have a fraction, which the reduction would carry across a multiple of
+// 2^32), after zeroing x outside [-2^63, 2^64) (ref's rule, which for DOUBLE
+// is not 0 modulo 2^32) by two ordered comparisons (false for NaN).
 //
 // Everything else (64-bit lanes): AVX-512 converts with VCVTT{PS,PD}2QQ where
 // x ∈ [-2^63, 2^63) and VCVTT{PS,PD}2UQQ where x ∈ [2^63, 2^64), and zeroes
@@ -679,6 +689,9 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 			return nw(r)
 		}
 	}
+	if st.from == tF64 && to <= 32 {
+		return st.f64ToInt32AVX2(a)
+	}
 	zero := a.YMM()
 	a.VPXOR(zero, zero, zero)
 	c7ff, mant, impl := a.splat64(0x7FF), a.splat64(1<<52-1), a.splat64(1<<52)
@@ -724,52 +737,52 @@ func (st numStage) floatToInt32(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 			a.VCMPPS(U8(cmpNEQOQ), pinf, x, k)
 			a.VCMPPS(U8(cmpNEQOQ), ninf, x, k, k) // finite
 			a.VMULPS(down, x, y)
-			a.VREDUCEPS(U8(0x08), y, y)
+			a.VREDUCEPS(U8(roundNearest), y, y)
 			a.VMULPS(up, y, y)
 			a.VCVTTPS2DQ_Z(y, k, r)
 			return nw(r)
 		}
 	}
-	indef := a.Const32(0x80000000)
-	cff, mant, impl, c150 := a.Splat(0xFF), a.Splat(0x7FFFFF), a.Splat(0x800000), a.Splat(150)
+	down, up := a.Splat(f32bits(0x1p-32)), a.Splat(f32bits(0x1p32))
 	nw := a.narrower(32, st.to.bits)
 	return func(x VecVirtual, s *Step) VecVirtual {
-		r := a.Vec()
-		a.VCVTTPS2DQ(x, r)
-		fix, back := a.NewLabel("fix"), a.NewLabel("fixed")
-		var bad VecVirtual
-		var km Register
-		if a.isa == AVX512 {
-			km = a.K()
-			a.VPCMPEQD(indef, r, km)
-			a.KORTESTW(km, km)
-		} else {
-			bad = a.YMM()
-			a.VPCMPEQD(indef, r, bad)
-			a.VPTEST(bad, bad)
-		}
-		a.JNZ(LabelRef(fix))
-		a.Label(back)
-		a.OutOfLine(func() {
-			a.Label(fix)
-			e, m, sg := a.Vec(), a.Vec(), a.Vec()
-			a.VPSRLD(U8(23), x, e)
-			a.And(cff, e, e)
-			a.VPSUBD(c150, e, e)
-			a.And(mant, x, m)
-			a.Or(impl, m, m)
-			a.VPSLLVD(e, m, m)
-			a.VPSRAD(U8(31), x, sg)
-			a.Xor(sg, m, m)
-			a.VPSUBD(sg, m, m)
-			if a.isa == AVX512 {
-				a.VMOVDQA32(m, km, r)
-			} else {
-				a.VPBLENDVB(bad, m, r, r)
-			}
-			a.JMP(LabelRef(back))
-		})
+		y, r, ok := a.YMM(), a.YMM(), a.YMM()
+		a.VMULPS(down, x, y)
+		a.VROUNDPS(U8(roundNearest), y, r)
+		a.VSUBPS(r, y, y) // NaN for NaN and ±Inf
+		a.VCMPPS(U8(cmpORDQ), y, y, ok)
+		a.VMULPS(up, y, y)
+		a.VCVTTPS2DQ(y, r)
+		a.VPAND(ok, r, r)
 		return nw(r)
+	}
+}
+
+// f64ToInt32AVX2 is floatToInt for DOUBLE → 8- to 32-bit integers on AVX2.
+func (st numStage) f64ToInt32AVX2(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
+	lo, hi := a.splat64(math.Float64bits(-0x1p63)), a.splat64(math.Float64bits(0x1p64))
+	down, up := a.splat64(math.Float64bits(0x1p-32)), a.splat64(math.Float64bits(0x1p32))
+	var sh Mem
+	if st.to.bits < 32 {
+		sh = a.shufTable(32, st.to.bits)
+	}
+	return func(x VecVirtual, s *Step) VecVirtual {
+		v, y, r := a.YMM(), a.YMM(), a.YMM()
+		a.VCMPPD(U8(cmpGEOQ), lo, x, v)
+		a.VPAND(v, x, y)
+		a.VCMPPD(U8(cmpLTOQ), hi, x, v)
+		a.VPAND(v, y, y) // x, or 0 outside [-2^63, 2^64)
+		a.VROUNDPD(U8(roundTrunc), y, y)
+		a.VMULPD(down, y, y)
+		a.VROUNDPD(U8(roundNearest), y, r)
+		a.VSUBPD(r, y, y)
+		a.VMULPD(up, y, y)
+		c := a.XMM()
+		a.VCVTTPD2DQY(y, c)
+		if st.to.bits < 32 {
+			a.VPSHUFB(sh, c, c)
+		}
+		return c
 	}
 }
 
