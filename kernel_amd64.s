@@ -7506,84 +7506,72 @@ TEXT ·numF32ToI8AVX512(SB), NOSPLIT, $0-24
 	MOVL         $0x7f800000, BX
 	VPBROADCASTD BX, Z2
 	MOVL         $0xff800000, BX
-	VPBROADCASTD BX, Z3
+	VPBROADCASTD BX, Z2
 
 main:
-	CMPQ         DX, $0x00000040
-	JB           single
-	VMOVDQU64    (CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDB      Z4, X4
-	VMOVDQU64    X4, (AX)
-	VMOVDQU64    64(CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDB      Z4, X4
-	VMOVDQU64    X4, 16(AX)
-	VMOVDQU64    128(CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDB      Z4, X4
-	VMOVDQU64    X4, 32(AX)
-	VMOVDQU64    192(CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDB      Z4, X4
-	VMOVDQU64    X4, 48(AX)
-	ADDQ         $0x00000100, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000040, DX
-	JMP          main
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, (AX)
+	VMOVDQU64  64(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 16(AX)
+	VMOVDQU64  128(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 32(AX)
+	VMOVDQU64  192(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 48(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
 
 single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VMOVDQU64    (CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDB      Z4, X4
-	VMOVDQU64    X4, (AX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000010, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
 
 tail:
-	TESTQ        DX, DX
-	JZ           done
-	MOVQ         $-1, BX
-	BZHIQ        DX, BX, BX
-	KMOVQ        BX, K1
-	VMOVDQU32.Z  (CX), K1, Z4
-	VCMPPS       $0x0c, Z2, Z4, K2
-	VCMPPS       $0x0c, Z3, Z4, K2, K2
-	VMULPS       Z0, Z4, Z0
-	VREDUCEPS    $0x08, Z0, Z0
-	VMULPS       Z1, Z0, Z0
-	VCVTTPS2DQ.Z Z0, K2, Z0
-	VPMOVDB      Z0, X0
-	VMOVDQU8     X0, K1, (AX)
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z2
+	VMULPS      Z0, Z2, Z0
+	VREDUCEPS   $0x08, Z0, Z0
+	VMULPS      Z1, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -7602,84 +7590,72 @@ TEXT ·numF32ToU8AVX512(SB), NOSPLIT, $0-24
 	MOVL         $0x7f800000, BX
 	VPBROADCASTD BX, Z2
 	MOVL         $0xff800000, BX
-	VPBROADCASTD BX, Z3
+	VPBROADCASTD BX, Z2
 
 main:
-	CMPQ         DX, $0x00000040
-	JB           single
-	VMOVDQU64    (CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDB      Z4, X4
-	VMOVDQU64    X4, (AX)
-	VMOVDQU64    64(CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDB      Z4, X4
-	VMOVDQU64    X4, 16(AX)
-	VMOVDQU64    128(CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDB      Z4, X4
-	VMOVDQU64    X4, 32(AX)
-	VMOVDQU64    192(CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDB      Z4, X4
-	VMOVDQU64    X4, 48(AX)
-	ADDQ         $0x00000100, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000040, DX
-	JMP          main
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, (AX)
+	VMOVDQU64  64(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 16(AX)
+	VMOVDQU64  128(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 32(AX)
+	VMOVDQU64  192(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 48(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
 
 single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VMOVDQU64    (CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDB      Z4, X4
-	VMOVDQU64    X4, (AX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000010, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
 
 tail:
-	TESTQ        DX, DX
-	JZ           done
-	MOVQ         $-1, BX
-	BZHIQ        DX, BX, BX
-	KMOVQ        BX, K1
-	VMOVDQU32.Z  (CX), K1, Z4
-	VCMPPS       $0x0c, Z2, Z4, K2
-	VCMPPS       $0x0c, Z3, Z4, K2, K2
-	VMULPS       Z0, Z4, Z0
-	VREDUCEPS    $0x08, Z0, Z0
-	VMULPS       Z1, Z0, Z0
-	VCVTTPS2DQ.Z Z0, K2, Z0
-	VPMOVDB      Z0, X0
-	VMOVDQU8     X0, K1, (AX)
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z2
+	VMULPS      Z0, Z2, Z0
+	VREDUCEPS   $0x08, Z0, Z0
+	VMULPS      Z1, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -7698,84 +7674,72 @@ TEXT ·numF32ToI16AVX512(SB), NOSPLIT, $0-24
 	MOVL         $0x7f800000, BX
 	VPBROADCASTD BX, Z2
 	MOVL         $0xff800000, BX
-	VPBROADCASTD BX, Z3
+	VPBROADCASTD BX, Z2
 
 main:
-	CMPQ         DX, $0x00000040
-	JB           single
-	VMOVDQU64    (CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDW      Z4, Y4
-	VMOVDQU64    Y4, (AX)
-	VMOVDQU64    64(CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDW      Z4, Y4
-	VMOVDQU64    Y4, 32(AX)
-	VMOVDQU64    128(CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDW      Z4, Y4
-	VMOVDQU64    Y4, 64(AX)
-	VMOVDQU64    192(CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDW      Z4, Y4
-	VMOVDQU64    Y4, 96(AX)
-	ADDQ         $0x00000100, CX
-	ADDQ         $0x00000080, AX
-	SUBQ         $0x00000040, DX
-	JMP          main
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, (AX)
+	VMOVDQU64  64(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 32(AX)
+	VMOVDQU64  128(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 64(AX)
+	VMOVDQU64  192(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 96(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
 
 single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VMOVDQU64    (CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDW      Z4, Y4
-	VMOVDQU64    Y4, (AX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
 
 tail:
-	TESTQ        DX, DX
-	JZ           done
-	MOVQ         $-1, BX
-	BZHIQ        DX, BX, BX
-	KMOVQ        BX, K1
-	VMOVDQU32.Z  (CX), K1, Z4
-	VCMPPS       $0x0c, Z2, Z4, K2
-	VCMPPS       $0x0c, Z3, Z4, K2, K2
-	VMULPS       Z0, Z4, Z0
-	VREDUCEPS    $0x08, Z0, Z0
-	VMULPS       Z1, Z0, Z0
-	VCVTTPS2DQ.Z Z0, K2, Z0
-	VPMOVDW      Z0, Y0
-	VMOVDQU16    Y0, K1, (AX)
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z2
+	VMULPS      Z0, Z2, Z0
+	VREDUCEPS   $0x08, Z0, Z0
+	VMULPS      Z1, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -7794,84 +7758,72 @@ TEXT ·numF32ToU16AVX512(SB), NOSPLIT, $0-24
 	MOVL         $0x7f800000, BX
 	VPBROADCASTD BX, Z2
 	MOVL         $0xff800000, BX
-	VPBROADCASTD BX, Z3
+	VPBROADCASTD BX, Z2
 
 main:
-	CMPQ         DX, $0x00000040
-	JB           single
-	VMOVDQU64    (CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDW      Z4, Y4
-	VMOVDQU64    Y4, (AX)
-	VMOVDQU64    64(CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDW      Z4, Y4
-	VMOVDQU64    Y4, 32(AX)
-	VMOVDQU64    128(CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDW      Z4, Y4
-	VMOVDQU64    Y4, 64(AX)
-	VMOVDQU64    192(CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDW      Z4, Y4
-	VMOVDQU64    Y4, 96(AX)
-	ADDQ         $0x00000100, CX
-	ADDQ         $0x00000080, AX
-	SUBQ         $0x00000040, DX
-	JMP          main
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, (AX)
+	VMOVDQU64  64(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 32(AX)
+	VMOVDQU64  128(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 64(AX)
+	VMOVDQU64  192(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 96(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
 
 single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VMOVDQU64    (CX), Z4
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
-	VPMOVDW      Z4, Y4
-	VMOVDQU64    Y4, (AX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
 
 tail:
-	TESTQ        DX, DX
-	JZ           done
-	MOVQ         $-1, BX
-	BZHIQ        DX, BX, BX
-	KMOVQ        BX, K1
-	VMOVDQU32.Z  (CX), K1, Z4
-	VCMPPS       $0x0c, Z2, Z4, K2
-	VCMPPS       $0x0c, Z3, Z4, K2, K2
-	VMULPS       Z0, Z4, Z0
-	VREDUCEPS    $0x08, Z0, Z0
-	VMULPS       Z1, Z0, Z0
-	VCVTTPS2DQ.Z Z0, K2, Z0
-	VPMOVDW      Z0, Y0
-	VMOVDQU16    Y0, K1, (AX)
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z2
+	VMULPS      Z0, Z2, Z0
+	VREDUCEPS   $0x08, Z0, Z0
+	VMULPS      Z1, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -7896,36 +7848,36 @@ main:
 	CMPQ         DX, $0x00000040
 	JB           single
 	VMOVDQU64    (CX), Z4
+	VMULPS       Z0, Z4, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z1, Z5, Z5
 	VCMPPS       $0x0c, Z2, Z4, K1
 	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
+	VCVTTPS2DQ.Z Z5, K1, Z4
 	VMOVDQU64    Z4, (AX)
 	VMOVDQU64    64(CX), Z4
+	VMULPS       Z0, Z4, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z1, Z5, Z5
 	VCMPPS       $0x0c, Z2, Z4, K1
 	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
+	VCVTTPS2DQ.Z Z5, K1, Z4
 	VMOVDQU64    Z4, 64(AX)
 	VMOVDQU64    128(CX), Z4
+	VMULPS       Z0, Z4, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z1, Z5, Z5
 	VCMPPS       $0x0c, Z2, Z4, K1
 	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
+	VCVTTPS2DQ.Z Z5, K1, Z4
 	VMOVDQU64    Z4, 128(AX)
 	VMOVDQU64    192(CX), Z4
+	VMULPS       Z0, Z4, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z1, Z5, Z5
 	VCMPPS       $0x0c, Z2, Z4, K1
 	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
+	VCVTTPS2DQ.Z Z5, K1, Z4
 	VMOVDQU64    Z4, 192(AX)
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000100, AX
@@ -7936,12 +7888,12 @@ single:
 	CMPQ         DX, $0x00000010
 	JB           tail
 	VMOVDQU64    (CX), Z4
+	VMULPS       Z0, Z4, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z1, Z5, Z5
 	VCMPPS       $0x0c, Z2, Z4, K1
 	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
+	VCVTTPS2DQ.Z Z5, K1, Z4
 	VMOVDQU64    Z4, (AX)
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, AX
@@ -7955,11 +7907,11 @@ tail:
 	BZHIQ        DX, BX, BX
 	KMOVQ        BX, K1
 	VMOVDQU32.Z  (CX), K1, Z4
-	VCMPPS       $0x0c, Z2, Z4, K2
-	VCMPPS       $0x0c, Z3, Z4, K2, K2
 	VMULPS       Z0, Z4, Z0
 	VREDUCEPS    $0x08, Z0, Z0
 	VMULPS       Z1, Z0, Z0
+	VCMPPS       $0x0c, Z2, Z4, K2
+	VCMPPS       $0x0c, Z3, Z4, K2, K2
 	VCVTTPS2DQ.Z Z0, K2, Z0
 	VMOVDQU32    Z0, K1, (AX)
 
@@ -7986,36 +7938,36 @@ main:
 	CMPQ         DX, $0x00000040
 	JB           single
 	VMOVDQU64    (CX), Z4
+	VMULPS       Z0, Z4, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z1, Z5, Z5
 	VCMPPS       $0x0c, Z2, Z4, K1
 	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
+	VCVTTPS2DQ.Z Z5, K1, Z4
 	VMOVDQU64    Z4, (AX)
 	VMOVDQU64    64(CX), Z4
+	VMULPS       Z0, Z4, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z1, Z5, Z5
 	VCMPPS       $0x0c, Z2, Z4, K1
 	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
+	VCVTTPS2DQ.Z Z5, K1, Z4
 	VMOVDQU64    Z4, 64(AX)
 	VMOVDQU64    128(CX), Z4
+	VMULPS       Z0, Z4, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z1, Z5, Z5
 	VCMPPS       $0x0c, Z2, Z4, K1
 	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
+	VCVTTPS2DQ.Z Z5, K1, Z4
 	VMOVDQU64    Z4, 128(AX)
 	VMOVDQU64    192(CX), Z4
+	VMULPS       Z0, Z4, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z1, Z5, Z5
 	VCMPPS       $0x0c, Z2, Z4, K1
 	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
+	VCVTTPS2DQ.Z Z5, K1, Z4
 	VMOVDQU64    Z4, 192(AX)
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000100, AX
@@ -8026,12 +7978,12 @@ single:
 	CMPQ         DX, $0x00000010
 	JB           tail
 	VMOVDQU64    (CX), Z4
+	VMULPS       Z0, Z4, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z1, Z5, Z5
 	VCMPPS       $0x0c, Z2, Z4, K1
 	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VMULPS       Z0, Z4, Z4
-	VREDUCEPS    $0x08, Z4, Z4
-	VMULPS       Z1, Z4, Z4
-	VCVTTPS2DQ.Z Z4, K1, Z4
+	VCVTTPS2DQ.Z Z5, K1, Z4
 	VMOVDQU64    Z4, (AX)
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, AX
@@ -8045,11 +7997,11 @@ tail:
 	BZHIQ        DX, BX, BX
 	KMOVQ        BX, K1
 	VMOVDQU32.Z  (CX), K1, Z4
-	VCMPPS       $0x0c, Z2, Z4, K2
-	VCMPPS       $0x0c, Z3, Z4, K2, K2
 	VMULPS       Z0, Z4, Z0
 	VREDUCEPS    $0x08, Z0, Z0
 	VMULPS       Z1, Z0, Z0
+	VCMPPS       $0x0c, Z2, Z4, K2
+	VCMPPS       $0x0c, Z3, Z4, K2, K2
 	VCVTTPS2DQ.Z Z0, K2, Z0
 	VMOVDQU32    Z0, K1, (AX)
 
@@ -8345,58 +8297,43 @@ TEXT ·numF64ToI8AVX512(SB), NOSPLIT, $0-24
 	MOVQ         $0x43e0000000000000, BX
 	VPBROADCASTQ BX, Z0
 	MOVQ         $0x43f0000000000000, BX
-	VPBROADCASTQ BX, Z1
+	VPBROADCASTQ BX, Z0
 
 main:
-	CMPQ        DX, $0x00000020
-	JB          single
-	VMOVDQU64   (CX), Z2
-	VCMPPD      $0x1d, Z0, Z2, K1
-	VCMPPD      $0x11, Z1, Z2, K1, K1
-	VCVTTPD2QQ  Z2, Z3
-	VCVTTPD2UQQ Z2, K1, Z3
-	VPMOVQB     Z3, X2
-	VMOVQ       X2, (AX)
-	VMOVDQU64   64(CX), Z2
-	VCMPPD      $0x1d, Z0, Z2, K1
-	VCMPPD      $0x11, Z1, Z2, K1, K1
-	VCVTTPD2QQ  Z2, Z3
-	VCVTTPD2UQQ Z2, K1, Z3
-	VPMOVQB     Z3, X2
-	VMOVQ       X2, 8(AX)
-	VMOVDQU64   128(CX), Z2
-	VCMPPD      $0x1d, Z0, Z2, K1
-	VCMPPD      $0x11, Z1, Z2, K1, K1
-	VCVTTPD2QQ  Z2, Z3
-	VCVTTPD2UQQ Z2, K1, Z3
-	VPMOVQB     Z3, X2
-	VMOVQ       X2, 16(AX)
-	VMOVDQU64   192(CX), Z2
-	VCMPPD      $0x1d, Z0, Z2, K1
-	VCMPPD      $0x11, Z1, Z2, K1, K1
-	VCVTTPD2QQ  Z2, Z3
-	VCVTTPD2UQQ Z2, K1, Z3
-	VPMOVQB     Z3, X2
-	VMOVQ       X2, 24(AX)
-	ADDQ        $0x00000100, CX
-	ADDQ        $0x00000020, AX
-	SUBQ        $0x00000020, DX
-	JMP         main
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, (AX)
+	VMOVDQU64  64(CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, 8(AX)
+	VMOVDQU64  128(CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, 16(AX)
+	VMOVDQU64  192(CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, 24(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
 
 single:
-	CMPQ        DX, $0x00000008
-	JB          tail
-	VMOVDQU64   (CX), Z2
-	VCMPPD      $0x1d, Z0, Z2, K1
-	VCMPPD      $0x11, Z1, Z2, K1, K1
-	VCVTTPD2QQ  Z2, Z3
-	VCVTTPD2UQQ Z2, K1, Z3
-	VPMOVQB     Z3, X2
-	VMOVQ       X2, (AX)
-	ADDQ        $0x00000040, CX
-	ADDQ        $0x00000008, AX
-	SUBQ        $0x00000008, DX
-	JMP         single
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
 
 tail:
 	TESTQ       DX, DX
@@ -8404,11 +8341,8 @@ tail:
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
 	KMOVQ       BX, K1
-	VMOVDQU64.Z (CX), K1, Z2
-	VCMPPD      $0x1d, Z0, Z2, K2
-	VCMPPD      $0x11, Z1, Z2, K2, K2
-	VCVTTPD2QQ  Z2, Z0
-	VCVTTPD2UQQ Z2, K2, Z0
+	VMOVDQU64.Z (CX), K1, Z0
+	VCVTTPD2QQ  Z0, Z0
 	VPMOVQB     Z0, X0
 	VMOVDQU8    X0, K1, (AX)
 
@@ -8427,58 +8361,43 @@ TEXT ·numF64ToU8AVX512(SB), NOSPLIT, $0-24
 	MOVQ         $0x43e0000000000000, BX
 	VPBROADCASTQ BX, Z0
 	MOVQ         $0x43f0000000000000, BX
-	VPBROADCASTQ BX, Z1
+	VPBROADCASTQ BX, Z0
 
 main:
-	CMPQ        DX, $0x00000020
-	JB          single
-	VMOVDQU64   (CX), Z2
-	VCMPPD      $0x1d, Z0, Z2, K1
-	VCMPPD      $0x11, Z1, Z2, K1, K1
-	VCVTTPD2QQ  Z2, Z3
-	VCVTTPD2UQQ Z2, K1, Z3
-	VPMOVQB     Z3, X2
-	VMOVQ       X2, (AX)
-	VMOVDQU64   64(CX), Z2
-	VCMPPD      $0x1d, Z0, Z2, K1
-	VCMPPD      $0x11, Z1, Z2, K1, K1
-	VCVTTPD2QQ  Z2, Z3
-	VCVTTPD2UQQ Z2, K1, Z3
-	VPMOVQB     Z3, X2
-	VMOVQ       X2, 8(AX)
-	VMOVDQU64   128(CX), Z2
-	VCMPPD      $0x1d, Z0, Z2, K1
-	VCMPPD      $0x11, Z1, Z2, K1, K1
-	VCVTTPD2QQ  Z2, Z3
-	VCVTTPD2UQQ Z2, K1, Z3
-	VPMOVQB     Z3, X2
-	VMOVQ       X2, 16(AX)
-	VMOVDQU64   192(CX), Z2
-	VCMPPD      $0x1d, Z0, Z2, K1
-	VCMPPD      $0x11, Z1, Z2, K1, K1
-	VCVTTPD2QQ  Z2, Z3
-	VCVTTPD2UQQ Z2, K1, Z3
-	VPMOVQB     Z3, X2
-	VMOVQ       X2, 24(AX)
-	ADDQ        $0x00000100, CX
-	ADDQ        $0x00000020, AX
-	SUBQ        $0x00000020, DX
-	JMP         main
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, (AX)
+	VMOVDQU64  64(CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, 8(AX)
+	VMOVDQU64  128(CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, 16(AX)
+	VMOVDQU64  192(CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, 24(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
 
 single:
-	CMPQ        DX, $0x00000008
-	JB          tail
-	VMOVDQU64   (CX), Z2
-	VCMPPD      $0x1d, Z0, Z2, K1
-	VCMPPD      $0x11, Z1, Z2, K1, K1
-	VCVTTPD2QQ  Z2, Z3
-	VCVTTPD2UQQ Z2, K1, Z3
-	VPMOVQB     Z3, X2
-	VMOVQ       X2, (AX)
-	ADDQ        $0x00000040, CX
-	ADDQ        $0x00000008, AX
-	SUBQ        $0x00000008, DX
-	JMP         single
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
 
 tail:
 	TESTQ       DX, DX
@@ -8486,11 +8405,8 @@ tail:
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
 	KMOVQ       BX, K1
-	VMOVDQU64.Z (CX), K1, Z2
-	VCMPPD      $0x1d, Z0, Z2, K2
-	VCMPPD      $0x11, Z1, Z2, K2, K2
-	VCVTTPD2QQ  Z2, Z0
-	VCVTTPD2UQQ Z2, K2, Z0
+	VMOVDQU64.Z (CX), K1, Z0
+	VCVTTPD2QQ  Z0, Z0
 	VPMOVQB     Z0, X0
 	VMOVDQU8    X0, K1, (AX)
 
@@ -13998,10 +13914,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, (AX)
@@ -14009,10 +13923,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, 8(AX)
@@ -14020,10 +13932,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, 16(AX)
@@ -14031,10 +13941,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, 24(AX)
@@ -14050,10 +13958,8 @@ single:
 	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, (AX)
@@ -14121,10 +14027,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, (AX)
@@ -14132,10 +14036,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, 8(AX)
@@ -14143,10 +14045,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, 16(AX)
@@ -14154,10 +14054,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, 24(AX)
@@ -14173,10 +14071,8 @@ single:
 	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, (AX)
@@ -14203,10 +14099,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, (AX)
@@ -14214,10 +14108,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, 16(AX)
@@ -14225,10 +14117,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, 32(AX)
@@ -14236,10 +14126,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, 48(AX)
@@ -14255,10 +14143,8 @@ single:
 	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, (AX)
@@ -14295,10 +14181,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, (AX)
@@ -14306,10 +14190,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, 16(AX)
@@ -14317,10 +14199,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, 32(AX)
@@ -14328,10 +14208,8 @@ main:
 	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, 48(AX)
@@ -14347,10 +14225,8 @@ single:
 	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, (AX)
@@ -14925,7 +14801,7 @@ tail:
 	RET
 
 // func numF64ToI8AVX2(dst *byte, src *byte, n int)
-// Requires: AVX, AVX2
+// Requires: AVX
 TEXT ·numF64ToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -14936,55 +14812,39 @@ main:
 	CMPQ        DX, $0x00000010
 	JB          single
 	VMOVDQU     (CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
 	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
 	VMOVD       X0, (AX)
 	VMOVDQU     32(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
 	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
 	VMOVD       X0, 4(AX)
 	VMOVDQU     64(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
 	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
 	VMOVD       X0, 8(AX)
 	VMOVDQU     96(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
 	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
 	VMOVD       X0, 12(AX)
 	ADDQ        $0x00000080, CX
@@ -14996,16 +14856,12 @@ single:
 	CMPQ        DX, $0x00000004
 	JB          tail
 	VMOVDQU     (CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
 	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
 	VMOVD       X0, (AX)
 	ADDQ        $0x00000020, CX
@@ -15048,7 +14904,7 @@ DATA splat64_41f0000000000000<>+28(SB)/4, $0x41f00000
 GLOBL splat64_41f0000000000000<>(SB), RODATA|NOPTR, $32
 
 // func numF64ToU8AVX2(dst *byte, src *byte, n int)
-// Requires: AVX, AVX2
+// Requires: AVX
 TEXT ·numF64ToU8AVX2(SB), NOSPLIT, $0-24
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
@@ -15059,55 +14915,39 @@ main:
 	CMPQ        DX, $0x00000010
 	JB          single
 	VMOVDQU     (CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
 	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
 	VMOVD       X0, (AX)
 	VMOVDQU     32(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
 	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
 	VMOVD       X0, 4(AX)
 	VMOVDQU     64(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
 	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
 	VMOVD       X0, 8(AX)
 	VMOVDQU     96(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
 	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
 	VMOVD       X0, 12(AX)
 	ADDQ        $0x00000080, CX
@@ -15119,16 +14959,12 @@ single:
 	CMPQ        DX, $0x00000004
 	JB          tail
 	VMOVDQU     (CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
 	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
 	VMOVD       X0, (AX)
 	ADDQ        $0x00000020, CX

@@ -621,6 +621,11 @@ func (st numStage) intToFloatAVX2(a *Asm, norm func(VecVirtual) VecVirtual) func
 
 // floatToInt: see the constant. Two algorithms:
 //
+// Masking: where ref's result is 0 (NaN, ±Inf, truncations outside
+// [-2^63, 2^64)), a target of few bits may need none: 0x80000000, the conversions'
+// answer to NaN, has zero low 16 bits, and every DOUBLE of magnitude ≥ 2^63
+// is a multiple of 2^11, so zero in its low 8 bits.
+//
 // AVX-512, FLOAT → 8- to 32-bit integers (32-bit lanes): only the result
 // modulo 2^32 matters, and for FLOAT it is ref's even outside [-2^63, 2^64)
 // (every such value is a multiple of 2^40, so 0). VREDUCEPS (round to
@@ -673,6 +678,10 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 		}
 		return func(x VecVirtual, s *Step) VecVirtual {
 			r := a.ZMM()
+			if to == 8 { // see "masking" above: VCVTTPD2QQ alone is right modulo 2^8
+				qq(x, r)
+				return nw(r)
+			}
 			khi := a.K()
 			if to == 64 {
 				kv := a.K()
@@ -733,14 +742,19 @@ func (st numStage) floatToInt32(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 		pinf, ninf := a.Const32(0x7F800000), a.Const32(0xFF800000)
 		nw := a.narrower(32, st.to.bits)
 		return func(x VecVirtual, s *Step) VecVirtual {
-			k, y, r := a.K(), a.ZMM(), a.ZMM()
-			a.VCMPPS(U8(cmpNEQOQ), pinf, x, k)
-			a.VCMPPS(U8(cmpNEQOQ), ninf, x, k, k) // finite
+			y, r := a.ZMM(), a.ZMM()
 			a.VMULPS(down, x, y)
 			a.VREDUCEPS(U8(roundNearest), y, y)
 			a.VMULPS(up, y, y)
+			if st.to.bits < 32 { // 0x80000000 has zero low bits
+				a.VCVTTPS2DQ(y, r)
+				return nw(r)
+			}
+			k := a.K()
+			a.VCMPPS(U8(cmpNEQOQ), pinf, x, k)
+			a.VCMPPS(U8(cmpNEQOQ), ninf, x, k, k) // finite
 			a.VCVTTPS2DQ_Z(y, k, r)
-			return nw(r)
+			return r
 		}
 	}
 	down, up := a.Splat(f32bits(0x1p-32)), a.Splat(f32bits(0x1p32))
@@ -750,10 +764,14 @@ func (st numStage) floatToInt32(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 		a.VMULPS(down, x, y)
 		a.VROUNDPS(U8(roundNearest), y, r)
 		a.VSUBPS(r, y, y) // NaN for NaN and ±Inf
-		a.VCMPPS(U8(cmpORDQ), y, y, ok)
+		if st.to.bits == 32 {
+			a.VCMPPS(U8(cmpORDQ), y, y, ok)
+		}
 		a.VMULPS(up, y, y)
 		a.VCVTTPS2DQ(y, r)
-		a.VPAND(ok, r, r)
+		if st.to.bits == 32 { // 0x80000000 has zero low bits
+			a.VPAND(ok, r, r)
+		}
 		return nw(r)
 	}
 }
@@ -768,11 +786,14 @@ func (st numStage) f64ToInt32AVX2(a *Asm) func(x VecVirtual, s *Step) VecVirtual
 	}
 	return func(x VecVirtual, s *Step) VecVirtual {
 		v, y, r := a.YMM(), a.YMM(), a.YMM()
-		a.VCMPPD(U8(cmpGEOQ), lo, x, v)
-		a.VPAND(v, x, y)
-		a.VCMPPD(U8(cmpLTOQ), hi, x, v)
-		a.VPAND(v, y, y) // x, or 0 outside [-2^63, 2^64)
-		a.VROUNDPD(U8(roundTrunc), y, y)
+		if st.to.bits > 8 {
+			a.VCMPPD(U8(cmpGEOQ), lo, x, v)
+			a.VPAND(v, x, y)
+			a.VCMPPD(U8(cmpLTOQ), hi, x, v)
+			a.VPAND(v, y, y) // x, or 0 outside [-2^63, 2^64)
+			x = y
+		}
+		a.VROUNDPD(U8(roundTrunc), x, y)
 		a.VMULPD(down, y, y)
 		a.VROUNDPD(U8(roundNearest), y, r)
 		a.VSUBPD(r, y, y)
