@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime/debug"
 	"sort"
 	"testing"
@@ -437,5 +438,49 @@ func BenchmarkStages(b *testing.B) {
 				b.ReportMetric(float64(tc)/float64(ts), "x-copy")
 			})
 		}
+	}
+}
+
+// TestStagesFloatSweep (opt-in: TENSORCAST_STAGE_SWEEP=1, about ten minutes
+// of one core) converts all 2^32 FLOAT bit patterns with every FLOAT
+// stage of every tier and compares them with scalarStage, which
+// TestStagesAllInputs checks against the reference.
+func TestStagesFloatSweep(t *testing.T) {
+	if os.Getenv("TENSORCAST_STAGE_SWEEP") == "" {
+		t.Skip("set TENSORCAST_STAGE_SWEEP=1 to sweep all 2^32 FLOAT inputs")
+	}
+	tiers := stageTiers(t)
+	tiers = tiers[:len(tiers)-1]
+	const chunk = 1 << 20
+	src := make([]byte, 4*chunk)
+	want := make([]byte, 8*chunk)
+	got := make([]byte, 8*chunk)
+	for _, to := range []DataType{Double, Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64, Bool} {
+		checked := 0
+		for base := uint64(0); base < 1<<32; base += chunk {
+			for i := range chunk {
+				binary.LittleEndian.PutUint32(src[4*i:], uint32(base)+uint32(i))
+			}
+			w := want[:to.Size(chunk)]
+			scalarStage(w, to, src, Float, chunk)
+			for _, tier := range tiers {
+				fn := tier.stages[pairKey{Float, to}]
+				if fn == nil {
+					continue
+				}
+				g := got[:len(w)]
+				fn(g, src, chunk)
+				if !bytes.Equal(g, w) {
+					sz := to.Size(1)
+					for i := range chunk {
+						if !bytes.Equal(g[i*sz:(i+1)*sz], w[i*sz:(i+1)*sz]) {
+							t.Fatalf("%s FLOAT→%v: input %#08x: got % x, want % x", tier.name, to, uint32(base)+uint32(i), g[i*sz:(i+1)*sz], w[i*sz:(i+1)*sz])
+						}
+					}
+				}
+				checked += chunk
+			}
+		}
+		t.Logf("FLOAT→%v: %d conversions (all 2^32 inputs × %d tiers), 0 mismatches", to, checked, checked>>32)
 	}
 }

@@ -214,8 +214,10 @@ func (a *Asm) loadLow(v VecVirtual, size int, m Mem, laneBits int, k Register) {
 const (
 	cmpEQOQ  = 0x00
 	cmpNEQUQ = 0x04
-	cmpNEQOQ = 0x0C
 	cmpORDQ  = 0x07
+	cmpNEQOQ = 0x0C
+	cmpLTOQ  = 0x11
+	cmpGEOQ  = 0x1D
 )
 
 // VROUND/VREDUCE immediates: the rounding, with the precision exception
@@ -223,8 +225,6 @@ const (
 const (
 	roundNearest = 0x08
 	roundTrunc   = 0x0B
-	cmpLTOQ  = 0x11
-	cmpGEOQ  = 0x1D
 )
 
 // emit writes the function of st for the family isa.
