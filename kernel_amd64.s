@@ -7503,10 +7503,6 @@ TEXT ·numF32ToI8AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x7f800000, BX
-	VPBROADCASTD BX, Z2
-	MOVL         $0xff800000, BX
-	VPBROADCASTD BX, Z2
 
 main:
 	CMPQ       DX, $0x00000040
@@ -7587,10 +7583,6 @@ TEXT ·numF32ToU8AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x7f800000, BX
-	VPBROADCASTD BX, Z2
-	MOVL         $0xff800000, BX
-	VPBROADCASTD BX, Z2
 
 main:
 	CMPQ       DX, $0x00000040
@@ -7671,10 +7663,6 @@ TEXT ·numF32ToI16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x7f800000, BX
-	VPBROADCASTD BX, Z2
-	MOVL         $0xff800000, BX
-	VPBROADCASTD BX, Z2
 
 main:
 	CMPQ       DX, $0x00000040
@@ -7755,10 +7743,6 @@ TEXT ·numF32ToU16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x7f800000, BX
-	VPBROADCASTD BX, Z2
-	MOVL         $0xff800000, BX
-	VPBROADCASTD BX, Z2
 
 main:
 	CMPQ       DX, $0x00000040
@@ -7839,46 +7823,38 @@ TEXT ·numF32ToI32AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x7f800000, BX
-	VPBROADCASTD BX, Z2
-	MOVL         $0xff800000, BX
-	VPBROADCASTD BX, Z3
 
 main:
 	CMPQ         DX, $0x00000040
 	JB           single
-	VMOVDQU64    (CX), Z4
-	VMULPS       Z0, Z4, Z5
-	VREDUCEPS    $0x08, Z5, Z5
-	VMULPS       Z1, Z5, Z5
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VCVTTPS2DQ.Z Z5, K1, Z4
-	VMOVDQU64    Z4, (AX)
-	VMOVDQU64    64(CX), Z4
-	VMULPS       Z0, Z4, Z5
-	VREDUCEPS    $0x08, Z5, Z5
-	VMULPS       Z1, Z5, Z5
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VCVTTPS2DQ.Z Z5, K1, Z4
-	VMOVDQU64    Z4, 64(AX)
-	VMOVDQU64    128(CX), Z4
-	VMULPS       Z0, Z4, Z5
-	VREDUCEPS    $0x08, Z5, Z5
-	VMULPS       Z1, Z5, Z5
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VCVTTPS2DQ.Z Z5, K1, Z4
-	VMOVDQU64    Z4, 128(AX)
-	VMOVDQU64    192(CX), Z4
-	VMULPS       Z0, Z4, Z5
-	VREDUCEPS    $0x08, Z5, Z5
-	VMULPS       Z1, Z5, Z5
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VCVTTPS2DQ.Z Z5, K1, Z4
-	VMOVDQU64    Z4, 192(AX)
+	VMOVDQU64    (CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	VMOVDQU64    64(CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 64(AX)
+	VMOVDQU64    128(CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 128(AX)
+	VMOVDQU64    192(CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 192(AX)
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000100, AX
 	SUBQ         $0x00000040, DX
@@ -7887,14 +7863,13 @@ main:
 single:
 	CMPQ         DX, $0x00000010
 	JB           tail
-	VMOVDQU64    (CX), Z4
-	VMULPS       Z0, Z4, Z5
-	VREDUCEPS    $0x08, Z5, Z5
-	VMULPS       Z1, Z5, Z5
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VCVTTPS2DQ.Z Z5, K1, Z4
-	VMOVDQU64    Z4, (AX)
+	VMOVDQU64    (CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000010, DX
@@ -7906,12 +7881,11 @@ tail:
 	MOVQ         $-1, BX
 	BZHIQ        DX, BX, BX
 	KMOVQ        BX, K1
-	VMOVDQU32.Z  (CX), K1, Z4
-	VMULPS       Z0, Z4, Z0
+	VMOVDQU32.Z  (CX), K1, Z2
+	VMULPS       Z0, Z2, Z0
 	VREDUCEPS    $0x08, Z0, Z0
 	VMULPS       Z1, Z0, Z0
-	VCMPPS       $0x0c, Z2, Z4, K2
-	VCMPPS       $0x0c, Z3, Z4, K2, K2
+	VCMPPS       $0x07, Z0, Z0, K2
 	VCVTTPS2DQ.Z Z0, K2, Z0
 	VMOVDQU32    Z0, K1, (AX)
 
@@ -7929,46 +7903,38 @@ TEXT ·numF32ToU32AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x7f800000, BX
-	VPBROADCASTD BX, Z2
-	MOVL         $0xff800000, BX
-	VPBROADCASTD BX, Z3
 
 main:
 	CMPQ         DX, $0x00000040
 	JB           single
-	VMOVDQU64    (CX), Z4
-	VMULPS       Z0, Z4, Z5
-	VREDUCEPS    $0x08, Z5, Z5
-	VMULPS       Z1, Z5, Z5
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VCVTTPS2DQ.Z Z5, K1, Z4
-	VMOVDQU64    Z4, (AX)
-	VMOVDQU64    64(CX), Z4
-	VMULPS       Z0, Z4, Z5
-	VREDUCEPS    $0x08, Z5, Z5
-	VMULPS       Z1, Z5, Z5
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VCVTTPS2DQ.Z Z5, K1, Z4
-	VMOVDQU64    Z4, 64(AX)
-	VMOVDQU64    128(CX), Z4
-	VMULPS       Z0, Z4, Z5
-	VREDUCEPS    $0x08, Z5, Z5
-	VMULPS       Z1, Z5, Z5
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VCVTTPS2DQ.Z Z5, K1, Z4
-	VMOVDQU64    Z4, 128(AX)
-	VMOVDQU64    192(CX), Z4
-	VMULPS       Z0, Z4, Z5
-	VREDUCEPS    $0x08, Z5, Z5
-	VMULPS       Z1, Z5, Z5
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VCVTTPS2DQ.Z Z5, K1, Z4
-	VMOVDQU64    Z4, 192(AX)
+	VMOVDQU64    (CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	VMOVDQU64    64(CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 64(AX)
+	VMOVDQU64    128(CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 128(AX)
+	VMOVDQU64    192(CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 192(AX)
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000100, AX
 	SUBQ         $0x00000040, DX
@@ -7977,14 +7943,13 @@ main:
 single:
 	CMPQ         DX, $0x00000010
 	JB           tail
-	VMOVDQU64    (CX), Z4
-	VMULPS       Z0, Z4, Z5
-	VREDUCEPS    $0x08, Z5, Z5
-	VMULPS       Z1, Z5, Z5
-	VCMPPS       $0x0c, Z2, Z4, K1
-	VCMPPS       $0x0c, Z3, Z4, K1, K1
-	VCVTTPS2DQ.Z Z5, K1, Z4
-	VMOVDQU64    Z4, (AX)
+	VMOVDQU64    (CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000010, DX
@@ -7996,12 +7961,11 @@ tail:
 	MOVQ         $-1, BX
 	BZHIQ        DX, BX, BX
 	KMOVQ        BX, K1
-	VMOVDQU32.Z  (CX), K1, Z4
-	VMULPS       Z0, Z4, Z0
+	VMOVDQU32.Z  (CX), K1, Z2
+	VMULPS       Z0, Z2, Z0
 	VREDUCEPS    $0x08, Z0, Z0
 	VMULPS       Z1, Z0, Z0
-	VCMPPS       $0x0c, Z2, Z4, K2
-	VCMPPS       $0x0c, Z3, Z4, K2, K2
+	VCMPPS       $0x07, Z0, Z0, K2
 	VCVTTPS2DQ.Z Z0, K2, Z0
 	VMOVDQU32    Z0, K1, (AX)
 
@@ -13911,7 +13875,7 @@ main:
 	CMPQ       DX, $0x00000020
 	JB         single
 	VMOVDQU    (CX), Y1
-	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
@@ -13920,7 +13884,7 @@ main:
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, (AX)
 	VMOVDQU    32(CX), Y1
-	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
@@ -13929,7 +13893,7 @@ main:
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, 8(AX)
 	VMOVDQU    64(CX), Y1
-	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
@@ -13938,7 +13902,7 @@ main:
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, 16(AX)
 	VMOVDQU    96(CX), Y1
-	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
@@ -13955,7 +13919,7 @@ single:
 	CMPQ       DX, $0x00000008
 	JB         tail
 	VMOVDQU    (CX), Y1
-	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
@@ -13971,26 +13935,6 @@ single:
 tail:
 	VZEROUPPER
 	RET
-
-DATA splat32_2f800000<>+0(SB)/4, $0x2f800000
-DATA splat32_2f800000<>+4(SB)/4, $0x2f800000
-DATA splat32_2f800000<>+8(SB)/4, $0x2f800000
-DATA splat32_2f800000<>+12(SB)/4, $0x2f800000
-DATA splat32_2f800000<>+16(SB)/4, $0x2f800000
-DATA splat32_2f800000<>+20(SB)/4, $0x2f800000
-DATA splat32_2f800000<>+24(SB)/4, $0x2f800000
-DATA splat32_2f800000<>+28(SB)/4, $0x2f800000
-GLOBL splat32_2f800000<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_4f800000<>+0(SB)/4, $0x4f800000
-DATA splat32_4f800000<>+4(SB)/4, $0x4f800000
-DATA splat32_4f800000<>+8(SB)/4, $0x4f800000
-DATA splat32_4f800000<>+12(SB)/4, $0x4f800000
-DATA splat32_4f800000<>+16(SB)/4, $0x4f800000
-DATA splat32_4f800000<>+20(SB)/4, $0x4f800000
-DATA splat32_4f800000<>+24(SB)/4, $0x4f800000
-DATA splat32_4f800000<>+28(SB)/4, $0x4f800000
-GLOBL splat32_4f800000<>(SB), RODATA|NOPTR, $32
 
 DATA narrow_shuf_32_8<>+0(SB)/4, $0x0c080400
 DATA narrow_shuf_32_8<>+4(SB)/4, $0x80808080
@@ -14012,6 +13956,26 @@ DATA narrow_lanes_d04<>+24(SB)/4, $0x00000000
 DATA narrow_lanes_d04<>+28(SB)/4, $0x00000004
 GLOBL narrow_lanes_d04<>(SB), RODATA|NOPTR, $32
 
+DATA splat32_10000000<>+0(SB)/4, $0x10000000
+DATA splat32_10000000<>+4(SB)/4, $0x10000000
+DATA splat32_10000000<>+8(SB)/4, $0x10000000
+DATA splat32_10000000<>+12(SB)/4, $0x10000000
+DATA splat32_10000000<>+16(SB)/4, $0x10000000
+DATA splat32_10000000<>+20(SB)/4, $0x10000000
+DATA splat32_10000000<>+24(SB)/4, $0x10000000
+DATA splat32_10000000<>+28(SB)/4, $0x10000000
+GLOBL splat32_10000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_4f800000<>+0(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+4(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+8(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+12(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+16(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+20(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+24(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+28(SB)/4, $0x4f800000
+GLOBL splat32_4f800000<>(SB), RODATA|NOPTR, $32
+
 // func numF32ToU8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·numF32ToU8AVX2(SB), NOSPLIT, $0-24
@@ -14024,7 +13988,7 @@ main:
 	CMPQ       DX, $0x00000020
 	JB         single
 	VMOVDQU    (CX), Y1
-	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
@@ -14033,7 +13997,7 @@ main:
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, (AX)
 	VMOVDQU    32(CX), Y1
-	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
@@ -14042,7 +14006,7 @@ main:
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, 8(AX)
 	VMOVDQU    64(CX), Y1
-	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
@@ -14051,7 +14015,7 @@ main:
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, 16(AX)
 	VMOVDQU    96(CX), Y1
-	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
@@ -14068,7 +14032,7 @@ single:
 	CMPQ       DX, $0x00000008
 	JB         tail
 	VMOVDQU    (CX), Y1
-	VMULPS     splat32_2f800000<>+0(SB), Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
@@ -14096,7 +14060,7 @@ main:
 	CMPQ       DX, $0x00000020
 	JB         single
 	VMOVDQU    (CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
@@ -14105,7 +14069,7 @@ main:
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, (AX)
 	VMOVDQU    32(CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
@@ -14114,7 +14078,7 @@ main:
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, 16(AX)
 	VMOVDQU    64(CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
@@ -14123,7 +14087,7 @@ main:
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, 32(AX)
 	VMOVDQU    96(CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
@@ -14140,7 +14104,7 @@ single:
 	CMPQ       DX, $0x00000008
 	JB         tail
 	VMOVDQU    (CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
@@ -14178,7 +14142,7 @@ main:
 	CMPQ       DX, $0x00000020
 	JB         single
 	VMOVDQU    (CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
@@ -14187,7 +14151,7 @@ main:
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, (AX)
 	VMOVDQU    32(CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
@@ -14196,7 +14160,7 @@ main:
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, 16(AX)
 	VMOVDQU    64(CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
@@ -14205,7 +14169,7 @@ main:
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, 32(AX)
 	VMOVDQU    96(CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
@@ -14222,7 +14186,7 @@ single:
 	CMPQ       DX, $0x00000008
 	JB         tail
 	VMOVDQU    (CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
@@ -14250,7 +14214,7 @@ main:
 	CMPQ       DX, $0x00000020
 	JB         single
 	VMOVDQU    (CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VCMPPS     $0x07, Y0, Y0, Y2
@@ -14259,7 +14223,7 @@ main:
 	VPAND      Y2, Y1, Y1
 	VMOVDQU    Y1, (AX)
 	VMOVDQU    32(CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VCMPPS     $0x07, Y0, Y0, Y2
@@ -14268,7 +14232,7 @@ main:
 	VPAND      Y2, Y1, Y1
 	VMOVDQU    Y1, 32(AX)
 	VMOVDQU    64(CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VCMPPS     $0x07, Y0, Y0, Y2
@@ -14277,7 +14241,7 @@ main:
 	VPAND      Y2, Y1, Y1
 	VMOVDQU    Y1, 64(AX)
 	VMOVDQU    96(CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VCMPPS     $0x07, Y0, Y0, Y2
@@ -14294,7 +14258,7 @@ single:
 	CMPQ       DX, $0x00000008
 	JB         tail
 	VMOVDQU    (CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VCMPPS     $0x07, Y0, Y0, Y2
@@ -14322,7 +14286,7 @@ main:
 	CMPQ       DX, $0x00000020
 	JB         single
 	VMOVDQU    (CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VCMPPS     $0x07, Y0, Y0, Y2
@@ -14331,7 +14295,7 @@ main:
 	VPAND      Y2, Y1, Y1
 	VMOVDQU    Y1, (AX)
 	VMOVDQU    32(CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VCMPPS     $0x07, Y0, Y0, Y2
@@ -14340,7 +14304,7 @@ main:
 	VPAND      Y2, Y1, Y1
 	VMOVDQU    Y1, 32(AX)
 	VMOVDQU    64(CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VCMPPS     $0x07, Y0, Y0, Y2
@@ -14349,7 +14313,7 @@ main:
 	VPAND      Y2, Y1, Y1
 	VMOVDQU    Y1, 64(AX)
 	VMOVDQU    96(CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VCMPPS     $0x07, Y0, Y0, Y2
@@ -14366,7 +14330,7 @@ single:
 	CMPQ       DX, $0x00000008
 	JB         tail
 	VMOVDQU    (CX), Y0
-	VMULPS     splat32_2f800000<>+0(SB), Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VCMPPS     $0x07, Y0, Y0, Y2

@@ -441,8 +441,8 @@ func BenchmarkStages(b *testing.B) {
 	}
 }
 
-// TestStagesFloatSweep (opt-in: TENSORCAST_STAGE_SWEEP=1, about ten minutes
-// of one core) converts all 2^32 FLOAT bit patterns with every FLOAT
+// TestStagesFloatSweep (opt-in: TENSORCAST_STAGE_SWEEP=1 and -timeout 30m,
+// about ten minutes of one core; one subtest per target) converts all 2^32 FLOAT bit patterns with every FLOAT
 // stage of every tier and compares them with scalarStage, which
 // TestStagesAllInputs checks against the reference.
 func TestStagesFloatSweep(t *testing.T) {
@@ -456,31 +456,33 @@ func TestStagesFloatSweep(t *testing.T) {
 	want := make([]byte, 8*chunk)
 	got := make([]byte, 8*chunk)
 	for _, to := range []DataType{Double, Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64, Bool} {
-		checked := 0
-		for base := uint64(0); base < 1<<32; base += chunk {
-			for i := range chunk {
-				binary.LittleEndian.PutUint32(src[4*i:], uint32(base)+uint32(i))
-			}
-			w := want[:to.Size(chunk)]
-			scalarStage(w, to, src, Float, chunk)
-			for _, tier := range tiers {
-				fn := tier.stages[pairKey{Float, to}]
-				if fn == nil {
-					continue
+		t.Run(to.String(), func(t *testing.T) {
+			checked := 0
+			for base := uint64(0); base < 1<<32; base += chunk {
+				for i := range chunk {
+					binary.LittleEndian.PutUint32(src[4*i:], uint32(base)+uint32(i))
 				}
-				g := got[:len(w)]
-				fn(g, src, chunk)
-				if !bytes.Equal(g, w) {
-					sz := to.Size(1)
-					for i := range chunk {
-						if !bytes.Equal(g[i*sz:(i+1)*sz], w[i*sz:(i+1)*sz]) {
-							t.Fatalf("%s FLOAT→%v: input %#08x: got % x, want % x", tier.name, to, uint32(base)+uint32(i), g[i*sz:(i+1)*sz], w[i*sz:(i+1)*sz])
+				w := want[:to.Size(chunk)]
+				scalarStage(w, to, src, Float, chunk)
+				for _, tier := range tiers {
+					fn := tier.stages[pairKey{Float, to}]
+					if fn == nil {
+						continue
+					}
+					g := got[:len(w)]
+					fn(g, src, chunk)
+					if !bytes.Equal(g, w) {
+						sz := to.Size(1)
+						for i := range chunk {
+							if !bytes.Equal(g[i*sz:(i+1)*sz], w[i*sz:(i+1)*sz]) {
+								t.Fatalf("%s FLOAT→%v: input %#08x: got % x, want % x", tier.name, to, uint32(base)+uint32(i), g[i*sz:(i+1)*sz], w[i*sz:(i+1)*sz])
+							}
 						}
 					}
+					checked += chunk
 				}
-				checked += chunk
 			}
-		}
-		t.Logf("FLOAT→%v: %d conversions (all 2^32 inputs × %d tiers), 0 mismatches", to, checked, checked>>32)
+			t.Logf("FLOAT→%v: %d conversions (all 2^32 inputs × %d tiers), 0 mismatches", to, checked, checked>>32)
+		})
 	}
 }
