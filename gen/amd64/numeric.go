@@ -619,53 +619,50 @@ func (st numStage) intToFloatAVX2(a *Asm, norm func(VecVirtual) VecVirtual) func
 	}
 }
 
-// floatToInt: see the constant. Two algorithms:
+// floatToInt: see the constant.
 //
-// Masking: where ref's result is 0 (NaN, ±Inf, truncations outside
-// [-2^63, 2^64)), a target of few bits may need none: 0x80000000, the conversions'
-// answer to NaN, has zero low 16 bits, and every DOUBLE of magnitude ≥ 2^63
-// is a multiple of 2^11, so zero in its low 8 bits.
-//
-// FLOAT → 8- to 32-bit integers (32-bit lanes): only the result modulo
-// 2^32 matters, and for FLOAT it is ref's even outside [-2^63, 2^64) (every
-// such value is a multiple of 2^40, so 0). With y = x·2^-32, d = y - round(y)
-// (to nearest) is exact (where round(y) ≠ 0, y and round(y) are within a
-// factor of 2) and lies in [-1/2, 1/2]; d·2^32 is congruent to x modulo 2^32
-// (it is x where |x| < 2^31: the fraction stays) within [-2^31, 2^31], which
+// FLOAT → 8- to 32-bit integers (32-bit lanes): only the result modulo 2^32
+// matters, and for FLOAT it is ref's even outside [-2^63, 2^64) (every such
+// value is a multiple of 2^40, so 0). With y = x·2^-32, d = y - round(y) (to
+// nearest) is exact (where round(y) ≠ 0, y and round(y) are within a factor
+// of 2) and lies in [-1/2, 1/2]; d·2^32 is congruent to x modulo 2^32 (it is
+// x where |x| < 2^31: the fraction stays) within [-2^31, 2^31], which
 // VCVTTPS2DQ truncates exactly (2^31 gives 0x80000000, also right modulo
 // 2^32). d is VREDUCEPS(y) on AVX-512, y - VROUNDPS(y) on AVX2.
 //
-// AVX-512 makes y by a product. On AVX2 (where, on Zen 5, a product with a
-// subnormal result runs 4× slower, and AVX-512's does not; and the
-// alternative below measured slower on AVX-512 with random bits) y is made
-// by subtracting 32 from the exponent field, so that no lane ever holds a
-// subnormal: for a biased exponent e > 32 it is x·2^-32 exactly; for
-// e ≤ 32 (|x| < 2^-94, truncating to 0) the subtraction wraps into the sign
-// and gives either a finite |y| ≥ 2^97, an integer, so d = 0, or, for
-// e = 31, ±Inf or NaN; NaN and ±Inf x have e = 255 and give a finite
-// |y| ≥ 2^96, so d = 0, their right answer. d is never subnormal either
-// (|d| = |y| ≥ 2^-126, or a multiple of ulp(y) ≥ 2^-24).
+// AVX-512 makes y by a product. AVX2 makes it by subtracting 32 from the
+// exponent field, so that no lane ever holds a subnormal (on Zen 5 an AVX2
+// product with subnormal results runs 4× slower, an AVX-512 one does not;
+// and the subtraction measured slower than the product on AVX-512 with
+// random bits): for a biased exponent e > 32 that is x·2^-32 exactly; for
+// e ≤ 32 (|x| < 2^-94, truncating to 0) it wraps into the sign and gives a
+// finite |y| ≥ 2^97, an integer, so d = 0, or (e = 31) ±Inf or NaN; NaN and
+// ±Inf x (e = 255) give a finite |y| ≥ 2^96, so d = 0, their answer. d is
+// never subnormal either (|d| = |y| ≥ 2^-126, or a multiple of
+// ulp(y) ≥ 2^-24).
 //
-// Where d is NaN (from a NaN or infinite y: VREDUCEPS maps ±Inf to 0 or
-// NaN, y - round(y) is NaN) the conversion gives 0x80000000, which has zero
-// low 16 bits; a 32-bit target zeroes those lanes by an ordered comparison.
-// NaN and ±Inf x are such lanes under the product; under the exponent
-// subtraction they give a finite |y| ≥ 2^96, so d = 0.
+// Where d is NaN (a NaN or infinite y: VREDUCEPS maps ±Inf to 0 or NaN,
+// y - round(y) is NaN) the conversion gives 0x80000000, which has zero low
+// 16 bits; for a 32-bit target an ordered comparison of d zeroes those lanes.
 //
 // AVX2, DOUBLE → 8- to 32-bit integers: the same modulo 2^32, on the
-// truncated value t = VROUNDPD(x, toward zero) (a DOUBLE in [2^31, 2^52) can
-// have a fraction, which the reduction would carry across a multiple of
-// 2^32), after zeroing x outside [-2^63, 2^64) (ref's rule, which for DOUBLE
-// is not 0 modulo 2^32) by two ordered comparisons (false for NaN).
+// truncated t = VROUNDPD(x, toward zero) (a DOUBLE in [2^31, 2^52) can have a
+// fraction, which the reduction would carry across a multiple of 2^32; and
+// t·2^-32 is 0 or ≥ 2^-32, never subnormal), after zeroing x outside
+// [-2^63, 2^64) (ref's rule, which for DOUBLE is not 0 modulo 2^16) by two
+// ordered comparisons (false for NaN). An 8-bit target needs no zeroing:
+// every DOUBLE of magnitude ≥ 2^63 is a multiple of 2^11, and NaN converts
+// to 0x80000000.
 //
 // Everything else (64-bit lanes): AVX-512 converts with VCVTT{PS,PD}2QQ where
 // x ∈ [-2^63, 2^63) and VCVTT{PS,PD}2UQQ where x ∈ [2^63, 2^64), and zeroes
 // the rest (for a narrower target the signed conversion's 0x8000000000000000
-// already has zero low bits). AVX2 has no 64-bit conversion: the magnitude's
-// integer part is m >> (1075-e) | m << (e-1075) (VPSRLVQ/VPSLLVQ give 0 for
-// the negative, that is huge, count), negated for x < 0 and zeroed outside
-// [-2^63, 2^64) by two ordered comparisons (false for NaN); FLOAT is widened
-// to DOUBLE first.
+// already has zero low bits; for an 8-bit one VCVTTPD2QQ alone is right, as
+// above). AVX2 has no 64-bit conversion: the magnitude's integer part is
+// m >> (1075-e) | m << (e-1075) (VPSRLVQ/VPSLLVQ give 0 for the negative,
+// that is huge, count), negated for x < 0 and zeroed outside [-2^63, 2^64)
+// by two ordered comparisons (false for NaN); FLOAT is widened to DOUBLE
+// first.
 func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 	w := st.width(a.isa)
 	if w == 32 {
@@ -689,7 +686,7 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 		}
 		return func(x VecVirtual, s *Step) VecVirtual {
 			r := a.ZMM()
-			if to == 8 { // see "masking" above: VCVTTPD2QQ alone is right modulo 2^8
+			if to == 8 { // VCVTTPD2QQ alone is right modulo 2^8 (see above)
 				qq(x, r)
 				return nw(r)
 			}
