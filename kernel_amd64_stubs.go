@@ -880,12 +880,12 @@ func numF32ToI32AVX2(dst *byte, src *byte, n int)
 //go:noescape
 func numF32ToU32AVX2(dst *byte, src *byte, n int)
 
-// numF32ToI64AVX2 converts n FLOAT elements at src to INT64 at dst (gen/amd64 numericStages: Float → Int64, floatToInt; 4 lanes).
+// numF32ToI64AVX2 converts n FLOAT elements at src to INT64 at dst (gen/amd64 numericStages: Float → Int64, floatToInt; 8 lanes).
 //
 //go:noescape
 func numF32ToI64AVX2(dst *byte, src *byte, n int)
 
-// numF32ToU64AVX2 converts n FLOAT elements at src to UINT64 at dst (gen/amd64 numericStages: Float → Uint64, floatToInt; 4 lanes).
+// numF32ToU64AVX2 converts n FLOAT elements at src to UINT64 at dst (gen/amd64 numericStages: Float → Uint64, floatToInt; 8 lanes).
 //
 //go:noescape
 func numF32ToU64AVX2(dst *byte, src *byte, n int)

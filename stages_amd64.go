@@ -1348,12 +1348,12 @@ func stageF32ToU32AVX2(dst, src []byte, n int) {
 }
 
 // stageF32ToI64AVX2 converts FLOAT → INT64: the stage {Float, Int64, floatToInt} of gen/amd64's numericStages,
-// 4 elements a vector; scalarStage converts the last n mod 4.
+// 8 elements a vector; scalarStage converts the last n mod 8.
 func stageF32ToI64AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	m := n - n%4
+	m := n - n%8
 	if m > 0 {
 		numF32ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
@@ -1363,12 +1363,12 @@ func stageF32ToI64AVX2(dst, src []byte, n int) {
 }
 
 // stageF32ToU64AVX2 converts FLOAT → UINT64: the stage {Float, Uint64, floatToInt} of gen/amd64's numericStages,
-// 4 elements a vector; scalarStage converts the last n mod 4.
+// 8 elements a vector; scalarStage converts the last n mod 8.
 func stageF32ToU64AVX2(dst, src []byte, n int) {
 	src, dst = src[:4*n], dst[:8*n]
 	raceRead(src)
 	raceWrite(dst)
-	m := n - n%4
+	m := n - n%8
 	if m > 0 {
 		numF32ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}

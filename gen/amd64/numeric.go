@@ -123,9 +123,13 @@ func numericStages() []numStage {
 	return st
 }
 
-// width is the lane width in bits: that of the wider side. (A method of
-// the family, so that an algorithm may choose wider lanes on one.)
+// width is the lane width in bits: that of the wider side, except for
+// FLOAT → 64-bit integers on AVX2, which computes in FLOAT's 32-bit lanes
+// (see f32ToInt64AVX2).
 func (s numStage) width(isa ISA) int {
+	if isa == AVX2 && s.alg == floatToInt && s.from == tF32 && s.to.bits == 64 {
+		return 32
+	}
 	return max(s.from.bits, s.to.bits)
 }
 
@@ -255,8 +259,9 @@ func (st numStage) emit(a *Asm, isa ISA) {
 	a.Stream(Loop{SrcSize: st.from.bytes(), DstSize: st.to.bytes(), Lanes: lanes, Unroll: unroll}, dst, src, n, Each(lanes, func(s *Step) {
 		x := a.vecBytes(srcBytes)
 		a.loadLow(x, srcBytes, s.Src, st.from.bits, s.M(1, 0))
-		r := conv(x, s)
-		a.StoreLow(r, dstBytes, s.Dst, st.to.bits, s.M(1, 0))
+		if r := conv(x, s); r != nil { // nil: conv stored the result
+			a.StoreLow(r, dstBytes, s.Dst, st.to.bits, s.M(1, 0))
+		}
 	}))
 }
 
@@ -661,14 +666,16 @@ func (st numStage) intToFloatAVX2(a *Asm, norm func(VecVirtual) VecVirtual) func
 // above). AVX2 has no 64-bit conversion: the magnitude's integer part is
 // m >> (1075-e) | m << (e-1075) (VPSRLVQ/VPSLLVQ give 0 for the negative,
 // that is huge, count), negated for x < 0 and zeroed outside [-2^63, 2^64)
-// by two ordered comparisons (false for NaN); FLOAT is widened to DOUBLE
-// first.
+// by two ordered comparisons (false for NaN). FLOAT → 64-bit integers on
+// AVX2: see f32ToInt64AVX2.
 func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
-	w := st.width(a.isa)
-	if w == 32 {
+	to := st.to.bits
+	switch {
+	case a.isa == AVX2 && st.from == tF32 && to == 64:
+		return st.f32ToInt64AVX2(a)
+	case st.width(a.isa) == 32:
 		return st.floatToInt32(a)
 	}
-	to := st.to.bits
 	nw := a.narrower(64, to)
 	if a.isa == AVX512 {
 		var lo, mid, hi Op
@@ -810,6 +817,51 @@ func (st numStage) f64ToInt32AVX2(a *Asm) func(x VecVirtual, s *Step) VecVirtual
 			a.VPSHUFB(sh, c, c)
 		}
 		return c
+	}
+}
+
+// f32ToInt64AVX2 is floatToInt for FLOAT → INT64/UINT64 on AVX2, eight
+// lanes of FLOAT at a time: with t = trunc(x) (VROUNDPS; 0 or |t| ≥ 1, so
+// nothing below is subnormal), y = t·2^-32, q = round(y) and d = y - q
+// (exact, as in FLOAT → 32-bit), t = q·2^32 + v with v = d·2^32 ∈
+// [-2^31, 2^31]. The low half of the result is v modulo 2^32 (VCVTTPS2DQ;
+// 2^31 gives 0x80000000), the high half q - [v < 0] modulo 2^32, where q,
+// an integer in [-2^31, 2^32), is converted after subtracting 2^32 from
+// q ≥ 2^31 (exact: q is then a multiple of 2^8). Lanes with x outside
+// [-2^63, 2^64) or NaN are zeroed by two ordered comparisons, and the halves
+// are interleaved into 64-bit lanes.
+func (st numStage) f32ToInt64AVX2(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
+	lo, hi := a.Splat(f32bits(-0x1p63)), a.Splat(f32bits(0x1p64))
+	down, up := a.Splat(f32bits(0x1p-32)), a.Splat(f32bits(0x1p32))
+	c31 := a.Splat(f32bits(0x1p31))
+	zero := a.YMM()
+	a.VPXOR(zero, zero, zero)
+	return func(x VecVirtual, s *Step) VecVirtual {
+		y, q, m, c, h := a.YMM(), a.YMM(), a.YMM(), a.YMM(), a.YMM()
+		a.VROUNDPS(U8(roundTrunc), x, y)
+		a.VMULPS(down, y, y)
+		a.VROUNDPS(U8(roundNearest), y, q)
+		a.VSUBPS(q, y, y) // d
+		a.VCMPPS(U8(cmpLTOQ), zero, y, m)
+		a.VMULPS(up, y, y)
+		a.VCVTTPS2DQ(y, c) // low halves
+		a.VCMPPS(U8(cmpGEOQ), c31, q, y)
+		a.VANDPS(up, y, y)
+		a.VSUBPS(y, q, q)
+		a.VCVTTPS2DQ(q, h)
+		a.VPADDD(m, h, h) // high halves
+		a.VCMPPS(U8(cmpGEOQ), lo, x, m)
+		a.VCMPPS(U8(cmpLTOQ), hi, x, y)
+		a.VPAND(y, m, m)
+		a.VPAND(m, c, c)
+		a.VPAND(m, h, h)
+		a.VPUNPCKLDQ(h, c, y) // elements 0, 1 | 4, 5
+		a.VPUNPCKHDQ(h, c, m) // elements 2, 3 | 6, 7
+		a.VPERM2I128(U8(0x20), m, y, c)
+		a.VPERM2I128(U8(0x31), m, y, h)
+		s.Store(c, s.Dst, 64, nil)
+		s.Store(h, s.Dst.Offset(32), 64, nil)
+		return nil
 	}
 }
 
