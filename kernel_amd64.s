@@ -7440,3 +7440,12814 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func numF32ToF64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numF32ToF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VCVTPS2PD Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VCVTPS2PD Y0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VCVTPS2PD Y0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VCVTPS2PD Y0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VCVTPS2PD Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Y0
+	VCVTPS2PD   Y0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF32ToI8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numF32ToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, (AX)
+	VMOVDQU64  64(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 16(AX)
+	VMOVDQU64  128(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 32(AX)
+	VMOVDQU64  192(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 48(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z2
+	VMULPS      Z0, Z2, Z0
+	VREDUCEPS   $0x08, Z0, Z0
+	VMULPS      Z1, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF32ToU8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numF32ToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, (AX)
+	VMOVDQU64  64(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 16(AX)
+	VMOVDQU64  128(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 32(AX)
+	VMOVDQU64  192(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 48(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z2
+	VMULPS      Z0, Z2, Z0
+	VREDUCEPS   $0x08, Z0, Z0
+	VMULPS      Z1, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF32ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numF32ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, (AX)
+	VMOVDQU64  64(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 32(AX)
+	VMOVDQU64  128(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 64(AX)
+	VMOVDQU64  192(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 96(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z2
+	VMULPS      Z0, Z2, Z0
+	VREDUCEPS   $0x08, Z0, Z0
+	VMULPS      Z1, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF32ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numF32ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, (AX)
+	VMOVDQU64  64(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 32(AX)
+	VMOVDQU64  128(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 64(AX)
+	VMOVDQU64  192(CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 96(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z2
+	VMULPS      Z0, Z2, Z0
+	VREDUCEPS   $0x08, Z0, Z0
+	VMULPS      Z1, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF32ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·numF32ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ         DX, $0x00000040
+	JB           single
+	VMOVDQU64    (CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	VMOVDQU64    64(CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 64(AX)
+	VMOVDQU64    128(CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 128(AX)
+	VMOVDQU64    192(CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 192(AX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU64    (CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU32.Z  (CX), K1, Z2
+	VMULPS       Z0, Z2, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCMPPS       $0x07, Z0, Z0, K2
+	VCVTTPS2DQ.Z Z0, K2, Z0
+	VMOVDQU32    Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF32ToU32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·numF32ToU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ         DX, $0x00000040
+	JB           single
+	VMOVDQU64    (CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	VMOVDQU64    64(CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 64(AX)
+	VMOVDQU64    128(CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 128(AX)
+	VMOVDQU64    192(CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 192(AX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU64    (CX), Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU32.Z  (CX), K1, Z2
+	VMULPS       Z0, Z2, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCMPPS       $0x07, Z0, Z0, K2
+	VCVTTPS2DQ.Z Z0, K2, Z0
+	VMOVDQU32    Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF32ToI64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numF32ToI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xdf000000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x5f000000, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x5f800000, BX
+	VPBROADCASTD BX, Z2
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU64    (CX), Y3
+	VCMPPS       $0x1d, Y0, Y3, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
+	VCVTTPS2QQ.Z Y3, K2, Z4
+	VCVTTPS2UQQ  Y3, K1, Z4
+	VMOVDQU64    Z4, (AX)
+	VMOVDQU64    32(CX), Y3
+	VCMPPS       $0x1d, Y0, Y3, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
+	VCVTTPS2QQ.Z Y3, K2, Z4
+	VCVTTPS2UQQ  Y3, K1, Z4
+	VMOVDQU64    Z4, 64(AX)
+	VMOVDQU64    64(CX), Y3
+	VCMPPS       $0x1d, Y0, Y3, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
+	VCVTTPS2QQ.Z Y3, K2, Z4
+	VCVTTPS2UQQ  Y3, K1, Z4
+	VMOVDQU64    Z4, 128(AX)
+	VMOVDQU64    96(CX), Y3
+	VCMPPS       $0x1d, Y0, Y3, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
+	VCVTTPS2QQ.Z Y3, K2, Z4
+	VCVTTPS2UQQ  Y3, K1, Z4
+	VMOVDQU64    Z4, 192(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU64    (CX), Y3
+	VCMPPS       $0x1d, Y0, Y3, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
+	VCVTTPS2QQ.Z Y3, K2, Z4
+	VCVTTPS2UQQ  Y3, K1, Z4
+	VMOVDQU64    Z4, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU32.Z  (CX), K1, Y3
+	VCMPPS       $0x1d, Y0, Y3, K3
+	VCMPPS       $0x11, Y2, Y3, K3, K3
+	VCMPPS       $0x1d, Y1, Y3, K3, K2
+	VCVTTPS2QQ.Z Y3, K3, Z0
+	VCVTTPS2UQQ  Y3, K2, Z0
+	VMOVDQU64    Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF32ToU64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numF32ToU64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xdf000000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x5f000000, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x5f800000, BX
+	VPBROADCASTD BX, Z2
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU64    (CX), Y3
+	VCMPPS       $0x1d, Y0, Y3, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
+	VCVTTPS2QQ.Z Y3, K2, Z4
+	VCVTTPS2UQQ  Y3, K1, Z4
+	VMOVDQU64    Z4, (AX)
+	VMOVDQU64    32(CX), Y3
+	VCMPPS       $0x1d, Y0, Y3, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
+	VCVTTPS2QQ.Z Y3, K2, Z4
+	VCVTTPS2UQQ  Y3, K1, Z4
+	VMOVDQU64    Z4, 64(AX)
+	VMOVDQU64    64(CX), Y3
+	VCMPPS       $0x1d, Y0, Y3, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
+	VCVTTPS2QQ.Z Y3, K2, Z4
+	VCVTTPS2UQQ  Y3, K1, Z4
+	VMOVDQU64    Z4, 128(AX)
+	VMOVDQU64    96(CX), Y3
+	VCMPPS       $0x1d, Y0, Y3, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
+	VCVTTPS2QQ.Z Y3, K2, Z4
+	VCVTTPS2UQQ  Y3, K1, Z4
+	VMOVDQU64    Z4, 192(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU64    (CX), Y3
+	VCMPPS       $0x1d, Y0, Y3, K2
+	VCMPPS       $0x11, Y2, Y3, K2, K2
+	VCMPPS       $0x1d, Y1, Y3, K2, K1
+	VCVTTPS2QQ.Z Y3, K2, Z4
+	VCVTTPS2UQQ  Y3, K1, Z4
+	VMOVDQU64    Z4, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU32.Z  (CX), K1, Y3
+	VCMPPS       $0x1d, Y0, Y3, K3
+	VCMPPS       $0x11, Y2, Y3, K3, K3
+	VCMPPS       $0x1d, Y1, Y3, K3, K2
+	VCVTTPS2QQ.Z Y3, K3, Z0
+	VCVTTPS2UQQ  Y3, K2, Z0
+	VMOVDQU64    Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF32ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numF32ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VPXORD       Z0, Z0, Z0
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, (AX)
+	VMOVDQU64  64(CX), Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 16(AX)
+	VMOVDQU64  128(CX), Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 32(AX)
+	VMOVDQU64  192(CX), Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 48(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z2
+	VCMPPS      $0x04, Z0, Z2, K2
+	VMOVDQU8.Z  X1, K2, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF64ToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numF64ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VCVTPD2PS Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VCVTPD2PS Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VCVTPD2PS Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VCVTPD2PS Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VCVTPD2PS Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VCVTPD2PS   Z0, Y0
+	VMOVDQU32   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF64ToI8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numF64ToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0xc3e0000000000000, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x43e0000000000000, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x43f0000000000000, BX
+	VPBROADCASTQ BX, Z0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, (AX)
+	VMOVDQU64  64(CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, 8(AX)
+	VMOVDQU64  128(CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, 16(AX)
+	VMOVDQU64  192(CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, 24(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VCVTTPD2QQ  Z0, Z0
+	VPMOVQB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF64ToU8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numF64ToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0xc3e0000000000000, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x43e0000000000000, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x43f0000000000000, BX
+	VPBROADCASTQ BX, Z0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, (AX)
+	VMOVDQU64  64(CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, 8(AX)
+	VMOVDQU64  128(CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, 16(AX)
+	VMOVDQU64  192(CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, 24(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Z0
+	VCVTTPD2QQ Z0, Z0
+	VPMOVQB    Z0, X0
+	VMOVQ      X0, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VCVTTPD2QQ  Z0, Z0
+	VPMOVQB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF64ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numF64ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0xc3e0000000000000, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x43e0000000000000, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x43f0000000000000, BX
+	VPBROADCASTQ BX, Z1
+
+main:
+	CMPQ        DX, $0x00000020
+	JB          single
+	VMOVDQU64   (CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQW     Z3, X2
+	VMOVDQU64   X2, (AX)
+	VMOVDQU64   64(CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQW     Z3, X2
+	VMOVDQU64   X2, 16(AX)
+	VMOVDQU64   128(CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQW     Z3, X2
+	VMOVDQU64   X2, 32(AX)
+	VMOVDQU64   192(CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQW     Z3, X2
+	VMOVDQU64   X2, 48(AX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, DX
+	JMP         main
+
+single:
+	CMPQ        DX, $0x00000008
+	JB          tail
+	VMOVDQU64   (CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQW     Z3, X2
+	VMOVDQU64   X2, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000008, DX
+	JMP         single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z2
+	VCMPPD      $0x1d, Z0, Z2, K2
+	VCMPPD      $0x11, Z1, Z2, K2, K2
+	VCVTTPD2QQ  Z2, Z0
+	VCVTTPD2UQQ Z2, K2, Z0
+	VPMOVQW     Z0, X0
+	VMOVDQU16   X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF64ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numF64ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0xc3e0000000000000, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x43e0000000000000, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x43f0000000000000, BX
+	VPBROADCASTQ BX, Z1
+
+main:
+	CMPQ        DX, $0x00000020
+	JB          single
+	VMOVDQU64   (CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQW     Z3, X2
+	VMOVDQU64   X2, (AX)
+	VMOVDQU64   64(CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQW     Z3, X2
+	VMOVDQU64   X2, 16(AX)
+	VMOVDQU64   128(CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQW     Z3, X2
+	VMOVDQU64   X2, 32(AX)
+	VMOVDQU64   192(CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQW     Z3, X2
+	VMOVDQU64   X2, 48(AX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, DX
+	JMP         main
+
+single:
+	CMPQ        DX, $0x00000008
+	JB          tail
+	VMOVDQU64   (CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQW     Z3, X2
+	VMOVDQU64   X2, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000008, DX
+	JMP         single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z2
+	VCMPPD      $0x1d, Z0, Z2, K2
+	VCMPPD      $0x11, Z1, Z2, K2, K2
+	VCVTTPD2QQ  Z2, Z0
+	VCVTTPD2UQQ Z2, K2, Z0
+	VPMOVQW     Z0, X0
+	VMOVDQU16   X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF64ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numF64ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0xc3e0000000000000, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x43e0000000000000, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x43f0000000000000, BX
+	VPBROADCASTQ BX, Z1
+
+main:
+	CMPQ        DX, $0x00000020
+	JB          single
+	VMOVDQU64   (CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQD     Z3, Y2
+	VMOVDQU64   Y2, (AX)
+	VMOVDQU64   64(CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQD     Z3, Y2
+	VMOVDQU64   Y2, 32(AX)
+	VMOVDQU64   128(CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQD     Z3, Y2
+	VMOVDQU64   Y2, 64(AX)
+	VMOVDQU64   192(CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQD     Z3, Y2
+	VMOVDQU64   Y2, 96(AX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000080, AX
+	SUBQ        $0x00000020, DX
+	JMP         main
+
+single:
+	CMPQ        DX, $0x00000008
+	JB          tail
+	VMOVDQU64   (CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQD     Z3, Y2
+	VMOVDQU64   Y2, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JMP         single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z2
+	VCMPPD      $0x1d, Z0, Z2, K2
+	VCMPPD      $0x11, Z1, Z2, K2, K2
+	VCVTTPD2QQ  Z2, Z0
+	VCVTTPD2UQQ Z2, K2, Z0
+	VPMOVQD     Z0, Y0
+	VMOVDQU32   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF64ToU32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numF64ToU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0xc3e0000000000000, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x43e0000000000000, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x43f0000000000000, BX
+	VPBROADCASTQ BX, Z1
+
+main:
+	CMPQ        DX, $0x00000020
+	JB          single
+	VMOVDQU64   (CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQD     Z3, Y2
+	VMOVDQU64   Y2, (AX)
+	VMOVDQU64   64(CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQD     Z3, Y2
+	VMOVDQU64   Y2, 32(AX)
+	VMOVDQU64   128(CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQD     Z3, Y2
+	VMOVDQU64   Y2, 64(AX)
+	VMOVDQU64   192(CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQD     Z3, Y2
+	VMOVDQU64   Y2, 96(AX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000080, AX
+	SUBQ        $0x00000020, DX
+	JMP         main
+
+single:
+	CMPQ        DX, $0x00000008
+	JB          tail
+	VMOVDQU64   (CX), Z2
+	VCMPPD      $0x1d, Z0, Z2, K1
+	VCMPPD      $0x11, Z1, Z2, K1, K1
+	VCVTTPD2QQ  Z2, Z3
+	VCVTTPD2UQQ Z2, K1, Z3
+	VPMOVQD     Z3, Y2
+	VMOVDQU64   Y2, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JMP         single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z2
+	VCMPPD      $0x1d, Z0, Z2, K2
+	VCMPPD      $0x11, Z1, Z2, K2, K2
+	VCVTTPD2QQ  Z2, Z0
+	VCVTTPD2UQQ Z2, K2, Z0
+	VPMOVQD     Z0, Y0
+	VMOVDQU32   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF64ToI64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·numF64ToI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0xc3e0000000000000, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x43e0000000000000, BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         $0x43f0000000000000, BX
+	VPBROADCASTQ BX, Z2
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU64    (CX), Z3
+	VCMPPD       $0x1d, Z0, Z3, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
+	VCVTTPD2QQ.Z Z3, K2, Z4
+	VCVTTPD2UQQ  Z3, K1, Z4
+	VMOVDQU64    Z4, (AX)
+	VMOVDQU64    64(CX), Z3
+	VCMPPD       $0x1d, Z0, Z3, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
+	VCVTTPD2QQ.Z Z3, K2, Z4
+	VCVTTPD2UQQ  Z3, K1, Z4
+	VMOVDQU64    Z4, 64(AX)
+	VMOVDQU64    128(CX), Z3
+	VCMPPD       $0x1d, Z0, Z3, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
+	VCVTTPD2QQ.Z Z3, K2, Z4
+	VCVTTPD2UQQ  Z3, K1, Z4
+	VMOVDQU64    Z4, 128(AX)
+	VMOVDQU64    192(CX), Z3
+	VCMPPD       $0x1d, Z0, Z3, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
+	VCVTTPD2QQ.Z Z3, K2, Z4
+	VCVTTPD2UQQ  Z3, K1, Z4
+	VMOVDQU64    Z4, 192(AX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU64    (CX), Z3
+	VCMPPD       $0x1d, Z0, Z3, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
+	VCVTTPD2QQ.Z Z3, K2, Z4
+	VCVTTPD2UQQ  Z3, K1, Z4
+	VMOVDQU64    Z4, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU64.Z  (CX), K1, Z3
+	VCMPPD       $0x1d, Z0, Z3, K3
+	VCMPPD       $0x11, Z2, Z3, K3, K3
+	VCMPPD       $0x1d, Z1, Z3, K3, K2
+	VCVTTPD2QQ.Z Z3, K3, Z0
+	VCVTTPD2UQQ  Z3, K2, Z0
+	VMOVDQU64    Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF64ToU64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·numF64ToU64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0xc3e0000000000000, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x43e0000000000000, BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         $0x43f0000000000000, BX
+	VPBROADCASTQ BX, Z2
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU64    (CX), Z3
+	VCMPPD       $0x1d, Z0, Z3, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
+	VCVTTPD2QQ.Z Z3, K2, Z4
+	VCVTTPD2UQQ  Z3, K1, Z4
+	VMOVDQU64    Z4, (AX)
+	VMOVDQU64    64(CX), Z3
+	VCMPPD       $0x1d, Z0, Z3, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
+	VCVTTPD2QQ.Z Z3, K2, Z4
+	VCVTTPD2UQQ  Z3, K1, Z4
+	VMOVDQU64    Z4, 64(AX)
+	VMOVDQU64    128(CX), Z3
+	VCMPPD       $0x1d, Z0, Z3, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
+	VCVTTPD2QQ.Z Z3, K2, Z4
+	VCVTTPD2UQQ  Z3, K1, Z4
+	VMOVDQU64    Z4, 128(AX)
+	VMOVDQU64    192(CX), Z3
+	VCMPPD       $0x1d, Z0, Z3, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
+	VCVTTPD2QQ.Z Z3, K2, Z4
+	VCVTTPD2UQQ  Z3, K1, Z4
+	VMOVDQU64    Z4, 192(AX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU64    (CX), Z3
+	VCMPPD       $0x1d, Z0, Z3, K2
+	VCMPPD       $0x11, Z2, Z3, K2, K2
+	VCMPPD       $0x1d, Z1, Z3, K2, K1
+	VCVTTPD2QQ.Z Z3, K2, Z4
+	VCVTTPD2UQQ  Z3, K1, Z4
+	VMOVDQU64    Z4, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU64.Z  (CX), K1, Z3
+	VCMPPD       $0x1d, Z0, Z3, K3
+	VCMPPD       $0x11, Z2, Z3, K3, K3
+	VCMPPD       $0x1d, Z1, Z3, K3, K2
+	VCVTTPD2QQ.Z Z3, K3, Z0
+	VCVTTPD2UQQ  Z3, K2, Z0
+	VMOVDQU64    Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF64ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numF64ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VPXORD       Z0, Z0, Z0
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Z2
+	VCMPPD     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVQ      X2, (AX)
+	VMOVDQU64  64(CX), Z2
+	VCMPPD     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVQ      X2, 8(AX)
+	VMOVDQU64  128(CX), Z2
+	VCMPPD     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVQ      X2, 16(AX)
+	VMOVDQU64  192(CX), Z2
+	VCMPPD     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVQ      X2, 24(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Z2
+	VCMPPD     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVQ      X2, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z2
+	VCMPPD      $0x04, Z0, Z2, K2
+	VMOVDQU8.Z  X1, K2, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI8ToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI8ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), X0
+	VPMOVSXBD X0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 16(CX), X0
+	VPMOVSXBD X0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 32(CX), X0
+	VPMOVSXBD X0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 48(CX), X0
+	VPMOVSXBD X0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), X0
+	VPMOVSXBD X0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X0
+	VPMOVSXBD  X0, Z0
+	VCVTDQ2PS  Z0, Z0
+	VMOVDQU32  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI8ToF64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numI8ToF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVSXBQ X0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVSXBQ X0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVQ     16(CX), X0
+	VPMOVSXBQ X0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVQ     24(CX), X0
+	VPMOVSXBQ X0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVSXBQ X0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X0
+	VPMOVSXBQ  X0, Z0
+	VCVTQQ2PD  Z0, Z0
+	VMOVDQU64  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI8ToU8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numI8ToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000100
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 128(CX), Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 192(CX), Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000100, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000040
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Z0
+	VMOVDQU8   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI8ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI8ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000080
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VPMOVSXBW Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VPMOVSXBW Y0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VPMOVSXBW Y0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VPMOVSXBW Y0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000080, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VPMOVSXBW Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Y0
+	VPMOVSXBW  Y0, Z0
+	VMOVDQU16  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI8ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI8ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000080
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VPMOVSXBW Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VPMOVSXBW Y0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VPMOVSXBW Y0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VPMOVSXBW Y0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000080, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VPMOVSXBW Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Y0
+	VPMOVSXBW  Y0, Z0
+	VMOVDQU16  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI8ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI8ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), X0
+	VPMOVSXBD X0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 16(CX), X0
+	VPMOVSXBD X0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 32(CX), X0
+	VPMOVSXBD X0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 48(CX), X0
+	VPMOVSXBD X0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), X0
+	VPMOVSXBD X0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X0
+	VPMOVSXBD  X0, Z0
+	VMOVDQU32  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI8ToU32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI8ToU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), X0
+	VPMOVSXBD X0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 16(CX), X0
+	VPMOVSXBD X0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 32(CX), X0
+	VPMOVSXBD X0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 48(CX), X0
+	VPMOVSXBD X0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), X0
+	VPMOVSXBD X0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X0
+	VPMOVSXBD  X0, Z0
+	VMOVDQU32  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI8ToI64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI8ToI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVSXBQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVSXBQ X0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVQ     16(CX), X0
+	VPMOVSXBQ X0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVQ     24(CX), X0
+	VPMOVSXBQ X0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVSXBQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X0
+	VPMOVSXBQ  X0, Z0
+	VMOVDQU64  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI8ToU64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI8ToU64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVSXBQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVSXBQ X0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVQ     16(CX), X0
+	VPMOVSXBQ X0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVQ     24(CX), X0
+	VPMOVSXBQ X0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVSXBQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X0
+	VPMOVSXBQ  X0, Z0
+	VMOVDQU64  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI8ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numI8ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ       DX, $0x00000100
+	JB         single
+	VMOVDQU64  (CX), Z1
+	VPTESTMB   Z1, Z1, K1
+	VMOVDQU8.Z Z0, K1, Z1
+	VMOVDQU64  Z1, (AX)
+	VMOVDQU64  64(CX), Z1
+	VPTESTMB   Z1, Z1, K1
+	VMOVDQU8.Z Z0, K1, Z1
+	VMOVDQU64  Z1, 64(AX)
+	VMOVDQU64  128(CX), Z1
+	VPTESTMB   Z1, Z1, K1
+	VMOVDQU8.Z Z0, K1, Z1
+	VMOVDQU64  Z1, 128(AX)
+	VMOVDQU64  192(CX), Z1
+	VPTESTMB   Z1, Z1, K1
+	VMOVDQU8.Z Z0, K1, Z1
+	VMOVDQU64  Z1, 192(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000100, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000040
+	JB         tail
+	VMOVDQU64  (CX), Z1
+	VPTESTMB   Z1, Z1, K1
+	VMOVDQU8.Z Z0, K1, Z1
+	VMOVDQU64  Z1, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Z1
+	VPTESTMB   Z1, Z1, K2
+	VMOVDQU8.Z Z0, K2, Z0
+	VMOVDQU8   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU8ToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU8ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), X0
+	VPMOVZXBD  X0, Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, (AX)
+	VMOVDQU64  16(CX), X0
+	VPMOVZXBD  X0, Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, 64(AX)
+	VMOVDQU64  32(CX), X0
+	VPMOVZXBD  X0, Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, 128(AX)
+	VMOVDQU64  48(CX), X0
+	VPMOVZXBD  X0, Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, 192(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), X0
+	VPMOVZXBD  X0, Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X0
+	VPMOVZXBD  X0, Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU32  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU8ToF64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numU8ToF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVQ      (CX), X0
+	VPMOVZXBQ  X0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, (AX)
+	VMOVQ      8(CX), X0
+	VPMOVZXBQ  X0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, 64(AX)
+	VMOVQ      16(CX), X0
+	VPMOVZXBQ  X0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, 128(AX)
+	VMOVQ      24(CX), X0
+	VPMOVZXBQ  X0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, 192(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVQ      (CX), X0
+	VPMOVZXBQ  X0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X0
+	VPMOVZXBQ  X0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU8ToI8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numU8ToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000100
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 128(CX), Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 192(CX), Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000100, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000040
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Z0
+	VMOVDQU8   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU8ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU8ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000080
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VPMOVZXBW Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VPMOVZXBW Y0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VPMOVZXBW Y0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VPMOVZXBW Y0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000080, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VPMOVZXBW Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Y0
+	VPMOVZXBW  Y0, Z0
+	VMOVDQU16  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU8ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU8ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000080
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VPMOVZXBW Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VPMOVZXBW Y0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VPMOVZXBW Y0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VPMOVZXBW Y0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000080, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VPMOVZXBW Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Y0
+	VPMOVZXBW  Y0, Z0
+	VMOVDQU16  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU8ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU8ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), X0
+	VPMOVZXBD X0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 16(CX), X0
+	VPMOVZXBD X0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 32(CX), X0
+	VPMOVZXBD X0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 48(CX), X0
+	VPMOVZXBD X0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), X0
+	VPMOVZXBD X0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X0
+	VPMOVZXBD  X0, Z0
+	VMOVDQU32  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU8ToU32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU8ToU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), X0
+	VPMOVZXBD X0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 16(CX), X0
+	VPMOVZXBD X0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 32(CX), X0
+	VPMOVZXBD X0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 48(CX), X0
+	VPMOVZXBD X0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), X0
+	VPMOVZXBD X0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X0
+	VPMOVZXBD  X0, Z0
+	VMOVDQU32  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU8ToI64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU8ToI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVZXBQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVZXBQ X0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVQ     16(CX), X0
+	VPMOVZXBQ X0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVQ     24(CX), X0
+	VPMOVZXBQ X0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVZXBQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X0
+	VPMOVZXBQ  X0, Z0
+	VMOVDQU64  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU8ToU64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU8ToU64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVZXBQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVZXBQ X0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVQ     16(CX), X0
+	VPMOVZXBQ X0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVQ     24(CX), X0
+	VPMOVZXBQ X0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVZXBQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X0
+	VPMOVZXBQ  X0, Z0
+	VMOVDQU64  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU8ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numU8ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ       DX, $0x00000100
+	JB         single
+	VMOVDQU64  (CX), Z1
+	VPTESTMB   Z1, Z1, K1
+	VMOVDQU8.Z Z0, K1, Z1
+	VMOVDQU64  Z1, (AX)
+	VMOVDQU64  64(CX), Z1
+	VPTESTMB   Z1, Z1, K1
+	VMOVDQU8.Z Z0, K1, Z1
+	VMOVDQU64  Z1, 64(AX)
+	VMOVDQU64  128(CX), Z1
+	VPTESTMB   Z1, Z1, K1
+	VMOVDQU8.Z Z0, K1, Z1
+	VMOVDQU64  Z1, 128(AX)
+	VMOVDQU64  192(CX), Z1
+	VPTESTMB   Z1, Z1, K1
+	VMOVDQU8.Z Z0, K1, Z1
+	VMOVDQU64  Z1, 192(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000100, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000040
+	JB         tail
+	VMOVDQU64  (CX), Z1
+	VPTESTMB   Z1, Z1, K1
+	VMOVDQU8.Z Z0, K1, Z1
+	VMOVDQU64  Z1, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Z1
+	VPTESTMB   Z1, Z1, K2
+	VMOVDQU8.Z Z0, K2, Z0
+	VMOVDQU8   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI16ToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI16ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VPMOVSXWD Y0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VPMOVSXWD Y0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VPMOVSXWD Y0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VPMOVSXWD Y0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VPMOVSXWD Y0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVSXWD   Y0, Z0
+	VCVTDQ2PS   Z0, Z0
+	VMOVDQU32   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI16ToF64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numI16ToF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), X0
+	VPMOVSXWQ X0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 16(CX), X0
+	VPMOVSXWQ X0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 32(CX), X0
+	VPMOVSXWQ X0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 48(CX), X0
+	VPMOVSXWQ X0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), X0
+	VPMOVSXWQ X0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, X0
+	VPMOVSXWQ   X0, Z0
+	VCVTQQ2PD   Z0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI16ToI8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI16ToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000080
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000080, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Z0
+	VPMOVWB     Z0, Y0
+	VMOVDQU8    Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI16ToU8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI16ToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000080
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000080, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Z0
+	VPMOVWB     Z0, Y0
+	VMOVDQU8    Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI16ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numI16ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000080
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 128(CX), Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 192(CX), Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000080, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Z0
+	VMOVDQU16   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI16ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI16ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VPMOVSXWD Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VPMOVSXWD Y0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VPMOVSXWD Y0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VPMOVSXWD Y0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VPMOVSXWD Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVSXWD   Y0, Z0
+	VMOVDQU32   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI16ToU32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI16ToU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VPMOVSXWD Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VPMOVSXWD Y0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VPMOVSXWD Y0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VPMOVSXWD Y0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VPMOVSXWD Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVSXWD   Y0, Z0
+	VMOVDQU32   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI16ToI64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI16ToI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), X0
+	VPMOVSXWQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 16(CX), X0
+	VPMOVSXWQ X0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 32(CX), X0
+	VPMOVSXWQ X0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 48(CX), X0
+	VPMOVSXWQ X0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), X0
+	VPMOVSXWQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, X0
+	VPMOVSXWQ   X0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI16ToU64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI16ToU64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), X0
+	VPMOVSXWQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 16(CX), X0
+	VPMOVSXWQ X0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 32(CX), X0
+	VPMOVSXWQ X0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 48(CX), X0
+	VPMOVSXWQ X0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), X0
+	VPMOVSXWQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, X0
+	VPMOVSXWQ   X0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI16ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI16ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ       DX, $0x00000080
+	JB         single
+	VMOVDQU64  (CX), Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, (AX)
+	VMOVDQU64  64(CX), Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, 32(AX)
+	VMOVDQU64  128(CX), Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, 64(AX)
+	VMOVDQU64  192(CX), Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, 96(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000080, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU64  (CX), Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Z1
+	VPTESTMW    Z1, Z1, K2
+	VMOVDQU8.Z  Y0, K2, Y0
+	VMOVDQU8    Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU16ToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU16ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y0
+	VPMOVZXWD  Y0, Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, (AX)
+	VMOVDQU64  32(CX), Y0
+	VPMOVZXWD  Y0, Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, 64(AX)
+	VMOVDQU64  64(CX), Y0
+	VPMOVZXWD  Y0, Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, 128(AX)
+	VMOVDQU64  96(CX), Y0
+	VPMOVZXWD  Y0, Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, 192(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y0
+	VPMOVZXWD  Y0, Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVZXWD   Y0, Z0
+	VCVTUDQ2PS  Z0, Z0
+	VMOVDQU32   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU16ToF64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numU16ToF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), X0
+	VPMOVZXWQ  X0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, (AX)
+	VMOVDQU64  16(CX), X0
+	VPMOVZXWQ  X0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, 64(AX)
+	VMOVDQU64  32(CX), X0
+	VPMOVZXWQ  X0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, 128(AX)
+	VMOVDQU64  48(CX), X0
+	VPMOVZXWQ  X0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, 192(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), X0
+	VPMOVZXWQ  X0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, X0
+	VPMOVZXWQ   X0, Z0
+	VCVTUQQ2PD  Z0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU16ToI8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU16ToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000080
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000080, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Z0
+	VPMOVWB     Z0, Y0
+	VMOVDQU8    Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU16ToU8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU16ToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000080
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000080, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVWB   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Z0
+	VPMOVWB     Z0, Y0
+	VMOVDQU8    Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU16ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numU16ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000080
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 128(CX), Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 192(CX), Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000080, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Z0
+	VMOVDQU16   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU16ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU16ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VPMOVZXWD Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VPMOVZXWD Y0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VPMOVZXWD Y0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VPMOVZXWD Y0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VPMOVZXWD Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVZXWD   Y0, Z0
+	VMOVDQU32   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU16ToU32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU16ToU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VPMOVZXWD Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VPMOVZXWD Y0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VPMOVZXWD Y0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VPMOVZXWD Y0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VPMOVZXWD Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVZXWD   Y0, Z0
+	VMOVDQU32   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU16ToI64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU16ToI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), X0
+	VPMOVZXWQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 16(CX), X0
+	VPMOVZXWQ X0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 32(CX), X0
+	VPMOVZXWQ X0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 48(CX), X0
+	VPMOVZXWQ X0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), X0
+	VPMOVZXWQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, X0
+	VPMOVZXWQ   X0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU16ToU64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU16ToU64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), X0
+	VPMOVZXWQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 16(CX), X0
+	VPMOVZXWQ X0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 32(CX), X0
+	VPMOVZXWQ X0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 48(CX), X0
+	VPMOVZXWQ X0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), X0
+	VPMOVZXWQ X0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, X0
+	VPMOVZXWQ   X0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU16ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU16ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ       DX, $0x00000080
+	JB         single
+	VMOVDQU64  (CX), Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, (AX)
+	VMOVDQU64  64(CX), Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, 32(AX)
+	VMOVDQU64  128(CX), Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, 64(AX)
+	VMOVDQU64  192(CX), Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, 96(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000080, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU64  (CX), Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Z1
+	VPTESTMW    Z1, Z1, K2
+	VMOVDQU8.Z  Y0, K2, Y0
+	VMOVDQU8    Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI32ToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numI32ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 128(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 192(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z0
+	VCVTDQ2PS   Z0, Z0
+	VMOVDQU32   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI32ToF64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numI32ToF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Y0
+	VPMOVSXDQ   Y0, Z0
+	VCVTQQ2PD   Z0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI32ToI8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI32ToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, 16(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, 32(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, 48(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI32ToU8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI32ToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, 16(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, 32(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, 48(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI32ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI32ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI32ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI32ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI32ToU32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numI32ToU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 128(CX), Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 192(CX), Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z0
+	VMOVDQU32   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI32ToI64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI32ToI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Y0
+	VPMOVSXDQ   Y0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI32ToU64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI32ToU64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VPMOVSXDQ Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Y0
+	VPMOVSXDQ   Y0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI32ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI32ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z1
+	VPTESTMD   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVDQU64  X1, (AX)
+	VMOVDQU64  64(CX), Z1
+	VPTESTMD   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVDQU64  X1, 16(AX)
+	VMOVDQU64  128(CX), Z1
+	VPTESTMD   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVDQU64  X1, 32(AX)
+	VMOVDQU64  192(CX), Z1
+	VPTESTMD   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVDQU64  X1, 48(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z1
+	VPTESTMD   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVDQU64  X1, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z1
+	VPTESTMD    Z1, Z1, K2
+	VMOVDQU8.Z  X0, K2, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU32ToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numU32ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, (AX)
+	VMOVDQU64  64(CX), Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, 64(AX)
+	VMOVDQU64  128(CX), Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, 128(AX)
+	VMOVDQU64  192(CX), Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, 192(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU64  Z0, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z0
+	VCVTUDQ2PS  Z0, Z0
+	VMOVDQU32   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU32ToF64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numU32ToF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Y0
+	VPMOVZXDQ  Y0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, (AX)
+	VMOVDQU64  32(CX), Y0
+	VPMOVZXDQ  Y0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, 64(AX)
+	VMOVDQU64  64(CX), Y0
+	VPMOVZXDQ  Y0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, 128(AX)
+	VMOVDQU64  96(CX), Y0
+	VPMOVZXDQ  Y0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, 192(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Y0
+	VPMOVZXDQ  Y0, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Y0
+	VPMOVZXDQ   Y0, Z0
+	VCVTUQQ2PD  Z0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU32ToI8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU32ToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, 16(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, 32(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, 48(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU32ToU8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU32ToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, 16(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, 32(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, 48(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVDB   Z0, X0
+	VMOVDQU64 X0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU32ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU32ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU32ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU32ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVDW   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU32ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numU32ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 128(CX), Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 192(CX), Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z0
+	VMOVDQU32   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU32ToI64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU32ToI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VPMOVZXDQ Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VPMOVZXDQ Y0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VPMOVZXDQ Y0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VPMOVZXDQ Y0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VPMOVZXDQ Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Y0
+	VPMOVZXDQ   Y0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU32ToU64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU32ToU64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Y0
+	VPMOVZXDQ Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 32(CX), Y0
+	VPMOVZXDQ Y0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 64(CX), Y0
+	VPMOVZXDQ Y0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 96(CX), Y0
+	VPMOVZXDQ Y0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Y0
+	VPMOVZXDQ Y0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Y0
+	VPMOVZXDQ   Y0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU32ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU32ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z1
+	VPTESTMD   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVDQU64  X1, (AX)
+	VMOVDQU64  64(CX), Z1
+	VPTESTMD   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVDQU64  X1, 16(AX)
+	VMOVDQU64  128(CX), Z1
+	VPTESTMD   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVDQU64  X1, 32(AX)
+	VMOVDQU64  192(CX), Z1
+	VPTESTMD   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVDQU64  X1, 48(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z1
+	VPTESTMD   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVDQU64  X1, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z1
+	VPTESTMD    Z1, Z1, K2
+	VMOVDQU8.Z  X0, K2, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI64ToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numI64ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VCVTQQ2PS Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VCVTQQ2PS Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VCVTQQ2PS Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VCVTQQ2PS Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VCVTQQ2PS Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VCVTQQ2PS   Z0, Y0
+	VMOVDQU32   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI64ToF64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·numI64ToF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 128(CX), Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 192(CX), Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VCVTQQ2PD Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VCVTQQ2PD   Z0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI64ToI8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI64ToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, 8(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, 16(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, 24(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000008, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VPMOVQB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI64ToU8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI64ToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, 8(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, 16(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, 24(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000008, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VPMOVQB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI64ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI64ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, 16(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, 32(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, 48(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VPMOVQW     Z0, X0
+	VMOVDQU16   X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI64ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI64ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, 16(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, 32(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, 48(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VPMOVQW     Z0, X0
+	VMOVDQU16   X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI64ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI64ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VPMOVQD     Z0, Y0
+	VMOVDQU32   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI64ToU32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI64ToU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VPMOVQD     Z0, Y0
+	VMOVDQU32   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI64ToU64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numI64ToU64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 128(CX), Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 192(CX), Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numI64ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numI64ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Z1
+	VPTESTMQ   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVQ      X1, (AX)
+	VMOVDQU64  64(CX), Z1
+	VPTESTMQ   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVQ      X1, 8(AX)
+	VMOVDQU64  128(CX), Z1
+	VPTESTMQ   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVQ      X1, 16(AX)
+	VMOVDQU64  192(CX), Z1
+	VPTESTMQ   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Z1
+	VPTESTMQ   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z1
+	VPTESTMQ    Z1, Z1, K2
+	VMOVDQU8.Z  X0, K2, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU64ToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numU64ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Z0
+	VCVTUQQ2PS Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	VMOVDQU64  64(CX), Z0
+	VCVTUQQ2PS Z0, Y0
+	VMOVDQU64  Y0, 32(AX)
+	VMOVDQU64  128(CX), Z0
+	VCVTUQQ2PS Z0, Y0
+	VMOVDQU64  Y0, 64(AX)
+	VMOVDQU64  192(CX), Z0
+	VCVTUQQ2PS Z0, Y0
+	VMOVDQU64  Y0, 96(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Z0
+	VCVTUQQ2PS Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VCVTUQQ2PS  Z0, Y0
+	VMOVDQU32   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU64ToF64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·numU64ToF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, (AX)
+	VMOVDQU64  64(CX), Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, 64(AX)
+	VMOVDQU64  128(CX), Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, 128(AX)
+	VMOVDQU64  192(CX), Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, 192(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VCVTUQQ2PD  Z0, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU64ToI8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU64ToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, 8(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, 16(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, 24(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000008, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VPMOVQB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU64ToU8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU64ToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, 8(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, 16(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, 24(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVQB   Z0, X0
+	VMOVQ     X0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000008, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VPMOVQB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU64ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU64ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, 16(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, 32(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, 48(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VPMOVQW     Z0, X0
+	VMOVDQU16   X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU64ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU64ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, 16(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, 32(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, 48(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVQW   Z0, X0
+	VMOVDQU64 X0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VPMOVQW     Z0, X0
+	VMOVDQU16   X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU64ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU64ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VPMOVQD     Z0, Y0
+	VMOVDQU32   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU64ToU32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU64ToU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VPMOVQD   Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VPMOVQD     Z0, Y0
+	VMOVDQU32   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU64ToI64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numU64ToI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VMOVDQU64 Z0, 64(AX)
+	VMOVDQU64 128(CX), Z0
+	VMOVDQU64 Z0, 128(AX)
+	VMOVDQU64 192(CX), Z0
+	VMOVDQU64 Z0, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z0
+	VMOVDQU64   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numU64ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numU64ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Z1
+	VPTESTMQ   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVQ      X1, (AX)
+	VMOVDQU64  64(CX), Z1
+	VPTESTMQ   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVQ      X1, 8(AX)
+	VMOVDQU64  128(CX), Z1
+	VPTESTMQ   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVQ      X1, 16(AX)
+	VMOVDQU64  192(CX), Z1
+	VPTESTMQ   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Z1
+	VPTESTMQ   Z1, Z1, K1
+	VMOVDQU8.Z X0, K1, X1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU64.Z (CX), K1, Z1
+	VPTESTMQ    Z1, Z1, K2
+	VMOVDQU8.Z  X0, K2, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numBoolToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numBoolToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBD  X1, Z1
+	VCVTUDQ2PS Z1, Z1
+	VMOVDQU64  Z1, (AX)
+	VMOVDQU64  16(CX), X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBD  X1, Z1
+	VCVTUDQ2PS Z1, Z1
+	VMOVDQU64  Z1, 64(AX)
+	VMOVDQU64  32(CX), X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBD  X1, Z1
+	VCVTUDQ2PS Z1, Z1
+	VMOVDQU64  Z1, 128(AX)
+	VMOVDQU64  48(CX), X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBD  X1, Z1
+	VCVTUDQ2PS Z1, Z1
+	VMOVDQU64  Z1, 192(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBD  X1, Z1
+	VCVTUDQ2PS Z1, Z1
+	VMOVDQU64  Z1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBD  X1, Z0
+	VCVTUDQ2PS Z0, Z0
+	VMOVDQU32  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numBoolToF64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·numBoolToF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVQ      (CX), X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBQ  X1, Z1
+	VCVTUQQ2PD Z1, Z1
+	VMOVDQU64  Z1, (AX)
+	VMOVQ      8(CX), X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBQ  X1, Z1
+	VCVTUQQ2PD Z1, Z1
+	VMOVDQU64  Z1, 64(AX)
+	VMOVQ      16(CX), X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBQ  X1, Z1
+	VCVTUQQ2PD Z1, Z1
+	VMOVDQU64  Z1, 128(AX)
+	VMOVQ      24(CX), X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBQ  X1, Z1
+	VCVTUQQ2PD Z1, Z1
+	VMOVDQU64  Z1, 192(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVQ      (CX), X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBQ  X1, Z1
+	VCVTUQQ2PD Z1, Z1
+	VMOVDQU64  Z1, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBQ  X1, Z0
+	VCVTUQQ2PD Z0, Z0
+	VMOVDQU64  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numBoolToI8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numBoolToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ      DX, $0x00000100
+	JB        single
+	VMOVDQU64 (CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 64(CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 128(CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VMOVDQU64 192(CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000100, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000040
+	JB        tail
+	VMOVDQU64 (CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Z1
+	VPMINUB    Z0, Z1, Z1
+	VMOVDQU8   Z1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numBoolToU8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numBoolToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ      DX, $0x00000100
+	JB        single
+	VMOVDQU64 (CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 64(CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 128(CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VMOVDQU64 192(CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000100, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000040
+	JB        tail
+	VMOVDQU64 (CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Z1
+	VPMINUB    Z0, Z1, Z1
+	VMOVDQU8   Z1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numBoolToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numBoolToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ      DX, $0x00000080
+	JB        single
+	VMOVDQU64 (CX), Y1
+	VPMINUB   Y0, Y1, Y1
+	VPMOVZXBW Y1, Z1
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 32(CX), Y1
+	VPMINUB   Y0, Y1, Y1
+	VPMOVZXBW Y1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 64(CX), Y1
+	VPMINUB   Y0, Y1, Y1
+	VPMOVZXBW Y1, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VMOVDQU64 96(CX), Y1
+	VPMINUB   Y0, Y1, Y1
+	VPMOVZXBW Y1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000080, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU64 (CX), Y1
+	VPMINUB   Y0, Y1, Y1
+	VPMOVZXBW Y1, Z1
+	VMOVDQU64 Z1, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Y1
+	VPMINUB    Y0, Y1, Y1
+	VPMOVZXBW  Y1, Z0
+	VMOVDQU16  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numBoolToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numBoolToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ      DX, $0x00000080
+	JB        single
+	VMOVDQU64 (CX), Y1
+	VPMINUB   Y0, Y1, Y1
+	VPMOVZXBW Y1, Z1
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 32(CX), Y1
+	VPMINUB   Y0, Y1, Y1
+	VPMOVZXBW Y1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 64(CX), Y1
+	VPMINUB   Y0, Y1, Y1
+	VPMOVZXBW Y1, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VMOVDQU64 96(CX), Y1
+	VPMINUB   Y0, Y1, Y1
+	VPMOVZXBW Y1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000080, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU64 (CX), Y1
+	VPMINUB   Y0, Y1, Y1
+	VPMOVZXBW Y1, Z1
+	VMOVDQU64 Z1, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Y1
+	VPMINUB    Y0, Y1, Y1
+	VPMOVZXBW  Y1, Z0
+	VMOVDQU16  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numBoolToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numBoolToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Z1
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 16(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 32(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VMOVDQU64 48(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Z1
+	VMOVDQU64 Z1, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBD  X1, Z0
+	VMOVDQU32  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numBoolToU32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numBoolToU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Z1
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 16(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 32(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VMOVDQU64 48(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Z1
+	VMOVDQU64 Z1, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBD  X1, Z0
+	VMOVDQU32  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numBoolToI64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numBoolToI64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Z1
+	VMOVDQU64 Z1, (AX)
+	VMOVQ     8(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VMOVQ     16(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VMOVQ     24(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Z1
+	VMOVDQU64 Z1, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBQ  X1, Z0
+	VMOVDQU64  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numBoolToU64AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numBoolToU64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Z1
+	VMOVDQU64 Z1, (AX)
+	VMOVQ     8(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VMOVQ     16(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VMOVQ     24(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Z1
+	VMOVDQU64 Z1, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMINUB    X0, X1, X1
+	VPMOVZXBQ  X1, Z0
+	VMOVDQU64  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numBoolToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·numBoolToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ      DX, $0x00000100
+	JB        single
+	VMOVDQU64 (CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	VMOVDQU64 64(CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 128(CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VMOVDQU64 192(CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000100, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000040
+	JB        tail
+	VMOVDQU64 (CX), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Z1
+	VPMINUB    Z0, Z1, Z1
+	VMOVDQU8   Z1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numF32ToF64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX
+TEXT ·numF32ToF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVDQU   (CX), X0
+	VCVTPS2PD X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VCVTPS2PD X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VCVTPS2PD X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VCVTPS2PD X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVDQU   (CX), X0
+	VCVTPS2PD X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numF32ToI8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF32ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	VMOVDQU    32(CX), Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 8(AX)
+	VMOVDQU    64(CX), Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 16(AX)
+	VMOVDQU    96(CX), Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU    (CX), Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA narrow_shuf_32_8<>+0(SB)/4, $0x0c080400
+DATA narrow_shuf_32_8<>+4(SB)/4, $0x80808080
+DATA narrow_shuf_32_8<>+8(SB)/4, $0x80808080
+DATA narrow_shuf_32_8<>+12(SB)/4, $0x80808080
+DATA narrow_shuf_32_8<>+16(SB)/4, $0x0c080400
+DATA narrow_shuf_32_8<>+20(SB)/4, $0x80808080
+DATA narrow_shuf_32_8<>+24(SB)/4, $0x80808080
+DATA narrow_shuf_32_8<>+28(SB)/4, $0x80808080
+GLOBL narrow_shuf_32_8<>(SB), RODATA|NOPTR, $32
+
+DATA narrow_lanes_d04<>+0(SB)/4, $0x00000000
+DATA narrow_lanes_d04<>+4(SB)/4, $0x00000004
+DATA narrow_lanes_d04<>+8(SB)/4, $0x00000000
+DATA narrow_lanes_d04<>+12(SB)/4, $0x00000004
+DATA narrow_lanes_d04<>+16(SB)/4, $0x00000000
+DATA narrow_lanes_d04<>+20(SB)/4, $0x00000004
+DATA narrow_lanes_d04<>+24(SB)/4, $0x00000000
+DATA narrow_lanes_d04<>+28(SB)/4, $0x00000004
+GLOBL narrow_lanes_d04<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_10000000<>+0(SB)/4, $0x10000000
+DATA splat32_10000000<>+4(SB)/4, $0x10000000
+DATA splat32_10000000<>+8(SB)/4, $0x10000000
+DATA splat32_10000000<>+12(SB)/4, $0x10000000
+DATA splat32_10000000<>+16(SB)/4, $0x10000000
+DATA splat32_10000000<>+20(SB)/4, $0x10000000
+DATA splat32_10000000<>+24(SB)/4, $0x10000000
+DATA splat32_10000000<>+28(SB)/4, $0x10000000
+GLOBL splat32_10000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_4f800000<>+0(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+4(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+8(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+12(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+16(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+20(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+24(SB)/4, $0x4f800000
+DATA splat32_4f800000<>+28(SB)/4, $0x4f800000
+GLOBL splat32_4f800000<>(SB), RODATA|NOPTR, $32
+
+// func numF32ToU8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF32ToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	VMOVDQU    32(CX), Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 8(AX)
+	VMOVDQU    64(CX), Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 16(AX)
+	VMOVDQU    96(CX), Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU    (CX), Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numF32ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF32ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	VMOVDQU    32(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 16(AX)
+	VMOVDQU    64(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 32(AX)
+	VMOVDQU    96(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU    (CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA narrow_shuf_32_16<>+0(SB)/4, $0x05040100
+DATA narrow_shuf_32_16<>+4(SB)/4, $0x0d0c0908
+DATA narrow_shuf_32_16<>+8(SB)/4, $0x80808080
+DATA narrow_shuf_32_16<>+12(SB)/4, $0x80808080
+DATA narrow_shuf_32_16<>+16(SB)/4, $0x05040100
+DATA narrow_shuf_32_16<>+20(SB)/4, $0x0d0c0908
+DATA narrow_shuf_32_16<>+24(SB)/4, $0x80808080
+DATA narrow_shuf_32_16<>+28(SB)/4, $0x80808080
+GLOBL narrow_shuf_32_16<>(SB), RODATA|NOPTR, $32
+
+// func numF32ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF32ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	VMOVDQU    32(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 16(AX)
+	VMOVDQU    64(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 32(AX)
+	VMOVDQU    96(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU    (CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numF32ToI32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF32ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	VMOVDQU    32(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 32(AX)
+	VMOVDQU    64(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 64(AX)
+	VMOVDQU    96(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 96(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU    (CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numF32ToU32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF32ToU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	VMOVDQU    32(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 32(AX)
+	VMOVDQU    64(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 64(AX)
+	VMOVDQU    96(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 96(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU    (CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numF32ToI64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF32ToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y1
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, (AX)
+	VMOVDQU    Y3, 32(AX)
+	VMOVDQU    32(CX), Y1
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, 64(AX)
+	VMOVDQU    Y3, 96(AX)
+	VMOVDQU    64(CX), Y1
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, 128(AX)
+	VMOVDQU    Y3, 160(AX)
+	VMOVDQU    96(CX), Y1
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, 192(AX)
+	VMOVDQU    Y3, 224(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU    (CX), Y1
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, (AX)
+	VMOVDQU    Y3, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_df000000<>+0(SB)/4, $0xdf000000
+DATA splat32_df000000<>+4(SB)/4, $0xdf000000
+DATA splat32_df000000<>+8(SB)/4, $0xdf000000
+DATA splat32_df000000<>+12(SB)/4, $0xdf000000
+DATA splat32_df000000<>+16(SB)/4, $0xdf000000
+DATA splat32_df000000<>+20(SB)/4, $0xdf000000
+DATA splat32_df000000<>+24(SB)/4, $0xdf000000
+DATA splat32_df000000<>+28(SB)/4, $0xdf000000
+GLOBL splat32_df000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_5f800000<>+0(SB)/4, $0x5f800000
+DATA splat32_5f800000<>+4(SB)/4, $0x5f800000
+DATA splat32_5f800000<>+8(SB)/4, $0x5f800000
+DATA splat32_5f800000<>+12(SB)/4, $0x5f800000
+DATA splat32_5f800000<>+16(SB)/4, $0x5f800000
+DATA splat32_5f800000<>+20(SB)/4, $0x5f800000
+DATA splat32_5f800000<>+24(SB)/4, $0x5f800000
+DATA splat32_5f800000<>+28(SB)/4, $0x5f800000
+GLOBL splat32_5f800000<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_2f800000<>+0(SB)/4, $0x2f800000
+DATA splat32_2f800000<>+4(SB)/4, $0x2f800000
+DATA splat32_2f800000<>+8(SB)/4, $0x2f800000
+DATA splat32_2f800000<>+12(SB)/4, $0x2f800000
+DATA splat32_2f800000<>+16(SB)/4, $0x2f800000
+DATA splat32_2f800000<>+20(SB)/4, $0x2f800000
+DATA splat32_2f800000<>+24(SB)/4, $0x2f800000
+DATA splat32_2f800000<>+28(SB)/4, $0x2f800000
+GLOBL splat32_2f800000<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_4f000000<>+0(SB)/4, $0x4f000000
+DATA splat32_4f000000<>+4(SB)/4, $0x4f000000
+DATA splat32_4f000000<>+8(SB)/4, $0x4f000000
+DATA splat32_4f000000<>+12(SB)/4, $0x4f000000
+DATA splat32_4f000000<>+16(SB)/4, $0x4f000000
+DATA splat32_4f000000<>+20(SB)/4, $0x4f000000
+DATA splat32_4f000000<>+24(SB)/4, $0x4f000000
+DATA splat32_4f000000<>+28(SB)/4, $0x4f000000
+GLOBL splat32_4f000000<>(SB), RODATA|NOPTR, $32
+
+// func numF32ToU64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF32ToU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y1
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, (AX)
+	VMOVDQU    Y3, 32(AX)
+	VMOVDQU    32(CX), Y1
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, 64(AX)
+	VMOVDQU    Y3, 96(AX)
+	VMOVDQU    64(CX), Y1
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, 128(AX)
+	VMOVDQU    Y3, 160(AX)
+	VMOVDQU    96(CX), Y1
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, 192(AX)
+	VMOVDQU    Y3, 224(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU    (CX), Y1
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, (AX)
+	VMOVDQU    Y3, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numF32ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF32ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y2
+	VCMPPS  $0x00, Y0, Y2, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVQ   X2, (AX)
+	VMOVDQU 32(CX), Y2
+	VCMPPS  $0x00, Y0, Y2, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVQ   X2, 8(AX)
+	VMOVDQU 64(CX), Y2
+	VCMPPS  $0x00, Y0, Y2, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVQ   X2, 16(AX)
+	VMOVDQU 96(CX), Y2
+	VCMPPS  $0x00, Y0, Y2, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVQ   X2, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y2
+	VCMPPS  $0x00, Y0, Y2, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVQ   X2, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat8_01<>+0(SB)/4, $0x01010101
+DATA splat8_01<>+4(SB)/4, $0x01010101
+DATA splat8_01<>+8(SB)/4, $0x01010101
+DATA splat8_01<>+12(SB)/4, $0x01010101
+DATA splat8_01<>+16(SB)/4, $0x01010101
+DATA splat8_01<>+20(SB)/4, $0x01010101
+DATA splat8_01<>+24(SB)/4, $0x01010101
+DATA splat8_01<>+28(SB)/4, $0x01010101
+GLOBL splat8_01<>(SB), RODATA|NOPTR, $32
+
+// func numF64ToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX
+TEXT ·numF64ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000010
+	JB         single
+	VMOVDQU    (CX), Y0
+	VCVTPD2PSY Y0, X0
+	VMOVDQU    X0, (AX)
+	VMOVDQU    32(CX), Y0
+	VCVTPD2PSY Y0, X0
+	VMOVDQU    X0, 16(AX)
+	VMOVDQU    64(CX), Y0
+	VCVTPD2PSY Y0, X0
+	VMOVDQU    X0, 32(AX)
+	VMOVDQU    96(CX), Y0
+	VCVTPD2PSY Y0, X0
+	VMOVDQU    X0, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000004
+	JB         tail
+	VMOVDQU    (CX), Y0
+	VCVTPD2PSY Y0, X0
+	VMOVDQU    X0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000004, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numF64ToI8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX
+TEXT ·numF64ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ        DX, $0x00000010
+	JB          single
+	VMOVDQU     (CX), Y0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, (AX)
+	VMOVDQU     32(CX), Y0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, 4(AX)
+	VMOVDQU     64(CX), Y0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, 8(AX)
+	VMOVDQU     96(CX), Y0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, 12(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000010, DX
+	JMP         main
+
+single:
+	CMPQ        DX, $0x00000004
+	JB          tail
+	VMOVDQU     (CX), Y0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, (AX)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000004, AX
+	SUBQ        $0x00000004, DX
+	JMP         single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA narrow_q2d<>+0(SB)/4, $0x00000000
+DATA narrow_q2d<>+4(SB)/4, $0x00000002
+DATA narrow_q2d<>+8(SB)/4, $0x00000004
+DATA narrow_q2d<>+12(SB)/4, $0x00000006
+DATA narrow_q2d<>+16(SB)/4, $0x00000000
+DATA narrow_q2d<>+20(SB)/4, $0x00000002
+DATA narrow_q2d<>+24(SB)/4, $0x00000004
+DATA narrow_q2d<>+28(SB)/4, $0x00000006
+GLOBL narrow_q2d<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_c3e0000000000000<>+0(SB)/4, $0x00000000
+DATA splat64_c3e0000000000000<>+4(SB)/4, $0xc3e00000
+DATA splat64_c3e0000000000000<>+8(SB)/4, $0x00000000
+DATA splat64_c3e0000000000000<>+12(SB)/4, $0xc3e00000
+DATA splat64_c3e0000000000000<>+16(SB)/4, $0x00000000
+DATA splat64_c3e0000000000000<>+20(SB)/4, $0xc3e00000
+DATA splat64_c3e0000000000000<>+24(SB)/4, $0x00000000
+DATA splat64_c3e0000000000000<>+28(SB)/4, $0xc3e00000
+GLOBL splat64_c3e0000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_43f0000000000000<>+0(SB)/4, $0x00000000
+DATA splat64_43f0000000000000<>+4(SB)/4, $0x43f00000
+DATA splat64_43f0000000000000<>+8(SB)/4, $0x00000000
+DATA splat64_43f0000000000000<>+12(SB)/4, $0x43f00000
+DATA splat64_43f0000000000000<>+16(SB)/4, $0x00000000
+DATA splat64_43f0000000000000<>+20(SB)/4, $0x43f00000
+DATA splat64_43f0000000000000<>+24(SB)/4, $0x00000000
+DATA splat64_43f0000000000000<>+28(SB)/4, $0x43f00000
+GLOBL splat64_43f0000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_3df0000000000000<>+0(SB)/4, $0x00000000
+DATA splat64_3df0000000000000<>+4(SB)/4, $0x3df00000
+DATA splat64_3df0000000000000<>+8(SB)/4, $0x00000000
+DATA splat64_3df0000000000000<>+12(SB)/4, $0x3df00000
+DATA splat64_3df0000000000000<>+16(SB)/4, $0x00000000
+DATA splat64_3df0000000000000<>+20(SB)/4, $0x3df00000
+DATA splat64_3df0000000000000<>+24(SB)/4, $0x00000000
+DATA splat64_3df0000000000000<>+28(SB)/4, $0x3df00000
+GLOBL splat64_3df0000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_41f0000000000000<>+0(SB)/4, $0x00000000
+DATA splat64_41f0000000000000<>+4(SB)/4, $0x41f00000
+DATA splat64_41f0000000000000<>+8(SB)/4, $0x00000000
+DATA splat64_41f0000000000000<>+12(SB)/4, $0x41f00000
+DATA splat64_41f0000000000000<>+16(SB)/4, $0x00000000
+DATA splat64_41f0000000000000<>+20(SB)/4, $0x41f00000
+DATA splat64_41f0000000000000<>+24(SB)/4, $0x00000000
+DATA splat64_41f0000000000000<>+28(SB)/4, $0x41f00000
+GLOBL splat64_41f0000000000000<>(SB), RODATA|NOPTR, $32
+
+// func numF64ToU8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX
+TEXT ·numF64ToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ        DX, $0x00000010
+	JB          single
+	VMOVDQU     (CX), Y0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, (AX)
+	VMOVDQU     32(CX), Y0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, 4(AX)
+	VMOVDQU     64(CX), Y0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, 8(AX)
+	VMOVDQU     96(CX), Y0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, 12(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000010, DX
+	JMP         main
+
+single:
+	CMPQ        DX, $0x00000004
+	JB          tail
+	VMOVDQU     (CX), Y0
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X0
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
+	VMOVD       X0, (AX)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000004, AX
+	SUBQ        $0x00000004, DX
+	JMP         single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numF64ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF64ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ        DX, $0x00000010
+	JB          single
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, (AX)
+	VMOVDQU     32(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, 8(AX)
+	VMOVDQU     64(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, 16(AX)
+	VMOVDQU     96(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, 24(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000010, DX
+	JMP         main
+
+single:
+	CMPQ        DX, $0x00000004
+	JB          tail
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, (AX)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000008, AX
+	SUBQ        $0x00000004, DX
+	JMP         single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numF64ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF64ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ        DX, $0x00000010
+	JB          single
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, (AX)
+	VMOVDQU     32(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, 8(AX)
+	VMOVDQU     64(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, 16(AX)
+	VMOVDQU     96(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, 24(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000010, DX
+	JMP         main
+
+single:
+	CMPQ        DX, $0x00000004
+	JB          tail
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
+	VMOVQ       X0, (AX)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000008, AX
+	SUBQ        $0x00000004, DX
+	JMP         single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numF64ToI32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF64ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ        DX, $0x00000010
+	JB          single
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, (AX)
+	VMOVDQU     32(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, 16(AX)
+	VMOVDQU     64(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, 32(AX)
+	VMOVDQU     96(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, 48(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, DX
+	JMP         main
+
+single:
+	CMPQ        DX, $0x00000004
+	JB          tail
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, (AX)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000004, DX
+	JMP         single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numF64ToU32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF64ToU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ        DX, $0x00000010
+	JB          single
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, (AX)
+	VMOVDQU     32(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, 16(AX)
+	VMOVDQU     64(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, 32(AX)
+	VMOVDQU     96(CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, 48(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, DX
+	JMP         main
+
+single:
+	CMPQ        DX, $0x00000004
+	JB          tail
+	VMOVDQU     (CX), Y0
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X0
+	VMOVDQU     X0, (AX)
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000004, DX
+	JMP         single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numF64ToI64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF64ToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y1
+	VPSRLQ  $0x34, Y1, Y2
+	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
+	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
+	VPSUBQ  Y2, Y0, Y4
+	VPSRLVQ Y4, Y3, Y4
+	VPSLLVQ Y2, Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VCMPPD  $0x11, Y0, Y1, Y2
+	VPXOR   Y2, Y4, Y4
+	VPSUBQ  Y2, Y4, Y4
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VMOVDQU Y4, (AX)
+	VMOVDQU 32(CX), Y1
+	VPSRLQ  $0x34, Y1, Y2
+	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
+	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
+	VPSUBQ  Y2, Y0, Y4
+	VPSRLVQ Y4, Y3, Y4
+	VPSLLVQ Y2, Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VCMPPD  $0x11, Y0, Y1, Y2
+	VPXOR   Y2, Y4, Y4
+	VPSUBQ  Y2, Y4, Y4
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VMOVDQU Y4, 32(AX)
+	VMOVDQU 64(CX), Y1
+	VPSRLQ  $0x34, Y1, Y2
+	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
+	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
+	VPSUBQ  Y2, Y0, Y4
+	VPSRLVQ Y4, Y3, Y4
+	VPSLLVQ Y2, Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VCMPPD  $0x11, Y0, Y1, Y2
+	VPXOR   Y2, Y4, Y4
+	VPSUBQ  Y2, Y4, Y4
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VMOVDQU Y4, 64(AX)
+	VMOVDQU 96(CX), Y1
+	VPSRLQ  $0x34, Y1, Y2
+	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
+	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
+	VPSUBQ  Y2, Y0, Y4
+	VPSRLVQ Y4, Y3, Y4
+	VPSLLVQ Y2, Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VCMPPD  $0x11, Y0, Y1, Y2
+	VPXOR   Y2, Y4, Y4
+	VPSUBQ  Y2, Y4, Y4
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VMOVDQU Y4, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPSRLQ  $0x34, Y1, Y2
+	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
+	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
+	VPSUBQ  Y2, Y0, Y4
+	VPSRLVQ Y4, Y3, Y4
+	VPSLLVQ Y2, Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VCMPPD  $0x11, Y0, Y1, Y2
+	VPXOR   Y2, Y4, Y4
+	VPSUBQ  Y2, Y4, Y4
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VMOVDQU Y4, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat64_00000000000007ff<>+0(SB)/4, $0x000007ff
+DATA splat64_00000000000007ff<>+4(SB)/4, $0x00000000
+DATA splat64_00000000000007ff<>+8(SB)/4, $0x000007ff
+DATA splat64_00000000000007ff<>+12(SB)/4, $0x00000000
+DATA splat64_00000000000007ff<>+16(SB)/4, $0x000007ff
+DATA splat64_00000000000007ff<>+20(SB)/4, $0x00000000
+DATA splat64_00000000000007ff<>+24(SB)/4, $0x000007ff
+DATA splat64_00000000000007ff<>+28(SB)/4, $0x00000000
+GLOBL splat64_00000000000007ff<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_000fffffffffffff<>+0(SB)/4, $0xffffffff
+DATA splat64_000fffffffffffff<>+4(SB)/4, $0x000fffff
+DATA splat64_000fffffffffffff<>+8(SB)/4, $0xffffffff
+DATA splat64_000fffffffffffff<>+12(SB)/4, $0x000fffff
+DATA splat64_000fffffffffffff<>+16(SB)/4, $0xffffffff
+DATA splat64_000fffffffffffff<>+20(SB)/4, $0x000fffff
+DATA splat64_000fffffffffffff<>+24(SB)/4, $0xffffffff
+DATA splat64_000fffffffffffff<>+28(SB)/4, $0x000fffff
+GLOBL splat64_000fffffffffffff<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_0010000000000000<>+0(SB)/4, $0x00000000
+DATA splat64_0010000000000000<>+4(SB)/4, $0x00100000
+DATA splat64_0010000000000000<>+8(SB)/4, $0x00000000
+DATA splat64_0010000000000000<>+12(SB)/4, $0x00100000
+DATA splat64_0010000000000000<>+16(SB)/4, $0x00000000
+DATA splat64_0010000000000000<>+20(SB)/4, $0x00100000
+DATA splat64_0010000000000000<>+24(SB)/4, $0x00000000
+DATA splat64_0010000000000000<>+28(SB)/4, $0x00100000
+GLOBL splat64_0010000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_0000000000000433<>+0(SB)/4, $0x00000433
+DATA splat64_0000000000000433<>+4(SB)/4, $0x00000000
+DATA splat64_0000000000000433<>+8(SB)/4, $0x00000433
+DATA splat64_0000000000000433<>+12(SB)/4, $0x00000000
+DATA splat64_0000000000000433<>+16(SB)/4, $0x00000433
+DATA splat64_0000000000000433<>+20(SB)/4, $0x00000000
+DATA splat64_0000000000000433<>+24(SB)/4, $0x00000433
+DATA splat64_0000000000000433<>+28(SB)/4, $0x00000000
+GLOBL splat64_0000000000000433<>(SB), RODATA|NOPTR, $32
+
+// func numF64ToU64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF64ToU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y1
+	VPSRLQ  $0x34, Y1, Y2
+	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
+	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
+	VPSUBQ  Y2, Y0, Y4
+	VPSRLVQ Y4, Y3, Y4
+	VPSLLVQ Y2, Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VCMPPD  $0x11, Y0, Y1, Y2
+	VPXOR   Y2, Y4, Y4
+	VPSUBQ  Y2, Y4, Y4
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VMOVDQU Y4, (AX)
+	VMOVDQU 32(CX), Y1
+	VPSRLQ  $0x34, Y1, Y2
+	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
+	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
+	VPSUBQ  Y2, Y0, Y4
+	VPSRLVQ Y4, Y3, Y4
+	VPSLLVQ Y2, Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VCMPPD  $0x11, Y0, Y1, Y2
+	VPXOR   Y2, Y4, Y4
+	VPSUBQ  Y2, Y4, Y4
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VMOVDQU Y4, 32(AX)
+	VMOVDQU 64(CX), Y1
+	VPSRLQ  $0x34, Y1, Y2
+	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
+	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
+	VPSUBQ  Y2, Y0, Y4
+	VPSRLVQ Y4, Y3, Y4
+	VPSLLVQ Y2, Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VCMPPD  $0x11, Y0, Y1, Y2
+	VPXOR   Y2, Y4, Y4
+	VPSUBQ  Y2, Y4, Y4
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VMOVDQU Y4, 64(AX)
+	VMOVDQU 96(CX), Y1
+	VPSRLQ  $0x34, Y1, Y2
+	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
+	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
+	VPSUBQ  Y2, Y0, Y4
+	VPSRLVQ Y4, Y3, Y4
+	VPSLLVQ Y2, Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VCMPPD  $0x11, Y0, Y1, Y2
+	VPXOR   Y2, Y4, Y4
+	VPSUBQ  Y2, Y4, Y4
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VMOVDQU Y4, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPSRLQ  $0x34, Y1, Y2
+	VPAND   splat64_00000000000007ff<>+0(SB), Y2, Y2
+	VPAND   splat64_000fffffffffffff<>+0(SB), Y1, Y3
+	VPOR    splat64_0010000000000000<>+0(SB), Y3, Y3
+	VPSUBQ  splat64_0000000000000433<>+0(SB), Y2, Y2
+	VPSUBQ  Y2, Y0, Y4
+	VPSRLVQ Y4, Y3, Y4
+	VPSLLVQ Y2, Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VCMPPD  $0x11, Y0, Y1, Y2
+	VPXOR   Y2, Y4, Y4
+	VPSUBQ  Y2, Y4, Y4
+	VCMPPD  $0x1d, splat64_c3e0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VCMPPD  $0x11, splat64_43f0000000000000<>+0(SB), Y1, Y2
+	VPAND   Y2, Y4, Y4
+	VMOVDQU Y4, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numF64ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF64ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU narrow_q2d<>+0(SB), Y1
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y2
+	VCMPPD  $0x00, Y0, Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVD   X2, (AX)
+	VMOVDQU 32(CX), Y2
+	VCMPPD  $0x00, Y0, Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVD   X2, 4(AX)
+	VMOVDQU 64(CX), Y2
+	VCMPPD  $0x00, Y0, Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVD   X2, 8(AX)
+	VMOVDQU 96(CX), Y2
+	VCMPPD  $0x00, Y0, Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVD   X2, 12(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y2
+	VCMPPD  $0x00, Y0, Y2, Y2
+	VPERMD  Y2, Y1, Y2
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB  splat8_01<>+0(SB), X2, X2
+	VMOVD   X2, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000004, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI8ToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI8ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVSXBD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVSXBD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVQ     16(CX), X0
+	VPMOVSXBD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVQ     24(CX), X0
+	VPMOVSXBD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVSXBD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI8ToF64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI8ToF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVD     (CX), X0
+	VPMOVSXBQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVD     4(CX), X0
+	VPMOVSXBQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVD     8(CX), X0
+	VPMOVSXBQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVD     12(CX), X0
+	VPMOVSXBQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVD     (CX), X0
+	VPMOVSXBQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000004, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat64_4330000080000000<>+0(SB)/4, $0x80000000
+DATA splat64_4330000080000000<>+4(SB)/4, $0x43300000
+DATA splat64_4330000080000000<>+8(SB)/4, $0x80000000
+DATA splat64_4330000080000000<>+12(SB)/4, $0x43300000
+DATA splat64_4330000080000000<>+16(SB)/4, $0x80000000
+DATA splat64_4330000080000000<>+20(SB)/4, $0x43300000
+DATA splat64_4330000080000000<>+24(SB)/4, $0x80000000
+DATA splat64_4330000080000000<>+28(SB)/4, $0x43300000
+GLOBL splat64_4330000080000000<>(SB), RODATA|NOPTR, $32
+
+// func numI8ToU8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX
+TEXT ·numI8ToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000080
+	JB      single
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU 64(CX), Y0
+	VMOVDQU Y0, 64(AX)
+	VMOVDQU 96(CX), Y0
+	VMOVDQU Y0, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000080, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000020
+	JB      tail
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI8ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI8ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVSXBW X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVSXBW X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVSXBW X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVSXBW X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVSXBW X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI8ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI8ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVSXBW X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVSXBW X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVSXBW X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVSXBW X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVSXBW X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI8ToI32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI8ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVSXBD X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVSXBD X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVQ     16(CX), X0
+	VPMOVSXBD X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVQ     24(CX), X0
+	VPMOVSXBD X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVSXBD X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI8ToU32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI8ToU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVSXBD X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVSXBD X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVQ     16(CX), X0
+	VPMOVSXBD X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVQ     24(CX), X0
+	VPMOVSXBD X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVSXBD X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI8ToI64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI8ToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVD     (CX), X0
+	VPMOVSXBQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVD     4(CX), X0
+	VPMOVSXBQ X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVD     8(CX), X0
+	VPMOVSXBQ X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVD     12(CX), X0
+	VPMOVSXBQ X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVD     (CX), X0
+	VPMOVSXBQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000004, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI8ToU64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI8ToU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVD     (CX), X0
+	VPMOVSXBQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVD     4(CX), X0
+	VPMOVSXBQ X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVD     8(CX), X0
+	VPMOVSXBQ X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVD     12(CX), X0
+	VPMOVSXBQ X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVD     (CX), X0
+	VPMOVSXBQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000004, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI8ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI8ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPXOR        Y1, Y1, Y1
+
+main:
+	CMPQ     DX, $0x00000080
+	JB       single
+	VMOVDQU  (CX), Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, (AX)
+	VMOVDQU  32(CX), Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, 32(AX)
+	VMOVDQU  64(CX), Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, 64(AX)
+	VMOVDQU  96(CX), Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, 96(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, AX
+	SUBQ     $0x00000080, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000020
+	JB       tail
+	VMOVDQU  (CX), Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000020, AX
+	SUBQ     $0x00000020, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU8ToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU8ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVZXBD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVZXBD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVQ     16(CX), X0
+	VPMOVZXBD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVQ     24(CX), X0
+	VPMOVZXBD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVZXBD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU8ToF64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU8ToF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVD     (CX), X0
+	VPMOVZXBQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVD     4(CX), X0
+	VPMOVZXBQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVD     8(CX), X0
+	VPMOVZXBQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVD     12(CX), X0
+	VPMOVZXBQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVD     (CX), X0
+	VPMOVZXBQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000004, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU8ToI8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX
+TEXT ·numU8ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000080
+	JB      single
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU 64(CX), Y0
+	VMOVDQU Y0, 64(AX)
+	VMOVDQU 96(CX), Y0
+	VMOVDQU Y0, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000080, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000020
+	JB      tail
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU8ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU8ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVZXBW X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVZXBW X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVZXBW X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVZXBW X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVZXBW X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU8ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU8ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVZXBW X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVZXBW X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVZXBW X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVZXBW X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVZXBW X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU8ToI32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU8ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVZXBD X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVZXBD X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVQ     16(CX), X0
+	VPMOVZXBD X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVQ     24(CX), X0
+	VPMOVZXBD X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVZXBD X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU8ToU32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU8ToU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVZXBD X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVZXBD X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVQ     16(CX), X0
+	VPMOVZXBD X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVQ     24(CX), X0
+	VPMOVZXBD X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVZXBD X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU8ToI64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU8ToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVD     (CX), X0
+	VPMOVZXBQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVD     4(CX), X0
+	VPMOVZXBQ X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVD     8(CX), X0
+	VPMOVZXBQ X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVD     12(CX), X0
+	VPMOVZXBQ X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVD     (CX), X0
+	VPMOVZXBQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000004, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU8ToU64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU8ToU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVD     (CX), X0
+	VPMOVZXBQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVD     4(CX), X0
+	VPMOVZXBQ X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVD     8(CX), X0
+	VPMOVZXBQ X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVD     12(CX), X0
+	VPMOVZXBQ X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVD     (CX), X0
+	VPMOVZXBQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000004, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU8ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU8ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPXOR        Y1, Y1, Y1
+
+main:
+	CMPQ     DX, $0x00000080
+	JB       single
+	VMOVDQU  (CX), Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, (AX)
+	VMOVDQU  32(CX), Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, 32(AX)
+	VMOVDQU  64(CX), Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, 64(AX)
+	VMOVDQU  96(CX), Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, 96(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, AX
+	SUBQ     $0x00000080, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000020
+	JB       tail
+	VMOVDQU  (CX), Y2
+	VPCMPEQB Y1, Y2, Y2
+	VPADDB   Y0, Y2, Y2
+	VMOVDQU  Y2, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000020, AX
+	SUBQ     $0x00000020, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI16ToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI16ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVSXWD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVSXWD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVSXWD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVSXWD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVSXWD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI16ToF64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI16ToF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVSXWQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVSXWQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVQ     16(CX), X0
+	VPMOVSXWQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVQ     24(CX), X0
+	VPMOVSXWQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVSXWQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI16ToI8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI16ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000040
+	JB      single
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	VMOVDQU 32(CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 16(AX)
+	VMOVDQU 64(CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 32(AX)
+	VMOVDQU 96(CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000040, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000010
+	JB      tail
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA narrow_shuf_16_8<>+0(SB)/4, $0x06040200
+DATA narrow_shuf_16_8<>+4(SB)/4, $0x0e0c0a08
+DATA narrow_shuf_16_8<>+8(SB)/4, $0x80808080
+DATA narrow_shuf_16_8<>+12(SB)/4, $0x80808080
+DATA narrow_shuf_16_8<>+16(SB)/4, $0x06040200
+DATA narrow_shuf_16_8<>+20(SB)/4, $0x0e0c0a08
+DATA narrow_shuf_16_8<>+24(SB)/4, $0x80808080
+DATA narrow_shuf_16_8<>+28(SB)/4, $0x80808080
+GLOBL narrow_shuf_16_8<>(SB), RODATA|NOPTR, $32
+
+// func numI16ToU8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI16ToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000040
+	JB      single
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	VMOVDQU 32(CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 16(AX)
+	VMOVDQU 64(CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 32(AX)
+	VMOVDQU 96(CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000040, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000010
+	JB      tail
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI16ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX
+TEXT ·numI16ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000040
+	JB      single
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU 64(CX), Y0
+	VMOVDQU Y0, 64(AX)
+	VMOVDQU 96(CX), Y0
+	VMOVDQU Y0, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000040, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000010
+	JB      tail
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000010, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI16ToI32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI16ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVSXWD X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVSXWD X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVSXWD X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVSXWD X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVSXWD X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI16ToU32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI16ToU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVSXWD X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVSXWD X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVSXWD X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVSXWD X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVSXWD X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI16ToI64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI16ToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVSXWQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVSXWQ X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVQ     16(CX), X0
+	VPMOVSXWQ X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVQ     24(CX), X0
+	VPMOVSXWQ X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVSXWQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI16ToU64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI16ToU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVSXWQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVSXWQ X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVQ     16(CX), X0
+	VPMOVSXWQ X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVQ     24(CX), X0
+	VPMOVSXWQ X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVSXWQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI16ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI16ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPXOR        Y0, Y0, Y0
+
+main:
+	CMPQ     DX, $0x00000040
+	JB       single
+	VMOVDQU  (CX), Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, (AX)
+	VMOVDQU  32(CX), Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, 16(AX)
+	VMOVDQU  64(CX), Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, 32(AX)
+	VMOVDQU  96(CX), Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, 48(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000040, AX
+	SUBQ     $0x00000040, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000010
+	JB       tail
+	VMOVDQU  (CX), Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000010, AX
+	SUBQ     $0x00000010, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU16ToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU16ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVZXWD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVZXWD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVZXWD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVZXWD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVZXWD X0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU16ToF64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU16ToF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVZXWQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVZXWQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVQ     16(CX), X0
+	VPMOVZXWQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVQ     24(CX), X0
+	VPMOVZXWQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVZXWQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU16ToI8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU16ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000040
+	JB      single
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	VMOVDQU 32(CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 16(AX)
+	VMOVDQU 64(CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 32(AX)
+	VMOVDQU 96(CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000040, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000010
+	JB      tail
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU16ToU8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU16ToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000040
+	JB      single
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	VMOVDQU 32(CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 16(AX)
+	VMOVDQU 64(CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 32(AX)
+	VMOVDQU 96(CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000040, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000010
+	JB      tail
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_16_8<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU16ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX
+TEXT ·numU16ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000040
+	JB      single
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU 64(CX), Y0
+	VMOVDQU Y0, 64(AX)
+	VMOVDQU 96(CX), Y0
+	VMOVDQU Y0, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000040, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000010
+	JB      tail
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000010, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU16ToI32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU16ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVZXWD X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVZXWD X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVZXWD X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVZXWD X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVZXWD X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU16ToU32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU16ToU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVZXWD X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVZXWD X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVZXWD X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVZXWD X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVZXWD X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU16ToI64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU16ToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVZXWQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVZXWQ X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVQ     16(CX), X0
+	VPMOVZXWQ X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVQ     24(CX), X0
+	VPMOVZXWQ X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVZXWQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU16ToU64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU16ToU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVQ     (CX), X0
+	VPMOVZXWQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVQ     8(CX), X0
+	VPMOVZXWQ X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVQ     16(CX), X0
+	VPMOVZXWQ X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVQ     24(CX), X0
+	VPMOVZXWQ X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVQ     (CX), X0
+	VPMOVZXWQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU16ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU16ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPXOR        Y0, Y0, Y0
+
+main:
+	CMPQ     DX, $0x00000040
+	JB       single
+	VMOVDQU  (CX), Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, (AX)
+	VMOVDQU  32(CX), Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, 16(AX)
+	VMOVDQU  64(CX), Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, 32(AX)
+	VMOVDQU  96(CX), Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, 48(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000040, AX
+	SUBQ     $0x00000040, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000010
+	JB       tail
+	VMOVDQU  (CX), Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000010, AX
+	SUBQ     $0x00000010, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI32ToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI32ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   32(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   64(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   96(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU   (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI32ToF64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI32ToF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVSXDQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVSXDQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVSXDQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVSXDQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVSXDQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI32ToI8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI32ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI32ToU8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI32ToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI32ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI32ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	VMOVDQU 32(CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 16(AX)
+	VMOVDQU 64(CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 32(AX)
+	VMOVDQU 96(CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI32ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI32ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	VMOVDQU 32(CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 16(AX)
+	VMOVDQU 64(CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 32(AX)
+	VMOVDQU 96(CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI32ToU32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX
+TEXT ·numI32ToU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU 64(CX), Y0
+	VMOVDQU Y0, 64(AX)
+	VMOVDQU 96(CX), Y0
+	VMOVDQU Y0, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI32ToI64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI32ToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVSXDQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVSXDQ X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVSXDQ X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVSXDQ X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVSXDQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI32ToU64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI32ToU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVSXDQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVSXDQ X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVSXDQ X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVSXDQ X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVSXDQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI32ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI32ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      narrow_lanes_d04<>+0(SB), Y1
+	VMOVDQU      narrow_lanes_d04<>+0(SB), Y2
+
+main:
+	CMPQ     DX, $0x00000020
+	JB       single
+	VMOVDQU  (CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, (AX)
+	VMOVDQU  32(CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, 8(AX)
+	VMOVDQU  64(CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, 16(AX)
+	VMOVDQU  96(CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, 24(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000020, AX
+	SUBQ     $0x00000020, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000008
+	JB       tail
+	VMOVDQU  (CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000008, AX
+	SUBQ     $0x00000008, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU32ToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU32ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_0000ffff<>+0(SB), Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VMULPS    splat32_47800000<>+0(SB), Y1, Y1
+	VADDPS    Y0, Y1, Y1
+	VMOVDQU   Y1, (AX)
+	VMOVDQU   32(CX), Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_0000ffff<>+0(SB), Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VMULPS    splat32_47800000<>+0(SB), Y1, Y1
+	VADDPS    Y0, Y1, Y1
+	VMOVDQU   Y1, 32(AX)
+	VMOVDQU   64(CX), Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_0000ffff<>+0(SB), Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VMULPS    splat32_47800000<>+0(SB), Y1, Y1
+	VADDPS    Y0, Y1, Y1
+	VMOVDQU   Y1, 64(AX)
+	VMOVDQU   96(CX), Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_0000ffff<>+0(SB), Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VMULPS    splat32_47800000<>+0(SB), Y1, Y1
+	VADDPS    Y0, Y1, Y1
+	VMOVDQU   Y1, 96(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU   (CX), Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_0000ffff<>+0(SB), Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VMULPS    splat32_47800000<>+0(SB), Y1, Y1
+	VADDPS    Y0, Y1, Y1
+	VMOVDQU   Y1, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_0000ffff<>+0(SB)/4, $0x0000ffff
+DATA splat32_0000ffff<>+4(SB)/4, $0x0000ffff
+DATA splat32_0000ffff<>+8(SB)/4, $0x0000ffff
+DATA splat32_0000ffff<>+12(SB)/4, $0x0000ffff
+DATA splat32_0000ffff<>+16(SB)/4, $0x0000ffff
+DATA splat32_0000ffff<>+20(SB)/4, $0x0000ffff
+DATA splat32_0000ffff<>+24(SB)/4, $0x0000ffff
+DATA splat32_0000ffff<>+28(SB)/4, $0x0000ffff
+GLOBL splat32_0000ffff<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_47800000<>+0(SB)/4, $0x47800000
+DATA splat32_47800000<>+4(SB)/4, $0x47800000
+DATA splat32_47800000<>+8(SB)/4, $0x47800000
+DATA splat32_47800000<>+12(SB)/4, $0x47800000
+DATA splat32_47800000<>+16(SB)/4, $0x47800000
+DATA splat32_47800000<>+20(SB)/4, $0x47800000
+DATA splat32_47800000<>+24(SB)/4, $0x47800000
+DATA splat32_47800000<>+28(SB)/4, $0x47800000
+GLOBL splat32_47800000<>(SB), RODATA|NOPTR, $32
+
+// func numU32ToF64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU32ToF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVZXDQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVZXDQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVZXDQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVZXDQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVZXDQ X0, Y0
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU32ToI8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU32ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU32ToU8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU32ToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU32ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU32ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	VMOVDQU 32(CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 16(AX)
+	VMOVDQU 64(CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 32(AX)
+	VMOVDQU 96(CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU32ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU32ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	VMOVDQU 32(CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 16(AX)
+	VMOVDQU 64(CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 32(AX)
+	VMOVDQU 96(CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y0
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU32ToI32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX
+TEXT ·numU32ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU 64(CX), Y0
+	VMOVDQU Y0, 64(AX)
+	VMOVDQU 96(CX), Y0
+	VMOVDQU Y0, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU32ToI64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU32ToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVZXDQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVZXDQ X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVZXDQ X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVZXDQ X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVZXDQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU32ToU64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU32ToU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVDQU   (CX), X0
+	VPMOVZXDQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   16(CX), X0
+	VPMOVZXDQ X0, Y0
+	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   32(CX), X0
+	VPMOVZXDQ X0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VMOVDQU   48(CX), X0
+	VPMOVZXDQ X0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVDQU   (CX), X0
+	VPMOVZXDQ X0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU32ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU32ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      narrow_lanes_d04<>+0(SB), Y1
+	VMOVDQU      narrow_lanes_d04<>+0(SB), Y2
+
+main:
+	CMPQ     DX, $0x00000020
+	JB       single
+	VMOVDQU  (CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, (AX)
+	VMOVDQU  32(CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, 8(AX)
+	VMOVDQU  64(CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, 16(AX)
+	VMOVDQU  96(CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, 24(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000020, AX
+	SUBQ     $0x00000020, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000008
+	JB       tail
+	VMOVDQU  (CX), Y2
+	VPCMPEQD Y0, Y2, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVQ    X2, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000008, AX
+	SUBQ     $0x00000008, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI64ToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI64ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ       DX, $0x00000010
+	JB         single
+	VMOVDQU    (CX), Y1
+	VPAND      splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPANDN     splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND      splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR       Y2, Y3, Y3
+	VPCMPGTQ   Y1, Y0, Y2
+	VPXOR      Y1, Y2, Y2
+	VPCMPGTQ   splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB  Y2, Y3, Y1, Y3
+	VPSRAD     $0x10, Y3, Y1
+	VPBLENDW   $0x33, Y0, Y1, Y1
+	VPADDQ     splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW   $0x88, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD     splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD     Y2, Y1, Y1
+	VCVTPD2PSY Y1, X1
+	VMOVDQU    X1, (AX)
+	VMOVDQU    32(CX), Y1
+	VPAND      splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPANDN     splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND      splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR       Y2, Y3, Y3
+	VPCMPGTQ   Y1, Y0, Y2
+	VPXOR      Y1, Y2, Y2
+	VPCMPGTQ   splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB  Y2, Y3, Y1, Y3
+	VPSRAD     $0x10, Y3, Y1
+	VPBLENDW   $0x33, Y0, Y1, Y1
+	VPADDQ     splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW   $0x88, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD     splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD     Y2, Y1, Y1
+	VCVTPD2PSY Y1, X1
+	VMOVDQU    X1, 16(AX)
+	VMOVDQU    64(CX), Y1
+	VPAND      splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPANDN     splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND      splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR       Y2, Y3, Y3
+	VPCMPGTQ   Y1, Y0, Y2
+	VPXOR      Y1, Y2, Y2
+	VPCMPGTQ   splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB  Y2, Y3, Y1, Y3
+	VPSRAD     $0x10, Y3, Y1
+	VPBLENDW   $0x33, Y0, Y1, Y1
+	VPADDQ     splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW   $0x88, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD     splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD     Y2, Y1, Y1
+	VCVTPD2PSY Y1, X1
+	VMOVDQU    X1, 32(AX)
+	VMOVDQU    96(CX), Y1
+	VPAND      splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPANDN     splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND      splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR       Y2, Y3, Y3
+	VPCMPGTQ   Y1, Y0, Y2
+	VPXOR      Y1, Y2, Y2
+	VPCMPGTQ   splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB  Y2, Y3, Y1, Y3
+	VPSRAD     $0x10, Y3, Y1
+	VPBLENDW   $0x33, Y0, Y1, Y1
+	VPADDQ     splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW   $0x88, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD     splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD     Y2, Y1, Y1
+	VCVTPD2PSY Y1, X1
+	VMOVDQU    X1, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000004
+	JB         tail
+	VMOVDQU    (CX), Y1
+	VPAND      splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPANDN     splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND      splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR       Y2, Y3, Y3
+	VPCMPGTQ   Y1, Y0, Y2
+	VPXOR      Y1, Y2, Y2
+	VPCMPGTQ   splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB  Y2, Y3, Y1, Y3
+	VPSRAD     $0x10, Y3, Y1
+	VPBLENDW   $0x33, Y0, Y1, Y1
+	VPADDQ     splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW   $0x88, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD     splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD     Y2, Y1, Y1
+	VCVTPD2PSY Y1, X1
+	VMOVDQU    X1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000004, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat64_4330000000000000<>+0(SB)/4, $0x00000000
+DATA splat64_4330000000000000<>+4(SB)/4, $0x43300000
+DATA splat64_4330000000000000<>+8(SB)/4, $0x00000000
+DATA splat64_4330000000000000<>+12(SB)/4, $0x43300000
+DATA splat64_4330000000000000<>+16(SB)/4, $0x00000000
+DATA splat64_4330000000000000<>+20(SB)/4, $0x43300000
+DATA splat64_4330000000000000<>+24(SB)/4, $0x00000000
+DATA splat64_4330000000000000<>+28(SB)/4, $0x43300000
+GLOBL splat64_4330000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_4438000000000000<>+0(SB)/4, $0x00000000
+DATA splat64_4438000000000000<>+4(SB)/4, $0x44380000
+DATA splat64_4438000000000000<>+8(SB)/4, $0x00000000
+DATA splat64_4438000000000000<>+12(SB)/4, $0x44380000
+DATA splat64_4438000000000000<>+16(SB)/4, $0x00000000
+DATA splat64_4438000000000000<>+20(SB)/4, $0x44380000
+DATA splat64_4438000000000000<>+24(SB)/4, $0x00000000
+DATA splat64_4438000000000000<>+28(SB)/4, $0x44380000
+GLOBL splat64_4438000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_4438001000000000<>+0(SB)/4, $0x00000000
+DATA splat64_4438001000000000<>+4(SB)/4, $0x44380010
+DATA splat64_4438001000000000<>+8(SB)/4, $0x00000000
+DATA splat64_4438001000000000<>+12(SB)/4, $0x44380010
+DATA splat64_4438001000000000<>+16(SB)/4, $0x00000000
+DATA splat64_4438001000000000<>+20(SB)/4, $0x44380010
+DATA splat64_4438001000000000<>+24(SB)/4, $0x00000000
+DATA splat64_4438001000000000<>+28(SB)/4, $0x44380010
+GLOBL splat64_4438001000000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_0000000000000fff<>+0(SB)/4, $0x00000fff
+DATA splat64_0000000000000fff<>+4(SB)/4, $0x00000000
+DATA splat64_0000000000000fff<>+8(SB)/4, $0x00000fff
+DATA splat64_0000000000000fff<>+12(SB)/4, $0x00000000
+DATA splat64_0000000000000fff<>+16(SB)/4, $0x00000fff
+DATA splat64_0000000000000fff<>+20(SB)/4, $0x00000000
+DATA splat64_0000000000000fff<>+24(SB)/4, $0x00000fff
+DATA splat64_0000000000000fff<>+28(SB)/4, $0x00000000
+GLOBL splat64_0000000000000fff<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_fffffffffffff000<>+0(SB)/4, $0xfffff000
+DATA splat64_fffffffffffff000<>+4(SB)/4, $0xffffffff
+DATA splat64_fffffffffffff000<>+8(SB)/4, $0xfffff000
+DATA splat64_fffffffffffff000<>+12(SB)/4, $0xffffffff
+DATA splat64_fffffffffffff000<>+16(SB)/4, $0xfffff000
+DATA splat64_fffffffffffff000<>+20(SB)/4, $0xffffffff
+DATA splat64_fffffffffffff000<>+24(SB)/4, $0xfffff000
+DATA splat64_fffffffffffff000<>+28(SB)/4, $0xffffffff
+GLOBL splat64_fffffffffffff000<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_0000000000000800<>+0(SB)/4, $0x00000800
+DATA splat64_0000000000000800<>+4(SB)/4, $0x00000000
+DATA splat64_0000000000000800<>+8(SB)/4, $0x00000800
+DATA splat64_0000000000000800<>+12(SB)/4, $0x00000000
+DATA splat64_0000000000000800<>+16(SB)/4, $0x00000800
+DATA splat64_0000000000000800<>+20(SB)/4, $0x00000000
+DATA splat64_0000000000000800<>+24(SB)/4, $0x00000800
+DATA splat64_0000000000000800<>+28(SB)/4, $0x00000000
+GLOBL splat64_0000000000000800<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_0000010000000000<>+0(SB)/4, $0x00000000
+DATA splat64_0000010000000000<>+4(SB)/4, $0x00000100
+DATA splat64_0000010000000000<>+8(SB)/4, $0x00000000
+DATA splat64_0000010000000000<>+12(SB)/4, $0x00000100
+DATA splat64_0000010000000000<>+16(SB)/4, $0x00000000
+DATA splat64_0000010000000000<>+20(SB)/4, $0x00000100
+DATA splat64_0000010000000000<>+24(SB)/4, $0x00000000
+DATA splat64_0000010000000000<>+28(SB)/4, $0x00000100
+GLOBL splat64_0000010000000000<>(SB), RODATA|NOPTR, $32
+
+// func numI64ToF64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI64ToF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ     DX, $0x00000010
+	JB       single
+	VMOVDQU  (CX), Y1
+	VPSRAD   $0x10, Y1, Y2
+	VPBLENDW $0x33, Y0, Y2, Y2
+	VPADDQ   splat64_4438000000000000<>+0(SB), Y2, Y2
+	VPBLENDW $0x88, splat64_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD   splat64_4438001000000000<>+0(SB), Y2, Y2
+	VADDPD   Y1, Y2, Y2
+	VMOVDQU  Y2, (AX)
+	VMOVDQU  32(CX), Y1
+	VPSRAD   $0x10, Y1, Y2
+	VPBLENDW $0x33, Y0, Y2, Y2
+	VPADDQ   splat64_4438000000000000<>+0(SB), Y2, Y2
+	VPBLENDW $0x88, splat64_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD   splat64_4438001000000000<>+0(SB), Y2, Y2
+	VADDPD   Y1, Y2, Y2
+	VMOVDQU  Y2, 32(AX)
+	VMOVDQU  64(CX), Y1
+	VPSRAD   $0x10, Y1, Y2
+	VPBLENDW $0x33, Y0, Y2, Y2
+	VPADDQ   splat64_4438000000000000<>+0(SB), Y2, Y2
+	VPBLENDW $0x88, splat64_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD   splat64_4438001000000000<>+0(SB), Y2, Y2
+	VADDPD   Y1, Y2, Y2
+	VMOVDQU  Y2, 64(AX)
+	VMOVDQU  96(CX), Y1
+	VPSRAD   $0x10, Y1, Y2
+	VPBLENDW $0x33, Y0, Y2, Y2
+	VPADDQ   splat64_4438000000000000<>+0(SB), Y2, Y2
+	VPBLENDW $0x88, splat64_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD   splat64_4438001000000000<>+0(SB), Y2, Y2
+	VADDPD   Y1, Y2, Y2
+	VMOVDQU  Y2, 96(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, AX
+	SUBQ     $0x00000010, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000004
+	JB       tail
+	VMOVDQU  (CX), Y1
+	VPSRAD   $0x10, Y1, Y2
+	VPBLENDW $0x33, Y0, Y2, Y2
+	VPADDQ   splat64_4438000000000000<>+0(SB), Y2, Y2
+	VPBLENDW $0x88, splat64_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD   splat64_4438001000000000<>+0(SB), Y2, Y2
+	VADDPD   Y1, Y2, Y2
+	VMOVDQU  Y2, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000020, AX
+	SUBQ     $0x00000004, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI64ToI8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI64ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 4(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 8(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 12(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000004, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI64ToU8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI64ToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 4(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 8(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 12(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000004, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI64ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI64ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI64ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI64ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI64ToI32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI64ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 16(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 32(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI64ToU32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI64ToU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 16(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 32(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI64ToU64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX
+TEXT ·numI64ToU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU 64(CX), Y0
+	VMOVDQU Y0, 64(AX)
+	VMOVDQU 96(CX), Y0
+	VMOVDQU Y0, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numI64ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numI64ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      narrow_q2d<>+0(SB), Y1
+	VMOVDQU      narrow_q2d<>+0(SB), Y2
+
+main:
+	CMPQ     DX, $0x00000010
+	JB       single
+	VMOVDQU  (CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, (AX)
+	VMOVDQU  32(CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, 4(AX)
+	VMOVDQU  64(CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, 8(AX)
+	VMOVDQU  96(CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, 12(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000010, AX
+	SUBQ     $0x00000010, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000004
+	JB       tail
+	VMOVDQU  (CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000004, AX
+	SUBQ     $0x00000004, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU64ToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU64ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ       DX, $0x00000010
+	JB         single
+	VMOVDQU    (CX), Y1
+	VPAND      splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPANDN     splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND      splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR       Y2, Y3, Y3
+	VPSRLQ     $0x28, Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPBLENDVB  Y2, Y1, Y3, Y3
+	VPSRLQ     $0x20, Y3, Y1
+	VPOR       splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW   $0xcc, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD     splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD     Y2, Y1, Y1
+	VCVTPD2PSY Y1, X1
+	VMOVDQU    X1, (AX)
+	VMOVDQU    32(CX), Y1
+	VPAND      splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPANDN     splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND      splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR       Y2, Y3, Y3
+	VPSRLQ     $0x28, Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPBLENDVB  Y2, Y1, Y3, Y3
+	VPSRLQ     $0x20, Y3, Y1
+	VPOR       splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW   $0xcc, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD     splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD     Y2, Y1, Y1
+	VCVTPD2PSY Y1, X1
+	VMOVDQU    X1, 16(AX)
+	VMOVDQU    64(CX), Y1
+	VPAND      splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPANDN     splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND      splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR       Y2, Y3, Y3
+	VPSRLQ     $0x28, Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPBLENDVB  Y2, Y1, Y3, Y3
+	VPSRLQ     $0x20, Y3, Y1
+	VPOR       splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW   $0xcc, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD     splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD     Y2, Y1, Y1
+	VCVTPD2PSY Y1, X1
+	VMOVDQU    X1, 32(AX)
+	VMOVDQU    96(CX), Y1
+	VPAND      splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPANDN     splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND      splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR       Y2, Y3, Y3
+	VPSRLQ     $0x28, Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPBLENDVB  Y2, Y1, Y3, Y3
+	VPSRLQ     $0x20, Y3, Y1
+	VPOR       splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW   $0xcc, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD     splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD     Y2, Y1, Y1
+	VCVTPD2PSY Y1, X1
+	VMOVDQU    X1, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000004
+	JB         tail
+	VMOVDQU    (CX), Y1
+	VPAND      splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPANDN     splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND      splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR       Y2, Y3, Y3
+	VPSRLQ     $0x28, Y1, Y2
+	VPCMPEQQ   Y0, Y2, Y2
+	VPBLENDVB  Y2, Y1, Y3, Y3
+	VPSRLQ     $0x20, Y3, Y1
+	VPOR       splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW   $0xcc, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD     splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD     Y2, Y1, Y1
+	VCVTPD2PSY Y1, X1
+	VMOVDQU    X1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000004, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat64_4530000000000000<>+0(SB)/4, $0x00000000
+DATA splat64_4530000000000000<>+4(SB)/4, $0x45300000
+DATA splat64_4530000000000000<>+8(SB)/4, $0x00000000
+DATA splat64_4530000000000000<>+12(SB)/4, $0x45300000
+DATA splat64_4530000000000000<>+16(SB)/4, $0x00000000
+DATA splat64_4530000000000000<>+20(SB)/4, $0x45300000
+DATA splat64_4530000000000000<>+24(SB)/4, $0x00000000
+DATA splat64_4530000000000000<>+28(SB)/4, $0x45300000
+GLOBL splat64_4530000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_4530000000100000<>+0(SB)/4, $0x00100000
+DATA splat64_4530000000100000<>+4(SB)/4, $0x45300000
+DATA splat64_4530000000100000<>+8(SB)/4, $0x00100000
+DATA splat64_4530000000100000<>+12(SB)/4, $0x45300000
+DATA splat64_4530000000100000<>+16(SB)/4, $0x00100000
+DATA splat64_4530000000100000<>+20(SB)/4, $0x45300000
+DATA splat64_4530000000100000<>+24(SB)/4, $0x00100000
+DATA splat64_4530000000100000<>+28(SB)/4, $0x45300000
+GLOBL splat64_4530000000100000<>(SB), RODATA|NOPTR, $32
+
+// func numU64ToF64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU64ToF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ     DX, $0x00000010
+	JB       single
+	VMOVDQU  (CX), Y0
+	VPSRLQ   $0x20, Y0, Y1
+	VPOR     splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW $0xcc, splat64_4330000000000000<>+0(SB), Y0, Y0
+	VSUBPD   splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVDQU  Y1, (AX)
+	VMOVDQU  32(CX), Y0
+	VPSRLQ   $0x20, Y0, Y1
+	VPOR     splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW $0xcc, splat64_4330000000000000<>+0(SB), Y0, Y0
+	VSUBPD   splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVDQU  Y1, 32(AX)
+	VMOVDQU  64(CX), Y0
+	VPSRLQ   $0x20, Y0, Y1
+	VPOR     splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW $0xcc, splat64_4330000000000000<>+0(SB), Y0, Y0
+	VSUBPD   splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVDQU  Y1, 64(AX)
+	VMOVDQU  96(CX), Y0
+	VPSRLQ   $0x20, Y0, Y1
+	VPOR     splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW $0xcc, splat64_4330000000000000<>+0(SB), Y0, Y0
+	VSUBPD   splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVDQU  Y1, 96(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, AX
+	SUBQ     $0x00000010, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000004
+	JB       tail
+	VMOVDQU  (CX), Y0
+	VPSRLQ   $0x20, Y0, Y1
+	VPOR     splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW $0xcc, splat64_4330000000000000<>+0(SB), Y0, Y0
+	VSUBPD   splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVDQU  Y1, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000020, AX
+	SUBQ     $0x00000004, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU64ToI8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU64ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 4(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 8(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 12(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000004, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU64ToU8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU64ToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 4(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 8(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 12(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000004, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU64ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU64ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU64ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU64ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 8(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 16(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU64ToI32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU64ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 16(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 32(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU64ToU32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU64ToU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 16(AX)
+	VMOVDQU 64(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 32(AX)
+	VMOVDQU 96(CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVDQU X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU64ToI64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX
+TEXT ·numU64ToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ    DX, $0x00000010
+	JB      single
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU 64(CX), Y0
+	VMOVDQU Y0, 64(AX)
+	VMOVDQU 96(CX), Y0
+	VMOVDQU Y0, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000004
+	JB      tail
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numU64ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numU64ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      narrow_q2d<>+0(SB), Y1
+	VMOVDQU      narrow_q2d<>+0(SB), Y2
+
+main:
+	CMPQ     DX, $0x00000010
+	JB       single
+	VMOVDQU  (CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, (AX)
+	VMOVDQU  32(CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, 4(AX)
+	VMOVDQU  64(CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, 8(AX)
+	VMOVDQU  96(CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, 12(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000010, AX
+	SUBQ     $0x00000010, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000004
+	JB       tail
+	VMOVDQU  (CX), Y2
+	VPCMPEQQ Y0, Y2, Y2
+	VPERMD   Y2, Y1, Y2
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), X2, X2
+	VPADDB   splat8_01<>+0(SB), X2, X2
+	VMOVD    X2, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000004, AX
+	SUBQ     $0x00000004, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numBoolToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numBoolToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPXOR        Y1, Y1, Y1
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VCVTDQ2PS Y1, Y1
+	VMOVDQU   Y1, (AX)
+	VMOVQ     8(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VCVTDQ2PS Y1, Y1
+	VMOVDQU   Y1, 32(AX)
+	VMOVQ     16(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VCVTDQ2PS Y1, Y1
+	VMOVDQU   Y1, 64(AX)
+	VMOVQ     24(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VCVTDQ2PS Y1, Y1
+	VMOVDQU   Y1, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VCVTDQ2PS Y1, Y1
+	VMOVDQU   Y1, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numBoolToF64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numBoolToF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPXOR        Y1, Y1, Y1
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVD     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y1, Y1
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y1, Y1
+	VMOVDQU   Y1, (AX)
+	VMOVD     4(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y1, Y1
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y1, Y1
+	VMOVDQU   Y1, 32(AX)
+	VMOVD     8(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y1, Y1
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y1, Y1
+	VMOVDQU   Y1, 64(AX)
+	VMOVD     12(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y1, Y1
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y1, Y1
+	VMOVDQU   Y1, 96(AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVD     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VPADDQ    splat64_4330000080000000<>+0(SB), Y1, Y1
+	VSUBPD    splat64_4330000080000000<>+0(SB), Y1, Y1
+	VMOVDQU   Y1, (AX)
+	ADDQ      $0x00000004, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numBoolToI8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numBoolToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+main:
+	CMPQ    DX, $0x00000080
+	JB      single
+	VMOVDQU (CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU 64(CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, 64(AX)
+	VMOVDQU 96(CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000080, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000020
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numBoolToU8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numBoolToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+main:
+	CMPQ    DX, $0x00000080
+	JB      single
+	VMOVDQU (CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU 64(CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, 64(AX)
+	VMOVDQU 96(CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000080, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000020
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numBoolToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numBoolToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU   (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBW X1, Y1
+	VMOVDQU   Y1, (AX)
+	VMOVDQU   16(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBW X1, Y1
+	VMOVDQU   Y1, 32(AX)
+	VMOVDQU   32(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBW X1, Y1
+	VMOVDQU   Y1, 64(AX)
+	VMOVDQU   48(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBW X1, Y1
+	VMOVDQU   Y1, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU   (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBW X1, Y1
+	VMOVDQU   Y1, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numBoolToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numBoolToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU   (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBW X1, Y1
+	VMOVDQU   Y1, (AX)
+	VMOVDQU   16(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBW X1, Y1
+	VMOVDQU   Y1, 32(AX)
+	VMOVDQU   32(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBW X1, Y1
+	VMOVDQU   Y1, 64(AX)
+	VMOVDQU   48(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBW X1, Y1
+	VMOVDQU   Y1, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU   (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBW X1, Y1
+	VMOVDQU   Y1, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numBoolToI32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numBoolToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VMOVDQU   Y1, (AX)
+	VMOVQ     8(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VMOVDQU   Y1, 32(AX)
+	VMOVQ     16(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VMOVDQU   Y1, 64(AX)
+	VMOVQ     24(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VMOVDQU   Y1, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VMOVDQU   Y1, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numBoolToU32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numBoolToU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVQ     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VMOVDQU   Y1, (AX)
+	VMOVQ     8(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VMOVDQU   Y1, 32(AX)
+	VMOVQ     16(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VMOVDQU   Y1, 64(AX)
+	VMOVQ     24(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VMOVDQU   Y1, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVQ     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBD X1, Y1
+	VMOVDQU   Y1, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numBoolToI64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numBoolToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVD     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VMOVDQU   Y1, (AX)
+	VMOVD     4(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VMOVDQU   Y1, 32(AX)
+	VMOVD     8(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VMOVDQU   Y1, 64(AX)
+	VMOVD     12(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VMOVDQU   Y1, 96(AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVD     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VMOVDQU   Y1, (AX)
+	ADDQ      $0x00000004, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numBoolToU64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numBoolToU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVD     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VMOVDQU   Y1, (AX)
+	VMOVD     4(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VMOVDQU   Y1, 32(AX)
+	VMOVD     8(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VMOVDQU   Y1, 64(AX)
+	VMOVD     12(CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VMOVDQU   Y1, 96(AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVD     (CX), X1
+	VPMINUB   X0, X1, X1
+	VPMOVZXBQ X1, Y1
+	VMOVDQU   Y1, (AX)
+	ADDQ      $0x00000004, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numBoolToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numBoolToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPXOR        Y1, Y1, Y1
+
+main:
+	CMPQ    DX, $0x00000080
+	JB      single
+	VMOVDQU (CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, (AX)
+	VMOVDQU 32(CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU 64(CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, 64(AX)
+	VMOVDQU 96(CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000080, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000020
+	JB      tail
+	VMOVDQU (CX), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET

@@ -289,3 +289,1113 @@ func f32ToI4AVX2(dst *uint8, src *float32, n int)
 //
 //go:noescape
 func f32ToI4AVX512(dst *uint8, src *float32, n int)
+
+// numF32ToF64AVX512 converts n FLOAT elements at src to DOUBLE at dst (gen/amd64 numericStages: Float → Double, floatToFloat; 8 lanes).
+//
+//go:noescape
+func numF32ToF64AVX512(dst *byte, src *byte, n int)
+
+// numF32ToI8AVX512 converts n FLOAT elements at src to INT8 at dst (gen/amd64 numericStages: Float → Int8, floatToInt; 16 lanes).
+//
+//go:noescape
+func numF32ToI8AVX512(dst *byte, src *byte, n int)
+
+// numF32ToU8AVX512 converts n FLOAT elements at src to UINT8 at dst (gen/amd64 numericStages: Float → Uint8, floatToInt; 16 lanes).
+//
+//go:noescape
+func numF32ToU8AVX512(dst *byte, src *byte, n int)
+
+// numF32ToI16AVX512 converts n FLOAT elements at src to INT16 at dst (gen/amd64 numericStages: Float → Int16, floatToInt; 16 lanes).
+//
+//go:noescape
+func numF32ToI16AVX512(dst *byte, src *byte, n int)
+
+// numF32ToU16AVX512 converts n FLOAT elements at src to UINT16 at dst (gen/amd64 numericStages: Float → Uint16, floatToInt; 16 lanes).
+//
+//go:noescape
+func numF32ToU16AVX512(dst *byte, src *byte, n int)
+
+// numF32ToI32AVX512 converts n FLOAT elements at src to INT32 at dst (gen/amd64 numericStages: Float → Int32, floatToInt; 16 lanes).
+//
+//go:noescape
+func numF32ToI32AVX512(dst *byte, src *byte, n int)
+
+// numF32ToU32AVX512 converts n FLOAT elements at src to UINT32 at dst (gen/amd64 numericStages: Float → Uint32, floatToInt; 16 lanes).
+//
+//go:noescape
+func numF32ToU32AVX512(dst *byte, src *byte, n int)
+
+// numF32ToI64AVX512 converts n FLOAT elements at src to INT64 at dst (gen/amd64 numericStages: Float → Int64, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF32ToI64AVX512(dst *byte, src *byte, n int)
+
+// numF32ToU64AVX512 converts n FLOAT elements at src to UINT64 at dst (gen/amd64 numericStages: Float → Uint64, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF32ToU64AVX512(dst *byte, src *byte, n int)
+
+// numF32ToBoolAVX512 converts n FLOAT elements at src to BOOL at dst (gen/amd64 numericStages: Float → Bool, floatToBool; 16 lanes).
+//
+//go:noescape
+func numF32ToBoolAVX512(dst *byte, src *byte, n int)
+
+// numF64ToF32AVX512 converts n DOUBLE elements at src to FLOAT at dst (gen/amd64 numericStages: Double → Float, floatToFloat; 8 lanes).
+//
+//go:noescape
+func numF64ToF32AVX512(dst *byte, src *byte, n int)
+
+// numF64ToI8AVX512 converts n DOUBLE elements at src to INT8 at dst (gen/amd64 numericStages: Double → Int8, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF64ToI8AVX512(dst *byte, src *byte, n int)
+
+// numF64ToU8AVX512 converts n DOUBLE elements at src to UINT8 at dst (gen/amd64 numericStages: Double → Uint8, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF64ToU8AVX512(dst *byte, src *byte, n int)
+
+// numF64ToI16AVX512 converts n DOUBLE elements at src to INT16 at dst (gen/amd64 numericStages: Double → Int16, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF64ToI16AVX512(dst *byte, src *byte, n int)
+
+// numF64ToU16AVX512 converts n DOUBLE elements at src to UINT16 at dst (gen/amd64 numericStages: Double → Uint16, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF64ToU16AVX512(dst *byte, src *byte, n int)
+
+// numF64ToI32AVX512 converts n DOUBLE elements at src to INT32 at dst (gen/amd64 numericStages: Double → Int32, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF64ToI32AVX512(dst *byte, src *byte, n int)
+
+// numF64ToU32AVX512 converts n DOUBLE elements at src to UINT32 at dst (gen/amd64 numericStages: Double → Uint32, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF64ToU32AVX512(dst *byte, src *byte, n int)
+
+// numF64ToI64AVX512 converts n DOUBLE elements at src to INT64 at dst (gen/amd64 numericStages: Double → Int64, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF64ToI64AVX512(dst *byte, src *byte, n int)
+
+// numF64ToU64AVX512 converts n DOUBLE elements at src to UINT64 at dst (gen/amd64 numericStages: Double → Uint64, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF64ToU64AVX512(dst *byte, src *byte, n int)
+
+// numF64ToBoolAVX512 converts n DOUBLE elements at src to BOOL at dst (gen/amd64 numericStages: Double → Bool, floatToBool; 8 lanes).
+//
+//go:noescape
+func numF64ToBoolAVX512(dst *byte, src *byte, n int)
+
+// numI8ToF32AVX512 converts n INT8 elements at src to FLOAT at dst (gen/amd64 numericStages: Int8 → Float, intToFloat; 16 lanes).
+//
+//go:noescape
+func numI8ToF32AVX512(dst *byte, src *byte, n int)
+
+// numI8ToF64AVX512 converts n INT8 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int8 → Double, intToFloat; 8 lanes).
+//
+//go:noescape
+func numI8ToF64AVX512(dst *byte, src *byte, n int)
+
+// numI8ToU8AVX512 converts n INT8 elements at src to UINT8 at dst (gen/amd64 numericStages: Int8 → Uint8, intToInt; 64 lanes).
+//
+//go:noescape
+func numI8ToU8AVX512(dst *byte, src *byte, n int)
+
+// numI8ToI16AVX512 converts n INT8 elements at src to INT16 at dst (gen/amd64 numericStages: Int8 → Int16, intToInt; 32 lanes).
+//
+//go:noescape
+func numI8ToI16AVX512(dst *byte, src *byte, n int)
+
+// numI8ToU16AVX512 converts n INT8 elements at src to UINT16 at dst (gen/amd64 numericStages: Int8 → Uint16, intToInt; 32 lanes).
+//
+//go:noescape
+func numI8ToU16AVX512(dst *byte, src *byte, n int)
+
+// numI8ToI32AVX512 converts n INT8 elements at src to INT32 at dst (gen/amd64 numericStages: Int8 → Int32, intToInt; 16 lanes).
+//
+//go:noescape
+func numI8ToI32AVX512(dst *byte, src *byte, n int)
+
+// numI8ToU32AVX512 converts n INT8 elements at src to UINT32 at dst (gen/amd64 numericStages: Int8 → Uint32, intToInt; 16 lanes).
+//
+//go:noescape
+func numI8ToU32AVX512(dst *byte, src *byte, n int)
+
+// numI8ToI64AVX512 converts n INT8 elements at src to INT64 at dst (gen/amd64 numericStages: Int8 → Int64, intToInt; 8 lanes).
+//
+//go:noescape
+func numI8ToI64AVX512(dst *byte, src *byte, n int)
+
+// numI8ToU64AVX512 converts n INT8 elements at src to UINT64 at dst (gen/amd64 numericStages: Int8 → Uint64, intToInt; 8 lanes).
+//
+//go:noescape
+func numI8ToU64AVX512(dst *byte, src *byte, n int)
+
+// numI8ToBoolAVX512 converts n INT8 elements at src to BOOL at dst (gen/amd64 numericStages: Int8 → Bool, intToInt; 64 lanes).
+//
+//go:noescape
+func numI8ToBoolAVX512(dst *byte, src *byte, n int)
+
+// numU8ToF32AVX512 converts n UINT8 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint8 → Float, intToFloat; 16 lanes).
+//
+//go:noescape
+func numU8ToF32AVX512(dst *byte, src *byte, n int)
+
+// numU8ToF64AVX512 converts n UINT8 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint8 → Double, intToFloat; 8 lanes).
+//
+//go:noescape
+func numU8ToF64AVX512(dst *byte, src *byte, n int)
+
+// numU8ToI8AVX512 converts n UINT8 elements at src to INT8 at dst (gen/amd64 numericStages: Uint8 → Int8, intToInt; 64 lanes).
+//
+//go:noescape
+func numU8ToI8AVX512(dst *byte, src *byte, n int)
+
+// numU8ToI16AVX512 converts n UINT8 elements at src to INT16 at dst (gen/amd64 numericStages: Uint8 → Int16, intToInt; 32 lanes).
+//
+//go:noescape
+func numU8ToI16AVX512(dst *byte, src *byte, n int)
+
+// numU8ToU16AVX512 converts n UINT8 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint8 → Uint16, intToInt; 32 lanes).
+//
+//go:noescape
+func numU8ToU16AVX512(dst *byte, src *byte, n int)
+
+// numU8ToI32AVX512 converts n UINT8 elements at src to INT32 at dst (gen/amd64 numericStages: Uint8 → Int32, intToInt; 16 lanes).
+//
+//go:noescape
+func numU8ToI32AVX512(dst *byte, src *byte, n int)
+
+// numU8ToU32AVX512 converts n UINT8 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint8 → Uint32, intToInt; 16 lanes).
+//
+//go:noescape
+func numU8ToU32AVX512(dst *byte, src *byte, n int)
+
+// numU8ToI64AVX512 converts n UINT8 elements at src to INT64 at dst (gen/amd64 numericStages: Uint8 → Int64, intToInt; 8 lanes).
+//
+//go:noescape
+func numU8ToI64AVX512(dst *byte, src *byte, n int)
+
+// numU8ToU64AVX512 converts n UINT8 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint8 → Uint64, intToInt; 8 lanes).
+//
+//go:noescape
+func numU8ToU64AVX512(dst *byte, src *byte, n int)
+
+// numU8ToBoolAVX512 converts n UINT8 elements at src to BOOL at dst (gen/amd64 numericStages: Uint8 → Bool, intToInt; 64 lanes).
+//
+//go:noescape
+func numU8ToBoolAVX512(dst *byte, src *byte, n int)
+
+// numI16ToF32AVX512 converts n INT16 elements at src to FLOAT at dst (gen/amd64 numericStages: Int16 → Float, intToFloat; 16 lanes).
+//
+//go:noescape
+func numI16ToF32AVX512(dst *byte, src *byte, n int)
+
+// numI16ToF64AVX512 converts n INT16 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int16 → Double, intToFloat; 8 lanes).
+//
+//go:noescape
+func numI16ToF64AVX512(dst *byte, src *byte, n int)
+
+// numI16ToI8AVX512 converts n INT16 elements at src to INT8 at dst (gen/amd64 numericStages: Int16 → Int8, intToInt; 32 lanes).
+//
+//go:noescape
+func numI16ToI8AVX512(dst *byte, src *byte, n int)
+
+// numI16ToU8AVX512 converts n INT16 elements at src to UINT8 at dst (gen/amd64 numericStages: Int16 → Uint8, intToInt; 32 lanes).
+//
+//go:noescape
+func numI16ToU8AVX512(dst *byte, src *byte, n int)
+
+// numI16ToU16AVX512 converts n INT16 elements at src to UINT16 at dst (gen/amd64 numericStages: Int16 → Uint16, intToInt; 32 lanes).
+//
+//go:noescape
+func numI16ToU16AVX512(dst *byte, src *byte, n int)
+
+// numI16ToI32AVX512 converts n INT16 elements at src to INT32 at dst (gen/amd64 numericStages: Int16 → Int32, intToInt; 16 lanes).
+//
+//go:noescape
+func numI16ToI32AVX512(dst *byte, src *byte, n int)
+
+// numI16ToU32AVX512 converts n INT16 elements at src to UINT32 at dst (gen/amd64 numericStages: Int16 → Uint32, intToInt; 16 lanes).
+//
+//go:noescape
+func numI16ToU32AVX512(dst *byte, src *byte, n int)
+
+// numI16ToI64AVX512 converts n INT16 elements at src to INT64 at dst (gen/amd64 numericStages: Int16 → Int64, intToInt; 8 lanes).
+//
+//go:noescape
+func numI16ToI64AVX512(dst *byte, src *byte, n int)
+
+// numI16ToU64AVX512 converts n INT16 elements at src to UINT64 at dst (gen/amd64 numericStages: Int16 → Uint64, intToInt; 8 lanes).
+//
+//go:noescape
+func numI16ToU64AVX512(dst *byte, src *byte, n int)
+
+// numI16ToBoolAVX512 converts n INT16 elements at src to BOOL at dst (gen/amd64 numericStages: Int16 → Bool, intToInt; 32 lanes).
+//
+//go:noescape
+func numI16ToBoolAVX512(dst *byte, src *byte, n int)
+
+// numU16ToF32AVX512 converts n UINT16 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint16 → Float, intToFloat; 16 lanes).
+//
+//go:noescape
+func numU16ToF32AVX512(dst *byte, src *byte, n int)
+
+// numU16ToF64AVX512 converts n UINT16 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint16 → Double, intToFloat; 8 lanes).
+//
+//go:noescape
+func numU16ToF64AVX512(dst *byte, src *byte, n int)
+
+// numU16ToI8AVX512 converts n UINT16 elements at src to INT8 at dst (gen/amd64 numericStages: Uint16 → Int8, intToInt; 32 lanes).
+//
+//go:noescape
+func numU16ToI8AVX512(dst *byte, src *byte, n int)
+
+// numU16ToU8AVX512 converts n UINT16 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint16 → Uint8, intToInt; 32 lanes).
+//
+//go:noescape
+func numU16ToU8AVX512(dst *byte, src *byte, n int)
+
+// numU16ToI16AVX512 converts n UINT16 elements at src to INT16 at dst (gen/amd64 numericStages: Uint16 → Int16, intToInt; 32 lanes).
+//
+//go:noescape
+func numU16ToI16AVX512(dst *byte, src *byte, n int)
+
+// numU16ToI32AVX512 converts n UINT16 elements at src to INT32 at dst (gen/amd64 numericStages: Uint16 → Int32, intToInt; 16 lanes).
+//
+//go:noescape
+func numU16ToI32AVX512(dst *byte, src *byte, n int)
+
+// numU16ToU32AVX512 converts n UINT16 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint16 → Uint32, intToInt; 16 lanes).
+//
+//go:noescape
+func numU16ToU32AVX512(dst *byte, src *byte, n int)
+
+// numU16ToI64AVX512 converts n UINT16 elements at src to INT64 at dst (gen/amd64 numericStages: Uint16 → Int64, intToInt; 8 lanes).
+//
+//go:noescape
+func numU16ToI64AVX512(dst *byte, src *byte, n int)
+
+// numU16ToU64AVX512 converts n UINT16 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint16 → Uint64, intToInt; 8 lanes).
+//
+//go:noescape
+func numU16ToU64AVX512(dst *byte, src *byte, n int)
+
+// numU16ToBoolAVX512 converts n UINT16 elements at src to BOOL at dst (gen/amd64 numericStages: Uint16 → Bool, intToInt; 32 lanes).
+//
+//go:noescape
+func numU16ToBoolAVX512(dst *byte, src *byte, n int)
+
+// numI32ToF32AVX512 converts n INT32 elements at src to FLOAT at dst (gen/amd64 numericStages: Int32 → Float, intToFloat; 16 lanes).
+//
+//go:noescape
+func numI32ToF32AVX512(dst *byte, src *byte, n int)
+
+// numI32ToF64AVX512 converts n INT32 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int32 → Double, intToFloat; 8 lanes).
+//
+//go:noescape
+func numI32ToF64AVX512(dst *byte, src *byte, n int)
+
+// numI32ToI8AVX512 converts n INT32 elements at src to INT8 at dst (gen/amd64 numericStages: Int32 → Int8, intToInt; 16 lanes).
+//
+//go:noescape
+func numI32ToI8AVX512(dst *byte, src *byte, n int)
+
+// numI32ToU8AVX512 converts n INT32 elements at src to UINT8 at dst (gen/amd64 numericStages: Int32 → Uint8, intToInt; 16 lanes).
+//
+//go:noescape
+func numI32ToU8AVX512(dst *byte, src *byte, n int)
+
+// numI32ToI16AVX512 converts n INT32 elements at src to INT16 at dst (gen/amd64 numericStages: Int32 → Int16, intToInt; 16 lanes).
+//
+//go:noescape
+func numI32ToI16AVX512(dst *byte, src *byte, n int)
+
+// numI32ToU16AVX512 converts n INT32 elements at src to UINT16 at dst (gen/amd64 numericStages: Int32 → Uint16, intToInt; 16 lanes).
+//
+//go:noescape
+func numI32ToU16AVX512(dst *byte, src *byte, n int)
+
+// numI32ToU32AVX512 converts n INT32 elements at src to UINT32 at dst (gen/amd64 numericStages: Int32 → Uint32, intToInt; 16 lanes).
+//
+//go:noescape
+func numI32ToU32AVX512(dst *byte, src *byte, n int)
+
+// numI32ToI64AVX512 converts n INT32 elements at src to INT64 at dst (gen/amd64 numericStages: Int32 → Int64, intToInt; 8 lanes).
+//
+//go:noescape
+func numI32ToI64AVX512(dst *byte, src *byte, n int)
+
+// numI32ToU64AVX512 converts n INT32 elements at src to UINT64 at dst (gen/amd64 numericStages: Int32 → Uint64, intToInt; 8 lanes).
+//
+//go:noescape
+func numI32ToU64AVX512(dst *byte, src *byte, n int)
+
+// numI32ToBoolAVX512 converts n INT32 elements at src to BOOL at dst (gen/amd64 numericStages: Int32 → Bool, intToInt; 16 lanes).
+//
+//go:noescape
+func numI32ToBoolAVX512(dst *byte, src *byte, n int)
+
+// numU32ToF32AVX512 converts n UINT32 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint32 → Float, intToFloat; 16 lanes).
+//
+//go:noescape
+func numU32ToF32AVX512(dst *byte, src *byte, n int)
+
+// numU32ToF64AVX512 converts n UINT32 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint32 → Double, intToFloat; 8 lanes).
+//
+//go:noescape
+func numU32ToF64AVX512(dst *byte, src *byte, n int)
+
+// numU32ToI8AVX512 converts n UINT32 elements at src to INT8 at dst (gen/amd64 numericStages: Uint32 → Int8, intToInt; 16 lanes).
+//
+//go:noescape
+func numU32ToI8AVX512(dst *byte, src *byte, n int)
+
+// numU32ToU8AVX512 converts n UINT32 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint32 → Uint8, intToInt; 16 lanes).
+//
+//go:noescape
+func numU32ToU8AVX512(dst *byte, src *byte, n int)
+
+// numU32ToI16AVX512 converts n UINT32 elements at src to INT16 at dst (gen/amd64 numericStages: Uint32 → Int16, intToInt; 16 lanes).
+//
+//go:noescape
+func numU32ToI16AVX512(dst *byte, src *byte, n int)
+
+// numU32ToU16AVX512 converts n UINT32 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint32 → Uint16, intToInt; 16 lanes).
+//
+//go:noescape
+func numU32ToU16AVX512(dst *byte, src *byte, n int)
+
+// numU32ToI32AVX512 converts n UINT32 elements at src to INT32 at dst (gen/amd64 numericStages: Uint32 → Int32, intToInt; 16 lanes).
+//
+//go:noescape
+func numU32ToI32AVX512(dst *byte, src *byte, n int)
+
+// numU32ToI64AVX512 converts n UINT32 elements at src to INT64 at dst (gen/amd64 numericStages: Uint32 → Int64, intToInt; 8 lanes).
+//
+//go:noescape
+func numU32ToI64AVX512(dst *byte, src *byte, n int)
+
+// numU32ToU64AVX512 converts n UINT32 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint32 → Uint64, intToInt; 8 lanes).
+//
+//go:noescape
+func numU32ToU64AVX512(dst *byte, src *byte, n int)
+
+// numU32ToBoolAVX512 converts n UINT32 elements at src to BOOL at dst (gen/amd64 numericStages: Uint32 → Bool, intToInt; 16 lanes).
+//
+//go:noescape
+func numU32ToBoolAVX512(dst *byte, src *byte, n int)
+
+// numI64ToF32AVX512 converts n INT64 elements at src to FLOAT at dst (gen/amd64 numericStages: Int64 → Float, intToFloat; 8 lanes).
+//
+//go:noescape
+func numI64ToF32AVX512(dst *byte, src *byte, n int)
+
+// numI64ToF64AVX512 converts n INT64 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int64 → Double, intToFloat; 8 lanes).
+//
+//go:noescape
+func numI64ToF64AVX512(dst *byte, src *byte, n int)
+
+// numI64ToI8AVX512 converts n INT64 elements at src to INT8 at dst (gen/amd64 numericStages: Int64 → Int8, intToInt; 8 lanes).
+//
+//go:noescape
+func numI64ToI8AVX512(dst *byte, src *byte, n int)
+
+// numI64ToU8AVX512 converts n INT64 elements at src to UINT8 at dst (gen/amd64 numericStages: Int64 → Uint8, intToInt; 8 lanes).
+//
+//go:noescape
+func numI64ToU8AVX512(dst *byte, src *byte, n int)
+
+// numI64ToI16AVX512 converts n INT64 elements at src to INT16 at dst (gen/amd64 numericStages: Int64 → Int16, intToInt; 8 lanes).
+//
+//go:noescape
+func numI64ToI16AVX512(dst *byte, src *byte, n int)
+
+// numI64ToU16AVX512 converts n INT64 elements at src to UINT16 at dst (gen/amd64 numericStages: Int64 → Uint16, intToInt; 8 lanes).
+//
+//go:noescape
+func numI64ToU16AVX512(dst *byte, src *byte, n int)
+
+// numI64ToI32AVX512 converts n INT64 elements at src to INT32 at dst (gen/amd64 numericStages: Int64 → Int32, intToInt; 8 lanes).
+//
+//go:noescape
+func numI64ToI32AVX512(dst *byte, src *byte, n int)
+
+// numI64ToU32AVX512 converts n INT64 elements at src to UINT32 at dst (gen/amd64 numericStages: Int64 → Uint32, intToInt; 8 lanes).
+//
+//go:noescape
+func numI64ToU32AVX512(dst *byte, src *byte, n int)
+
+// numI64ToU64AVX512 converts n INT64 elements at src to UINT64 at dst (gen/amd64 numericStages: Int64 → Uint64, intToInt; 8 lanes).
+//
+//go:noescape
+func numI64ToU64AVX512(dst *byte, src *byte, n int)
+
+// numI64ToBoolAVX512 converts n INT64 elements at src to BOOL at dst (gen/amd64 numericStages: Int64 → Bool, intToInt; 8 lanes).
+//
+//go:noescape
+func numI64ToBoolAVX512(dst *byte, src *byte, n int)
+
+// numU64ToF32AVX512 converts n UINT64 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint64 → Float, intToFloat; 8 lanes).
+//
+//go:noescape
+func numU64ToF32AVX512(dst *byte, src *byte, n int)
+
+// numU64ToF64AVX512 converts n UINT64 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint64 → Double, intToFloat; 8 lanes).
+//
+//go:noescape
+func numU64ToF64AVX512(dst *byte, src *byte, n int)
+
+// numU64ToI8AVX512 converts n UINT64 elements at src to INT8 at dst (gen/amd64 numericStages: Uint64 → Int8, intToInt; 8 lanes).
+//
+//go:noescape
+func numU64ToI8AVX512(dst *byte, src *byte, n int)
+
+// numU64ToU8AVX512 converts n UINT64 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint64 → Uint8, intToInt; 8 lanes).
+//
+//go:noescape
+func numU64ToU8AVX512(dst *byte, src *byte, n int)
+
+// numU64ToI16AVX512 converts n UINT64 elements at src to INT16 at dst (gen/amd64 numericStages: Uint64 → Int16, intToInt; 8 lanes).
+//
+//go:noescape
+func numU64ToI16AVX512(dst *byte, src *byte, n int)
+
+// numU64ToU16AVX512 converts n UINT64 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint64 → Uint16, intToInt; 8 lanes).
+//
+//go:noescape
+func numU64ToU16AVX512(dst *byte, src *byte, n int)
+
+// numU64ToI32AVX512 converts n UINT64 elements at src to INT32 at dst (gen/amd64 numericStages: Uint64 → Int32, intToInt; 8 lanes).
+//
+//go:noescape
+func numU64ToI32AVX512(dst *byte, src *byte, n int)
+
+// numU64ToU32AVX512 converts n UINT64 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint64 → Uint32, intToInt; 8 lanes).
+//
+//go:noescape
+func numU64ToU32AVX512(dst *byte, src *byte, n int)
+
+// numU64ToI64AVX512 converts n UINT64 elements at src to INT64 at dst (gen/amd64 numericStages: Uint64 → Int64, intToInt; 8 lanes).
+//
+//go:noescape
+func numU64ToI64AVX512(dst *byte, src *byte, n int)
+
+// numU64ToBoolAVX512 converts n UINT64 elements at src to BOOL at dst (gen/amd64 numericStages: Uint64 → Bool, intToInt; 8 lanes).
+//
+//go:noescape
+func numU64ToBoolAVX512(dst *byte, src *byte, n int)
+
+// numBoolToF32AVX512 converts n BOOL elements at src to FLOAT at dst (gen/amd64 numericStages: Bool → Float, intToFloat; 16 lanes).
+//
+//go:noescape
+func numBoolToF32AVX512(dst *byte, src *byte, n int)
+
+// numBoolToF64AVX512 converts n BOOL elements at src to DOUBLE at dst (gen/amd64 numericStages: Bool → Double, intToFloat; 8 lanes).
+//
+//go:noescape
+func numBoolToF64AVX512(dst *byte, src *byte, n int)
+
+// numBoolToI8AVX512 converts n BOOL elements at src to INT8 at dst (gen/amd64 numericStages: Bool → Int8, intToInt; 64 lanes).
+//
+//go:noescape
+func numBoolToI8AVX512(dst *byte, src *byte, n int)
+
+// numBoolToU8AVX512 converts n BOOL elements at src to UINT8 at dst (gen/amd64 numericStages: Bool → Uint8, intToInt; 64 lanes).
+//
+//go:noescape
+func numBoolToU8AVX512(dst *byte, src *byte, n int)
+
+// numBoolToI16AVX512 converts n BOOL elements at src to INT16 at dst (gen/amd64 numericStages: Bool → Int16, intToInt; 32 lanes).
+//
+//go:noescape
+func numBoolToI16AVX512(dst *byte, src *byte, n int)
+
+// numBoolToU16AVX512 converts n BOOL elements at src to UINT16 at dst (gen/amd64 numericStages: Bool → Uint16, intToInt; 32 lanes).
+//
+//go:noescape
+func numBoolToU16AVX512(dst *byte, src *byte, n int)
+
+// numBoolToI32AVX512 converts n BOOL elements at src to INT32 at dst (gen/amd64 numericStages: Bool → Int32, intToInt; 16 lanes).
+//
+//go:noescape
+func numBoolToI32AVX512(dst *byte, src *byte, n int)
+
+// numBoolToU32AVX512 converts n BOOL elements at src to UINT32 at dst (gen/amd64 numericStages: Bool → Uint32, intToInt; 16 lanes).
+//
+//go:noescape
+func numBoolToU32AVX512(dst *byte, src *byte, n int)
+
+// numBoolToI64AVX512 converts n BOOL elements at src to INT64 at dst (gen/amd64 numericStages: Bool → Int64, intToInt; 8 lanes).
+//
+//go:noescape
+func numBoolToI64AVX512(dst *byte, src *byte, n int)
+
+// numBoolToU64AVX512 converts n BOOL elements at src to UINT64 at dst (gen/amd64 numericStages: Bool → Uint64, intToInt; 8 lanes).
+//
+//go:noescape
+func numBoolToU64AVX512(dst *byte, src *byte, n int)
+
+// numBoolToBoolAVX512 converts n BOOL elements at src to BOOL at dst (gen/amd64 numericStages: Bool → Bool, intToInt; 64 lanes).
+//
+//go:noescape
+func numBoolToBoolAVX512(dst *byte, src *byte, n int)
+
+// numF32ToF64AVX2 converts n FLOAT elements at src to DOUBLE at dst (gen/amd64 numericStages: Float → Double, floatToFloat; 4 lanes).
+//
+//go:noescape
+func numF32ToF64AVX2(dst *byte, src *byte, n int)
+
+// numF32ToI8AVX2 converts n FLOAT elements at src to INT8 at dst (gen/amd64 numericStages: Float → Int8, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF32ToI8AVX2(dst *byte, src *byte, n int)
+
+// numF32ToU8AVX2 converts n FLOAT elements at src to UINT8 at dst (gen/amd64 numericStages: Float → Uint8, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF32ToU8AVX2(dst *byte, src *byte, n int)
+
+// numF32ToI16AVX2 converts n FLOAT elements at src to INT16 at dst (gen/amd64 numericStages: Float → Int16, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF32ToI16AVX2(dst *byte, src *byte, n int)
+
+// numF32ToU16AVX2 converts n FLOAT elements at src to UINT16 at dst (gen/amd64 numericStages: Float → Uint16, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF32ToU16AVX2(dst *byte, src *byte, n int)
+
+// numF32ToI32AVX2 converts n FLOAT elements at src to INT32 at dst (gen/amd64 numericStages: Float → Int32, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF32ToI32AVX2(dst *byte, src *byte, n int)
+
+// numF32ToU32AVX2 converts n FLOAT elements at src to UINT32 at dst (gen/amd64 numericStages: Float → Uint32, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF32ToU32AVX2(dst *byte, src *byte, n int)
+
+// numF32ToI64AVX2 converts n FLOAT elements at src to INT64 at dst (gen/amd64 numericStages: Float → Int64, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF32ToI64AVX2(dst *byte, src *byte, n int)
+
+// numF32ToU64AVX2 converts n FLOAT elements at src to UINT64 at dst (gen/amd64 numericStages: Float → Uint64, floatToInt; 8 lanes).
+//
+//go:noescape
+func numF32ToU64AVX2(dst *byte, src *byte, n int)
+
+// numF32ToBoolAVX2 converts n FLOAT elements at src to BOOL at dst (gen/amd64 numericStages: Float → Bool, floatToBool; 8 lanes).
+//
+//go:noescape
+func numF32ToBoolAVX2(dst *byte, src *byte, n int)
+
+// numF64ToF32AVX2 converts n DOUBLE elements at src to FLOAT at dst (gen/amd64 numericStages: Double → Float, floatToFloat; 4 lanes).
+//
+//go:noescape
+func numF64ToF32AVX2(dst *byte, src *byte, n int)
+
+// numF64ToI8AVX2 converts n DOUBLE elements at src to INT8 at dst (gen/amd64 numericStages: Double → Int8, floatToInt; 4 lanes).
+//
+//go:noescape
+func numF64ToI8AVX2(dst *byte, src *byte, n int)
+
+// numF64ToU8AVX2 converts n DOUBLE elements at src to UINT8 at dst (gen/amd64 numericStages: Double → Uint8, floatToInt; 4 lanes).
+//
+//go:noescape
+func numF64ToU8AVX2(dst *byte, src *byte, n int)
+
+// numF64ToI16AVX2 converts n DOUBLE elements at src to INT16 at dst (gen/amd64 numericStages: Double → Int16, floatToInt; 4 lanes).
+//
+//go:noescape
+func numF64ToI16AVX2(dst *byte, src *byte, n int)
+
+// numF64ToU16AVX2 converts n DOUBLE elements at src to UINT16 at dst (gen/amd64 numericStages: Double → Uint16, floatToInt; 4 lanes).
+//
+//go:noescape
+func numF64ToU16AVX2(dst *byte, src *byte, n int)
+
+// numF64ToI32AVX2 converts n DOUBLE elements at src to INT32 at dst (gen/amd64 numericStages: Double → Int32, floatToInt; 4 lanes).
+//
+//go:noescape
+func numF64ToI32AVX2(dst *byte, src *byte, n int)
+
+// numF64ToU32AVX2 converts n DOUBLE elements at src to UINT32 at dst (gen/amd64 numericStages: Double → Uint32, floatToInt; 4 lanes).
+//
+//go:noescape
+func numF64ToU32AVX2(dst *byte, src *byte, n int)
+
+// numF64ToI64AVX2 converts n DOUBLE elements at src to INT64 at dst (gen/amd64 numericStages: Double → Int64, floatToInt; 4 lanes).
+//
+//go:noescape
+func numF64ToI64AVX2(dst *byte, src *byte, n int)
+
+// numF64ToU64AVX2 converts n DOUBLE elements at src to UINT64 at dst (gen/amd64 numericStages: Double → Uint64, floatToInt; 4 lanes).
+//
+//go:noescape
+func numF64ToU64AVX2(dst *byte, src *byte, n int)
+
+// numF64ToBoolAVX2 converts n DOUBLE elements at src to BOOL at dst (gen/amd64 numericStages: Double → Bool, floatToBool; 4 lanes).
+//
+//go:noescape
+func numF64ToBoolAVX2(dst *byte, src *byte, n int)
+
+// numI8ToF32AVX2 converts n INT8 elements at src to FLOAT at dst (gen/amd64 numericStages: Int8 → Float, intToFloat; 8 lanes).
+//
+//go:noescape
+func numI8ToF32AVX2(dst *byte, src *byte, n int)
+
+// numI8ToF64AVX2 converts n INT8 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int8 → Double, intToFloat; 4 lanes).
+//
+//go:noescape
+func numI8ToF64AVX2(dst *byte, src *byte, n int)
+
+// numI8ToU8AVX2 converts n INT8 elements at src to UINT8 at dst (gen/amd64 numericStages: Int8 → Uint8, intToInt; 32 lanes).
+//
+//go:noescape
+func numI8ToU8AVX2(dst *byte, src *byte, n int)
+
+// numI8ToI16AVX2 converts n INT8 elements at src to INT16 at dst (gen/amd64 numericStages: Int8 → Int16, intToInt; 16 lanes).
+//
+//go:noescape
+func numI8ToI16AVX2(dst *byte, src *byte, n int)
+
+// numI8ToU16AVX2 converts n INT8 elements at src to UINT16 at dst (gen/amd64 numericStages: Int8 → Uint16, intToInt; 16 lanes).
+//
+//go:noescape
+func numI8ToU16AVX2(dst *byte, src *byte, n int)
+
+// numI8ToI32AVX2 converts n INT8 elements at src to INT32 at dst (gen/amd64 numericStages: Int8 → Int32, intToInt; 8 lanes).
+//
+//go:noescape
+func numI8ToI32AVX2(dst *byte, src *byte, n int)
+
+// numI8ToU32AVX2 converts n INT8 elements at src to UINT32 at dst (gen/amd64 numericStages: Int8 → Uint32, intToInt; 8 lanes).
+//
+//go:noescape
+func numI8ToU32AVX2(dst *byte, src *byte, n int)
+
+// numI8ToI64AVX2 converts n INT8 elements at src to INT64 at dst (gen/amd64 numericStages: Int8 → Int64, intToInt; 4 lanes).
+//
+//go:noescape
+func numI8ToI64AVX2(dst *byte, src *byte, n int)
+
+// numI8ToU64AVX2 converts n INT8 elements at src to UINT64 at dst (gen/amd64 numericStages: Int8 → Uint64, intToInt; 4 lanes).
+//
+//go:noescape
+func numI8ToU64AVX2(dst *byte, src *byte, n int)
+
+// numI8ToBoolAVX2 converts n INT8 elements at src to BOOL at dst (gen/amd64 numericStages: Int8 → Bool, intToInt; 32 lanes).
+//
+//go:noescape
+func numI8ToBoolAVX2(dst *byte, src *byte, n int)
+
+// numU8ToF32AVX2 converts n UINT8 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint8 → Float, intToFloat; 8 lanes).
+//
+//go:noescape
+func numU8ToF32AVX2(dst *byte, src *byte, n int)
+
+// numU8ToF64AVX2 converts n UINT8 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint8 → Double, intToFloat; 4 lanes).
+//
+//go:noescape
+func numU8ToF64AVX2(dst *byte, src *byte, n int)
+
+// numU8ToI8AVX2 converts n UINT8 elements at src to INT8 at dst (gen/amd64 numericStages: Uint8 → Int8, intToInt; 32 lanes).
+//
+//go:noescape
+func numU8ToI8AVX2(dst *byte, src *byte, n int)
+
+// numU8ToI16AVX2 converts n UINT8 elements at src to INT16 at dst (gen/amd64 numericStages: Uint8 → Int16, intToInt; 16 lanes).
+//
+//go:noescape
+func numU8ToI16AVX2(dst *byte, src *byte, n int)
+
+// numU8ToU16AVX2 converts n UINT8 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint8 → Uint16, intToInt; 16 lanes).
+//
+//go:noescape
+func numU8ToU16AVX2(dst *byte, src *byte, n int)
+
+// numU8ToI32AVX2 converts n UINT8 elements at src to INT32 at dst (gen/amd64 numericStages: Uint8 → Int32, intToInt; 8 lanes).
+//
+//go:noescape
+func numU8ToI32AVX2(dst *byte, src *byte, n int)
+
+// numU8ToU32AVX2 converts n UINT8 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint8 → Uint32, intToInt; 8 lanes).
+//
+//go:noescape
+func numU8ToU32AVX2(dst *byte, src *byte, n int)
+
+// numU8ToI64AVX2 converts n UINT8 elements at src to INT64 at dst (gen/amd64 numericStages: Uint8 → Int64, intToInt; 4 lanes).
+//
+//go:noescape
+func numU8ToI64AVX2(dst *byte, src *byte, n int)
+
+// numU8ToU64AVX2 converts n UINT8 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint8 → Uint64, intToInt; 4 lanes).
+//
+//go:noescape
+func numU8ToU64AVX2(dst *byte, src *byte, n int)
+
+// numU8ToBoolAVX2 converts n UINT8 elements at src to BOOL at dst (gen/amd64 numericStages: Uint8 → Bool, intToInt; 32 lanes).
+//
+//go:noescape
+func numU8ToBoolAVX2(dst *byte, src *byte, n int)
+
+// numI16ToF32AVX2 converts n INT16 elements at src to FLOAT at dst (gen/amd64 numericStages: Int16 → Float, intToFloat; 8 lanes).
+//
+//go:noescape
+func numI16ToF32AVX2(dst *byte, src *byte, n int)
+
+// numI16ToF64AVX2 converts n INT16 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int16 → Double, intToFloat; 4 lanes).
+//
+//go:noescape
+func numI16ToF64AVX2(dst *byte, src *byte, n int)
+
+// numI16ToI8AVX2 converts n INT16 elements at src to INT8 at dst (gen/amd64 numericStages: Int16 → Int8, intToInt; 16 lanes).
+//
+//go:noescape
+func numI16ToI8AVX2(dst *byte, src *byte, n int)
+
+// numI16ToU8AVX2 converts n INT16 elements at src to UINT8 at dst (gen/amd64 numericStages: Int16 → Uint8, intToInt; 16 lanes).
+//
+//go:noescape
+func numI16ToU8AVX2(dst *byte, src *byte, n int)
+
+// numI16ToU16AVX2 converts n INT16 elements at src to UINT16 at dst (gen/amd64 numericStages: Int16 → Uint16, intToInt; 16 lanes).
+//
+//go:noescape
+func numI16ToU16AVX2(dst *byte, src *byte, n int)
+
+// numI16ToI32AVX2 converts n INT16 elements at src to INT32 at dst (gen/amd64 numericStages: Int16 → Int32, intToInt; 8 lanes).
+//
+//go:noescape
+func numI16ToI32AVX2(dst *byte, src *byte, n int)
+
+// numI16ToU32AVX2 converts n INT16 elements at src to UINT32 at dst (gen/amd64 numericStages: Int16 → Uint32, intToInt; 8 lanes).
+//
+//go:noescape
+func numI16ToU32AVX2(dst *byte, src *byte, n int)
+
+// numI16ToI64AVX2 converts n INT16 elements at src to INT64 at dst (gen/amd64 numericStages: Int16 → Int64, intToInt; 4 lanes).
+//
+//go:noescape
+func numI16ToI64AVX2(dst *byte, src *byte, n int)
+
+// numI16ToU64AVX2 converts n INT16 elements at src to UINT64 at dst (gen/amd64 numericStages: Int16 → Uint64, intToInt; 4 lanes).
+//
+//go:noescape
+func numI16ToU64AVX2(dst *byte, src *byte, n int)
+
+// numI16ToBoolAVX2 converts n INT16 elements at src to BOOL at dst (gen/amd64 numericStages: Int16 → Bool, intToInt; 16 lanes).
+//
+//go:noescape
+func numI16ToBoolAVX2(dst *byte, src *byte, n int)
+
+// numU16ToF32AVX2 converts n UINT16 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint16 → Float, intToFloat; 8 lanes).
+//
+//go:noescape
+func numU16ToF32AVX2(dst *byte, src *byte, n int)
+
+// numU16ToF64AVX2 converts n UINT16 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint16 → Double, intToFloat; 4 lanes).
+//
+//go:noescape
+func numU16ToF64AVX2(dst *byte, src *byte, n int)
+
+// numU16ToI8AVX2 converts n UINT16 elements at src to INT8 at dst (gen/amd64 numericStages: Uint16 → Int8, intToInt; 16 lanes).
+//
+//go:noescape
+func numU16ToI8AVX2(dst *byte, src *byte, n int)
+
+// numU16ToU8AVX2 converts n UINT16 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint16 → Uint8, intToInt; 16 lanes).
+//
+//go:noescape
+func numU16ToU8AVX2(dst *byte, src *byte, n int)
+
+// numU16ToI16AVX2 converts n UINT16 elements at src to INT16 at dst (gen/amd64 numericStages: Uint16 → Int16, intToInt; 16 lanes).
+//
+//go:noescape
+func numU16ToI16AVX2(dst *byte, src *byte, n int)
+
+// numU16ToI32AVX2 converts n UINT16 elements at src to INT32 at dst (gen/amd64 numericStages: Uint16 → Int32, intToInt; 8 lanes).
+//
+//go:noescape
+func numU16ToI32AVX2(dst *byte, src *byte, n int)
+
+// numU16ToU32AVX2 converts n UINT16 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint16 → Uint32, intToInt; 8 lanes).
+//
+//go:noescape
+func numU16ToU32AVX2(dst *byte, src *byte, n int)
+
+// numU16ToI64AVX2 converts n UINT16 elements at src to INT64 at dst (gen/amd64 numericStages: Uint16 → Int64, intToInt; 4 lanes).
+//
+//go:noescape
+func numU16ToI64AVX2(dst *byte, src *byte, n int)
+
+// numU16ToU64AVX2 converts n UINT16 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint16 → Uint64, intToInt; 4 lanes).
+//
+//go:noescape
+func numU16ToU64AVX2(dst *byte, src *byte, n int)
+
+// numU16ToBoolAVX2 converts n UINT16 elements at src to BOOL at dst (gen/amd64 numericStages: Uint16 → Bool, intToInt; 16 lanes).
+//
+//go:noescape
+func numU16ToBoolAVX2(dst *byte, src *byte, n int)
+
+// numI32ToF32AVX2 converts n INT32 elements at src to FLOAT at dst (gen/amd64 numericStages: Int32 → Float, intToFloat; 8 lanes).
+//
+//go:noescape
+func numI32ToF32AVX2(dst *byte, src *byte, n int)
+
+// numI32ToF64AVX2 converts n INT32 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int32 → Double, intToFloat; 4 lanes).
+//
+//go:noescape
+func numI32ToF64AVX2(dst *byte, src *byte, n int)
+
+// numI32ToI8AVX2 converts n INT32 elements at src to INT8 at dst (gen/amd64 numericStages: Int32 → Int8, intToInt; 8 lanes).
+//
+//go:noescape
+func numI32ToI8AVX2(dst *byte, src *byte, n int)
+
+// numI32ToU8AVX2 converts n INT32 elements at src to UINT8 at dst (gen/amd64 numericStages: Int32 → Uint8, intToInt; 8 lanes).
+//
+//go:noescape
+func numI32ToU8AVX2(dst *byte, src *byte, n int)
+
+// numI32ToI16AVX2 converts n INT32 elements at src to INT16 at dst (gen/amd64 numericStages: Int32 → Int16, intToInt; 8 lanes).
+//
+//go:noescape
+func numI32ToI16AVX2(dst *byte, src *byte, n int)
+
+// numI32ToU16AVX2 converts n INT32 elements at src to UINT16 at dst (gen/amd64 numericStages: Int32 → Uint16, intToInt; 8 lanes).
+//
+//go:noescape
+func numI32ToU16AVX2(dst *byte, src *byte, n int)
+
+// numI32ToU32AVX2 converts n INT32 elements at src to UINT32 at dst (gen/amd64 numericStages: Int32 → Uint32, intToInt; 8 lanes).
+//
+//go:noescape
+func numI32ToU32AVX2(dst *byte, src *byte, n int)
+
+// numI32ToI64AVX2 converts n INT32 elements at src to INT64 at dst (gen/amd64 numericStages: Int32 → Int64, intToInt; 4 lanes).
+//
+//go:noescape
+func numI32ToI64AVX2(dst *byte, src *byte, n int)
+
+// numI32ToU64AVX2 converts n INT32 elements at src to UINT64 at dst (gen/amd64 numericStages: Int32 → Uint64, intToInt; 4 lanes).
+//
+//go:noescape
+func numI32ToU64AVX2(dst *byte, src *byte, n int)
+
+// numI32ToBoolAVX2 converts n INT32 elements at src to BOOL at dst (gen/amd64 numericStages: Int32 → Bool, intToInt; 8 lanes).
+//
+//go:noescape
+func numI32ToBoolAVX2(dst *byte, src *byte, n int)
+
+// numU32ToF32AVX2 converts n UINT32 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint32 → Float, intToFloat; 8 lanes).
+//
+//go:noescape
+func numU32ToF32AVX2(dst *byte, src *byte, n int)
+
+// numU32ToF64AVX2 converts n UINT32 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint32 → Double, intToFloat; 4 lanes).
+//
+//go:noescape
+func numU32ToF64AVX2(dst *byte, src *byte, n int)
+
+// numU32ToI8AVX2 converts n UINT32 elements at src to INT8 at dst (gen/amd64 numericStages: Uint32 → Int8, intToInt; 8 lanes).
+//
+//go:noescape
+func numU32ToI8AVX2(dst *byte, src *byte, n int)
+
+// numU32ToU8AVX2 converts n UINT32 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint32 → Uint8, intToInt; 8 lanes).
+//
+//go:noescape
+func numU32ToU8AVX2(dst *byte, src *byte, n int)
+
+// numU32ToI16AVX2 converts n UINT32 elements at src to INT16 at dst (gen/amd64 numericStages: Uint32 → Int16, intToInt; 8 lanes).
+//
+//go:noescape
+func numU32ToI16AVX2(dst *byte, src *byte, n int)
+
+// numU32ToU16AVX2 converts n UINT32 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint32 → Uint16, intToInt; 8 lanes).
+//
+//go:noescape
+func numU32ToU16AVX2(dst *byte, src *byte, n int)
+
+// numU32ToI32AVX2 converts n UINT32 elements at src to INT32 at dst (gen/amd64 numericStages: Uint32 → Int32, intToInt; 8 lanes).
+//
+//go:noescape
+func numU32ToI32AVX2(dst *byte, src *byte, n int)
+
+// numU32ToI64AVX2 converts n UINT32 elements at src to INT64 at dst (gen/amd64 numericStages: Uint32 → Int64, intToInt; 4 lanes).
+//
+//go:noescape
+func numU32ToI64AVX2(dst *byte, src *byte, n int)
+
+// numU32ToU64AVX2 converts n UINT32 elements at src to UINT64 at dst (gen/amd64 numericStages: Uint32 → Uint64, intToInt; 4 lanes).
+//
+//go:noescape
+func numU32ToU64AVX2(dst *byte, src *byte, n int)
+
+// numU32ToBoolAVX2 converts n UINT32 elements at src to BOOL at dst (gen/amd64 numericStages: Uint32 → Bool, intToInt; 8 lanes).
+//
+//go:noescape
+func numU32ToBoolAVX2(dst *byte, src *byte, n int)
+
+// numI64ToF32AVX2 converts n INT64 elements at src to FLOAT at dst (gen/amd64 numericStages: Int64 → Float, intToFloat; 4 lanes).
+//
+//go:noescape
+func numI64ToF32AVX2(dst *byte, src *byte, n int)
+
+// numI64ToF64AVX2 converts n INT64 elements at src to DOUBLE at dst (gen/amd64 numericStages: Int64 → Double, intToFloat; 4 lanes).
+//
+//go:noescape
+func numI64ToF64AVX2(dst *byte, src *byte, n int)
+
+// numI64ToI8AVX2 converts n INT64 elements at src to INT8 at dst (gen/amd64 numericStages: Int64 → Int8, intToInt; 4 lanes).
+//
+//go:noescape
+func numI64ToI8AVX2(dst *byte, src *byte, n int)
+
+// numI64ToU8AVX2 converts n INT64 elements at src to UINT8 at dst (gen/amd64 numericStages: Int64 → Uint8, intToInt; 4 lanes).
+//
+//go:noescape
+func numI64ToU8AVX2(dst *byte, src *byte, n int)
+
+// numI64ToI16AVX2 converts n INT64 elements at src to INT16 at dst (gen/amd64 numericStages: Int64 → Int16, intToInt; 4 lanes).
+//
+//go:noescape
+func numI64ToI16AVX2(dst *byte, src *byte, n int)
+
+// numI64ToU16AVX2 converts n INT64 elements at src to UINT16 at dst (gen/amd64 numericStages: Int64 → Uint16, intToInt; 4 lanes).
+//
+//go:noescape
+func numI64ToU16AVX2(dst *byte, src *byte, n int)
+
+// numI64ToI32AVX2 converts n INT64 elements at src to INT32 at dst (gen/amd64 numericStages: Int64 → Int32, intToInt; 4 lanes).
+//
+//go:noescape
+func numI64ToI32AVX2(dst *byte, src *byte, n int)
+
+// numI64ToU32AVX2 converts n INT64 elements at src to UINT32 at dst (gen/amd64 numericStages: Int64 → Uint32, intToInt; 4 lanes).
+//
+//go:noescape
+func numI64ToU32AVX2(dst *byte, src *byte, n int)
+
+// numI64ToU64AVX2 converts n INT64 elements at src to UINT64 at dst (gen/amd64 numericStages: Int64 → Uint64, intToInt; 4 lanes).
+//
+//go:noescape
+func numI64ToU64AVX2(dst *byte, src *byte, n int)
+
+// numI64ToBoolAVX2 converts n INT64 elements at src to BOOL at dst (gen/amd64 numericStages: Int64 → Bool, intToInt; 4 lanes).
+//
+//go:noescape
+func numI64ToBoolAVX2(dst *byte, src *byte, n int)
+
+// numU64ToF32AVX2 converts n UINT64 elements at src to FLOAT at dst (gen/amd64 numericStages: Uint64 → Float, intToFloat; 4 lanes).
+//
+//go:noescape
+func numU64ToF32AVX2(dst *byte, src *byte, n int)
+
+// numU64ToF64AVX2 converts n UINT64 elements at src to DOUBLE at dst (gen/amd64 numericStages: Uint64 → Double, intToFloat; 4 lanes).
+//
+//go:noescape
+func numU64ToF64AVX2(dst *byte, src *byte, n int)
+
+// numU64ToI8AVX2 converts n UINT64 elements at src to INT8 at dst (gen/amd64 numericStages: Uint64 → Int8, intToInt; 4 lanes).
+//
+//go:noescape
+func numU64ToI8AVX2(dst *byte, src *byte, n int)
+
+// numU64ToU8AVX2 converts n UINT64 elements at src to UINT8 at dst (gen/amd64 numericStages: Uint64 → Uint8, intToInt; 4 lanes).
+//
+//go:noescape
+func numU64ToU8AVX2(dst *byte, src *byte, n int)
+
+// numU64ToI16AVX2 converts n UINT64 elements at src to INT16 at dst (gen/amd64 numericStages: Uint64 → Int16, intToInt; 4 lanes).
+//
+//go:noescape
+func numU64ToI16AVX2(dst *byte, src *byte, n int)
+
+// numU64ToU16AVX2 converts n UINT64 elements at src to UINT16 at dst (gen/amd64 numericStages: Uint64 → Uint16, intToInt; 4 lanes).
+//
+//go:noescape
+func numU64ToU16AVX2(dst *byte, src *byte, n int)
+
+// numU64ToI32AVX2 converts n UINT64 elements at src to INT32 at dst (gen/amd64 numericStages: Uint64 → Int32, intToInt; 4 lanes).
+//
+//go:noescape
+func numU64ToI32AVX2(dst *byte, src *byte, n int)
+
+// numU64ToU32AVX2 converts n UINT64 elements at src to UINT32 at dst (gen/amd64 numericStages: Uint64 → Uint32, intToInt; 4 lanes).
+//
+//go:noescape
+func numU64ToU32AVX2(dst *byte, src *byte, n int)
+
+// numU64ToI64AVX2 converts n UINT64 elements at src to INT64 at dst (gen/amd64 numericStages: Uint64 → Int64, intToInt; 4 lanes).
+//
+//go:noescape
+func numU64ToI64AVX2(dst *byte, src *byte, n int)
+
+// numU64ToBoolAVX2 converts n UINT64 elements at src to BOOL at dst (gen/amd64 numericStages: Uint64 → Bool, intToInt; 4 lanes).
+//
+//go:noescape
+func numU64ToBoolAVX2(dst *byte, src *byte, n int)
+
+// numBoolToF32AVX2 converts n BOOL elements at src to FLOAT at dst (gen/amd64 numericStages: Bool → Float, intToFloat; 8 lanes).
+//
+//go:noescape
+func numBoolToF32AVX2(dst *byte, src *byte, n int)
+
+// numBoolToF64AVX2 converts n BOOL elements at src to DOUBLE at dst (gen/amd64 numericStages: Bool → Double, intToFloat; 4 lanes).
+//
+//go:noescape
+func numBoolToF64AVX2(dst *byte, src *byte, n int)
+
+// numBoolToI8AVX2 converts n BOOL elements at src to INT8 at dst (gen/amd64 numericStages: Bool → Int8, intToInt; 32 lanes).
+//
+//go:noescape
+func numBoolToI8AVX2(dst *byte, src *byte, n int)
+
+// numBoolToU8AVX2 converts n BOOL elements at src to UINT8 at dst (gen/amd64 numericStages: Bool → Uint8, intToInt; 32 lanes).
+//
+//go:noescape
+func numBoolToU8AVX2(dst *byte, src *byte, n int)
+
+// numBoolToI16AVX2 converts n BOOL elements at src to INT16 at dst (gen/amd64 numericStages: Bool → Int16, intToInt; 16 lanes).
+//
+//go:noescape
+func numBoolToI16AVX2(dst *byte, src *byte, n int)
+
+// numBoolToU16AVX2 converts n BOOL elements at src to UINT16 at dst (gen/amd64 numericStages: Bool → Uint16, intToInt; 16 lanes).
+//
+//go:noescape
+func numBoolToU16AVX2(dst *byte, src *byte, n int)
+
+// numBoolToI32AVX2 converts n BOOL elements at src to INT32 at dst (gen/amd64 numericStages: Bool → Int32, intToInt; 8 lanes).
+//
+//go:noescape
+func numBoolToI32AVX2(dst *byte, src *byte, n int)
+
+// numBoolToU32AVX2 converts n BOOL elements at src to UINT32 at dst (gen/amd64 numericStages: Bool → Uint32, intToInt; 8 lanes).
+//
+//go:noescape
+func numBoolToU32AVX2(dst *byte, src *byte, n int)
+
+// numBoolToI64AVX2 converts n BOOL elements at src to INT64 at dst (gen/amd64 numericStages: Bool → Int64, intToInt; 4 lanes).
+//
+//go:noescape
+func numBoolToI64AVX2(dst *byte, src *byte, n int)
+
+// numBoolToU64AVX2 converts n BOOL elements at src to UINT64 at dst (gen/amd64 numericStages: Bool → Uint64, intToInt; 4 lanes).
+//
+//go:noescape
+func numBoolToU64AVX2(dst *byte, src *byte, n int)
+
+// numBoolToBoolAVX2 converts n BOOL elements at src to BOOL at dst (gen/amd64 numericStages: Bool → Bool, intToInt; 32 lanes).
+//
+//go:noescape
+func numBoolToBoolAVX2(dst *byte, src *byte, n int)

@@ -3,7 +3,9 @@
 // Each conversion is one function below (half.go, float8.go, …) that writes
 // its algorithm for one step of a Stream (stream.go) once per ISA family;
 // the loop, the unrolling and the tail handling are shared. Generate
-// compiles them all into kernel_amd64.s and kernel_amd64_stubs.go.
+// compiles them all into kernel_amd64.s and kernel_amd64_stubs.go, and
+// writes stages_amd64.go, the Go side of the numeric stages (numeric.go's
+// table, glue.go).
 package amd64
 
 import (
@@ -41,22 +43,28 @@ var kernels = []struct {
 	{i8ToI4, false},
 	{unpack4, false},
 	{f32ToI4, false},
+	{numericFuncs, false}, // the classic-type stages (numeric.go), with their Go glue (glue.go)
 }
 
-// Generate writes kernel_amd64.s and kernel_amd64_stubs.go into dir.
+// Outputs are the files Generate writes, by name.
+var Outputs = []string{"kernel_amd64.s", "kernel_amd64_stubs.go", "stages_amd64.go"}
+
+// Generate writes the Outputs into dir.
 func Generate(dir string) error {
-	asm, stubs, err := Build()
+	files, err := Build()
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "kernel_amd64.s"), asm, 0o644); err != nil {
-		return err
+	for i, name := range Outputs {
+		if err := os.WriteFile(filepath.Join(dir, name), files[i], 0o644); err != nil {
+			return err
+		}
 	}
-	return os.WriteFile(filepath.Join(dir, "kernel_amd64_stubs.go"), stubs, 0o644)
+	return nil
 }
 
-// Build returns the contents of kernel_amd64.s and kernel_amd64_stubs.go.
-func Build() (asm, stubs []byte, err error) {
+// Build returns the contents of the Outputs, in order.
+func Build() ([][]byte, error) {
 	a := &Asm{Context: build.NewContext(), data: map[string][]uint32{}, funcs: map[string]ISA{}, needs: map[string][]string{}}
 	a.ConstraintExpr("amd64,gc,!purego,!noasm")
 	for _, k := range kernels {
@@ -68,21 +76,27 @@ func Build() (asm, stubs []byte, err error) {
 	}
 	f, err := a.Result()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	cfg := printer.Config{Argv: []string{"go", "run", "-C", "gen", ".", "-out", ".."}, Pkg: "tensorcast"}
 	var asmOut, stubOut buffer
+	used := stageISA{}
 	err = pass.Concat(
 		pass.Compile,
 		pass.FunctionPass(a.checkISA),
+		pass.FunctionPass(used.pass(stageNames())),
 		pass.FunctionPass(expandRaw),
 		&pass.Output{Writer: &asmOut, Printer: printer.NewGoAsm(cfg)},
 		&pass.Output{Writer: &stubOut, Printer: printer.NewStubs(cfg)},
 	).Execute(f)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return asmOut.Bytes(), stubOut.Bytes(), nil
+	glueOut, err := glue(used)
+	if err != nil {
+		return nil, err
+	}
+	return [][]byte{asmOut.Bytes(), stubOut.Bytes(), glueOut}, nil
 }
 
 type buffer struct{ bytes.Buffer }

@@ -10,10 +10,11 @@ import (
 // has an ordinary kernel, writes memory only with VMOVNTDQ (and its
 // results), and executes SFENCE before a RET that follows its stores.
 func TestStreamingVariants(t *testing.T) {
-	asm, _, err := Build()
+	files, err := Build()
 	if err != nil {
 		t.Fatal(err)
 	}
+	asm := files[0]
 	funcs := map[string][]string{}
 	var order []string
 	var cur string
