@@ -179,6 +179,8 @@ func makePlan(from, to DataType) *plan {
 	switch {
 	case from == to:
 		p.a = copyStep(from)
+	case from.IsInteger() && to.IsInteger() && from.BitSize() == to.BitSize():
+		p.a = copyStep(from) // wrapping to the same width keeps every bit
 	case hotPair(from, to):
 		p.a = hotStep(from, to)
 	case from == Float16 && to == BFloat16 || from == BFloat16 && to == Float16:

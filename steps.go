@@ -19,7 +19,7 @@ func copyStep(t DataType) *step {
 		return classicStep(Bool, Bool)
 	}
 	return &step{
-		name: t.String() + " -> " + t.String() + " (copy)",
+		name: t.String() + " bits (copy)",
 		run: func(_ *kernelSet, dst, src []byte, n int, _ Options) {
 			copy(dst[:t.Size(n)], src[:t.Size(n)])
 			clearPadding(dst, t, n)
