@@ -289,3 +289,41 @@ func f32ToI4AVX2(dst *uint8, src *float32, n int)
 //
 //go:noescape
 func f32ToI4AVX512(dst *uint8, src *float32, n int)
+
+// sets dst[i] = table[src[i]] for i < n.
+//
+//go:noescape
+func lut8AVX512(dst *uint8, src *uint8, n int, table *[256]uint8)
+
+// sets dst[i] = table[src[i]] for i < n.
+//
+//go:noescape
+func lut16AVX512(dst *uint16, src *uint8, n int, table *[256]uint16)
+
+// sets dst[i] = table[src[i]] for i < n (a multiple of 32).
+//
+//go:noescape
+func lut8AVX2(dst *uint8, src *uint8, n int, table *[256]uint8)
+
+// sets dst[i] = table[src[i]] for i < n (a multiple of 32), using planes
+// as scratch for the table's low and high bytes.
+//
+//go:noescape
+func lut16AVX2(dst *uint16, src *uint8, n int, table *[256]uint16, planes *[512]byte)
+
+//go:noescape
+func f16ToBF16AVX2(dst *uint16, src *uint16, n int)
+
+//go:noescape
+func f16ToBF16AVX512(dst *uint16, src *uint16, n int)
+
+//go:noescape
+func f16ToBF16AVX512BF16(dst *uint16, src *uint16, n int)
+
+//go:noescape
+func bf16ToF16AVX512(dst *uint16, src *uint16, n int)
+
+// n is a multiple of 8.
+//
+//go:noescape
+func bf16ToF16AVX2(dst *uint16, src *uint16, n int)

@@ -41,6 +41,8 @@ var kernels = []struct {
 	{i8ToI4, false},
 	{unpack4, false},
 	{f32ToI4, false},
+	{lut, false},
+	{f16BF16, false},
 }
 
 // Generate writes kernel_amd64.s and kernel_amd64_stubs.go into dir.

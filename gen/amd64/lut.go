@@ -1,0 +1,314 @@
+package amd64
+
+import (
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Table lookups of 8-bit sources (lut8: dst[i] = table[src[i]] with byte
+// entries, lut16 with 16-bit entries) and FLOAT16 ↔ BFLOAT16.
+//
+// AVX-512 (with VBMI): a 256-byte plane sits in four registers; a lookup is
+// two VPERMI2B on the low 7 bits of the index (each a 128-byte table) and a
+// blend on the top bit (VPMOVB2M, VPBLENDMB). lut16 splits its table into
+// a plane of low bytes and one of high bytes at the start (VPERMI2B with
+// even and odd byte indices, as f8ToF32 does) and interleaves the two
+// lookups into words; a VPERMQ first orders the input's quadwords so the
+// in-lane unpacks come out in order.
+//
+// AVX2 has no permute that reaches more than 16 bytes: a lookup is sixteen
+// VPSHUFB, one per 16-entry row of the table (indexed by the low nibble),
+// and a tree of fifteen VPBLENDVB that picks the row by the high nibble, bit
+// 4 first (the blends read bit 7 of each byte, so the index shifted left by
+// 3, 2, 1 and 0 provides bits 4..7). lut16 builds the two byte planes in a
+// 512-byte buffer of the caller's first (VPSHUFB, VPERMQ), and runs both
+// trees on the same masks.
+func lut(a *Asm) {
+	lut8AVX512(a)
+	lut16AVX512(a)
+	lutAVX2(a, false)
+	lutAVX2(a, true)
+}
+
+// look512 returns the bytes of the 256-byte plane p (four registers) at the
+// indices b (clobbered; top holds their bit 7).
+func (a *Asm) look512(p []VecVirtual, b VecVirtual, top Register, keep bool) VecVirtual {
+	x := a.Vec()
+	a.VMOVDQA64(b, x)
+	a.VPERMI2B(p[1], p[0], x) // entries 0..127 by the low 7 bits
+	y := b
+	if keep {
+		y = a.Vec()
+		a.VMOVDQA64(b, y)
+	}
+	a.VPERMI2B(p[3], p[2], y) // entries 128..255
+	a.VPBLENDMB(y, x, top, x)
+	return x
+}
+
+func lut8AVX512(a *Asm) {
+	a.Func("lut8AVX512", AVX512, "func(dst *uint8, src *uint8, n int, table *[256]uint8)",
+		"sets dst[i] = table[src[i]] for i < n.")
+	a.Needs("AVX512VBMI") // VPERMI2B
+	dst, src, n := a.Args()
+	tab := a.GP64()
+	a.Context.Load(a.Param("table"), tab)
+	p := make([]VecVirtual, 4)
+	for c := range p {
+		p[c] = a.Vec()
+		a.VMOVDQU64(Mem{Base: tab, Disp: 64 * c}, p[c])
+	}
+	a.Stream(Loop{SrcSize: 1, DstSize: 1, Lanes: 64, Unroll: 4}, dst, src, n, Each(64, func(s *Step) {
+		b, top := a.Vec(), a.K()
+		a.VLoad(b, s.Src, 8, s.M(1, 0))
+		a.VPMOVB2M(b, top)
+		x := a.look512(p, b, top, false)
+		s.Store(x, s.Dst, 8, s.M(1, 0))
+	}))
+}
+
+func lut16AVX512(a *Asm) {
+	a.Func("lut16AVX512", AVX512, "func(dst *uint16, src *uint8, n int, table *[256]uint16)",
+		"sets dst[i] = table[src[i]] for i < n.")
+	a.Needs("AVX512VBMI") // VPERMI2B
+	dst, src, n := a.Args()
+	tab := a.GP64()
+	a.Context.Load(a.Param("table"), tab)
+	even8, odd8 := a.ConstBytes("evenbytes", seq8(0, 2, 64)), a.ConstBytes("oddbytes", seq8(1, 2, 64))
+	lo, hi := make([]VecVirtual, 4), make([]VecVirtual, 4)
+	for j := range 4 { // entries 64j .. 64j+63
+		t0, t1 := a.Vec(), a.Vec()
+		a.VMOVDQU64(Mem{Base: tab, Disp: 128 * j}, t0)
+		a.VMOVDQU64(Mem{Base: tab, Disp: 128*j + 64}, t1)
+		lo[j], hi[j] = a.Vec(), a.Vec()
+		a.VMOVDQA64(even8, lo[j])
+		a.VPERMI2B(t1, t0, lo[j])
+		a.VMOVDQA64(odd8, hi[j])
+		a.VPERMI2B(t1, t0, hi[j])
+	}
+	// Quadwords 0 4 1 5 2 6 3 7: 128-bit lane L then holds input bytes
+	// 8L.. and 32+8L.., which the unpacks turn into words 8L.. of the
+	// first and second output vector.
+	order := a.Vec()
+	a.VPMOVZXBQ(a.DataBytes("lut16order", []byte{0, 4, 1, 5, 2, 6, 3, 7}), order)
+	a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 64, Unroll: 2}, dst, src, n, Each(64, func(s *Step) {
+		b, top := a.Vec(), a.K()
+		a.VLoad(b, s.Src, 8, s.M(1, 0))
+		a.VPERMQ(b, order, b)
+		a.VPMOVB2M(b, top)
+		l := a.look512(lo, b, top, true)
+		h := a.look512(hi, b, top, false)
+		w0, w1 := a.Vec(), a.Vec()
+		a.VPUNPCKLBW(h, l, w0)
+		a.VPUNPCKHBW(h, l, w1)
+		s.Store(w0, s.Dst, 16, s.M(1, 0))
+		s.Store(w1, s.Dst.Offset(64), 16, s.M(1, 32))
+	}))
+}
+
+// lutAVX2 emits lut8AVX2 or, with wide, lut16AVX2.
+func lutAVX2(a *Asm, wide bool) {
+	if wide {
+		a.Func("lut16AVX2", AVX2, "func(dst *uint16, src *uint8, n int, table *[256]uint16, planes *[512]byte)",
+			"sets dst[i] = table[src[i]] for i < n (a multiple of 32), using planes",
+			"as scratch for the table's low and high bytes.")
+	} else {
+		a.Func("lut8AVX2", AVX2, "func(dst *uint8, src *uint8, n int, table *[256]uint8)",
+			"sets dst[i] = table[src[i]] for i < n (a multiple of 32).")
+	}
+	dst, src, n := a.Args()
+	tab := a.GP64()
+	a.Context.Load(a.Param("table"), tab)
+	rows := tab // row h of a plane: 16 bytes at rows + 16h (+ 256 for the high bytes)
+	if wide {
+		rows = a.GP64()
+		a.Context.Load(a.Param("planes"), rows)
+		// Each 32-byte piece of the table (16 entries): VPSHUFB gathers the
+		// low bytes of each 128-bit lane in its low 8 bytes and the high
+		// bytes above them, VPERMQ puts the low bytes of both lanes in the
+		// low lane.
+		split := a.ConstBytes("splitwords", []byte{
+			0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15,
+			0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15})
+		for h := range 16 {
+			x, u := a.Vec(), a.XMM()
+			a.VMOVDQU(Mem{Base: tab, Disp: 32 * h}, x)
+			a.VPSHUFB(split, x, x)
+			a.VPERMQ(U8(0b11_01_10_00), x, x)
+			a.VMOVDQU(x.AsX(), Mem{Base: rows, Disp: 16 * h})
+			a.VEXTRACTI128(U8(1), x, u)
+			a.VMOVDQU(u, Mem{Base: rows, Disp: 256 + 16*h})
+		}
+	}
+	low := a.Splat(0x0F0F0F0F)
+	dsize := 1
+	if wide {
+		dsize = 2
+	}
+	a.Stream(Loop{SrcSize: 1, DstSize: dsize, Lanes: 32, Unroll: 1}, dst, src, n, func(s *Step) {
+		b := a.Vec()
+		a.VLoad(b, s.Src, 8, nil)
+		if wide { // quadwords 0 2 1 3, so the in-lane unpacks below come out in order
+			a.VPERMQ(U8(0b11_01_10_00), b, b)
+		}
+		l := a.Vec()
+		a.VPAND(low, b, l)
+		masks := make([]VecVirtual, 4) // bit 4+i of each byte in its bit 7
+		for i := range 3 {
+			masks[i] = a.Vec()
+			a.VPSLLW(U8(3-i), b, masks[i])
+		}
+		masks[3] = b
+		planes := 1
+		if wide {
+			planes = 2
+		}
+		type node struct {
+			v     VecVirtual
+			level int
+		}
+		stacks := make([][]node, planes)
+		for h := range 16 {
+			for p := range planes {
+				t, v := a.Vec(), a.Vec()
+				a.VBROADCASTI128(Mem{Base: rows, Disp: 256*p + 16*h}, t)
+				a.VPSHUFB(l, t, v)
+				nd := node{v, 0}
+				st := stacks[p]
+				for len(st) > 0 && st[len(st)-1].level == nd.level {
+					under := st[len(st)-1]
+					st = st[:len(st)-1]
+					a.VPBLENDVB(masks[nd.level], nd.v, under.v, under.v)
+					nd = node{under.v, nd.level + 1}
+				}
+				stacks[p] = append(st, nd)
+			}
+		}
+		if !wide {
+			s.Store(stacks[0][0].v, s.Dst, 8, nil)
+			return
+		}
+		lo, hi := stacks[0][0].v, stacks[1][0].v
+		w0, w1 := a.Vec(), a.Vec()
+		a.VPUNPCKLBW(hi, lo, w0)
+		a.VPUNPCKHBW(hi, lo, w1)
+		s.Store(w0, s.Dst, 16, nil)
+		s.Store(w1, s.Dst.Offset(32), 16, nil)
+	})
+}
+
+// f16BF16 emits the FLOAT16 ↔ BFLOAT16 kernels. Both widen exactly to
+// float32 and round once, as the generic kernels do.
+//
+// FLOAT16 → BFLOAT16: NaN inputs are first replaced by sign|0x7C01 (the
+// magnitude clamped with VPMINUW), which VCVTPH2PS widens to sign|0x7FC02000
+// and the rounding takes to sign|0x7FC0, the generic kernel's NaN; no other
+// value changes. The widened values are normal float32 (FLOAT16's smallest
+// subnormal is 2^-24), so the integer rounding of f32ToBF16 needs no NaN
+// test, and VCVTNE2PS2BF16 (AVX512_BF16), which flushes subnormal inputs,
+// rounds them exactly as well.
+//
+// BFLOAT16 → FLOAT16: the float32 bits are the input shifted left by 16,
+// and VCVTPS2PH rounds to nearest even with subnormals and overflow to Inf,
+// and quiets NaNs keeping their top payload bits, which is f32ToF16 (the
+// generic widening's quieting sets the bit VCVTPS2PH sets).
+func f16BF16(a *Asm) {
+	for _, isa := range []ISA{AVX2, AVX512} {
+		a.Func("f16ToBF16"+isa.String(), isa, "func(dst *uint16, src *uint16, n int)")
+		a.f16ToBF16(false)
+	}
+	a.Func("f16ToBF16AVX512BF16", AVX512, "func(dst *uint16, src *uint16, n int)")
+	a.Needs("AVX512_BF16") // VCVTNE2PS2BF16
+	a.f16ToBF16(true)
+
+	a.Func("bf16ToF16AVX512", AVX512, "func(dst *uint16, src *uint16, n int)")
+	dst, src, n := a.Args()
+	a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
+		for j := range 2 {
+			h, x := a.YMM(), a.ZMM()
+			a.VLoad(h, s.Src.Offset(32*j), 16, s.M(1, 16*j))
+			a.VPMOVZXWD(h, x)
+			a.VPSLLD(U8(16), x, x)
+			a.VCVTPS2PH(U8(0), x, h)
+			s.Store(h, s.Dst.Offset(32*j), 16, s.M(1, 16*j))
+		}
+	}))
+
+	a.Func("bf16ToF16AVX2", AVX2, "func(dst *uint16, src *uint16, n int)", "n is a multiple of 8.")
+	dst, src, n = a.Args()
+	a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 8, Unroll: 4}, dst, src, n, Each(8, func(s *Step) {
+		x := a.YMM()
+		a.VPMOVZXWD(s.Src, x)
+		a.VPSLLD(U8(16), x, x)
+		a.VCVTPS2PH(U8(0), x, x.AsX())
+		s.Store(x.AsX().(VecVirtual), s.Dst, 16, nil)
+	}))
+}
+
+// f16ToBF16 emits the body of a FLOAT16 → BFLOAT16 kernel (see f16BF16);
+// hw selects VCVTNE2PS2BF16 over the integer rounding.
+func (a *Asm) f16ToBF16(hw bool) {
+	dst, src, n := a.Args()
+	if a.isa == AVX2 {
+		abs, nanMin, sign := a.Splat(0x7FFF7FFF), a.Splat(0x7C017C01), a.Splat(0x80008000)
+		one, bias := a.Splat(1), a.Splat(0x7FFF)
+		a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+			h, m := a.Vec(), a.Vec()
+			a.VLoad(h, s.Src, 16, nil)
+			a.VPAND(abs, h, m)
+			a.VPMINUW(nanMin, m, m)
+			a.VPAND(sign, h, h)
+			a.VPOR(h, m, m)
+			u := a.XMM()
+			a.VEXTRACTI128(U8(1), m, u)
+			var rs []VecVirtual
+			for _, half := range []VecVirtual{m.AsX().(VecVirtual), u} {
+				x, t := a.Vec(), a.Vec()
+				a.VCVTPH2PS(half, x)
+				a.VPSRLD(U8(16), x, t)
+				a.VPAND(one, t, t)
+				a.VPADDD(bias, x, x)
+				a.VPADDD(t, x, x)
+				a.VPSRLD(U8(16), x, x)
+				rs = append(rs, x)
+			}
+			a.VPACKUSDW(rs[1], rs[0], rs[0])
+			a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
+			s.Store(rs[0], s.Dst, 16, nil)
+		}))
+		return
+	}
+	abs, nanMin, sign := a.Const16(0x7FFF), a.Const16(0x7C01), a.Const16(0x8000)
+	var lsb, bias, odd VecVirtual
+	if !hw {
+		lsb, bias = a.Const32(0x10000), a.Const32(0x7FFF)
+		odd = a.ConstWords("oddwords", seq(1, 2, 1, 32))
+	}
+	a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
+		h, m := a.Vec(), a.Vec()
+		a.VLoad(h, s.Src, 16, s.M(1, 0))
+		a.VPANDD(abs, h, m)
+		a.VPMINUW(nanMin, m, m)
+		a.VPTERNLOGD(Tern(func(m, h, s uint8) uint8 { return m | h&s }), sign, h, m)
+		u := a.YMM()
+		a.VEXTRACTI64X4(U8(1), m, u)
+		x0, x1 := a.Vec(), a.Vec()
+		a.VCVTPH2PS(m.AsY(), x0)
+		a.VCVTPH2PS(u, x1)
+		if hw {
+			y := a.Vec()
+			a.VCVTNE2PS2BF16(x0, x1, y)
+			s.Store(y, s.Dst, 16, s.M(1, 0))
+			return
+		}
+		for _, x := range []VecVirtual{x0, x1} {
+			t := a.Vec()
+			a.VPANDD(lsb, x, t)
+			a.VPSRLD(U8(16), t, t)
+			a.VPADDD(bias, x, x)
+			a.VPADDD(t, x, x)
+		}
+		a.VPERMT2W(x1, odd, x0)
+		s.Store(x0, s.Dst, 16, s.M(1, 0))
+	}))
+}
