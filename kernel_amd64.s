@@ -8081,9 +8081,9 @@ TEXT ·f16ToBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         n+16(FP), DX
 	MOVL         $0x7fff7fff, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x7c017c01, BX
-	VPBROADCASTD BX, Z1
 	MOVL         $0x80008000, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x7c017c01, BX
 	VPBROADCASTD BX, Z2
 	MOVL         $0x00010000, BX
 	VPBROADCASTD BX, Z3
@@ -8096,8 +8096,8 @@ main:
 	JB            single
 	VMOVDQU64     (CX), Z6
 	VPANDD        Z0, Z6, Z7
-	VPMINUW       Z1, Z7, Z7
-	VPTERNLOGD    $0xf8, Z2, Z6, Z7
+	VPMINUW       Z2, Z7, Z7
+	VPTERNLOGD    $0xf8, Z1, Z6, Z7
 	VEXTRACTI64X4 $0x01, Z7, Y6
 	VCVTPH2PS     Y7, Z7
 	VCVTPH2PS     Y6, Z6
@@ -8113,8 +8113,8 @@ main:
 	VMOVDQU64     Z7, (AX)
 	VMOVDQU64     64(CX), Z6
 	VPANDD        Z0, Z6, Z7
-	VPMINUW       Z1, Z7, Z7
-	VPTERNLOGD    $0xf8, Z2, Z6, Z7
+	VPMINUW       Z2, Z7, Z7
+	VPTERNLOGD    $0xf8, Z1, Z6, Z7
 	VEXTRACTI64X4 $0x01, Z7, Y6
 	VCVTPH2PS     Y7, Z7
 	VCVTPH2PS     Y6, Z6
@@ -8138,8 +8138,8 @@ single:
 	JB            tail
 	VMOVDQU64     (CX), Z6
 	VPANDD        Z0, Z6, Z7
-	VPMINUW       Z1, Z7, Z7
-	VPTERNLOGD    $0xf8, Z2, Z6, Z7
+	VPMINUW       Z2, Z7, Z7
+	VPTERNLOGD    $0xf8, Z1, Z6, Z7
 	VEXTRACTI64X4 $0x01, Z7, Y6
 	VCVTPH2PS     Y7, Z7
 	VCVTPH2PS     Y6, Z6
@@ -8166,8 +8166,8 @@ tail:
 	KMOVQ         BX, K1
 	VMOVDQU16.Z   (CX), K1, Z6
 	VPANDD        Z0, Z6, Z0
-	VPMINUW       Z1, Z0, Z0
-	VPTERNLOGD    $0xf8, Z2, Z6, Z0
+	VPMINUW       Z2, Z0, Z0
+	VPTERNLOGD    $0xf8, Z1, Z6, Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VCVTPH2PS     Y0, Z0
 	VCVTPH2PS     Y1, Z1
@@ -8187,161 +8187,75 @@ done:
 	RET
 
 // func f16ToBF16AVX512BF16(dst *uint16, src *uint16, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512_BF16, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, AVX512_BF16, BMI2
 TEXT ·f16ToBF16AVX512BF16(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVL         $0x7fff7fff, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x7c017c01, BX
-	VPBROADCASTD BX, Z1
 	MOVL         $0x80008000, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x7fc07fc0, BX
 	VPBROADCASTD BX, Z2
-
-main:
-	CMPQ          DX, $0x00000040
-	JB            single
-	VMOVDQU64     (CX), Z3
-	VPANDD        Z0, Z3, Z4
-	VPMINUW       Z1, Z4, Z4
-	VPTERNLOGD    $0xf8, Z2, Z3, Z4
-	VEXTRACTI64X4 $0x01, Z4, Y3
-	VCVTPH2PS     Y4, Z4
-	VCVTPH2PS     Y3, Z3
-
-	// VCVTNE2PS2BF16 Z4, Z3, Z3
-	BYTE          $0x62
-	BYTE          $0xf2
-	BYTE          $0x67
-	BYTE          $0x48
-	BYTE          $0x72
-	BYTE          $0xdc
-	VMOVDQU64     Z3, (AX)
-	VMOVDQU64     64(CX), Z3
-	VPANDD        Z0, Z3, Z4
-	VPMINUW       Z1, Z4, Z4
-	VPTERNLOGD    $0xf8, Z2, Z3, Z4
-	VEXTRACTI64X4 $0x01, Z4, Y3
-	VCVTPH2PS     Y4, Z4
-	VCVTPH2PS     Y3, Z3
-
-	// VCVTNE2PS2BF16 Z4, Z3, Z3
-	BYTE      $0x62
-	BYTE      $0xf2
-	BYTE      $0x67
-	BYTE      $0x48
-	BYTE      $0x72
-	BYTE      $0xdc
-	VMOVDQU64 Z3, 64(AX)
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000080, AX
-	SUBQ      $0x00000040, DX
-	JMP       main
-
-single:
-	CMPQ          DX, $0x00000020
-	JB            tail
-	VMOVDQU64     (CX), Z3
-	VPANDD        Z0, Z3, Z4
-	VPMINUW       Z1, Z4, Z4
-	VPTERNLOGD    $0xf8, Z2, Z3, Z4
-	VEXTRACTI64X4 $0x01, Z4, Y3
-	VCVTPH2PS     Y4, Z4
-	VCVTPH2PS     Y3, Z3
-
-	// VCVTNE2PS2BF16 Z4, Z3, Z3
-	BYTE      $0x62
-	BYTE      $0xf2
-	BYTE      $0x67
-	BYTE      $0x48
-	BYTE      $0x72
-	BYTE      $0xdc
-	VMOVDQU64 Z3, (AX)
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000040, AX
-	SUBQ      $0x00000020, DX
-	JMP       single
-
-tail:
-	TESTQ         DX, DX
-	JZ            done
-	MOVQ          $-1, BX
-	BZHIQ         DX, BX, BX
-	KMOVQ         BX, K1
-	VMOVDQU16.Z   (CX), K1, Z3
-	VPANDD        Z0, Z3, Z0
-	VPMINUW       Z1, Z0, Z0
-	VPTERNLOGD    $0xf8, Z2, Z3, Z0
-	VEXTRACTI64X4 $0x01, Z0, Y1
-	VCVTPH2PS     Y0, Z0
-	VCVTPH2PS     Y1, Z1
-
-	// VCVTNE2PS2BF16 Z0, Z1, Z0
-	BYTE      $0x62
-	BYTE      $0xf2
-	BYTE      $0x77
-	BYTE      $0x48
-	BYTE      $0x72
-	BYTE      $0xc0
-	VMOVDQU16 Z0, K1, (AX)
-
-done:
-	VZEROUPPER
-	RET
-
-// func bf16ToF16AVX512(dst *uint16, src *uint16, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
 
 main:
 	CMPQ      DX, $0x00000040
 	JB        single
-	VMOVDQU64 (CX), Y0
-	VPMOVZXWD Y0, Z0
-	VPSLLD    $0x10, Z0, Z0
-	VCVTPS2PH $0x00, Z0, Y0
-	VMOVDQU64 Y0, (AX)
-	VMOVDQU64 32(CX), Y0
-	VPMOVZXWD Y0, Z0
-	VPSLLD    $0x10, Z0, Z0
-	VCVTPS2PH $0x00, Z0, Y0
-	VMOVDQU64 Y0, 32(AX)
-	VMOVDQU64 64(CX), Y0
-	VPMOVZXWD Y0, Z0
-	VPSLLD    $0x10, Z0, Z0
-	VCVTPS2PH $0x00, Z0, Y0
-	VMOVDQU64 Y0, 64(AX)
-	VMOVDQU64 96(CX), Y0
-	VPMOVZXWD Y0, Z0
-	VPSLLD    $0x10, Z0, Z0
-	VCVTPS2PH $0x00, Z0, Y0
-	VMOVDQU64 Y0, 96(AX)
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000080, AX
-	SUBQ      $0x00000040, DX
-	JMP       main
+	VCVTPH2PS (CX), Z3
+	VCVTPH2PS 32(CX), Z4
+
+	// VCVTNE2PS2BF16 Z3, Z4, Z3
+	BYTE       $0x62
+	BYTE       $0xf2
+	BYTE       $0x5f
+	BYTE       $0x48
+	BYTE       $0x72
+	BYTE       $0xdb
+	VPANDD     Z0, Z3, Z4
+	VPMINUW    Z2, Z4, Z4
+	VPTERNLOGD $0xf8, Z1, Z3, Z4
+	VMOVDQU64  Z4, (AX)
+	VCVTPH2PS  64(CX), Z3
+	VCVTPH2PS  96(CX), Z4
+
+	// VCVTNE2PS2BF16 Z3, Z4, Z3
+	BYTE       $0x62
+	BYTE       $0xf2
+	BYTE       $0x5f
+	BYTE       $0x48
+	BYTE       $0x72
+	BYTE       $0xdb
+	VPANDD     Z0, Z3, Z4
+	VPMINUW    Z2, Z4, Z4
+	VPTERNLOGD $0xf8, Z1, Z3, Z4
+	VMOVDQU64  Z4, 64(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
 
 single:
 	CMPQ      DX, $0x00000020
 	JB        tail
-	VMOVDQU64 (CX), Y0
-	VPMOVZXWD Y0, Z0
-	VPSLLD    $0x10, Z0, Z0
-	VCVTPS2PH $0x00, Z0, Y0
-	VMOVDQU64 Y0, (AX)
-	VMOVDQU64 32(CX), Y0
-	VPMOVZXWD Y0, Z0
-	VPSLLD    $0x10, Z0, Z0
-	VCVTPS2PH $0x00, Z0, Y0
-	VMOVDQU64 Y0, 32(AX)
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000040, AX
-	SUBQ      $0x00000020, DX
-	JMP       single
+	VCVTPH2PS (CX), Z3
+	VCVTPH2PS 32(CX), Z4
+
+	// VCVTNE2PS2BF16 Z3, Z4, Z3
+	BYTE       $0x62
+	BYTE       $0xf2
+	BYTE       $0x5f
+	BYTE       $0x48
+	BYTE       $0x72
+	BYTE       $0xdb
+	VPANDD     Z0, Z3, Z4
+	VPMINUW    Z2, Z4, Z4
+	VPTERNLOGD $0xf8, Z1, Z3, Z4
+	VMOVDQU64  Z4, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
 
 tail:
 	TESTQ       DX, DX
@@ -8350,24 +8264,113 @@ tail:
 	MOVQ        $-1, SI
 	BZHIQ       BX, SI, SI
 	KMOVQ       SI, K1
-	VMOVDQU16.Z (CX), K1, Y0
-	VPMOVZXWD   Y0, Z0
-	VPSLLD      $0x10, Z0, Z0
-	VCVTPS2PH   $0x00, Z0, Y0
-	VMOVDQU16   Y0, K1, (AX)
+	VMOVDQU16.Z (CX), K1, Y3
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
 	SHRQ        $0x10, BX
-	KMOVQ       BX, K1
-	VMOVDQU16.Z 32(CX), K1, Y0
-	VPMOVZXWD   Y0, Z0
-	VPSLLD      $0x10, Z0, Z0
-	VCVTPS2PH   $0x00, Z0, Y0
-	VMOVDQU16   Y0, K1, 32(AX)
+	KMOVQ       BX, K2
+	VMOVDQU16.Z 32(CX), K2, Y4
+	VCVTPH2PS   Y3, Z3
+	VCVTPH2PS   Y4, Z4
+
+	// VCVTNE2PS2BF16 Z3, Z4, Z3
+	BYTE       $0x62
+	BYTE       $0xf2
+	BYTE       $0x5f
+	BYTE       $0x48
+	BYTE       $0x72
+	BYTE       $0xdb
+	VPANDD     Z0, Z3, Z0
+	VPMINUW    Z2, Z0, Z0
+	VPTERNLOGD $0xf8, Z1, Z3, Z0
+	VMOVDQU16  Z0, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
+
+// func bf16ToF16AVX512(dst *uint16, src *uint16, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xffff0000, BX
+	VPBROADCASTD BX, Z0
+	VMOVDQU64    interleavewords<>+0(SB), Z1
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Z2
+	VPSLLD    $0x10, Z2, Z3
+	VPANDD    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPS2PH $0x00, Z2, Y2
+	VPERMT2W  Z2, Z1, Z3
+	VMOVDQU64 Z3, (AX)
+	VMOVDQU64 64(CX), Z2
+	VPSLLD    $0x10, Z2, Z3
+	VPANDD    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPS2PH $0x00, Z2, Y2
+	VPERMT2W  Z2, Z1, Z3
+	VMOVDQU64 Z3, 64(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU64 (CX), Z2
+	VPSLLD    $0x10, Z2, Z3
+	VPANDD    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPS2PH $0x00, Z2, Y2
+	VPERMT2W  Z2, Z1, Z3
+	VMOVDQU64 Z3, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Z2
+	VPSLLD      $0x10, Z2, Z3
+	VPANDD      Z0, Z2, Z0
+	VCVTPS2PH   $0x00, Z3, Y3
+	VCVTPS2PH   $0x00, Z0, Y0
+	VPERMT2W    Z0, Z1, Z3
+	VMOVDQU16   Z3, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+DATA interleavewords<>+0(SB)/4, $0x00200000
+DATA interleavewords<>+4(SB)/4, $0x00210001
+DATA interleavewords<>+8(SB)/4, $0x00220002
+DATA interleavewords<>+12(SB)/4, $0x00230003
+DATA interleavewords<>+16(SB)/4, $0x00240004
+DATA interleavewords<>+20(SB)/4, $0x00250005
+DATA interleavewords<>+24(SB)/4, $0x00260006
+DATA interleavewords<>+28(SB)/4, $0x00270007
+DATA interleavewords<>+32(SB)/4, $0x00280008
+DATA interleavewords<>+36(SB)/4, $0x00290009
+DATA interleavewords<>+40(SB)/4, $0x002a000a
+DATA interleavewords<>+44(SB)/4, $0x002b000b
+DATA interleavewords<>+48(SB)/4, $0x002c000c
+DATA interleavewords<>+52(SB)/4, $0x002d000d
+DATA interleavewords<>+56(SB)/4, $0x002e000e
+DATA interleavewords<>+60(SB)/4, $0x002f000f
+GLOBL interleavewords<>(SB), RODATA|NOPTR, $64
 
 // func bf16ToF16AVX2(dst *uint16, src *uint16, n int)
 // Requires: AVX, AVX2, F16C
