@@ -8290,32 +8290,33 @@ done:
 	RET
 
 // func bf16ToF16AVX512(dst *uint16, src *uint16, n int)
-// Requires: AVX, AVX512BW, AVX512F, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xffff0000, BX
-	VPBROADCASTD BX, Z0
-	VMOVDQU64    interleavewords<>+0(SB), Z1
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU64 pairwords0<>+0(SB), Z0
+	VMOVDQU64 pairwords16<>+0(SB), Z1
+	MOVL      $0xaaaaaaaa, BX
+	KMOVD     BX, K1
 
 main:
 	CMPQ      DX, $0x00000040
 	JB        single
 	VMOVDQU64 (CX), Z2
-	VPSLLD    $0x10, Z2, Z3
-	VPANDD    Z0, Z2, Z2
+	VPERMW.Z  Z2, Z0, K1, Z3
 	VCVTPS2PH $0x00, Z3, Y3
+	VMOVDQU64 Y3, (AX)
+	VPERMW.Z  Z2, Z1, K1, Z2
 	VCVTPS2PH $0x00, Z2, Y2
-	VPERMT2W  Z2, Z1, Z3
-	VMOVDQU64 Z3, (AX)
+	VMOVDQU64 Y2, 32(AX)
 	VMOVDQU64 64(CX), Z2
-	VPSLLD    $0x10, Z2, Z3
-	VPANDD    Z0, Z2, Z2
+	VPERMW.Z  Z2, Z0, K1, Z3
 	VCVTPS2PH $0x00, Z3, Y3
+	VMOVDQU64 Y3, 64(AX)
+	VPERMW.Z  Z2, Z1, K1, Z2
 	VCVTPS2PH $0x00, Z2, Y2
-	VPERMT2W  Z2, Z1, Z3
-	VMOVDQU64 Z3, 64(AX)
+	VMOVDQU64 Y2, 96(AX)
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x00000040, DX
@@ -8325,12 +8326,12 @@ single:
 	CMPQ      DX, $0x00000020
 	JB        tail
 	VMOVDQU64 (CX), Z2
-	VPSLLD    $0x10, Z2, Z3
-	VPANDD    Z0, Z2, Z2
+	VPERMW.Z  Z2, Z0, K1, Z3
 	VCVTPS2PH $0x00, Z3, Y3
+	VMOVDQU64 Y3, (AX)
+	VPERMW.Z  Z2, Z1, K1, Z2
 	VCVTPS2PH $0x00, Z2, Y2
-	VPERMT2W  Z2, Z1, Z3
-	VMOVDQU64 Z3, (AX)
+	VMOVDQU64 Y2, 32(AX)
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000020, DX
@@ -8339,38 +8340,26 @@ single:
 tail:
 	TESTQ       DX, DX
 	JZ          done
-	MOVQ        $-1, BX
-	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU16.Z (CX), K1, Z2
-	VPSLLD      $0x10, Z2, Z3
-	VPANDD      Z0, Z2, Z0
-	VCVTPS2PH   $0x00, Z3, Y3
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K2
+	VMOVDQU16.Z (CX), K2, Z2
+	VPERMW.Z    Z2, Z0, K1, Z0
 	VCVTPS2PH   $0x00, Z0, Y0
-	VPERMT2W    Z0, Z1, Z3
-	VMOVDQU16   Z3, K1, (AX)
+	VMOVDQU16   Y0, K2, (AX)
+	VPERMW.Z    Z2, Z1, K1, Z0
+	VCVTPS2PH   $0x00, Z0, Y0
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	SHRQ        $0x10, DX
+	KMOVQ       DX, K1
+	VMOVDQU16   Y0, K1, 32(AX)
 
 done:
 	VZEROUPPER
 	RET
-
-DATA interleavewords<>+0(SB)/4, $0x00200000
-DATA interleavewords<>+4(SB)/4, $0x00210001
-DATA interleavewords<>+8(SB)/4, $0x00220002
-DATA interleavewords<>+12(SB)/4, $0x00230003
-DATA interleavewords<>+16(SB)/4, $0x00240004
-DATA interleavewords<>+20(SB)/4, $0x00250005
-DATA interleavewords<>+24(SB)/4, $0x00260006
-DATA interleavewords<>+28(SB)/4, $0x00270007
-DATA interleavewords<>+32(SB)/4, $0x00280008
-DATA interleavewords<>+36(SB)/4, $0x00290009
-DATA interleavewords<>+40(SB)/4, $0x002a000a
-DATA interleavewords<>+44(SB)/4, $0x002b000b
-DATA interleavewords<>+48(SB)/4, $0x002c000c
-DATA interleavewords<>+52(SB)/4, $0x002d000d
-DATA interleavewords<>+56(SB)/4, $0x002e000e
-DATA interleavewords<>+60(SB)/4, $0x002f000f
-GLOBL interleavewords<>(SB), RODATA|NOPTR, $64
 
 // func bf16ToF16AVX2(dst *uint16, src *uint16, n int)
 // Requires: AVX, AVX2, F16C

@@ -227,27 +227,30 @@ func f16BF16(a *Asm) {
 	a.Needs("AVX512_BF16") // VCVTNE2PS2BF16
 	a.f16ToBF16(true)
 
+	// BFLOAT16 → FLOAT16 on AVX-512: VPERMW with a zeroing mask places each
+	// input in the high half of a 32-bit lane, 16 per vector, in order (as
+	// bf16ToF32AVX512 does); measured faster than VPMOVZXWD and a shift
+	// (0.66×), VPERMQ and two unpacks, or shifts and one VPERMT2W after the
+	// conversions (0.88×).
 	a.Func("bf16ToF16AVX512", AVX512, "func(dst *uint16, src *uint16, n int)")
 	dst, src, n := a.Args()
 	// The even inputs shifted left by 16 and the odd ones masked are the
 	// float32 values; after the two VCVTPS2PH, one VPERMT2W interleaves
 	// the halves (measured faster than widening with shuffles, VPMOVZXWD
 	// or VPERMQ and unpacks, which made this kernel half as fast).
-	high := a.Const32(0xFFFF0000)
-	idx := make([]uint16, 32)
-	for i := range idx {
-		idx[i] = uint16(i/2 + 32*(i%2))
-	}
-	inter := a.ConstWords("interleavewords", idx)
+	lo, hi := a.ConstWords("pairwords0", seq(0, 1, 2, 32)), a.ConstWords("pairwords16", seq(16, 1, 2, 32))
+	oddLanes, g := a.K(), a.GP32()
+	a.MOVL(U32(0xAAAAAAAA), g)
+	a.KMOVD(g, oddLanes)
 	a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
-		w, e, o := a.Vec(), a.Vec(), a.Vec()
+		w := a.Vec()
 		a.VLoad(w, s.Src, 16, s.M(1, 0))
-		a.VPSLLD(U8(16), w, e)
-		a.VPANDD(high, w, o)
-		a.VCVTPS2PH(U8(0), e, Half(e))
-		a.VCVTPS2PH(U8(0), o, Half(o))
-		a.VPERMT2W(o, inter, e)
-		s.Store(e, s.Dst, 16, s.M(1, 0))
+		for j, idx := range []VecVirtual{lo, hi} {
+			x := a.Vec()
+			a.VPERMW_Z(w, idx, oddLanes, x)
+			a.VCVTPS2PH(U8(0), x, Half(x))
+			s.Store(Half(x), s.Dst.Offset(32*j), 16, s.M(1, 16*j))
+		}
 	}))
 
 	a.Func("bf16ToF16AVX2", AVX2, "func(dst *uint16, src *uint16, n int)", "n is a multiple of 8.")
