@@ -115,6 +115,20 @@ func TestLutKernelsExhaustive(t *testing.T) {
 		}
 	}
 	t.Logf("%d lut8 and %d lut16 kernels, %d tables, lengths 0..%d at offsets 0, 1, 3: 0 mismatches", len(l8), len(l16), len(t8), maxN)
+
+	// No allocation per call (lut16's plane buffers stay on the stack).
+	src := lutTestSource(rng, 1000)
+	d8, d16 := make([]uint8, len(src)), make([]uint16, len(src))
+	for _, k := range l8 {
+		if a := testing.AllocsPerRun(10, func() { k.fn(d8, src, t8[3]) }); a != 0 {
+			t.Errorf("lut8 %s: %v allocations per call", k.name, a)
+		}
+	}
+	for _, k := range l16 {
+		if a := testing.AllocsPerRun(10, func() { k.fn(d16, src, t16[3]) }); a != 0 {
+			t.Errorf("lut16 %s: %v allocations per call", k.name, a)
+		}
+	}
 }
 
 func TestFloat16BFloat16Exhaustive(t *testing.T) {
