@@ -46,6 +46,7 @@ func init() {
 		bf := neon
 		bf.tier = "neon+bf16"
 		bf.f32ToBF16 = kernel[func([]uint16, []float32)]{float32ToBFloat16BFCVTN, bf.tier}
+		bf.f16ToBF16 = kernel[func([]uint16, []uint16)]{neonBFCVTNF16ToBF16, bf.tier}
 		tiers = append(tiers, &bf)
 		active = &bf
 	}
@@ -329,6 +330,17 @@ func neonF16ToBF16(dst []uint16, src []uint16) {
 		raceRead(src[:n])
 		raceWrite(dst[:n])
 		f16ToBF16NEON(&dst[0], &src[0], n)
+		dst, src = dst[n:], src[n:]
+	}
+	float16ToBFloat16Generic(dst, src)
+}
+
+func neonBFCVTNF16ToBF16(dst []uint16, src []uint16) {
+	dst = dst[:len(src)]
+	if n := len(src) &^ 7; n > 0 {
+		raceRead(src[:n])
+		raceWrite(dst[:n])
+		f16ToBF16BFCVTN(&dst[0], &src[0], n)
 		dst, src = dst[n:], src[n:]
 	}
 	float16ToBFloat16Generic(dst, src)

@@ -107,6 +107,12 @@ func lut16NEON(dst *uint16, src *uint8, n int, table *[256]uint16, planes *[512]
 //go:noescape
 func f16ToBF16NEON(dst *uint16, src *uint16, n int)
 
+// f16ToBF16BFCVTN rounds n FLOAT16 to BFLOAT16 (n a multiple of 8): FCVTL, then BFCVTN
+// (FEAT_BF16).
+//
+//go:noescape
+func f16ToBF16BFCVTN(dst *uint16, src *uint16, n int)
+
 // bf16ToF16NEON rounds n BFLOAT16 to FLOAT16 (n a multiple of 8) with FCVTN.
 //
 //go:noescape

@@ -51,6 +51,7 @@ var kernels = []kernelDef{
 	{"lut8NEON", argsLut8, docLut8, lut8},
 	{"lut16NEON", argsLut16, docLut16, lut16},
 	{"f16ToBF16NEON", args16To16, docF16ToBF, f16ToBF16},
+	{"f16ToBF16BFCVTN", args16To16, docF16ToBFH, f16ToBF16Hardware},
 	{"bf16ToF16NEON", args16To16, docBF16ToF, bf16ToF16},
 }
 

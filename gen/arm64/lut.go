@@ -12,6 +12,7 @@ const (
 	docLut16    = "sets dst[i] = table[src[i]] for i < n (a multiple of 16), using planes\nas scratch for the table's low and high bytes."
 	docF16ToBF  = "rounds n FLOAT16 to BFLOAT16 (n a multiple of 8): FCVTL, then the integer\nrounding of f32ToBF16NEON."
 	docBF16ToF  = "rounds n BFLOAT16 to FLOAT16 (n a multiple of 8) with FCVTN."
+	docF16ToBFH = "rounds n FLOAT16 to BFLOAT16 (n a multiple of 8): FCVTL, then BFCVTN\n(FEAT_BF16)."
 	lutQuarters = 4 // 64-byte quarters of a 256-byte plane, one TBL/TBX each
 )
 
@@ -122,6 +123,36 @@ func f16ToBF16(f *Func) {
 		f.Addhn(false, out, x.Even(), m.Even())
 		f.Addhn(true, out, x.Odd(), m.Odd())
 		f.Free(x, m)
+		f.Store(out)
+		f.Free(out)
+	})
+}
+
+// FLOAT16 → BFLOAT16 with BFCVTN (the neon+bf16 tier): FCVTL widens
+// exactly to normal float32 (FLOAT16's smallest subnormal is 2^-24, so
+// BFCVTN's treatment of subnormal inputs never matters), BFCVTN rounds to
+// nearest even keeping NaN payloads, and NaN results are then canonicalised
+// to sign|0x7FC0 as in f32ToBF16Hardware.
+func f16ToBF16Hardware(f *Func) {
+	abs := f.Dup16(0x7FFF)
+	inf := f.Dup16(0x7F80)
+	payload := f.Dup16(0x003F)
+	f.Stream(8, 4, func(k int) {
+		h := f.Load(k)
+		x := f.Alloc(2 * k)
+		f.Fcvtl(false, x.Even(), h)
+		f.Fcvtl(true, x.Odd(), h)
+		f.Free(h)
+		out := f.Alloc(k)
+		f.Bfcvtn(false, out, x.Even())
+		f.Bfcvtn(true, out, x.Odd())
+		f.Free(x)
+		m := f.Alloc(k)
+		f.And(m, out, abs)
+		f.Cmgt(H8, m, m, inf)
+		f.And(m, m, payload)
+		f.Bic(out, out, m)
+		f.Free(m)
 		f.Store(out)
 		f.Free(out)
 	})
