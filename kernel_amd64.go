@@ -143,6 +143,8 @@ func init() {
 	k5.i4ToI8 = kernel[func([]uint8, []uint8)]{avx512I4ToI8, t5}
 	k5.u4ToU8 = kernel[func([]uint8, []uint8)]{avx512U4ToU8, t5}
 	k5.f32ToI4 = kernel[func([]uint8, []float32)]{avx512F32ToI4, t5}
+	k5.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx512BWLut8, t5}
+	k5.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx512BWLut16, t5}
 	if cpu.X86.HasAVX512VBMI {
 		k5.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx512Lut8, t5}
 		k5.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx512Lut16, t5}
@@ -807,6 +809,21 @@ func avx512Lut16(dst []uint16, src []uint8, table *[256]uint16) {
 	raceRead(src)
 	raceWrite(dst[:len(src)])
 	lut16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), table)
+}
+
+// avx512BWLut8 and avx512BWLut16 serve AVX-512 CPUs without VBMI (the
+// AVX2 algorithm on 64 bytes at a time).
+func avx512BWLut8(dst []uint8, src []uint8, table *[256]uint8) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	lut8AVX512BW(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), table)
+}
+
+func avx512BWLut16(dst []uint16, src []uint8, table *[256]uint16) {
+	var planes [512]byte
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	lut16AVX512BW(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), table, &planes)
 }
 
 func avx2Lut8(dst []uint8, src []uint8, table *[256]uint8) {

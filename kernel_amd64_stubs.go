@@ -311,6 +311,17 @@ func lut8AVX2(dst *uint8, src *uint8, n int, table *[256]uint8)
 //go:noescape
 func lut16AVX2(dst *uint16, src *uint8, n int, table *[256]uint16, planes *[512]byte)
 
+// sets dst[i] = table[src[i]] for i < n.
+//
+//go:noescape
+func lut8AVX512BW(dst *uint8, src *uint8, n int, table *[256]uint8)
+
+// sets dst[i] = table[src[i]] for i < n, using planes
+// as scratch for the table's low and high bytes.
+//
+//go:noescape
+func lut16AVX512BW(dst *uint16, src *uint8, n int, table *[256]uint16, planes *[512]byte)
+
 //go:noescape
 func f16ToBF16AVX2(dst *uint16, src *uint16, n int)
 
