@@ -27,12 +27,15 @@ import (
 // trees on the same masks. The same trees on 64 bytes with k-mask blends
 // serve CPUs with AVX-512 but without VBMI (Skylake-X, Cascade Lake), where
 // a 512-bit VPSHUFB costs what a 256-bit one does and VPBLENDMB one uop to
-// VPBLENDVB's two (by the published tables; no such CPU was at hand: on
-// this Zen 5 they run at 0.9× the AVX2 kernels, which the tier never uses
-// here since it has VBMI). On this Zen 5 the AVX2 trees run at 0.15× copy()
-// at 64 Ki elements (7.4 and 3.5 elements per ns for lut8 and lut16, 2.8×
-// and 1.4× the generic loops); a VPGATHERDD kernel for lut16 was slower
-// (3.2 per ns).
+// VPBLENDVB's two (by the published tables; no such CPU was at hand).
+//
+// Measured on the AMD EPYC at hand (family 25 model 17: Zen 4, whose 512-bit
+// operations are double-pumped), 64 Ki elements: the VPERMI2B kernels run
+// at 1.06× copy() (lut8) and 1.33× copy() of the 16-bit side (lut16); the
+// AVX2 trees at 0.15× (7.4 and 3.5 elements per ns, 2.8× and 1.4× the
+// generic loops), and the 512-bit trees at 0.9× the AVX2 ones (the tier
+// never uses them there, as the CPU has VBMI). A VPGATHERDD kernel for
+// lut16 was slower than the tree (3.2 elements per ns).
 func lut(a *Asm) {
 	lut8AVX512(a)
 	lut16AVX512(a)
@@ -266,10 +269,11 @@ func lutTree(a *Asm, isa ISA, wide bool) {
 // and quiets NaNs keeping their top payload bits, which is f32ToF16 (the
 // generic widening's quieting sets the bit VCVTPS2PH sets).
 //
-// On this Zen 5 the AVX-512 kernels are bound by the float conversions
-// (VCVTPH2PS, VCVTPS2PH, VCVTNE2PS2BF16, about 1.4-1.7 per ns each) and by
-// shuffles: two or three conversions per 32 elements run at about 20
-// elements per ns in L1, 0.8-0.95× copy() at 64 Ki elements.
+// On that EPYC (Zen 4) the AVX-512 kernels are bound by the float
+// conversions (VCVTPH2PS, VCVTPS2PH, VCVTNE2PS2BF16: about 2.5 per ns
+// together) and by shuffles: at 64 Ki elements BFLOAT16 → FLOAT16 runs at
+// 1.05× copy(), FLOAT16 → BFLOAT16 (three conversions per 32 elements) at
+// 0.86×; integer rounding in place of VCVTNE2PS2BF16 measured slower.
 func f16BF16(a *Asm) {
 	for _, isa := range []ISA{AVX2, AVX512} {
 		a.Func("f16ToBF16"+isa.String(), isa, "func(dst *uint16, src *uint16, n int)")
