@@ -46,7 +46,7 @@ func lut(a *Asm) {
 }
 
 // look512 returns the bytes of the 256-byte plane p (four registers) at the
-// indices b (clobbered; top holds their bit 7).
+// indices b, whose bit 7 top holds; b is clobbered unless keep.
 func (a *Asm) look512(p []VecVirtual, b VecVirtual, top Register, keep bool) VecVirtual {
 	x := a.Vec()
 	a.VMOVDQA64(b, x)
@@ -103,7 +103,8 @@ func lut16AVX512(a *Asm) {
 	}
 	// Quadwords 0 4 1 5 2 6 3 7: 128-bit lane L then holds input bytes
 	// 8L.. and 32+8L.., which the unpacks turn into words 8L.. of the
-	// first and second output vector.
+	// first and second output vector. (Interleaving with two two-table
+	// VPERMI2B instead, one shuffle fewer, measured 0.84× as fast.)
 	order := a.Vec()
 	a.VPMOVZXBQ(a.DataBytes("lut16order", []byte{0, 4, 1, 5, 2, 6, 3, 7}), order)
 	a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 64, Unroll: 2}, dst, src, n, Each(64, func(s *Step) {
