@@ -322,6 +322,26 @@ func lut8AVX512BW(dst *uint8, src *uint8, n int, table *[256]uint8)
 //go:noescape
 func lut16AVX512BW(dst *uint16, src *uint8, n int, table *[256]uint16, planes *[512]byte)
 
+// n is a multiple of 16.
+//
+//go:noescape
+func i8ToF16AVX2(dst *uint16, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func u8ToF16AVX2(dst *uint16, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func i8ToBF16AVX2(dst *uint16, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func u8ToBF16AVX2(dst *uint16, src *uint8, n int)
+
 //go:noescape
 func f16ToBF16AVX2(dst *uint16, src *uint16, n int)
 

@@ -36,6 +36,13 @@ func lutTables(rng *rand.Rand) (t8 []*[256]uint8, t16 []*[256]uint16) {
 		}
 		t8, t16 = append(t8, a), append(t16, b)
 	}
+	// The conversions' own tables, which some kernels recognise and compute.
+	for _, p := range [][2]DataType{{Int8, Float16}, {Uint8, Float16}, {Int8, BFloat16}, {Uint8, BFloat16}, {Float8E4M3FN, BFloat16}, {Bool, Float16}} {
+		t16 = append(t16, (*[256]uint16)(tableFor(p[0], p[1], Options{}).b16))
+	}
+	for _, p := range [][2]DataType{{Int8, Uint8}, {Float8E4M3FN, Float8E5M2}} {
+		t8 = append(t8, (*[256]uint8)(tableFor(p[0], p[1], Options{NoSaturate: true}).b8))
+	}
 	return t8, t16
 }
 
@@ -102,6 +109,8 @@ func TestLutKernelsExhaustive(t *testing.T) {
 						t.Fatalf("lut8 %s table %d n=%d off=%d: got %x, want %x", k.name, ti, n, off, got, want8)
 					}
 				}
+			}
+			for ti := range t16 {
 				want16 := slices.Repeat([]uint16{0xA5A5}, n+off+pad)
 				lut16Generic(want16[off:off+n], src, t16[ti])
 				for _, k := range l16 {
@@ -114,7 +123,7 @@ func TestLutKernelsExhaustive(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d lut8 and %d lut16 kernels, %d tables, lengths 0..%d at offsets 0, 1, 3: 0 mismatches", len(l8), len(l16), len(t8), maxN)
+	t.Logf("%d lut8 and %d lut16 kernels, %d and %d tables, lengths 0..%d at offsets 0, 1, 3: 0 mismatches", len(l8), len(l16), len(t8), len(t16), maxN)
 
 	// No allocation per call (lut16's plane buffers stay on the stack).
 	src := lutTestSource(rng, 1000)

@@ -43,6 +43,48 @@ func lut(a *Asm) {
 		lutTree(a, isa, false)
 		lutTree(a, isa, true)
 	}
+	intToHalfAVX2(a)
+}
+
+// intToHalfAVX2 emits the AVX2 kernels that compute, instead of looking up,
+// the tables of INT8 and UINT8 → FLOAT16 and BFLOAT16 (kernel_amd64.go's
+// lut16 wrapper picks them by the table's address): every 8-bit integer is
+// a float32 (VCVTDQ2PS), a FLOAT16 (VCVTPS2PH, exact) and a BFLOAT16 (the
+// high half: at most 8 significant bits), so each is exactly the reference's
+// value.
+func intToHalfAVX2(a *Asm) {
+	for _, t := range []struct {
+		name   string
+		signed bool
+		bf16   bool
+	}{{"i8ToF16", true, false}, {"u8ToF16", false, false}, {"i8ToBF16", true, true}, {"u8ToBF16", false, true}} {
+		a.Func(t.name+"AVX2", AVX2, "func(dst *uint16, src *uint8, n int)", "n is a multiple of 16.")
+		dst, src, n := a.Args()
+		a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+			var xs []VecVirtual
+			for j := range 2 {
+				x := a.Vec()
+				if t.signed {
+					a.VPMOVSXBD(s.Src.Offset(8*j), x)
+				} else {
+					a.VPMOVZXBD(s.Src.Offset(8*j), x)
+				}
+				a.VCVTDQ2PS(x, x)
+				if !t.bf16 {
+					a.VCVTPS2PH(U8(0), x, x.AsX())
+					s.Store(x.AsX().(VecVirtual), s.Dst.Offset(16*j), 16, nil)
+					continue
+				}
+				a.VPSRLD(U8(16), x, x)
+				xs = append(xs, x)
+			}
+			if t.bf16 {
+				a.VPACKUSDW(xs[1], xs[0], xs[0])
+				a.VPERMQ(U8(0b11_01_10_00), xs[0], xs[0])
+				s.Store(xs[0], s.Dst, 16, nil)
+			}
+		}))
+	}
 }
 
 // look512 returns the bytes of the 256-byte plane p (four registers) at the
