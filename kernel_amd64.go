@@ -840,9 +840,10 @@ func avx2Lut8(dst []uint8, src []uint8, table *[256]uint8) {
 
 // avx2Lut16 gives the kernel a buffer on its stack for the table's byte
 // planes, which the kernel fills (64 instructions) before its loop. The
-// tables of INT8 and UINT8 → FLOAT16 and BFLOAT16 (tables.go builds each
-// once) go to kernels that compute their values, 5-7× faster than the
-// lookup (gen/amd64/lut.go, intToHalfAVX2).
+// tables of INT8, UINT8, FLOAT8E4M3FN and FLOAT8E5M2 → FLOAT16 and BFLOAT16
+// (tables.go builds each once) go to kernels that compute their values,
+// several times faster than the lookup (gen/amd64/lut.go, intToHalfAVX2,
+// f8ToHalfAVX2).
 func avx2Lut16(dst []uint16, src []uint8, table *[256]uint16) {
 	n := len(src)
 	dst = dst[:n]
@@ -866,7 +867,8 @@ func avx2Lut16(dst []uint16, src []uint8, table *[256]uint16) {
 	lut16Generic(dst[m:], src[m:], table)
 }
 
-// avx2IntToHalf returns the kernel that computes table's values, or nil.
+// avx2IntToHalf returns the kernel that computes table's values, or nil
+// (four atomic loads and comparisons).
 func avx2IntToHalf(table *[256]uint16) func(*uint16, *uint8, int) {
 	is := func(from, to DataType) bool {
 		return unsafe.SliceData(tableFor(from, to, Options{}).b16) == &table[0]
@@ -880,6 +882,14 @@ func avx2IntToHalf(table *[256]uint16) func(*uint16, *uint8, int) {
 		return i8ToBF16AVX2
 	case is(Uint8, BFloat16):
 		return u8ToBF16AVX2
+	case is(Float8E4M3FN, Float16):
+		return e4m3fnToF16AVX2
+	case is(Float8E4M3FN, BFloat16):
+		return e4m3fnToBF16AVX2
+	case is(Float8E5M2, Float16):
+		return e5m2ToF16AVX2
+	case is(Float8E5M2, BFloat16):
+		return e5m2ToBF16AVX2
 	}
 	return nil
 }

@@ -8666,6 +8666,332 @@ tail:
 	VZEROUPPER
 	RET
 
+// func e4m3fnToF16AVX2(dst *uint16, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnToF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43800000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y4
+	VPAND        Y0, Y4, Y4
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPXOR        Y5, Y4, Y4
+	VCVTPH2PS    X4, Y5
+	VMULPS       Y1, Y5, Y5
+	VCVTPS2PH    $0x00, Y5, X5
+	VMOVDQU      X5, (AX)
+	VEXTRACTI128 $0x01, Y4, X4
+	VCVTPH2PS    X4, Y4
+	VMULPS       Y1, Y4, Y4
+	VCVTPS2PH    $0x00, Y4, X4
+	VMOVDQU      X4, 16(AX)
+	VPMOVSXBW    16(CX), Y5
+	VPSLLW       $0x07, Y5, Y4
+	VPAND        Y0, Y4, Y4
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPXOR        Y5, Y4, Y4
+	VCVTPH2PS    X4, Y5
+	VMULPS       Y1, Y5, Y5
+	VCVTPS2PH    $0x00, Y5, X5
+	VMOVDQU      X5, 32(AX)
+	VEXTRACTI128 $0x01, Y4, X4
+	VCVTPH2PS    X4, Y4
+	VMULPS       Y1, Y4, Y4
+	VCVTPS2PH    $0x00, Y4, X4
+	VMOVDQU      X4, 48(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y4
+	VPAND        Y0, Y4, Y4
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPXOR        Y5, Y4, Y4
+	VCVTPH2PS    X4, Y5
+	VMULPS       Y1, Y5, Y5
+	VCVTPS2PH    $0x00, Y5, X5
+	VMOVDQU      X5, (AX)
+	VEXTRACTI128 $0x01, Y4, X4
+	VCVTPH2PS    X4, Y4
+	VMULPS       Y1, Y4, Y4
+	VCVTPS2PH    $0x00, Y4, X4
+	VMOVDQU      X4, 16(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnToBF16AVX2(dst *uint16, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43800000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y4
+	VPAND        Y0, Y4, Y4
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPXOR        Y5, Y4, Y4
+	VCVTPH2PS    X4, Y5
+	VMULPS       Y1, Y5, Y5
+	VPSRLD       $0x10, Y5, Y5
+	VEXTRACTI128 $0x01, Y4, X4
+	VCVTPH2PS    X4, Y4
+	VMULPS       Y1, Y4, Y4
+	VPSRLD       $0x10, Y4, Y4
+	VPACKUSDW    Y4, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VMOVDQU      Y5, (AX)
+	VPMOVSXBW    16(CX), Y5
+	VPSLLW       $0x07, Y5, Y4
+	VPAND        Y0, Y4, Y4
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPXOR        Y5, Y4, Y4
+	VCVTPH2PS    X4, Y5
+	VMULPS       Y1, Y5, Y5
+	VPSRLD       $0x10, Y5, Y5
+	VEXTRACTI128 $0x01, Y4, X4
+	VCVTPH2PS    X4, Y4
+	VMULPS       Y1, Y4, Y4
+	VPSRLD       $0x10, Y4, Y4
+	VPACKUSDW    Y4, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VMOVDQU      Y5, 32(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y4
+	VPAND        Y0, Y4, Y4
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPXOR        Y5, Y4, Y4
+	VCVTPH2PS    X4, Y5
+	VMULPS       Y1, Y5, Y5
+	VPSRLD       $0x10, Y5, Y5
+	VEXTRACTI128 $0x01, Y4, X4
+	VCVTPH2PS    X4, Y4
+	VMULPS       Y1, Y4, Y4
+	VPSRLD       $0x10, Y4, Y4
+	VPACKUSDW    Y4, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VMOVDQU      Y5, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2ToF16AVX2(dst *uint16, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2ToF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        Y3, Y3, Y3
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), X5
+	VPAND      X0, X5, X4
+	VPCMPGTB   X1, X4, X4
+	VPAND      X2, X4, X6
+	VPOR       X6, X5, X5
+	VPADDB     X4, X5, X5
+	VPERMQ     $0x50, Y5, Y4
+	VPUNPCKLBW Y4, Y3, Y4
+	VMOVDQU    Y4, (AX)
+	VMOVDQU    16(CX), X5
+	VPAND      X0, X5, X4
+	VPCMPGTB   X1, X4, X4
+	VPAND      X2, X4, X6
+	VPOR       X6, X5, X5
+	VPADDB     X4, X5, X5
+	VPERMQ     $0x50, Y5, Y4
+	VPUNPCKLBW Y4, Y3, Y4
+	VMOVDQU    Y4, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU    (CX), X5
+	VPAND      X0, X5, X4
+	VPCMPGTB   X1, X4, X4
+	VPAND      X2, X4, X6
+	VPOR       X6, X5, X5
+	VPADDB     X4, X5, X5
+	VPERMQ     $0x50, Y5, Y4
+	VPUNPCKLBW Y4, Y3, Y4
+	VMOVDQU    Y4, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2ToBF16AVX2(dst *uint16, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e5m2ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        Y3, Y3, Y3
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU      (CX), X5
+	VPAND        X0, X5, X4
+	VPCMPGTB     X1, X4, X4
+	VPAND        X2, X4, X6
+	VPOR         X6, X5, X5
+	VPADDB       X4, X5, X5
+	VPERMQ       $0x50, Y5, Y4
+	VPUNPCKLBW   Y4, Y3, Y4
+	VCVTPH2PS    X4, Y6
+	VPSRLD       $0x10, Y6, Y6
+	VEXTRACTI128 $0x01, Y4, X4
+	VCVTPH2PS    X4, Y4
+	VPSRLD       $0x10, Y4, Y4
+	VPACKUSDW    Y4, Y6, Y6
+	VPERMQ       $0xd8, Y6, Y6
+	VMOVDQU      Y6, (AX)
+	VMOVDQU      16(CX), X5
+	VPAND        X0, X5, X4
+	VPCMPGTB     X1, X4, X4
+	VPAND        X2, X4, X6
+	VPOR         X6, X5, X5
+	VPADDB       X4, X5, X5
+	VPERMQ       $0x50, Y5, Y4
+	VPUNPCKLBW   Y4, Y3, Y4
+	VCVTPH2PS    X4, Y6
+	VPSRLD       $0x10, Y6, Y6
+	VEXTRACTI128 $0x01, Y4, X4
+	VCVTPH2PS    X4, Y4
+	VPSRLD       $0x10, Y4, Y4
+	VPACKUSDW    Y4, Y6, Y6
+	VPERMQ       $0xd8, Y6, Y6
+	VMOVDQU      Y6, 32(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU      (CX), X5
+	VPAND        X0, X5, X4
+	VPCMPGTB     X1, X4, X4
+	VPAND        X2, X4, X6
+	VPOR         X6, X5, X5
+	VPADDB       X4, X5, X5
+	VPERMQ       $0x50, Y5, Y4
+	VPUNPCKLBW   Y4, Y3, Y4
+	VCVTPH2PS    X4, Y6
+	VPSRLD       $0x10, Y6, Y6
+	VEXTRACTI128 $0x01, Y4, X4
+	VCVTPH2PS    X4, Y4
+	VPSRLD       $0x10, Y4, Y4
+	VPACKUSDW    Y4, Y6, Y6
+	VPERMQ       $0xd8, Y6, Y6
+	VMOVDQU      Y6, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func f16ToBF16AVX2(dst *uint16, src *uint16, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·f16ToBF16AVX2(SB), NOSPLIT, $0-24

@@ -342,6 +342,26 @@ func i8ToBF16AVX2(dst *uint16, src *uint8, n int)
 //go:noescape
 func u8ToBF16AVX2(dst *uint16, src *uint8, n int)
 
+// n is a multiple of 16.
+//
+//go:noescape
+func e4m3fnToF16AVX2(dst *uint16, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e4m3fnToBF16AVX2(dst *uint16, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e5m2ToF16AVX2(dst *uint16, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e5m2ToBF16AVX2(dst *uint16, src *uint8, n int)
+
 //go:noescape
 func f16ToBF16AVX2(dst *uint16, src *uint16, n int)
 

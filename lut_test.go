@@ -37,7 +37,10 @@ func lutTables(rng *rand.Rand) (t8 []*[256]uint8, t16 []*[256]uint16) {
 		t8, t16 = append(t8, a), append(t16, b)
 	}
 	// The conversions' own tables, which some kernels recognise and compute.
-	for _, p := range [][2]DataType{{Int8, Float16}, {Uint8, Float16}, {Int8, BFloat16}, {Uint8, BFloat16}, {Float8E4M3FN, BFloat16}, {Bool, Float16}} {
+	for _, p := range [][2]DataType{
+		{Int8, Float16}, {Uint8, Float16}, {Int8, BFloat16}, {Uint8, BFloat16},
+		{Float8E4M3FN, Float16}, {Float8E4M3FN, BFloat16}, {Float8E5M2, Float16}, {Float8E5M2, BFloat16}, {Bool, Float16},
+	} {
 		t16 = append(t16, (*[256]uint16)(tableFor(p[0], p[1], Options{}).b16))
 	}
 	for _, p := range [][2]DataType{{Int8, Uint8}, {Float8E4M3FN, Float8E5M2}} {

@@ -44,6 +44,88 @@ func lut(a *Asm) {
 		lutTree(a, isa, true)
 	}
 	intToHalfAVX2(a)
+	f8ToHalfAVX2(a)
+}
+
+// f8ToHalfAVX2 emits the AVX2 kernels that compute the tables of
+// FLOAT8E4M3FN and FLOAT8E5M2 → FLOAT16 and BFLOAT16 (picked by the table's
+// address as in intToHalfAVX2), with widen8.go's arithmetic: E4M3FN becomes
+// FLOAT16 bits scaled by 2^-8 (NaN, the magnitude 0x7F, becomes 0x7E00 with
+// its sign), VCVTPH2PS and a product by 2^8 give the float32 value, whose
+// FLOAT16 (VCVTPS2PH) and BFLOAT16 (the high half: at most 4 significant
+// bits) are exact; E5M2 is the high byte of its FLOAT16 (NaNs given the
+// mantissa 0b10, the quiet NaN without payload), widened with VCVTPH2PS for
+// BFLOAT16. The tests compare them with the tables, which come from the
+// reference.
+func f8ToHalfAVX2(a *Asm) {
+	for _, t := range []struct {
+		name       string
+		e5m2, bf16 bool
+	}{{"e4m3fnToF16", false, false}, {"e4m3fnToBF16", false, true}, {"e5m2ToF16", true, false}, {"e5m2ToBF16", true, true}} {
+		a.Func(t.name+"AVX2", AVX2, "func(dst *uint16, src *uint8, n int)", "n is a multiple of 16.")
+		dst, src, n := a.Args()
+		var mask, scale, top, fix, abs, nanMin, three, zero VecVirtual
+		if t.e5m2 {
+			abs, nanMin, three = a.Const8(0x7F), a.Const8(0x7C), a.Const8(3)
+			zero = a.Vec()
+			a.VPXOR(zero, zero, zero)
+		} else {
+			mask, scale = a.Const16(0xBF80), a.Const32(uint32(127+15-7)<<23)
+			top, fix = a.Const16(0xFE00), a.Const16(0x3F80^0x7E00)
+		}
+		a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+			w := a.Vec() // 16 FLOAT16 (E4M3FN: scaled by 2^-8)
+			if t.e5m2 {
+				b, m, c := a.XMM(), a.XMM(), a.XMM()
+				a.VMOVDQU(s.Src, b)
+				a.VPAND(abs.AsX(), b, m)
+				a.VPCMPGTB(nanMin.AsX(), m, m) // NaN: 0xFF
+				a.VPAND(three.AsX(), m, c)
+				a.VPOR(c, b, b)
+				a.VPADDB(m, b, b) // low bits 0b11 - 1
+				a.VPERMQ(U8(0b01_01_00_00), b.AsY(), w)
+				a.VPUNPCKLBW(w, zero, w) // in each 128-bit lane: bytes 0..7, then 8..15
+				if !t.bf16 {
+					s.Store(w, s.Dst, 16, nil)
+					return
+				}
+			} else {
+				x, m := a.Vec(), a.Vec()
+				a.VPMOVSXBW(s.Src, x)
+				a.VPSLLW(U8(7), x, w)
+				a.VPAND(mask, w, w)
+				a.VPSLLW(U8(9), x, m)
+				a.VPCMPEQW(top, m, m)
+				a.VPAND(fix, m, m)
+				a.VPXOR(m, w, w)
+			}
+			var rs []VecVirtual
+			for j := range 2 {
+				h := w.AsX().(VecVirtual)
+				if j > 0 {
+					h = a.XMM()
+					a.VEXTRACTI128(U8(1), w, h)
+				}
+				r := a.Vec()
+				a.VCVTPH2PS(h, r)
+				if !t.e5m2 {
+					a.VMULPS(scale, r, r)
+				}
+				if !t.bf16 {
+					a.VCVTPS2PH(U8(0), r, r.AsX())
+					s.Store(r.AsX().(VecVirtual), s.Dst.Offset(16*j), 16, nil)
+					continue
+				}
+				a.VPSRLD(U8(16), r, r)
+				rs = append(rs, r)
+			}
+			if t.bf16 {
+				a.VPACKUSDW(rs[1], rs[0], rs[0])
+				a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
+				s.Store(rs[0], s.Dst, 16, nil)
+			}
+		}))
+	}
 }
 
 // intToHalfAVX2 emits the AVX2 kernels that compute, instead of looking up,
