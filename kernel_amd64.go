@@ -820,6 +820,10 @@ func avx512BWLut8(dst []uint8, src []uint8, table *[256]uint8) {
 }
 
 func avx512BWLut16(dst []uint16, src []uint8, table *[256]uint16) {
+	if avx2IntToHalf(table) != nil { // computed: faster than the tree
+		avx2Lut16(dst, src, table)
+		return
+	}
 	var planes [512]byte
 	raceRead(src)
 	raceWrite(dst[:len(src)])
@@ -868,7 +872,7 @@ func avx2Lut16(dst []uint16, src []uint8, table *[256]uint16) {
 }
 
 // avx2IntToHalf returns the kernel that computes table's values, or nil
-// (four atomic loads and comparisons).
+// (at most eight atomic loads and comparisons).
 func avx2IntToHalf(table *[256]uint16) func(*uint16, *uint8, int) {
 	is := func(from, to DataType) bool {
 		return unsafe.SliceData(tableFor(from, to, Options{}).b16) == &table[0]
