@@ -94,6 +94,10 @@ func init() {
 	k.i4ToI8 = kernel[func([]uint8, []uint8)]{avx2I4ToI8, t2}
 	k.u4ToU8 = kernel[func([]uint8, []uint8)]{avx2U4ToU8, t2}
 	k.f32ToI4 = kernel[func([]uint8, []float32)]{avx2F32ToI4, t2}
+	k.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx2Lut8, t2}
+	k.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx2Lut16, t2}
+	k.f16ToBF16 = kernel[func([]uint16, []uint16)]{avx2F16ToBF16, t2}
+	k.bf16ToF16 = kernel[func([]uint16, []uint16)]{avx2BF16ToF16, t2}
 	tiers = append(tiers, &k)
 	ks := k
 	ks.f32ToF16.fn = ntAlways(avx2F32ToF16Store, f32ToF16AVX2NT)
@@ -139,6 +143,17 @@ func init() {
 	k5.i4ToI8 = kernel[func([]uint8, []uint8)]{avx512I4ToI8, t5}
 	k5.u4ToU8 = kernel[func([]uint8, []uint8)]{avx512U4ToU8, t5}
 	k5.f32ToI4 = kernel[func([]uint8, []float32)]{avx512F32ToI4, t5}
+	k5.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx512BWLut8, t5}
+	k5.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx512BWLut16, t5}
+	if cpu.X86.HasAVX512VBMI {
+		k5.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx512Lut8, t5}
+		k5.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx512Lut16, t5}
+	}
+	k5.f16ToBF16 = kernel[func([]uint16, []uint16)]{avx512F16ToBF16, t5}
+	if cpu.X86.HasAVX512BF16 {
+		k5.f16ToBF16 = kernel[func([]uint16, []uint16)]{avx512BF16F16ToBF16, t5 + "+bf16"}
+	}
+	k5.bf16ToF16 = kernel[func([]uint16, []uint16)]{avx512BF16ToF16, t5}
 	// VCVTNE2PS2BF16 serves FLOAT -> BFLOAT16 where the CPU has it (its
 	// tier reads "avx512+bf16"); GODEBUG=cpu.avx512bf16=off selects the
 	// integer kernel, which kernel_amd64_test.go also tests directly.
@@ -776,4 +791,143 @@ func avx2BulkP[D, S, P, Q any](dst []D, src []S, p P, q Q, asm func(*D, *S, int,
 	if m < n {
 		rest(dst[m:], src[m:], p)
 	}
+}
+
+// The table lookups and FLOAT16 <-> BFLOAT16 (gen/amd64/lut.go). The AVX-512
+// kernels mask their tails; the AVX2 ones convert whole steps of
+// avx2LutLanes (lut8, lut16, f16ToBF16) or avx2Lanes (bf16ToF16) elements.
+
+const avx2LutLanes = 32 // lut8AVX2, lut16AVX2; f16ToBF16AVX2 needs 16
+
+func avx512Lut8(dst []uint8, src []uint8, table *[256]uint8) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	lut8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), table)
+}
+
+func avx512Lut16(dst []uint16, src []uint8, table *[256]uint16) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	lut16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), table)
+}
+
+// avx512BWLut8 and avx512BWLut16 serve AVX-512 CPUs without VBMI (the
+// AVX2 algorithm on 64 bytes at a time).
+func avx512BWLut8(dst []uint8, src []uint8, table *[256]uint8) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	lut8AVX512BW(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), table)
+}
+
+func avx512BWLut16(dst []uint16, src []uint8, table *[256]uint16) {
+	if avx2IntToHalf(table) != nil { // computed: faster than the tree
+		avx2Lut16(dst, src, table)
+		return
+	}
+	var planes [512]byte
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	lut16AVX512BW(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), table, &planes)
+}
+
+func avx2Lut8(dst []uint8, src []uint8, table *[256]uint8) {
+	n := len(src)
+	dst = dst[:n]
+	m := n &^ (avx2LutLanes - 1)
+	if m > 0 {
+		raceRead(src[:m])
+		raceWrite(dst[:m])
+		lut8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, table)
+	}
+	lut8Generic(dst[m:], src[m:], table)
+}
+
+// avx2Lut16 gives the kernel a buffer on its stack for the table's byte
+// planes, which the kernel fills (64 instructions) before its loop. The
+// tables of INT8, UINT8, FLOAT8E4M3FN and FLOAT8E5M2 → FLOAT16 and BFLOAT16
+// (tables.go builds each once) go to kernels that compute their values,
+// several times faster than the lookup (gen/amd64/lut.go, intToHalfAVX2,
+// f8ToHalfAVX2).
+func avx2Lut16(dst []uint16, src []uint8, table *[256]uint16) {
+	n := len(src)
+	dst = dst[:n]
+	if fn := avx2IntToHalf(table); fn != nil {
+		m := n &^ 15
+		if m > 0 {
+			raceRead(src[:m])
+			raceWrite(dst[:m])
+			fn(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+		}
+		lut16Generic(dst[m:], src[m:], table)
+		return
+	}
+	m := n &^ (avx2LutLanes - 1)
+	if m > 0 {
+		var planes [512]byte
+		raceRead(src[:m])
+		raceWrite(dst[:m])
+		lut16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, table, &planes)
+	}
+	lut16Generic(dst[m:], src[m:], table)
+}
+
+// avx2IntToHalf returns the kernel that computes table's values, or nil
+// (at most eight atomic loads and comparisons).
+func avx2IntToHalf(table *[256]uint16) func(*uint16, *uint8, int) {
+	is := func(from, to DataType) bool {
+		return unsafe.SliceData(tableFor(from, to, Options{}).b16) == &table[0]
+	}
+	switch {
+	case is(Int8, Float16):
+		return i8ToF16AVX2
+	case is(Uint8, Float16):
+		return u8ToF16AVX2
+	case is(Int8, BFloat16):
+		return i8ToBF16AVX2
+	case is(Uint8, BFloat16):
+		return u8ToBF16AVX2
+	case is(Float8E4M3FN, Float16):
+		return e4m3fnToF16AVX2
+	case is(Float8E4M3FN, BFloat16):
+		return e4m3fnToBF16AVX2
+	case is(Float8E5M2, Float16):
+		return e5m2ToF16AVX2
+	case is(Float8E5M2, BFloat16):
+		return e5m2ToBF16AVX2
+	}
+	return nil
+}
+
+func avx512F16ToBF16(dst []uint16, src []uint16) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	f16ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
+}
+
+func avx512BF16F16ToBF16(dst []uint16, src []uint16) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	f16ToBF16AVX512BF16(unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
+}
+
+func avx512BF16ToF16(dst []uint16, src []uint16) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	bf16ToF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
+}
+
+func avx2F16ToBF16(dst []uint16, src []uint16) {
+	n := len(src)
+	dst = dst[:n]
+	m := n &^ 15
+	if m > 0 {
+		raceRead(src[:m])
+		raceWrite(dst[:m])
+		f16ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	float16ToBFloat16Generic(dst[m:], src[m:])
+}
+
+func avx2BF16ToF16(dst []uint16, src []uint16) {
+	avx2Bulk(dst, src, bf16ToF16AVX2, bfloat16ToFloat16Generic)
 }

@@ -1399,3 +1399,92 @@ func numBoolToU64AVX2(dst *byte, src *byte, n int)
 //
 //go:noescape
 func numBoolToBoolAVX2(dst *byte, src *byte, n int)
+
+// sets dst[i] = table[src[i]] for i < n.
+//
+//go:noescape
+func lut8AVX512(dst *uint8, src *uint8, n int, table *[256]uint8)
+
+// sets dst[i] = table[src[i]] for i < n.
+//
+//go:noescape
+func lut16AVX512(dst *uint16, src *uint8, n int, table *[256]uint16)
+
+// sets dst[i] = table[src[i]] for i < n (a multiple of 32).
+//
+//go:noescape
+func lut8AVX2(dst *uint8, src *uint8, n int, table *[256]uint8)
+
+// sets dst[i] = table[src[i]] for i < n (a multiple of 32), using planes
+// as scratch for the table's low and high bytes.
+//
+//go:noescape
+func lut16AVX2(dst *uint16, src *uint8, n int, table *[256]uint16, planes *[512]byte)
+
+// sets dst[i] = table[src[i]] for i < n.
+//
+//go:noescape
+func lut8AVX512BW(dst *uint8, src *uint8, n int, table *[256]uint8)
+
+// sets dst[i] = table[src[i]] for i < n, using planes
+// as scratch for the table's low and high bytes.
+//
+//go:noescape
+func lut16AVX512BW(dst *uint16, src *uint8, n int, table *[256]uint16, planes *[512]byte)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func i8ToF16AVX2(dst *uint16, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func u8ToF16AVX2(dst *uint16, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func i8ToBF16AVX2(dst *uint16, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func u8ToBF16AVX2(dst *uint16, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e4m3fnToF16AVX2(dst *uint16, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e4m3fnToBF16AVX2(dst *uint16, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e5m2ToF16AVX2(dst *uint16, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e5m2ToBF16AVX2(dst *uint16, src *uint8, n int)
+
+//go:noescape
+func f16ToBF16AVX2(dst *uint16, src *uint16, n int)
+
+//go:noescape
+func f16ToBF16AVX512(dst *uint16, src *uint16, n int)
+
+//go:noescape
+func f16ToBF16AVX512BF16(dst *uint16, src *uint16, n int)
+
+//go:noescape
+func bf16ToF16AVX512(dst *uint16, src *uint16, n int)
+
+// n is a multiple of 8.
+//
+//go:noescape
+func bf16ToF16AVX2(dst *uint16, src *uint16, n int)

@@ -35,6 +35,10 @@ func init() {
 	neon.i4ToI8 = kernel[func([]uint8, []uint8)]{int4ToInt8NEON, t}
 	neon.u4ToU8 = kernel[func([]uint8, []uint8)]{uint4ToUint8NEON, t}
 	neon.f32ToI4 = kernel[func([]uint8, []float32)]{float32ToInt4NEON, t}
+	neon.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{neonLut8, t}
+	neon.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{neonLut16, t}
+	neon.f16ToBF16 = kernel[func([]uint16, []uint16)]{neonF16ToBF16, t}
+	neon.bf16ToF16 = kernel[func([]uint16, []uint16)]{neonBF16ToF16, t}
 	tiers = append(tiers, &neon)
 	active = &neon
 
@@ -42,6 +46,7 @@ func init() {
 		bf := neon
 		bf.tier = "neon+bf16"
 		bf.f32ToBF16 = kernel[func([]uint16, []float32)]{float32ToBFloat16BFCVTN, bf.tier}
+		bf.f16ToBF16 = kernel[func([]uint16, []uint16)]{neonBFCVTNF16ToBF16, bf.tier}
 		tiers = append(tiers, &bf)
 		active = &bf
 	}
@@ -290,4 +295,64 @@ func float32ToInt4NEON(dst []uint8, src []float32) {
 		dst, src = dst[n/2:], src[n:]
 	}
 	float32ToInt4Generic(dst, src)
+}
+
+// The table lookups and FLOAT16 <-> BFLOAT16 (gen/arm64/lut.go).
+
+func neonLut8(dst []uint8, src []uint8, table *[256]uint8) {
+	dst = dst[:len(src)]
+	if n := len(src) &^ 15; n > 0 {
+		raceRead(src[:n])
+		raceWrite(dst[:n])
+		lut8NEON(&dst[0], &src[0], n, table)
+		dst, src = dst[n:], src[n:]
+	}
+	lut8Generic(dst, src, table)
+}
+
+// neonLut16 gives the kernel a buffer on its stack for the table's byte
+// planes, which the kernel fills (32 instructions) before its loop.
+func neonLut16(dst []uint16, src []uint8, table *[256]uint16) {
+	dst = dst[:len(src)]
+	if n := len(src) &^ 15; n > 0 {
+		var planes [512]byte
+		raceRead(src[:n])
+		raceWrite(dst[:n])
+		lut16NEON(&dst[0], &src[0], n, table, &planes)
+		dst, src = dst[n:], src[n:]
+	}
+	lut16Generic(dst, src, table)
+}
+
+func neonF16ToBF16(dst []uint16, src []uint16) {
+	dst = dst[:len(src)]
+	if n := len(src) &^ 7; n > 0 {
+		raceRead(src[:n])
+		raceWrite(dst[:n])
+		f16ToBF16NEON(&dst[0], &src[0], n)
+		dst, src = dst[n:], src[n:]
+	}
+	float16ToBFloat16Generic(dst, src)
+}
+
+func neonBFCVTNF16ToBF16(dst []uint16, src []uint16) {
+	dst = dst[:len(src)]
+	if n := len(src) &^ 7; n > 0 {
+		raceRead(src[:n])
+		raceWrite(dst[:n])
+		f16ToBF16BFCVTN(&dst[0], &src[0], n)
+		dst, src = dst[n:], src[n:]
+	}
+	float16ToBFloat16Generic(dst, src)
+}
+
+func neonBF16ToF16(dst []uint16, src []uint16) {
+	dst = dst[:len(src)]
+	if n := len(src) &^ 7; n > 0 {
+		raceRead(src[:n])
+		raceWrite(dst[:n])
+		bf16ToF16NEON(&dst[0], &src[0], n)
+		dst, src = dst[n:], src[n:]
+	}
+	bfloat16ToFloat16Generic(dst, src)
 }

@@ -89,3 +89,31 @@ func u4ToU8NEON(dst *uint8, src *uint8, n int)
 //
 //go:noescape
 func f32ToI4NEON(dst *uint8, src *float32, n int)
+
+// lut8NEON sets dst[i] = table[src[i]] for i < n (a multiple of 16).
+//
+//go:noescape
+func lut8NEON(dst *uint8, src *uint8, n int, table *[256]uint8)
+
+// lut16NEON sets dst[i] = table[src[i]] for i < n (a multiple of 16), using planes
+// as scratch for the table's low and high bytes.
+//
+//go:noescape
+func lut16NEON(dst *uint16, src *uint8, n int, table *[256]uint16, planes *[512]byte)
+
+// f16ToBF16NEON rounds n FLOAT16 to BFLOAT16 (n a multiple of 8): FCVTL, then the integer
+// rounding of f32ToBF16NEON.
+//
+//go:noescape
+func f16ToBF16NEON(dst *uint16, src *uint16, n int)
+
+// f16ToBF16BFCVTN rounds n FLOAT16 to BFLOAT16 (n a multiple of 8): FCVTL, then BFCVTN
+// (FEAT_BF16).
+//
+//go:noescape
+func f16ToBF16BFCVTN(dst *uint16, src *uint16, n int)
+
+// bf16ToF16NEON rounds n BFLOAT16 to FLOAT16 (n a multiple of 8) with FCVTN.
+//
+//go:noescape
+func bf16ToF16NEON(dst *uint16, src *uint16, n int)

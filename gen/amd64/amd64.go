@@ -44,6 +44,8 @@ var kernels = []struct {
 	{unpack4, false},
 	{f32ToI4, false},
 	{numericFuncs, false}, // the classic-type stages (numeric.go), with their Go glue (glue.go)
+	{lut, false},
+	{f16BF16, false},
 }
 
 // Outputs are the files Generate writes, by name.

@@ -48,6 +48,11 @@ var kernels = []kernelDef{
 	{"i4ToI8NEON", args8To8, "unpacks n INT4 with sign extension (n a multiple of 32).", i4ToI8},
 	{"u4ToU8NEON", args8To8, "unpacks n UINT4 (n a multiple of 32).", u4ToU8},
 	{"f32ToI4NEON", argsF32To8, "truncates n float32 to INT4/UINT4, packed (n a multiple of 32).", f32ToI4},
+	{"lut8NEON", argsLut8, docLut8, lut8},
+	{"lut16NEON", argsLut16, docLut16, lut16},
+	{"f16ToBF16NEON", args16To16, docF16ToBF, f16ToBF16},
+	{"f16ToBF16BFCVTN", args16To16, docF16ToBFH, f16ToBF16Hardware},
+	{"bf16ToF16NEON", args16To16, docBF16ToF, bf16ToF16},
 }
 
 // float32 ↔ FLOAT16: the hardware conversions round to nearest even (the

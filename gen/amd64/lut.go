@@ -1,0 +1,534 @@
+package amd64
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Table lookups of 8-bit sources (lut8: dst[i] = table[src[i]] with byte
+// entries, lut16 with 16-bit entries) and FLOAT16 ↔ BFLOAT16.
+//
+// AVX-512 (with VBMI): a 256-byte plane sits in four registers; a lookup is
+// two VPERMI2B on the low 7 bits of the index (each a 128-byte table) and a
+// blend on the top bit (VPMOVB2M, VPBLENDMB). lut16 splits its table into
+// a plane of low bytes and one of high bytes at the start (VPERMI2B with
+// even and odd byte indices, as f8ToF32 does) and interleaves the two
+// lookups into words; a VPERMQ first orders the input's quadwords so the
+// in-lane unpacks come out in order.
+//
+// AVX2 has no permute that reaches more than 16 bytes: a lookup is sixteen
+// VPSHUFB, one per 16-entry row of the table (indexed by the low nibble),
+// and a tree of fifteen VPBLENDVB that picks the row by the high nibble, bit
+// 4 first (the blends read bit 7 of each byte, so the index shifted left by
+// 3, 2, 1 and 0 provides bits 4..7). lut16 builds the two byte planes in a
+// 512-byte buffer of the caller's first (VPSHUFB, VPERMQ), and runs both
+// trees on the same masks. The same trees on 64 bytes with k-mask blends
+// serve CPUs with AVX-512 but without VBMI (Skylake-X, Cascade Lake), where
+// a 512-bit VPSHUFB costs what a 256-bit one does and VPBLENDMB one uop to
+// VPBLENDVB's two (by the published tables; no such CPU was at hand).
+//
+// Measured on the AMD EPYC at hand (family 25 model 17: Zen 4, whose 512-bit
+// operations are double-pumped), 64 Ki elements: the VPERMI2B kernels run
+// at 1.06× copy() (lut8) and 1.33× copy() of the 16-bit side (lut16); the
+// AVX2 trees at 0.15× (7.4 and 3.5 elements per ns, 2.8× and 1.4× the
+// generic loops), and the 512-bit trees at 0.9× the AVX2 ones (the tier
+// never uses them there, as the CPU has VBMI). A VPGATHERDD kernel for
+// lut16 was slower than the tree (3.2 elements per ns). So the AVX2 lut16
+// wrapper sends the tables of the everyday pairs (INT8, UINT8,
+// FLOAT8E4M3FN and FLOAT8E5M2 → FLOAT16 and BFLOAT16) to kernels that
+// compute their values (intToHalfAVX2, f8ToHalfAVX2: 0.37-1.1× copy()).
+func lut(a *Asm) {
+	lut8AVX512(a)
+	lut16AVX512(a)
+	for _, isa := range []ISA{AVX2, AVX512} {
+		lutTree(a, isa, false)
+		lutTree(a, isa, true)
+	}
+	intToHalfAVX2(a)
+	f8ToHalfAVX2(a)
+}
+
+// f8ToHalfAVX2 emits the AVX2 kernels that compute the tables of
+// FLOAT8E4M3FN and FLOAT8E5M2 → FLOAT16 and BFLOAT16 (picked by the table's
+// address as in intToHalfAVX2), with widen8.go's arithmetic: E4M3FN becomes
+// FLOAT16 bits scaled by 2^-8 (NaN, the magnitude 0x7F, becomes 0x7E00 with
+// its sign), VCVTPH2PS and a product by 2^8 give the float32 value, whose
+// FLOAT16 (VCVTPS2PH) and BFLOAT16 (the high half: at most 4 significant
+// bits) are exact; E5M2 is the high byte of its FLOAT16 (NaNs given the
+// mantissa 0b10, the quiet NaN without payload), widened with VCVTPH2PS for
+// BFLOAT16. The tests compare them with the tables, which come from the
+// reference.
+func f8ToHalfAVX2(a *Asm) {
+	for _, t := range []struct {
+		name       string
+		e5m2, bf16 bool
+	}{{"e4m3fnToF16", false, false}, {"e4m3fnToBF16", false, true}, {"e5m2ToF16", true, false}, {"e5m2ToBF16", true, true}} {
+		a.Func(t.name+"AVX2", AVX2, "func(dst *uint16, src *uint8, n int)", "n is a multiple of 16.")
+		dst, src, n := a.Args()
+		var mask, scale, top, fix, abs, nanMin, three, zero VecVirtual
+		if t.e5m2 {
+			abs, nanMin, three = a.Const8(0x7F), a.Const8(0x7C), a.Const8(3)
+			zero = a.Vec()
+			a.VPXOR(zero, zero, zero)
+		} else {
+			mask, scale = a.Const16(0xBF80), a.Const32(uint32(127+15-7)<<23)
+			top, fix = a.Const16(0xFE00), a.Const16(0x3F80^0x7E00)
+		}
+		a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+			w := a.Vec() // 16 FLOAT16 (E4M3FN: scaled by 2^-8)
+			if t.e5m2 {
+				b, m, c := a.XMM(), a.XMM(), a.XMM()
+				a.VMOVDQU(s.Src, b)
+				a.VPAND(abs.AsX(), b, m)
+				a.VPCMPGTB(nanMin.AsX(), m, m) // NaN: 0xFF
+				a.VPAND(three.AsX(), m, c)
+				a.VPOR(c, b, b)
+				a.VPADDB(m, b, b) // low bits 0b11 - 1
+				a.VPERMQ(U8(0b01_01_00_00), b.AsY(), w)
+				a.VPUNPCKLBW(w, zero, w) // in each 128-bit lane: bytes 0..7, then 8..15
+				if !t.bf16 {
+					s.Store(w, s.Dst, 16, nil)
+					return
+				}
+			} else {
+				x, m := a.Vec(), a.Vec()
+				a.VPMOVSXBW(s.Src, x)
+				a.VPSLLW(U8(7), x, w)
+				a.VPAND(mask, w, w)
+				a.VPSLLW(U8(9), x, m)
+				a.VPCMPEQW(top, m, m)
+				a.VPAND(fix, m, m)
+				a.VPXOR(m, w, w)
+			}
+			var rs []VecVirtual
+			for j := range 2 {
+				h := w.AsX().(VecVirtual)
+				if j > 0 {
+					h = a.XMM()
+					a.VEXTRACTI128(U8(1), w, h)
+				}
+				r := a.Vec()
+				a.VCVTPH2PS(h, r)
+				if !t.e5m2 {
+					a.VMULPS(scale, r, r)
+				}
+				if !t.bf16 {
+					a.VCVTPS2PH(U8(0), r, r.AsX())
+					s.Store(r.AsX().(VecVirtual), s.Dst.Offset(16*j), 16, nil)
+					continue
+				}
+				a.VPSRLD(U8(16), r, r)
+				rs = append(rs, r)
+			}
+			if t.bf16 {
+				a.VPACKUSDW(rs[1], rs[0], rs[0])
+				a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
+				s.Store(rs[0], s.Dst, 16, nil)
+			}
+		}))
+	}
+}
+
+// intToHalfAVX2 emits the AVX2 kernels that compute, instead of looking up,
+// the tables of INT8 and UINT8 → FLOAT16 and BFLOAT16 (kernel_amd64.go's
+// lut16 wrapper picks them by the table's address): every 8-bit integer is
+// a float32 (VCVTDQ2PS), a FLOAT16 (VCVTPS2PH, exact) and a BFLOAT16 (the
+// high half: at most 8 significant bits), so each is exactly the reference's
+// value.
+func intToHalfAVX2(a *Asm) {
+	for _, t := range []struct {
+		name   string
+		signed bool
+		bf16   bool
+	}{{"i8ToF16", true, false}, {"u8ToF16", false, false}, {"i8ToBF16", true, true}, {"u8ToBF16", false, true}} {
+		a.Func(t.name+"AVX2", AVX2, "func(dst *uint16, src *uint8, n int)", "n is a multiple of 16.")
+		dst, src, n := a.Args()
+		a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+			var xs []VecVirtual
+			for j := range 2 {
+				x := a.Vec()
+				if t.signed {
+					a.VPMOVSXBD(s.Src.Offset(8*j), x)
+				} else {
+					a.VPMOVZXBD(s.Src.Offset(8*j), x)
+				}
+				a.VCVTDQ2PS(x, x)
+				if !t.bf16 {
+					a.VCVTPS2PH(U8(0), x, x.AsX())
+					s.Store(x.AsX().(VecVirtual), s.Dst.Offset(16*j), 16, nil)
+					continue
+				}
+				a.VPSRLD(U8(16), x, x)
+				xs = append(xs, x)
+			}
+			if t.bf16 {
+				a.VPACKUSDW(xs[1], xs[0], xs[0])
+				a.VPERMQ(U8(0b11_01_10_00), xs[0], xs[0])
+				s.Store(xs[0], s.Dst, 16, nil)
+			}
+		}))
+	}
+}
+
+// look512 returns the bytes of the 256-byte plane p (four registers) at the
+// indices b, whose bit 7 top holds; b is clobbered unless keep.
+func (a *Asm) look512(p []VecVirtual, b VecVirtual, top Register, keep bool) VecVirtual {
+	x := a.Vec()
+	a.VMOVDQA64(b, x)
+	a.VPERMI2B(p[1], p[0], x) // entries 0..127 by the low 7 bits
+	y := b
+	if keep {
+		y = a.Vec()
+		a.VMOVDQA64(b, y)
+	}
+	a.VPERMI2B(p[3], p[2], y) // entries 128..255
+	a.VPBLENDMB(y, x, top, x)
+	return x
+}
+
+func lut8AVX512(a *Asm) {
+	a.Func("lut8AVX512", AVX512, "func(dst *uint8, src *uint8, n int, table *[256]uint8)",
+		"sets dst[i] = table[src[i]] for i < n.")
+	a.Needs("AVX512VBMI") // VPERMI2B
+	dst, src, n := a.Args()
+	tab := a.GP64()
+	a.Context.Load(a.Param("table"), tab)
+	p := make([]VecVirtual, 4)
+	for c := range p {
+		p[c] = a.Vec()
+		a.VMOVDQU64(Mem{Base: tab, Disp: 64 * c}, p[c])
+	}
+	a.Stream(Loop{SrcSize: 1, DstSize: 1, Lanes: 64, Unroll: 4}, dst, src, n, Each(64, func(s *Step) {
+		b, top := a.Vec(), a.K()
+		a.VLoad(b, s.Src, 8, s.M(1, 0))
+		a.VPMOVB2M(b, top)
+		x := a.look512(p, b, top, false)
+		s.Store(x, s.Dst, 8, s.M(1, 0))
+	}))
+}
+
+func lut16AVX512(a *Asm) {
+	a.Func("lut16AVX512", AVX512, "func(dst *uint16, src *uint8, n int, table *[256]uint16)",
+		"sets dst[i] = table[src[i]] for i < n.")
+	a.Needs("AVX512VBMI") // VPERMI2B
+	dst, src, n := a.Args()
+	tab := a.GP64()
+	a.Context.Load(a.Param("table"), tab)
+	even8, odd8 := a.ConstBytes("evenbytes", seq8(0, 2, 64)), a.ConstBytes("oddbytes", seq8(1, 2, 64))
+	lo, hi := make([]VecVirtual, 4), make([]VecVirtual, 4)
+	for j := range 4 { // entries 64j .. 64j+63
+		t0, t1 := a.Vec(), a.Vec()
+		a.VMOVDQU64(Mem{Base: tab, Disp: 128 * j}, t0)
+		a.VMOVDQU64(Mem{Base: tab, Disp: 128*j + 64}, t1)
+		lo[j], hi[j] = a.Vec(), a.Vec()
+		a.VMOVDQA64(even8, lo[j])
+		a.VPERMI2B(t1, t0, lo[j])
+		a.VMOVDQA64(odd8, hi[j])
+		a.VPERMI2B(t1, t0, hi[j])
+	}
+	// Quadwords 0 4 1 5 2 6 3 7: 128-bit lane L then holds input bytes
+	// 8L.. and 32+8L.., which the unpacks turn into words 8L.. of the
+	// first and second output vector. (Interleaving with two two-table
+	// VPERMI2B instead, one shuffle fewer, measured 0.84× as fast.)
+	order := a.Vec()
+	a.VPMOVZXBQ(a.DataBytes("lut16order", []byte{0, 4, 1, 5, 2, 6, 3, 7}), order)
+	a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 64, Unroll: 2}, dst, src, n, Each(64, func(s *Step) {
+		b, top := a.Vec(), a.K()
+		a.VLoad(b, s.Src, 8, s.M(1, 0))
+		a.VPERMQ(b, order, b)
+		a.VPMOVB2M(b, top)
+		l := a.look512(lo, b, top, true)
+		h := a.look512(hi, b, top, false)
+		w0, w1 := a.Vec(), a.Vec()
+		a.VPUNPCKLBW(h, l, w0)
+		a.VPUNPCKHBW(h, l, w1)
+		s.Store(w0, s.Dst, 16, s.M(1, 0))
+		s.Store(w1, s.Dst.Offset(64), 16, s.M(1, 32))
+	}))
+}
+
+// lutTree emits lut8AVX2 or, with wide, lut16AVX2; on AVX512, the same
+// algorithm on 64 bytes at a time with k-mask blends (lut8AVX512BW,
+// lut16AVX512BW), for CPUs with AVX-512 but without VBMI.
+func lutTree(a *Asm, isa ISA, wide bool) {
+	name, lanes := "AVX2", 32
+	if isa == AVX512 {
+		name, lanes = "AVX512BW", 64
+	}
+	multiple := fmt.Sprintf(" (a multiple of %d)", lanes)
+	if isa == AVX512 {
+		multiple = ""
+	}
+	if wide {
+		a.Func("lut16"+name, isa, "func(dst *uint16, src *uint8, n int, table *[256]uint16, planes *[512]byte)",
+			"sets dst[i] = table[src[i]] for i < n"+multiple+", using planes",
+			"as scratch for the table's low and high bytes.")
+	} else {
+		a.Func("lut8"+name, isa, "func(dst *uint8, src *uint8, n int, table *[256]uint8)",
+			"sets dst[i] = table[src[i]] for i < n"+multiple+".")
+	}
+	dst, src, n := a.Args()
+	tab := a.GP64()
+	a.Context.Load(a.Param("table"), tab)
+	rows := tab // row h of a plane: 16 bytes at rows + 16h (+ 256 for the high bytes)
+	if wide {
+		rows = a.GP64()
+		a.Context.Load(a.Param("planes"), rows)
+		// Each 32-byte piece of the table (16 entries): VPSHUFB gathers the
+		// low bytes of each 128-bit lane in its low 8 bytes and the high
+		// bytes above them, VPERMQ puts the low bytes of both lanes in the
+		// low lane.
+		split := a.YMM()
+		a.VMOVDQU(a.DataBytes("splitwords", []byte{
+			0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15,
+			0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15}), split)
+		for h := range 16 {
+			x, u := a.YMM(), a.XMM()
+			a.VMOVDQU(Mem{Base: tab, Disp: 32 * h}, x)
+			a.VPSHUFB(split, x, x)
+			a.VPERMQ(U8(0b11_01_10_00), x, x)
+			a.VMOVDQU(x.AsX(), Mem{Base: rows, Disp: 16 * h})
+			a.VEXTRACTI128(U8(1), x, u)
+			a.VMOVDQU(u, Mem{Base: rows, Disp: 256 + 16*h})
+		}
+	}
+	low := a.Splat(0x0F0F0F0F)
+	var order VecVirtual
+	if wide && isa == AVX512 {
+		order = a.Vec()
+		a.VPMOVZXBQ(a.DataBytes("lut16order", []byte{0, 4, 1, 5, 2, 6, 3, 7}), order)
+	}
+	dsize := 1
+	if wide {
+		dsize = 2
+	}
+	a.Stream(Loop{SrcSize: 1, DstSize: dsize, Lanes: lanes, Unroll: 1}, dst, src, n, func(s *Step) {
+		b := a.Vec()
+		a.VLoad(b, s.Src, 8, s.M(1, 0))
+		if wide { // so that the in-lane unpacks below come out in order (see lut16AVX512)
+			if isa == AVX512 {
+				a.VPERMQ(b, order, b)
+			} else {
+				a.VPERMQ(U8(0b11_01_10_00), b, b)
+			}
+		}
+		l := a.Vec()
+		a.And(low, b, l)
+		// Bit 4+i of each byte in its bit 7: a vector for VPBLENDVB, a k
+		// mask for VPBLENDMB.
+		var vmasks [4]VecVirtual
+		var kmasks [4]Register
+		for i := range 4 {
+			m := b
+			if i < 3 {
+				m = a.Vec()
+				a.VPSLLW(U8(3-i), b, m)
+			}
+			if isa == AVX512 {
+				kmasks[i] = a.K()
+				a.VPMOVB2M(m, kmasks[i])
+			} else {
+				vmasks[i] = m
+			}
+		}
+		planes := 1
+		if wide {
+			planes = 2
+		}
+		type node struct {
+			v     VecVirtual
+			level int
+		}
+		stacks := make([][]node, planes)
+		for h := range 16 {
+			for p := range planes {
+				t, v := a.Vec(), a.Vec()
+				row := Mem{Base: rows, Disp: 256*p + 16*h}
+				if isa == AVX512 {
+					a.VBROADCASTI32X4(row, t)
+				} else {
+					a.VBROADCASTI128(row, t)
+				}
+				a.VPSHUFB(l, t, v)
+				nd := node{v, 0}
+				st := stacks[p]
+				for len(st) > 0 && st[len(st)-1].level == nd.level {
+					under := st[len(st)-1]
+					st = st[:len(st)-1]
+					if isa == AVX512 {
+						a.VPBLENDMB(nd.v, under.v, kmasks[nd.level], under.v)
+					} else {
+						a.VPBLENDVB(vmasks[nd.level], nd.v, under.v, under.v)
+					}
+					nd = node{under.v, nd.level + 1}
+				}
+				stacks[p] = append(st, nd)
+			}
+		}
+		if !wide {
+			s.Store(stacks[0][0].v, s.Dst, 8, s.M(1, 0))
+			return
+		}
+		lo, hi := stacks[0][0].v, stacks[1][0].v
+		w0, w1 := a.Vec(), a.Vec()
+		a.VPUNPCKLBW(hi, lo, w0)
+		a.VPUNPCKHBW(hi, lo, w1)
+		s.Store(w0, s.Dst, 16, s.M(1, 0))
+		s.Store(w1, s.Dst.Offset(lanes), 16, s.M(1, lanes/2))
+	})
+}
+
+// f16BF16 emits the FLOAT16 ↔ BFLOAT16 kernels. Both widen exactly to
+// float32 and round once, as the generic kernels do.
+//
+// FLOAT16 → BFLOAT16: the widened values are normal float32 (FLOAT16's
+// smallest subnormal is 2^-24), so VCVTNE2PS2BF16 (AVX512_BF16), which
+// flushes subnormal inputs, rounds every one of them as f32ToBF16 does; it
+// keeps NaN payloads, which min(|r|, 0x7FC0) then removes. The integer
+// kernels replace NaN inputs by sign|0x7C01 first (the magnitude clamped
+// with VPMINUW), which VCVTPH2PS widens to sign|0x7FC02000 and the rounding
+// of f32ToBF16 takes to sign|0x7FC0, the generic kernel's NaN, with no NaN
+// test; no other value changes.
+//
+// BFLOAT16 → FLOAT16: the float32 bits are the input shifted left by 16,
+// and VCVTPS2PH rounds to nearest even with subnormals and overflow to Inf,
+// and quiets NaNs keeping their top payload bits, which is f32ToF16 (the
+// generic widening's quieting sets the bit VCVTPS2PH sets).
+//
+// On that EPYC (Zen 4) the AVX-512 kernels are bound by the float
+// conversions (VCVTPH2PS, VCVTPS2PH, VCVTNE2PS2BF16: about 2.5 per ns
+// together) and by shuffles: at 64 Ki elements BFLOAT16 → FLOAT16 runs at
+// 1.05× copy(), FLOAT16 → BFLOAT16 (three conversions per 32 elements) at
+// 0.86×; integer rounding in place of VCVTNE2PS2BF16 measured slower.
+func f16BF16(a *Asm) {
+	for _, isa := range []ISA{AVX2, AVX512} {
+		a.Func("f16ToBF16"+isa.String(), isa, "func(dst *uint16, src *uint16, n int)")
+		a.f16ToBF16(false)
+	}
+	a.Func("f16ToBF16AVX512BF16", AVX512, "func(dst *uint16, src *uint16, n int)")
+	a.Needs("AVX512_BF16") // VCVTNE2PS2BF16
+	a.f16ToBF16(true)
+
+	// BFLOAT16 → FLOAT16 on AVX-512: VPERMW with a zeroing mask places each
+	// input in the high half of a 32-bit lane, 16 per vector, in order (as
+	// bf16ToF32AVX512 does); measured faster than VPMOVZXWD and a shift
+	// (0.66×), VPERMQ and two unpacks, or shifts and one VPERMT2W after the
+	// conversions (0.88×).
+	a.Func("bf16ToF16AVX512", AVX512, "func(dst *uint16, src *uint16, n int)")
+	dst, src, n := a.Args()
+	// The even inputs shifted left by 16 and the odd ones masked are the
+	// float32 values; after the two VCVTPS2PH, one VPERMT2W interleaves
+	// the halves (measured faster than widening with shuffles, VPMOVZXWD
+	// or VPERMQ and unpacks, which made this kernel half as fast).
+	lo, hi := a.ConstWords("pairwords0", seq(0, 1, 2, 32)), a.ConstWords("pairwords16", seq(16, 1, 2, 32))
+	oddLanes, g := a.K(), a.GP32()
+	a.MOVL(U32(0xAAAAAAAA), g)
+	a.KMOVD(g, oddLanes)
+	a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
+		w := a.Vec()
+		a.VLoad(w, s.Src, 16, s.M(1, 0))
+		for j, idx := range []VecVirtual{lo, hi} {
+			x := a.Vec()
+			a.VPERMW_Z(w, idx, oddLanes, x)
+			a.VCVTPS2PH(U8(0), x, Half(x))
+			s.Store(Half(x), s.Dst.Offset(32*j), 16, s.M(1, 16*j))
+		}
+	}))
+
+	a.Func("bf16ToF16AVX2", AVX2, "func(dst *uint16, src *uint16, n int)", "n is a multiple of 8.")
+	dst, src, n = a.Args()
+	a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 8, Unroll: 4}, dst, src, n, Each(8, func(s *Step) {
+		x := a.YMM()
+		a.VPMOVZXWD(s.Src, x)
+		a.VPSLLD(U8(16), x, x)
+		a.VCVTPS2PH(U8(0), x, x.AsX())
+		s.Store(x.AsX().(VecVirtual), s.Dst, 16, nil)
+	}))
+}
+
+// f16ToBF16 emits the body of a FLOAT16 → BFLOAT16 kernel (see f16BF16);
+// hw selects VCVTNE2PS2BF16 over the integer rounding.
+func (a *Asm) f16ToBF16(hw bool) {
+	dst, src, n := a.Args()
+	if a.isa == AVX2 {
+		abs, nanMin, sign := a.Splat(0x7FFF7FFF), a.Splat(0x7C017C01), a.Splat(0x80008000)
+		one, bias := a.Splat(1), a.Splat(0x7FFF)
+		a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+			h, m := a.Vec(), a.Vec()
+			a.VLoad(h, s.Src, 16, nil)
+			a.VPAND(abs, h, m)
+			a.VPMINUW(nanMin, m, m)
+			a.VPAND(sign, h, h)
+			a.VPOR(h, m, m)
+			u := a.XMM()
+			a.VEXTRACTI128(U8(1), m, u)
+			var rs []VecVirtual
+			for _, half := range []VecVirtual{m.AsX().(VecVirtual), u} {
+				x, t := a.Vec(), a.Vec()
+				a.VCVTPH2PS(half, x)
+				a.VPSRLD(U8(16), x, t)
+				a.VPAND(one, t, t)
+				a.VPADDD(bias, x, x)
+				a.VPADDD(t, x, x)
+				a.VPSRLD(U8(16), x, x)
+				rs = append(rs, x)
+			}
+			a.VPACKUSDW(rs[1], rs[0], rs[0])
+			a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
+			s.Store(rs[0], s.Dst, 16, nil)
+		}))
+		return
+	}
+	abs, sign := a.Const16(0x7FFF), a.Const16(0x8000)
+	if hw {
+		// VCVTNE2PS2BF16 keeps NaN payloads (quieted): the NaN fix comes
+		// after it, min(|r|, 0x7FC0) with the sign put back, so that both
+		// conversions read their input from memory (measured faster than
+		// fixing the input and splitting it with VEXTRACTI64X4).
+		qnan := a.Const16(0x7FC0)
+		a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
+			x0, x1 := a.Vec(), a.Vec()
+			if s.Tail() {
+				a.VLoad(Half(x0), s.Src, 16, s.M(1, 0))
+				a.VLoad(Half(x1), s.Src.Offset(32), 16, s.M(1, 16))
+				a.VCVTPH2PS(Half(x0), x0)
+				a.VCVTPH2PS(Half(x1), x1)
+			} else {
+				a.VCVTPH2PS(s.Src, x0)
+				a.VCVTPH2PS(s.Src.Offset(32), x1)
+			}
+			y, m := a.Vec(), a.Vec()
+			a.VCVTNE2PS2BF16(x0, x1, y)
+			a.VPANDD(abs, y, m)
+			a.VPMINUW(qnan, m, m)
+			a.VPTERNLOGD(Tern(func(m, y, s uint8) uint8 { return m | y&s }), sign, y, m)
+			s.Store(m, s.Dst, 16, s.M(1, 0))
+		}))
+		return
+	}
+	nanMin, lsb, bias := a.Const16(0x7C01), a.Const32(0x10000), a.Const32(0x7FFF)
+	odd := a.ConstWords("oddwords", seq(1, 2, 1, 32))
+	a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
+		h, m := a.Vec(), a.Vec()
+		a.VLoad(h, s.Src, 16, s.M(1, 0))
+		a.VPANDD(abs, h, m)
+		a.VPMINUW(nanMin, m, m)
+		a.VPTERNLOGD(Tern(func(m, h, s uint8) uint8 { return m | h&s }), sign, h, m)
+		u := a.YMM()
+		a.VEXTRACTI64X4(U8(1), m, u)
+		x0, x1 := a.Vec(), a.Vec()
+		a.VCVTPH2PS(m.AsY(), x0)
+		a.VCVTPH2PS(u, x1)
+		for _, x := range []VecVirtual{x0, x1} {
+			t := a.Vec()
+			a.VPANDD(lsb, x, t)
+			a.VPSRLD(U8(16), t, t)
+			a.VPADDD(bias, x, x)
+			a.VPADDD(t, x, x)
+		}
+		a.VPERMT2W(x1, odd, x0)
+		s.Store(x0, s.Dst, 16, s.M(1, 0))
+	}))
+}
