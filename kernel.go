@@ -59,6 +59,10 @@ type kernelSet struct {
 	u4ToU8  kernel[func(dst []uint8, src []uint8)]
 	f32ToI4 kernel[func(dst []uint8, src []float32)]
 
+	// i8ToI2 keeps the low 2 bits of each byte, packing len(src) elements
+	// four to a byte (INT2 and UINT2 share bits; padding bits zero).
+	i8ToI2 kernel[func(dst []uint8, src []uint8)]
+
 	// Table lookups of 8-bit sources (tables.go builds the tables from the
 	// reference, one per pair and Options mode): lut8 sets dst[i] =
 	// table[src[i]], lut16 the same with 16-bit entries. They serve every
@@ -117,6 +121,7 @@ func (s *kernelSet) list() []KernelInfo {
 		{"INT4 -> INT8", s.i4ToI8.tier},
 		{"UINT4 -> UINT8", s.u4ToU8.tier},
 		{"FLOAT -> INT4/UINT4", s.f32ToI4.tier},
+		{"INT8/UINT8 -> INT2/UINT2", s.i8ToI2.tier},
 		{"8-bit types -> 8-bit types (256-entry table)", s.lut8.tier},
 		{"8-bit types -> 16-bit types (256-entry table)", s.lut16.tier},
 		{"FLOAT16 -> BFLOAT16", s.f16ToBF16.tier},

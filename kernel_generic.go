@@ -26,6 +26,7 @@ func genericKernels() *kernelSet {
 		i4ToI8:    kernel[func([]uint8, []uint8)]{int4ToInt8Generic, t},
 		u4ToU8:    kernel[func([]uint8, []uint8)]{uint4ToUint8Generic, t},
 		f32ToI4:   kernel[func([]uint8, []float32)]{float32ToInt4Generic, t},
+		i8ToI2:    kernel[func([]uint8, []uint8)]{int8ToInt2Generic, t},
 		lut8:      kernel[func([]uint8, []uint8, *[256]uint8)]{lut8Generic, t},
 		lut16:     kernel[func([]uint16, []uint8, *[256]uint16)]{lut16Generic, t},
 		f16ToBF16: kernel[func([]uint16, []uint16)]{float16ToBFloat16Generic, t},
@@ -319,5 +320,22 @@ func bfloat16ToFloat16Generic(dst []uint16, src []uint16) {
 	dst = dst[:len(src)]
 	for i, b := range src {
 		dst[i] = f32ToF16(bf16ToF32(b))
+	}
+}
+
+// int8ToInt2Generic packs the low 2 bits of each byte, four to a byte.
+func int8ToInt2Generic(dst []uint8, src []uint8) {
+	whole := len(src) / 4
+	dst = dst[:(len(src)+3)/4]
+	for i := range whole {
+		s := src[4*i : 4*i+4]
+		dst[i] = s[0]&3 | s[1]&3<<2 | s[2]&3<<4 | s[3]&3<<6
+	}
+	if r := src[4*whole:]; len(r) > 0 {
+		var b uint8
+		for j, v := range r {
+			b |= v & 3 << (2 * uint(j))
+		}
+		dst[whole] = b
 	}
 }

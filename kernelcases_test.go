@@ -96,6 +96,9 @@ func kernelCases() []kernelCase {
 			func(k *kernelSet) string { return k.lut16.tier }})
 	}
 	cs = append(cs,
+		kernelCase{"INT8->INT2", Int8, Int2, Options{},
+			func(k *kernelSet, d, s []byte, n int) { k.i8ToI2.fn(d[:(n+3)/4], s[:n]) },
+			func(k *kernelSet) string { return k.i8ToI2.tier }},
 		kernelCase{"FLOAT16->BFLOAT16", Float16, BFloat16, Options{},
 			func(k *kernelSet, d, s []byte, n int) { k.f16ToBF16.fn(view[uint16](d, n), view[uint16](s, n)) },
 			func(k *kernelSet) string { return k.f16ToBF16.tier }},

@@ -189,18 +189,20 @@ func makePlan(from, to DataType) *plan {
 		p.a = lutStep(from, to)
 	case from.BitSize() < 8 && (from.BitSize() == to.BitSize() || 2*from.BitSize() == to.BitSize() || from.BitSize() == 4 && lutSource(to)):
 		p.a = byteLutStep(from, to) // a table over the source bytes
+	case (from == Int8 || from == Uint8) && to.BitSize() == 2:
+		p.a = packStep(to)
 	case lutSource(from) && to.BitSize() < 8: // target codes by table, then packed
-		p.mid, p.a, p.b = Uint8, codeStep(from, to), fromInt8Step(to)
+		p.mid, p.a, p.b = Uint8, codeStep(from, to), packStep(to)
 	case classic(from) && classic(to):
 		p.a = classicStep(from, to)
+	case classic(from) && to.IsInteger(): // to a packed integer: wrap through INT8
+		p.mid, p.a, p.b = Int8, classicStep(from, Int8), packStep(to)
 	case from == Float:
 		p.a = fromFloatStep(to)
 	case to == Float && exactInFloat(from):
 		p.a = toFloatStep(from)
 	case exactInFloat(from):
 		p.mid, p.a, p.b = Float, toFloatStep(from), planStep(Float, to)
-	case to.IsInteger(): // wide source to a packed integer: wrap through INT8
-		p.mid, p.a, p.b = Int8, classicStep(from, Int8), fromInt8Step(to)
 	default: // wide source to a narrow float: round to odd, then to the target
 		p.mid, p.a, p.b = Float, toFloatOddStep(from), planStep(Float, to)
 	}

@@ -181,22 +181,24 @@ func fromFloatStep(to DataType) *step {
 	case classic(to):
 		return classicStep(Float, to)
 	}
-	// INT2, UINT2: truncate toward zero, wrap (out of range, NaN, Inf: 0).
-	return goStep(Float, to, func(dst, src []byte, n int) {
-		packInts(dst, src, n, 2, func(i int) uint64 {
-			return truncWrap(float64(math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:]))))
-		})
-	})
+	panic("tensorcast: no FLOAT step to " + to.String()) // INT2, UINT2: planned through INT8
 }
 
-// fromInt8Step packs INT8 bits into INT4, UINT4, INT2 or UINT2 (wrapping).
-func fromInt8Step(to DataType) *step {
-	if hotPair(Int8, to) {
-		return hotStep(Int8, to)
+// packStep packs bytes whose low bits hold target codes (INT8 or UINT8
+// values wrapped, or table codes) into a 4- or 2-bit target.
+func packStep(to DataType) *step {
+	if to.BitSize() == 4 {
+		return &step{name: "bytes -> " + to.String() + " (pack nibbles)",
+			run: func(k *kernelSet, dst, src []byte, n int, _ Options) {
+				k.i8ToI4.fn(dst[:to.Size(n)], src[:n])
+			},
+			tier: func(k *kernelSet) string { return k.i8ToI4.tier }}
 	}
-	return goStep(Int8, to, func(dst, src []byte, n int) {
-		packInts(dst, src, n, 2, func(i int) uint64 { return uint64(src[i]) })
-	})
+	return &step{name: "bytes -> " + to.String() + " (pack 2-bit)",
+		run: func(k *kernelSet, dst, src []byte, n int, _ Options) {
+			k.i8ToI2.fn(dst[:to.Size(n)], src[:n])
+		},
+		tier: func(k *kernelSet) string { return k.i8ToI2.tier }}
 }
 
 // toFloatStep widens a type whose every value is a float32 to FLOAT.
