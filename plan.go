@@ -63,6 +63,10 @@ type plan struct {
 	// tiers where one of them would run as portable Go. nil if the source
 	// has too many values.
 	table *step
+	// pivot is the route through FLOAT of a pair whose plan is a table
+	// kernel (lut8, lut16), taken on the tiers where that kernel is slower
+	// than two SIMD steps (AVX2 has no byte permute reaching 256 entries).
+	pivot *plan
 }
 
 const numTypes = int(Int2) + 1
@@ -142,6 +146,9 @@ func (p *plan) run(k *kernelSet, dst []byte, src []byte, n int, opt Options) {
 		p.table.run(k, dst, src, n, opt)
 		return
 	}
+	if p.pivot != nil && k.stages != nil && k.stages.usePivot[p.from][p.to] {
+		p = p.pivot
+	}
 	if p.b == nil {
 		p.a.run(k, dst, src, n, opt)
 		return
@@ -187,6 +194,7 @@ func makePlan(from, to DataType) *plan {
 		p.a = halfStep(from, to)
 	case lutSource(from) && (to.BitSize() == 8 || to.BitSize() == 16) && !(classic(from) && classic(to)):
 		p.a = lutStep(from, to)
+		p.pivot = &plan{from: from, to: to, mid: Float, a: toFloatStep(from), b: planStep(Float, to)}
 	case from.BitSize() < 8 && (from.BitSize() == to.BitSize() || 2*from.BitSize() == to.BitSize() || from.BitSize() == 4 && lutSource(to)):
 		p.a = byteLutStep(from, to) // a table over the source bytes
 	case (from == Int8 || from == Uint8) && to.BitSize() == 2:
@@ -291,6 +299,9 @@ func routesOf(k *kernelSet) []Route {
 			if p.table != nil && k.stages != nil && k.stages.useTable[from][to] {
 				rs = append(rs, Route{From: from, To: to, Steps: []string{p.table.name}, Tiers: []string{p.table.tier(k)}})
 				continue
+			}
+			if p.pivot != nil && k.stages != nil && k.stages.usePivot[from][to] {
+				p = p.pivot
 			}
 			r := Route{From: from, To: to, Pivot: p.mid}
 			for _, s := range []*step{p.a, p.b} {

@@ -115,6 +115,9 @@ type stageTable struct {
 	// useTable: the pair converts by its table step on this tier, as a
 	// step of its composed plan would run as portable Go.
 	useTable [numTypes][numTypes]bool
+	// usePivot: the pair converts by its route through FLOAT on this tier
+	// (plan.pivot), as its table kernel is slow here.
+	usePivot [numTypes][numTypes]bool
 }
 
 // resolveStages gives every kernel table of `tiers` (and its streaming twin)
@@ -144,11 +147,33 @@ var resolveStages = sync.OnceFunc(func() {
 				}
 			}
 		}
+		for from := range plans {
+			for to, p := range plans[from] {
+				if p != nil && p.pivot != nil && !t.useTable[from][to] {
+					t.usePivot[from][to] = slowLut(k, DataType(from), DataType(to)) &&
+						p.pivot.a.tier(k) != "generic" && p.pivot.b.tier(k) != "generic"
+				}
+			}
+		}
 		if s := streamingSets[k]; s != nil {
 			s.stages = t
 		}
 	}
 })
+
+// slowLut reports whether k's table kernel for from → to is slower than the
+// route through FLOAT: on AVX2, a 256-entry byte lookup is a tree of 16
+// VPSHUFB and 15 blends (measured 0.15× copy), except for the 16-bit tables
+// its wrapper computes instead of looking up (INT8, UINT8, FLOAT8E5M2 →
+// FLOAT16, BFLOAT16: 0.7-1.1×; FLOAT8E4M3FN → BFLOAT16 computed measured
+// 1.45× slower than the pivot, so it pivots).
+func slowLut(k *kernelSet, from, to DataType) bool {
+	if to.BitSize() == 8 {
+		return k.lut8.tier == "avx2"
+	}
+	computed := (from == Int8 || from == Uint8 || from == Float8E5M2) && (to == Float16 || to == BFloat16)
+	return k.lut16.tier == "avx2" && !computed
+}
 
 // classicStep converts between two classic types: the best registered stage
 // of k's tier (classic_generic.go registers a portable one for every pair).
