@@ -5,12 +5,14 @@ package tensorcast
 import (
 	"bytes"
 	"encoding/binary"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime/debug"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/tensorcast/tensorcast/internal/ref"
 )
@@ -27,6 +29,8 @@ import (
 // untouched; and guard pages on both sides. Run them under qemu:
 //
 //	GOARCH=arm64 go test -c -o /tmp/arm64.test . && qemu-aarch64-static -cpu max /tmp/arm64.test -test.run NEONStage -test.short
+
+var neonStageCount = flag.Int("neon.stage.inputs", 0, "TestNEONStageInputs: inputs per 32- and 64-bit source (default 2M, 200k with -short)")
 
 // classicTypes are the types the NEON stages serve.
 var classicTypes = []DataType{Float, Double, Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64, Bool}
@@ -280,6 +284,9 @@ func TestNEONStageInputs(t *testing.T) {
 	if testing.Short() {
 		count = 200_000
 	}
+	if *neonStageCount > 0 {
+		count = *neonStageCount
+	}
 	inputs := map[DataType][]byte{}
 	for _, k := range neonStageList() {
 		src := inputs[k.from]
@@ -376,5 +383,39 @@ func TestNEONStagesAllocs(t *testing.T) {
 		if a := testing.AllocsPerRun(10, func() { fn(dst, src, 37) }); a != 0 {
 			t.Errorf("%v → %v: %v allocations per call", k.from, k.to, a)
 		}
+	}
+}
+
+// BenchmarkNEONStages times every stage at 64Ki elements and reports its
+// speed as a multiple of copy() of the larger side, timed in the same
+// benchmark (x-copy: 1 means the stage runs at copy speed). Run it on arm64
+// hardware (under qemu the ratios mean nothing):
+//
+//	go test -run - -bench NEONStages -benchtime 200ms
+func BenchmarkNEONStages(b *testing.B) {
+	const n = 1 << 16
+	for _, k := range neonStageList() {
+		fn := simdStages["neon"][k]
+		b.Run(fmt.Sprintf("%v-%v", k.from, k.to), func(b *testing.B) {
+			src := make([]byte, k.from.Size(n))
+			for in, i := stageInputs(k.from, n), 0; i < len(src); i += len(in) {
+				copy(src[i:], in)
+			}
+			dst := make([]byte, k.to.Size(n))
+			big := max(len(src), len(dst))
+			c1, c2 := make([]byte, big), make([]byte, big)
+			b.SetBytes(int64(big))
+			b.ResetTimer()
+			for range b.N {
+				fn(dst, src, n)
+			}
+			b.StopTimer()
+			stage := b.Elapsed()
+			start := time.Now()
+			for range b.N {
+				copy(c1, c2)
+			}
+			b.ReportMetric(float64(time.Since(start))/float64(stage), "x-copy")
+		})
 	}
 }
