@@ -2,9 +2,17 @@ package tensorcast
 
 // A stage is one vectorized conversion between two element layouts that the
 // planner (plan.go) composes into the plan of a pair. This file holds the
-// registry that the architecture files fill with their SIMD stages for the
-// pairs whose result does not depend on Options (the classic types: FLOAT,
-// DOUBLE, the 8- to 64-bit integers and BOOL).
+// registry that the architecture files (and classic_generic.go, for the
+// portable tier) fill with their stages:
+//
+//   - direct stages for pairs whose result does not depend on Options: the
+//     classic pairs (FLOAT, DOUBLE, the 8- to 64-bit integers, BOOL), and
+//     any other pair whose target is not a float8 or E8M0 type (e.g.
+//     FLOAT16 → BFLOAT16). A registered direct stage replaces the pair's
+//     composed plan on that tier and the tiers above it.
+//   - round-to-odd stages (registerOddStage): DOUBLE, INT32, UINT32, INT64
+//     or UINT64 → float32 rounded to odd, the first step of their plans to
+//     the narrow floats (plan.go explains why that is exact).
 
 // stageFunc converts n elements of raw little-endian src into dst, bit for
 // bit as ref.Cast does. The caller guarantees that src holds from.Size(n)
@@ -29,4 +37,18 @@ func registerStage(tier string, from, to DataType, fn stageFunc) {
 		simdStages[tier] = m
 	}
 	m[pairKey{from, to}] = fn
+}
+
+// simdOddStages maps a tier name to its round-to-odd stages by source type.
+var simdOddStages = map[string]map[DataType]stageFunc{}
+
+// registerOddStage adds the stage that rounds `from` to float32 by
+// round-to-odd (plan.go) at the named tier.
+func registerOddStage(tier string, from DataType, fn stageFunc) {
+	m := simdOddStages[tier]
+	if m == nil {
+		m = map[DataType]stageFunc{}
+		simdOddStages[tier] = m
+	}
+	m[from] = fn
 }
