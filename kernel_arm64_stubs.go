@@ -755,3 +755,33 @@ func stageBoolToU64NEON(dst *byte, src *byte, n int)
 //
 //go:noescape
 func stageBoolToBoolNEON(dst *byte, src *byte, n int)
+
+// stageF64ToF32OddNEON rounds to odd n DOUBLE to FLOAT (n a multiple of 4): FCVTXN, +1 where 2^128 ≤ |x| < Inf.
+// It is the table entry DOUBLE → FLOAT (round to odd) of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF64ToF32OddNEON(dst *byte, src *byte, n int)
+
+// stageI64ToF32OddNEON rounds to odd n INT64 to FLOAT (n a multiple of 4): ABS, UCVTF (round to odd), FCVTXN.
+// It is the table entry INT64 → FLOAT (round to odd) of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI64ToF32OddNEON(dst *byte, src *byte, n int)
+
+// stageU64ToF32OddNEON rounds to odd n UINT64 to FLOAT (n a multiple of 4): UCVTF (round to odd), FCVTXN.
+// It is the table entry UINT64 → FLOAT (round to odd) of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU64ToF32OddNEON(dst *byte, src *byte, n int)
+
+// stageI32ToF32OddNEON rounds to odd n INT32 to FLOAT (n a multiple of 4): SXTL, SCVTF, FCVTXN.
+// It is the table entry INT32 → FLOAT (round to odd) of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI32ToF32OddNEON(dst *byte, src *byte, n int)
+
+// stageU32ToF32OddNEON rounds to odd n UINT32 to FLOAT (n a multiple of 4): UXTL, UCVTF, FCVTXN.
+// It is the table entry UINT32 → FLOAT (round to odd) of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU32ToF32OddNEON(dst *byte, src *byte, n int)

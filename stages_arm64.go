@@ -123,6 +123,11 @@ func init() {
 	registerStage("neon", Bool, Int64, neonStageBoolToI64)
 	registerStage("neon", Bool, Uint64, neonStageBoolToU64)
 	registerStage("neon", Bool, Bool, neonStageBoolToBool)
+	registerOddStage("neon", Double, neonOddStageF64ToF32)
+	registerOddStage("neon", Int64, neonOddStageI64ToF32)
+	registerOddStage("neon", Uint64, neonOddStageU64ToF32)
+	registerOddStage("neon", Int32, neonOddStageI32ToF32)
+	registerOddStage("neon", Uint32, neonOddStageU32ToF32)
 }
 
 // neonStageF64ToF32 converts n DOUBLE to FLOAT with stageF64ToF32NEON: FCVTN
@@ -2230,6 +2235,101 @@ func neonStageBoolToBool(dst, src []byte, n int) {
 		var d [unit * toSize]byte
 		copy(s[:], src[m*fromSize:n*fromSize])
 		stageBoolToBoolNEON(&d[0], &s[0], unit)
+		copy(dst[m*toSize:n*toSize], d[:r*toSize])
+	}
+}
+
+// neonOddStageF64ToF32 rounds to odd n DOUBLE to FLOAT with stageF64ToF32OddNEON: FCVTXN, +1 where 2^128 ≤ |x| < Inf
+// (table entry DOUBLE → FLOAT (round to odd) in gen/arm64/stages.go).
+func neonOddStageF64ToF32(dst, src []byte, n int) {
+	const unit, fromSize, toSize = 4, 8, 4
+	m := n - n%unit
+	if m > 0 {
+		raceRead(src[:m*fromSize])
+		raceWrite(dst[:m*toSize])
+		stageF64ToF32OddNEON(&dst[0], &src[0], m)
+	}
+	if r := n - m; r > 0 {
+		var s [unit * fromSize]byte
+		var d [unit * toSize]byte
+		copy(s[:], src[m*fromSize:n*fromSize])
+		stageF64ToF32OddNEON(&d[0], &s[0], unit)
+		copy(dst[m*toSize:n*toSize], d[:r*toSize])
+	}
+}
+
+// neonOddStageI64ToF32 rounds to odd n INT64 to FLOAT with stageI64ToF32OddNEON: ABS, UCVTF (round to odd), FCVTXN
+// (table entry INT64 → FLOAT (round to odd) in gen/arm64/stages.go).
+func neonOddStageI64ToF32(dst, src []byte, n int) {
+	const unit, fromSize, toSize = 4, 8, 4
+	m := n - n%unit
+	if m > 0 {
+		raceRead(src[:m*fromSize])
+		raceWrite(dst[:m*toSize])
+		stageI64ToF32OddNEON(&dst[0], &src[0], m)
+	}
+	if r := n - m; r > 0 {
+		var s [unit * fromSize]byte
+		var d [unit * toSize]byte
+		copy(s[:], src[m*fromSize:n*fromSize])
+		stageI64ToF32OddNEON(&d[0], &s[0], unit)
+		copy(dst[m*toSize:n*toSize], d[:r*toSize])
+	}
+}
+
+// neonOddStageU64ToF32 rounds to odd n UINT64 to FLOAT with stageU64ToF32OddNEON: UCVTF (round to odd), FCVTXN
+// (table entry UINT64 → FLOAT (round to odd) in gen/arm64/stages.go).
+func neonOddStageU64ToF32(dst, src []byte, n int) {
+	const unit, fromSize, toSize = 4, 8, 4
+	m := n - n%unit
+	if m > 0 {
+		raceRead(src[:m*fromSize])
+		raceWrite(dst[:m*toSize])
+		stageU64ToF32OddNEON(&dst[0], &src[0], m)
+	}
+	if r := n - m; r > 0 {
+		var s [unit * fromSize]byte
+		var d [unit * toSize]byte
+		copy(s[:], src[m*fromSize:n*fromSize])
+		stageU64ToF32OddNEON(&d[0], &s[0], unit)
+		copy(dst[m*toSize:n*toSize], d[:r*toSize])
+	}
+}
+
+// neonOddStageI32ToF32 rounds to odd n INT32 to FLOAT with stageI32ToF32OddNEON: SXTL, SCVTF, FCVTXN
+// (table entry INT32 → FLOAT (round to odd) in gen/arm64/stages.go).
+func neonOddStageI32ToF32(dst, src []byte, n int) {
+	const unit, fromSize, toSize = 4, 4, 4
+	m := n - n%unit
+	if m > 0 {
+		raceRead(src[:m*fromSize])
+		raceWrite(dst[:m*toSize])
+		stageI32ToF32OddNEON(&dst[0], &src[0], m)
+	}
+	if r := n - m; r > 0 {
+		var s [unit * fromSize]byte
+		var d [unit * toSize]byte
+		copy(s[:], src[m*fromSize:n*fromSize])
+		stageI32ToF32OddNEON(&d[0], &s[0], unit)
+		copy(dst[m*toSize:n*toSize], d[:r*toSize])
+	}
+}
+
+// neonOddStageU32ToF32 rounds to odd n UINT32 to FLOAT with stageU32ToF32OddNEON: UXTL, UCVTF, FCVTXN
+// (table entry UINT32 → FLOAT (round to odd) in gen/arm64/stages.go).
+func neonOddStageU32ToF32(dst, src []byte, n int) {
+	const unit, fromSize, toSize = 4, 4, 4
+	m := n - n%unit
+	if m > 0 {
+		raceRead(src[:m*fromSize])
+		raceWrite(dst[:m*toSize])
+		stageU32ToF32OddNEON(&dst[0], &src[0], m)
+	}
+	if r := n - m; r > 0 {
+		var s [unit * fromSize]byte
+		var d [unit * toSize]byte
+		copy(s[:], src[m*fromSize:n*fromSize])
+		stageU32ToF32OddNEON(&d[0], &s[0], unit)
 		copy(dst[m*toSize:n*toSize], d[:r*toSize])
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"runtime/debug"
 	"sort"
@@ -417,5 +418,148 @@ func BenchmarkNEONStages(b *testing.B) {
 			}
 			b.ReportMetric(float64(time.Since(start))/float64(stage), "x-copy")
 		})
+	}
+}
+
+// oddFloat32 is the round-to-odd float32 of the exact value (-1)^neg · m ·
+// 2^e, as the planner defines it (plan.go, steps.go): truncate to float32's
+// precision (on the subnormal grid below 2^-126) and set the last bit when
+// anything was dropped; magnitudes of 2^128 and more give ±Inf. It is
+// written from the definition, independently of both implementations.
+func oddFloat32(neg bool, m uint64, e int) uint32 {
+	var sign uint32
+	if neg {
+		sign = 0x80000000
+	}
+	if m == 0 {
+		return sign
+	}
+	ilog := bits.Len64(m) - 1 + e
+	if ilog >= 128 {
+		return sign | 0x7F800000
+	}
+	q := max(ilog, -126) - 23 // the exponent of the last kept bit
+	var kept uint64
+	switch d := q - e; {
+	case d <= 0:
+		kept = m << uint(-d) // exact
+	case d >= 64:
+		kept = 1 // all dropped, nonzero
+	default:
+		kept = m >> uint(d)
+		if m&(1<<uint(d)-1) != 0 {
+			kept |= 1
+		}
+	}
+	if kept < 1<<23 {
+		return sign | uint32(kept) // subnormal (or zero exponent field)
+	}
+	return sign | uint32(q+23+127)<<23 | uint32(kept-1<<23)
+}
+
+// oddWant is the round-to-odd float32 of one source element.
+func oddWant(from DataType, b []byte) uint32 {
+	u := leUint(b)
+	switch from {
+	case Double:
+		neg := u>>63 != 0
+		exp := int(u >> 52 & 0x7FF)
+		frac := u & (1<<52 - 1)
+		switch {
+		case exp == 0x7FF && frac != 0: // NaN: quiet, sign and top payload bits
+			return uint32(u>>32)&0x80000000 | 0x7FC00000 | uint32(frac>>29)&0x3FFFFF
+		case exp == 0x7FF:
+			return oddFloat32(neg, 1, 200) // ±Inf
+		case exp == 0:
+			return oddFloat32(neg, frac, -1074)
+		}
+		return oddFloat32(neg, frac|1<<52, exp-1075)
+	case Int64:
+		if int64(u) < 0 {
+			return oddFloat32(true, -u, 0)
+		}
+		return oddFloat32(false, u, 0)
+	case Int32:
+		v := int64(int32(u))
+		if v < 0 {
+			return oddFloat32(true, uint64(-v), 0)
+		}
+		return oddFloat32(false, uint64(v), 0)
+	}
+	return oddFloat32(false, u, 0) // UINT32, UINT64
+}
+
+// TestNEONOddStages compares the round-to-odd stages with oddWant on the
+// structured and random inputs, at every length 0..300 and with guard
+// pages.
+func TestNEONOddStages(t *testing.T) {
+	count := 2_000_000
+	if testing.Short() {
+		count = 200_000
+	}
+	if *neonStageCount > 0 {
+		count = *neonStageCount
+	}
+	froms := []DataType{Double, Int64, Uint64, Int32, Uint32}
+	if len(simdOddStages["neon"]) != len(froms) {
+		t.Errorf("%d round-to-odd stages registered, want %d", len(simdOddStages["neon"]), len(froms))
+	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	for _, from := range froms {
+		fn := simdOddStages["neon"][from]
+		if fn == nil {
+			t.Errorf("no round-to-odd stage from %v", from)
+			continue
+		}
+		fs := from.Size(1)
+		check := func(dst, src []byte, n int, where string) bool {
+			for i := range dst {
+				dst[i] = 0xA5
+			}
+			fn(dst, src, n)
+			bad := 0
+			for i := range n {
+				got := binary.LittleEndian.Uint32(dst[4*i:])
+				if want := oddWant(from, src[i*fs:(i+1)*fs]); got != want {
+					if bad++; bad <= 5 {
+						t.Errorf("%v → FLOAT (odd) %s n=%d: element %d, input %#x: got %#08x, want %#08x", from, where, n, i, leUint(src[i*fs:(i+1)*fs]), got, want)
+					}
+				}
+			}
+			for i, b := range dst[4*n:] {
+				if b != 0xA5 {
+					t.Errorf("%v → FLOAT (odd) %s n=%d: wrote dst byte %d beyond the result", from, where, n, 4*n+i)
+					bad++
+					break
+				}
+			}
+			return bad == 0
+		}
+		src := stageInputs(from, count)
+		n := len(src) / fs
+		if !check(make([]byte, 4*n+16), src, n, "all inputs") {
+			continue
+		}
+		maxN := 300
+		gs, gd := newGuarded(t, fs*maxN+8), newGuarded(t, 4*maxN+8)
+		for n := 0; n <= maxN; n++ {
+			ok := true
+			for _, off := range []int{-1, 0, 1, 3} {
+				var s, d []byte
+				switch off {
+				case -1:
+					s, d = gs.atEnd(fs*n), gd.atEnd(4*n)
+				case 0:
+					s, d = gs.atStart(fs*n), gd.atStart(4*n)
+				default:
+					s, d = gs.at(off, fs*n), gd.at(off, 4*n+4)
+				}
+				copy(s, src[len(src)-fs*n:])
+				ok = ok && check(d, s, n, fmt.Sprintf("guarded, offset %d", off))
+			}
+			if !ok {
+				break
+			}
+		}
 	}
 }

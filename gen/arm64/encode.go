@@ -263,6 +263,14 @@ func fcvtlD(upper bool, d, n V) Word {
 		fmt.Sprintf("FCVTL%s %s, %s", two(a), arm(d, D2), arm(n, a))}
 }
 
+// fcvtxnD is FCVTXN Vd.2S, Vn.2D or FCVTXN2 Vd.4S, Vn.2D: double to single
+// precision rounding to odd (FCVTN's encoding with U = 1).
+func fcvtxnD(upper bool, d, n V) Word {
+	a := single(upper)
+	return Word{twoRegMisc(a.q(), 1, 0b01, 0b10110, d, n),
+		fmt.Sprintf("FCVTXN%s %s, %s", two(a), arm(d, a), arm(n, D2))}
+}
+
 func single(upper bool) Arr {
 	if upper {
 		return S4

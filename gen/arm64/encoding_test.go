@@ -98,7 +98,7 @@ func encodingCases() []Word {
 		}
 		for _, up := range []bool{false, true} {
 			ws = append(ws, fcvtn(up, r[0], r[1]), fcvtl(up, r[0], r[1]), bfcvtn(up, r[0], r[1]))
-			ws = append(ws, fcvtnD(up, r[0], r[1]), fcvtlD(up, r[0], r[1]))
+			ws = append(ws, fcvtnD(up, r[0], r[1]), fcvtlD(up, r[0], r[1]), fcvtxnD(up, r[0], r[1]))
 		}
 	}
 	return ws
@@ -733,4 +733,10 @@ var gnuWords = []struct {
 	{0x4e616bc5, "FCVTN2 V5.4S, V30.2D"},
 	{0x0e617bc5, "FCVTL V5.2D, V30.2S"},
 	{0x4e617bc5, "FCVTL2 V5.2D, V30.4S"},
+	{0x2e616820, "FCVTXN V0.2S, V1.2D"},
+	{0x6e616820, "FCVTXN2 V0.4S, V1.2D"},
+	{0x2e616a3f, "FCVTXN V31.2S, V17.2D"},
+	{0x6e616a3f, "FCVTXN2 V31.4S, V17.2D"},
+	{0x2e616bc5, "FCVTXN V5.2S, V30.2D"},
+	{0x6e616bc5, "FCVTXN2 V5.4S, V30.2D"},
 }

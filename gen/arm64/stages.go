@@ -309,8 +309,18 @@ var truncF64 = step{
 // FCVTN's rounding to nearest even is the only one. Signed sources convert
 // their magnitude (ABS as (x ^ s) - s; -2^63 stays 2^63 unsigned) and take
 // the sign back on the float64, which FCVTN rounds symmetrically.
-func int64ToF32(signed bool) step {
+//
+// With odd set, FCVTXN replaces FCVTN: the result is rounded to odd
+// instead (truncated, the last bit set when inexact). The fold is a round to
+// odd at bit 11, and rounding to odd twice, at a finer position and then at
+// a coarser one, is rounding to odd once: both keep the truncation and the
+// inexactness.
+func int64ToF32(signed, odd bool) step {
 	name := "UCVTF (round to odd), FCVTN"
+	narrowEnc := fcvtnD
+	if odd {
+		name, narrowEnc = "UCVTF (round to odd), FCVTXN", fcvtxnD
+	}
 	if signed {
 		name = "ABS, " + name
 	}
@@ -350,12 +360,71 @@ func int64ToF32(signed bool) step {
 				f.Free(big, t)
 			})
 			out := f.Alloc(len(x) / 2)
-			f.narrowWide(fcvtnD, false, out, x.Even())
-			f.narrowWide(fcvtnD, true, out, x.Odd())
+			f.narrowWide(narrowEnc, false, out, x.Even())
+			f.narrowWide(narrowEnc, true, out, x.Odd())
 			f.Free(x)
 			return out
 		},
 	}
+}
+
+// Round to odd (the first step of the planner's plans from the wide sources
+// to the narrow floats; plan.go says why the second rounding is then
+// exact).
+
+// fcvtxnStep narrows float64 to float32 by round to odd with FCVTXN. For
+// the exact float64 of an integer (below 2^64) that is the whole
+// conversion.
+var fcvtxnStep = step{
+	name: "FCVTXN",
+	next: accept("FCVTXN", is(floatLane, 64), func(lane) lane { return lane{32, floatLane} }),
+	apply: func(f *Func, _ []Vec, _ lane, x Vec) Vec {
+		out := f.Alloc(len(x) / 2)
+		f.narrowWide(fcvtxnD, false, out, x.Even())
+		f.narrowWide(fcvtxnD, true, out, x.Odd())
+		f.Free(x)
+		return out
+	},
+}
+
+// doubleToOdd rounds DOUBLE to float32 by round to odd as the planner
+// defines it (steps.go, f64ToF32Odd): FCVTXN rounds to odd, keeps
+// subnormals and turns NaN into the quiet NaN with its sign and top payload
+// bits, but round to odd never overflows to infinity: finite magnitudes of
+// 2^128 and more give ±0x7F7FFFFF, the largest float32, where the planner
+// wants ±Inf. Those lanes (2^128 ≤ |x| < Inf, two integer comparisons of
+// |x|'s bits) are found before narrowing, their masks narrowed alike, and
+// subtracting the mask (-1) adds 1 to 0x7F7FFFFF, which is 0x7F800000 with
+// the sign untouched.
+var doubleToOdd = step{
+	name: "FCVTXN, +1 where 2^128 ≤ |x| < Inf",
+	next: accept("doubleToOdd", is(floatLane, 64), func(lane) lane { return lane{32, floatLane} }),
+	consts: func(f *Func, _ lane) []Vec {
+		return []Vec{f.Dup64(1<<63 - 1), f.Dup64(math.Float64bits(0x1p128) - 1), f.Dup64(math.Float64bits(math.Inf(1)))}
+	},
+	apply: func(f *Func, c []Vec, _ lane, x Vec) Vec {
+		abs, below, inf := c[0], c[1], c[2]
+		out := f.Alloc(len(x) / 2)
+		for i := 0; i < len(x); i += 8 {
+			x := x[i:min(i+8, len(x))]
+			a, m := f.Alloc(len(x)), f.Alloc(len(x))
+			f.And(a, x, abs)
+			f.Cmgt(D2, m, a, below)
+			f.Cmgt(D2, a, inf, a)
+			f.And(m, m, a)
+			f.Free(a)
+			o := out[i/2 : i/2+len(x)/2]
+			f.narrowWide(fcvtxnD, false, o, x.Even())
+			f.narrowWide(fcvtxnD, true, o, x.Odd())
+			mm := f.Alloc(len(o))
+			f.Uzp1(S4, mm, m.Even(), m.Odd())
+			f.Free(m)
+			f.Sub(S4, o, o, mm)
+			f.Free(mm)
+		}
+		f.Free(x)
+		return out
+	},
 }
 
 // Truth values.
@@ -440,9 +509,13 @@ func (f *Func) dupBits(bits int, x uint64) Vec {
 type stageDef struct {
 	from, to elemType
 	steps    []step
+	odd      bool // a round-to-odd stage to FLOAT (registerOddStage)
 }
 
-func st(from, to elemType, steps ...step) stageDef { return stageDef{from, to, steps} }
+func st(from, to elemType, steps ...step) stageDef { return stageDef{from, to, steps, false} }
+
+// odd is a round-to-odd stage from `from` to FLOAT.
+func odd(from elemType, steps ...step) stageDef { return stageDef{from, tFloat, steps, true} }
 
 // stages is THE table: every ordered pair of distinct classic types, and
 // BOOL → BOOL (normalising any nonzero byte to 1). The first entries are
@@ -455,7 +528,7 @@ var stages = []stageDef{
 	st(tFloat, tInt32, truncF32),
 	st(tInt32, tFloat, scvtfStep),
 	st(tFloat, tInt64, fcvtlStep, truncF64),
-	st(tInt64, tFloat, int64ToF32(true)),
+	st(tInt64, tFloat, int64ToF32(true, false)),
 	st(tUint8, tFloat, uxtl, uxtl, ucvtfStep),
 	st(tInt8, tFloat, sxtl, sxtl, scvtfStep),
 	st(tBool, tFloat, nonzero, sxtl, sxtl, oneFloat),
@@ -559,7 +632,7 @@ var stages = []stageDef{
 	st(tInt64, tBool, nonzero, narrow, narrow, narrow, one),
 
 	// UINT64.
-	st(tUint64, tFloat, int64ToF32(false)),
+	st(tUint64, tFloat, int64ToF32(false, false)),
 	st(tUint64, tDouble, ucvtfStep),
 	st(tUint64, tInt8, narrow, narrow, narrow),
 	st(tUint64, tUint8, narrow, narrow, narrow),
@@ -581,11 +654,19 @@ var stages = []stageDef{
 	st(tBool, tInt64, nonzero, one, uxtl, uxtl, uxtl),
 	st(tBool, tUint64, nonzero, one, uxtl, uxtl, uxtl),
 	st(tBool, tBool, nonzero, one),
+
+	// Round to odd, for the planner's pivots through FLOAT.
+	odd(tDouble, doubleToOdd),
+	odd(tInt64, int64ToF32(true, true)),
+	odd(tUint64, int64ToF32(false, true)),
+	odd(tInt32, sxtl, scvtfStep, fcvtxnStep),
+	odd(tUint32, uxtl, ucvtfStep, fcvtxnStep),
 }
 
 // stageInfo is what the generator derives from a table entry.
 type stageInfo struct {
 	def      stageDef
+	name     string // the table entry, e.g. "DOUBLE → FLOAT"
 	asmName  string // the assembly function
 	goName   string // its Go wrapper, the registered stageFunc
 	unit     int    // elements per register at the narrowest layout: the assembly converts multiples of it
@@ -603,6 +684,15 @@ func (d stageDef) plan() (stageInfo, error) {
 		goName:  fmt.Sprintf("neonStage%sTo%s", d.from.short, d.to.short),
 	}
 	name := d.from.onnx + " → " + d.to.onnx
+	if d.odd {
+		s.asmName = fmt.Sprintf("stage%sToF32OddNEON", d.from.short)
+		s.goName = fmt.Sprintf("neonOddStage%sToF32", d.from.short)
+		name += " (round to odd)"
+		if d.to != tFloat {
+			return s, fmt.Errorf("%s: round-to-odd stages go to FLOAT", name)
+		}
+	}
+	s.name = name
 	l := d.from.lane()
 	s.lanes = []lane{l}
 	var names []string
@@ -674,11 +764,15 @@ func stageKernels() ([]kernelDef, []stageInfo, error) {
 			return nil, nil, err
 		}
 		if seen[s.asmName] {
-			return nil, nil, fmt.Errorf("the table lists %s → %s twice", d.from.onnx, d.to.onnx)
+			return nil, nil, fmt.Errorf("the table lists %s twice", s.name)
 		}
 		seen[s.asmName] = true
-		doc := fmt.Sprintf("converts n %s to %s (n a multiple of %d): %s.\nIt is the table entry %s → %s of gen/arm64/stages.go.",
-			d.from.onnx, d.to.onnx, s.unit, s.steps, d.from.onnx, d.to.onnx)
+		what := "converts"
+		if d.odd {
+			what = "rounds to odd"
+		}
+		doc := fmt.Sprintf("%s n %s to %s (n a multiple of %d): %s.\nIt is the table entry %s of gen/arm64/stages.go.",
+			what, d.from.onnx, d.to.onnx, s.unit, s.steps, s.name)
 		ks = append(ks, kernelDef{s.asmName, stageArgs, doc, s.build})
 		infos = append(infos, s)
 	}
@@ -699,15 +793,23 @@ func stagesGo(infos []stageInfo) []byte {
 func init() {
 `)
 	for _, s := range infos {
-		fmt.Fprintf(&b, "\tregisterStage(\"neon\", %s, %s, %s)\n", s.def.from.goName, s.def.to.goName, s.goName)
+		if s.def.odd {
+			fmt.Fprintf(&b, "\tregisterOddStage(\"neon\", %s, %s)\n", s.def.from.goName, s.goName)
+		} else {
+			fmt.Fprintf(&b, "\tregisterStage(\"neon\", %s, %s, %s)\n", s.def.from.goName, s.def.to.goName, s.goName)
+		}
 	}
 	b.WriteString("}\n")
 	for _, s := range infos {
 		d := s.def
 		fs, ts := d.from.bits/8, d.to.bits/8
+		what := "converts"
+		if d.odd {
+			what = "rounds to odd"
+		}
 		fmt.Fprintf(&b, `
-// %s converts n %s to %s with %s: %s
-// (table entry %s → %s in gen/arm64/stages.go).
+// %s %s n %s to %s with %s: %s
+// (table entry %s in gen/arm64/stages.go).
 func %s(dst, src []byte, n int) {
 	const unit, fromSize, toSize = %d, %d, %d
 	m := n - n%%unit
@@ -724,7 +826,7 @@ func %s(dst, src []byte, n int) {
 		copy(dst[m*toSize:n*toSize], d[:r*toSize])
 	}
 }
-`, s.goName, d.from.onnx, d.to.onnx, s.asmName, s.steps, d.from.onnx, d.to.onnx,
+`, s.goName, what, d.from.onnx, d.to.onnx, s.asmName, s.steps, s.name,
 			s.goName, s.unit, fs, ts, s.asmName, s.asmName)
 	}
 	return []byte(b.String())
