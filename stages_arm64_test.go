@@ -27,9 +27,11 @@ import (
 // floats one unit in the last place either side of each) topped up with
 // random bits to 200k inputs under -short and 2M otherwise; every length
 // 0..300 at several alignments with the bytes after the result checked
-// untouched; and guard pages on both sides. Run them under qemu:
+// untouched; and guard pages on both sides. TestNEONOddStages does the same
+// for the round-to-odd stages against a definition written here. Run them
+// under qemu:
 //
-//	GOARCH=arm64 go test -c -o /tmp/arm64.test . && qemu-aarch64-static -cpu max /tmp/arm64.test -test.run NEONStage -test.short
+//	GOARCH=arm64 go test -c -o /tmp/arm64.test . && qemu-aarch64-static -cpu max /tmp/arm64.test -test.run 'NEONStage|NEONOdd' -test.short
 
 var neonStageCount = flag.Int("neon.stage.inputs", 0, "TestNEONStageInputs: inputs per 32- and 64-bit source (default 2M, 200k with -short)")
 

@@ -9,7 +9,9 @@ import (
 // The stages: one NEON function for every ordered pair of the classic
 // element types (FLOAT, DOUBLE, the 8- to 64-bit integers and BOOL), each
 // converting bit for bit as internal/ref does with Options{Saturate: true}
-// (saturation only matters for the float8 targets, which are not here).
+// (saturation only matters for the float8 targets, which are not here),
+// and the round-to-odd stages DOUBLE, INT32, UINT32, INT64, UINT64 → FLOAT
+// that the planner's pivots through FLOAT start with (plan.go).
 //
 // A stage is a chain of steps (the table `stages` below). A step converts
 // the lanes of a list of registers, kept in memory order, from one lane
