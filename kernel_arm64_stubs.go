@@ -132,7 +132,7 @@ func stageI32ToF32NEON(dst *byte, src *byte, n int)
 //go:noescape
 func stageF32ToI64NEON(dst *byte, src *byte, n int)
 
-// stageI64ToF32NEON converts n INT64 to FLOAT (n a multiple of 4): ABS, UCVTF (round to odd), FCVTN.
+// stageI64ToF32NEON converts n INT64 to FLOAT (n a multiple of 4): SCVTF (after a round to odd at 2^11), FCVTN.
 // It is the table entry INT64 → FLOAT of gen/arm64/stages.go.
 //
 //go:noescape
@@ -636,7 +636,7 @@ func stageI64ToU64NEON(dst *byte, src *byte, n int)
 //go:noescape
 func stageI64ToBoolNEON(dst *byte, src *byte, n int)
 
-// stageU64ToF32NEON converts n UINT64 to FLOAT (n a multiple of 4): UCVTF (round to odd), FCVTN.
+// stageU64ToF32NEON converts n UINT64 to FLOAT (n a multiple of 4): UCVTF (after a round to odd at 2^11), FCVTN.
 // It is the table entry UINT64 → FLOAT of gen/arm64/stages.go.
 //
 //go:noescape
@@ -762,13 +762,13 @@ func stageBoolToBoolNEON(dst *byte, src *byte, n int)
 //go:noescape
 func stageF64ToF32OddNEON(dst *byte, src *byte, n int)
 
-// stageI64ToF32OddNEON rounds to odd n INT64 to FLOAT (n a multiple of 4): ABS, UCVTF (round to odd), FCVTXN.
+// stageI64ToF32OddNEON rounds to odd n INT64 to FLOAT (n a multiple of 4): SCVTF (after a round to odd at 2^11), FCVTXN.
 // It is the table entry INT64 → FLOAT (round to odd) of gen/arm64/stages.go.
 //
 //go:noescape
 func stageI64ToF32OddNEON(dst *byte, src *byte, n int)
 
-// stageU64ToF32OddNEON rounds to odd n UINT64 to FLOAT (n a multiple of 4): UCVTF (round to odd), FCVTXN.
+// stageU64ToF32OddNEON rounds to odd n UINT64 to FLOAT (n a multiple of 4): UCVTF (after a round to odd at 2^11), FCVTXN.
 // It is the table entry UINT64 → FLOAT (round to odd) of gen/arm64/stages.go.
 //
 //go:noescape

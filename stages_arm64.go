@@ -263,7 +263,7 @@ func neonStageF32ToI64(dst, src []byte, n int) {
 	}
 }
 
-// neonStageI64ToF32 converts n INT64 to FLOAT with stageI64ToF32NEON: ABS, UCVTF (round to odd), FCVTN
+// neonStageI64ToF32 converts n INT64 to FLOAT with stageI64ToF32NEON: SCVTF (after a round to odd at 2^11), FCVTN
 // (table entry INT64 → FLOAT in gen/arm64/stages.go).
 func neonStageI64ToF32(dst, src []byte, n int) {
 	const unit, fromSize, toSize = 4, 8, 4
@@ -1859,7 +1859,7 @@ func neonStageI64ToBool(dst, src []byte, n int) {
 	}
 }
 
-// neonStageU64ToF32 converts n UINT64 to FLOAT with stageU64ToF32NEON: UCVTF (round to odd), FCVTN
+// neonStageU64ToF32 converts n UINT64 to FLOAT with stageU64ToF32NEON: UCVTF (after a round to odd at 2^11), FCVTN
 // (table entry UINT64 → FLOAT in gen/arm64/stages.go).
 func neonStageU64ToF32(dst, src []byte, n int) {
 	const unit, fromSize, toSize = 4, 8, 4
@@ -2258,7 +2258,7 @@ func neonOddStageF64ToF32(dst, src []byte, n int) {
 	}
 }
 
-// neonOddStageI64ToF32 rounds to odd n INT64 to FLOAT with stageI64ToF32OddNEON: ABS, UCVTF (round to odd), FCVTXN
+// neonOddStageI64ToF32 rounds to odd n INT64 to FLOAT with stageI64ToF32OddNEON: SCVTF (after a round to odd at 2^11), FCVTXN
 // (table entry INT64 → FLOAT (round to odd) in gen/arm64/stages.go).
 func neonOddStageI64ToF32(dst, src []byte, n int) {
 	const unit, fromSize, toSize = 4, 8, 4
@@ -2277,7 +2277,7 @@ func neonOddStageI64ToF32(dst, src []byte, n int) {
 	}
 }
 
-// neonOddStageU64ToF32 rounds to odd n UINT64 to FLOAT with stageU64ToF32OddNEON: UCVTF (round to odd), FCVTXN
+// neonOddStageU64ToF32 rounds to odd n UINT64 to FLOAT with stageU64ToF32OddNEON: UCVTF (after a round to odd at 2^11), FCVTXN
 // (table entry UINT64 → FLOAT (round to odd) in gen/arm64/stages.go).
 func neonOddStageU64ToF32(dst, src []byte, n int) {
 	const unit, fromSize, toSize = 4, 8, 4

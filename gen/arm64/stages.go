@@ -303,14 +303,18 @@ var truncF64 = step{
 	},
 }
 
-// int64ToF32 converts 64-bit integers to float32 rounding once. UCVTF to
-// float64 is exact below 2^53; from 2^53 up the magnitude first gets its
-// low 11 bits folded into a sticky bit 11 (round to odd: the value then has
-// at most 53 significant bits, bits 11 to 63, so UCVTF is exact, and bit 11
-// lies below float32's rounding bit, which is bit 29 or higher there), so
-// FCVTN's rounding to nearest even is the only one. Signed sources convert
-// their magnitude (ABS as (x ^ s) - s; -2^63 stays 2^63 unsigned) and take
-// the sign back on the float64, which FCVTN rounds symmetrically.
+// int64ToF32 converts 64-bit integers to float32 rounding once. SCVTF and
+// UCVTF to float64 are exact below 2^53 in magnitude; from there on the
+// integer first gets its low 11 bits folded into bit 11, a sticky bit
+// (x | ((x & 0x7FF) + 0x7FF)) &^ 0x7FF: a round to odd at 2^11, which
+// keeps the bits from 11 up and sets bit 11 when a lower bit was set. In
+// two's complement too: the bits from 11 up are floor(x / 2^11), so a
+// negative x also lands on the odd multiple of 2^11 between the even ones
+// around it. The result is a multiple of 2^11 of magnitude at most 2^63,
+// which float64 holds exactly (53 bits from bit 11 up), and bit 11 lies
+// below float32's rounding bit there (bit 29 or higher), so FCVTN's rounding
+// to nearest even is the only one. The signed range test |x| ≥ 2^53 is one
+// unsigned comparison: x + 2^53 > 2^54 - 1 (wrapping).
 //
 // With odd set, FCVTXN replaces FCVTN: the result is rounded to odd
 // instead (truncated, the last bit set when inexact). The fold is a round to
@@ -318,47 +322,40 @@ var truncF64 = step{
 // a coarser one, is rounding to odd once: both keep the truncation and the
 // inexactness.
 func int64ToF32(signed, odd bool) step {
-	name := "UCVTF (round to odd), FCVTN"
-	narrowEnc := fcvtnD
-	if odd {
-		name, narrowEnc = "UCVTF (round to odd), FCVTXN", fcvtxnD
-	}
+	name, cvt := "UCVTF", ucvtf
 	if signed {
-		name = "ABS, " + name
+		name, cvt = "SCVTF", scvtf
+	}
+	narrowEnc := fcvtnD
+	name += " (after a round to odd at 2^11), FCVTN"
+	if odd {
+		name, narrowEnc = name[:len(name)-len("FCVTN")]+"FCVTXN", fcvtxnD
 	}
 	return step{
 		name: name,
 		next: accept("int64ToF32", is(intLane, 64), func(lane) lane { return lane{32, floatLane} }),
 		consts: func(f *Func, _ lane) []Vec {
-			c := []Vec{f.Dup64(1<<53 - 1), f.Dup64(0x7FF)}
 			if signed {
-				c = append(c, f.Dup64(1<<63))
+				return []Vec{f.Dup64(0x7FF), f.Dup64(1 << 53), f.Dup64(1<<54 - 1)}
 			}
-			return c
+			return []Vec{f.Dup64(0x7FF), f.Dup64(1<<53 - 1)}
 		},
 		apply: func(f *Func, c []Vec, _ lane, x Vec) Vec {
-			exact, low := c[0], c[1]
+			low := c[0]
 			chunks(x, func(x Vec) {
-				var s Vec
-				if signed {
-					s = f.Alloc(len(x))
-					f.Sshr(D2, s, x, 63)
-					f.Eor(x, x, s)
-					f.Sub(D2, x, x, s)
-					f.And(s, s, c[2])
-				}
 				big, t := f.Alloc(len(x)), f.Alloc(len(x))
-				f.Cmhi(D2, big, x, exact)
+				if signed {
+					f.Add(D2, t, x, c[1])
+					f.Cmhi(D2, big, t, c[2])
+				} else {
+					f.Cmhi(D2, big, x, c[1])
+				}
 				f.And(t, x, low)
 				f.Add(D2, t, t, low)
 				f.Orr(t, t, x)
 				f.Bic(t, t, low)
 				f.Bit(x, t, big)
-				f.words2(ucvtf, D2, x, x)
-				if signed {
-					f.Orr(x, x, s)
-					f.Free(s)
-				}
+				f.words2(cvt, D2, x, x)
 				f.Free(big, t)
 			})
 			out := f.Alloc(len(x) / 2)
