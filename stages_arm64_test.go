@@ -1,4 +1,4 @@
-//go:build arm64 && gc && !purego && !noasm
+//go:build arm64 && gc && !purego && !noasm && (linux || darwin)
 
 package tensorcast
 
@@ -18,9 +18,10 @@ import (
 	"github.com/tensorcast/tensorcast/internal/ref"
 )
 
-// These tests compare every registered NEON stage (stages_arm64.go, from
-// the table in gen/arm64/stages.go) with ref.Cast bit for bit: every input
-// of the 8- and 16-bit sources; for the 32- and 64-bit sources a structured
+// These tests (Linux and macOS: the guard pages need mmap) compare every
+// registered NEON stage (stages_arm64.go, from the table in
+// gen/arm64/stages.go) with ref.Cast bit for bit: every input of the 8- and
+// 16-bit sources; for the 32- and 64-bit sources a structured
 // set (zeros, ±1, powers of two and their neighbours, the integer types'
 // limits, ±2^31, ±2^32, ±2^53±1, ±2^63, 2^64, ±Inf, NaN payloads of both
 // signs, subnormals, the ties and near-ties of every narrower target, for
