@@ -36,8 +36,8 @@ import (
 
 var neonStageCount = flag.Int("neon.stage.inputs", 0, "TestNEONStageInputs: inputs per 32- and 64-bit source (default 2M, 200k with -short)")
 
-// classicTypes are the types the NEON stages serve.
-var classicTypes = []DataType{Float, Double, Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64, Bool}
+// neonClassicTypes are the types the NEON stages serve.
+var neonClassicTypes = []DataType{Float, Double, Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64, Bool}
 
 // neonStageList returns the registered NEON stages in a fixed order.
 func neonStageList() []pairKey {
@@ -58,8 +58,8 @@ func neonStageList() []pairKey {
 // pair of distinct classic types and BOOL → BOOL, and nothing else.
 func TestNEONStagesCoverAllPairs(t *testing.T) {
 	m := simdStages["neon"]
-	for _, from := range classicTypes {
-		for _, to := range classicTypes {
+	for _, from := range neonClassicTypes {
+		for _, to := range neonClassicTypes {
 			if from == to && from != Bool {
 				continue
 			}
@@ -68,15 +68,15 @@ func TestNEONStagesCoverAllPairs(t *testing.T) {
 			}
 		}
 	}
-	if want := len(classicTypes)*(len(classicTypes)-1) + 1; len(m) != want {
+	if want := len(neonClassicTypes)*(len(neonClassicTypes)-1) + 1; len(m) != want {
 		t.Errorf("%d NEON stages registered, want %d", len(m), want)
 	}
 }
 
-// stageInputs returns raw source elements of t: every bit pattern for
+// neonStageInputs returns raw source elements of t: every bit pattern for
 // sources of up to 16 bits, else the structured set topped up with random
 // bits to count elements.
-func stageInputs(t DataType, count int) []byte {
+func neonStageInputs(t DataType, count int) []byte {
 	bits := 8 * t.Size(1)
 	var vals []uint64
 	if bits <= 16 {
@@ -84,10 +84,10 @@ func stageInputs(t DataType, count int) []byte {
 			vals = append(vals, v)
 		}
 	} else {
-		vals = structuredInputs(t)
+		vals = neonStructuredInputs(t)
 		rng := rand.New(rand.NewPCG(uint64(t), 99))
 		for len(vals) < count {
-			vals = append(vals, randomInput(rng, t))
+			vals = append(vals, neonRandomInput(rng, t))
 		}
 	}
 	size := t.Size(1)
@@ -100,15 +100,15 @@ func stageInputs(t DataType, count int) []byte {
 	return src
 }
 
-// structuredInputs returns the boundary cases of a 32- or 64-bit source.
-func structuredInputs(t DataType) []uint64 {
+// neonStructuredInputs returns the boundary cases of a 32- or 64-bit source.
+func neonStructuredInputs(t DataType) []uint64 {
 	var out []uint64
 	add := func(v uint64) { out = append(out, v) }
 	switch t {
 	case Float:
 		f32 := func(f float64) uint32 { return math.Float32bits(float32(f)) }
 		var base []uint32
-		for _, v := range boundaryValues() {
+		for _, v := range neonBoundaryValues() {
 			base = append(base, f32(v), f32(-v))
 		}
 		for e := -149; e <= 127; e++ {
@@ -125,7 +125,7 @@ func structuredInputs(t DataType) []uint64 {
 		}
 	case Double:
 		var base []uint64
-		for _, v := range boundaryValues() {
+		for _, v := range neonBoundaryValues() {
 			base = append(base, math.Float64bits(v), math.Float64bits(-v))
 		}
 		for e := -1074; e <= 1023; e++ {
@@ -198,10 +198,10 @@ func structuredInputs(t DataType) []uint64 {
 	return out
 }
 
-// boundaryValues are positive float values at which some conversion
+// neonBoundaryValues are positive float values at which some conversion
 // changes: the integer types' limits and the halves around them, ±2^31,
 // 2^32, 2^53 ± 1, 2^63, 2^64, small integers and their halves.
-func boundaryValues() []float64 {
+func neonBoundaryValues() []float64 {
 	var vs []float64
 	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5, 3, 127, 128, 255, 256, 32767, 32768, 65535, 65536,
 		0x1p31 - 1, 0x1p31, 0x1p31 + 1, 0x1p32 - 1, 0x1p32, 0x1p32 + 1, 0x1p53 - 1, 0x1p53, 0x1p53 + 2,
@@ -211,10 +211,10 @@ func boundaryValues() []float64 {
 	return vs
 }
 
-// randomInput returns random bits of t, half of them uniform and half
+// neonRandomInput returns random bits of t, half of them uniform and half
 // shaped: floats with an exponent near the integer range, integers of a
 // random magnitude and sign.
-func randomInput(rng *rand.Rand, t DataType) uint64 {
+func neonRandomInput(rng *rand.Rand, t DataType) uint64 {
 	u := rng.Uint64()
 	if rng.IntN(2) == 0 {
 		if t.Size(1) == 4 {
@@ -240,9 +240,9 @@ func randomInput(rng *rand.Rand, t DataType) uint64 {
 	return v
 }
 
-// checkStage runs fn on n elements of src and compares every element with
+// checkNEONStage runs fn on n elements of src and compares every element with
 // ref.Cast, and the dst bytes after the result with their canary.
-func checkStage(t *testing.T, k pairKey, fn stageFunc, dst, src []byte, n int, where string) bool {
+func checkNEONStage(t *testing.T, k pairKey, fn stageFunc, dst, src []byte, n int, where string) bool {
 	t.Helper()
 	want := make([]byte, k.to.Size(n))
 	ref.Cast(want, ref.Kind(k.to), src, ref.Kind(k.from), n, ref.Options{Saturate: true})
@@ -258,7 +258,7 @@ func checkStage(t *testing.T, k pairKey, fn stageFunc, dst, src []byte, n int, w
 			if !bytes.Equal(got[i*ts:(i+1)*ts], want[i*ts:(i+1)*ts]) {
 				if bad++; bad <= 5 {
 					t.Errorf("%v → %v %s n=%d: element %d, input %#x: got %#x, want %#x", k.from, k.to, where, n, i,
-						leUint(src[i*fs:(i+1)*fs]), leUint(got[i*ts:(i+1)*ts]), leUint(want[i*ts:(i+1)*ts]))
+						neonLE(src[i*fs:(i+1)*fs]), neonLE(got[i*ts:(i+1)*ts]), neonLE(want[i*ts:(i+1)*ts]))
 				}
 			}
 		}
@@ -274,7 +274,7 @@ func checkStage(t *testing.T, k pairKey, fn stageFunc, dst, src []byte, n int, w
 	return true
 }
 
-func leUint(b []byte) uint64 {
+func neonLE(b []byte) uint64 {
 	var buf [8]byte
 	copy(buf[:], b)
 	return binary.LittleEndian.Uint64(buf[:])
@@ -295,7 +295,7 @@ func TestNEONStageInputs(t *testing.T) {
 	for _, k := range neonStageList() {
 		src := inputs[k.from]
 		if src == nil {
-			src = stageInputs(k.from, count)
+			src = neonStageInputs(k.from, count)
 			inputs[k.from] = src
 		}
 		n := len(src) / k.from.Size(1)
@@ -303,7 +303,7 @@ func TestNEONStageInputs(t *testing.T) {
 			t.Fatalf("%v: %d inputs, want %d", k.from, n, count)
 		}
 		dst := make([]byte, k.to.Size(n)+16)
-		checkStage(t, k, simdStages["neon"][k], dst, src, n, "all inputs")
+		checkNEONStage(t, k, simdStages["neon"][k], dst, src, n, "all inputs")
 	}
 }
 
@@ -318,7 +318,7 @@ func TestNEONStageLengths(t *testing.T) {
 		fs := k.from.Size(1)
 		srcAll := make([]byte, fs*maxN+8)
 		for i := 0; i < maxN; i++ {
-			v := randomInput(rng, k.from)
+			v := neonRandomInput(rng, k.from)
 			for j := range fs {
 				srcAll[i*fs+j] = byte(v >> (8 * j))
 			}
@@ -329,7 +329,7 @@ func TestNEONStageLengths(t *testing.T) {
 			for _, off := range [][2]int{{0, 0}, {1, 3}, {5, 2}, {7, 7}} {
 				src := srcAll[off[0] : off[0]+fs*n]
 				dst := dstAll[off[1] : off[1]+k.to.Size(n)+16]
-				if !checkStage(t, k, fn, dst, src, n, fmt.Sprintf("offsets %v", off)) {
+				if !checkNEONStage(t, k, fn, dst, src, n, fmt.Sprintf("offsets %v", off)) {
 					break lengths
 				}
 			}
@@ -353,7 +353,7 @@ func TestNEONStageGuardPages(t *testing.T) {
 		fs, ts := k.from.Size(1), k.to.Size(1)
 		srcAll := make([]byte, fs*maxN)
 		for i := range maxN {
-			v := randomInput(rng, k.from)
+			v := neonRandomInput(rng, k.from)
 			for j := range fs {
 				srcAll[i*fs+j] = byte(v >> (8 * j))
 			}
@@ -363,7 +363,7 @@ func TestNEONStageGuardPages(t *testing.T) {
 		for n := 0; n <= maxN; n++ {
 			run := func(where string, d, s []byte) bool {
 				copy(s, srcAll[:fs*n])
-				return checkStage(t, k, fn, d, s, n, where)
+				return checkNEONStage(t, k, fn, d, s, n, where)
 			}
 			ok := run("flush before the upper guard", dst.atEnd(ts*n), src.atEnd(fs*n)) &&
 				run("flush after the lower guard", dst.atStart(ts*n), src.atStart(fs*n))
@@ -402,7 +402,7 @@ func BenchmarkNEONStages(b *testing.B) {
 		fn := simdStages["neon"][k]
 		b.Run(fmt.Sprintf("%v-%v", k.from, k.to), func(b *testing.B) {
 			src := make([]byte, k.from.Size(n))
-			for in, i := stageInputs(k.from, n), 0; i < len(src); i += len(in) {
+			for in, i := neonStageInputs(k.from, n), 0; i < len(src); i += len(in) {
 				copy(src[i:], in)
 			}
 			dst := make([]byte, k.to.Size(n))
@@ -424,12 +424,12 @@ func BenchmarkNEONStages(b *testing.B) {
 	}
 }
 
-// oddFloat32 is the round-to-odd float32 of the exact value (-1)^neg · m ·
+// neonOddFloat32 is the round-to-odd float32 of the exact value (-1)^neg · m ·
 // 2^e, as the planner defines it (plan.go, steps.go): truncate to float32's
 // precision (on the subnormal grid below 2^-126) and set the last bit when
 // anything was dropped; magnitudes of 2^128 and more give ±Inf. It is
 // written from the definition, independently of both implementations.
-func oddFloat32(neg bool, m uint64, e int) uint32 {
+func neonOddFloat32(neg bool, m uint64, e int) uint32 {
 	var sign uint32
 	if neg {
 		sign = 0x80000000
@@ -460,9 +460,9 @@ func oddFloat32(neg bool, m uint64, e int) uint32 {
 	return sign | uint32(q+23+127)<<23 | uint32(kept-1<<23)
 }
 
-// oddWant is the round-to-odd float32 of one source element.
-func oddWant(from DataType, b []byte) uint32 {
-	u := leUint(b)
+// neonOddWant is the round-to-odd float32 of one source element.
+func neonOddWant(from DataType, b []byte) uint32 {
+	u := neonLE(b)
 	switch from {
 	case Double:
 		neg := u>>63 != 0
@@ -472,27 +472,27 @@ func oddWant(from DataType, b []byte) uint32 {
 		case exp == 0x7FF && frac != 0: // NaN: quiet, sign and top payload bits
 			return uint32(u>>32)&0x80000000 | 0x7FC00000 | uint32(frac>>29)&0x3FFFFF
 		case exp == 0x7FF:
-			return oddFloat32(neg, 1, 200) // ±Inf
+			return neonOddFloat32(neg, 1, 200) // ±Inf
 		case exp == 0:
-			return oddFloat32(neg, frac, -1074)
+			return neonOddFloat32(neg, frac, -1074)
 		}
-		return oddFloat32(neg, frac|1<<52, exp-1075)
+		return neonOddFloat32(neg, frac|1<<52, exp-1075)
 	case Int64:
 		if int64(u) < 0 {
-			return oddFloat32(true, -u, 0)
+			return neonOddFloat32(true, -u, 0)
 		}
-		return oddFloat32(false, u, 0)
+		return neonOddFloat32(false, u, 0)
 	case Int32:
 		v := int64(int32(u))
 		if v < 0 {
-			return oddFloat32(true, uint64(-v), 0)
+			return neonOddFloat32(true, uint64(-v), 0)
 		}
-		return oddFloat32(false, uint64(v), 0)
+		return neonOddFloat32(false, uint64(v), 0)
 	}
-	return oddFloat32(false, u, 0) // UINT32, UINT64
+	return neonOddFloat32(false, u, 0) // UINT32, UINT64
 }
 
-// TestNEONOddStages compares the round-to-odd stages with oddWant on the
+// TestNEONOddStages compares the round-to-odd stages with neonOddWant on the
 // structured and random inputs, at every length 0..300 and with guard
 // pages.
 func TestNEONOddStages(t *testing.T) {
@@ -523,9 +523,9 @@ func TestNEONOddStages(t *testing.T) {
 			bad := 0
 			for i := range n {
 				got := binary.LittleEndian.Uint32(dst[4*i:])
-				if want := oddWant(from, src[i*fs:(i+1)*fs]); got != want {
+				if want := neonOddWant(from, src[i*fs:(i+1)*fs]); got != want {
 					if bad++; bad <= 5 {
-						t.Errorf("%v → FLOAT (odd) %s n=%d: element %d, input %#x: got %#08x, want %#08x", from, where, n, i, leUint(src[i*fs:(i+1)*fs]), got, want)
+						t.Errorf("%v → FLOAT (odd) %s n=%d: element %d, input %#x: got %#08x, want %#08x", from, where, n, i, neonLE(src[i*fs:(i+1)*fs]), got, want)
 					}
 				}
 			}
@@ -538,7 +538,7 @@ func TestNEONOddStages(t *testing.T) {
 			}
 			return bad == 0
 		}
-		src := stageInputs(from, count)
+		src := neonStageInputs(from, count)
 		n := len(src) / fs
 		if !check(make([]byte, 4*n+16), src, n, "all inputs") {
 			continue
