@@ -117,3 +117,699 @@ func f16ToBF16BFCVTN(dst *uint16, src *uint16, n int)
 //
 //go:noescape
 func bf16ToF16NEON(dst *uint16, src *uint16, n int)
+
+// stageF64ToF32NEON converts n DOUBLE to FLOAT (n a multiple of 4): FCVTN.
+// It is the table entry DOUBLE → FLOAT of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF64ToF32NEON(dst *byte, src *byte, n int)
+
+// stageF32ToF64NEON converts n FLOAT to DOUBLE (n a multiple of 4): FCVTL.
+// It is the table entry FLOAT → DOUBLE of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF32ToF64NEON(dst *byte, src *byte, n int)
+
+// stageI64ToI32NEON converts n INT64 to INT32 (n a multiple of 4): UZP1.
+// It is the table entry INT64 → INT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI64ToI32NEON(dst *byte, src *byte, n int)
+
+// stageI32ToI64NEON converts n INT32 to INT64 (n a multiple of 4): SXTL.
+// It is the table entry INT32 → INT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI32ToI64NEON(dst *byte, src *byte, n int)
+
+// stageF32ToI32NEON converts n FLOAT to INT32 (n a multiple of 4): USHL (truncation in integers).
+// It is the table entry FLOAT → INT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF32ToI32NEON(dst *byte, src *byte, n int)
+
+// stageI32ToF32NEON converts n INT32 to FLOAT (n a multiple of 4): SCVTF.
+// It is the table entry INT32 → FLOAT of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI32ToF32NEON(dst *byte, src *byte, n int)
+
+// stageF32ToI64NEON converts n FLOAT to INT64 (n a multiple of 4): FCVTL, FCVTZS, FCVTZU, FCMGE, FCMGT.
+// It is the table entry FLOAT → INT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF32ToI64NEON(dst *byte, src *byte, n int)
+
+// stageI64ToF32NEON converts n INT64 to FLOAT (n a multiple of 4): SCVTF (after a round to odd at 2^11), FCVTN.
+// It is the table entry INT64 → FLOAT of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI64ToF32NEON(dst *byte, src *byte, n int)
+
+// stageU8ToF32NEON converts n UINT8 to FLOAT (n a multiple of 16): UXTL, UXTL, UCVTF.
+// It is the table entry UINT8 → FLOAT of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU8ToF32NEON(dst *byte, src *byte, n int)
+
+// stageI8ToF32NEON converts n INT8 to FLOAT (n a multiple of 16): SXTL, SXTL, SCVTF.
+// It is the table entry INT8 → FLOAT of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI8ToF32NEON(dst *byte, src *byte, n int)
+
+// stageBoolToF32NEON converts n BOOL to FLOAT (n a multiple of 16): CMTST, SXTL, SXTL, AND 1.0.
+// It is the table entry BOOL → FLOAT of gen/arm64/stages.go.
+//
+//go:noescape
+func stageBoolToF32NEON(dst *byte, src *byte, n int)
+
+// stageF32ToBoolNEON converts n FLOAT to BOOL (n a multiple of 16): CMTST (magnitude), UZP1, UZP1, AND 1.
+// It is the table entry FLOAT → BOOL of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF32ToBoolNEON(dst *byte, src *byte, n int)
+
+// stageI32ToF64NEON converts n INT32 to DOUBLE (n a multiple of 4): SXTL, SCVTF.
+// It is the table entry INT32 → DOUBLE of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI32ToF64NEON(dst *byte, src *byte, n int)
+
+// stageF64ToI32NEON converts n DOUBLE to INT32 (n a multiple of 4): FCVTZS, FCVTZU, FCMGE, FCMGT, UZP1.
+// It is the table entry DOUBLE → INT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF64ToI32NEON(dst *byte, src *byte, n int)
+
+// stageI64ToF64NEON converts n INT64 to DOUBLE (n a multiple of 2): SCVTF.
+// It is the table entry INT64 → DOUBLE of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI64ToF64NEON(dst *byte, src *byte, n int)
+
+// stageF64ToI64NEON converts n DOUBLE to INT64 (n a multiple of 2): FCVTZS, FCVTZU, FCMGE, FCMGT.
+// It is the table entry DOUBLE → INT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF64ToI64NEON(dst *byte, src *byte, n int)
+
+// stageF32ToI8NEON converts n FLOAT to INT8 (n a multiple of 16): USHL (truncation in integers), UZP1, UZP1.
+// It is the table entry FLOAT → INT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF32ToI8NEON(dst *byte, src *byte, n int)
+
+// stageF32ToU8NEON converts n FLOAT to UINT8 (n a multiple of 16): USHL (truncation in integers), UZP1, UZP1.
+// It is the table entry FLOAT → UINT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF32ToU8NEON(dst *byte, src *byte, n int)
+
+// stageF32ToI16NEON converts n FLOAT to INT16 (n a multiple of 8): USHL (truncation in integers), UZP1.
+// It is the table entry FLOAT → INT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF32ToI16NEON(dst *byte, src *byte, n int)
+
+// stageF32ToU16NEON converts n FLOAT to UINT16 (n a multiple of 8): USHL (truncation in integers), UZP1.
+// It is the table entry FLOAT → UINT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF32ToU16NEON(dst *byte, src *byte, n int)
+
+// stageF32ToU32NEON converts n FLOAT to UINT32 (n a multiple of 4): USHL (truncation in integers).
+// It is the table entry FLOAT → UINT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF32ToU32NEON(dst *byte, src *byte, n int)
+
+// stageF32ToU64NEON converts n FLOAT to UINT64 (n a multiple of 4): FCVTL, FCVTZS, FCVTZU, FCMGE, FCMGT.
+// It is the table entry FLOAT → UINT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF32ToU64NEON(dst *byte, src *byte, n int)
+
+// stageF64ToI8NEON converts n DOUBLE to INT8 (n a multiple of 16): FCVTZS, FCVTZU, FCMGE, FCMGT, UZP1, UZP1, UZP1.
+// It is the table entry DOUBLE → INT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF64ToI8NEON(dst *byte, src *byte, n int)
+
+// stageF64ToU8NEON converts n DOUBLE to UINT8 (n a multiple of 16): FCVTZS, FCVTZU, FCMGE, FCMGT, UZP1, UZP1, UZP1.
+// It is the table entry DOUBLE → UINT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF64ToU8NEON(dst *byte, src *byte, n int)
+
+// stageF64ToI16NEON converts n DOUBLE to INT16 (n a multiple of 8): FCVTZS, FCVTZU, FCMGE, FCMGT, UZP1, UZP1.
+// It is the table entry DOUBLE → INT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF64ToI16NEON(dst *byte, src *byte, n int)
+
+// stageF64ToU16NEON converts n DOUBLE to UINT16 (n a multiple of 8): FCVTZS, FCVTZU, FCMGE, FCMGT, UZP1, UZP1.
+// It is the table entry DOUBLE → UINT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF64ToU16NEON(dst *byte, src *byte, n int)
+
+// stageF64ToU32NEON converts n DOUBLE to UINT32 (n a multiple of 4): FCVTZS, FCVTZU, FCMGE, FCMGT, UZP1.
+// It is the table entry DOUBLE → UINT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF64ToU32NEON(dst *byte, src *byte, n int)
+
+// stageF64ToU64NEON converts n DOUBLE to UINT64 (n a multiple of 2): FCVTZS, FCVTZU, FCMGE, FCMGT.
+// It is the table entry DOUBLE → UINT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF64ToU64NEON(dst *byte, src *byte, n int)
+
+// stageF64ToBoolNEON converts n DOUBLE to BOOL (n a multiple of 16): CMTST (magnitude), UZP1, UZP1, UZP1, AND 1.
+// It is the table entry DOUBLE → BOOL of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF64ToBoolNEON(dst *byte, src *byte, n int)
+
+// stageI8ToF64NEON converts n INT8 to DOUBLE (n a multiple of 16): SXTL, SXTL, SCVTF, FCVTL.
+// It is the table entry INT8 → DOUBLE of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI8ToF64NEON(dst *byte, src *byte, n int)
+
+// stageI8ToU8NEON converts n INT8 to UINT8 (n a multiple of 16): copy.
+// It is the table entry INT8 → UINT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI8ToU8NEON(dst *byte, src *byte, n int)
+
+// stageI8ToI16NEON converts n INT8 to INT16 (n a multiple of 16): SXTL.
+// It is the table entry INT8 → INT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI8ToI16NEON(dst *byte, src *byte, n int)
+
+// stageI8ToU16NEON converts n INT8 to UINT16 (n a multiple of 16): SXTL.
+// It is the table entry INT8 → UINT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI8ToU16NEON(dst *byte, src *byte, n int)
+
+// stageI8ToI32NEON converts n INT8 to INT32 (n a multiple of 16): SXTL, SXTL.
+// It is the table entry INT8 → INT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI8ToI32NEON(dst *byte, src *byte, n int)
+
+// stageI8ToU32NEON converts n INT8 to UINT32 (n a multiple of 16): SXTL, SXTL.
+// It is the table entry INT8 → UINT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI8ToU32NEON(dst *byte, src *byte, n int)
+
+// stageI8ToI64NEON converts n INT8 to INT64 (n a multiple of 16): SXTL, SXTL, SXTL.
+// It is the table entry INT8 → INT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI8ToI64NEON(dst *byte, src *byte, n int)
+
+// stageI8ToU64NEON converts n INT8 to UINT64 (n a multiple of 16): SXTL, SXTL, SXTL.
+// It is the table entry INT8 → UINT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI8ToU64NEON(dst *byte, src *byte, n int)
+
+// stageI8ToBoolNEON converts n INT8 to BOOL (n a multiple of 16): CMTST, AND 1.
+// It is the table entry INT8 → BOOL of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI8ToBoolNEON(dst *byte, src *byte, n int)
+
+// stageU8ToF64NEON converts n UINT8 to DOUBLE (n a multiple of 16): UXTL, UXTL, UCVTF, FCVTL.
+// It is the table entry UINT8 → DOUBLE of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU8ToF64NEON(dst *byte, src *byte, n int)
+
+// stageU8ToI8NEON converts n UINT8 to INT8 (n a multiple of 16): copy.
+// It is the table entry UINT8 → INT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU8ToI8NEON(dst *byte, src *byte, n int)
+
+// stageU8ToI16NEON converts n UINT8 to INT16 (n a multiple of 16): UXTL.
+// It is the table entry UINT8 → INT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU8ToI16NEON(dst *byte, src *byte, n int)
+
+// stageU8ToU16NEON converts n UINT8 to UINT16 (n a multiple of 16): UXTL.
+// It is the table entry UINT8 → UINT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU8ToU16NEON(dst *byte, src *byte, n int)
+
+// stageU8ToI32NEON converts n UINT8 to INT32 (n a multiple of 16): UXTL, UXTL.
+// It is the table entry UINT8 → INT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU8ToI32NEON(dst *byte, src *byte, n int)
+
+// stageU8ToU32NEON converts n UINT8 to UINT32 (n a multiple of 16): UXTL, UXTL.
+// It is the table entry UINT8 → UINT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU8ToU32NEON(dst *byte, src *byte, n int)
+
+// stageU8ToI64NEON converts n UINT8 to INT64 (n a multiple of 16): UXTL, UXTL, UXTL.
+// It is the table entry UINT8 → INT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU8ToI64NEON(dst *byte, src *byte, n int)
+
+// stageU8ToU64NEON converts n UINT8 to UINT64 (n a multiple of 16): UXTL, UXTL, UXTL.
+// It is the table entry UINT8 → UINT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU8ToU64NEON(dst *byte, src *byte, n int)
+
+// stageU8ToBoolNEON converts n UINT8 to BOOL (n a multiple of 16): CMTST, AND 1.
+// It is the table entry UINT8 → BOOL of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU8ToBoolNEON(dst *byte, src *byte, n int)
+
+// stageI16ToF32NEON converts n INT16 to FLOAT (n a multiple of 8): SXTL, SCVTF.
+// It is the table entry INT16 → FLOAT of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI16ToF32NEON(dst *byte, src *byte, n int)
+
+// stageI16ToF64NEON converts n INT16 to DOUBLE (n a multiple of 8): SXTL, SCVTF, FCVTL.
+// It is the table entry INT16 → DOUBLE of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI16ToF64NEON(dst *byte, src *byte, n int)
+
+// stageI16ToI8NEON converts n INT16 to INT8 (n a multiple of 16): UZP1.
+// It is the table entry INT16 → INT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI16ToI8NEON(dst *byte, src *byte, n int)
+
+// stageI16ToU8NEON converts n INT16 to UINT8 (n a multiple of 16): UZP1.
+// It is the table entry INT16 → UINT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI16ToU8NEON(dst *byte, src *byte, n int)
+
+// stageI16ToU16NEON converts n INT16 to UINT16 (n a multiple of 8): copy.
+// It is the table entry INT16 → UINT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI16ToU16NEON(dst *byte, src *byte, n int)
+
+// stageI16ToI32NEON converts n INT16 to INT32 (n a multiple of 8): SXTL.
+// It is the table entry INT16 → INT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI16ToI32NEON(dst *byte, src *byte, n int)
+
+// stageI16ToU32NEON converts n INT16 to UINT32 (n a multiple of 8): SXTL.
+// It is the table entry INT16 → UINT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI16ToU32NEON(dst *byte, src *byte, n int)
+
+// stageI16ToI64NEON converts n INT16 to INT64 (n a multiple of 8): SXTL, SXTL.
+// It is the table entry INT16 → INT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI16ToI64NEON(dst *byte, src *byte, n int)
+
+// stageI16ToU64NEON converts n INT16 to UINT64 (n a multiple of 8): SXTL, SXTL.
+// It is the table entry INT16 → UINT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI16ToU64NEON(dst *byte, src *byte, n int)
+
+// stageI16ToBoolNEON converts n INT16 to BOOL (n a multiple of 16): CMTST, UZP1, AND 1.
+// It is the table entry INT16 → BOOL of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI16ToBoolNEON(dst *byte, src *byte, n int)
+
+// stageU16ToF32NEON converts n UINT16 to FLOAT (n a multiple of 8): UXTL, UCVTF.
+// It is the table entry UINT16 → FLOAT of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU16ToF32NEON(dst *byte, src *byte, n int)
+
+// stageU16ToF64NEON converts n UINT16 to DOUBLE (n a multiple of 8): UXTL, UCVTF, FCVTL.
+// It is the table entry UINT16 → DOUBLE of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU16ToF64NEON(dst *byte, src *byte, n int)
+
+// stageU16ToI8NEON converts n UINT16 to INT8 (n a multiple of 16): UZP1.
+// It is the table entry UINT16 → INT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU16ToI8NEON(dst *byte, src *byte, n int)
+
+// stageU16ToU8NEON converts n UINT16 to UINT8 (n a multiple of 16): UZP1.
+// It is the table entry UINT16 → UINT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU16ToU8NEON(dst *byte, src *byte, n int)
+
+// stageU16ToI16NEON converts n UINT16 to INT16 (n a multiple of 8): copy.
+// It is the table entry UINT16 → INT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU16ToI16NEON(dst *byte, src *byte, n int)
+
+// stageU16ToI32NEON converts n UINT16 to INT32 (n a multiple of 8): UXTL.
+// It is the table entry UINT16 → INT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU16ToI32NEON(dst *byte, src *byte, n int)
+
+// stageU16ToU32NEON converts n UINT16 to UINT32 (n a multiple of 8): UXTL.
+// It is the table entry UINT16 → UINT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU16ToU32NEON(dst *byte, src *byte, n int)
+
+// stageU16ToI64NEON converts n UINT16 to INT64 (n a multiple of 8): UXTL, UXTL.
+// It is the table entry UINT16 → INT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU16ToI64NEON(dst *byte, src *byte, n int)
+
+// stageU16ToU64NEON converts n UINT16 to UINT64 (n a multiple of 8): UXTL, UXTL.
+// It is the table entry UINT16 → UINT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU16ToU64NEON(dst *byte, src *byte, n int)
+
+// stageU16ToBoolNEON converts n UINT16 to BOOL (n a multiple of 16): CMTST, UZP1, AND 1.
+// It is the table entry UINT16 → BOOL of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU16ToBoolNEON(dst *byte, src *byte, n int)
+
+// stageI32ToI8NEON converts n INT32 to INT8 (n a multiple of 16): UZP1, UZP1.
+// It is the table entry INT32 → INT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI32ToI8NEON(dst *byte, src *byte, n int)
+
+// stageI32ToU8NEON converts n INT32 to UINT8 (n a multiple of 16): UZP1, UZP1.
+// It is the table entry INT32 → UINT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI32ToU8NEON(dst *byte, src *byte, n int)
+
+// stageI32ToI16NEON converts n INT32 to INT16 (n a multiple of 8): UZP1.
+// It is the table entry INT32 → INT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI32ToI16NEON(dst *byte, src *byte, n int)
+
+// stageI32ToU16NEON converts n INT32 to UINT16 (n a multiple of 8): UZP1.
+// It is the table entry INT32 → UINT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI32ToU16NEON(dst *byte, src *byte, n int)
+
+// stageI32ToU32NEON converts n INT32 to UINT32 (n a multiple of 4): copy.
+// It is the table entry INT32 → UINT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI32ToU32NEON(dst *byte, src *byte, n int)
+
+// stageI32ToU64NEON converts n INT32 to UINT64 (n a multiple of 4): SXTL.
+// It is the table entry INT32 → UINT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI32ToU64NEON(dst *byte, src *byte, n int)
+
+// stageI32ToBoolNEON converts n INT32 to BOOL (n a multiple of 16): CMTST, UZP1, UZP1, AND 1.
+// It is the table entry INT32 → BOOL of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI32ToBoolNEON(dst *byte, src *byte, n int)
+
+// stageU32ToF32NEON converts n UINT32 to FLOAT (n a multiple of 4): UCVTF.
+// It is the table entry UINT32 → FLOAT of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU32ToF32NEON(dst *byte, src *byte, n int)
+
+// stageU32ToF64NEON converts n UINT32 to DOUBLE (n a multiple of 4): UXTL, UCVTF.
+// It is the table entry UINT32 → DOUBLE of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU32ToF64NEON(dst *byte, src *byte, n int)
+
+// stageU32ToI8NEON converts n UINT32 to INT8 (n a multiple of 16): UZP1, UZP1.
+// It is the table entry UINT32 → INT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU32ToI8NEON(dst *byte, src *byte, n int)
+
+// stageU32ToU8NEON converts n UINT32 to UINT8 (n a multiple of 16): UZP1, UZP1.
+// It is the table entry UINT32 → UINT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU32ToU8NEON(dst *byte, src *byte, n int)
+
+// stageU32ToI16NEON converts n UINT32 to INT16 (n a multiple of 8): UZP1.
+// It is the table entry UINT32 → INT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU32ToI16NEON(dst *byte, src *byte, n int)
+
+// stageU32ToU16NEON converts n UINT32 to UINT16 (n a multiple of 8): UZP1.
+// It is the table entry UINT32 → UINT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU32ToU16NEON(dst *byte, src *byte, n int)
+
+// stageU32ToI32NEON converts n UINT32 to INT32 (n a multiple of 4): copy.
+// It is the table entry UINT32 → INT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU32ToI32NEON(dst *byte, src *byte, n int)
+
+// stageU32ToI64NEON converts n UINT32 to INT64 (n a multiple of 4): UXTL.
+// It is the table entry UINT32 → INT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU32ToI64NEON(dst *byte, src *byte, n int)
+
+// stageU32ToU64NEON converts n UINT32 to UINT64 (n a multiple of 4): UXTL.
+// It is the table entry UINT32 → UINT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU32ToU64NEON(dst *byte, src *byte, n int)
+
+// stageU32ToBoolNEON converts n UINT32 to BOOL (n a multiple of 16): CMTST, UZP1, UZP1, AND 1.
+// It is the table entry UINT32 → BOOL of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU32ToBoolNEON(dst *byte, src *byte, n int)
+
+// stageI64ToI8NEON converts n INT64 to INT8 (n a multiple of 16): UZP1, UZP1, UZP1.
+// It is the table entry INT64 → INT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI64ToI8NEON(dst *byte, src *byte, n int)
+
+// stageI64ToU8NEON converts n INT64 to UINT8 (n a multiple of 16): UZP1, UZP1, UZP1.
+// It is the table entry INT64 → UINT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI64ToU8NEON(dst *byte, src *byte, n int)
+
+// stageI64ToI16NEON converts n INT64 to INT16 (n a multiple of 8): UZP1, UZP1.
+// It is the table entry INT64 → INT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI64ToI16NEON(dst *byte, src *byte, n int)
+
+// stageI64ToU16NEON converts n INT64 to UINT16 (n a multiple of 8): UZP1, UZP1.
+// It is the table entry INT64 → UINT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI64ToU16NEON(dst *byte, src *byte, n int)
+
+// stageI64ToU32NEON converts n INT64 to UINT32 (n a multiple of 4): UZP1.
+// It is the table entry INT64 → UINT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI64ToU32NEON(dst *byte, src *byte, n int)
+
+// stageI64ToU64NEON converts n INT64 to UINT64 (n a multiple of 2): copy.
+// It is the table entry INT64 → UINT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI64ToU64NEON(dst *byte, src *byte, n int)
+
+// stageI64ToBoolNEON converts n INT64 to BOOL (n a multiple of 16): CMTST, UZP1, UZP1, UZP1, AND 1.
+// It is the table entry INT64 → BOOL of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI64ToBoolNEON(dst *byte, src *byte, n int)
+
+// stageU64ToF32NEON converts n UINT64 to FLOAT (n a multiple of 4): UCVTF (after a round to odd at 2^11), FCVTN.
+// It is the table entry UINT64 → FLOAT of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU64ToF32NEON(dst *byte, src *byte, n int)
+
+// stageU64ToF64NEON converts n UINT64 to DOUBLE (n a multiple of 2): UCVTF.
+// It is the table entry UINT64 → DOUBLE of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU64ToF64NEON(dst *byte, src *byte, n int)
+
+// stageU64ToI8NEON converts n UINT64 to INT8 (n a multiple of 16): UZP1, UZP1, UZP1.
+// It is the table entry UINT64 → INT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU64ToI8NEON(dst *byte, src *byte, n int)
+
+// stageU64ToU8NEON converts n UINT64 to UINT8 (n a multiple of 16): UZP1, UZP1, UZP1.
+// It is the table entry UINT64 → UINT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU64ToU8NEON(dst *byte, src *byte, n int)
+
+// stageU64ToI16NEON converts n UINT64 to INT16 (n a multiple of 8): UZP1, UZP1.
+// It is the table entry UINT64 → INT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU64ToI16NEON(dst *byte, src *byte, n int)
+
+// stageU64ToU16NEON converts n UINT64 to UINT16 (n a multiple of 8): UZP1, UZP1.
+// It is the table entry UINT64 → UINT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU64ToU16NEON(dst *byte, src *byte, n int)
+
+// stageU64ToI32NEON converts n UINT64 to INT32 (n a multiple of 4): UZP1.
+// It is the table entry UINT64 → INT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU64ToI32NEON(dst *byte, src *byte, n int)
+
+// stageU64ToU32NEON converts n UINT64 to UINT32 (n a multiple of 4): UZP1.
+// It is the table entry UINT64 → UINT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU64ToU32NEON(dst *byte, src *byte, n int)
+
+// stageU64ToI64NEON converts n UINT64 to INT64 (n a multiple of 2): copy.
+// It is the table entry UINT64 → INT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU64ToI64NEON(dst *byte, src *byte, n int)
+
+// stageU64ToBoolNEON converts n UINT64 to BOOL (n a multiple of 16): CMTST, UZP1, UZP1, UZP1, AND 1.
+// It is the table entry UINT64 → BOOL of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU64ToBoolNEON(dst *byte, src *byte, n int)
+
+// stageBoolToF64NEON converts n BOOL to DOUBLE (n a multiple of 16): CMTST, SXTL, SXTL, SXTL, AND 1.0.
+// It is the table entry BOOL → DOUBLE of gen/arm64/stages.go.
+//
+//go:noescape
+func stageBoolToF64NEON(dst *byte, src *byte, n int)
+
+// stageBoolToI8NEON converts n BOOL to INT8 (n a multiple of 16): CMTST, AND 1.
+// It is the table entry BOOL → INT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageBoolToI8NEON(dst *byte, src *byte, n int)
+
+// stageBoolToU8NEON converts n BOOL to UINT8 (n a multiple of 16): CMTST, AND 1.
+// It is the table entry BOOL → UINT8 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageBoolToU8NEON(dst *byte, src *byte, n int)
+
+// stageBoolToI16NEON converts n BOOL to INT16 (n a multiple of 16): CMTST, AND 1, UXTL.
+// It is the table entry BOOL → INT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageBoolToI16NEON(dst *byte, src *byte, n int)
+
+// stageBoolToU16NEON converts n BOOL to UINT16 (n a multiple of 16): CMTST, AND 1, UXTL.
+// It is the table entry BOOL → UINT16 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageBoolToU16NEON(dst *byte, src *byte, n int)
+
+// stageBoolToI32NEON converts n BOOL to INT32 (n a multiple of 16): CMTST, AND 1, UXTL, UXTL.
+// It is the table entry BOOL → INT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageBoolToI32NEON(dst *byte, src *byte, n int)
+
+// stageBoolToU32NEON converts n BOOL to UINT32 (n a multiple of 16): CMTST, AND 1, UXTL, UXTL.
+// It is the table entry BOOL → UINT32 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageBoolToU32NEON(dst *byte, src *byte, n int)
+
+// stageBoolToI64NEON converts n BOOL to INT64 (n a multiple of 16): CMTST, AND 1, UXTL, UXTL, UXTL.
+// It is the table entry BOOL → INT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageBoolToI64NEON(dst *byte, src *byte, n int)
+
+// stageBoolToU64NEON converts n BOOL to UINT64 (n a multiple of 16): CMTST, AND 1, UXTL, UXTL, UXTL.
+// It is the table entry BOOL → UINT64 of gen/arm64/stages.go.
+//
+//go:noescape
+func stageBoolToU64NEON(dst *byte, src *byte, n int)
+
+// stageBoolToBoolNEON converts n BOOL to BOOL (n a multiple of 16): CMTST, AND 1.
+// It is the table entry BOOL → BOOL of gen/arm64/stages.go.
+//
+//go:noescape
+func stageBoolToBoolNEON(dst *byte, src *byte, n int)
+
+// stageF64ToF32OddNEON rounds to odd n DOUBLE to FLOAT (n a multiple of 4): FCVTXN, +1 where 2^128 ≤ |x| < Inf.
+// It is the table entry DOUBLE → FLOAT (round to odd) of gen/arm64/stages.go.
+//
+//go:noescape
+func stageF64ToF32OddNEON(dst *byte, src *byte, n int)
+
+// stageI64ToF32OddNEON rounds to odd n INT64 to FLOAT (n a multiple of 4): SCVTF (after a round to odd at 2^11), FCVTXN.
+// It is the table entry INT64 → FLOAT (round to odd) of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI64ToF32OddNEON(dst *byte, src *byte, n int)
+
+// stageU64ToF32OddNEON rounds to odd n UINT64 to FLOAT (n a multiple of 4): UCVTF (after a round to odd at 2^11), FCVTXN.
+// It is the table entry UINT64 → FLOAT (round to odd) of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU64ToF32OddNEON(dst *byte, src *byte, n int)
+
+// stageI32ToF32OddNEON rounds to odd n INT32 to FLOAT (n a multiple of 4): SXTL, SCVTF, FCVTXN.
+// It is the table entry INT32 → FLOAT (round to odd) of gen/arm64/stages.go.
+//
+//go:noescape
+func stageI32ToF32OddNEON(dst *byte, src *byte, n int)
+
+// stageU32ToF32OddNEON rounds to odd n UINT32 to FLOAT (n a multiple of 4): UXTL, UCVTF, FCVTXN.
+// It is the table entry UINT32 → FLOAT (round to odd) of gen/arm64/stages.go.
+//
+//go:noescape
+func stageU32ToF32OddNEON(dst *byte, src *byte, n int)

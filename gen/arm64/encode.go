@@ -247,6 +247,37 @@ func fcvtl(upper bool, d, n V) Word {
 		fmt.Sprintf("FCVTL%s %s, %s", two(a), arm(d, S4), arm(n, a))}
 }
 
+// fcvtnD is FCVTN Vd.2S, Vn.2D (upper false) or FCVTN2 Vd.4S, Vn.2D:
+// double to single precision (size = 0:sz with sz = 1).
+func fcvtnD(upper bool, d, n V) Word {
+	a := single(upper)
+	return Word{twoRegMisc(a.q(), 0, 0b01, 0b10110, d, n),
+		fmt.Sprintf("FCVTN%s %s, %s", two(a), arm(d, a), arm(n, D2))}
+}
+
+// fcvtlD is FCVTL Vd.2D, Vn.2S (upper false) or FCVTL2 Vd.2D, Vn.4S:
+// single to double precision, exact.
+func fcvtlD(upper bool, d, n V) Word {
+	a := single(upper)
+	return Word{twoRegMisc(a.q(), 0, 0b01, 0b10111, d, n),
+		fmt.Sprintf("FCVTL%s %s, %s", two(a), arm(d, D2), arm(n, a))}
+}
+
+// fcvtxnD is FCVTXN Vd.2S, Vn.2D or FCVTXN2 Vd.4S, Vn.2D: double to single
+// precision rounding to odd (FCVTN's encoding with U = 1).
+func fcvtxnD(upper bool, d, n V) Word {
+	a := single(upper)
+	return Word{twoRegMisc(a.q(), 1, 0b01, 0b10110, d, n),
+		fmt.Sprintf("FCVTXN%s %s, %s", two(a), arm(d, a), arm(n, D2))}
+}
+
+func single(upper bool) Arr {
+	if upper {
+		return S4
+	}
+	return S2
+}
+
 // shll is SHLL Vd.Ta, Vn.Tb, #esize (shift left long by the element size).
 func shll(narrow Arr, d, n V) Word {
 	wide := widened(narrow)

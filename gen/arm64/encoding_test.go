@@ -98,6 +98,7 @@ func encodingCases() []Word {
 		}
 		for _, up := range []bool{false, true} {
 			ws = append(ws, fcvtn(up, r[0], r[1]), fcvtl(up, r[0], r[1]), bfcvtn(up, r[0], r[1]))
+			ws = append(ws, fcvtnD(up, r[0], r[1]), fcvtlD(up, r[0], r[1]), fcvtxnD(up, r[0], r[1]))
 		}
 	}
 	return ws
@@ -720,4 +721,22 @@ var gnuWords = []struct {
 	{0x4e216bc5, "FCVTN2 V5.8H, V30.4S"},
 	{0x4e217bc5, "FCVTL2 V5.4S, V30.8H"},
 	{0x4ea16bc5, "BFCVTN2 V5.8H, V30.4S"},
+	{0x0e616820, "FCVTN V0.2S, V1.2D"},
+	{0x4e616820, "FCVTN2 V0.4S, V1.2D"},
+	{0x0e617820, "FCVTL V0.2D, V1.2S"},
+	{0x4e617820, "FCVTL2 V0.2D, V1.4S"},
+	{0x0e616a3f, "FCVTN V31.2S, V17.2D"},
+	{0x4e616a3f, "FCVTN2 V31.4S, V17.2D"},
+	{0x0e617a3f, "FCVTL V31.2D, V17.2S"},
+	{0x4e617a3f, "FCVTL2 V31.2D, V17.4S"},
+	{0x0e616bc5, "FCVTN V5.2S, V30.2D"},
+	{0x4e616bc5, "FCVTN2 V5.4S, V30.2D"},
+	{0x0e617bc5, "FCVTL V5.2D, V30.2S"},
+	{0x4e617bc5, "FCVTL2 V5.2D, V30.4S"},
+	{0x2e616820, "FCVTXN V0.2S, V1.2D"},
+	{0x6e616820, "FCVTXN2 V0.4S, V1.2D"},
+	{0x2e616a3f, "FCVTXN V31.2S, V17.2D"},
+	{0x6e616a3f, "FCVTXN2 V31.4S, V17.2D"},
+	{0x2e616bc5, "FCVTXN V5.2S, V30.2D"},
+	{0x6e616bc5, "FCVTXN2 V5.4S, V30.2D"},
 }

@@ -8,23 +8,25 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite ../../kernel_arm64.s and ../../kernel_arm64_stubs.go")
+var update = flag.Bool("update", false, "rewrite ../../kernel_arm64.s, ../../kernel_arm64_stubs.go and ../../stages_arm64.go")
 
-// TestGenerated checks that the committed kernel_arm64.s and its stubs are
-// what the generator writes now (a golden test; `go generate ./...` at the
-// repository root is the normal way to refresh them), and that generating
-// twice gives the same bytes.
+// TestGenerated checks that the committed kernel_arm64.s, its stubs and the
+// stage wrappers (stages_arm64.go) are what the generator writes now (a
+// golden test; `go generate ./...` at the repository root is the normal way
+// to refresh them), and that generating twice gives the same bytes.
 func TestGenerated(t *testing.T) {
-	asm, stubs, err := generate()
+	files, err := generate()
 	if err != nil {
 		t.Fatal(err)
 	}
-	asm2, stubs2, err := generate()
+	again, err := generate()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(asm, asm2) || !bytes.Equal(stubs, stubs2) {
-		t.Fatal("two runs of the generator differ")
+	for name, b := range files {
+		if !bytes.Equal(b, again[name]) {
+			t.Fatalf("two runs of the generator differ in %s", name)
+		}
 	}
 	dir := filepath.Join("..", "..")
 	if *update {
@@ -32,7 +34,7 @@ func TestGenerated(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for name, want := range map[string][]byte{"kernel_arm64.s": asm, "kernel_arm64_stubs.go": stubs} {
+	for name, want := range files {
 		got, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
