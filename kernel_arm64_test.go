@@ -141,7 +141,9 @@ func TestNEONTiers(t *testing.T) {
 	}
 	for _, k := range tiers[1:] {
 		for _, info := range k.list() {
-			if info.Kernel != "neon" && !(info.Conversion == "FLOAT -> BFLOAT16" && info.Kernel == k.tier) {
+			bf16 := info.Conversion == "FLOAT -> BFLOAT16" || info.Conversion == "FLOAT16 -> BFLOAT16"
+			// INT8 -> INT2 packing has no NEON kernel yet (portable Go).
+			if info.Kernel != "neon" && !(bf16 && info.Kernel == k.tier) && !(info.Conversion == "INT8/UINT8 -> INT2/UINT2" && info.Kernel == "generic") {
 				t.Errorf("tier %s: %s served by %q", k.tier, info.Conversion, info.Kernel)
 			}
 		}
