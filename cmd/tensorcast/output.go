@@ -189,8 +189,15 @@ func (o *output) writeDirect(fn func(io.Writer) error) error {
 
 func (o *output) writeReplace(fn func(io.Writer) error, g *signalGuard) (err error) {
 	dir := filepath.Dir(o.path)
+	// A new file is created as 0666 less the umask, as the final file will
+	// be. A replaced file's mode is set at the end; until then the
+	// temporary file is 0600, never more open than the file it replaces.
+	perm := fs.FileMode(0o666)
+	if o.old != nil {
+		perm = 0o600
+	}
 	g.mu.Lock()
-	f, err := createTemp(dir, "."+filepath.Base(o.path)+".tmp-")
+	f, err := createTemp(dir, "."+filepath.Base(o.path)+".tmp-", perm)
 	if err == nil {
 		g.tmp = f.Name()
 	}
@@ -241,11 +248,12 @@ func (o *output) writeReplace(fn func(io.Writer) error, g *signalGuard) (err err
 }
 
 // createTemp creates a new file dir/prefix<random> for writing, with mode
-// 0666 less the umask (os.CreateTemp uses 0600, which the rename would keep).
-func createTemp(dir, prefix string) (*os.File, error) {
+// perm less the umask (os.CreateTemp always uses 0600, which the rename of a
+// new file would keep).
+func createTemp(dir, prefix string, perm fs.FileMode) (*os.File, error) {
 	for try := 0; ; try++ {
 		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) && try < 1000 {
 			continue
 		}

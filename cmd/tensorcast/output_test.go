@@ -504,6 +504,15 @@ func TestConvertSignals(t *testing.T) {
 				cmd.Wait()
 				t.Fatalf("%s: no temporary file appeared: %s", name, stderr.String())
 			}
+			if m.mode == "raw" {
+				// Replacing a file, the temporary file is 0600 until done.
+				ents, _ := os.ReadDir(dir)
+				for _, e := range ents {
+					if info, err := e.Info(); err == nil && strings.Contains(e.Name(), ".tmp-") && info.Mode().Perm() != 0o600 {
+						t.Errorf("%s: temporary file of mode %v, want 0600", name, info.Mode().Perm())
+					}
+				}
+			}
 			cmd.Process.Signal(sig)
 			timer := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
 			err := cmd.Wait()
