@@ -9,11 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/tensorcast/tensorcast"
+	"github.com/tensorcast/tensorcast/internal/npy"
 )
 
 func init() {
@@ -54,22 +54,36 @@ type convertConfig struct {
 	toName     string   // the target's name in the output format: BF16, <f2
 	only, skip []string // tensor name globs
 	quiet      bool
+	inPlace    bool // OUT may be IN
 }
 
 const convertHelp = `Converts tensors from one ONNX element type to another with tensorcast.Cast
 (ONNX Cast semantics, bit-exact), streaming: memory stays flat (a few MiB of
-buffers) whatever the size of the input. Output goes to a temporary file in
-OUT's directory, synced and renamed to OUT only on success: on any error
-(exit status 1) OUT is left untouched and no temporary file remains.
+buffers) whatever the size of the input.
+
+OUTPUT. A regular file OUT (new or existing) is written to a temporary file
+in its directory, synced and renamed to OUT only on success: on any error
+(exit status 1), and on SIGINT, SIGTERM or SIGHUP (the process then ends by
+that signal), OUT is left untouched and the temporary file is removed. A
+new file gets mode 0666 minus the umask; a replaced file keeps its mode (and
+its owner, where allowed). A symbolic link OUT is followed: its target is
+replaced and the link stays a link. An OUT that is not a regular file (a
+device such as /dev/null, a FIFO, a Unix socket) is opened and written
+directly, with no temporary file: a failure there leaves what was written.
+OUT that is IN (the same file, also through a symbolic or hard link) is
+refused unless -in-place is given; the input is then replaced once
+converted (another hard link to it keeps the old content).
 
 FILES: .safetensors and .npy
   tensorcast convert --to BF16 model.safetensors model-bf16.safetensors
   tensorcast convert --to F16 --skip '*norm*' in.safetensors out.safetensors
   tensorcast convert --to float16 emb.npy emb16.npy
 
-The format is chosen by IN's extension (.safetensors, .npy) or by -format.
-The file says its own dtype, so -from is not used. IN must be a file; OUT
-may be "-" for stdout.
+The format is chosen by -format, else by IN's extension (.safetensors,
+.npy), else by content: a file starting with the .npy magic "\x93NUMPY" is
+a .npy file (use -format raw to read one as raw data). The file says its
+own dtype, so -from is not used. IN must be a file; OUT may be "-" for
+stdout.
 
 .safetensors: every floating-point tensor (F64, F32, F16, BF16, F8_E4M3,
 F8_E5M2, F8_E8M0) is converted to -to; integer and BOOL tensors are copied
@@ -90,9 +104,12 @@ F8_E4M3, F8_E5M2, F8_E8M0.
 written as numpy.save does, version 1.0, little-endian ('<f2'), in the same
 element order: a Fortran-order array stays Fortran-order (the conversion is
 element by element, so the layout and the fortran_order flag carry over).
-An array already of the target type (and little-endian) is copied.
-numpy has no bfloat16 or float8 dtypes: such targets are refused rather
-than written as raw bytes under another dtype; use .safetensors for them.
+An array already of the target type (and little-endian) is copied, except
+that a BOOL array's bytes are normalised to 0 and 1 as Cast's BOOL to BOOL
+does (numpy writes only those; any other byte reads as True). numpy has no
+bfloat16 or float8 dtypes: such targets are refused rather than written as
+raw bytes under another dtype; use .safetensors for them (the 2- and 4-bit
+types and STRING have no dtype in either format).
 
 -to accepts ONNX names (FLOAT16, BFLOAT16, FLOAT8E4M3FN), safetensors names
 (F16, BF16, F8_E4M3) and numpy spellings (float16, '<f2', f2, int64, '<i8');
@@ -106,8 +123,10 @@ A truncated or malformed file (bad JSON, offsets outside the data or
 overlapping, a shape that does not match its bytes, a bad .npy dict, data
 shorter than the shape) is a one-line error naming the file and the tensor.
 On a terminal a progress bar is shown on stderr; a summary line follows
-(tensors converted and copied, bytes in and out, time, throughput). -quiet
-prints nothing but errors.
+(tensors converted, and why the others were copied unchanged: already of
+the target dtype, not a float type, not selected by -only, skipped by
+-skip; bytes in and out, time, throughput). -quiet prints nothing but
+errors.
 
 RAW TENSORS
   tensorcast convert -from FLOAT -to BFLOAT16 in.f32 out.bf16
@@ -158,6 +177,7 @@ func parseConvertArgs(args []string, stdout io.Writer) (*convertConfig, error) {
 	fl.Var((*globList)(&c.skip), "skip", "do not convert the tensors whose name matches a `glob` (.safetensors; repeatable, comma-separated)")
 	fl.BoolVar(&c.quiet, "quiet", false, "no progress bar, summary or warnings: errors only")
 	fl.BoolVar(&c.quiet, "q", false, "short for -quiet")
+	fl.BoolVar(&c.inPlace, "in-place", false, "allow OUT to be IN (the same file, also through a link): the input is replaced once converted")
 
 	// Accept flags before and after the positional arguments.
 	var pos []string
@@ -207,6 +227,9 @@ func parseConvertArgs(args []string, stdout io.Writer) (*convertConfig, error) {
 	switch c.format = *format; c.format {
 	case "":
 		c.format = formatOf(c.in)
+		if c.format == formatRaw && isNpy(c.in) {
+			c.format = formatNpy
+		}
 	case formatRaw, formatSafetensors, formatNpy:
 	default:
 		return nil, usagef("convert: -format %q: want safetensors, npy or raw", *format)
@@ -245,6 +268,8 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return runConvertFile(c, stdout, stderr)
 	}
 	r := stdin
+	var inInfo fs.FileInfo // IN's file, to refuse an OUT that is IN
+	inName := c.in
 	if c.in != "" && c.in != "-" {
 		f, err := os.Open(c.in)
 		if err != nil {
@@ -256,62 +281,42 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 			if err := checkWhole(st.Size(), c.from); err != nil {
 				return fmt.Errorf("%s: %w", c.in, err)
 			}
+			inInfo = st
 		}
 		r = f
+	} else if f, ok := stdin.(*os.File); ok {
+		// "convert ... <x.f32 x.f32": stdin redirected from OUT.
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			inInfo, inName = st, "(stdin)"
+		}
 	}
 	if c.out == "" || c.out == "-" {
 		return convertStream(r, stdout, c.from, c.to, c.opt)
 	}
-	return writeFileAtomic(c.out, func(w io.Writer) error {
+	o, err := openOutput(c.out, inName, inInfo, c.inPlace)
+	if err != nil {
+		return err
+	}
+	return o.write(stderr, func(w io.Writer) error {
 		return convertStream(r, w, c.from, c.to, c.opt)
 	})
 }
 
-// writeFileAtomic runs write on a temporary file in path's directory, syncs
-// it and renames it to path only when write succeeds; on failure path is
-// untouched and the temporary file removed. An existing path keeps its
-// permissions.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+// isNpy reports whether name is a regular file that starts with the .npy
+// magic (a 6-byte string no raw tensor is likely to start with; -format raw
+// reads one that does).
+func isNpy(name string) bool {
+	f, err := os.Open(name)
 	if err != nil {
-		return err
+		return false
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = write(f); err != nil {
-		return err
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return false
 	}
-	mode := fs.FileMode(0o644)
-	if st, e := os.Stat(path); e == nil && st.Mode().IsRegular() {
-		mode = st.Mode().Perm()
-	}
-	if err = f.Chmod(mode); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	syncDir(filepath.Dir(path))
-	return nil
-}
-
-// syncDir makes a rename in dir durable where the system allows it (not on
-// Windows, where directories cannot be synced); errors are ignored.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	var magic [len(npy.Magic)]byte
+	_, err = f.ReadAt(magic[:], 0)
+	return err == nil && string(magic[:]) == npy.Magic
 }
 
 // checkWhole reports an error when size bytes are not a whole number of

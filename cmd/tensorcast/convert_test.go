@@ -132,8 +132,9 @@ func TestConvertFiles(t *testing.T) {
 	}
 	assertOnly(t, dir, "in.f32", "mid.f16", "out.f32")
 
-	// IN and OUT may be the same file: it is replaced once fully converted.
-	if code, _, errOut := runCmd(t, nil, "convert", "-from", "FLOAT", "-to", "FLOAT16", out, out); code != 0 {
+	// IN and OUT may be the same file with -in-place: it is replaced once
+	// fully converted (TestConvertOutIsIn checks the refusal without it).
+	if code, _, errOut := runCmd(t, nil, "convert", "-in-place", "-from", "FLOAT", "-to", "FLOAT16", out, out); code != 0 {
 		t.Fatalf("in place: exit %d: %s", code, errOut)
 	}
 	if !bytes.Equal(readFile(t, out), readFile(t, mid)) {
@@ -278,7 +279,7 @@ func TestConvertTruncated(t *testing.T) {
 	// names the offset, and no output file is left.
 	setChunks(t, 16, 1<<16)
 	data := make([]byte, 4*25+3)
-	err := writeFileAtomic(out, func(w io.Writer) error {
+	err := writeOut(t, out, func(w io.Writer) error {
 		return convertStream(bytes.NewReader(data), w, tensorcast.Double, tensorcast.Float, tensorcast.Options{})
 	})
 	if err == nil || err.Error() != "truncated input: 103 bytes is not a whole number of DOUBLE elements (8 bytes each): the element at byte offset 96 has only 7 of its 8 bytes" {
@@ -385,4 +386,14 @@ func TestChunkElems(t *testing.T) {
 	if got := chunkElems(tensorcast.String, tensorcast.Int4); got != 4 {
 		t.Errorf("tiny string chunk: %d elements, want 4", got)
 	}
+}
+
+// writeOut writes OUT through fn as convert does (temporary file, rename).
+func writeOut(t *testing.T, out string, fn func(io.Writer) error) error {
+	t.Helper()
+	o, err := openOutput(out, "", nil, false)
+	if err != nil {
+		return err
+	}
+	return o.write(io.Discard, fn)
 }

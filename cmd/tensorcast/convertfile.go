@@ -2,15 +2,13 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/tensorcast/tensorcast"
@@ -46,9 +44,17 @@ type plan struct {
 	inSize    int64 // the input file's size
 	outSize   int64
 	converted int // tensors whose type (or byte order) changes
-	copied    int // tensors copied unchanged
-	unit      string
-	warnings  []string
+	copied    int // tensors copied unchanged (the sum of the counts below)
+	// Why tensors were copied unchanged, for the summary line.
+	same                        int // already of the target type
+	normalized                  int // BOOL to BOOL: bytes normalised to 0 and 1, as Cast does
+	notFloat                    int // not a floating-point type (dtypes in notFloatTypes)
+	unselected                  int // not matched by -only
+	skipped                     int // matched by -skip
+	unknown                     int // a dtype tensorcast does not know (in unknownTypes)
+	notFloatTypes, unknownTypes []string
+	unit                        string
+	warnings                    []string
 }
 
 // byteSize is the storage of n elements of t, as int64 (t.Size takes int).
@@ -98,6 +104,20 @@ func planSafetensors(h *safetensors.Header, size int64, c *convertConfig) (*plan
 		} else {
 			o.End = off + t.Size()
 			p.copied++
+			switch {
+			case !t.Known():
+				p.unknown++
+				p.unknownTypes = appendNew(p.unknownTypes, t.DType)
+			case !t.Type.IsFloat():
+				p.notFloat++
+				p.notFloatTypes = appendNew(p.notFloatTypes, t.DType)
+			case !only:
+				p.unselected++
+			case skip:
+				p.skipped++
+			default:
+				p.same++
+			}
 		}
 		o.Begin = off
 		off = o.End
@@ -166,10 +186,17 @@ func planNpy(h *npy.Header, size int64, c *convertConfig) *plan {
 	if h.BigEndian {
 		s.swap = h.Type.BitSize() / 8
 	}
-	if h.Type == c.to && !h.BigEndian {
+	switch {
+	case h.Type == tensorcast.Bool && c.to == tensorcast.Bool:
+		// Converted BOOL to BOOL: bytes other than 0 become 1, as Cast
+		// does (numpy writes only 0 and 1; other bytes come from elsewhere).
+		p.copied++
+		p.normalized++
+	case h.Type == c.to && !h.BigEndian:
 		s.convert = false
 		p.copied++
-	} else {
+		p.same++
+	default:
 		p.converted++
 	}
 	p.header = npy.Encode(c.toName, h.FortranOrder, h.Shape)
@@ -178,17 +205,9 @@ func planNpy(h *npy.Header, size int64, c *convertConfig) *plan {
 	return p
 }
 
-// errInterrupted is returned when a signal stops a conversion.
-var errInterrupted = errors.New("interrupted")
-
-// stopSignals are the signals that stop a conversion cleanly (the temporary
-// output is removed).
-var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
-
 // execute writes the output of p to w, reading the input through r.
-// progress, when not nil, is told the input bytes done. A value on stop ends
-// the conversion with errInterrupted.
-func (p *plan) execute(r io.ReaderAt, w io.Writer, opt tensorcast.Options, progress func(int64), stop <-chan os.Signal) error {
+// progress, when not nil, is told the input bytes done.
+func (p *plan) execute(r io.ReaderAt, w io.Writer, opt tensorcast.Options, progress func(int64)) error {
 	if progress == nil {
 		progress = func(int64) {}
 	}
@@ -210,11 +229,6 @@ func (p *plan) execute(r io.ReaderAt, w io.Writer, opt tensorcast.Options, progr
 		progress(p.segs[0].off)
 	}
 	read := func(s *segment, buf []byte, at int64) error {
-		select {
-		case <-stop:
-			return errInterrupted
-		default:
-		}
 		if _, err := r.ReadAt(buf, s.off+at); err != nil {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
@@ -286,6 +300,12 @@ func runConvertFile(c *convertConfig, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: not a regular file", c.in)
 	}
 	size := st.Size()
+	var o *output
+	if c.out != "-" {
+		if o, err = openOutput(c.out, c.in, st, c.inPlace); err != nil {
+			return err
+		}
+	}
 	var p *plan
 	switch c.format {
 	case formatSafetensors:
@@ -314,15 +334,12 @@ func runConvertFile(c *convertConfig, stdout, stderr io.Writer) error {
 		outName = "stdout"
 	}
 	bar := newProgress(stderr, size, filepath.Base(c.in), c.quiet)
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, stopSignals...)
-	defer signal.Stop(stop)
 	start := time.Now()
 	if c.out == "-" {
-		err = p.execute(f, stdout, c.opt, bar.add, stop)
+		err = p.execute(f, stdout, c.opt, bar.add)
 	} else {
-		err = writeFileAtomic(c.out, func(w io.Writer) error {
-			err := p.execute(f, w, c.opt, bar.add, stop)
+		err = o.write(stderr, func(w io.Writer) error {
+			err := p.execute(f, w, c.opt, bar.add)
 			f.Close() // before the rename: Windows cannot replace an open file
 			return err
 		})
@@ -330,9 +347,6 @@ func runConvertFile(c *convertConfig, stdout, stderr io.Writer) error {
 	elapsed := time.Since(start)
 	bar.finish(err == nil)
 	if err != nil {
-		if errors.Is(err, errInterrupted) && c.out != "-" {
-			return fmt.Errorf("interrupted: %s not written", c.out)
-		}
 		return err
 	}
 	if !c.quiet {
@@ -341,22 +355,55 @@ func runConvertFile(c *convertConfig, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// summary is the line printed after a conversion.
+// summary is the line printed after a conversion: what was converted, and
+// why the other tensors were copied unchanged.
 func summary(p *plan, out, toName string, elapsed time.Duration) string {
 	secs := max(elapsed.Seconds(), 1e-6)
 	var what []string
-	switch {
-	case p.converted > 0 && p.copied > 0:
-		what = append(what, fmt.Sprintf("%s converted to %s", plural(p.converted, p.unit), toName),
-			fmt.Sprintf("%d copied unchanged", p.copied))
-	case p.copied > 0:
-		what = append(what, fmt.Sprintf("%s copied unchanged (already %s)", plural(p.copied, p.unit), toName))
-	default:
-		what = append(what, fmt.Sprintf("%s converted to %s", plural(p.converted, p.unit), toName))
+	// part adds "n <text>", the first part with the unit ("3 tensors").
+	part := func(n int, first, later string) {
+		if n == 0 {
+			return
+		}
+		if len(what) == 0 {
+			what = append(what, plural(n, p.unit)+" "+first)
+		} else {
+			what = append(what, fmt.Sprintf("%d %s", n, later))
+		}
+	}
+	conv := "converted to " + toName
+	part(p.converted, conv, conv)
+	part(p.same, "copied unchanged (already "+toName+")", "already "+toName)
+	norm := "copied with BOOL bytes normalised to 0 and 1 (already " + toName + ")"
+	part(p.normalized, norm, norm)
+	part(p.notFloat, "left as is ("+typesReason(p.notFloatTypes, "not a float type", "not float types")+")",
+		"left as is ("+typesReason(p.notFloatTypes, "not a float type", "not float types")+")")
+	part(p.unselected, "not selected by -only", "not selected by -only")
+	part(p.skipped, "skipped by -skip", "skipped by -skip")
+	unk := "left as is (" + typesReason(p.unknownTypes, "a dtype tensorcast does not know", "dtypes tensorcast does not know") + ")"
+	part(p.unknown, unk, unk)
+	if len(what) == 0 { // no tensor at all
+		what = append(what, plural(0, p.unit)+" "+conv)
 	}
 	return fmt.Sprintf("%s: %s; read %s, wrote %s in %.2fs (%s/s)",
 		out, strings.Join(what, ", "), humanBytes(float64(p.inSize)), humanBytes(float64(p.outSize)),
 		secs, humanBytes(float64(p.inSize)/secs))
+}
+
+// typesReason renders "I64, not a float type" or "I64, BOOL: not float types".
+func typesReason(types []string, one, several string) string {
+	if len(types) == 1 {
+		return types[0] + ", " + one
+	}
+	return strings.Join(types, ", ") + ": " + several
+}
+
+// appendNew appends s to list unless it is there already.
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
 
 // humanBytes renders a byte count with a binary unit: 512 B, 1.50 KiB, 2.50 GiB.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -199,15 +198,22 @@ func TestConvertNpy(t *testing.T) {
 			if descr != to.descr || fortran != c.fortran || gotShape != wantShape {
 				t.Errorf("%s -> %s: header %s %s (%s), want %s %s (%s)", c.descr, to.arg, descr, fortran, gotShape, to.descr, c.fortran, wantShape)
 			}
-			want := le // the same type: copied (BOOL bytes too, not normalised)
-			if c.typ != to.typ {
+			want := le // the same type: copied
+			if c.typ != to.typ || c.typ == tensorcast.Bool {
+				// BOOL to BOOL normalises the bytes to 0 and 1, as Cast does.
 				want = castAll(t, le, c.typ, to.typ, tensorcast.Options{})
+			}
+			if c.typ == tensorcast.Bool && to.typ == tensorcast.Bool && bytes.Equal(want, le) {
+				t.Errorf("|b1 -> bool: the test input has only 0 and 1 bytes: normalisation not tested")
 			}
 			if !bytes.Equal(got, want) {
 				t.Errorf("%s -> %s: data differs from Cast:\n got % x\nwant % x", c.descr, to.arg, got, want)
 			}
 			verb := "converted to " + to.descr
-			if c.typ == to.typ && c.descr[0] != '>' {
+			switch {
+			case c.typ == tensorcast.Bool && to.typ == tensorcast.Bool:
+				verb = "copied with BOOL bytes normalised to 0 and 1 (already |b1)"
+			case c.typ == to.typ && c.descr[0] != '>':
 				verb = "copied unchanged (already " + to.descr + ")"
 			}
 			if !strings.Contains(stderr, "out.npy: 1 array "+verb+"; read ") {
@@ -241,6 +247,8 @@ func TestConvertFileArguments(t *testing.T) {
 		{[]string{"--to", ">f4", np, outNpy}, `convert: -to: ">f4": .npy output is always little-endian: write '<f4'`},
 		{[]string{"--to", "BF16", np, outNpy}, "convert: -to BF16: numpy has no dtype for BFLOAT16: a .npy file cannot hold it (tensorcast does not write raw bytes under another dtype; use a .safetensors file for it)"},
 		{[]string{"--to", "F8_E4M3", np, outNpy}, "convert: -to F8_E4M3: numpy has no dtype for FLOAT8E4M3FN"},
+		{[]string{"--to", "INT4", np, outNpy}, "convert: -to INT4: numpy has no dtype for INT4: a .npy file cannot hold it, and neither can a .safetensors file (tensorcast does not write raw bytes under another dtype; a raw tensor of it can be written with -from and -to)"},
+		{[]string{"--to", "STRING", np, outNpy}, "convert: -to STRING: numpy has no dtype for STRING: a .npy file cannot hold it, and neither can a .safetensors file"},
 		{[]string{"--to", "F16", "--skip", "x", np, outNpy}, "convert: -only and -skip select tensors of a .safetensors file; a .npy file holds one array"},
 		{[]string{"--to", "F16", st, outNpy}, "convert: cannot write a .safetensors input as out.npy: OUT must be of the same format"},
 		{[]string{"--to", "F16", "-format", "hdf5", st, out}, `convert: -format "hdf5": want safetensors, npy or raw`},
@@ -338,30 +346,23 @@ func TestConvertFileFailureLeavesNothing(t *testing.T) {
 	out := filepath.Join(dir, "out.safetensors")
 	for _, at := range []int64{h.DataOffset + 200, h.DataOffset + 500, int64(len(file)) - 1} {
 		r := failingReader{bytes.NewReader(file), at}
-		err := writeFileAtomic(out, func(w io.Writer) error { return p.execute(r, w, c.opt, nil, nil) })
+		err := writeOut(t, out, func(w io.Writer) error { return p.execute(r, w, c.opt, nil) })
 		if err == nil || !strings.Contains(err.Error(), "input/output error") || !strings.HasPrefix(err.Error(), "reading tensor ") {
 			t.Errorf("failing at %d: err %v", at, err)
 		}
 		assertOnly(t, dir)
 	}
 	// Truncated while converting (the file shrank after its header was read).
-	err = writeFileAtomic(out, func(w io.Writer) error {
-		return p.execute(bytes.NewReader(file[:len(file)-5]), w, c.opt, nil, nil)
+	err = writeOut(t, out, func(w io.Writer) error {
+		return p.execute(bytes.NewReader(file[:len(file)-5]), w, c.opt, nil)
 	})
 	if err == nil || !strings.Contains(err.Error(), `reading tensor "c" at byte`) || !strings.Contains(err.Error(), "unexpected EOF (did the file change?)") {
 		t.Errorf("shrunk: err %v", err)
 	}
 	assertOnly(t, dir)
-	// Interrupted: a signal pending on stop.
-	stop := make(chan os.Signal, 1)
-	stop <- os.Interrupt
-	err = writeFileAtomic(out, func(w io.Writer) error { return p.execute(bytes.NewReader(file), w, c.opt, nil, stop) })
-	if !errors.Is(err, errInterrupted) {
-		t.Errorf("interrupted: err %v", err)
-	}
-	assertOnly(t, dir)
+	// (Signals are tested on the command in a subprocess: TestConvertSignals.)
 	// And a whole run, for comparison, succeeds.
-	if err := writeFileAtomic(out, func(w io.Writer) error { return p.execute(bytes.NewReader(file), w, c.opt, nil, nil) }); err != nil {
+	if err := writeOut(t, out, func(w io.Writer) error { return p.execute(bytes.NewReader(file), w, c.opt, nil) }); err != nil {
 		t.Fatal(err)
 	}
 	if got := int64(len(readFile(t, out))); got != p.outSize {

@@ -375,13 +375,24 @@ func TestConvertSafetensorsRoundTrip(t *testing.T) {
 			args := []string{"--to", target}
 			stderr := runST(t, tensors, args, target, tensorcast.Options{}, func(g genTensor) bool { return isFloatDtype(g.dtype) })
 			// The summary; the unknown dtype's warning.
-			conv := 0
+			conv, same := 0, 0
+			var notFloat []string
 			for _, g := range tensors {
-				if isFloatDtype(g.dtype) && g.dtype != target {
+				switch {
+				case isFloatDtype(g.dtype) && g.dtype != target:
 					conv++
+				case isFloatDtype(g.dtype):
+					same++
+				case g.dtype != "C64" && !slices.Contains(notFloat, g.dtype):
+					notFloat = append(notFloat, g.dtype)
 				}
 			}
-			want := fmt.Sprintf("%c%s: %d tensors converted to %s, %d copied unchanged; read ", filepath.Separator, "out.safetensors", conv, target, len(tensors)-conv)
+			sameText := ""
+			if same > 0 {
+				sameText = fmt.Sprintf(" %d already %s,", same, target)
+			}
+			want := fmt.Sprintf("%c%s: %d tensors converted to %s,%s 9 left as is (%s: not float types), 1 left as is (C64, a dtype tensorcast does not know); read ",
+				filepath.Separator, "out.safetensors", conv, target, sameText, strings.Join(notFloat, ", "))
 			lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
 			if len(lines) != 2 || !strings.Contains(lines[0], `warning: `) || !strings.Contains(lines[0], `1 tensor ("complex") of dtype "C64", unknown to tensorcast, copied unchanged`) ||
 				!strings.Contains(lines[1], want) || !strings.HasSuffix(lines[1], "/s)") {
@@ -477,11 +488,11 @@ func TestConvertSafetensorsStdoutAndInPlace(t *testing.T) {
 	if code != 0 || stdout != string(readFile(t, out)) {
 		t.Errorf("to stdout: exit %d, %d bytes, want the file's %d: %s", code, len(stdout), len(readFile(t, out)), stderr)
 	}
-	if !strings.Contains(stderr, "\nstdout: 11 tensors converted to BF16, 12 copied unchanged; read ") {
+	if !strings.Contains(stderr, "\nstdout: 11 tensors converted to BF16, 2 already BF16, 9 left as is (I64, I32, BOOL, U8, I8, U16, I16, U32, U64: not float types), 1 left as is (C64, a dtype tensorcast does not know); read ") {
 		t.Errorf("summary %q", stderr)
 	}
-	// IN and OUT the same file: replaced once converted.
-	if code, _, stderr := runCmd(t, nil, "convert", "-q", "--to", "BF16", in, in); code != 0 {
+	// IN and OUT the same file, with -in-place: replaced once converted.
+	if code, _, stderr := runCmd(t, nil, "convert", "-q", "-in-place", "--to", "BF16", in, in); code != 0 {
 		t.Fatalf("in place: exit %d: %s", code, stderr)
 	}
 	if !bytes.Equal(readFile(t, in), readFile(t, out)) {

@@ -59,7 +59,10 @@ func (c *convertConfig) checkFileArgs(from, to string) error {
 	case formatNpy:
 		d, err := npy.Descr(t)
 		if err != nil {
-			return usagef("convert: -to %s: %v (tensorcast does not write raw bytes under another dtype; use a .safetensors file for it)", to, err)
+			if _, ok := safetensors.Name(t); ok {
+				return usagef("convert: -to %s: %v (tensorcast does not write raw bytes under another dtype; use a .safetensors file for it)", to, err)
+			}
+			return usagef("convert: -to %s: %v, and neither can a .safetensors file (tensorcast does not write raw bytes under another dtype; a raw tensor of it can be written with -from and -to)", to, err)
 		}
 		c.toName = d
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -25,10 +26,12 @@ const inspectHelp = `Lists the tensors of each .safetensors or .npy FILE in an a
 name, dtype (as the file names it, and the ONNX type), shape and bytes, in
 the order of their data, then the __metadata__ entries of a .safetensors
 file. The format is chosen by the extension, or by the file's first bytes.
-The file is validated as convert does: a malformed file is a one-line error.
+The file is validated as convert does: a malformed file is a one-line error
+on stderr, and the other files are still listed (exit status 1 if any file
+was bad).
 `
 
-func runInspect(args []string, _ io.Reader, stdout, _ io.Writer) error {
+func runInspect(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 1 && isHelpFlag(args[0]) {
 		fmt.Fprintf(stdout, "usage: tensorcast inspect %s\n\n%s", commands["inspect"].args, inspectHelp)
 		return errHelp
@@ -39,13 +42,26 @@ func runInspect(args []string, _ io.Reader, stdout, _ io.Writer) error {
 	if len(args) == 0 {
 		return usagef("inspect: no FILE")
 	}
-	for i, name := range args {
-		if i > 0 {
+	// A bad file is reported on stderr and the others are still listed;
+	// the exit status is 1 if any file was bad.
+	failed, listed := false, false
+	for _, name := range args {
+		var b bytes.Buffer
+		if err := inspectFile(&b, name); err != nil {
+			fmt.Fprintln(stderr, errorLine(err))
+			failed = true
+			continue
+		}
+		if listed {
 			fmt.Fprintln(stdout)
 		}
-		if err := inspectFile(stdout, name); err != nil {
+		listed = true
+		if _, err := stdout.Write(b.Bytes()); err != nil {
 			return err
 		}
+	}
+	if failed {
+		return errReported
 	}
 	return nil
 }
@@ -65,11 +81,9 @@ func inspectFile(w io.Writer, name string) error {
 	}
 	format := formatOf(name)
 	if format == formatRaw {
-		var magic [len(npy.Magic)]byte
-		if _, err := f.ReadAt(magic[:], 0); err == nil && string(magic[:]) == npy.Magic {
+		format = formatSafetensors
+		if isNpy(name) {
 			format = formatNpy
-		} else {
-			format = formatSafetensors
 		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

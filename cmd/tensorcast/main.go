@@ -98,6 +98,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.Is(err, errHelp) {
 		return 0
 	}
+	if errors.Is(err, errReported) {
+		return 1
+	}
 	fmt.Fprintln(stderr, errorLine(err))
 	var ue *usageError
 	if errors.As(err, &ue) {
@@ -109,6 +112,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // errHelp is returned by a subcommand that printed its help on request.
 var errHelp = errors.New("help requested")
+
+// errReported is returned by a subcommand that has printed its errors
+// itself (and went on after them): exit status 1, nothing more printed.
+var errReported = errors.New("errors reported")
 
 // errorLine renders err as the single stderr line "tensorcast: ...". Library
 // errors already carry the prefix; it is not repeated.

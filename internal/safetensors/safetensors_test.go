@@ -178,3 +178,56 @@ func TestNames(t *testing.T) {
 		t.Error("dtype names are case-sensitive")
 	}
 }
+
+// FuzzReadHeader parses arbitrary files (header and data). The invariant:
+// an error of one line, or a header that round-trips: written again with
+// Encode in front of the same data, the file parses to the same tensors
+// (names, dtypes, shapes, offsets, in the same order), the same metadata
+// and the same data bytes.
+func FuzzReadHeader(f *testing.F) {
+	f.Add(build(`{"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}`, 8))
+	f.Add(build(`{"b":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}, "__metadata__":{"z":"1","a":"<&>"},`+
+		`"a":{"dtype":"I64","shape":[],"data_offsets":[0,8]},"e2":{"dtype":"F16","shape":[0],"data_offsets":[16,16]},`+
+		`"e1":{"dtype":"BF16","shape":[3,0],"data_offsets":[16,16]},"x":{"dtype":"F6_E3M2","shape":[4],"data_offsets":[16,19]}}   `, 19))
+	f.Add(build(`{"__metadata__":null}`, 0))
+	f.Add(build(`{"__metadata__":{}, "\u00e9\"\\":{"dtype":"U8","shape":[1,1,1],"data_offsets":[0,1]}}`, 1))
+	f.Add(build(`{"w":{"dtype":"F32","shape":[25],"data_offsets":[0,100]}}`, 64))
+	f.Add(build(`{"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},}`, 4))
+	f.Add([]byte{1, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		h, err := read(b)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error of more than one line: %q", err)
+			}
+			return
+		}
+		data := b[h.DataOffset:]
+		if int64(len(data)) != h.DataSize {
+			t.Fatalf("%d data bytes, header says %d", len(data), h.DataSize)
+		}
+		prefix, err := Encode(h.Tensors, h.Metadata, h.HasMetadata)
+		if err != nil {
+			t.Fatalf("Encode of a parsed header: %v", err)
+		}
+		again := append(prefix, data...)
+		h2, err := read(again)
+		if err != nil {
+			t.Fatalf("re-encoded header does not parse: %v\n%q", err, prefix)
+		}
+		if h2.DataOffset%8 != 0 {
+			t.Errorf("re-encoded data starts at %d, not a multiple of 8", h2.DataOffset)
+		}
+		if !slices.EqualFunc(h.Tensors, h2.Tensors, func(a, b Tensor) bool {
+			return a.Name == b.Name && a.DType == b.DType && a.Type == b.Type && slices.Equal(a.Shape, b.Shape) && a.Begin == b.Begin && a.End == b.End
+		}) {
+			t.Fatalf("round trip changed the tensors:\n%+v\n%+v", h.Tensors, h2.Tensors)
+		}
+		if h2.HasMetadata != h.HasMetadata || !slices.Equal(h2.Metadata, h.Metadata) || h2.DataSize != h.DataSize {
+			t.Fatalf("round trip changed the metadata: %v %q, then %v %q", h.HasMetadata, h.Metadata, h2.HasMetadata, h2.Metadata)
+		}
+		if !bytes.Equal(again[h2.DataOffset:], data) {
+			t.Fatal("round trip changed the data")
+		}
+	})
+}
