@@ -316,6 +316,20 @@ func TestRoundToOdd(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(5, 9))
+	for _, v := range []int64{0, 1, -1, 1 << 24, 1<<24 + 1, -(1<<24 + 3), 1<<31 - 1, -1 << 31, 1<<32 - 1, 1<<31 + 5} {
+		if got, want := int32ToF32Odd(v), intToF32Odd(uint64(v), true); got != want {
+			t.Fatalf("int32ToF32Odd(%d) = %#x, want %#x", v, got, want)
+		}
+	}
+	for range 1_000_000 {
+		v := int64(int32(rng.Uint32()))
+		if rng.IntN(2) == 0 {
+			v = int64(rng.Uint32())
+		}
+		if got, want := int32ToF32Odd(v), intToF32Odd(uint64(v), true); got != want {
+			t.Fatalf("int32ToF32Odd(%d) = %#x, want %#x", v, got, want)
+		}
+	}
 	for range 1_000_000 {
 		u := rng.Uint64() >> uint(rng.IntN(64))
 		b := intToF32Odd(u, false)

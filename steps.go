@@ -259,14 +259,16 @@ func toFloatOddStep(from DataType) *step {
 		}
 	case Int32:
 		f = func(dst, src []byte, n int) {
-			for i := 0; i < n; i++ {
-				le.PutUint32(dst[4*i:], intToF32Odd(uint64(int64(int32(le.Uint32(src[4*i:])))), true))
+			d, s := view[uint32](dst, n), view[int32](src, n)
+			for i, v := range s {
+				d[i] = int32ToF32Odd(int64(v))
 			}
 		}
 	case Uint32:
 		f = func(dst, src []byte, n int) {
-			for i := 0; i < n; i++ {
-				le.PutUint32(dst[4*i:], intToF32Odd(uint64(le.Uint32(src[4*i:])), false))
+			d, s := view[uint32](dst, n), view[uint32](src, n)
+			for i, v := range s {
+				d[i] = int32ToF32Odd(int64(v))
 			}
 		}
 	}
@@ -318,8 +320,9 @@ func f64ToF32Odd(x uint64) uint32 {
 // float32 bits by round-to-odd.
 func intToF32Odd(u uint64, signed bool) uint32 {
 	var sign uint32
-	if signed && int64(u) < 0 {
-		sign, u = 0x80000000, -u
+	if signed { // branch-free magnitude: random signs defeat a predictor
+		m := uint64(int64(u) >> 63)
+		sign, u = uint32(m)&0x80000000, (u^m)-m
 	}
 	if u < 1<<24 {
 		return sign | math.Float32bits(float32(u)) // exact
@@ -330,6 +333,19 @@ func intToF32Odd(u uint64, signed bool) uint32 {
 		m |= 1
 	}
 	return sign | (math.Float32bits(float32(m)) + uint32(s)<<23) // exact scaling by 2^s
+}
+
+// int32ToF32Odd is intToF32Odd for |v| ≤ 2^32, without data-dependent
+// branches (random signs would defeat a predictor): round to nearest with
+// the FPU, read the error back exactly, step the magnitude back when it
+// rounded away from zero, and set the odd bit when inexact.
+func int32ToF32Odd(v int64) uint32 {
+	f := float32(v)
+	b := math.Float32bits(f)
+	d := int64(f) - v                          // the rounding error, exact
+	inexact := uint32(uint64(d|-d) >> 63)      // d != 0
+	away := inexact & uint32(^uint64(d^v)>>63) // d has v's sign: rounded away from zero
+	return (b - away) | inexact
 }
 
 // packInts writes n integers, elem(i) wrapped to w bits, packed into dst.
