@@ -46,7 +46,8 @@ import (
 
 // step is one stage of a plan.
 type step struct {
-	name string // the conversion, e.g. "FLOAT16 -> FLOAT"
+	lookup bool   // the step is already a table lookup (lut8, lut16): no table route beats it
+	name   string // the conversion, e.g. "FLOAT16 -> FLOAT"
 	run  func(k *kernelSet, dst, src []byte, n int, opt Options)
 	tier func(k *kernelSet) string // which tier serves it in k
 }
@@ -214,7 +215,7 @@ func makePlan(from, to DataType) *plan {
 	default: // wide source to a narrow float: round to odd, then to the target
 		p.mid, p.a, p.b = Float, toFloatOddStep(from), planStep(Float, to)
 	}
-	if tableSource(from, to) {
+	if tableSource(from, to) && !(p.a.lookup && p.b == nil) {
 		p.table = tableStep(from, to)
 	}
 	return p

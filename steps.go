@@ -384,13 +384,13 @@ func lutSource(t DataType) bool {
 // pair's 256-entry table (tables.go) and the lut kernels.
 func lutStep(from, to DataType) *step {
 	if to.BitSize() == 8 {
-		return &step{name: from.String() + " -> " + to.String() + " (table)",
+		return &step{name: from.String() + " -> " + to.String() + " (table)", lookup: true,
 			run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
 				k.lut8.fn(dst[:n], src[:n], (*[256]uint8)(tableFor(from, to, opt).b8))
 			},
 			tier: func(k *kernelSet) string { return k.lut8.tier }}
 	}
-	return &step{name: from.String() + " -> " + to.String() + " (table)",
+	return &step{name: from.String() + " -> " + to.String() + " (table)", lookup: true,
 		run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
 			k.lut16.fn(view[uint16](dst, n), src[:n], (*[256]uint16)(tableFor(from, to, opt).b16))
 		},
@@ -430,7 +430,7 @@ func codeStep(from, to DataType) *step {
 func byteLutStep(from, to DataType) *step {
 	name := from.String() + " -> " + to.String() + " (byte table)"
 	if from.BitSize() == to.BitSize() {
-		return &step{name: name,
+		return &step{name: name, lookup: true,
 			run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
 				m := from.Size(n)
 				k.lut8.fn(dst[:m], src[:m], (*[256]uint8)(byteTableFor(from, to, opt).b8))
@@ -439,7 +439,7 @@ func byteLutStep(from, to DataType) *step {
 			tier: func(k *kernelSet) string { return k.lut8.tier }}
 	}
 	per := 8 / from.BitSize()
-	return &step{name: name,
+	return &step{name: name, lookup: true,
 		run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
 			t := (*[256]uint16)(byteTableFor(from, to, opt).b16)
 			whole := n / per
