@@ -48,8 +48,8 @@ import (
 type step struct {
 	lookup bool   // the step is already a table lookup (lut8, lut16): no table route beats it
 	name   string // the conversion, e.g. "FLOAT16 -> FLOAT"
-	run  func(k *kernelSet, dst, src []byte, n int, opt Options)
-	tier func(k *kernelSet) string // which tier serves it in k
+	run    func(k *kernelSet, dst, src []byte, n int, opt Options)
+	tier   func(k *kernelSet) string // which tier serves it in k
 }
 
 // plan converts one ordered pair: a alone, or a into the pivot type mid and

@@ -180,7 +180,7 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 	n := sweepFloat32(short, func() func([]float32) {
 		vals := make([]ref.Value, 1<<16)
 		trunc := make([]uint64, 1<<16) // the reference's 64-bit truncation of each input
-		want := make([]byte, 8<<16) // up to 8 bytes per element (DOUBLE, INT64)
+		want := make([]byte, 8<<16)    // up to 8 bytes per element (DOUBLE, INT64)
 		got := make([]byte, 8<<16)
 		return func(in []float32) {
 			for i, v := range in {
