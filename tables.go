@@ -137,37 +137,10 @@ func genericTier(*kernelSet) string { return "generic" }
 func lookup(dst, src []byte, from, to DataType, n int, t *convTable) {
 	switch from.BitSize() {
 	case 16:
-		s := view[uint16](src, n)
-		switch {
-		case t.b8 != nil && to.BitSize() == 8:
-			d := dst[:n]
-			for i, v := range s {
-				d[i] = t.b8[v]
-			}
-		case t.b8 != nil:
-			packFrom(dst, n, to.BitSize(), func(i int) uint8 { return t.b8[s[i]] })
-		case t.b16 != nil:
-			gather(view[uint16](dst, n), s, t.b16)
-		case t.b32 != nil:
-			gather(view[uint32](dst, n), s, t.b32)
-		default:
-			gather(view[uint64](dst, n), s, t.b64)
-		}
+		lookupWhole(dst, view[uint16](src, n), to, t)
 		return
 	case 8:
-		s := src[:n]
-		switch {
-		case t.b8 != nil && to.BitSize() == 8:
-			gather(dst[:n], s, t.b8)
-		case t.b8 != nil:
-			packFrom(dst, n, to.BitSize(), func(i int) uint8 { return t.b8[s[i]] })
-		case t.b16 != nil:
-			gather(view[uint16](dst, n), s, t.b16)
-		case t.b32 != nil:
-			gather(view[uint32](dst, n), s, t.b32)
-		default:
-			gather(view[uint64](dst, n), s, t.b64)
-		}
+		lookupWhole(dst, src[:n], to, t)
 		return
 	}
 	// 2- and 4-bit sources: element i is bits [w·(i%per), w·(i%per)+w) of
@@ -222,6 +195,24 @@ func unpackLookup[D any](d []D, s []byte, w uint, t []D) {
 		d[4*i+1] = t[b>>2&3]
 		d[4*i+2] = t[b>>4&3]
 		d[4*i+3] = t[b>>6]
+	}
+}
+
+// lookupWhole converts the elements of s (one per 8- or 16-bit word)
+// through t.
+func lookupWhole[S uint8 | uint16](dst []byte, s []S, to DataType, t *convTable) {
+	n := len(s)
+	switch {
+	case t.b8 != nil && to.BitSize() == 8:
+		gather(dst[:n], s, t.b8)
+	case t.b8 != nil:
+		packFrom(dst, n, to.BitSize(), func(i int) uint8 { return t.b8[s[i]] })
+	case t.b16 != nil:
+		gather(view[uint16](dst, n), s, t.b16)
+	case t.b32 != nil:
+		gather(view[uint32](dst, n), s, t.b32)
+	default:
+		gather(view[uint64](dst, n), s, t.b64)
 	}
 }
 
