@@ -36,8 +36,13 @@ import (
 // odd; adding 1 to it where |x| ≥ 2^128 and the round trip differs gives
 // ±Inf (±Inf itself converts exactly).
 //
-// AVX2 has no embedded rounding, and MXCSR is not ours to change, so it
-// computes with integers (see oddIntAVX2 and oddF64AVX2).
+// AVX2 has no embedded rounding, and MXCSR is not ours to change: DOUBLE
+// and INT32 start from the conversion to nearest even and step back where it
+// rounded away from zero (oddF64AVX2, oddI32AVX2); UINT32, INT64 and UINT64,
+// which AVX2 cannot convert, compute with integers (oddIntAVX2).
+
+// cmpGTOQ is VCMPPD's ordered greater-than (numeric.go has the others).
+const cmpGTOQ = 0x1E
 
 // oddStage is one entry of the table.
 type oddStage struct{ from num }
@@ -172,6 +177,9 @@ func (st oddStage) oddIntAVX2(a *Asm) func(x VecVirtual) VecVirtual {
 	zero := a.YMM()
 	a.VPXOR(zero, zero, zero)
 	signed := st.from.isSigned()
+	if st.from == tI32 {
+		return oddI32AVX2(a, zero)
+	}
 	if st.from.bits == 32 {
 		c142, one, sgn := a.Splat(127+15), a.Splat(1), a.Splat(0x80000000)
 		return func(x VecVirtual) VecVirtual {
@@ -236,64 +244,62 @@ func (st oddStage) oddIntAVX2(a *Asm) func(x VecVirtual) VecVirtual {
 	}
 }
 
-// oddF64AVX2 rounds DOUBLE to odd with integer arithmetic on the magnitude
-// a (64-bit lanes) and puts the sign back at the end:
-//
-//   - a ≥ 2^-126 (float32's normal range and beyond): the truncation is
-//     (a >> 29) - (896 << 23) (rebias the exponent, keep the top 23
-//     fraction bits), inexact iff a's low 29 bits are not all 0; up to
-//     2^128 this covers (MaxFloat32, 2^128), whose truncation is MaxFloat32.
-//   - a < 2^-126: the subnormal grid; with M = fraction | 2^52 and e the
-//     biased exponent, the result is M >> (926 - e) (a shift of 30 or more;
-//     VPSRLVQ gives 0 for counts ≥ 64), inexact iff that drops a set bit;
-//     a = 0 is exact (its M, 2^52, would say otherwise).
-//   - a ≥ 2^128 (including Inf): 0x7F800000.
-//   - NaN (a > 0x7FF0000000000000): the low dword of (a >> 29) | 0x400000
-//     is 0xFFC00000 | the top 23 fraction bits; the sign bit is masked off
-//     below, leaving the quiet NaN with the top 22 payload bits.
+// oddI32AVX2 rounds INT32 to odd from VCVTDQ2PS's rounding to nearest
+// even (Go's MXCSR): b, the conversion truncated back to an integer, differs
+// from x by d = x - b (at most 64 in magnitude, so exact modulo 2^32 even
+// where the conversion gives 2^31 and VCVTTPS2DQ 0x80000000 = -2^31); where
+// d ≠ 0 the last bit is set, after stepping the float32 bits back by one
+// where the rounding went away from zero (d and x of opposite signs): one
+// below a rounded-up magnitude is the truncation, across a power of two too.
+func oddI32AVX2(a *Asm, zero VecVirtual) func(x VecVirtual) VecVirtual {
+	one := a.Splat(1)
+	return func(x VecVirtual) VecVirtual {
+		f, b, e := a.YMM(), a.YMM(), a.YMM()
+		a.VCVTDQ2PS(x, f)
+		a.VCVTTPS2DQ(f, b)
+		a.VPSUBD(b, x, b) // d
+		a.VPCMPEQD(zero, b, e)
+		a.VPXOR(x, b, b)
+		a.VPSRAD(U8(31), b, b) // -1 where d and x differ in sign
+		a.VPANDN(b, e, b)      // … and d ≠ 0: away from zero
+		a.VPADDD(b, f, f)
+		a.VPANDN(one, e, e)
+		a.VPOR(e, f, f)
+		return f
+	}
+}
+
+// oddF64AVX2 rounds DOUBLE to odd from the conversion to nearest even
+// (VCVTPD2PS under Go's MXCSR; never ours to change), converted back
+// exactly (VCVTPS2PD): where the round trip differs (an ordered comparison,
+// false for NaN, which the conversion already quiets keeping its top
+// payload bits) the last bit is set, after stepping the float32 bits back by
+// one where the rounding went away from zero (|back| > |x|): one below a
+// rounded-up float32 is the truncation, also across a power of two, and from
+// ±Inf (finite |x| in (MaxFloat32, 2^128)) to ±MaxFloat32. Lanes with
+// |x| ≥ 2^128 (and ±Inf) keep the conversion's ±Inf. Subnormal results are rounded on their grid
+// by the conversion and so truncated on it; nonzero |x| < 2^-150 gives ±0,
+// inexact, and so the odd 2^-149; (2^-150, 2^-149) rounds away to 2^-149,
+// steps back to 0 and becomes 2^-149 again.
 func oddF64AVX2(a *Asm) func(x VecVirtual) VecVirtual {
-	zero := a.YMM()
-	a.VPXOR(zero, zero, zero)
-	c926 := a.YMM()
-	a.VMOVDQU(a.splat64(926), c926)
-	abs, bias, low29 := a.splat64(math.MaxInt64), a.splat64(896<<23), a.splat64(1<<29-1)
-	frac, impl, one := a.splat64(1<<52-1), a.splat64(1<<52), a.splat64(1)
-	normal := a.splat64(0x3810000000000000 - 1) // below 2^-126
-	big, nan := a.splat64(0x47F0000000000000-1), a.splat64(0x7FF0000000000000)
-	inf, quiet := a.splat64(0x7F800000), a.splat64(0x400000)
-	mag, sgn := a.splat64(0x7FFFFFFF), a.splat64(0x80000000)
+	abs, big, one := a.splat64(math.MaxInt64), a.splat64(math.Float64bits(0x1p128)), a.splat64(1)
 	idx := a.ConstTable("narrow_q2d", []uint32{0, 2, 4, 6, 0, 2, 4, 6})
 	return func(x VecVirtual) VecVirtual {
-		u, hi, r, ex := a.YMM(), a.YMM(), a.YMM(), a.YMM()
-		a.VPAND(abs, x, u)
-		a.VPSRLQ(U8(29), u, hi)
-		a.VPSUBQ(bias, hi, r) // normal truncation
-		a.VPAND(low29, u, ex)
-		a.VPCMPEQQ(zero, ex, ex) // normal: exact
-		e, sh, m, rs := a.YMM(), a.YMM(), a.YMM(), a.YMM()
-		a.VPSRLQ(U8(52), u, e)
-		a.VPSUBQ(e, c926, sh)
-		a.VPAND(frac, u, m)
-		a.VPOR(impl, m, m)
-		a.VPSRLVQ(sh, m, rs) // subnormal truncation
-		a.VPSLLVQ(sh, rs, sh)
-		a.VPCMPEQQ(m, sh, sh)
-		a.VPCMPEQQ(zero, u, m)
-		a.VPOR(m, sh, sh) // subnormal: exact
-		a.VPCMPGTQ(normal, u, m)
-		a.VPBLENDVB(m, r, rs, r)
-		a.VPBLENDVB(m, ex, sh, ex)
-		a.VPANDN(one, ex, ex)
-		a.VPOR(ex, r, r)
-		a.VPCMPGTQ(big, u, m)
-		a.VPBLENDVB(m, inf, r, r)
-		a.VPCMPGTQ(nan, u, m)
-		a.VPOR(quiet, hi, hi)
-		a.VPBLENDVB(m, hi, r, r)
-		a.VPAND(mag, r, r)
-		a.VPSRLQ(U8(32), x, e)
-		a.VPAND(sgn, e, e)
-		a.VPOR(e, r, r)
+		f, bk, ne, ax, aw, bg := a.XMM(), a.YMM(), a.YMM(), a.YMM(), a.YMM(), a.YMM()
+		a.VCVTPD2PSY(x, f)
+		a.VCVTPS2PD(f, bk)
+		a.VCMPPD(U8(cmpNEQOQ), bk, x, ne) // inexact
+		a.VANDPD(abs, x, ax)
+		a.VANDPD(abs, bk, bk)
+		a.VCMPPD(U8(cmpGTOQ), ax, bk, aw) // rounded away from zero
+		a.VCMPPD(U8(cmpGEOQ), big, ax, bg)
+		a.VPANDN(aw, bg, aw)
+		a.VPAND(one, ne, ne)
+		a.VPANDN(ne, bg, ne)
+		r := a.YMM()
+		a.VPMOVZXDQ(f, r)
+		a.VPADDQ(aw, r, r) // -1 where away
+		a.VPOR(ne, r, r)
 		a.VPERMD(r, idx, r)
 		return r
 	}
