@@ -5,7 +5,7 @@
 // the loop, the unrolling and the tail handling are shared. Generate
 // compiles them all into kernel_amd64.s and kernel_amd64_stubs.go, and
 // writes stages_amd64.go, the Go side of the numeric stages (numeric.go's
-// table, glue.go).
+// table, glue.go) and of the round-to-odd stages (odd.go).
 package amd64
 
 import (
