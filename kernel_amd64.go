@@ -19,7 +19,7 @@ import (
 // Elements per step of the AVX2 kernels (Loop.Lanes in gen/amd64): the
 // wrappers pass n rounded down to a multiple and convert the rest in Go.
 const (
-	avx2Lanes   = 8  // the kernels on 32-bit lanes
+	avx2Lanes   = 8  // the kernels on 32-bit lanes, and i8ToI2 (in quads)
 	avx2Lanes16 = 16 // bf16ToF32AVX2
 	avx2Pairs   = 4  // f32ToF4, f32ToI4 (in pairs), f4ToF32 (in source bytes)
 	avx2Bytes   = 16 // i8ToI4 (in pairs), i4ToI8 and u4ToU8 (in source bytes)
