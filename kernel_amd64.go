@@ -19,7 +19,7 @@ import (
 // Elements per step of the AVX2 kernels (Loop.Lanes in gen/amd64): the
 // wrappers pass n rounded down to a multiple and convert the rest in Go.
 const (
-	avx2Lanes   = 8  // the kernels on 32-bit lanes
+	avx2Lanes   = 8  // the kernels on 32-bit lanes, and i8ToI2 (in quads)
 	avx2Lanes16 = 16 // bf16ToF32AVX2
 	avx2Pairs   = 4  // f32ToF4, f32ToI4 (in pairs), f4ToF32 (in source bytes)
 	avx2Bytes   = 16 // i8ToI4 (in pairs), i4ToI8 and u4ToU8 (in source bytes)
@@ -91,6 +91,7 @@ func init() {
 	k.f32ToF4 = kernel[func([]uint8, []float32)]{avx2F32ToF4, t2}
 	k.f4ToF32 = kernel[func([]float32, []uint8)]{avx2F4ToF32, t2}
 	k.i8ToI4 = kernel[func([]uint8, []uint8)]{avx2I8ToI4, t2}
+	k.i8ToI2 = kernel[func([]uint8, []uint8)]{avx2I8ToI2, t2}
 	k.i4ToI8 = kernel[func([]uint8, []uint8)]{avx2I4ToI8, t2}
 	k.u4ToU8 = kernel[func([]uint8, []uint8)]{avx2U4ToU8, t2}
 	k.f32ToI4 = kernel[func([]uint8, []float32)]{avx2F32ToI4, t2}
@@ -140,6 +141,7 @@ func init() {
 	k5.f32ToF4 = kernel[func([]uint8, []float32)]{avx512F32ToF4, t5}
 	k5.f4ToF32 = kernel[func([]float32, []uint8)]{avx512F4ToF32, t5}
 	k5.i8ToI4 = kernel[func([]uint8, []uint8)]{avx512I8ToI4, t5}
+	k5.i8ToI2 = kernel[func([]uint8, []uint8)]{avx512I8ToI2, t5}
 	k5.i4ToI8 = kernel[func([]uint8, []uint8)]{avx512I4ToI8, t5}
 	k5.u4ToU8 = kernel[func([]uint8, []uint8)]{avx512U4ToU8, t5}
 	k5.f32ToI4 = kernel[func([]uint8, []float32)]{avx512F32ToI4, t5}
@@ -712,6 +714,34 @@ func avx512I8ToI4(dst []uint8, src []uint8) {
 	i8ToI4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n/2)
 	if n%2 == 1 {
 		dst[n/2] = src[n-1] & 15
+	}
+}
+
+// avx2I8ToI2 packs whole groups of avx2Lanes quads with i8ToI2AVX2 and
+// the rest (a partial last byte included) with the generic kernel.
+func avx2I8ToI2(dst []uint8, src []uint8) {
+	n := len(src)
+	dst = dst[:(n+3)/4]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 4 &^ (avx2Lanes - 1)
+	if m > 0 {
+		i8ToI2AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	int8ToInt2Generic(dst[m:], src[4*m:])
+}
+
+// avx512I8ToI2 packs the whole quads with i8ToI2AVX512 (its tail masked) and
+// a partial last quad in Go, zero-padded.
+func avx512I8ToI2(dst []uint8, src []uint8) {
+	n := len(src)
+	dst = dst[:(n+3)/4]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 4
+	i8ToI2AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if 4*q < n {
+		int8ToInt2Generic(dst[q:], src[4*q:])
 	}
 }
 

@@ -22247,3 +22247,1172 @@ single:
 tail:
 	VZEROUPPER
 	RET
+
+// func oddF64ToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·oddF64ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+	MOVQ         $0x7fffffffffffffff, BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         $0x47f0000000000000, BX
+	VPBROADCASTQ BX, Z2
+
+main:
+	CMPQ             DX, $0x00000020
+	JB               single
+	VMOVDQU64        (CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z5, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y4, K1, Y4
+	VPADDD           Y0, Y4, K2, Y4
+	VMOVDQU64        Y4, (AX)
+	VMOVDQU64        64(CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z5, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y4, K1, Y4
+	VPADDD           Y0, Y4, K2, Y4
+	VMOVDQU64        Y4, 32(AX)
+	VMOVDQU64        128(CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z5, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y4, K1, Y4
+	VPADDD           Y0, Y4, K2, Y4
+	VMOVDQU64        Y4, 64(AX)
+	VMOVDQU64        192(CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z5, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y4, K1, Y4
+	VPADDD           Y0, Y4, K2, Y4
+	VMOVDQU64        Y4, 96(AX)
+	ADDQ             $0x00000100, CX
+	ADDQ             $0x00000080, AX
+	SUBQ             $0x00000020, DX
+	JMP              main
+
+single:
+	CMPQ             DX, $0x00000008
+	JB               tail
+	VMOVDQU64        (CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z5, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y4, K1, Y4
+	VPADDD           Y0, Y4, K2, Y4
+	VMOVDQU64        Y4, (AX)
+	ADDQ             $0x00000040, CX
+	ADDQ             $0x00000020, AX
+	SUBQ             $0x00000008, DX
+	JMP              single
+
+tail:
+	TESTQ            DX, DX
+	JZ               done
+	MOVQ             $-1, BX
+	BZHIQ            DX, BX, BX
+	KMOVQ            BX, K1
+	VMOVDQU64.Z      (CX), K1, Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z5, Z3, K2
+	VPANDQ           Z1, Z3, Z1
+	VCMPPD           $0x1d, Z2, Z1, K2, K3
+	VPORD            Y0, Y4, K2, Y4
+	VPADDD           Y0, Y4, K3, Y4
+	VMOVDQU32        Y4, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func oddI32ToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·oddI32ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ             DX, $0x00000040
+	JB               single
+	VMOVDQU64        (CX), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2DQ       Z2, Z3
+	VPCMPD           $0x04, Z3, Z1, K1
+	VPORD            Z0, Z2, K1, Z2
+	VMOVDQU64        Z2, (AX)
+	VMOVDQU64        64(CX), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2DQ       Z2, Z3
+	VPCMPD           $0x04, Z3, Z1, K1
+	VPORD            Z0, Z2, K1, Z2
+	VMOVDQU64        Z2, 64(AX)
+	VMOVDQU64        128(CX), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2DQ       Z2, Z3
+	VPCMPD           $0x04, Z3, Z1, K1
+	VPORD            Z0, Z2, K1, Z2
+	VMOVDQU64        Z2, 128(AX)
+	VMOVDQU64        192(CX), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2DQ       Z2, Z3
+	VPCMPD           $0x04, Z3, Z1, K1
+	VPORD            Z0, Z2, K1, Z2
+	VMOVDQU64        Z2, 192(AX)
+	ADDQ             $0x00000100, CX
+	ADDQ             $0x00000100, AX
+	SUBQ             $0x00000040, DX
+	JMP              main
+
+single:
+	CMPQ             DX, $0x00000010
+	JB               tail
+	VMOVDQU64        (CX), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2DQ       Z2, Z3
+	VPCMPD           $0x04, Z3, Z1, K1
+	VPORD            Z0, Z2, K1, Z2
+	VMOVDQU64        Z2, (AX)
+	ADDQ             $0x00000040, CX
+	ADDQ             $0x00000040, AX
+	SUBQ             $0x00000010, DX
+	JMP              single
+
+tail:
+	TESTQ            DX, DX
+	JZ               done
+	MOVQ             $-1, BX
+	BZHIQ            DX, BX, BX
+	KMOVQ            BX, K1
+	VMOVDQU32.Z      (CX), K1, Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2DQ       Z2, Z3
+	VPCMPD           $0x04, Z3, Z1, K2
+	VPORD            Z0, Z2, K2, Z2
+	VMOVDQU32        Z2, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func oddU32ToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·oddU32ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ              DX, $0x00000040
+	JB                single
+	VMOVDQU64         (CX), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2UDQ       Z2, Z3
+	VPCMPD            $0x04, Z3, Z1, K1
+	VPORD             Z0, Z2, K1, Z2
+	VMOVDQU64         Z2, (AX)
+	VMOVDQU64         64(CX), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2UDQ       Z2, Z3
+	VPCMPD            $0x04, Z3, Z1, K1
+	VPORD             Z0, Z2, K1, Z2
+	VMOVDQU64         Z2, 64(AX)
+	VMOVDQU64         128(CX), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2UDQ       Z2, Z3
+	VPCMPD            $0x04, Z3, Z1, K1
+	VPORD             Z0, Z2, K1, Z2
+	VMOVDQU64         Z2, 128(AX)
+	VMOVDQU64         192(CX), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2UDQ       Z2, Z3
+	VPCMPD            $0x04, Z3, Z1, K1
+	VPORD             Z0, Z2, K1, Z2
+	VMOVDQU64         Z2, 192(AX)
+	ADDQ              $0x00000100, CX
+	ADDQ              $0x00000100, AX
+	SUBQ              $0x00000040, DX
+	JMP               main
+
+single:
+	CMPQ              DX, $0x00000010
+	JB                tail
+	VMOVDQU64         (CX), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2UDQ       Z2, Z3
+	VPCMPD            $0x04, Z3, Z1, K1
+	VPORD             Z0, Z2, K1, Z2
+	VMOVDQU64         Z2, (AX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000040, AX
+	SUBQ              $0x00000010, DX
+	JMP               single
+
+tail:
+	TESTQ             DX, DX
+	JZ                done
+	MOVQ              $-1, BX
+	BZHIQ             DX, BX, BX
+	KMOVQ             BX, K1
+	VMOVDQU32.Z       (CX), K1, Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2UDQ       Z2, Z3
+	VPCMPD            $0x04, Z3, Z1, K2
+	VPORD             Z0, Z2, K2, Z2
+	VMOVDQU32         Z2, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func oddI64ToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·oddI64ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ             DX, $0x00000020
+	JB               single
+	VMOVDQU64        (CX), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2QQ       Y2, Z3
+	VPCMPQ           $0x04, Z3, Z1, K1
+	VPORD            Y0, Y2, K1, Y2
+	VMOVDQU64        Y2, (AX)
+	VMOVDQU64        64(CX), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2QQ       Y2, Z3
+	VPCMPQ           $0x04, Z3, Z1, K1
+	VPORD            Y0, Y2, K1, Y2
+	VMOVDQU64        Y2, 32(AX)
+	VMOVDQU64        128(CX), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2QQ       Y2, Z3
+	VPCMPQ           $0x04, Z3, Z1, K1
+	VPORD            Y0, Y2, K1, Y2
+	VMOVDQU64        Y2, 64(AX)
+	VMOVDQU64        192(CX), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2QQ       Y2, Z3
+	VPCMPQ           $0x04, Z3, Z1, K1
+	VPORD            Y0, Y2, K1, Y2
+	VMOVDQU64        Y2, 96(AX)
+	ADDQ             $0x00000100, CX
+	ADDQ             $0x00000080, AX
+	SUBQ             $0x00000020, DX
+	JMP              main
+
+single:
+	CMPQ             DX, $0x00000008
+	JB               tail
+	VMOVDQU64        (CX), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2QQ       Y2, Z3
+	VPCMPQ           $0x04, Z3, Z1, K1
+	VPORD            Y0, Y2, K1, Y2
+	VMOVDQU64        Y2, (AX)
+	ADDQ             $0x00000040, CX
+	ADDQ             $0x00000020, AX
+	SUBQ             $0x00000008, DX
+	JMP              single
+
+tail:
+	TESTQ            DX, DX
+	JZ               done
+	MOVQ             $-1, BX
+	BZHIQ            DX, BX, BX
+	KMOVQ            BX, K1
+	VMOVDQU64.Z      (CX), K1, Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2QQ       Y2, Z3
+	VPCMPQ           $0x04, Z3, Z1, K2
+	VPORD            Y0, Y2, K2, Y2
+	VMOVDQU32        Y2, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func oddU64ToF32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·oddU64ToF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ              DX, $0x00000020
+	JB                single
+	VMOVDQU64         (CX), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2UQQ       Y2, Z3
+	VPCMPQ            $0x04, Z3, Z1, K1
+	VPORD             Y0, Y2, K1, Y2
+	VMOVDQU64         Y2, (AX)
+	VMOVDQU64         64(CX), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2UQQ       Y2, Z3
+	VPCMPQ            $0x04, Z3, Z1, K1
+	VPORD             Y0, Y2, K1, Y2
+	VMOVDQU64         Y2, 32(AX)
+	VMOVDQU64         128(CX), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2UQQ       Y2, Z3
+	VPCMPQ            $0x04, Z3, Z1, K1
+	VPORD             Y0, Y2, K1, Y2
+	VMOVDQU64         Y2, 64(AX)
+	VMOVDQU64         192(CX), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2UQQ       Y2, Z3
+	VPCMPQ            $0x04, Z3, Z1, K1
+	VPORD             Y0, Y2, K1, Y2
+	VMOVDQU64         Y2, 96(AX)
+	ADDQ              $0x00000100, CX
+	ADDQ              $0x00000080, AX
+	SUBQ              $0x00000020, DX
+	JMP               main
+
+single:
+	CMPQ              DX, $0x00000008
+	JB                tail
+	VMOVDQU64         (CX), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2UQQ       Y2, Z3
+	VPCMPQ            $0x04, Z3, Z1, K1
+	VPORD             Y0, Y2, K1, Y2
+	VMOVDQU64         Y2, (AX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000020, AX
+	SUBQ              $0x00000008, DX
+	JMP               single
+
+tail:
+	TESTQ             DX, DX
+	JZ                done
+	MOVQ              $-1, BX
+	BZHIQ             DX, BX, BX
+	KMOVQ             BX, K1
+	VMOVDQU64.Z       (CX), K1, Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2UQQ       Y2, Z3
+	VPCMPQ            $0x04, Z3, Z1, K2
+	VPORD             Y0, Y2, K2, Y2
+	VMOVDQU32         Y2, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func oddF64ToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·oddF64ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ       DX, $0x00000010
+	JB         single
+	VMOVDQU    (CX), Y1
+	VCVTPD2PSY Y1, X2
+	VCVTPS2PD  X2, Y3
+	VCMPPD     $0x0c, Y3, Y1, Y4
+	VANDPD     splat64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD     splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD     $0x1e, Y1, Y3, Y3
+	VCMPPD     $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
+	VPANDN     Y3, Y1, Y3
+	VPAND      splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN     Y4, Y1, Y4
+	VPMOVZXDQ  X2, Y1
+	VPADDQ     Y3, Y1, Y1
+	VPOR       Y4, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVDQU    X1, (AX)
+	VMOVDQU    32(CX), Y1
+	VCVTPD2PSY Y1, X2
+	VCVTPS2PD  X2, Y3
+	VCMPPD     $0x0c, Y3, Y1, Y4
+	VANDPD     splat64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD     splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD     $0x1e, Y1, Y3, Y3
+	VCMPPD     $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
+	VPANDN     Y3, Y1, Y3
+	VPAND      splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN     Y4, Y1, Y4
+	VPMOVZXDQ  X2, Y1
+	VPADDQ     Y3, Y1, Y1
+	VPOR       Y4, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVDQU    X1, 16(AX)
+	VMOVDQU    64(CX), Y1
+	VCVTPD2PSY Y1, X2
+	VCVTPS2PD  X2, Y3
+	VCMPPD     $0x0c, Y3, Y1, Y4
+	VANDPD     splat64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD     splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD     $0x1e, Y1, Y3, Y3
+	VCMPPD     $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
+	VPANDN     Y3, Y1, Y3
+	VPAND      splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN     Y4, Y1, Y4
+	VPMOVZXDQ  X2, Y1
+	VPADDQ     Y3, Y1, Y1
+	VPOR       Y4, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVDQU    X1, 32(AX)
+	VMOVDQU    96(CX), Y1
+	VCVTPD2PSY Y1, X2
+	VCVTPS2PD  X2, Y3
+	VCMPPD     $0x0c, Y3, Y1, Y4
+	VANDPD     splat64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD     splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD     $0x1e, Y1, Y3, Y3
+	VCMPPD     $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
+	VPANDN     Y3, Y1, Y3
+	VPAND      splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN     Y4, Y1, Y4
+	VPMOVZXDQ  X2, Y1
+	VPADDQ     Y3, Y1, Y1
+	VPOR       Y4, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVDQU    X1, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000004
+	JB         tail
+	VMOVDQU    (CX), Y1
+	VCVTPD2PSY Y1, X2
+	VCVTPS2PD  X2, Y3
+	VCMPPD     $0x0c, Y3, Y1, Y4
+	VANDPD     splat64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD     splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD     $0x1e, Y1, Y3, Y3
+	VCMPPD     $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
+	VPANDN     Y3, Y1, Y3
+	VPAND      splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN     Y4, Y1, Y4
+	VPMOVZXDQ  X2, Y1
+	VPADDQ     Y3, Y1, Y1
+	VPOR       Y4, Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVDQU    X1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000004, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat64_7fffffffffffffff<>+0(SB)/4, $0xffffffff
+DATA splat64_7fffffffffffffff<>+4(SB)/4, $0x7fffffff
+DATA splat64_7fffffffffffffff<>+8(SB)/4, $0xffffffff
+DATA splat64_7fffffffffffffff<>+12(SB)/4, $0x7fffffff
+DATA splat64_7fffffffffffffff<>+16(SB)/4, $0xffffffff
+DATA splat64_7fffffffffffffff<>+20(SB)/4, $0x7fffffff
+DATA splat64_7fffffffffffffff<>+24(SB)/4, $0xffffffff
+DATA splat64_7fffffffffffffff<>+28(SB)/4, $0x7fffffff
+GLOBL splat64_7fffffffffffffff<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_47f0000000000000<>+0(SB)/4, $0x00000000
+DATA splat64_47f0000000000000<>+4(SB)/4, $0x47f00000
+DATA splat64_47f0000000000000<>+8(SB)/4, $0x00000000
+DATA splat64_47f0000000000000<>+12(SB)/4, $0x47f00000
+DATA splat64_47f0000000000000<>+16(SB)/4, $0x00000000
+DATA splat64_47f0000000000000<>+20(SB)/4, $0x47f00000
+DATA splat64_47f0000000000000<>+24(SB)/4, $0x00000000
+DATA splat64_47f0000000000000<>+28(SB)/4, $0x47f00000
+GLOBL splat64_47f0000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_0000000000000001<>+0(SB)/4, $0x00000001
+DATA splat64_0000000000000001<>+4(SB)/4, $0x00000000
+DATA splat64_0000000000000001<>+8(SB)/4, $0x00000001
+DATA splat64_0000000000000001<>+12(SB)/4, $0x00000000
+DATA splat64_0000000000000001<>+16(SB)/4, $0x00000001
+DATA splat64_0000000000000001<>+20(SB)/4, $0x00000000
+DATA splat64_0000000000000001<>+24(SB)/4, $0x00000001
+DATA splat64_0000000000000001<>+28(SB)/4, $0x00000000
+GLOBL splat64_0000000000000001<>(SB), RODATA|NOPTR, $32
+
+// func oddI32ToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·oddI32ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y1
+	VCVTDQ2PS  Y1, Y2
+	VCVTTPS2DQ Y2, Y3
+	VPSUBD     Y3, Y1, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPXOR      Y1, Y3, Y3
+	VPSRAD     $0x1f, Y3, Y3
+	VPANDN     Y3, Y4, Y3
+	VPADDD     Y3, Y2, Y2
+	VPANDN     splat32_00000001<>+0(SB), Y4, Y4
+	VPOR       Y4, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	VMOVDQU    32(CX), Y1
+	VCVTDQ2PS  Y1, Y2
+	VCVTTPS2DQ Y2, Y3
+	VPSUBD     Y3, Y1, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPXOR      Y1, Y3, Y3
+	VPSRAD     $0x1f, Y3, Y3
+	VPANDN     Y3, Y4, Y3
+	VPADDD     Y3, Y2, Y2
+	VPANDN     splat32_00000001<>+0(SB), Y4, Y4
+	VPOR       Y4, Y2, Y2
+	VMOVDQU    Y2, 32(AX)
+	VMOVDQU    64(CX), Y1
+	VCVTDQ2PS  Y1, Y2
+	VCVTTPS2DQ Y2, Y3
+	VPSUBD     Y3, Y1, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPXOR      Y1, Y3, Y3
+	VPSRAD     $0x1f, Y3, Y3
+	VPANDN     Y3, Y4, Y3
+	VPADDD     Y3, Y2, Y2
+	VPANDN     splat32_00000001<>+0(SB), Y4, Y4
+	VPOR       Y4, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VMOVDQU    96(CX), Y1
+	VCVTDQ2PS  Y1, Y2
+	VCVTTPS2DQ Y2, Y3
+	VPSUBD     Y3, Y1, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPXOR      Y1, Y3, Y3
+	VPSRAD     $0x1f, Y3, Y3
+	VPANDN     Y3, Y4, Y3
+	VPADDD     Y3, Y2, Y2
+	VPANDN     splat32_00000001<>+0(SB), Y4, Y4
+	VPOR       Y4, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU    (CX), Y1
+	VCVTDQ2PS  Y1, Y2
+	VCVTTPS2DQ Y2, Y3
+	VPSUBD     Y3, Y1, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPXOR      Y1, Y3, Y3
+	VPSRAD     $0x1f, Y3, Y3
+	VPANDN     Y3, Y4, Y3
+	VPADDD     Y3, Y2, Y2
+	VPANDN     splat32_00000001<>+0(SB), Y4, Y4
+	VPOR       Y4, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func oddU32ToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·oddU32ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), Y1
+	VPSRLD    $0x08, Y1, Y2
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x17, Y2, Y2
+	VPSUBD    splat32_0000008e<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVD   Y2, Y1, Y3
+	VPSLLVD   Y2, Y3, Y4
+	VPCMPEQD  Y1, Y4, Y4
+	VPANDN    splat32_00000001<>+0(SB), Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTDQ2PS Y3, Y3
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	VMOVDQU   32(CX), Y1
+	VPSRLD    $0x08, Y1, Y2
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x17, Y2, Y2
+	VPSUBD    splat32_0000008e<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVD   Y2, Y1, Y3
+	VPSLLVD   Y2, Y3, Y4
+	VPCMPEQD  Y1, Y4, Y4
+	VPANDN    splat32_00000001<>+0(SB), Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTDQ2PS Y3, Y3
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y3, Y3
+	VMOVDQU   Y3, 32(AX)
+	VMOVDQU   64(CX), Y1
+	VPSRLD    $0x08, Y1, Y2
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x17, Y2, Y2
+	VPSUBD    splat32_0000008e<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVD   Y2, Y1, Y3
+	VPSLLVD   Y2, Y3, Y4
+	VPCMPEQD  Y1, Y4, Y4
+	VPANDN    splat32_00000001<>+0(SB), Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTDQ2PS Y3, Y3
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y3, Y3
+	VMOVDQU   Y3, 64(AX)
+	VMOVDQU   96(CX), Y1
+	VPSRLD    $0x08, Y1, Y2
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x17, Y2, Y2
+	VPSUBD    splat32_0000008e<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVD   Y2, Y1, Y3
+	VPSLLVD   Y2, Y3, Y4
+	VPCMPEQD  Y1, Y4, Y4
+	VPANDN    splat32_00000001<>+0(SB), Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTDQ2PS Y3, Y3
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y3, Y3
+	VMOVDQU   Y3, 96(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU   (CX), Y1
+	VPSRLD    $0x08, Y1, Y2
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x17, Y2, Y2
+	VPSUBD    splat32_0000008e<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVD   Y2, Y1, Y3
+	VPSLLVD   Y2, Y3, Y4
+	VPCMPEQD  Y1, Y4, Y4
+	VPANDN    splat32_00000001<>+0(SB), Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTDQ2PS Y3, Y3
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_0000008e<>+0(SB)/4, $0x0000008e
+DATA splat32_0000008e<>+4(SB)/4, $0x0000008e
+DATA splat32_0000008e<>+8(SB)/4, $0x0000008e
+DATA splat32_0000008e<>+12(SB)/4, $0x0000008e
+DATA splat32_0000008e<>+16(SB)/4, $0x0000008e
+DATA splat32_0000008e<>+20(SB)/4, $0x0000008e
+DATA splat32_0000008e<>+24(SB)/4, $0x0000008e
+DATA splat32_0000008e<>+28(SB)/4, $0x0000008e
+GLOBL splat32_0000008e<>(SB), RODATA|NOPTR, $32
+
+// func oddI64ToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·oddI64ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU narrow_q2d<>+0(SB), Y1
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVDQU   (CX), Y2
+	VPCMPGTQ  Y2, Y0, Y3
+	VPXOR     Y3, Y2, Y6
+	VPSUBQ    Y3, Y6, Y6
+	VPSRLQ    $0x0c, Y6, Y2
+	VPOR      splat64_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD    splat64_4330000000000000<>+0(SB), Y2, Y2
+	VPSRLQ    $0x34, Y2, Y2
+	VPSUBD    splat64_000000000000040a<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVQ   Y2, Y6, Y4
+	VPSLLVQ   Y2, Y4, Y5
+	VPCMPEQQ  Y6, Y5, Y5
+	VPANDN    splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y4, Y4
+	VPAND     splat64_0000000080000000<>+0(SB), Y3, Y3
+	VPOR      Y3, Y4, Y4
+	VPERMD    Y4, Y1, Y4
+	VMOVDQU   X4, (AX)
+	VMOVDQU   32(CX), Y2
+	VPCMPGTQ  Y2, Y0, Y3
+	VPXOR     Y3, Y2, Y6
+	VPSUBQ    Y3, Y6, Y6
+	VPSRLQ    $0x0c, Y6, Y2
+	VPOR      splat64_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD    splat64_4330000000000000<>+0(SB), Y2, Y2
+	VPSRLQ    $0x34, Y2, Y2
+	VPSUBD    splat64_000000000000040a<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVQ   Y2, Y6, Y4
+	VPSLLVQ   Y2, Y4, Y5
+	VPCMPEQQ  Y6, Y5, Y5
+	VPANDN    splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y4, Y4
+	VPAND     splat64_0000000080000000<>+0(SB), Y3, Y3
+	VPOR      Y3, Y4, Y4
+	VPERMD    Y4, Y1, Y4
+	VMOVDQU   X4, 16(AX)
+	VMOVDQU   64(CX), Y2
+	VPCMPGTQ  Y2, Y0, Y3
+	VPXOR     Y3, Y2, Y6
+	VPSUBQ    Y3, Y6, Y6
+	VPSRLQ    $0x0c, Y6, Y2
+	VPOR      splat64_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD    splat64_4330000000000000<>+0(SB), Y2, Y2
+	VPSRLQ    $0x34, Y2, Y2
+	VPSUBD    splat64_000000000000040a<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVQ   Y2, Y6, Y4
+	VPSLLVQ   Y2, Y4, Y5
+	VPCMPEQQ  Y6, Y5, Y5
+	VPANDN    splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y4, Y4
+	VPAND     splat64_0000000080000000<>+0(SB), Y3, Y3
+	VPOR      Y3, Y4, Y4
+	VPERMD    Y4, Y1, Y4
+	VMOVDQU   X4, 32(AX)
+	VMOVDQU   96(CX), Y2
+	VPCMPGTQ  Y2, Y0, Y3
+	VPXOR     Y3, Y2, Y6
+	VPSUBQ    Y3, Y6, Y6
+	VPSRLQ    $0x0c, Y6, Y2
+	VPOR      splat64_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD    splat64_4330000000000000<>+0(SB), Y2, Y2
+	VPSRLQ    $0x34, Y2, Y2
+	VPSUBD    splat64_000000000000040a<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVQ   Y2, Y6, Y4
+	VPSLLVQ   Y2, Y4, Y5
+	VPCMPEQQ  Y6, Y5, Y5
+	VPANDN    splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y4, Y4
+	VPAND     splat64_0000000080000000<>+0(SB), Y3, Y3
+	VPOR      Y3, Y4, Y4
+	VPERMD    Y4, Y1, Y4
+	VMOVDQU   X4, 48(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVDQU   (CX), Y2
+	VPCMPGTQ  Y2, Y0, Y3
+	VPXOR     Y3, Y2, Y6
+	VPSUBQ    Y3, Y6, Y6
+	VPSRLQ    $0x0c, Y6, Y2
+	VPOR      splat64_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD    splat64_4330000000000000<>+0(SB), Y2, Y2
+	VPSRLQ    $0x34, Y2, Y2
+	VPSUBD    splat64_000000000000040a<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVQ   Y2, Y6, Y4
+	VPSLLVQ   Y2, Y4, Y5
+	VPCMPEQQ  Y6, Y5, Y5
+	VPANDN    splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y4, Y4
+	VPAND     splat64_0000000080000000<>+0(SB), Y3, Y3
+	VPOR      Y3, Y4, Y4
+	VPERMD    Y4, Y1, Y4
+	VMOVDQU   X4, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat64_000000000000040a<>+0(SB)/4, $0x0000040a
+DATA splat64_000000000000040a<>+4(SB)/4, $0x00000000
+DATA splat64_000000000000040a<>+8(SB)/4, $0x0000040a
+DATA splat64_000000000000040a<>+12(SB)/4, $0x00000000
+DATA splat64_000000000000040a<>+16(SB)/4, $0x0000040a
+DATA splat64_000000000000040a<>+20(SB)/4, $0x00000000
+DATA splat64_000000000000040a<>+24(SB)/4, $0x0000040a
+DATA splat64_000000000000040a<>+28(SB)/4, $0x00000000
+GLOBL splat64_000000000000040a<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_0000000080000000<>+0(SB)/4, $0x80000000
+DATA splat64_0000000080000000<>+4(SB)/4, $0x00000000
+DATA splat64_0000000080000000<>+8(SB)/4, $0x80000000
+DATA splat64_0000000080000000<>+12(SB)/4, $0x00000000
+DATA splat64_0000000080000000<>+16(SB)/4, $0x80000000
+DATA splat64_0000000080000000<>+20(SB)/4, $0x00000000
+DATA splat64_0000000080000000<>+24(SB)/4, $0x80000000
+DATA splat64_0000000080000000<>+28(SB)/4, $0x00000000
+GLOBL splat64_0000000080000000<>(SB), RODATA|NOPTR, $32
+
+// func oddU64ToF32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·oddU64ToF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU narrow_q2d<>+0(SB), Y1
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VMOVDQU   (CX), Y2
+	VPSRLQ    $0x0c, Y2, Y3
+	VPOR      splat64_4330000000000000<>+0(SB), Y3, Y3
+	VSUBPD    splat64_4330000000000000<>+0(SB), Y3, Y3
+	VPSRLQ    $0x34, Y3, Y3
+	VPSUBD    splat64_000000000000040a<>+0(SB), Y3, Y3
+	VPMAXSD   Y0, Y3, Y3
+	VPSRLVQ   Y3, Y2, Y4
+	VPSLLVQ   Y3, Y4, Y5
+	VPCMPEQQ  Y2, Y5, Y5
+	VPANDN    splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VPSLLD    $0x17, Y3, Y3
+	VPADDD    Y3, Y4, Y4
+	VPERMD    Y4, Y1, Y4
+	VMOVDQU   X4, (AX)
+	VMOVDQU   32(CX), Y2
+	VPSRLQ    $0x0c, Y2, Y3
+	VPOR      splat64_4330000000000000<>+0(SB), Y3, Y3
+	VSUBPD    splat64_4330000000000000<>+0(SB), Y3, Y3
+	VPSRLQ    $0x34, Y3, Y3
+	VPSUBD    splat64_000000000000040a<>+0(SB), Y3, Y3
+	VPMAXSD   Y0, Y3, Y3
+	VPSRLVQ   Y3, Y2, Y4
+	VPSLLVQ   Y3, Y4, Y5
+	VPCMPEQQ  Y2, Y5, Y5
+	VPANDN    splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VPSLLD    $0x17, Y3, Y3
+	VPADDD    Y3, Y4, Y4
+	VPERMD    Y4, Y1, Y4
+	VMOVDQU   X4, 16(AX)
+	VMOVDQU   64(CX), Y2
+	VPSRLQ    $0x0c, Y2, Y3
+	VPOR      splat64_4330000000000000<>+0(SB), Y3, Y3
+	VSUBPD    splat64_4330000000000000<>+0(SB), Y3, Y3
+	VPSRLQ    $0x34, Y3, Y3
+	VPSUBD    splat64_000000000000040a<>+0(SB), Y3, Y3
+	VPMAXSD   Y0, Y3, Y3
+	VPSRLVQ   Y3, Y2, Y4
+	VPSLLVQ   Y3, Y4, Y5
+	VPCMPEQQ  Y2, Y5, Y5
+	VPANDN    splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VPSLLD    $0x17, Y3, Y3
+	VPADDD    Y3, Y4, Y4
+	VPERMD    Y4, Y1, Y4
+	VMOVDQU   X4, 32(AX)
+	VMOVDQU   96(CX), Y2
+	VPSRLQ    $0x0c, Y2, Y3
+	VPOR      splat64_4330000000000000<>+0(SB), Y3, Y3
+	VSUBPD    splat64_4330000000000000<>+0(SB), Y3, Y3
+	VPSRLQ    $0x34, Y3, Y3
+	VPSUBD    splat64_000000000000040a<>+0(SB), Y3, Y3
+	VPMAXSD   Y0, Y3, Y3
+	VPSRLVQ   Y3, Y2, Y4
+	VPSLLVQ   Y3, Y4, Y5
+	VPCMPEQQ  Y2, Y5, Y5
+	VPANDN    splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VPSLLD    $0x17, Y3, Y3
+	VPADDD    Y3, Y4, Y4
+	VPERMD    Y4, Y1, Y4
+	VMOVDQU   X4, 48(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000004
+	JB        tail
+	VMOVDQU   (CX), Y2
+	VPSRLQ    $0x0c, Y2, Y3
+	VPOR      splat64_4330000000000000<>+0(SB), Y3, Y3
+	VSUBPD    splat64_4330000000000000<>+0(SB), Y3, Y3
+	VPSRLQ    $0x34, Y3, Y3
+	VPSUBD    splat64_000000000000040a<>+0(SB), Y3, Y3
+	VPMAXSD   Y0, Y3, Y3
+	VPSRLVQ   Y3, Y2, Y4
+	VPSLLVQ   Y3, Y4, Y5
+	VPCMPEQQ  Y2, Y5, Y5
+	VPANDN    splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTDQ2PS Y4, Y4
+	VPSLLD    $0x17, Y3, Y3
+	VPADDD    Y3, Y4, Y4
+	VPERMD    Y4, Y1, Y4
+	VMOVDQU   X4, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000004, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func i8ToI2AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·i8ToI2AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y1
+	VPAND      splat32_03030303<>+0(SB), Y1, Y1
+	VPMADDUBSW splat32_04010401<>+0(SB), Y1, Y1
+	VPMADDWD   splat32_00100001<>+0(SB), Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	VMOVDQU    32(CX), Y1
+	VPAND      splat32_03030303<>+0(SB), Y1, Y1
+	VPMADDUBSW splat32_04010401<>+0(SB), Y1, Y1
+	VPMADDWD   splat32_00100001<>+0(SB), Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 8(AX)
+	VMOVDQU    64(CX), Y1
+	VPAND      splat32_03030303<>+0(SB), Y1, Y1
+	VPMADDUBSW splat32_04010401<>+0(SB), Y1, Y1
+	VPMADDWD   splat32_00100001<>+0(SB), Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 16(AX)
+	VMOVDQU    96(CX), Y1
+	VPAND      splat32_03030303<>+0(SB), Y1, Y1
+	VPMADDUBSW splat32_04010401<>+0(SB), Y1, Y1
+	VPMADDWD   splat32_00100001<>+0(SB), Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU    (CX), Y1
+	VPAND      splat32_03030303<>+0(SB), Y1, Y1
+	VPMADDUBSW splat32_04010401<>+0(SB), Y1, Y1
+	VPMADDWD   splat32_00100001<>+0(SB), Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_03030303<>+0(SB)/4, $0x03030303
+DATA splat32_03030303<>+4(SB)/4, $0x03030303
+DATA splat32_03030303<>+8(SB)/4, $0x03030303
+DATA splat32_03030303<>+12(SB)/4, $0x03030303
+DATA splat32_03030303<>+16(SB)/4, $0x03030303
+DATA splat32_03030303<>+20(SB)/4, $0x03030303
+DATA splat32_03030303<>+24(SB)/4, $0x03030303
+DATA splat32_03030303<>+28(SB)/4, $0x03030303
+GLOBL splat32_03030303<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_04010401<>+0(SB)/4, $0x04010401
+DATA splat32_04010401<>+4(SB)/4, $0x04010401
+DATA splat32_04010401<>+8(SB)/4, $0x04010401
+DATA splat32_04010401<>+12(SB)/4, $0x04010401
+DATA splat32_04010401<>+16(SB)/4, $0x04010401
+DATA splat32_04010401<>+20(SB)/4, $0x04010401
+DATA splat32_04010401<>+24(SB)/4, $0x04010401
+DATA splat32_04010401<>+28(SB)/4, $0x04010401
+GLOBL splat32_04010401<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00100001<>+0(SB)/4, $0x00100001
+DATA splat32_00100001<>+4(SB)/4, $0x00100001
+DATA splat32_00100001<>+8(SB)/4, $0x00100001
+DATA splat32_00100001<>+12(SB)/4, $0x00100001
+DATA splat32_00100001<>+16(SB)/4, $0x00100001
+DATA splat32_00100001<>+20(SB)/4, $0x00100001
+DATA splat32_00100001<>+24(SB)/4, $0x00100001
+DATA splat32_00100001<>+28(SB)/4, $0x00100001
+GLOBL splat32_00100001<>(SB), RODATA|NOPTR, $32
+
+// func i8ToI2AVX512(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·i8ToI2AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x03030303, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x04010401, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00100001, BX
+	VPBROADCASTD BX, Z2
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z3
+	VPANDD     Z0, Z3, Z3
+	VPMADDUBSW Z1, Z3, Z3
+	VPMADDWD   Z2, Z3, Z3
+	VPMOVDB    Z3, X3
+	VMOVDQU64  X3, (AX)
+	VMOVDQU64  64(CX), Z3
+	VPANDD     Z0, Z3, Z3
+	VPMADDUBSW Z1, Z3, Z3
+	VPMADDWD   Z2, Z3, Z3
+	VPMOVDB    Z3, X3
+	VMOVDQU64  X3, 16(AX)
+	VMOVDQU64  128(CX), Z3
+	VPANDD     Z0, Z3, Z3
+	VPMADDUBSW Z1, Z3, Z3
+	VPMADDWD   Z2, Z3, Z3
+	VPMOVDB    Z3, X3
+	VMOVDQU64  X3, 32(AX)
+	VMOVDQU64  192(CX), Z3
+	VPANDD     Z0, Z3, Z3
+	VPMADDUBSW Z1, Z3, Z3
+	VPMADDWD   Z2, Z3, Z3
+	VPMOVDB    Z3, X3
+	VMOVDQU64  X3, 48(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z3
+	VPANDD     Z0, Z3, Z3
+	VPMADDUBSW Z1, Z3, Z3
+	VPMADDWD   Z2, Z3, Z3
+	VPMOVDB    Z3, X3
+	VMOVDQU64  X3, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	SHLQ       $0x02, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, Z3
+	VPANDD     Z0, Z3, Z3
+	VPMADDUBSW Z1, Z3, Z3
+	VPMADDWD   Z2, Z3, Z3
+	VPMOVDB    Z3, X0
+	MOVQ       DX, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU8   X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET

@@ -1488,3 +1488,63 @@ func bf16ToF16AVX512(dst *uint16, src *uint16, n int)
 //
 //go:noescape
 func bf16ToF16AVX2(dst *uint16, src *uint16, n int)
+
+// oddF64ToF32AVX512 rounds n DOUBLE elements at src to float32 bits at dst by round-to-odd (gen/amd64 oddStages; 8 lanes).
+//
+//go:noescape
+func oddF64ToF32AVX512(dst *byte, src *byte, n int)
+
+// oddI32ToF32AVX512 rounds n INT32 elements at src to float32 bits at dst by round-to-odd (gen/amd64 oddStages; 16 lanes).
+//
+//go:noescape
+func oddI32ToF32AVX512(dst *byte, src *byte, n int)
+
+// oddU32ToF32AVX512 rounds n UINT32 elements at src to float32 bits at dst by round-to-odd (gen/amd64 oddStages; 16 lanes).
+//
+//go:noescape
+func oddU32ToF32AVX512(dst *byte, src *byte, n int)
+
+// oddI64ToF32AVX512 rounds n INT64 elements at src to float32 bits at dst by round-to-odd (gen/amd64 oddStages; 8 lanes).
+//
+//go:noescape
+func oddI64ToF32AVX512(dst *byte, src *byte, n int)
+
+// oddU64ToF32AVX512 rounds n UINT64 elements at src to float32 bits at dst by round-to-odd (gen/amd64 oddStages; 8 lanes).
+//
+//go:noescape
+func oddU64ToF32AVX512(dst *byte, src *byte, n int)
+
+// oddF64ToF32AVX2 rounds n DOUBLE elements at src to float32 bits at dst by round-to-odd (gen/amd64 oddStages; 4 lanes).
+//
+//go:noescape
+func oddF64ToF32AVX2(dst *byte, src *byte, n int)
+
+// oddI32ToF32AVX2 rounds n INT32 elements at src to float32 bits at dst by round-to-odd (gen/amd64 oddStages; 8 lanes).
+//
+//go:noescape
+func oddI32ToF32AVX2(dst *byte, src *byte, n int)
+
+// oddU32ToF32AVX2 rounds n UINT32 elements at src to float32 bits at dst by round-to-odd (gen/amd64 oddStages; 8 lanes).
+//
+//go:noescape
+func oddU32ToF32AVX2(dst *byte, src *byte, n int)
+
+// oddI64ToF32AVX2 rounds n INT64 elements at src to float32 bits at dst by round-to-odd (gen/amd64 oddStages; 4 lanes).
+//
+//go:noescape
+func oddI64ToF32AVX2(dst *byte, src *byte, n int)
+
+// oddU64ToF32AVX2 rounds n UINT64 elements at src to float32 bits at dst by round-to-odd (gen/amd64 oddStages; 4 lanes).
+//
+//go:noescape
+func oddU64ToF32AVX2(dst *byte, src *byte, n int)
+
+// n counts quads of source bytes.
+//
+//go:noescape
+func i8ToI2AVX2(dst *uint8, src *uint8, n int)
+
+// n counts quads of source bytes.
+//
+//go:noescape
+func i8ToI2AVX512(dst *uint8, src *uint8, n int)

@@ -2994,3 +2994,164 @@ func scalarStage(dst []byte, to DataType, src []byte, from DataType, n int) {
 		}
 	}
 }
+
+// The round-to-odd SIMD stages (gen/amd64/odd.go, oddStages).
+
+func init() {
+	if cpu.X86.HasAVX && cpu.X86.HasAVX2 {
+		registerOddStage("avx2", Double, stageOddF64ToF32AVX2)
+		registerOddStage("avx2", Int32, stageOddI32ToF32AVX2)
+		registerOddStage("avx2", Uint32, stageOddU32ToF32AVX2)
+		registerOddStage("avx2", Int64, stageOddI64ToF32AVX2)
+		registerOddStage("avx2", Uint64, stageOddU64ToF32AVX2)
+	}
+	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
+		registerOddStage("avx512", Double, stageOddF64ToF32AVX512)
+		registerOddStage("avx512", Int32, stageOddI32ToF32AVX512)
+		registerOddStage("avx512", Uint32, stageOddU32ToF32AVX512)
+		registerOddStage("avx512", Int64, stageOddI64ToF32AVX512)
+		registerOddStage("avx512", Uint64, stageOddU64ToF32AVX512)
+	}
+}
+
+// stageOddF64ToF32AVX512 rounds DOUBLE to float32 by round-to-odd: the stage {Double} of gen/amd64's
+// oddStages, 8 elements a vector, the last ones under masks.
+func stageOddF64ToF32AVX512(dst, src []byte, n int) {
+	src, dst = src[:8*n], dst[:4*n]
+	raceRead(src)
+	raceWrite(dst)
+	oddF64ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageOddI32ToF32AVX512 rounds INT32 to float32 by round-to-odd: the stage {Int32} of gen/amd64's
+// oddStages, 16 elements a vector, the last ones under masks.
+func stageOddI32ToF32AVX512(dst, src []byte, n int) {
+	src, dst = src[:4*n], dst[:4*n]
+	raceRead(src)
+	raceWrite(dst)
+	oddI32ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageOddU32ToF32AVX512 rounds UINT32 to float32 by round-to-odd: the stage {Uint32} of gen/amd64's
+// oddStages, 16 elements a vector, the last ones under masks.
+func stageOddU32ToF32AVX512(dst, src []byte, n int) {
+	src, dst = src[:4*n], dst[:4*n]
+	raceRead(src)
+	raceWrite(dst)
+	oddU32ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageOddI64ToF32AVX512 rounds INT64 to float32 by round-to-odd: the stage {Int64} of gen/amd64's
+// oddStages, 8 elements a vector, the last ones under masks.
+func stageOddI64ToF32AVX512(dst, src []byte, n int) {
+	src, dst = src[:8*n], dst[:4*n]
+	raceRead(src)
+	raceWrite(dst)
+	oddI64ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageOddU64ToF32AVX512 rounds UINT64 to float32 by round-to-odd: the stage {Uint64} of gen/amd64's
+// oddStages, 8 elements a vector, the last ones under masks.
+func stageOddU64ToF32AVX512(dst, src []byte, n int) {
+	src, dst = src[:8*n], dst[:4*n]
+	raceRead(src)
+	raceWrite(dst)
+	oddU64ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageOddF64ToF32AVX2 rounds DOUBLE to float32 by round-to-odd: the stage {Double} of gen/amd64's
+// oddStages, 4 elements a vector; oddTail converts the last n mod 4.
+func stageOddF64ToF32AVX2(dst, src []byte, n int) {
+	src, dst = src[:8*n], dst[:4*n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n - n%4
+	if m > 0 {
+		oddF64ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if m < n {
+		oddTail(dst[4*m:], src[8*m:], Double, n-m)
+	}
+}
+
+// stageOddI32ToF32AVX2 rounds INT32 to float32 by round-to-odd: the stage {Int32} of gen/amd64's
+// oddStages, 8 elements a vector; oddTail converts the last n mod 8.
+func stageOddI32ToF32AVX2(dst, src []byte, n int) {
+	src, dst = src[:4*n], dst[:4*n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n - n%8
+	if m > 0 {
+		oddI32ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if m < n {
+		oddTail(dst[4*m:], src[4*m:], Int32, n-m)
+	}
+}
+
+// stageOddU32ToF32AVX2 rounds UINT32 to float32 by round-to-odd: the stage {Uint32} of gen/amd64's
+// oddStages, 8 elements a vector; oddTail converts the last n mod 8.
+func stageOddU32ToF32AVX2(dst, src []byte, n int) {
+	src, dst = src[:4*n], dst[:4*n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n - n%8
+	if m > 0 {
+		oddU32ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if m < n {
+		oddTail(dst[4*m:], src[4*m:], Uint32, n-m)
+	}
+}
+
+// stageOddI64ToF32AVX2 rounds INT64 to float32 by round-to-odd: the stage {Int64} of gen/amd64's
+// oddStages, 4 elements a vector; oddTail converts the last n mod 4.
+func stageOddI64ToF32AVX2(dst, src []byte, n int) {
+	src, dst = src[:8*n], dst[:4*n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n - n%4
+	if m > 0 {
+		oddI64ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if m < n {
+		oddTail(dst[4*m:], src[8*m:], Int64, n-m)
+	}
+}
+
+// stageOddU64ToF32AVX2 rounds UINT64 to float32 by round-to-odd: the stage {Uint64} of gen/amd64's
+// oddStages, 4 elements a vector; oddTail converts the last n mod 4.
+func stageOddU64ToF32AVX2(dst, src []byte, n int) {
+	src, dst = src[:8*n], dst[:4*n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n - n%4
+	if m > 0 {
+		oddU64ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if m < n {
+		oddTail(dst[4*m:], src[8*m:], Uint64, n-m)
+	}
+}
+
+// oddTail rounds n elements of from to float32 by round-to-odd, one at a
+// time (f64ToF32Odd, intToF32Odd).
+func oddTail(dst, src []byte, from DataType, n int) {
+	le := binary.LittleEndian
+	for i := range n {
+		var r uint32
+		switch from {
+		case Double:
+			r = f64ToF32Odd(le.Uint64(src[8*i:]))
+		case Int32:
+			r = intToF32Odd(uint64(int64(int32(le.Uint32(src[4*i:])))), true)
+		case Uint32:
+			r = intToF32Odd(uint64(le.Uint32(src[4*i:])), false)
+		case Int64:
+			r = intToF32Odd(le.Uint64(src[8*i:]), true)
+		case Uint64:
+			r = intToF32Odd(le.Uint64(src[8*i:]), false)
+		}
+		le.PutUint32(dst[4*i:], r)
+	}
+}

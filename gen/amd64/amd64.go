@@ -5,7 +5,7 @@
 // the loop, the unrolling and the tail handling are shared. Generate
 // compiles them all into kernel_amd64.s and kernel_amd64_stubs.go, and
 // writes stages_amd64.go, the Go side of the numeric stages (numeric.go's
-// table, glue.go).
+// table, glue.go) and of the round-to-odd stages (odd.go).
 package amd64
 
 import (
@@ -46,6 +46,8 @@ var kernels = []struct {
 	{numericFuncs, false}, // the classic-type stages (numeric.go), with their Go glue (glue.go)
 	{lut, false},
 	{f16BF16, false},
+	{oddFuncs, false}, // the round-to-odd stages (odd.go), with their Go glue
+	{i8ToI2, false},
 }
 
 // Outputs are the files Generate writes, by name.
@@ -82,11 +84,12 @@ func Build() ([][]byte, error) {
 	}
 	cfg := printer.Config{Argv: []string{"go", "run", "-C", "gen", ".", "-out", ".."}, Pkg: "tensorcast"}
 	var asmOut, stubOut buffer
-	used := stageISA{}
+	used, oddUsed := stageISA{}, stageISA{}
 	err = pass.Concat(
 		pass.Compile,
 		pass.FunctionPass(a.checkISA),
 		pass.FunctionPass(used.pass(stageNames())),
+		pass.FunctionPass(oddUsed.pass(oddNames())),
 		pass.FunctionPass(expandRaw),
 		&pass.Output{Writer: &asmOut, Printer: printer.NewGoAsm(cfg)},
 		&pass.Output{Writer: &stubOut, Printer: printer.NewStubs(cfg)},
@@ -94,7 +97,7 @@ func Build() ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	glueOut, err := glue(used)
+	glueOut, err := glue(used, oddUsed)
 	if err != nil {
 		return nil, err
 	}
