@@ -3,6 +3,7 @@ package tensorcast
 import (
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -30,8 +31,15 @@ type narrowMode struct {
 	packed bool // 4-bit target: two elements per byte
 	width  int  // output bytes per element (ignored when packed or bits2)
 	bits2  bool // 2-bit target: four elements per byte
-	run    func(k *kernelSet, dst []byte, src []float32)
-	tier   func(k *kernelSet) string
+	// sampled: in the full run, only every 16th chunk of 2^16 patterns (a
+	// stratified 2^28: every exponent, sign and leading-significand range)
+	// — the plans of FLOAT to the classic types, whose full sweep on every
+	// tier (against the portable stage, itself checked here) is
+	// TestStagesFloatSweep, run with TENSORCAST_STAGE_SWEEP=1; or all 2^32
+	// with TENSORCAST_SWEEP_ALL=1.
+	sampled bool
+	run     func(k *kernelSet, dst []byte, src []float32)
+	tier    func(k *kernelSet) string
 	// table, if set, runs the mode's table route (tables.go: round to odd
 	// at BFLOAT16's precision, then look up), swept like one more tier.
 	table func(dst []byte, src []float32)
@@ -75,7 +83,7 @@ func narrowModes() []narrowMode {
 	// FLOAT to the classic types and the 2-bit integers, through the plans
 	// (plan.go): the SIMD stages of each tier, or the portable loops.
 	for _, t := range []DataType{Double, Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64, Bool, Int2, Uint2} {
-		m := narrowMode{name: t.String(), to: ref.Kind(t), opt: ref.Options{Saturate: true}, width: t.BitSize() / 8, bits2: t.BitSize() == 2,
+		m := narrowMode{name: t.String(), to: ref.Kind(t), opt: ref.Options{Saturate: true}, width: t.BitSize() / 8, bits2: t.BitSize() == 2, sampled: true,
 			run: func(k *kernelSet, d []byte, s []float32) {
 				castBytesWith(k, d, t, byteSlice(s), Float, len(s), Options{})
 			},
@@ -168,10 +176,14 @@ func (f *firstFew) add(format string, args ...any) {
 	}
 }
 
+// sweepAll makes the full run sweep every mode on all 2^32 patterns.
+var sweepAll = os.Getenv("TENSORCAST_SWEEP_ALL") != ""
+
 func TestSweepFloat32Narrowing(t *testing.T) {
 	short := testing.Short()
 	modes := narrowModes()
 	ks := tiers
+	swept := make([]atomic.Int64, len(modes))  // inputs per mode
 	mism := make([][]atomic.Int64, len(modes)) // [mode][tier], the table route last
 	for i := range mism {
 		mism[i] = make([]atomic.Int64, len(ks)+1)
@@ -186,6 +198,9 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 			for i, v := range in {
 				vals[i] = ref.Decode(ref.Float, uint64(math.Float32bits(v)))
 			}
+			// The sampled modes run on every 16th chunk (all chunks under
+			// -short, which samples within each chunk instead).
+			all := short || sweepAll || math.Float32bits(in[0])>>16%16 == 0
 			// Every integer target is the reference's truncation wrapped to
 			// its width (ref's encodeInt masks one 64-bit result), so it is
 			// computed once and masked per mode.
@@ -193,6 +208,10 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 				trunc[i] = ref.Encode(ref.Uint64, vals[i], ref.Options{Saturate: true})
 			}
 			for mi, m := range modes {
+				if m.sampled && !all {
+					continue
+				}
+				swept[mi].Add(int64(len(in)))
 				eb := m.elemBits()
 				size := len(in) * eb / 8
 				for i := range in {
@@ -262,7 +281,7 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 				t.Fail()
 			}
 		}
-		logCount(t, "FLOAT -> %-28s %d inputs: %s", m.name, n, strings.Join(parts, ", "))
+		logCount(t, "FLOAT -> %-28s %d inputs: %s", m.name, swept[mi].Load(), strings.Join(parts, ", "))
 	}
 	for _, f := range first.msgs {
 		t.Error(f)
