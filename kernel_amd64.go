@@ -144,6 +144,8 @@ func init() {
 	}
 	if asmFloat8WParams() && cpu.X86.HasAVX512VBMI {
 		k5.f32ToF8 = kernel[func([]uint8, []float32, *float8Params)]{avx512WF32ToF8, t5}
+		k5.f16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx512WF16ToF8, t5}
+		k5.bf16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx512WBF16ToF8, t5}
 	}
 	if cpu.X86.HasAVX512VBMI {
 		k5.f8ToF32 = kernel[func([]float32, []uint8, *[256]uint32)]{avx512F8ToF32, t5}
@@ -181,6 +183,8 @@ func init() {
 	}
 	if asmFloat8WParams() && cpu.X86.HasAVX512VBMI {
 		k5s.f32ToF8.fn = ntAlwaysP(avx512WF32ToF8Store, ntF32ToF8AVX512W)
+		k5s.f16ToF8.fn = ntAlwaysP(avx512WF16ToF8Store, ntF16ToF8AVX512W)
+		k5s.bf16ToF8.fn = ntAlwaysP(avx512WBF16ToF8Store, ntBF16ToF8AVX512W)
 	}
 	if cpu.X86.HasAVX512VBMI {
 		k5s.f8ToF32.fn = ntAlwaysP(avx512F8ToF32Store, ntF8ToF32AVX512)
@@ -367,8 +371,9 @@ func ntF32ToF8AVX512(dst *uint8, src *float32, n int, p *float8Params) int {
 	return f32ToF8AVX512NT(dst, src, n, f8p(p))
 }
 
-// avx512WF32ToF8 is the 16-bit-lane kernel (gen/amd64/float8w.go), which
-// needs VBMI; avx512F32ToF8 serves AVX-512 CPUs without it.
+// avx512WF32ToF8, avx512WF16ToF8 and avx512WBF16ToF8 are the 16-bit-lane
+// kernels (gen/amd64/float8w.go), which need VBMI; avx512F32ToF8 and its
+// siblings serve AVX-512 CPUs without it.
 func avx512WF32ToF8(dst []uint8, src []float32, p *float8Params) {
 	if wantStream(4*len(src), len(src)) {
 		ntConvertP(dst, src, p, avx512WF32ToF8Store, ntF32ToF8AVX512W)
@@ -385,6 +390,42 @@ func avx512WF32ToF8Store(dst []uint8, src []float32, p *float8Params) {
 
 func ntF32ToF8AVX512W(dst *uint8, src *float32, n int, p *float8Params) int {
 	return f32ToF8AVX512WNT(dst, src, n, f8p(p))
+}
+
+func avx512WF16ToF8(dst []uint8, src []uint16, p *float8Params) {
+	if wantStream(2*len(src), len(src)) {
+		ntConvertP(dst, src, p, avx512WF16ToF8Store, ntF16ToF8AVX512W)
+		return
+	}
+	avx512WF16ToF8Store(dst, src, p)
+}
+
+func avx512WF16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	f16ToF8AVX512W(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), f8p(p))
+}
+
+func ntF16ToF8AVX512W(dst *uint8, src *uint16, n int, p *float8Params) int {
+	return f16ToF8AVX512WNT(dst, src, n, f8p(p))
+}
+
+func avx512WBF16ToF8(dst []uint8, src []uint16, p *float8Params) {
+	if wantStream(2*len(src), len(src)) {
+		ntConvertP(dst, src, p, avx512WBF16ToF8Store, ntBF16ToF8AVX512W)
+		return
+	}
+	avx512WBF16ToF8Store(dst, src, p)
+}
+
+func avx512WBF16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	bf16ToF8AVX512W(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), f8p(p))
+}
+
+func ntBF16ToF8AVX512W(dst *uint8, src *uint16, n int, p *float8Params) int {
+	return bf16ToF8AVX512WNT(dst, src, n, f8p(p))
 }
 
 func avx2F16ToF8(dst []uint8, src []uint16, p *float8Params) {

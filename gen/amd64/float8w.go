@@ -48,8 +48,22 @@ import (
 //
 // About 18 instructions per 32 elements against about 30 on 32-bit lanes,
 // and only two k-mask writes (VPCMPUW) per 32 elements.
+//
+// f16ToF8AVX512W and bf16ToF8AVX512W widen their input to float32 first
+// (exactly: VCVTPH2PS, and a zero extension and shift), then run the same
+// steps.
 func f32ToF8W(a *Asm) {
-	a.Func("f32ToF8AVX512W", AVX512, "func(dst *uint8, src *float32, n int, p *[8]uint32)")
+	for _, from := range []struct {
+		name, typ string
+		size      int
+	}{{"f32ToF8", "float32", 4}, {"f16ToF8", "uint16", 2}, {"bf16ToF8", "uint16", 2}} {
+		f8W(a, from.name, from.typ, from.size)
+	}
+}
+
+// f8W emits the kernel of f32ToF8W for one source type.
+func f8W(a *Asm, name, typ string, size int) {
+	a.Func(name+"AVX512W", AVX512, "func(dst *uint8, src *"+typ+", n int, p *[8]uint32)")
 	a.Needs("AVX512VBMI") // VPERMI2B, VPERMT2B
 	dst, src, n := a.Args()
 	p := a.GP64()
@@ -113,17 +127,30 @@ func f32ToF8W(a *Asm) {
 		a.CMPL(Mem{Base: p, Disp: f8SignedZero}, U8(0))
 		a.JE(LabelRef(prefix + "fnuz"))
 		for _, fnuz := range []bool{false, true} {
-			name := prefix
+			label := prefix
 			if fnuz {
 				a.Label(prefix + "fnuz")
-				name += "fnuz_"
+				label += "fnuz_"
 			}
-			a.StreamNamed(name, Loop{SrcSize: 4, DstSize: 1, Lanes: 64, Unroll: 1}, dst, src, n, func(st *Step) {
+			a.StreamNamed(label, Loop{SrcSize: size, DstSize: 1, Lanes: 64, Unroll: 1}, dst, src, n, func(st *Step) {
 				var ws [2]VecVirtual
 				for h := range 2 {
 					x0, x1 := a.Vec(), a.Vec()
-					a.VLoad(x0, st.Src.Offset(128*h), 32, st.M(1, 32*h))
-					a.VLoad(x1, st.Src.Offset(128*h+64), 32, st.M(1, 32*h+16))
+					for i, x := range []VecVirtual{x0, x1} {
+						j := 2*h + i // the j-th 16 elements of the block
+						m := st.Src.Offset(16 * size * j)
+						switch name {
+						case "f32ToF8":
+							a.VLoad(x, m, 32, st.M(1, 16*j))
+						case "f16ToF8":
+							a.VLoad(Half(x), m, 16, st.M(1, 16*j))
+							a.VCVTPH2PS(Half(x), x)
+						case "bf16ToF8":
+							a.VLoad(Half(x), m, 16, st.M(1, 16*j))
+							a.VPMOVZXWD(Half(x), x)
+							a.VPSLLD(U8(16), x, x)
+						}
+					}
 					f0, f1 := a.Vec(), a.Vec()
 					a.VADDPS(magic, x0, f0)
 					a.VADDPS(magic, x1, f1)
