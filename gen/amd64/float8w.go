@@ -49,9 +49,9 @@ import (
 // About 18 instructions per 32 elements against about 30 on 32-bit lanes,
 // and only two k-mask writes (VPCMPUW) per 32 elements.
 //
-// f16ToF8AVX512W and bf16ToF8AVX512W widen their input to float32 first
-// (exactly: VCVTPH2PS, and a zero extension and shift), then run the same
-// steps.
+// f16ToF8AVX512W widens its input to float32 first (VCVTPH2PS, exact), then
+// runs the same steps; bf16ToF8AVX512W starts from its words at step 2
+// (bf16Words).
 func f32ToF8W(a *Asm) {
 	for _, from := range []struct {
 		name, typ string
@@ -98,8 +98,26 @@ func f8W(a *Asm, name, typ string, size int) {
 		evenW[j], oddW[j] = uint16(2*j), uint16(2*j+1)
 		lowB[2*j], lowB[2*j+1] = byte(4*j), byte(4*j)
 	}
-	even, odd := a.ConstWords("evenwords", evenW), a.ConstWords("oddwords", oddW)
-	low := a.ConstBytes("dwordlowbytes", lowB)
+	var even, odd, low, zero, lowU VecVirtual
+	if name == "bf16ToF8" {
+		zero = a.Vec()
+		a.VPXORD(zero, zero, zero)
+		// For bf16Words: word j = 8L + p of the input sits in dword 4L + p of
+		// the low unpack (p < 4) or 4L + p - 4 of the high one.
+		lowUB := make([]byte, 64)
+		for j := range 32 {
+			l, q := j/8, j%8
+			i := 4 * (4*l + q)
+			if q >= 4 {
+				i = 64 + 4*(4*l+q-4)
+			}
+			lowUB[2*j], lowUB[2*j+1] = byte(i), byte(i)
+		}
+		lowU = a.ConstBytes("unpacklowbytes", lowUB)
+	} else {
+		even, odd = a.ConstWords("evenwords", evenW), a.ConstWords("oddwords", oddW)
+		low = a.ConstBytes("dwordlowbytes", lowB)
+	}
 	highs := a.ConstBytes("oddbytes", seq8(1, 2, 64))
 
 	a.CMPL(Mem{Base: p, Disp: f8Shift}, U8(20))
@@ -135,35 +153,12 @@ func f8W(a *Asm, name, typ string, size int) {
 			a.StreamNamed(label, Loop{SrcSize: size, DstSize: 1, Lanes: 64, Unroll: 1}, dst, src, n, func(st *Step) {
 				var ws [2]VecVirtual
 				for h := range 2 {
-					x0, x1 := a.Vec(), a.Vec()
-					for i, x := range []VecVirtual{x0, x1} {
-						j := 2*h + i // the j-th 16 elements of the block
-						m := st.Src.Offset(16 * size * j)
-						switch name {
-						case "f32ToF8":
-							a.VLoad(x, m, 32, st.M(1, 16*j))
-						case "f16ToF8":
-							a.VLoad(Half(x), m, 16, st.M(1, 16*j))
-							a.VCVTPH2PS(Half(x), x)
-						case "bf16ToF8":
-							a.VLoad(Half(x), m, 16, st.M(1, 16*j))
-							a.VPMOVZXWD(Half(x), x)
-							a.VPSLLD(U8(16), x, x)
-						}
+					var hi, lo, b VecVirtual
+					if name == "bf16ToF8" {
+						hi, lo, b = bf16Words(a, st, h, magic, zero, abs, lowU)
+					} else {
+						hi, lo, b = f32Words(a, st, h, name, size, magic, odd, even, low, one, abs)
 					}
-					f0, f1 := a.Vec(), a.Vec()
-					a.VADDPS(magic, x0, f0)
-					a.VADDPS(magic, x1, f1)
-					hi := a.Vec()
-					a.VMOVDQA64(odd, hi)
-					a.VPERMI2W(x1, x0, hi)
-					a.VPERMT2W(x1, even, x0)
-					lo := x0
-					a.VPERMT2B(f1, low, f0)
-					b := f0
-					// a = (hi | (lo != 0)) & 0x7FFF, in lo.
-					a.VPMINUW(one, lo, lo)
-					a.VPTERNLOGD(Tern(func(l, h, m uint8) uint8 { return (l | h) & m }), abs, hi, lo)
 					y := a.Vec()
 					a.VPSRLW(U8(s), hi, y)
 					a.VPTERNLOGD(Tern(func(t, o, k uint8) uint8 { return t&o | k }), k, one, y)
@@ -194,4 +189,53 @@ func f8W(a *Asm, name, typ string, size int) {
 			})
 		}
 	}
+}
+
+// f32Words loads the h-th 32 elements of a block of f32ToF8W as float32 and
+// returns hi (their high halves, rounded to odd), a = hi & 0x7FFF, and b
+// (the low byte of x + 1.5·magic in the high byte of each word).
+func f32Words(a *Asm, st *Step, h int, name string, size int, magic, odd, even, low, one, abs VecVirtual) (hi, lo, b VecVirtual) {
+	x0, x1 := a.Vec(), a.Vec()
+	for i, x := range []VecVirtual{x0, x1} {
+		j := 2*h + i // the j-th 16 elements of the block
+		m := st.Src.Offset(16 * size * j)
+		switch name {
+		case "f32ToF8":
+			a.VLoad(x, m, 32, st.M(1, 16*j))
+		case "f16ToF8":
+			a.VLoad(Half(x), m, 16, st.M(1, 16*j))
+			a.VCVTPH2PS(Half(x), x)
+		}
+	}
+	f0, f1 := a.Vec(), a.Vec()
+	a.VADDPS(magic, x0, f0)
+	a.VADDPS(magic, x1, f1)
+	hi = a.Vec()
+	a.VMOVDQA64(odd, hi)
+	a.VPERMI2W(x1, x0, hi)
+	a.VPERMT2W(x1, even, x0)
+	lo = x0
+	a.VPERMT2B(f1, low, f0)
+	b = f0
+	// a = (hi | (lo != 0)) & 0x7FFF, in lo.
+	a.VPMINUW(one, lo, lo)
+	a.VPTERNLOGD(Tern(func(l, h, m uint8) uint8 { return (l | h) & m }), abs, hi, lo)
+	return hi, lo, b
+}
+
+// bf16Words is f32Words for BFLOAT16 input: the words are the high halves
+// already (exact, no rounding), and only the subnormal path widens them.
+// VPUNPCKLWD/VPUNPCKHWD with zero give words 0-3 and 4-7 of each 128-bit
+// lane as float32; the table lowU takes the bytes back in order.
+func bf16Words(a *Asm, st *Step, h int, magic, zero, abs, lowU VecVirtual) (hi, lo, b VecVirtual) {
+	hi, lo = a.Vec(), a.Vec()
+	a.VLoad(hi, st.Src.Offset(64*h), 16, st.M(1, 32*h))
+	a.VPANDD(abs, hi, lo)
+	x0, x1 := a.Vec(), a.Vec()
+	a.VPUNPCKLWD(hi, zero, x0)
+	a.VPUNPCKHWD(hi, zero, x1)
+	a.VADDPS(magic, x0, x0)
+	a.VADDPS(magic, x1, x1)
+	a.VPERMT2B(x1, lowU, x0)
+	return hi, lo, x0
 }
