@@ -50,6 +50,21 @@ func asmFloat8Params() bool {
 	return true
 }
 
+// asmFloat8WParams reports whether the float8 parameter sets also meet
+// what f32ToF8AVX512W assumes: 3 or 2 mantissa bits (shift 20 or 21: one
+// loop each), and magic (2^23 times the smallest subnormal) a power of two,
+// so 1.5·magic has a zero low byte.
+func asmFloat8WParams() bool {
+	for _, ps := range float8Table {
+		for _, p := range ps {
+			if p.shift != 20 && p.shift != 21 || p.magic&0x7FFFFF != 0 || p.overflow > 0x80 {
+				return false
+			}
+		}
+	}
+	return asmFloat8Params()
+}
+
 // asmE8M0Params reports whether the FLOAT8E8M0 parameter sets are of the
 // two kinds the kernels' clamp handles: underflow 0, or underflow and
 // overflow both 0xFF.
@@ -132,6 +147,11 @@ func init() {
 		k5.f16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx512F16ToF8, t5}
 		k5.bf16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx512BF16ToF8, t5}
 	}
+	if asmFloat8WParams() && cpu.X86.HasAVX512VBMI {
+		k5.f32ToF8 = kernel[func([]uint8, []float32, *float8Params)]{avx512WF32ToF8, t5}
+		k5.f16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx512WF16ToF8, t5}
+		k5.bf16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx512WBF16ToF8, t5}
+	}
 	if cpu.X86.HasAVX512VBMI {
 		k5.f8ToF32 = kernel[func([]float32, []uint8, *[256]uint32)]{avx512F8ToF32, t5}
 	}
@@ -177,6 +197,11 @@ func init() {
 		k5s.f32ToF8.fn = ntAlwaysP(avx512F32ToF8Store, ntF32ToF8AVX512)
 		k5s.f16ToF8.fn = ntAlwaysP(avx512F16ToF8Store, ntF16ToF8AVX512)
 		k5s.bf16ToF8.fn = ntAlwaysP(avx512BF16ToF8Store, ntBF16ToF8AVX512)
+	}
+	if asmFloat8WParams() && cpu.X86.HasAVX512VBMI {
+		k5s.f32ToF8.fn = ntAlwaysP(avx512WF32ToF8Store, ntF32ToF8AVX512W)
+		k5s.f16ToF8.fn = ntAlwaysP(avx512WF16ToF8Store, ntF16ToF8AVX512W)
+		k5s.bf16ToF8.fn = ntAlwaysP(avx512WBF16ToF8Store, ntBF16ToF8AVX512W)
 	}
 	if cpu.X86.HasAVX512VBMI {
 		k5s.f8ToF32.fn = ntAlwaysP(avx512F8ToF32Store, ntF8ToF32AVX512)
@@ -361,6 +386,63 @@ func avx512F32ToF8Store(dst []uint8, src []float32, p *float8Params) {
 
 func ntF32ToF8AVX512(dst *uint8, src *float32, n int, p *float8Params) int {
 	return f32ToF8AVX512NT(dst, src, n, f8p(p))
+}
+
+// avx512WF32ToF8, avx512WF16ToF8 and avx512WBF16ToF8 are the 16-bit-lane
+// kernels (gen/amd64/float8w.go), which need VBMI; avx512F32ToF8 and its
+// siblings serve AVX-512 CPUs without it.
+func avx512WF32ToF8(dst []uint8, src []float32, p *float8Params) {
+	if wantStream(4*len(src), len(src)) {
+		ntConvertP(dst, src, p, avx512WF32ToF8Store, ntF32ToF8AVX512W)
+		return
+	}
+	avx512WF32ToF8Store(dst, src, p)
+}
+
+func avx512WF32ToF8Store(dst []uint8, src []float32, p *float8Params) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	f32ToF8AVX512W(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), f8p(p))
+}
+
+func ntF32ToF8AVX512W(dst *uint8, src *float32, n int, p *float8Params) int {
+	return f32ToF8AVX512WNT(dst, src, n, f8p(p))
+}
+
+func avx512WF16ToF8(dst []uint8, src []uint16, p *float8Params) {
+	if wantStream(2*len(src), len(src)) {
+		ntConvertP(dst, src, p, avx512WF16ToF8Store, ntF16ToF8AVX512W)
+		return
+	}
+	avx512WF16ToF8Store(dst, src, p)
+}
+
+func avx512WF16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	f16ToF8AVX512W(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), f8p(p))
+}
+
+func ntF16ToF8AVX512W(dst *uint8, src *uint16, n int, p *float8Params) int {
+	return f16ToF8AVX512WNT(dst, src, n, f8p(p))
+}
+
+func avx512WBF16ToF8(dst []uint8, src []uint16, p *float8Params) {
+	if wantStream(2*len(src), len(src)) {
+		ntConvertP(dst, src, p, avx512WBF16ToF8Store, ntBF16ToF8AVX512W)
+		return
+	}
+	avx512WBF16ToF8Store(dst, src, p)
+}
+
+func avx512WBF16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	bf16ToF8AVX512W(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), f8p(p))
+}
+
+func ntBF16ToF8AVX512W(dst *uint8, src *uint16, n int, p *float8Params) int {
+	return bf16ToF8AVX512WNT(dst, src, n, f8p(p))
 }
 
 func avx2F16ToF8(dst []uint8, src []uint16, p *float8Params) {

@@ -151,6 +151,36 @@ func bf16ToF8AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 func bf16ToF8AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 
 //go:noescape
+func f32ToF8AVX512W(dst *uint8, src *float32, n int, p *[8]uint32)
+
+//go:noescape
+func f16ToF8AVX512W(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+//go:noescape
+func bf16ToF8AVX512W(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f32ToF8AVX512WNT(dst *uint8, src *float32, n int, p *[8]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f16ToF8AVX512WNT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func bf16ToF8AVX512WNT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+
+//go:noescape
 func f8ToF32AVX512(dst *float32, src *uint8, n int, table *[256]uint32) bool
 
 // It converts with non-temporal stores the longest prefix of whole blocks

@@ -35,6 +35,7 @@ var kernels = []struct {
 	{f32ToBF16BF16, false}, // the AVX-512 tier streams with the integer kernel (kernel_amd64.go)
 	{bf16ToF32, true},
 	{narrowToF8, true},
+	{f32ToF8W, true},
 	{f8ToF32, true},
 	{widenF8, true},
 	{f32ToE8M0, true},

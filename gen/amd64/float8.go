@@ -190,7 +190,10 @@ func (a *Asm) packOrder() VecVirtual {
 // narrowToF8 emits the three float8 narrowing kernels: from float32, FLOAT16
 // and BFLOAT16 (the 16-bit ones widen exactly first, so there is one
 // rounding). Each has two loops, for the FNUZ types (p.signedZero = 0) and
-// the others, so the sign costs no test where zero may be negative.
+// the others, so the sign costs no test where zero may be negative. These
+// serve the AVX2 tier and AVX-512 CPUs without VBMI; with VBMI the AVX-512
+// tier uses f32ToF8W (float8w.go), which computes on 16-bit lanes and runs
+// about 1.5-2x faster.
 func narrowToF8(a *Asm) {
 	for _, from := range []struct {
 		name, typ string
