@@ -198,6 +198,8 @@ func makePlan(from, to DataType) *plan {
 		p.pivot = &plan{from: from, to: to, mid: Float, a: toFloatStep(from), b: planStep(Float, to)}
 	case from.BitSize() < 8 && (from.BitSize() == to.BitSize() || 2*from.BitSize() == to.BitSize() || from.BitSize() == 4 && lutSource(to)):
 		p.a = byteLutStep(from, to) // a table over the source bytes
+	case from.BitSize() == 4 && to.BitSize() == 2:
+		p.a = narrowPackedStep(from, to)
 	case (from == Int8 || from == Uint8) && to.BitSize() == 2:
 		p.a = packStep(to)
 	case lutSource(from) && to.BitSize() < 8: // target codes by table, then packed

@@ -454,3 +454,23 @@ func byteLutStep(from, to DataType) *step {
 		},
 		tier: func(k *kernelSet) string { return k.lut16.tier }}
 }
+
+// narrowPackedStep converts a 4-bit source to a 2-bit target: one lookup per
+// source byte gives the nibble of its two target codes, two nibbles make a
+// target byte.
+func narrowPackedStep(from, to DataType) *step {
+	return &step{name: from.String() + " -> " + to.String() + " (byte table)", lookup: true,
+		run: func(_ *kernelSet, dst, src []byte, n int, opt Options) {
+			t := (*[256]uint8)(byteTableFor(from, to, opt).b8)
+			m := from.Size(n) // source bytes
+			d := dst[:to.Size(n)]
+			for j := range m / 2 {
+				d[j] = t[src[2*j]] | t[src[2*j+1]]<<4
+			}
+			if m%2 == 1 {
+				d[m/2] = t[src[m-1]]
+			}
+			clearPadding(dst, to, n)
+		},
+		tier: genericTier}
+}

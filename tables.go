@@ -267,7 +267,8 @@ func lookupOddBF16(dst []byte, s []uint32, to DataType, t *convTable) {
 // Byte tables: a packed source byte holds 2 or 4 elements, so a table over
 // the 256 byte values converts several elements per lookup. byteTableFor
 // gives, for a packed source and a target of the same bit size, the target
-// byte of each source byte (b8); for a 4-bit source to an 8-bit target, or a
+// byte of each source byte (b8; for a 4-bit source to a 2-bit target, the
+// low nibble); for a 4-bit source to an 8-bit target, or a
 // 2-bit source to a 4-bit target, the two target bytes of each source byte
 // (b16, first element in the low byte). The lut8 and lut16 kernels then run
 // them over the source bytes.
@@ -298,7 +299,7 @@ func byteTableFor(from, to DataType, opt Options) *convTable {
 			out[b] |= v << (wt * j)
 		}
 	}
-	if per*wt == 8 {
+	if per*wt <= 8 { // 8 bits; 4 for a 4-bit source to a 2-bit target
 		t.b8 = make([]uint8, 256)
 		for b, v := range out {
 			t.b8[b] = uint8(v)
