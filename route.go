@@ -61,7 +61,13 @@ func directAccess(b []byte) bool {
 	return littleEndian && (unalignedOK || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%8 == 0)
 }
 
+// view returns the first n elements of b as []T (the caller guarantees b
+// holds them); nil for n == 0, where b may be shorter than one T (a *T into
+// it would straddle allocations, which checkptr rejects).
 func view[T any](b []byte, n int) []T {
+	if n == 0 {
+		return nil
+	}
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 
