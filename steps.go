@@ -348,28 +348,6 @@ func int32ToF32Odd(v int64) uint32 {
 	return (b - away) | inexact
 }
 
-// packInts writes n integers, elem(i) wrapped to w bits, packed into dst.
-func packInts(dst, src []byte, n, w int, elem func(i int) uint64) {
-	per := 8 / w
-	mask := uint64(1)<<uint(w) - 1
-	for j := 0; j*per < n; j++ {
-		var b uint64
-		for e := 0; e < per && j*per+e < n; e++ {
-			b |= (elem(j*per+e) & mask) << uint(w*e)
-		}
-		dst[j] = byte(b)
-	}
-}
-
-// goStep is a portable step.
-func goStep(from, to DataType, f func(dst, src []byte, n int)) *step {
-	return &step{
-		name: from.String() + " -> " + to.String(),
-		run:  func(_ *kernelSet, dst, src []byte, n int, _ Options) { f(dst, src, n) },
-		tier: func(*kernelSet) string { return "generic" },
-	}
-}
-
 // lutSource reports whether t is an unpacked 8-bit type, whose conversions
 // to 8- and 16-bit targets are one table lookup (kernel lut8, lut16).
 func lutSource(t DataType) bool {
