@@ -452,3 +452,24 @@ func narrowPackedStep(from, to DataType) *step {
 		},
 		tier: genericTier}
 }
+
+// widenPacked2Step converts a 2-bit source to an 8-bit target: one lookup
+// per source byte gives the four target bytes.
+func widenPacked2Step(from, to DataType) *step {
+	return &step{name: from.String() + " -> " + to.String() + " (byte table)", lookup: true,
+		run: func(_ *kernelSet, dst, src []byte, n int, opt Options) {
+			t := byteTableFor(from, to, opt).b32
+			whole := n / 4
+			d := view[uint32](dst, whole)
+			for i, b := range src[:whole] {
+				d[i] = t[b]
+			}
+			if r := n - 4*whole; r > 0 {
+				v := t[src[whole]]
+				for j := 0; j < r; j++ {
+					dst[4*whole+j] = byte(v >> (8 * uint(j)))
+				}
+			}
+		},
+		tier: genericTier}
+}

@@ -304,10 +304,15 @@ func byteTableFor(from, to DataType, opt Options) *convTable {
 		for b, v := range out {
 			t.b8[b] = uint8(v)
 		}
-	} else {
+	} else if per*wt == 16 {
 		t.b16 = make([]uint16, 256)
 		for b, v := range out {
 			t.b16[b] = uint16(v)
+		}
+	} else { // a 2-bit source to an 8-bit target: four bytes per source byte
+		t.b32 = make([]uint32, 256)
+		for b, v := range out {
+			t.b32[b] = uint32(v)
 		}
 	}
 	slot.Store(t)
