@@ -71,6 +71,10 @@ type kernelSet struct {
 	lut8  kernel[func(dst []uint8, src []uint8, table *[256]uint8)]
 	lut16 kernel[func(dst []uint16, src []uint8, table *[256]uint16)]
 
+	// unpack[b][w]: packed sources (b 0: 4-bit, 1: 2-bit) to targets of
+	// 8<<w bits through a 16-entry table (unpack.go).
+	unpack [2][4]kernel[unpackFunc]
+
 	// FLOAT16 ↔ BFLOAT16, each rounded once (to nearest even; NaN as the
 	// FLOAT pivot would give it).
 	f16ToBF16 kernel[func(dst []uint16, src []uint16)]
@@ -124,6 +128,8 @@ func (s *kernelSet) list() []KernelInfo {
 		{"INT8/UINT8 -> INT2/UINT2", s.i8ToI2.tier},
 		{"8-bit types -> 8-bit types (256-entry table)", s.lut8.tier},
 		{"8-bit types -> 16-bit types (256-entry table)", s.lut16.tier},
+		{"4-bit types -> 8- to 64-bit types (16-entry table)", s.unpack[0][3].tier},
+		{"2-bit types -> 8- to 64-bit types (4-entry table)", s.unpack[1][3].tier},
 		{"FLOAT16 -> BFLOAT16", s.f16ToBF16.tier},
 		{"BFLOAT16 -> FLOAT16", s.bf16ToF16.tier},
 	}

@@ -25972,3 +25972,829 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func unpack4To8AVX512(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·unpack4To8AVX512(SB), NOSPLIT, $0-32
+	MOVQ            dst+0(FP), AX
+	MOVQ            src+8(FP), CX
+	MOVQ            n+16(FP), DX
+	MOVQ            table+24(FP), BX
+	VBROADCASTI32X4 (BX), Z0
+	MOVL            $0x0f0f0f0f, BX
+	VPBROADCASTD    BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VPMOVZXBW  (CX), Z2
+	VPSLLW     $0x04, Z2, Z3
+	VPTERNLOGD $0xa8, Z1, Z3, Z2
+	VPSHUFB    Z2, Z0, Z2
+	VMOVDQU64  Z2, (AX)
+	VPMOVZXBW  32(CX), Z2
+	VPSLLW     $0x04, Z2, Z3
+	VPTERNLOGD $0xa8, Z1, Z3, Z2
+	VPSHUFB    Z2, Z0, Z2
+	VMOVDQU64  Z2, 64(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VPMOVZXBW  (CX), Z2
+	VPSLLW     $0x04, Z2, Z3
+	VPTERNLOGD $0xa8, Z1, Z3, Z2
+	VPSHUFB    Z2, Z0, Z2
+	VMOVDQU64  Z2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, Y2
+	VPMOVZXBW  Y2, Z2
+	VPSLLW     $0x04, Z2, Z3
+	VPTERNLOGD $0xa8, Z1, Z3, Z2
+	VPSHUFB    Z2, Z0, Z0
+	MOVQ       DX, CX
+	SHLQ       $0x01, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU8   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func unpack4To16AVX512(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·unpack4To16AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         table+24(FP), BX
+	VMOVDQU64    (BX), Y0
+	MOVL         $0x0f0f0f0f, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ          DX, $0x00000040
+	JB            single
+	VPMOVZXBW     (CX), Z2
+	VPSLLW        $0x04, Z2, Z3
+	VPTERNLOGD    $0xa8, Z1, Z3, Z2
+	VPMOVZXBW     Y2, Z3
+	VPERMW        Z0, Z3, Z3
+	VMOVDQU64     Z3, (AX)
+	VEXTRACTI64X4 $0x01, Z2, Y2
+	VPMOVZXBW     Y2, Z2
+	VPERMW        Z0, Z2, Z2
+	VMOVDQU64     Z2, 64(AX)
+	VPMOVZXBW     32(CX), Z2
+	VPSLLW        $0x04, Z2, Z3
+	VPTERNLOGD    $0xa8, Z1, Z3, Z2
+	VPMOVZXBW     Y2, Z3
+	VPERMW        Z0, Z3, Z3
+	VMOVDQU64     Z3, 128(AX)
+	VEXTRACTI64X4 $0x01, Z2, Y2
+	VPMOVZXBW     Y2, Z2
+	VPERMW        Z0, Z2, Z2
+	VMOVDQU64     Z2, 192(AX)
+	ADDQ          $0x00000040, CX
+	ADDQ          $0x00000100, AX
+	SUBQ          $0x00000040, DX
+	JMP           main
+
+single:
+	CMPQ          DX, $0x00000020
+	JB            tail
+	VPMOVZXBW     (CX), Z2
+	VPSLLW        $0x04, Z2, Z3
+	VPTERNLOGD    $0xa8, Z1, Z3, Z2
+	VPMOVZXBW     Y2, Z3
+	VPERMW        Z0, Z3, Z3
+	VMOVDQU64     Z3, (AX)
+	VEXTRACTI64X4 $0x01, Z2, Y2
+	VPMOVZXBW     Y2, Z2
+	VPERMW        Z0, Z2, Z2
+	VMOVDQU64     Z2, 64(AX)
+	ADDQ          $0x00000020, CX
+	ADDQ          $0x00000080, AX
+	SUBQ          $0x00000020, DX
+	JMP           single
+
+tail:
+	TESTQ         DX, DX
+	JZ            done
+	MOVQ          DX, BX
+	MOVQ          $-1, SI
+	BZHIQ         BX, SI, SI
+	KMOVQ         SI, K1
+	VMOVDQU8.Z    (CX), K1, Y2
+	VPMOVZXBW     Y2, Z2
+	VPSLLW        $0x04, Z2, Z3
+	VPTERNLOGD    $0xa8, Z1, Z3, Z2
+	VPMOVZXBW     Y2, Z1
+	VPERMW        Z0, Z1, Z1
+	MOVQ          DX, CX
+	SHLQ          $0x01, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	KMOVQ         BX, K1
+	VMOVDQU16     Z1, K1, (AX)
+	VEXTRACTI64X4 $0x01, Z2, Y1
+	VPMOVZXBW     Y1, Z1
+	VPERMW        Z0, Z1, Z1
+	MOVQ          DX, CX
+	SHLQ          $0x01, CX
+	MOVQ          $-1, DX
+	BZHIQ         CX, DX, DX
+	SHRQ          $0x20, DX
+	KMOVQ         DX, K1
+	VMOVDQU16     Z1, K1, 64(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func unpack4To32AVX512(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·unpack4To32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         table+24(FP), BX
+	VMOVDQU64    (BX), Z0
+	MOVL         $0x0f0f0f0f, BX
+	VPBROADCASTD BX, Z1
+
+single:
+	CMPQ          DX, $0x00000020
+	JB            tail
+	VPMOVZXBW     (CX), Z2
+	VPSLLW        $0x04, Z2, Z3
+	VPTERNLOGD    $0xa8, Z1, Z3, Z2
+	VPMOVZXBD     X2, Z3
+	VPERMD        Z0, Z3, Z3
+	VMOVDQU64     Z3, (AX)
+	VEXTRACTI32X4 $0x01, Z2, X3
+	VPMOVZXBD     X3, Z3
+	VPERMD        Z0, Z3, Z3
+	VMOVDQU64     Z3, 64(AX)
+	VEXTRACTI32X4 $0x02, Z2, X3
+	VPMOVZXBD     X3, Z3
+	VPERMD        Z0, Z3, Z3
+	VMOVDQU64     Z3, 128(AX)
+	VEXTRACTI32X4 $0x03, Z2, X2
+	VPMOVZXBD     X2, Z2
+	VPERMD        Z0, Z2, Z2
+	VMOVDQU64     Z2, 192(AX)
+	ADDQ          $0x00000020, CX
+	ADDQ          $0x00000100, AX
+	SUBQ          $0x00000020, DX
+	JMP           single
+
+tail:
+	TESTQ         DX, DX
+	JZ            done
+	MOVQ          DX, BX
+	MOVQ          $-1, SI
+	BZHIQ         BX, SI, SI
+	KMOVQ         SI, K1
+	VMOVDQU8.Z    (CX), K1, Y2
+	VPMOVZXBW     Y2, Z2
+	VPSLLW        $0x04, Z2, Z3
+	VPTERNLOGD    $0xa8, Z1, Z3, Z2
+	VPMOVZXBD     X2, Z1
+	VPERMD        Z0, Z1, Z1
+	MOVQ          DX, CX
+	SHLQ          $0x01, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	KMOVQ         BX, K1
+	VMOVDQU32     Z1, K1, (AX)
+	VEXTRACTI32X4 $0x01, Z2, X1
+	VPMOVZXBD     X1, Z1
+	VPERMD        Z0, Z1, Z1
+	MOVQ          DX, CX
+	SHLQ          $0x01, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x10, BX
+	KMOVQ         BX, K1
+	VMOVDQU32     Z1, K1, 64(AX)
+	VEXTRACTI32X4 $0x02, Z2, X1
+	VPMOVZXBD     X1, Z1
+	VPERMD        Z0, Z1, Z1
+	MOVQ          DX, CX
+	SHLQ          $0x01, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x20, BX
+	KMOVQ         BX, K1
+	VMOVDQU32     Z1, K1, 128(AX)
+	VEXTRACTI32X4 $0x03, Z2, X1
+	VPMOVZXBD     X1, Z1
+	VPERMD        Z0, Z1, Z1
+	MOVQ          DX, CX
+	SHLQ          $0x01, CX
+	MOVQ          $-1, DX
+	BZHIQ         CX, DX, DX
+	SHRQ          $0x30, DX
+	KMOVQ         DX, K1
+	VMOVDQU32     Z1, K1, 192(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func unpack4To64AVX512(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·unpack4To64AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         table+24(FP), BX
+	VMOVDQU64    (BX), Z0
+	VMOVDQU64    64(BX), Z1
+	MOVL         $0x0f0f0f0f, BX
+	VPBROADCASTD BX, Z2
+
+single:
+	CMPQ          DX, $0x00000020
+	JB            tail
+	VPMOVZXBW     (CX), Z3
+	VPSLLW        $0x04, Z3, Z4
+	VPTERNLOGD    $0xa8, Z2, Z4, Z3
+	VPMOVZXBQ     X3, Z4
+	VPERMI2Q      Z1, Z0, Z4
+	VMOVDQU64     Z4, (AX)
+	VPSRLDQ       $0x08, X3, X4
+	VPMOVZXBQ     X4, Z4
+	VPERMI2Q      Z1, Z0, Z4
+	VMOVDQU64     Z4, 64(AX)
+	VEXTRACTI32X4 $0x01, Z3, X4
+	VPMOVZXBQ     X4, Z5
+	VPERMI2Q      Z1, Z0, Z5
+	VMOVDQU64     Z5, 128(AX)
+	VPSRLDQ       $0x08, X4, X4
+	VPMOVZXBQ     X4, Z4
+	VPERMI2Q      Z1, Z0, Z4
+	VMOVDQU64     Z4, 192(AX)
+	VEXTRACTI32X4 $0x02, Z3, X4
+	VPMOVZXBQ     X4, Z5
+	VPERMI2Q      Z1, Z0, Z5
+	VMOVDQU64     Z5, 256(AX)
+	VPSRLDQ       $0x08, X4, X4
+	VPMOVZXBQ     X4, Z4
+	VPERMI2Q      Z1, Z0, Z4
+	VMOVDQU64     Z4, 320(AX)
+	VEXTRACTI32X4 $0x03, Z3, X3
+	VPMOVZXBQ     X3, Z4
+	VPERMI2Q      Z1, Z0, Z4
+	VMOVDQU64     Z4, 384(AX)
+	VPSRLDQ       $0x08, X3, X3
+	VPMOVZXBQ     X3, Z3
+	VPERMI2Q      Z1, Z0, Z3
+	VMOVDQU64     Z3, 448(AX)
+	ADDQ          $0x00000020, CX
+	ADDQ          $0x00000200, AX
+	SUBQ          $0x00000020, DX
+	JMP           single
+
+tail:
+	TESTQ         DX, DX
+	JZ            done
+	MOVQ          DX, BX
+	MOVQ          $-1, SI
+	BZHIQ         BX, SI, SI
+	KMOVQ         SI, K1
+	VMOVDQU8.Z    (CX), K1, Y3
+	VPMOVZXBW     Y3, Z3
+	VPSLLW        $0x04, Z3, Z4
+	VPTERNLOGD    $0xa8, Z2, Z4, Z3
+	VPMOVZXBQ     X3, Z2
+	VPERMI2Q      Z1, Z0, Z2
+	MOVQ          DX, CX
+	SHLQ          $0x01, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	KMOVQ         BX, K1
+	VMOVDQU64     Z2, K1, (AX)
+	VPSRLDQ       $0x08, X3, X2
+	VPMOVZXBQ     X2, Z2
+	VPERMI2Q      Z1, Z0, Z2
+	MOVQ          DX, CX
+	SHLQ          $0x01, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x08, BX
+	KMOVQ         BX, K1
+	VMOVDQU64     Z2, K1, 64(AX)
+	VEXTRACTI32X4 $0x01, Z3, X2
+	VPMOVZXBQ     X2, Z4
+	VPERMI2Q      Z1, Z0, Z4
+	MOVQ          DX, CX
+	SHLQ          $0x01, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x10, BX
+	KMOVQ         BX, K1
+	VMOVDQU64     Z4, K1, 128(AX)
+	VPSRLDQ       $0x08, X2, X2
+	VPMOVZXBQ     X2, Z2
+	VPERMI2Q      Z1, Z0, Z2
+	MOVQ          DX, CX
+	SHLQ          $0x01, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x18, BX
+	KMOVQ         BX, K1
+	VMOVDQU64     Z2, K1, 192(AX)
+	VEXTRACTI32X4 $0x02, Z3, X2
+	VPMOVZXBQ     X2, Z4
+	VPERMI2Q      Z1, Z0, Z4
+	MOVQ          DX, CX
+	SHLQ          $0x01, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x20, BX
+	KMOVQ         BX, K1
+	VMOVDQU64     Z4, K1, 256(AX)
+	VPSRLDQ       $0x08, X2, X2
+	VPMOVZXBQ     X2, Z2
+	VPERMI2Q      Z1, Z0, Z2
+	MOVQ          DX, CX
+	SHLQ          $0x01, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x28, BX
+	KMOVQ         BX, K1
+	VMOVDQU64     Z2, K1, 320(AX)
+	VEXTRACTI32X4 $0x03, Z3, X2
+	VPMOVZXBQ     X2, Z3
+	VPERMI2Q      Z1, Z0, Z3
+	MOVQ          DX, CX
+	SHLQ          $0x01, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x30, BX
+	KMOVQ         BX, K1
+	VMOVDQU64     Z3, K1, 384(AX)
+	VPSRLDQ       $0x08, X2, X2
+	VPMOVZXBQ     X2, Z2
+	VPERMI2Q      Z1, Z0, Z2
+	MOVQ          DX, CX
+	SHLQ          $0x01, CX
+	MOVQ          $-1, DX
+	BZHIQ         CX, DX, DX
+	SHRQ          $0x38, DX
+	KMOVQ         DX, K1
+	VMOVDQU64     Z2, K1, 448(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func unpack2To8AVX512(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·unpack2To8AVX512(SB), NOSPLIT, $0-32
+	MOVQ            dst+0(FP), AX
+	MOVQ            src+8(FP), CX
+	MOVQ            n+16(FP), DX
+	MOVQ            table+24(FP), BX
+	VBROADCASTI32X4 (BX), Z0
+	MOVL            $0x03030303, BX
+	VPBROADCASTD    BX, Z1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXBD  (CX), Z2
+	VPSLLD     $0x06, Z2, Z3
+	VPSLLD     $0x0c, Z2, Z4
+	VPSLLD     $0x12, Z2, Z5
+	VPTERNLOGD $0xfe, Z4, Z3, Z2
+	VPTERNLOGD $0xa8, Z1, Z5, Z2
+	VPSHUFB    Z2, Z0, Z2
+	VMOVDQU64  Z2, (AX)
+	VPMOVZXBD  16(CX), Z2
+	VPSLLD     $0x06, Z2, Z3
+	VPSLLD     $0x0c, Z2, Z4
+	VPSLLD     $0x12, Z2, Z5
+	VPTERNLOGD $0xfe, Z4, Z3, Z2
+	VPTERNLOGD $0xa8, Z1, Z5, Z2
+	VPSHUFB    Z2, Z0, Z2
+	VMOVDQU64  Z2, 64(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXBD  (CX), Z2
+	VPSLLD     $0x06, Z2, Z3
+	VPSLLD     $0x0c, Z2, Z4
+	VPSLLD     $0x12, Z2, Z5
+	VPTERNLOGD $0xfe, Z4, Z3, Z2
+	VPTERNLOGD $0xa8, Z1, Z5, Z2
+	VPSHUFB    Z2, Z0, Z2
+	VMOVDQU64  Z2, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, X2
+	VPMOVZXBD  X2, Z2
+	VPSLLD     $0x06, Z2, Z3
+	VPSLLD     $0x0c, Z2, Z4
+	VPSLLD     $0x12, Z2, Z5
+	VPTERNLOGD $0xfe, Z4, Z3, Z2
+	VPTERNLOGD $0xa8, Z1, Z5, Z2
+	VPSHUFB    Z2, Z0, Z0
+	MOVQ       DX, CX
+	SHLQ       $0x02, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU8   Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func unpack2To16AVX512(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·unpack2To16AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         table+24(FP), BX
+	VMOVDQU64    (BX), Y0
+	MOVL         $0x03030303, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ          DX, $0x00000020
+	JB            single
+	VPMOVZXBD     (CX), Z2
+	VPSLLD        $0x06, Z2, Z3
+	VPSLLD        $0x0c, Z2, Z4
+	VPSLLD        $0x12, Z2, Z5
+	VPTERNLOGD    $0xfe, Z4, Z3, Z2
+	VPTERNLOGD    $0xa8, Z1, Z5, Z2
+	VPMOVZXBW     Y2, Z3
+	VPERMW        Z0, Z3, Z3
+	VMOVDQU64     Z3, (AX)
+	VEXTRACTI64X4 $0x01, Z2, Y2
+	VPMOVZXBW     Y2, Z2
+	VPERMW        Z0, Z2, Z2
+	VMOVDQU64     Z2, 64(AX)
+	VPMOVZXBD     16(CX), Z2
+	VPSLLD        $0x06, Z2, Z3
+	VPSLLD        $0x0c, Z2, Z4
+	VPSLLD        $0x12, Z2, Z5
+	VPTERNLOGD    $0xfe, Z4, Z3, Z2
+	VPTERNLOGD    $0xa8, Z1, Z5, Z2
+	VPMOVZXBW     Y2, Z3
+	VPERMW        Z0, Z3, Z3
+	VMOVDQU64     Z3, 128(AX)
+	VEXTRACTI64X4 $0x01, Z2, Y2
+	VPMOVZXBW     Y2, Z2
+	VPERMW        Z0, Z2, Z2
+	VMOVDQU64     Z2, 192(AX)
+	ADDQ          $0x00000020, CX
+	ADDQ          $0x00000100, AX
+	SUBQ          $0x00000020, DX
+	JMP           main
+
+single:
+	CMPQ          DX, $0x00000010
+	JB            tail
+	VPMOVZXBD     (CX), Z2
+	VPSLLD        $0x06, Z2, Z3
+	VPSLLD        $0x0c, Z2, Z4
+	VPSLLD        $0x12, Z2, Z5
+	VPTERNLOGD    $0xfe, Z4, Z3, Z2
+	VPTERNLOGD    $0xa8, Z1, Z5, Z2
+	VPMOVZXBW     Y2, Z3
+	VPERMW        Z0, Z3, Z3
+	VMOVDQU64     Z3, (AX)
+	VEXTRACTI64X4 $0x01, Z2, Y2
+	VPMOVZXBW     Y2, Z2
+	VPERMW        Z0, Z2, Z2
+	VMOVDQU64     Z2, 64(AX)
+	ADDQ          $0x00000010, CX
+	ADDQ          $0x00000080, AX
+	SUBQ          $0x00000010, DX
+	JMP           single
+
+tail:
+	TESTQ         DX, DX
+	JZ            done
+	MOVQ          DX, BX
+	MOVQ          $-1, SI
+	BZHIQ         BX, SI, SI
+	KMOVQ         SI, K1
+	VMOVDQU8.Z    (CX), K1, X2
+	VPMOVZXBD     X2, Z2
+	VPSLLD        $0x06, Z2, Z3
+	VPSLLD        $0x0c, Z2, Z4
+	VPSLLD        $0x12, Z2, Z5
+	VPTERNLOGD    $0xfe, Z4, Z3, Z2
+	VPTERNLOGD    $0xa8, Z1, Z5, Z2
+	VPMOVZXBW     Y2, Z1
+	VPERMW        Z0, Z1, Z1
+	MOVQ          DX, CX
+	SHLQ          $0x02, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	KMOVQ         BX, K1
+	VMOVDQU16     Z1, K1, (AX)
+	VEXTRACTI64X4 $0x01, Z2, Y1
+	VPMOVZXBW     Y1, Z1
+	VPERMW        Z0, Z1, Z1
+	MOVQ          DX, CX
+	SHLQ          $0x02, CX
+	MOVQ          $-1, DX
+	BZHIQ         CX, DX, DX
+	SHRQ          $0x20, DX
+	KMOVQ         DX, K1
+	VMOVDQU16     Z1, K1, 64(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func unpack2To32AVX512(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·unpack2To32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         table+24(FP), BX
+	VMOVDQU64    (BX), Z0
+	MOVL         $0x03030303, BX
+	VPBROADCASTD BX, Z1
+
+single:
+	CMPQ          DX, $0x00000010
+	JB            tail
+	VPMOVZXBD     (CX), Z2
+	VPSLLD        $0x06, Z2, Z3
+	VPSLLD        $0x0c, Z2, Z4
+	VPSLLD        $0x12, Z2, Z5
+	VPTERNLOGD    $0xfe, Z4, Z3, Z2
+	VPTERNLOGD    $0xa8, Z1, Z5, Z2
+	VPMOVZXBD     X2, Z3
+	VPERMD        Z0, Z3, Z3
+	VMOVDQU64     Z3, (AX)
+	VEXTRACTI32X4 $0x01, Z2, X3
+	VPMOVZXBD     X3, Z3
+	VPERMD        Z0, Z3, Z3
+	VMOVDQU64     Z3, 64(AX)
+	VEXTRACTI32X4 $0x02, Z2, X3
+	VPMOVZXBD     X3, Z3
+	VPERMD        Z0, Z3, Z3
+	VMOVDQU64     Z3, 128(AX)
+	VEXTRACTI32X4 $0x03, Z2, X2
+	VPMOVZXBD     X2, Z2
+	VPERMD        Z0, Z2, Z2
+	VMOVDQU64     Z2, 192(AX)
+	ADDQ          $0x00000010, CX
+	ADDQ          $0x00000100, AX
+	SUBQ          $0x00000010, DX
+	JMP           single
+
+tail:
+	TESTQ         DX, DX
+	JZ            done
+	MOVQ          DX, BX
+	MOVQ          $-1, SI
+	BZHIQ         BX, SI, SI
+	KMOVQ         SI, K1
+	VMOVDQU8.Z    (CX), K1, X2
+	VPMOVZXBD     X2, Z2
+	VPSLLD        $0x06, Z2, Z3
+	VPSLLD        $0x0c, Z2, Z4
+	VPSLLD        $0x12, Z2, Z5
+	VPTERNLOGD    $0xfe, Z4, Z3, Z2
+	VPTERNLOGD    $0xa8, Z1, Z5, Z2
+	VPMOVZXBD     X2, Z1
+	VPERMD        Z0, Z1, Z1
+	MOVQ          DX, CX
+	SHLQ          $0x02, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	KMOVQ         BX, K1
+	VMOVDQU32     Z1, K1, (AX)
+	VEXTRACTI32X4 $0x01, Z2, X1
+	VPMOVZXBD     X1, Z1
+	VPERMD        Z0, Z1, Z1
+	MOVQ          DX, CX
+	SHLQ          $0x02, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x10, BX
+	KMOVQ         BX, K1
+	VMOVDQU32     Z1, K1, 64(AX)
+	VEXTRACTI32X4 $0x02, Z2, X1
+	VPMOVZXBD     X1, Z1
+	VPERMD        Z0, Z1, Z1
+	MOVQ          DX, CX
+	SHLQ          $0x02, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x20, BX
+	KMOVQ         BX, K1
+	VMOVDQU32     Z1, K1, 128(AX)
+	VEXTRACTI32X4 $0x03, Z2, X1
+	VPMOVZXBD     X1, Z1
+	VPERMD        Z0, Z1, Z1
+	MOVQ          DX, CX
+	SHLQ          $0x02, CX
+	MOVQ          $-1, DX
+	BZHIQ         CX, DX, DX
+	SHRQ          $0x30, DX
+	KMOVQ         DX, K1
+	VMOVDQU32     Z1, K1, 192(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func unpack2To64AVX512(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·unpack2To64AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         table+24(FP), BX
+	VMOVDQU64    (BX), Z0
+	VMOVDQU64    64(BX), Z1
+	MOVL         $0x03030303, BX
+	VPBROADCASTD BX, Z2
+
+single:
+	CMPQ          DX, $0x00000010
+	JB            tail
+	VPMOVZXBD     (CX), Z3
+	VPSLLD        $0x06, Z3, Z4
+	VPSLLD        $0x0c, Z3, Z5
+	VPSLLD        $0x12, Z3, Z6
+	VPTERNLOGD    $0xfe, Z5, Z4, Z3
+	VPTERNLOGD    $0xa8, Z2, Z6, Z3
+	VPMOVZXBQ     X3, Z4
+	VPERMI2Q      Z1, Z0, Z4
+	VMOVDQU64     Z4, (AX)
+	VPSRLDQ       $0x08, X3, X4
+	VPMOVZXBQ     X4, Z4
+	VPERMI2Q      Z1, Z0, Z4
+	VMOVDQU64     Z4, 64(AX)
+	VEXTRACTI32X4 $0x01, Z3, X4
+	VPMOVZXBQ     X4, Z5
+	VPERMI2Q      Z1, Z0, Z5
+	VMOVDQU64     Z5, 128(AX)
+	VPSRLDQ       $0x08, X4, X4
+	VPMOVZXBQ     X4, Z4
+	VPERMI2Q      Z1, Z0, Z4
+	VMOVDQU64     Z4, 192(AX)
+	VEXTRACTI32X4 $0x02, Z3, X4
+	VPMOVZXBQ     X4, Z5
+	VPERMI2Q      Z1, Z0, Z5
+	VMOVDQU64     Z5, 256(AX)
+	VPSRLDQ       $0x08, X4, X4
+	VPMOVZXBQ     X4, Z4
+	VPERMI2Q      Z1, Z0, Z4
+	VMOVDQU64     Z4, 320(AX)
+	VEXTRACTI32X4 $0x03, Z3, X3
+	VPMOVZXBQ     X3, Z4
+	VPERMI2Q      Z1, Z0, Z4
+	VMOVDQU64     Z4, 384(AX)
+	VPSRLDQ       $0x08, X3, X3
+	VPMOVZXBQ     X3, Z3
+	VPERMI2Q      Z1, Z0, Z3
+	VMOVDQU64     Z3, 448(AX)
+	ADDQ          $0x00000010, CX
+	ADDQ          $0x00000200, AX
+	SUBQ          $0x00000010, DX
+	JMP           single
+
+tail:
+	TESTQ         DX, DX
+	JZ            done
+	MOVQ          DX, BX
+	MOVQ          $-1, SI
+	BZHIQ         BX, SI, SI
+	KMOVQ         SI, K1
+	VMOVDQU8.Z    (CX), K1, X3
+	VPMOVZXBD     X3, Z3
+	VPSLLD        $0x06, Z3, Z4
+	VPSLLD        $0x0c, Z3, Z5
+	VPSLLD        $0x12, Z3, Z6
+	VPTERNLOGD    $0xfe, Z5, Z4, Z3
+	VPTERNLOGD    $0xa8, Z2, Z6, Z3
+	VPMOVZXBQ     X3, Z2
+	VPERMI2Q      Z1, Z0, Z2
+	MOVQ          DX, CX
+	SHLQ          $0x02, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	KMOVQ         BX, K1
+	VMOVDQU64     Z2, K1, (AX)
+	VPSRLDQ       $0x08, X3, X2
+	VPMOVZXBQ     X2, Z2
+	VPERMI2Q      Z1, Z0, Z2
+	MOVQ          DX, CX
+	SHLQ          $0x02, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x08, BX
+	KMOVQ         BX, K1
+	VMOVDQU64     Z2, K1, 64(AX)
+	VEXTRACTI32X4 $0x01, Z3, X2
+	VPMOVZXBQ     X2, Z4
+	VPERMI2Q      Z1, Z0, Z4
+	MOVQ          DX, CX
+	SHLQ          $0x02, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x10, BX
+	KMOVQ         BX, K1
+	VMOVDQU64     Z4, K1, 128(AX)
+	VPSRLDQ       $0x08, X2, X2
+	VPMOVZXBQ     X2, Z2
+	VPERMI2Q      Z1, Z0, Z2
+	MOVQ          DX, CX
+	SHLQ          $0x02, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x18, BX
+	KMOVQ         BX, K1
+	VMOVDQU64     Z2, K1, 192(AX)
+	VEXTRACTI32X4 $0x02, Z3, X2
+	VPMOVZXBQ     X2, Z4
+	VPERMI2Q      Z1, Z0, Z4
+	MOVQ          DX, CX
+	SHLQ          $0x02, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x20, BX
+	KMOVQ         BX, K1
+	VMOVDQU64     Z4, K1, 256(AX)
+	VPSRLDQ       $0x08, X2, X2
+	VPMOVZXBQ     X2, Z2
+	VPERMI2Q      Z1, Z0, Z2
+	MOVQ          DX, CX
+	SHLQ          $0x02, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x28, BX
+	KMOVQ         BX, K1
+	VMOVDQU64     Z2, K1, 320(AX)
+	VEXTRACTI32X4 $0x03, Z3, X2
+	VPMOVZXBQ     X2, Z3
+	VPERMI2Q      Z1, Z0, Z3
+	MOVQ          DX, CX
+	SHLQ          $0x02, CX
+	MOVQ          $-1, BX
+	BZHIQ         CX, BX, BX
+	SHRQ          $0x30, BX
+	KMOVQ         BX, K1
+	VMOVDQU64     Z3, K1, 384(AX)
+	VPSRLDQ       $0x08, X2, X2
+	VPMOVZXBQ     X2, Z2
+	VPERMI2Q      Z1, Z0, Z2
+	MOVQ          DX, CX
+	SHLQ          $0x02, CX
+	MOVQ          $-1, DX
+	BZHIQ         CX, DX, DX
+	SHRQ          $0x38, DX
+	KMOVQ         DX, K1
+	VMOVDQU64     Z2, K1, 448(AX)
+
+done:
+	VZEROUPPER
+	RET

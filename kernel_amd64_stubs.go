@@ -1578,3 +1578,51 @@ func i8ToI2AVX2(dst *uint8, src *uint8, n int)
 //
 //go:noescape
 func i8ToI2AVX512(dst *uint8, src *uint8, n int)
+
+// sets the 2 elements packed in each of n source bytes to their entries
+// in a table of 16 8-bit values (16 bytes).
+//
+//go:noescape
+func unpack4To8AVX512(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 2 elements packed in each of n source bytes to their entries
+// in a table of 16 16-bit values (32 bytes).
+//
+//go:noescape
+func unpack4To16AVX512(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 2 elements packed in each of n source bytes to their entries
+// in a table of 16 32-bit values (64 bytes).
+//
+//go:noescape
+func unpack4To32AVX512(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 2 elements packed in each of n source bytes to their entries
+// in a table of 16 64-bit values (128 bytes).
+//
+//go:noescape
+func unpack4To64AVX512(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 4 elements packed in each of n source bytes to their entries
+// in a table of 16 8-bit values (16 bytes).
+//
+//go:noescape
+func unpack2To8AVX512(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 4 elements packed in each of n source bytes to their entries
+// in a table of 16 16-bit values (32 bytes).
+//
+//go:noescape
+func unpack2To16AVX512(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 4 elements packed in each of n source bytes to their entries
+// in a table of 16 32-bit values (64 bytes).
+//
+//go:noescape
+func unpack2To32AVX512(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 4 elements packed in each of n source bytes to their entries
+// in a table of 16 64-bit values (128 bytes).
+//
+//go:noescape
+func unpack2To64AVX512(dst *uint8, src *uint8, n int, table *uint8)

@@ -31,6 +31,7 @@ func genericKernels() *kernelSet {
 		lut16:     kernel[func([]uint16, []uint8, *[256]uint16)]{lut16Generic, t},
 		f16ToBF16: kernel[func([]uint16, []uint16)]{float16ToBFloat16Generic, t},
 		bf16ToF16: kernel[func([]uint16, []uint16)]{bfloat16ToFloat16Generic, t},
+		unpack:    genericUnpack(t),
 	}
 }
 

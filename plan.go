@@ -200,8 +200,8 @@ func makePlan(from, to DataType) *plan {
 		p.a = byteLutStep(from, to) // a table over the source bytes
 	case from.BitSize() == 4 && to.BitSize() == 2:
 		p.a = narrowPackedStep(from, to)
-	case from.BitSize() == 2 && to.BitSize() == 8:
-		p.a = widenPacked2Step(from, to)
+	case from.BitSize() < 8 && to.BitSize() >= 8:
+		p.a = unpackStep(from, to) // a table of the codes
 	case (from == Int8 || from == Uint8) && to.BitSize() == 2:
 		p.a = packStep(to)
 	case lutSource(from) && to.BitSize() < 8: // target codes by table, then packed

@@ -433,43 +433,22 @@ func byteLutStep(from, to DataType) *step {
 		tier: func(k *kernelSet) string { return k.lut16.tier }}
 }
 
-// narrowPackedStep converts a 4-bit source to a 2-bit target: one lookup per
-// source byte gives the nibble of its two target codes, two nibbles make a
-// target byte.
+// narrowPackedStep converts a 4-bit source to a 2-bit target: lut8 turns
+// each source byte into the nibble of its two target codes (byteTableFor),
+// block by block, and i8ToI4 packs two nibbles to a target byte.
 func narrowPackedStep(from, to DataType) *step {
-	return &step{name: from.String() + " -> " + to.String() + " (byte table)", lookup: true,
-		run: func(_ *kernelSet, dst, src []byte, n int, opt Options) {
+	return &step{name: from.String() + " -> " + to.String() + " (byte table, pack nibbles)", lookup: true,
+		run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
 			t := (*[256]uint8)(byteTableFor(from, to, opt).b8)
 			m := from.Size(n) // source bytes
-			d := dst[:to.Size(n)]
-			for j := range m / 2 {
-				d[j] = t[src[2*j]] | t[src[2*j+1]]<<4
+			bp, bi := getBlock()
+			for i := 0; i < m; i += len(bp) {
+				c := min(len(bp), m-i)
+				k.lut8.fn(bp[:c], src[i:i+c], t)
+				k.i8ToI4.fn(dst[i/2:i/2+(c+1)/2], bp[:c])
 			}
-			if m%2 == 1 {
-				d[m/2] = t[src[m-1]]
-			}
+			putBlock(bi)
 			clearPadding(dst, to, n)
 		},
-		tier: genericTier}
-}
-
-// widenPacked2Step converts a 2-bit source to an 8-bit target: one lookup
-// per source byte gives the four target bytes.
-func widenPacked2Step(from, to DataType) *step {
-	return &step{name: from.String() + " -> " + to.String() + " (byte table)", lookup: true,
-		run: func(_ *kernelSet, dst, src []byte, n int, opt Options) {
-			t := byteTableFor(from, to, opt).b32
-			whole := n / 4
-			d := view[uint32](dst, whole)
-			for i, b := range src[:whole] {
-				d[i] = t[b]
-			}
-			if r := n - 4*whole; r > 0 {
-				v := t[src[whole]]
-				for j := 0; j < r; j++ {
-					dst[4*whole+j] = byte(v >> (8 * uint(j)))
-				}
-			}
-		},
-		tier: genericTier}
+		tier: func(k *kernelSet) string { return k.lut8.tier }}
 }

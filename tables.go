@@ -41,6 +41,10 @@ type convTable struct {
 	b16 []uint16
 	b32 []uint32
 	b64 []uint64
+
+	// codes holds the same entries as bytes, for the unpack kernels
+	// (unpack.go): set for 2- and 4-bit sources to targets of 8 to 64 bits.
+	codes *codeTable
 }
 
 var convTables [numTypes][numTypes][numModes]atomic.Pointer[convTable]
@@ -87,6 +91,9 @@ func tableFor(from, to DataType, opt Options) *convTable {
 		for i := range t.b64 {
 			t.b64[i] = bits(i)
 		}
+	}
+	if from.BitSize() < 8 && to.BitSize() >= 8 {
+		t.codes = newCodeTable(t, to.Size(1))
 	}
 	slot.Store(t)
 	return t
@@ -304,15 +311,10 @@ func byteTableFor(from, to DataType, opt Options) *convTable {
 		for b, v := range out {
 			t.b8[b] = uint8(v)
 		}
-	} else if per*wt == 16 {
+	} else {
 		t.b16 = make([]uint16, 256)
 		for b, v := range out {
 			t.b16[b] = uint16(v)
-		}
-	} else { // a 2-bit source to an 8-bit target: four bytes per source byte
-		t.b32 = make([]uint32, 256)
-		for b, v := range out {
-			t.b32[b] = uint32(v)
 		}
 	}
 	slot.Store(t)

@@ -49,6 +49,7 @@ var kernels = []struct {
 	{f16BF16, false},
 	{oddFuncs, false}, // the round-to-odd stages (odd.go), with their Go glue
 	{i8ToI2, false},
+	{unpackTables, false}, // packed sources through 16-entry tables (unpacktab.go)
 }
 
 // Outputs are the files Generate writes, by name.
