@@ -75,6 +75,11 @@ type kernelSet struct {
 	// 8<<w bits through a 16-entry table (unpack.go).
 	unpack [2][4]kernel[unpackFunc]
 
+	// lutPack[b]: 8-bit sources to packed targets (b 0: 4-bit, 1: 2-bit),
+	// lut8's lookup and the packing in one kernel; nil where the tier has
+	// none (lutPackStep then runs lut8 and i8ToI4 or i8ToI2).
+	lutPack [2]kernel[lutPackFunc]
+
 	// FLOAT16 ↔ BFLOAT16, each rounded once (to nearest even; NaN as the
 	// FLOAT pivot would give it).
 	f16ToBF16 kernel[func(dst []uint16, src []uint16)]

@@ -26798,3 +26798,179 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func lut8Pack4AVX512(dst *uint8, src *uint8, n int, table *[256]uint8)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
+TEXT ·lut8Pack4AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         table+24(FP), BX
+	VMOVDQU64    (BX), Z0
+	VMOVDQU64    64(BX), Z1
+	VMOVDQU64    128(BX), Z2
+	VMOVDQU64    192(BX), Z3
+	MOVL         $0x0f0f0f0f, BX
+	VPBROADCASTD BX, Z4
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z5
+	VPMOVB2M   Z5, K1
+	VMOVDQA64  Z5, Z6
+	VPERMI2B   Z1, Z0, Z6
+	VPERMI2B   Z3, Z2, Z5
+	VPBLENDMB  Z5, Z6, K1, Z6
+	VPSRLW     $0x04, Z6, Z5
+	VPTERNLOGD $0xe4, Z4, Z5, Z6
+	VPMOVWB    Z6, Y6
+	VMOVDQU64  Y6, (AX)
+	VMOVDQU64  64(CX), Z5
+	VPMOVB2M   Z5, K1
+	VMOVDQA64  Z5, Z6
+	VPERMI2B   Z1, Z0, Z6
+	VPERMI2B   Z3, Z2, Z5
+	VPBLENDMB  Z5, Z6, K1, Z6
+	VPSRLW     $0x04, Z6, Z5
+	VPTERNLOGD $0xe4, Z4, Z5, Z6
+	VPMOVWB    Z6, Y6
+	VMOVDQU64  Y6, 32(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU64  (CX), Z5
+	VPMOVB2M   Z5, K1
+	VMOVDQA64  Z5, Z6
+	VPERMI2B   Z1, Z0, Z6
+	VPERMI2B   Z3, Z2, Z5
+	VPBLENDMB  Z5, Z6, K1, Z6
+	VPSRLW     $0x04, Z6, Z5
+	VPTERNLOGD $0xe4, Z4, Z5, Z6
+	VPMOVWB    Z6, Y6
+	VMOVDQU64  Y6, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	SHLQ       $0x01, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, Z5
+	VPMOVB2M   Z5, K1
+	VMOVDQA64  Z5, Z6
+	VPERMI2B   Z1, Z0, Z6
+	VPERMI2B   Z3, Z2, Z5
+	VPBLENDMB  Z5, Z6, K1, Z6
+	VPSRLW     $0x04, Z6, Z0
+	VPTERNLOGD $0xe4, Z4, Z0, Z6
+	VPMOVWB    Z6, Y6
+	MOVQ       DX, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU8   Y6, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func lut8Pack2AVX512(dst *uint8, src *uint8, n int, table *[256]uint8)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
+TEXT ·lut8Pack2AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         table+24(FP), BX
+	VMOVDQU64    (BX), Z0
+	VMOVDQU64    64(BX), Z1
+	VMOVDQU64    128(BX), Z2
+	VMOVDQU64    192(BX), Z3
+	MOVL         $0x04010401, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00100001, BX
+	VPBROADCASTD BX, Z5
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Z6
+	VPMOVB2M   Z6, K1
+	VMOVDQA64  Z6, Z7
+	VPERMI2B   Z1, Z0, Z7
+	VPERMI2B   Z3, Z2, Z6
+	VPBLENDMB  Z6, Z7, K1, Z7
+	VPMADDUBSW Z4, Z7, Z7
+	VPMADDWD   Z5, Z7, Z7
+	VPMOVDB    Z7, X7
+	VMOVDQU64  X7, (AX)
+	VMOVDQU64  64(CX), Z6
+	VPMOVB2M   Z6, K1
+	VMOVDQA64  Z6, Z7
+	VPERMI2B   Z1, Z0, Z7
+	VPERMI2B   Z3, Z2, Z6
+	VPBLENDMB  Z6, Z7, K1, Z7
+	VPMADDUBSW Z4, Z7, Z7
+	VPMADDWD   Z5, Z7, Z7
+	VPMOVDB    Z7, X7
+	VMOVDQU64  X7, 16(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z6
+	VPMOVB2M   Z6, K1
+	VMOVDQA64  Z6, Z7
+	VPERMI2B   Z1, Z0, Z7
+	VPERMI2B   Z3, Z2, Z6
+	VPBLENDMB  Z6, Z7, K1, Z7
+	VPMADDUBSW Z4, Z7, Z7
+	VPMADDWD   Z5, Z7, Z7
+	VPMOVDB    Z7, X7
+	VMOVDQU64  X7, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	SHLQ       $0x02, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, Z6
+	VPMOVB2M   Z6, K1
+	VMOVDQA64  Z6, Z7
+	VPERMI2B   Z1, Z0, Z7
+	VPERMI2B   Z3, Z2, Z6
+	VPBLENDMB  Z6, Z7, K1, Z7
+	VPMADDUBSW Z4, Z7, Z7
+	VPMADDWD   Z5, Z7, Z7
+	VPMOVDB    Z7, X7
+	MOVQ       DX, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU8   X7, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET

@@ -1626,3 +1626,13 @@ func unpack2To32AVX512(dst *uint8, src *uint8, n int, table *uint8)
 //
 //go:noescape
 func unpack2To64AVX512(dst *uint8, src *uint8, n int, table *uint8)
+
+// packs table[src[i]] for i < 2·n, 2 to a byte; n counts groups of 2 source bytes.
+//
+//go:noescape
+func lut8Pack4AVX512(dst *uint8, src *uint8, n int, table *[256]uint8)
+
+// packs table[src[i]] for i < 4·n, 4 to a byte; n counts groups of 4 source bytes.
+//
+//go:noescape
+func lut8Pack2AVX512(dst *uint8, src *uint8, n int, table *[256]uint8)

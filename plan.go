@@ -204,8 +204,8 @@ func makePlan(from, to DataType) *plan {
 		p.a = unpackStep(from, to) // a table of the codes
 	case (from == Int8 || from == Uint8) && to.BitSize() == 2:
 		p.a = packStep(to)
-	case lutSource(from) && to.BitSize() < 8: // target codes by table, then packed
-		p.mid, p.a, p.b = Uint8, codeStep(from, to), packStep(to)
+	case lutSource(from) && to.BitSize() < 8: // target codes by table, packed
+		p.a = lutPackStep(from, to)
 	case classic(from) && classic(to):
 		p.a = classicStep(from, to)
 	case classic(from) && to.IsInteger(): // to a packed integer: wrap through INT8

@@ -391,14 +391,45 @@ func halfStep(from, to DataType) *step {
 		tier: func(k *kernelSet) string { return k.bf16ToF16.tier }}
 }
 
-// codeStep writes, for an 8-bit source, the target's code of each element
-// in one byte (the low 2 or 4 bits), for a packing step to follow.
-func codeStep(from, to DataType) *step {
-	return &step{name: from.String() + " -> " + to.String() + " codes (table)",
+// lutPackFunc packs table[src[i]] (a target code in the low 4 or 2 bits)
+// for every element of src into dst, two or four to a byte.
+type lutPackFunc = func(dst, src []byte, table *[256]uint8)
+
+// lutPackStep converts an 8-bit source to a packed target (INT4, UINT4,
+// FLOAT4E2M1, INT2, UINT2): the pair's table gives each element's target
+// code, which the tier's lutPack kernel looks up and packs in registers, or
+// else lut8 and i8ToI4 or i8ToI2 block by block.
+func lutPackStep(from, to DataType) *step {
+	b, per := 0, 2
+	if to.BitSize() == 2 {
+		b, per = 1, 4
+	}
+	return &step{name: from.String() + " -> " + to.String() + " (table, packed)", lookup: true,
 		run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
-			k.lut8.fn(dst[:n], src[:n], (*[256]uint8)(tableFor(from, to, opt).b8))
+			t := (*[256]uint8)(tableFor(from, to, opt).b8)
+			if f := k.lutPack[b].fn; f != nil {
+				f(dst[:to.Size(n)], src[:n], t)
+				return
+			}
+			bp, bi := getBlock()
+			for i := 0; i < n; i += len(bp) {
+				c := min(len(bp), n-i)
+				k.lut8.fn(bp[:c], src[i:i+c], t)
+				d := dst[i/per : i/per+(c+per-1)/per]
+				if b == 0 {
+					k.i8ToI4.fn(d, bp[:c])
+				} else {
+					k.i8ToI2.fn(d, bp[:c])
+				}
+			}
+			putBlock(bi)
 		},
-		tier: func(k *kernelSet) string { return k.lut8.tier }}
+		tier: func(k *kernelSet) string {
+			if k.lutPack[b].fn != nil {
+				return k.lutPack[b].tier
+			}
+			return k.lut8.tier
+		}}
 }
 
 // byteLutStep converts a packed source through its byte table

@@ -50,6 +50,7 @@ var kernels = []struct {
 	{oddFuncs, false}, // the round-to-odd stages (odd.go), with their Go glue
 	{i8ToI2, false},
 	{unpackTables, false}, // packed sources through 16-entry tables (unpacktab.go)
+	{lut8Pack, false},     // 8-bit sources to packed targets (lut.go)
 }
 
 // Outputs are the files Generate writes, by name.

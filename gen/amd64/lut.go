@@ -532,3 +532,49 @@ func (a *Asm) f16ToBF16(hw bool) {
 		s.Store(x0, s.Dst, 16, s.M(1, 0))
 	}))
 }
+
+// lut8Pack emits lut8Pack4AVX512 and lut8Pack2AVX512: lut8's lookup of an
+// 8-bit source into the target codes of a packed type (the low 4 or 2 bits
+// of each table entry, the rest zero), packed in registers as i8ToI4 and
+// i8ToI2 pack them, so the codes never go through memory.
+func lut8Pack(a *Asm) {
+	for _, bits := range []int{4, 2} {
+		per := 8 / bits
+		a.Func(fmt.Sprintf("lut8Pack%dAVX512", bits), AVX512, "func(dst *uint8, src *uint8, n int, table *[256]uint8)",
+			fmt.Sprintf("packs table[src[i]] for i < %d·n, %d to a byte; n counts groups of %d source bytes.", per, per, per))
+		a.Needs("AVX512VBMI") // VPERMI2B
+		dst, src, n := a.Args()
+		tab := a.GP64()
+		a.Context.Load(a.Param("table"), tab)
+		p := make([]VecVirtual, 4)
+		for c := range p {
+			p[c] = a.Vec()
+			a.VMOVDQU64(Mem{Base: tab, Disp: 64 * c}, p[c])
+		}
+		var lo, w14, w116 Op
+		if bits == 4 {
+			lo = a.Const8(0x0F)
+		} else {
+			w14, w116 = a.Splat(0x04010401), a.Splat(0x00100001)
+		}
+		lanes := 64 / per // groups per vector of source bytes
+		a.Stream(Loop{SrcSize: per, DstSize: 1, Lanes: lanes, Unroll: 2}, dst, src, n, Each(lanes, func(s *Step) {
+			b, top := a.Vec(), a.K()
+			a.VLoad(b, s.Src, 8, s.M(per, 0))
+			a.VPMOVB2M(b, top)
+			x := a.look512(p, b, top, false)
+			if bits == 4 { // as i8ToI4
+				t := a.Vec()
+				a.VPSRLW(U8(4), x, t)
+				a.VPTERNLOGD(Tern(func(w, t, m uint8) uint8 { return w&m | t&^m }), lo, t, x)
+				a.VPMOVWB(x, Half(x))
+				s.StoreLow(Half(x), lanes, s.Dst, 8, s.M(1, 0))
+				return
+			}
+			a.VPMADDUBSW(w14, x, x) // as i8ToI2
+			a.VPMADDWD(w116, x, x)
+			a.VPMOVDB(x, x.AsX())
+			s.StoreLow(x.AsX().(VecVirtual), lanes, s.Dst, 8, s.M(1, 0))
+		}))
+	}
+}
