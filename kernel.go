@@ -80,6 +80,11 @@ type kernelSet struct {
 	// none (lutPackStep then runs lut8 and i8ToI4 or i8ToI2).
 	lutPack [2]kernel[lutPackFunc]
 
+	// map4 sets dst[i] = t[src[i]&15] | t[16+src[i]>>4]; map4Pack packs
+	// those values (4 bits each) two to a byte. With the tables of
+	// nibbleTables they convert between the packed types.
+	map4, map4Pack kernel[map4Func]
+
 	// FLOAT16 ↔ BFLOAT16, each rounded once (to nearest even; NaN as the
 	// FLOAT pivot would give it).
 	f16ToBF16 kernel[func(dst []uint16, src []uint16)]
@@ -135,6 +140,7 @@ func (s *kernelSet) list() []KernelInfo {
 		{"8-bit types -> 16-bit types (256-entry table)", s.lut16.tier},
 		{"4-bit types -> 8- to 64-bit types (16-entry table)", s.unpack[0][3].tier},
 		{"2-bit types -> 8- to 64-bit types (4-entry table)", s.unpack[1][3].tier},
+		{"packed types -> packed types (nibble tables)", s.map4.tier},
 		{"FLOAT16 -> BFLOAT16", s.f16ToBF16.tier},
 		{"BFLOAT16 -> FLOAT16", s.bf16ToF16.tier},
 	}

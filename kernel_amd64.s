@@ -26038,6 +26038,53 @@ done:
 	VZEROUPPER
 	RET
 
+// func unpack4To8AVX2(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX2
+TEXT ·unpack4To8AVX2(SB), NOSPLIT, $0-32
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), CX
+	MOVQ           n+16(FP), DX
+	MOVQ           table+24(FP), BX
+	VBROADCASTI128 (BX), Y0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXBW (CX), Y1
+	VPSLLW    $0x04, Y1, Y2
+	VPOR      Y2, Y1, Y1
+	VPAND     splat32_0f0f0f0f<>+0(SB), Y1, Y1
+	VPSHUFB   Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)
+	VPMOVZXBW 16(CX), Y1
+	VPSLLW    $0x04, Y1, Y2
+	VPOR      Y2, Y1, Y1
+	VPAND     splat32_0f0f0f0f<>+0(SB), Y1, Y1
+	VPSHUFB   Y1, Y0, Y1
+	VMOVDQU   Y1, 32(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXBW (CX), Y1
+	VPSLLW    $0x04, Y1, Y2
+	VPOR      Y2, Y1, Y1
+	VPAND     splat32_0f0f0f0f<>+0(SB), Y1, Y1
+	VPSHUFB   Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func unpack4To16AVX512(dst *uint8, src *uint8, n int, table *uint8)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·unpack4To16AVX512(SB), NOSPLIT, $0-32
@@ -26129,6 +26176,82 @@ done:
 	VZEROUPPER
 	RET
 
+// func unpack4To16AVX2(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX2
+TEXT ·unpack4To16AVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	MOVQ    table+24(FP), BX
+	VMOVDQU (BX), Y0
+	VPSHUFB unpackplanes<>+0(SB), Y0, Y0
+	VPERMQ  $0xd8, Y0, Y0
+	VPERMQ  $0x44, Y0, Y1
+	VPERMQ  $0xee, Y0, Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXBW  (CX), Y2
+	VPSLLW     $0x04, Y2, Y3
+	VPOR       Y3, Y2, Y2
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPERMQ     $0xd8, Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y4
+	VPUNPCKLBW Y4, Y3, Y2
+	VPUNPCKHBW Y4, Y3, Y3
+	VMOVDQU    Y2, (AX)
+	VMOVDQU    Y3, 32(AX)
+	VPMOVZXBW  16(CX), Y2
+	VPSLLW     $0x04, Y2, Y3
+	VPOR       Y3, Y2, Y2
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPERMQ     $0xd8, Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y4
+	VPUNPCKLBW Y4, Y3, Y2
+	VPUNPCKHBW Y4, Y3, Y3
+	VMOVDQU    Y2, 64(AX)
+	VMOVDQU    Y3, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXBW  (CX), Y2
+	VPSLLW     $0x04, Y2, Y3
+	VPOR       Y3, Y2, Y2
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPERMQ     $0xd8, Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y4
+	VPUNPCKLBW Y4, Y3, Y2
+	VPUNPCKHBW Y4, Y3, Y3
+	VMOVDQU    Y2, (AX)
+	VMOVDQU    Y3, 32(AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA unpackplanes<>+0(SB)/4, $0x06040200
+DATA unpackplanes<>+4(SB)/4, $0x0e0c0a08
+DATA unpackplanes<>+8(SB)/4, $0x07050301
+DATA unpackplanes<>+12(SB)/4, $0x0f0d0b09
+DATA unpackplanes<>+16(SB)/4, $0x06040200
+DATA unpackplanes<>+20(SB)/4, $0x0e0c0a08
+DATA unpackplanes<>+24(SB)/4, $0x07050301
+DATA unpackplanes<>+28(SB)/4, $0x0f0d0b09
+GLOBL unpackplanes<>(SB), RODATA|NOPTR, $32
+
 // func unpack4To32AVX512(dst *uint8, src *uint8, n int, table *uint8)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·unpack4To32AVX512(SB), NOSPLIT, $0-32
@@ -26217,6 +26340,59 @@ tail:
 	VMOVDQU32     Z1, K1, 192(AX)
 
 done:
+	VZEROUPPER
+	RET
+
+// func unpack4To32AVX2(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX2
+TEXT ·unpack4To32AVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	MOVQ    table+24(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVZXBW    (CX), Y2
+	VPSLLW       $0x04, Y2, Y3
+	VPOR         Y3, Y2, Y2
+	VPAND        splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPMOVZXBD    X2, Y4
+	VPERMD       Y0, Y4, Y5
+	VPERMD       Y1, Y4, Y6
+	VPSLLD       $0x1c, Y4, Y4
+	VBLENDVPS    Y4, Y6, Y5, Y5
+	VMOVDQU      Y5, (AX)
+	VPSHUFD      $0xee, X2, X2
+	VPMOVZXBD    X2, Y2
+	VPERMD       Y0, Y2, Y4
+	VPERMD       Y1, Y2, Y5
+	VPSLLD       $0x1c, Y2, Y2
+	VBLENDVPS    Y2, Y5, Y4, Y4
+	VMOVDQU      Y4, 32(AX)
+	VPMOVZXBD    X3, Y2
+	VPERMD       Y0, Y2, Y4
+	VPERMD       Y1, Y2, Y5
+	VPSLLD       $0x1c, Y2, Y2
+	VBLENDVPS    Y2, Y5, Y4, Y4
+	VMOVDQU      Y4, 64(AX)
+	VPSHUFD      $0xee, X3, X2
+	VPMOVZXBD    X2, Y2
+	VPERMD       Y0, Y2, Y3
+	VPERMD       Y1, Y2, Y4
+	VPSLLD       $0x1c, Y2, Y2
+	VBLENDVPS    Y2, Y4, Y3, Y3
+	VMOVDQU      Y3, 96(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
 	VZEROUPPER
 	RET
 
@@ -26368,6 +26544,105 @@ done:
 	VZEROUPPER
 	RET
 
+// func unpack4To64AVX2(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX2
+TEXT ·unpack4To64AVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	MOVQ    table+24(FP), BX
+	VMOVDQU (BX), Y1
+	VMOVDQU 32(BX), Y2
+	VSHUFPS $0x88, Y2, Y1, Y0
+	VSHUFPS $0xdd, Y2, Y1, Y2
+	VPERMQ  $0xd8, Y0, Y0
+	VPERMQ  $0xd8, Y2, Y2
+	VMOVDQU 64(BX), Y3
+	VMOVDQU 96(BX), Y4
+	VSHUFPS $0x88, Y4, Y3, Y1
+	VSHUFPS $0xdd, Y4, Y3, Y3
+	VPERMQ  $0xd8, Y1, Y1
+	VPERMQ  $0xd8, Y3, Y3
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVZXBW    (CX), Y4
+	VPSLLW       $0x04, Y4, Y5
+	VPOR         Y5, Y4, Y4
+	VPAND        splat32_0f0f0f0f<>+0(SB), Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X5
+	VPMOVZXBD    X4, Y6
+	VPERMD       Y0, Y6, Y7
+	VPERMD       Y1, Y6, Y8
+	VPSLLD       $0x1c, Y6, Y9
+	VBLENDVPS    Y9, Y8, Y7, Y7
+	VPERMD       Y2, Y6, Y8
+	VPERMD       Y3, Y6, Y9
+	VPSLLD       $0x1c, Y6, Y6
+	VBLENDVPS    Y6, Y9, Y8, Y8
+	VPUNPCKLDQ   Y8, Y7, Y6
+	VPUNPCKHDQ   Y8, Y7, Y7
+	VPERM2I128   $0x20, Y7, Y6, Y8
+	VMOVDQU      Y8, (AX)
+	VPERM2I128   $0x31, Y7, Y6, Y8
+	VMOVDQU      Y8, 32(AX)
+	VPSHUFD      $0xee, X4, X4
+	VPMOVZXBD    X4, Y4
+	VPERMD       Y0, Y4, Y6
+	VPERMD       Y1, Y4, Y7
+	VPSLLD       $0x1c, Y4, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VPERMD       Y2, Y4, Y7
+	VPERMD       Y3, Y4, Y8
+	VPSLLD       $0x1c, Y4, Y4
+	VBLENDVPS    Y4, Y8, Y7, Y7
+	VPUNPCKLDQ   Y7, Y6, Y4
+	VPUNPCKHDQ   Y7, Y6, Y6
+	VPERM2I128   $0x20, Y6, Y4, Y7
+	VMOVDQU      Y7, 64(AX)
+	VPERM2I128   $0x31, Y6, Y4, Y7
+	VMOVDQU      Y7, 96(AX)
+	VPMOVZXBD    X5, Y4
+	VPERMD       Y0, Y4, Y6
+	VPERMD       Y1, Y4, Y7
+	VPSLLD       $0x1c, Y4, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VPERMD       Y2, Y4, Y7
+	VPERMD       Y3, Y4, Y8
+	VPSLLD       $0x1c, Y4, Y4
+	VBLENDVPS    Y4, Y8, Y7, Y7
+	VPUNPCKLDQ   Y7, Y6, Y4
+	VPUNPCKHDQ   Y7, Y6, Y6
+	VPERM2I128   $0x20, Y6, Y4, Y7
+	VMOVDQU      Y7, 128(AX)
+	VPERM2I128   $0x31, Y6, Y4, Y7
+	VMOVDQU      Y7, 160(AX)
+	VPSHUFD      $0xee, X5, X4
+	VPMOVZXBD    X4, Y4
+	VPERMD       Y0, Y4, Y5
+	VPERMD       Y1, Y4, Y6
+	VPSLLD       $0x1c, Y4, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VPERMD       Y2, Y4, Y6
+	VPERMD       Y3, Y4, Y7
+	VPSLLD       $0x1c, Y4, Y4
+	VBLENDVPS    Y4, Y7, Y6, Y6
+	VPUNPCKLDQ   Y6, Y5, Y4
+	VPUNPCKHDQ   Y6, Y5, Y5
+	VPERM2I128   $0x20, Y5, Y4, Y6
+	VMOVDQU      Y6, 192(AX)
+	VPERM2I128   $0x31, Y5, Y4, Y6
+	VMOVDQU      Y6, 224(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func unpack2To8AVX512(dst *uint8, src *uint8, n int, table *uint8)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·unpack2To8AVX512(SB), NOSPLIT, $0-32
@@ -26442,6 +26717,65 @@ tail:
 	VMOVDQU8   Z0, K1, (AX)
 
 done:
+	VZEROUPPER
+	RET
+
+// func unpack2To8AVX2(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX2
+TEXT ·unpack2To8AVX2(SB), NOSPLIT, $0-32
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), CX
+	MOVQ           n+16(FP), DX
+	MOVQ           table+24(FP), BX
+	VBROADCASTI128 (BX), Y0
+
+main:
+	CMPQ      DX, $0x00000010
+	JB        single
+	VPMOVZXBD (CX), Y1
+	VPSLLD    $0x06, Y1, Y2
+	VPSLLD    $0x0c, Y1, Y3
+	VPSLLD    $0x12, Y1, Y4
+	VPOR      Y2, Y1, Y1
+	VPOR      Y3, Y1, Y1
+	VPOR      Y4, Y1, Y1
+	VPAND     splat32_03030303<>+0(SB), Y1, Y1
+	VPSHUFB   Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)
+	VPMOVZXBD 8(CX), Y1
+	VPSLLD    $0x06, Y1, Y2
+	VPSLLD    $0x0c, Y1, Y3
+	VPSLLD    $0x12, Y1, Y4
+	VPOR      Y2, Y1, Y1
+	VPOR      Y3, Y1, Y1
+	VPOR      Y4, Y1, Y1
+	VPAND     splat32_03030303<>+0(SB), Y1, Y1
+	VPSHUFB   Y1, Y0, Y1
+	VMOVDQU   Y1, 32(AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVZXBD (CX), Y1
+	VPSLLD    $0x06, Y1, Y2
+	VPSLLD    $0x0c, Y1, Y3
+	VPSLLD    $0x12, Y1, Y4
+	VPOR      Y2, Y1, Y1
+	VPOR      Y3, Y1, Y1
+	VPOR      Y4, Y1, Y1
+	VPAND     splat32_03030303<>+0(SB), Y1, Y1
+	VPSHUFB   Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
 	VZEROUPPER
 	RET
 
@@ -26548,6 +26882,84 @@ done:
 	VZEROUPPER
 	RET
 
+// func unpack2To16AVX2(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX2
+TEXT ·unpack2To16AVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	MOVQ    table+24(FP), BX
+	VMOVDQU (BX), Y0
+	VPSHUFB unpackplanes<>+0(SB), Y0, Y0
+	VPERMQ  $0xd8, Y0, Y0
+	VPERMQ  $0x44, Y0, Y1
+	VPERMQ  $0xee, Y0, Y0
+
+main:
+	CMPQ       DX, $0x00000010
+	JB         single
+	VPMOVZXBD  (CX), Y2
+	VPSLLD     $0x06, Y2, Y3
+	VPSLLD     $0x0c, Y2, Y4
+	VPSLLD     $0x12, Y2, Y5
+	VPOR       Y3, Y2, Y2
+	VPOR       Y4, Y2, Y2
+	VPOR       Y5, Y2, Y2
+	VPAND      splat32_03030303<>+0(SB), Y2, Y2
+	VPERMQ     $0xd8, Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y4
+	VPUNPCKLBW Y4, Y3, Y2
+	VPUNPCKHBW Y4, Y3, Y3
+	VMOVDQU    Y2, (AX)
+	VMOVDQU    Y3, 32(AX)
+	VPMOVZXBD  8(CX), Y2
+	VPSLLD     $0x06, Y2, Y3
+	VPSLLD     $0x0c, Y2, Y4
+	VPSLLD     $0x12, Y2, Y5
+	VPOR       Y3, Y2, Y2
+	VPOR       Y4, Y2, Y2
+	VPOR       Y5, Y2, Y2
+	VPAND      splat32_03030303<>+0(SB), Y2, Y2
+	VPERMQ     $0xd8, Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y4
+	VPUNPCKLBW Y4, Y3, Y2
+	VPUNPCKHBW Y4, Y3, Y3
+	VMOVDQU    Y2, 64(AX)
+	VMOVDQU    Y3, 96(AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000010, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXBD  (CX), Y2
+	VPSLLD     $0x06, Y2, Y3
+	VPSLLD     $0x0c, Y2, Y4
+	VPSLLD     $0x12, Y2, Y5
+	VPOR       Y3, Y2, Y2
+	VPOR       Y4, Y2, Y2
+	VPOR       Y5, Y2, Y2
+	VPAND      splat32_03030303<>+0(SB), Y2, Y2
+	VPERMQ     $0xd8, Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y4
+	VPUNPCKLBW Y4, Y3, Y2
+	VPUNPCKHBW Y4, Y3, Y3
+	VMOVDQU    Y2, (AX)
+	VMOVDQU    Y3, 32(AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func unpack2To32AVX512(dst *uint8, src *uint8, n int, table *uint8)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·unpack2To32AVX512(SB), NOSPLIT, $0-32
@@ -26642,6 +27054,51 @@ tail:
 	VMOVDQU32     Z1, K1, 192(AX)
 
 done:
+	VZEROUPPER
+	RET
+
+// func unpack2To32AVX2(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX2
+TEXT ·unpack2To32AVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	MOVQ    table+24(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU 32(BX), Y1
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VPMOVZXBD    (CX), Y1
+	VPSLLD       $0x06, Y1, Y2
+	VPSLLD       $0x0c, Y1, Y3
+	VPSLLD       $0x12, Y1, Y4
+	VPOR         Y2, Y1, Y1
+	VPOR         Y3, Y1, Y1
+	VPOR         Y4, Y1, Y1
+	VPAND        splat32_03030303<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPMOVZXBD    X1, Y3
+	VPERMD       Y0, Y3, Y3
+	VMOVDQU      Y3, (AX)
+	VPSHUFD      $0xee, X1, X1
+	VPMOVZXBD    X1, Y1
+	VPERMD       Y0, Y1, Y1
+	VMOVDQU      Y1, 32(AX)
+	VPMOVZXBD    X2, Y1
+	VPERMD       Y0, Y1, Y1
+	VMOVDQU      Y1, 64(AX)
+	VPSHUFD      $0xee, X2, X1
+	VPMOVZXBD    X1, Y1
+	VPERMD       Y0, Y1, Y1
+	VMOVDQU      Y1, 96(AX)
+	ADDQ         $0x00000008, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
 	VZEROUPPER
 	RET
 
@@ -26794,6 +27251,371 @@ tail:
 	SHRQ          $0x38, DX
 	KMOVQ         DX, K1
 	VMOVDQU64     Z2, K1, 448(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func unpack2To64AVX2(dst *uint8, src *uint8, n int, table *uint8)
+// Requires: AVX, AVX2
+TEXT ·unpack2To64AVX2(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	MOVQ    table+24(FP), BX
+	VMOVDQU (BX), Y1
+	VMOVDQU 32(BX), Y2
+	VSHUFPS $0x88, Y2, Y1, Y0
+	VSHUFPS $0xdd, Y2, Y1, Y2
+	VPERMQ  $0xd8, Y0, Y0
+	VPERMQ  $0xd8, Y2, Y2
+	VMOVDQU 64(BX), Y3
+	VMOVDQU 96(BX), Y4
+	VSHUFPS $0x88, Y4, Y3, Y1
+	VSHUFPS $0xdd, Y4, Y3, Y3
+	VPERMQ  $0xd8, Y1, Y1
+	VPERMQ  $0xd8, Y3, Y3
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VPMOVZXBD    (CX), Y1
+	VPSLLD       $0x06, Y1, Y3
+	VPSLLD       $0x0c, Y1, Y4
+	VPSLLD       $0x12, Y1, Y5
+	VPOR         Y3, Y1, Y1
+	VPOR         Y4, Y1, Y1
+	VPOR         Y5, Y1, Y1
+	VPAND        splat32_03030303<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X3
+	VPMOVZXBD    X1, Y4
+	VPERMD       Y0, Y4, Y5
+	VPERMD       Y2, Y4, Y4
+	VPUNPCKLDQ   Y4, Y5, Y6
+	VPUNPCKHDQ   Y4, Y5, Y5
+	VPERM2I128   $0x20, Y5, Y6, Y4
+	VMOVDQU      Y4, (AX)
+	VPERM2I128   $0x31, Y5, Y6, Y4
+	VMOVDQU      Y4, 32(AX)
+	VPSHUFD      $0xee, X1, X1
+	VPMOVZXBD    X1, Y1
+	VPERMD       Y0, Y1, Y4
+	VPERMD       Y2, Y1, Y1
+	VPUNPCKLDQ   Y1, Y4, Y5
+	VPUNPCKHDQ   Y1, Y4, Y4
+	VPERM2I128   $0x20, Y4, Y5, Y1
+	VMOVDQU      Y1, 64(AX)
+	VPERM2I128   $0x31, Y4, Y5, Y1
+	VMOVDQU      Y1, 96(AX)
+	VPMOVZXBD    X3, Y1
+	VPERMD       Y0, Y1, Y4
+	VPERMD       Y2, Y1, Y1
+	VPUNPCKLDQ   Y1, Y4, Y5
+	VPUNPCKHDQ   Y1, Y4, Y4
+	VPERM2I128   $0x20, Y4, Y5, Y1
+	VMOVDQU      Y1, 128(AX)
+	VPERM2I128   $0x31, Y4, Y5, Y1
+	VMOVDQU      Y1, 160(AX)
+	VPSHUFD      $0xee, X3, X1
+	VPMOVZXBD    X1, Y1
+	VPERMD       Y0, Y1, Y3
+	VPERMD       Y2, Y1, Y1
+	VPUNPCKLDQ   Y1, Y3, Y4
+	VPUNPCKHDQ   Y1, Y3, Y3
+	VPERM2I128   $0x20, Y3, Y4, Y1
+	VMOVDQU      Y1, 192(AX)
+	VPERM2I128   $0x31, Y3, Y4, Y1
+	VMOVDQU      Y1, 224(AX)
+	ADDQ         $0x00000008, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func map4AVX2(dst *uint8, src *uint8, n int, table *[32]uint8)
+// Requires: AVX, AVX2
+TEXT ·map4AVX2(SB), NOSPLIT, $0-32
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), CX
+	MOVQ           n+16(FP), DX
+	MOVQ           table+24(FP), BX
+	VBROADCASTI128 (BX), Y0
+	VBROADCASTI128 16(BX), Y1
+
+main:
+	CMPQ    DX, $0x00000040
+	JB      single
+	VMOVDQU (CX), Y2
+	VPSRLW  $0x04, Y2, Y3
+	VPAND   splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPAND   splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPSHUFB Y2, Y0, Y2
+	VPSHUFB Y3, Y1, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVDQU Y2, (AX)
+	VMOVDQU 32(CX), Y2
+	VPSRLW  $0x04, Y2, Y3
+	VPAND   splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPAND   splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPSHUFB Y2, Y0, Y2
+	VPSHUFB Y3, Y1, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVDQU Y2, 32(AX)
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000040, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000020
+	JB      tail
+	VMOVDQU (CX), Y2
+	VPSRLW  $0x04, Y2, Y3
+	VPAND   splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPAND   splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPSHUFB Y2, Y0, Y2
+	VPSHUFB Y3, Y1, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVDQU Y2, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func map4AVX512(dst *uint8, src *uint8, n int, table *[32]uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·map4AVX512(SB), NOSPLIT, $0-32
+	MOVQ            dst+0(FP), AX
+	MOVQ            src+8(FP), CX
+	MOVQ            n+16(FP), DX
+	MOVQ            table+24(FP), BX
+	VBROADCASTI32X4 (BX), Z0
+	VBROADCASTI32X4 16(BX), Z1
+	MOVL            $0x0f0f0f0f, BX
+	VPBROADCASTD    BX, Z2
+
+main:
+	CMPQ      DX, $0x00000080
+	JB        single
+	VMOVDQU64 (CX), Z3
+	VPSRLW    $0x04, Z3, Z4
+	VPANDD    Z2, Z3, Z3
+	VPANDD    Z2, Z4, Z4
+	VPSHUFB   Z3, Z0, Z3
+	VPSHUFB   Z4, Z1, Z4
+	VPORD     Z4, Z3, Z3
+	VMOVDQU64 Z3, (AX)
+	VMOVDQU64 64(CX), Z3
+	VPSRLW    $0x04, Z3, Z4
+	VPANDD    Z2, Z3, Z3
+	VPANDD    Z2, Z4, Z4
+	VPSHUFB   Z3, Z0, Z3
+	VPSHUFB   Z4, Z1, Z4
+	VPORD     Z4, Z3, Z3
+	VMOVDQU64 Z3, 64(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000080, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000040
+	JB        tail
+	VMOVDQU64 (CX), Z3
+	VPSRLW    $0x04, Z3, Z4
+	VPANDD    Z2, Z3, Z3
+	VPANDD    Z2, Z4, Z4
+	VPSHUFB   Z3, Z0, Z3
+	VPSHUFB   Z4, Z1, Z4
+	VPORD     Z4, Z3, Z3
+	VMOVDQU64 Z3, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Z3
+	VPSRLW     $0x04, Z3, Z4
+	VPANDD     Z2, Z3, Z3
+	VPANDD     Z2, Z4, Z4
+	VPSHUFB    Z3, Z0, Z3
+	VPSHUFB    Z4, Z1, Z4
+	VPORD      Z4, Z3, Z3
+	VMOVDQU8   Z3, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func map4PackAVX2(dst *uint8, src *uint8, n int, table *[32]uint8)
+// Requires: AVX, AVX2
+TEXT ·map4PackAVX2(SB), NOSPLIT, $0-32
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), CX
+	MOVQ           n+16(FP), DX
+	MOVQ           table+24(FP), BX
+	VBROADCASTI128 (BX), Y0
+	VBROADCASTI128 16(BX), Y1
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU      (CX), Y2
+	VPSRLW       $0x04, Y2, Y3
+	VPAND        splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPAND        splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPSHUFB      Y2, Y0, Y2
+	VPSHUFB      Y3, Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPSRLW       $0x04, Y2, Y3
+	VPAND        splat32_000f000f<>+0(SB), Y2, Y2
+	VPAND        splat32_00f000f0<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKUSWB    X3, X2, X2
+	VMOVDQU      X2, (AX)
+	VMOVDQU      32(CX), Y2
+	VPSRLW       $0x04, Y2, Y3
+	VPAND        splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPAND        splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPSHUFB      Y2, Y0, Y2
+	VPSHUFB      Y3, Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPSRLW       $0x04, Y2, Y3
+	VPAND        splat32_000f000f<>+0(SB), Y2, Y2
+	VPAND        splat32_00f000f0<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKUSWB    X3, X2, X2
+	VMOVDQU      X2, 16(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU      (CX), Y2
+	VPSRLW       $0x04, Y2, Y3
+	VPAND        splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPAND        splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPSHUFB      Y2, Y0, Y2
+	VPSHUFB      Y3, Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPSRLW       $0x04, Y2, Y3
+	VPAND        splat32_000f000f<>+0(SB), Y2, Y2
+	VPAND        splat32_00f000f0<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKUSWB    X3, X2, X2
+	VMOVDQU      X2, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func map4PackAVX512(dst *uint8, src *uint8, n int, table *[32]uint8)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·map4PackAVX512(SB), NOSPLIT, $0-32
+	MOVQ            dst+0(FP), AX
+	MOVQ            src+8(FP), CX
+	MOVQ            n+16(FP), DX
+	MOVQ            table+24(FP), BX
+	VBROADCASTI32X4 (BX), Z0
+	VBROADCASTI32X4 16(BX), Z1
+	MOVL            $0x0f0f0f0f, BX
+	VPBROADCASTD    BX, Z2
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z3
+	VPSRLW     $0x04, Z3, Z4
+	VPANDD     Z2, Z3, Z3
+	VPANDD     Z2, Z4, Z4
+	VPSHUFB    Z3, Z0, Z3
+	VPSHUFB    Z4, Z1, Z4
+	VPORD      Z4, Z3, Z3
+	VPSRLW     $0x04, Z3, Z4
+	VPTERNLOGD $0xe4, Z2, Z4, Z3
+	VPMOVWB    Z3, Y3
+	VMOVDQU64  Y3, (AX)
+	VMOVDQU64  64(CX), Z3
+	VPSRLW     $0x04, Z3, Z4
+	VPANDD     Z2, Z3, Z3
+	VPANDD     Z2, Z4, Z4
+	VPSHUFB    Z3, Z0, Z3
+	VPSHUFB    Z4, Z1, Z4
+	VPORD      Z4, Z3, Z3
+	VPSRLW     $0x04, Z3, Z4
+	VPTERNLOGD $0xe4, Z2, Z4, Z3
+	VPMOVWB    Z3, Y3
+	VMOVDQU64  Y3, 32(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU64  (CX), Z3
+	VPSRLW     $0x04, Z3, Z4
+	VPANDD     Z2, Z3, Z3
+	VPANDD     Z2, Z4, Z4
+	VPSHUFB    Z3, Z0, Z3
+	VPSHUFB    Z4, Z1, Z4
+	VPORD      Z4, Z3, Z3
+	VPSRLW     $0x04, Z3, Z4
+	VPTERNLOGD $0xe4, Z2, Z4, Z3
+	VPMOVWB    Z3, Y3
+	VMOVDQU64  Y3, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	SHLQ       $0x01, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, Z3
+	VPSRLW     $0x04, Z3, Z4
+	VPANDD     Z2, Z3, Z3
+	VPANDD     Z2, Z4, Z4
+	VPSHUFB    Z3, Z0, Z3
+	VPSHUFB    Z4, Z1, Z4
+	VPORD      Z4, Z3, Z3
+	VPSRLW     $0x04, Z3, Z0
+	VPTERNLOGD $0xe4, Z2, Z0, Z3
+	VPMOVWB    Z3, Y3
+	MOVQ       DX, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU8   Y3, K1, (AX)
 
 done:
 	VZEROUPPER

@@ -1586,10 +1586,22 @@ func i8ToI2AVX512(dst *uint8, src *uint8, n int)
 func unpack4To8AVX512(dst *uint8, src *uint8, n int, table *uint8)
 
 // sets the 2 elements packed in each of n source bytes to their entries
+// in a table of 16 8-bit values (16 bytes); n is a multiple of 16.
+//
+//go:noescape
+func unpack4To8AVX2(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 2 elements packed in each of n source bytes to their entries
 // in a table of 16 16-bit values (32 bytes).
 //
 //go:noescape
 func unpack4To16AVX512(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 2 elements packed in each of n source bytes to their entries
+// in a table of 16 16-bit values (32 bytes); n is a multiple of 16.
+//
+//go:noescape
+func unpack4To16AVX2(dst *uint8, src *uint8, n int, table *uint8)
 
 // sets the 2 elements packed in each of n source bytes to their entries
 // in a table of 16 32-bit values (64 bytes).
@@ -1598,10 +1610,22 @@ func unpack4To16AVX512(dst *uint8, src *uint8, n int, table *uint8)
 func unpack4To32AVX512(dst *uint8, src *uint8, n int, table *uint8)
 
 // sets the 2 elements packed in each of n source bytes to their entries
+// in a table of 16 32-bit values (64 bytes); n is a multiple of 16.
+//
+//go:noescape
+func unpack4To32AVX2(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 2 elements packed in each of n source bytes to their entries
 // in a table of 16 64-bit values (128 bytes).
 //
 //go:noescape
 func unpack4To64AVX512(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 2 elements packed in each of n source bytes to their entries
+// in a table of 16 64-bit values (128 bytes); n is a multiple of 16.
+//
+//go:noescape
+func unpack4To64AVX2(dst *uint8, src *uint8, n int, table *uint8)
 
 // sets the 4 elements packed in each of n source bytes to their entries
 // in a table of 16 8-bit values (16 bytes).
@@ -1610,10 +1634,22 @@ func unpack4To64AVX512(dst *uint8, src *uint8, n int, table *uint8)
 func unpack2To8AVX512(dst *uint8, src *uint8, n int, table *uint8)
 
 // sets the 4 elements packed in each of n source bytes to their entries
+// in a table of 16 8-bit values (16 bytes); n is a multiple of 8.
+//
+//go:noescape
+func unpack2To8AVX2(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 4 elements packed in each of n source bytes to their entries
 // in a table of 16 16-bit values (32 bytes).
 //
 //go:noescape
 func unpack2To16AVX512(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 4 elements packed in each of n source bytes to their entries
+// in a table of 16 16-bit values (32 bytes); n is a multiple of 8.
+//
+//go:noescape
+func unpack2To16AVX2(dst *uint8, src *uint8, n int, table *uint8)
 
 // sets the 4 elements packed in each of n source bytes to their entries
 // in a table of 16 32-bit values (64 bytes).
@@ -1622,10 +1658,42 @@ func unpack2To16AVX512(dst *uint8, src *uint8, n int, table *uint8)
 func unpack2To32AVX512(dst *uint8, src *uint8, n int, table *uint8)
 
 // sets the 4 elements packed in each of n source bytes to their entries
+// in a table of 16 32-bit values (64 bytes); n is a multiple of 8.
+//
+//go:noescape
+func unpack2To32AVX2(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 4 elements packed in each of n source bytes to their entries
 // in a table of 16 64-bit values (128 bytes).
 //
 //go:noescape
 func unpack2To64AVX512(dst *uint8, src *uint8, n int, table *uint8)
+
+// sets the 4 elements packed in each of n source bytes to their entries
+// in a table of 16 64-bit values (128 bytes); n is a multiple of 8.
+//
+//go:noescape
+func unpack2To64AVX2(dst *uint8, src *uint8, n int, table *uint8)
+
+// n counts source bytes. It converts whole vectors only.
+//
+//go:noescape
+func map4AVX2(dst *uint8, src *uint8, n int, table *[32]uint8)
+
+// n counts source bytes.
+//
+//go:noescape
+func map4AVX512(dst *uint8, src *uint8, n int, table *[32]uint8)
+
+// n counts pairs of source bytes. It converts whole vectors only.
+//
+//go:noescape
+func map4PackAVX2(dst *uint8, src *uint8, n int, table *[32]uint8)
+
+// n counts pairs of source bytes.
+//
+//go:noescape
+func map4PackAVX512(dst *uint8, src *uint8, n int, table *[32]uint8)
 
 // packs table[src[i]] for i < 2·n, 2 to a byte; n counts groups of 2 source bytes.
 //

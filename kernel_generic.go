@@ -32,6 +32,8 @@ func genericKernels() *kernelSet {
 		f16ToBF16: kernel[func([]uint16, []uint16)]{float16ToBFloat16Generic, t},
 		bf16ToF16: kernel[func([]uint16, []uint16)]{bfloat16ToFloat16Generic, t},
 		unpack:    genericUnpack(t),
+		map4:      kernel[map4Func]{map4Generic, t},
+		map4Pack:  kernel[map4Func]{map4PackGeneric, t},
 	}
 }
 

@@ -196,10 +196,8 @@ func makePlan(from, to DataType) *plan {
 	case lutSource(from) && (to.BitSize() == 8 || to.BitSize() == 16) && !(classic(from) && classic(to)):
 		p.a = lutStep(from, to)
 		p.pivot = &plan{from: from, to: to, mid: Float, a: toFloatStep(from), b: planStep(Float, to)}
-	case from.BitSize() < 8 && (from.BitSize() == to.BitSize() || 2*from.BitSize() == to.BitSize() || from.BitSize() == 4 && lutSource(to)):
-		p.a = byteLutStep(from, to) // a table over the source bytes
-	case from.BitSize() == 4 && to.BitSize() == 2:
-		p.a = narrowPackedStep(from, to)
+	case from.BitSize() < 8 && to.BitSize() < 8:
+		p.a = repackStep(from, to) // nibble tables
 	case from.BitSize() < 8 && to.BitSize() >= 8:
 		p.a = unpackStep(from, to) // a table of the codes
 	case (from == Int8 || from == Uint8) && to.BitSize() == 2:

@@ -43,8 +43,12 @@ type convTable struct {
 	b64 []uint64
 
 	// codes holds the same entries as bytes, for the unpack kernels
-	// (unpack.go): set for 2- and 4-bit sources to targets of 8 to 64 bits.
+	// (unpack.go): set for 2- and 4-bit sources to targets of 8 to 64 bits,
+	// and for 2-bit sources to 4-bit targets (the two target codes of each
+	// pair of source codes). nib holds the map4 tables of the pairs between
+	// packed types (unpack.go).
 	codes *codeTable
+	nib   *[32]uint8
 }
 
 var convTables [numTypes][numTypes][numModes]atomic.Pointer[convTable]
@@ -94,6 +98,9 @@ func tableFor(from, to DataType, opt Options) *convTable {
 	}
 	if from.BitSize() < 8 && to.BitSize() >= 8 {
 		t.codes = newCodeTable(t, to.Size(1))
+	}
+	if from.BitSize() < 8 && to.BitSize() < 8 {
+		t.nib, t.codes = nibbleTables(t.b8, from.BitSize(), to.BitSize())
 	}
 	slot.Store(t)
 	return t
@@ -269,54 +276,4 @@ func lookupOddBF16(dst []byte, s []uint32, to DataType, t *convTable) {
 	if len(s)%2 == 1 {
 		dst[whole] = t.b8[odd(s[2*whole])]
 	}
-}
-
-// Byte tables: a packed source byte holds 2 or 4 elements, so a table over
-// the 256 byte values converts several elements per lookup. byteTableFor
-// gives, for a packed source and a target of the same bit size, the target
-// byte of each source byte (b8; for a 4-bit source to a 2-bit target, the
-// low nibble); for a 4-bit source to an 8-bit target, or a
-// 2-bit source to a 4-bit target, the two target bytes of each source byte
-// (b16, first element in the low byte). The lut8 and lut16 kernels then run
-// them over the source bytes.
-var byteTables [numTypes][numTypes][numModes]atomic.Pointer[convTable]
-
-func byteTableFor(from, to DataType, opt Options) *convTable {
-	m := 0
-	if !optionFree(to) {
-		m = modeIndex(opt)
-	}
-	slot := &byteTables[from][to][m]
-	if t := slot.Load(); t != nil {
-		return t
-	}
-	elem := tableFor(from, to, opt).b8 // the target code of each source element value
-	convTableMu.Lock()
-	defer convTableMu.Unlock()
-	if t := slot.Load(); t != nil {
-		return t
-	}
-	wf, wt := uint(from.BitSize()), uint(to.BitSize())
-	per := 8 / wf
-	t := new(convTable)
-	out := make([]uint64, 256)
-	for b := range out {
-		for j := uint(0); j < per; j++ {
-			v := uint64(elem[b>>(wf*j)&(1<<wf-1)])
-			out[b] |= v << (wt * j)
-		}
-	}
-	if per*wt <= 8 { // 8 bits; 4 for a 4-bit source to a 2-bit target
-		t.b8 = make([]uint8, 256)
-		for b, v := range out {
-			t.b8[b] = uint8(v)
-		}
-	} else {
-		t.b16 = make([]uint16, 256)
-		for b, v := range out {
-			t.b16[b] = uint16(v)
-		}
-	}
-	slot.Store(t)
-	return t
 }

@@ -4,6 +4,56 @@ package tensorcast
 
 import "golang.org/x/sys/cpu"
 
+// The AVX2 unpack kernels (gen/amd64/unpacktab.go), by unpackSlot.
+var unpackAVX2 = [2][4]func(dst, src *uint8, n int, table *uint8){
+	{unpack4To8AVX2, unpack4To16AVX2, unpack4To32AVX2, unpack4To64AVX2},
+	{unpack2To8AVX2, unpack2To16AVX2, unpack2To32AVX2, unpack2To64AVX2},
+}
+
+// setUnpackAVX2 installs the AVX2 unpack and nibble-map kernels in k.
+func setUnpackAVX2(k *kernelSet) {
+	k.map4 = kernel[map4Func]{func(dst, src []byte, t *[32]uint8) {
+		m := len(src) &^ 31
+		if m > 0 {
+			raceRead(src[:m])
+			raceWrite(dst[:m])
+			map4AVX2(&dst[0], &src[0], m, t)
+		}
+		map4Generic(dst[m:], src[m:], t)
+	}, k.tier}
+	k.map4Pack = kernel[map4Func]{func(dst, src []byte, t *[32]uint8) {
+		m := len(src) &^ 31 // 16 pairs a vector
+		if m > 0 {
+			raceRead(src[:m])
+			raceWrite(dst[:m/2])
+			map4PackAVX2(&dst[0], &src[0], m/2, t)
+		}
+		map4PackGeneric(dst[m/2:], src[m:], t)
+	}, k.tier}
+	for b, fns := range unpackAVX2 {
+		per := 2 << b
+		for w, fn := range fns {
+			k.unpack[b][w] = kernel[unpackFunc]{avx2Unpack(fn, per, per<<w, genericUnpack("")[b][w].fn), k.tier}
+		}
+	}
+}
+
+// avx2Unpack wraps an AVX2 unpack kernel that writes out bytes per source
+// byte and takes whole steps of 32 elements; rest converts the others.
+func avx2Unpack(fn func(dst, src *uint8, n int, table *uint8), per, out int, rest unpackFunc) unpackFunc {
+	step := 32 / per // source bytes per step
+	return func(dst, src []byte, t *codeTable) {
+		m := len(src) &^ (step - 1)
+		if m > 0 {
+			d := dst[:m*out]
+			raceRead(src[:m])
+			raceWrite(d)
+			fn(&d[0], &src[0], m, &t[0])
+		}
+		rest(dst[m*out:], src[m:], t)
+	}
+}
+
 // The AVX-512 unpack kernels (gen/amd64/unpacktab.go), by unpackSlot.
 var unpackAVX512 = [2][4]func(dst, src *uint8, n int, table *uint8){
 	{unpack4To8AVX512, unpack4To16AVX512, unpack4To32AVX512, unpack4To64AVX512},
@@ -14,6 +64,23 @@ var unpackAVX512 = [2][4]func(dst, src *uint8, n int, table *uint8){
 // targets that unpack.go and lutPackStep use: the unpack kernels, and with
 // VBMI the fused lookup-and-pack ones.
 func setPackedAVX512(k *kernelSet) {
+	k.map4 = kernel[map4Func]{func(dst, src []byte, t *[32]uint8) {
+		if len(src) > 0 {
+			d := dst[:len(src)]
+			raceRead(src)
+			raceWrite(d)
+			map4AVX512(&d[0], &src[0], len(src), t)
+		}
+	}, k.tier}
+	k.map4Pack = kernel[map4Func]{func(dst, src []byte, t *[32]uint8) {
+		m := len(src) &^ 1
+		if m > 0 {
+			raceRead(src[:m])
+			raceWrite(dst[:m/2])
+			map4PackAVX512(&dst[0], &src[0], m/2, t)
+		}
+		map4PackGeneric(dst[m/2:], src[m:], t)
+	}, k.tier}
 	if cpu.X86.HasAVX512VBMI {
 		k.lutPack[0] = kernel[lutPackFunc]{avx512LutPack(lut8Pack4AVX512, 2), k.tier}
 		k.lutPack[1] = kernel[lutPackFunc]{avx512LutPack(lut8Pack2AVX512, 4), k.tier}

@@ -31,25 +31,35 @@ import (
 // n counts whole source bytes; the tail is masked like every AVX-512 kernel.
 // The Go side (unpack_amd64.go) converts the elements of a partly used last
 // source byte.
+//
+// AVX2 (32 codes per step, the same unpacking) has no word or quadword
+// permute by vector: 16-bit targets look up their low and high bytes with
+// VPSHUFB and interleave them (a VPERMQ first, so the in-lane unpacks come
+// out in order); 32-bit ones look up entries 0-7 and 8-15 with VPERMD and
+// pick by bit 3 of the code (VBLENDVPS reads it shifted to the sign); 64-bit
+// ones do that for the low and the high halves of the entries (split into
+// two planes of 32-bit values before the loop) and interleave them.
 var unpackWidths = []int{8, 16, 32, 64}
 
 func unpackTables(a *Asm) {
 	for _, bits := range []int{4, 2} {
 		for _, w := range unpackWidths {
 			unpackTable(a, bits, w)
+			unpackTableAVX2(a, bits, w)
 		}
 	}
+	map4(a)
 }
 
 // unpackName is the kernel of bits-wide codes to w-bit targets.
-func unpackName(bits, w int) string { return fmt.Sprintf("unpack%dTo%dAVX512", bits, w) }
+func unpackName(bits, w int, isa ISA) string { return fmt.Sprintf("unpack%dTo%d%s", bits, w, isa) }
 
 func unpackTable(a *Asm, bits, w int) {
 	per := 8 / bits      // codes per source byte
 	srcBytes := 64 / per // source bytes per step of 64 codes
 	size := w / 8        // bytes per target element
 	table := 16 * size   // bytes of the table
-	a.Func(unpackName(bits, w), AVX512, "func(dst *uint8, src *uint8, n int, table *uint8)",
+	a.Func(unpackName(bits, w, AVX512), AVX512, "func(dst *uint8, src *uint8, n int, table *uint8)",
 		fmt.Sprintf("sets the %d elements packed in each of n source bytes to their entries", per),
 		fmt.Sprintf("in a table of 16 %d-bit values (%d bytes).", w, table))
 	dst, src, n := a.Args()
@@ -147,20 +157,219 @@ func (a *Asm) unpackCodes(s *Step, bits int, mask Op, shifts []int) VecVirtual {
 	}
 	or := Tern(func(x, t, m uint8) uint8 { return x | t | m })
 	orAnd := Tern(func(x, t, m uint8) uint8 { return (x | t) & m })
+	var t []VecVirtual
 	if bits == 4 {
 		a.VPMOVZXBW(src, x)
-		t := a.Vec()
-		a.VPSLLW(U8(shifts[0]), x, t)
-		a.VPTERNLOGD(orAnd, mask, t, x)
+		t = []VecVirtual{a.Vec()}
+		a.VPSLLW(U8(shifts[0]), x, t[0])
+	} else {
+		a.VPMOVZXBD(src, x)
+		for _, sh := range shifts {
+			v := a.Vec()
+			a.VPSLLD(U8(sh), x, v)
+			t = append(t, v)
+		}
+	}
+	if a.isa == AVX2 {
+		for _, v := range t {
+			a.Or(v, x, x)
+		}
+		a.And(mask, x, x)
 		return x
 	}
-	a.VPMOVZXBD(src, x)
-	t := make([]VecVirtual, len(shifts))
-	for i, sh := range shifts {
-		t[i] = a.Vec()
-		a.VPSLLD(U8(sh), x, t[i])
+	if bits == 2 {
+		a.VPTERNLOGD(or, t[1], t[0], x)
+		t = t[2:]
 	}
-	a.VPTERNLOGD(or, t[1], t[0], x)
-	a.VPTERNLOGD(orAnd, mask, t[2], x)
+	a.VPTERNLOGD(orAnd, mask, t[0], x)
 	return x
+}
+
+func unpackTableAVX2(a *Asm, bits, w int) {
+	per := 8 / bits
+	srcBytes := 32 / per
+	size := w / 8
+	a.Func(unpackName(bits, w, AVX2), AVX2, "func(dst *uint8, src *uint8, n int, table *uint8)",
+		fmt.Sprintf("sets the %d elements packed in each of n source bytes to their entries", per),
+		fmt.Sprintf("in a table of 16 %d-bit values (%d bytes); n is a multiple of %d.", w, 16*size, srcBytes))
+	dst, src, n := a.Args()
+	tab := a.GP64()
+	a.Context.Load(a.Param("table"), tab)
+	var t []VecVirtual // the table in registers, by target width (see below)
+	switch w {
+	case 8: // in both lanes
+		t = []VecVirtual{a.Vec()}
+		a.VBROADCASTI128(Mem{Base: tab}, t[0])
+	case 16: // low bytes of the entries in both lanes, high bytes in both lanes
+		x := a.Vec()
+		a.VMOVDQU(Mem{Base: tab}, x)
+		planes := append(append(append(seq8(0, 2, 8), seq8(1, 2, 8)...), seq8(0, 2, 8)...), seq8(1, 2, 8)...)
+		a.VPSHUFB(a.DataBytes("unpackplanes", planes), x, x)
+		a.VPERMQ(U8(0xD8), x, x) // low bytes of entries 0-15, high bytes of entries 0-15
+		t = []VecVirtual{a.Vec(), a.Vec()}
+		a.VPERMQ(U8(0x44), x, t[0])
+		a.VPERMQ(U8(0xEE), x, t[1])
+	case 32: // entries 0-7, 8-15
+		t = []VecVirtual{a.Vec(), a.Vec()}
+		a.VMOVDQU(Mem{Base: tab}, t[0])
+		a.VMOVDQU(Mem{Base: tab, Disp: 32}, t[1])
+	case 64: // low halves of entries 0-7, 8-15, high halves of entries 0-7, 8-15
+		t = []VecVirtual{a.Vec(), a.Vec(), a.Vec(), a.Vec()}
+		for j := range 2 {
+			q0, q1 := a.Vec(), a.Vec()
+			a.VMOVDQU(Mem{Base: tab, Disp: 64 * j}, q0)
+			a.VMOVDQU(Mem{Base: tab, Disp: 64*j + 32}, q1)
+			a.VSHUFPS(U8(0x88), q1, q0, t[j])   // low halves of entries 0 1 4 5 | 2 3 6 7
+			a.VSHUFPS(U8(0xDD), q1, q0, t[2+j]) // high halves
+			a.VPERMQ(U8(0xD8), t[j], t[j])
+			a.VPERMQ(U8(0xD8), t[2+j], t[2+j])
+		}
+	}
+	var mask Op
+	var shifts []int
+	if bits == 4 {
+		mask, shifts = a.Splat(0x0F0F0F0F), []int{4}
+	} else {
+		mask, shifts = a.Splat(0x03030303), []int{6, 12, 18}
+	}
+	// lookup32 returns the entries (of the 16 in lo, hi) of the 8 codes in
+	// the 32-bit lanes of idx; 2-bit codes only reach lo.
+	lookup32 := func(lo, hi, idx VecVirtual) VecVirtual {
+		x := a.Vec()
+		a.VPERMD(lo, idx, x)
+		if bits == 2 {
+			return x
+		}
+		y, m := a.Vec(), a.Vec()
+		a.VPERMD(hi, idx, y)
+		a.VPSLLD(U8(28), idx, m) // bit 3 of the code to the sign
+		a.VBLENDVPS(m, y, x, x)
+		return x
+	}
+	unroll := 2
+	if w >= 32 {
+		unroll = 1
+	}
+	a.Stream(Loop{SrcSize: 1, DstSize: per * size, Lanes: srcBytes, Unroll: unroll}, dst, src, n, Each(srcBytes, func(s *Step) {
+		codes := a.unpackCodes(s, bits, mask, shifts)
+		switch w {
+		case 8:
+			a.VPSHUFB(codes, t[0], codes)
+			s.Store(codes, s.Dst, 8, nil)
+			return
+		case 16:
+			a.VPERMQ(U8(0xD8), codes, codes) // lane 0: codes 0-7, 16-23; lane 1: 8-15, 24-31
+			lo, hi := a.Vec(), a.Vec()
+			a.VPSHUFB(codes, t[0], lo)
+			a.VPSHUFB(codes, t[1], hi)
+			a.VPUNPCKLBW(hi, lo, codes)
+			a.VPUNPCKHBW(hi, lo, lo)
+			s.Store(codes, s.Dst, 16, nil)
+			s.Store(lo, s.Dst.Offset(32), 16, nil)
+			return
+		}
+		// Eight codes at a time, from the low 8 bytes of an XMM register.
+		high := a.XMM()
+		a.VEXTRACTI128(U8(1), codes, high)
+		for e := range 4 {
+			x := codes.AsX().(VecVirtual)
+			if e >= 2 {
+				x = high
+			}
+			if e%2 == 1 {
+				y := a.XMM()
+				a.VPSHUFD(U8(0xEE), x, y)
+				x = y
+			}
+			idx := a.Vec()
+			a.VPMOVZXBD(x, idx)
+			if w == 32 {
+				s.Store(lookup32(t[0], t[1], idx), s.Dst.Offset(32*e), 32, nil)
+				continue
+			}
+			lo, hi := lookup32(t[0], t[1], idx), lookup32(t[2], t[3], idx)
+			q0 := a.Vec()
+			a.VPUNPCKLDQ(hi, lo, q0) // entries of codes 0 1 | 4 5
+			a.VPUNPCKHDQ(hi, lo, lo) // 2 3 | 6 7
+			out := a.Vec()
+			a.VPERM2I128(U8(0x20), lo, q0, out)
+			s.Store(out, s.Dst.Offset(64*e), 64, nil)
+			a.VPERM2I128(U8(0x31), lo, q0, out)
+			s.Store(out, s.Dst.Offset(64*e+32), 64, nil)
+		}
+	}))
+}
+
+// map4 emits the nibble maps of packed sources to packed targets:
+//
+//	map4:     dst[i] = lo[src[i]&15] | hi[src[i]>>4]
+//	map4Pack: the same, then two results (4-bit values) to a byte, the
+//	          first in the low nibble (as i8ToI4 packs)
+//
+// with lo and hi the 16-byte tables at table[0:16] and table[16:32]. Every
+// pair of packed types of 2 and 4 bits is one of them (unpack.go derives
+// the tables): two VPSHUFB per vector, which cost the same on every x86
+// core, where a 256-entry byte table needs VPERMI2B or a tree of blends.
+// map4 counts source bytes; map4Pack counts pairs of them.
+func map4(a *Asm) {
+	for _, pack := range []bool{false, true} {
+		for _, isa := range []ISA{AVX2, AVX512} {
+			name, doc := "map4", "n counts source bytes."
+			if pack {
+				name, doc = "map4Pack", "n counts pairs of source bytes."
+			}
+			if isa == AVX2 {
+				doc += " It converts whole vectors only."
+			}
+			a.Func(name+isa.String(), isa, "func(dst *uint8, src *uint8, n int, table *[32]uint8)", doc)
+			dst, src, n := a.Args()
+			tab := a.GP64()
+			a.Context.Load(a.Param("table"), tab)
+			lo, hi := a.Vec(), a.Vec()
+			if isa == AVX512 {
+				a.VBROADCASTI32X4(Mem{Base: tab}, lo)
+				a.VBROADCASTI32X4(Mem{Base: tab, Disp: 16}, hi)
+			} else {
+				a.VBROADCASTI128(Mem{Base: tab}, lo)
+				a.VBROADCASTI128(Mem{Base: tab, Disp: 16}, hi)
+			}
+			low := a.Splat(0x0F0F0F0F)
+			var lowWords, highWords Op
+			if pack && isa == AVX2 {
+				lowWords, highWords = a.Splat(0x000F000F), a.Splat(0x00F000F0)
+			}
+			lanes, size := 4*a.Lanes32(), 1 // source bytes per vector
+			if pack {
+				lanes, size = lanes/2, 2
+			}
+			a.Stream(Loop{SrcSize: size, DstSize: 1, Lanes: lanes, Unroll: 2}, dst, src, n, Each(lanes, func(s *Step) {
+				x, h := a.Vec(), a.Vec()
+				a.VLoad(x, s.Src, 8, s.M(size, 0))
+				a.VPSRLW(U8(4), x, h)
+				a.And(low, x, x)
+				a.And(low, h, h)
+				a.VPSHUFB(x, lo, x)
+				a.VPSHUFB(h, hi, h)
+				a.Or(h, x, x)
+				if !pack {
+					s.Store(x, s.Dst, 8, s.M(1, 0))
+					return
+				}
+				t := a.Vec()
+				a.VPSRLW(U8(4), x, t) // as i8ToI4
+				if isa == AVX512 {
+					a.VPTERNLOGD(Tern(func(w, t, m uint8) uint8 { return w&m | t&^m }), low, t, x)
+					a.VPMOVWB(x, Half(x))
+				} else {
+					a.And(lowWords, x, x)
+					a.And(highWords, t, t)
+					a.Or(t, x, x)
+					y := a.XMM()
+					a.VEXTRACTI128(U8(1), x, y)
+					a.VPACKUSWB(y, Half(x), Half(x))
+				}
+				s.StoreLow(Half(x), lanes, s.Dst, 8, s.M(1, 0))
+			}))
+		}
+	}
 }
