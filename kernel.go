@@ -85,6 +85,11 @@ type kernelSet struct {
 	// nibbleTables they convert between the packed types.
 	map4, map4Pack kernel[map4Func]
 
+	// toF8[from] converts from (INT16, UINT16, INT32, UINT32, INT64,
+	// UINT64, DOUBLE) to a float8 type in one kernel, where the tier has
+	// one; elsewhere the pair's plan goes through FLOAT (fusedF8Step).
+	toF8 [numTypes]kernel[fusedF8Func]
+
 	// FLOAT16 ↔ BFLOAT16, each rounded once (to nearest even; NaN as the
 	// FLOAT pivot would give it).
 	f16ToBF16 kernel[func(dst []uint16, src []uint16)]

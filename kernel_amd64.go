@@ -178,6 +178,7 @@ func init() {
 	}
 	k5.bf16ToF16 = kernel[func([]uint16, []uint16)]{avx512BF16ToF16, t5}
 	setPackedAVX512(&k5)
+	setFusedF8AVX512(&k5)
 	// VCVTNE2PS2BF16 serves FLOAT -> BFLOAT16 where the CPU has it (its
 	// tier reads "avx512+bf16"); GODEBUG=cpu.avx512bf16=off selects the
 	// integer kernel, which kernel_amd64_test.go also tests directly.

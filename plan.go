@@ -220,6 +220,10 @@ func makePlan(from, to DataType) *plan {
 	if tableSource(from, to) && !(p.a.lookup && p.b == nil) {
 		p.table = tableStep(from, to)
 	}
+	if fusedF8Source(from) && !optionFree(to) && to != Float8E8M0 {
+		// One kernel where the tier has it, else the plan above.
+		p = &plan{from: from, to: to, a: fusedF8Step(from, to), pivot: p}
+	}
 	return p
 }
 

@@ -150,7 +150,7 @@ var resolveStages = sync.OnceFunc(func() {
 		for from := range plans {
 			for to, p := range plans[from] {
 				if p != nil && p.pivot != nil && !t.useTable[from][to] {
-					t.usePivot[from][to] = slowLut(k, DataType(from), DataType(to)) &&
+					t.usePivot[from][to] = p.a.tier(k) == "" || slowLut(k, DataType(from), DataType(to)) &&
 						p.pivot.a.tier(k) != "generic" && p.pivot.b.tier(k) != "generic"
 				}
 			}
@@ -430,4 +430,28 @@ func lutPackStep(from, to DataType) *step {
 			}
 			return k.lut8.tier
 		}}
+}
+
+// fusedF8Func converts len(dst) elements of src to a float8 type described
+// by p.
+type fusedF8Func = func(dst, src []byte, p *float8Params)
+
+// fusedF8Source reports whether k.toF8 may hold a kernel of from.
+func fusedF8Source(from DataType) bool {
+	switch from {
+	case Int16, Uint16, Int32, Uint32, Int64, Uint64, Double:
+		return true
+	}
+	return false
+}
+
+// fusedF8Step converts from → to (a float8 type) with k.toF8[from]; its
+// tier is "" where k has no such kernel, and the plan then takes its route
+// through FLOAT (plan.pivot, resolveStages).
+func fusedF8Step(from, to DataType) *step {
+	return &step{name: from.String() + " -> " + to.String() + " (fused)",
+		run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
+			k.toF8[from].fn(dst[:n], src[:from.Size(n)], float8ParamsFor(to, opt))
+		},
+		tier: func(k *kernelSet) string { return k.toF8[from].tier }}
 }

@@ -1,6 +1,8 @@
 package amd64
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
@@ -59,12 +61,72 @@ func f32ToF8W(a *Asm) {
 	}{{"f32ToF8", "float32", 4}, {"f16ToF8", "uint16", 2}, {"bf16ToF8", "uint16", 2}} {
 		f8W(a, from.name, from.typ, from.size)
 	}
+	// The fused kernels of the other sources that reach float8 through
+	// FLOAT (plan.go): INT16 and UINT16 widen exactly (VPMOVSXWD or
+	// VPMOVZXWD, VCVTDQ2PS); INT32, UINT32, INT64, UINT64 and DOUBLE round
+	// to odd at 24 bits first (odd.go's algorithm), and step 1's round to odd
+	// at 8 bits of that is the round to odd at 8 bits of the value itself
+	// (the sticky bit survives), so the one rounding of step 2 stays exact.
+	for _, from := range []struct {
+		name string
+		t    num
+	}{{"i16ToF8", tI16}, {"u16ToF8", tU16}, {"i32ToF8", tI32}, {"u32ToF8", tU32}, {"i64ToF8", tI64}, {"u64ToF8", tU64}, {"f64ToF8", tF64}} {
+		f8W(a, from.name, "uint"+fmt.Sprint(from.t.bits), from.t.bytes())
+	}
+}
+
+// f8WSources maps the fused kernels' names to their source types.
+var f8WSources = map[string]num{"i16ToF8": tI16, "u16ToF8": tU16, "i32ToF8": tI32, "u32ToF8": tU32, "i64ToF8": tI64, "u64ToF8": tU64, "f64ToF8": tF64}
+
+// f8WLoad returns the loader of the j-th 16 elements of a step as float32
+// (rounded to odd where the source is wider), for the sources of
+// f8WSources; its constants are set up here, before the loop.
+func f8WLoad(a *Asm, name string) func(st *Step, j int) VecVirtual {
+	from := f8WSources[name]
+	var conv func(x VecVirtual) VecVirtual
+	switch from {
+	case tF64:
+		conv = oddF64AVX512(a)
+	case tI32, tU32, tI64, tU64:
+		conv = oddStage{from}.oddIntAVX512(a)
+	}
+	return func(st *Step, j int) VecVirtual {
+		m := st.Src.Offset(16 * from.bytes() * j)
+		x := a.Vec()
+		switch from.bits {
+		case 16:
+			a.VLoad(Half(x), m, 16, st.M(1, 16*j))
+			if from == tI16 {
+				a.VPMOVSXWD(Half(x), x)
+			} else {
+				a.VPMOVZXWD(Half(x), x)
+			}
+			a.VCVTDQ2PS(x, x)
+		case 32:
+			a.VLoad(x, m, 32, st.M(1, 16*j))
+			x = conv(x)
+		case 64:
+			var halves [2]VecVirtual
+			for h := range 2 {
+				y := a.Vec()
+				a.VLoad(y, m.Offset(64*h), 64, st.M(1, 16*j+8*h))
+				halves[h] = conv(y)
+			}
+			a.VINSERTI64X4(U8(1), halves[1], halves[0].AsZ(), x)
+		}
+		return x
+	}
 }
 
 // f8W emits the kernel of f32ToF8W for one source type.
 func f8W(a *Asm, name, typ string, size int) {
 	a.Func(name+"AVX512W", AVX512, "func(dst *uint8, src *"+typ+", n int, p *[8]uint32)")
 	a.Needs("AVX512VBMI") // VPERMI2B, VPERMT2B
+	var load func(st *Step, j int) VecVirtual
+	if _, fused := f8WSources[name]; fused {
+		a.Needs("AVX512DQ") // the round-to-odd conversions
+		load = f8WLoad(a, name)
+	}
 	dst, src, n := a.Args()
 	p := a.GP64()
 	a.Context.Load(a.Param("p"), p)
@@ -157,7 +219,7 @@ func f8W(a *Asm, name, typ string, size int) {
 					if name == "bf16ToF8" {
 						hi, lo, b = bf16Words(a, st, h, magic, zero, abs, lowU)
 					} else {
-						hi, lo, b = f32Words(a, st, h, name, size, magic, odd, even, low, one, abs)
+						hi, lo, b = f32Words(a, st, h, name, size, load, magic, odd, even, low, one, abs)
 					}
 					y := a.Vec()
 					a.VPSRLW(U8(s), hi, y)
@@ -194,17 +256,19 @@ func f8W(a *Asm, name, typ string, size int) {
 // f32Words loads the h-th 32 elements of a block of f32ToF8W as float32 and
 // returns hi (their high halves, rounded to odd), a = hi & 0x7FFF, and b
 // (the low byte of x + 1.5·magic in the high byte of each word).
-func f32Words(a *Asm, st *Step, h int, name string, size int, magic, odd, even, low, one, abs VecVirtual) (hi, lo, b VecVirtual) {
+func f32Words(a *Asm, st *Step, h int, name string, size int, load func(*Step, int) VecVirtual, magic, odd, even, low, one, abs VecVirtual) (hi, lo, b VecVirtual) {
 	x0, x1 := a.Vec(), a.Vec()
-	for i, x := range []VecVirtual{x0, x1} {
+	for i, x := range []*VecVirtual{&x0, &x1} {
 		j := 2*h + i // the j-th 16 elements of the block
 		m := st.Src.Offset(16 * size * j)
 		switch name {
 		case "f32ToF8":
-			a.VLoad(x, m, 32, st.M(1, 16*j))
+			a.VLoad(*x, m, 32, st.M(1, 16*j))
 		case "f16ToF8":
-			a.VLoad(Half(x), m, 16, st.M(1, 16*j))
-			a.VCVTPH2PS(Half(x), x)
+			a.VLoad(Half(*x), m, 16, st.M(1, 16*j))
+			a.VCVTPH2PS(Half(*x), *x)
+		default:
+			*x = load(st, j)
 		}
 	}
 	f0, f1 := a.Vec(), a.Vec()

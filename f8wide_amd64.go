@@ -1,0 +1,39 @@
+//go:build amd64 && gc && !purego && !noasm
+
+package tensorcast
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// setFusedF8AVX512 installs the fused AVX-512 kernels of INT16, UINT16,
+// INT32, UINT32, INT64, UINT64 and DOUBLE → the float8 types
+// (gen/amd64/float8w.go), which need VBMI and DQ.
+func setFusedF8AVX512(k *kernelSet) {
+	if !asmFloat8WParams() || !cpu.X86.HasAVX512VBMI || !cpu.X86.HasAVX512DQ {
+		return
+	}
+	k.toF8[Int16] = kernel[fusedF8Func]{avx512FusedF8(i16ToF8AVX512W), k.tier}
+	k.toF8[Uint16] = kernel[fusedF8Func]{avx512FusedF8(u16ToF8AVX512W), k.tier}
+	k.toF8[Int32] = kernel[fusedF8Func]{avx512FusedF8(i32ToF8AVX512W), k.tier}
+	k.toF8[Uint32] = kernel[fusedF8Func]{avx512FusedF8(u32ToF8AVX512W), k.tier}
+	k.toF8[Int64] = kernel[fusedF8Func]{avx512FusedF8(i64ToF8AVX512W), k.tier}
+	k.toF8[Uint64] = kernel[fusedF8Func]{avx512FusedF8(u64ToF8AVX512W), k.tier}
+	k.toF8[Double] = kernel[fusedF8Func]{avx512FusedF8(f64ToF8AVX512W), k.tier}
+}
+
+// avx512FusedF8 wraps a fused float8 kernel; the kernel masks its tail.
+func avx512FusedF8[S uint16 | uint32 | uint64](fn func(dst *uint8, src *S, n int, p *[8]uint32)) fusedF8Func {
+	return func(dst, src []byte, p *float8Params) {
+		if len(dst) == 0 {
+			return
+		}
+		var s S
+		src = src[:len(dst)*int(unsafe.Sizeof(s))]
+		raceRead(src)
+		raceWrite(dst)
+		fn(&dst[0], (*S)(unsafe.Pointer(&src[0])), len(dst), f8p(p))
+	}
+}
