@@ -188,6 +188,17 @@ func (a *Asm) look512(p []VecVirtual, b VecVirtual, top Register, keep bool) Vec
 	return x
 }
 
+// tablePlanes loads the 256-byte table at tab into four registers, for
+// look512.
+func (a *Asm) tablePlanes(tab GPVirtual) []VecVirtual {
+	p := make([]VecVirtual, 4)
+	for c := range p {
+		p[c] = a.Vec()
+		a.VMOVDQU64(Mem{Base: tab, Disp: 64 * c}, p[c])
+	}
+	return p
+}
+
 func lut8AVX512(a *Asm) {
 	a.Func("lut8AVX512", AVX512, "func(dst *uint8, src *uint8, n int, table *[256]uint8)",
 		"sets dst[i] = table[src[i]] for i < n.")
@@ -195,11 +206,7 @@ func lut8AVX512(a *Asm) {
 	dst, src, n := a.Args()
 	tab := a.GP64()
 	a.Context.Load(a.Param("table"), tab)
-	p := make([]VecVirtual, 4)
-	for c := range p {
-		p[c] = a.Vec()
-		a.VMOVDQU64(Mem{Base: tab, Disp: 64 * c}, p[c])
-	}
+	p := a.tablePlanes(tab)
 	a.Stream(Loop{SrcSize: 1, DstSize: 1, Lanes: 64, Unroll: 4}, dst, src, n, Each(64, func(s *Step) {
 		b, top := a.Vec(), a.K()
 		a.VLoad(b, s.Src, 8, s.M(1, 0))
@@ -546,14 +553,11 @@ func lut8Pack(a *Asm) {
 		dst, src, n := a.Args()
 		tab := a.GP64()
 		a.Context.Load(a.Param("table"), tab)
-		p := make([]VecVirtual, 4)
-		for c := range p {
-			p[c] = a.Vec()
-			a.VMOVDQU64(Mem{Base: tab, Disp: 64 * c}, p[c])
-		}
-		var lo, w14, w116 Op
+		p := a.tablePlanes(tab)
+		var nc nibbleConsts
+		var w14, w116 Op
 		if bits == 4 {
-			lo = a.Const8(0x0F)
+			nc = a.nibbleConsts()
 		} else {
 			w14, w116 = a.Splat(0x04010401), a.Splat(0x00100001)
 		}
@@ -564,11 +568,7 @@ func lut8Pack(a *Asm) {
 			a.VPMOVB2M(b, top)
 			x := a.look512(p, b, top, false)
 			if bits == 4 { // as i8ToI4
-				t := a.Vec()
-				a.VPSRLW(U8(4), x, t)
-				a.VPTERNLOGD(Tern(func(w, t, m uint8) uint8 { return w&m | t&^m }), lo, t, x)
-				a.VPMOVWB(x, Half(x))
-				s.StoreLow(Half(x), lanes, s.Dst, 8, s.M(1, 0))
+				s.StoreLow(a.packNibbles(nc, x), lanes, s.Dst, 8, s.M(1, 0))
 				return
 			}
 			a.VPMADDUBSW(w14, x, x) // as i8ToI2

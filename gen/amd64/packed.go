@@ -143,30 +143,42 @@ func i8ToI4(a *Asm) {
 			"n counts pairs of source bytes.")
 		dst, src, n := a.Args()
 		lanes := a.Lanes32() * 2 // a vector of source bytes is this many pairs
-		var lo, hi Op
-		if isa == AVX512 {
-			lo = a.Const8(0x0F)
-		} else {
-			lo, hi = a.Splat(0x000F000F), a.Splat(0x00F000F0)
-		}
+		c := a.nibbleConsts()
 		a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: lanes, Unroll: 2}, dst, src, n, Each(lanes, func(s *Step) {
-			w, t := a.Vec(), a.Vec()
+			w := a.Vec()
 			a.VLoad(w, s.Src, 8, s.M(2, 0))
-			a.VPSRLW(U8(4), w, t) // each 16-bit lane: first's high nibble, then second's low nibble in bits 4..7
-			if isa == AVX512 {
-				a.VPTERNLOGD(Tern(func(w, t, m uint8) uint8 { return w&m | t&^m }), lo, t, w)
-				a.VPMOVWB(w, Half(w))
-			} else {
-				a.And(lo, w, w)
-				a.And(hi, t, t)
-				a.Or(t, w, w)
-				x := a.XMM()
-				a.VEXTRACTI128(U8(1), w, x)
-				a.VPACKUSWB(x, Half(w), Half(w))
-			}
-			s.StoreLow(Half(w), lanes, s.Dst, 8, s.M(1, 0))
+			s.StoreLow(a.packNibbles(c, w), lanes, s.Dst, 8, s.M(1, 0))
 		}))
 	}
+}
+
+// nibbleConsts holds the constants of packNibbles, set up before a loop.
+type nibbleConsts struct{ lo, hi Op }
+
+func (a *Asm) nibbleConsts() nibbleConsts {
+	if a.isa == AVX512 {
+		return nibbleConsts{lo: a.Const8(0x0F)}
+	}
+	return nibbleConsts{lo: a.Splat(0x000F000F), hi: a.Splat(0x00F000F0)}
+}
+
+// packNibbles packs each pair of bytes of w into one, second<<4 | first&15,
+// and returns the half register that holds them (w is overwritten).
+func (a *Asm) packNibbles(c nibbleConsts, w VecVirtual) VecVirtual {
+	t := a.Vec()
+	a.VPSRLW(U8(4), w, t) // each 16-bit lane: first's high nibble, then second's low nibble in bits 4..7
+	if a.isa == AVX512 {
+		a.VPTERNLOGD(Tern(func(w, t, m uint8) uint8 { return w&m | t&^m }), c.lo, t, w)
+		a.VPMOVWB(w, Half(w))
+		return Half(w)
+	}
+	a.And(c.lo, w, w)
+	a.And(c.hi, t, t)
+	a.Or(t, w, w)
+	x := a.XMM()
+	a.VEXTRACTI128(U8(1), w, x)
+	a.VPACKUSWB(x, Half(w), Half(w))
+	return Half(w)
 }
 
 // unpack4 widens each nibble to a byte, zero- or sign-extended.

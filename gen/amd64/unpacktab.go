@@ -55,10 +55,9 @@ func unpackTables(a *Asm) {
 func unpackName(bits, w int, isa ISA) string { return fmt.Sprintf("unpack%dTo%d%s", bits, w, isa) }
 
 func unpackTable(a *Asm, bits, w int) {
-	per := 8 / bits      // codes per source byte
-	srcBytes := 64 / per // source bytes per step of 64 codes
-	size := w / 8        // bytes per target element
-	table := 16 * size   // bytes of the table
+	per := 8 / bits    // codes per source byte
+	size := w / 8      // bytes per target element
+	table := 16 * size // bytes of the table
 	a.Func(unpackName(bits, w, AVX512), AVX512, "func(dst *uint8, src *uint8, n int, table *uint8)",
 		fmt.Sprintf("sets the %d elements packed in each of n source bytes to their entries", per),
 		fmt.Sprintf("in a table of 16 %d-bit values (%d bytes).", w, table))
@@ -81,19 +80,7 @@ func unpackTable(a *Asm, bits, w int) {
 		a.VMOVDQU64(Mem{Base: tab}, lo)
 		a.VMOVDQU64(Mem{Base: tab, Disp: 64}, hi)
 	}
-	var mask Op
-	var shifts []int
-	if bits == 4 {
-		mask, shifts = a.Splat(0x0F0F0F0F), []int{4}
-	} else {
-		mask, shifts = a.Splat(0x03030303), []int{6, 12, 18}
-	}
-	unroll := 2
-	if w >= 32 {
-		unroll = 1
-	}
-	a.Stream(Loop{SrcSize: 1, DstSize: per * size, Lanes: srcBytes, Unroll: unroll}, dst, src, n, Each(srcBytes, func(s *Step) {
-		codes := a.unpackCodes(s, bits, mask, shifts)
+	a.unpackLoop(bits, w, dst, src, n, func(s *Step, codes VecVirtual) {
 		switch w {
 		case 8:
 			out := a.Vec()
@@ -139,7 +126,31 @@ func unpackTable(a *Asm, bits, w int) {
 				}
 			}
 		}
+	})
+}
+
+// unpackLoop emits the loop of an unpack kernel: body converts the 64 (AVX2:
+// 32) codes of each step, which unpackCodes provides.
+func (a *Asm) unpackLoop(bits, w int, dst, src, n GPVirtual, body func(s *Step, codes VecVirtual)) {
+	per, size := 8/bits, w/8
+	srcBytes := 4 * a.Lanes32() / per // a vector of byte codes
+	mask, shifts := a.codeMask(bits)
+	unroll := 2
+	if w >= 32 {
+		unroll = 1
+	}
+	a.Stream(Loop{SrcSize: 1, DstSize: per * size, Lanes: srcBytes, Unroll: unroll}, dst, src, n, Each(srcBytes, func(s *Step) {
+		body(s, a.unpackCodes(s, bits, mask, shifts))
 	}))
+}
+
+// codeMask returns the mask and the shifts of unpackCodes for bits-wide
+// codes (set up before the loop).
+func (a *Asm) codeMask(bits int) (Op, []int) {
+	if bits == 4 {
+		return a.Splat(0x0F0F0F0F), []int{4}
+	}
+	return a.Splat(0x03030303), []int{6, 12, 18}
 }
 
 // unpackCodes loads the step's source bytes and returns its 64 codes, one
@@ -225,13 +236,6 @@ func unpackTableAVX2(a *Asm, bits, w int) {
 			a.VPERMQ(U8(0xD8), t[2+j], t[2+j])
 		}
 	}
-	var mask Op
-	var shifts []int
-	if bits == 4 {
-		mask, shifts = a.Splat(0x0F0F0F0F), []int{4}
-	} else {
-		mask, shifts = a.Splat(0x03030303), []int{6, 12, 18}
-	}
 	// lookup32 returns the entries (of the 16 in lo, hi) of the 8 codes in
 	// the 32-bit lanes of idx; 2-bit codes only reach lo.
 	lookup32 := func(lo, hi, idx VecVirtual) VecVirtual {
@@ -246,12 +250,7 @@ func unpackTableAVX2(a *Asm, bits, w int) {
 		a.VBLENDVPS(m, y, x, x)
 		return x
 	}
-	unroll := 2
-	if w >= 32 {
-		unroll = 1
-	}
-	a.Stream(Loop{SrcSize: 1, DstSize: per * size, Lanes: srcBytes, Unroll: unroll}, dst, src, n, Each(srcBytes, func(s *Step) {
-		codes := a.unpackCodes(s, bits, mask, shifts)
+	a.unpackLoop(bits, w, dst, src, n, func(s *Step, codes VecVirtual) {
 		switch w {
 		case 8:
 			a.VPSHUFB(codes, t[0], codes)
@@ -297,7 +296,7 @@ func unpackTableAVX2(a *Asm, bits, w int) {
 			a.VPERM2I128(U8(0x31), lo, q0, out)
 			s.Store(out, s.Dst.Offset(64*e+32), 64, nil)
 		}
-	}))
+	})
 }
 
 // map4 emits the nibble maps of packed sources to packed targets:
@@ -334,9 +333,12 @@ func map4(a *Asm) {
 				a.VBROADCASTI128(Mem{Base: tab, Disp: 16}, hi)
 			}
 			low := a.Splat(0x0F0F0F0F)
-			var lowWords, highWords Op
-			if pack && isa == AVX2 {
-				lowWords, highWords = a.Splat(0x000F000F), a.Splat(0x00F000F0)
+			var nc nibbleConsts
+			switch {
+			case pack && isa == AVX512:
+				nc = nibbleConsts{lo: low} // the same bytes
+			case pack:
+				nc = a.nibbleConsts()
 			}
 			lanes, size := 4*a.Lanes32(), 1 // source bytes per vector
 			if pack {
@@ -355,20 +357,7 @@ func map4(a *Asm) {
 					s.Store(x, s.Dst, 8, s.M(1, 0))
 					return
 				}
-				t := a.Vec()
-				a.VPSRLW(U8(4), x, t) // as i8ToI4
-				if isa == AVX512 {
-					a.VPTERNLOGD(Tern(func(w, t, m uint8) uint8 { return w&m | t&^m }), low, t, x)
-					a.VPMOVWB(x, Half(x))
-				} else {
-					a.And(lowWords, x, x)
-					a.And(highWords, t, t)
-					a.Or(t, x, x)
-					y := a.XMM()
-					a.VEXTRACTI128(U8(1), x, y)
-					a.VPACKUSWB(y, Half(x), Half(x))
-				}
-				s.StoreLow(Half(x), lanes, s.Dst, 8, s.M(1, 0))
+				s.StoreLow(a.packNibbles(nc, x), lanes, s.Dst, 8, s.M(1, 0))
 			}))
 		}
 	}
