@@ -3,16 +3,22 @@
 package tensorcast
 
 import (
+	"math"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
 )
 
-// setFusedF8AVX512 installs the fused AVX-512 kernels of INT16, UINT16,
-// INT32, UINT32, INT64, UINT64 and DOUBLE → the float8 types
-// (gen/amd64/float8w.go), which need VBMI and DQ.
+// setFusedF8AVX512 installs the kernels of gen/amd64/float8w.go beyond
+// FLOAT, FLOAT16, BFLOAT16 → float8: FLOAT → FLOAT4E2M1 (VBMI), and the
+// fused kernels of INT16, UINT16, INT32, UINT32, INT64, UINT64 and DOUBLE
+// → the float8 types (VBMI and DQ).
 func setFusedF8AVX512(k *kernelSet) {
-	if !asmFloat8WParams() || !cpu.X86.HasAVX512VBMI || !cpu.X86.HasAVX512DQ {
+	if !asmFloat8WParams() || !cpu.X86.HasAVX512VBMI {
+		return
+	}
+	k.f32ToF4 = kernel[func([]uint8, []float32)]{avx512WF32ToF4, k.tier}
+	if !cpu.X86.HasAVX512DQ {
 		return
 	}
 	k.toF8[Int16] = kernel[fusedF8Func]{avx512FusedF8(i16ToF8AVX512W), k.tier}
@@ -35,5 +41,18 @@ func avx512FusedF8[S uint16 | uint32 | uint64](fn func(dst *uint8, src *S, n int
 		raceRead(src)
 		raceWrite(dst)
 		fn(&dst[0], (*S)(unsafe.Pointer(&src[0])), len(dst), f8p(p))
+	}
+}
+
+// avx512WF32ToF4 is FLOAT → FLOAT4E2M1 on the 16-bit-lane float8 kernel
+// (gen/amd64/float8w.go) with float4Params; it needs VBMI.
+func avx512WF32ToF4(dst []uint8, src []float32) {
+	n := len(src)
+	dst = dst[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	f32ToF4AVX512W(unsafe.SliceData(dst), unsafe.SliceData(src), n/2, f8p(&float4Params))
+	if n%2 == 1 {
+		dst[n/2] = f32ToF4(math.Float32bits(src[n-1]))
 	}
 }

@@ -180,6 +180,9 @@ func u64ToF8AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
 //go:noescape
 func f64ToF8AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
 
+//go:noescape
+func f32ToF4AVX512W(dst *uint8, src *float32, n int, p *[8]uint32)
+
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
 // (a multiple of the block); dst must be 64-byte aligned.
@@ -249,6 +252,13 @@ func u64ToF8AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
 //
 //go:noescape
 func f64ToF8AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f32ToF4AVX512WNT(dst *uint8, src *float32, n int, p *[8]uint32) int
 
 //go:noescape
 func f8ToF32AVX512(dst *float32, src *uint8, n int, table *[256]uint32) bool
