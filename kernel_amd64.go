@@ -11,19 +11,14 @@ import (
 )
 
 // Dispatch glue for the generated AVX2 and AVX-512 kernels (gen/amd64,
-// kernel_amd64.s). Each wrapper declares the memory the assembly touches to
-// the race detector and finishes what the assembly leaves: the AVX2 kernels
-// convert whole steps only (avx2Lanes… elements at a time) and the generic
-// code converts the remaining elements; the AVX-512 kernels mask their tail.
-
-// Elements per step of the AVX2 kernels (Loop.Lanes in gen/amd64): the
-// wrappers pass n rounded down to a multiple and convert the rest in Go.
-const (
-	avx2Lanes   = 8  // the kernels on 32-bit lanes, and i8ToI2 (in quads)
-	avx2Lanes16 = 16 // bf16ToF32AVX2
-	avx2Pairs   = 4  // f32ToF4, f32ToI4 (in pairs), f4ToF32 (in source bytes)
-	avx2Bytes   = 16 // i8ToI4 (in pairs), i4ToI8 and u4ToU8 (in source bytes)
-)
+// kernel_amd64.s): the registration of every kernel per tier, and the
+// wrappers that do not follow the rule of the generated ones
+// (wrappers_amd64.go, from gen/amd64/wrappers.go's table). Each wrapper
+// declares the memory the assembly touches to the race detector and
+// finishes what the assembly leaves: the AVX2 kernels convert whole steps
+// only (<kernel>Lanes elements at a time, constants generated from each
+// kernel's Loop.Lanes) and the generic code converts the remaining
+// elements; the AVX-512 kernels mask their tail.
 
 // The assembly reads float8Params and e8m0Params as arrays of uint32 at
 // fixed offsets; these fail to compile if the layouts change.
@@ -224,84 +219,6 @@ func init() {
 // (hence the explicit pointer conversions), so that a small call costs a
 // comparison more than it did without streaming.
 
-func avx2F32ToF16(dst []uint16, src []float32) {
-	if wantStream(4*len(src), 2*len(src)) {
-		ntConvert(dst, src, avx2F32ToF16Store, f32ToF16AVX2NT)
-		return
-	}
-	avx2F32ToF16Store(dst, src)
-}
-
-func avx2F32ToF16Store(dst []uint16, src []float32) {
-	avx2Bulk(dst, src, f32ToF16AVX2, float32ToFloat16Generic)
-}
-
-func avx512F32ToF16(dst []uint16, src []float32) {
-	if wantStream(4*len(src), 2*len(src)) {
-		ntConvert(dst, src, avx512F32ToF16Store, f32ToF16AVX512NT)
-		return
-	}
-	avx512F32ToF16Store(dst, src)
-}
-
-func avx512F32ToF16Store(dst []uint16, src []float32) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	f32ToF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
-}
-
-func avx2F16ToF32(dst []float32, src []uint16) {
-	if wantStream(2*len(src), 4*len(src)) {
-		ntConvert(dst, src, avx2F16ToF32Store, f16ToF32AVX2NT)
-		return
-	}
-	avx2F16ToF32Store(dst, src)
-}
-
-func avx2F16ToF32Store(dst []float32, src []uint16) {
-	avx2Bulk(dst, src, f16ToF32AVX2, float16ToFloat32Generic)
-}
-
-func avx512F16ToF32(dst []float32, src []uint16) {
-	if wantStream(2*len(src), 4*len(src)) {
-		ntConvert(dst, src, avx512F16ToF32Store, f16ToF32AVX512NT)
-		return
-	}
-	avx512F16ToF32Store(dst, src)
-}
-
-func avx512F16ToF32Store(dst []float32, src []uint16) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	f16ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
-}
-
-func avx2F32ToBF16(dst []uint16, src []float32) {
-	if wantStream(4*len(src), 2*len(src)) {
-		ntConvert(dst, src, avx2F32ToBF16Store, f32ToBF16AVX2NT)
-		return
-	}
-	avx2F32ToBF16Store(dst, src)
-}
-
-func avx2F32ToBF16Store(dst []uint16, src []float32) {
-	avx2Bulk(dst, src, f32ToBF16AVX2, float32ToBFloat16Generic)
-}
-
-func avx512F32ToBF16(dst []uint16, src []float32) {
-	if wantStream(4*len(src), 2*len(src)) {
-		ntConvert(dst, src, avx512F32ToBF16Store, f32ToBF16AVX512NT)
-		return
-	}
-	avx512F32ToBF16Store(dst, src)
-}
-
-func avx512F32ToBF16Store(dst []uint16, src []float32) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	f32ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
-}
-
 // avx512BF16F32ToBF16 streams with the integer kernel: on data with a few
 // NaNs or subnormals (the benchmarks' 0.6%), a sixth of the blocks of 32 take
 // the VCVTNE2PS2BF16 kernel's fix-up branch, and at 64 Mi elements the
@@ -321,201 +238,6 @@ func avx512BF16F32ToBF16Store(dst []uint16, src []float32) {
 	f32ToBF16AVX512BF16(unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
 }
 
-func avx2BF16ToF32(dst []float32, src []uint16) {
-	if wantStream(2*len(src), 4*len(src)) {
-		ntConvert(dst, src, avx2BF16ToF32Store, bf16ToF32AVX2NT)
-		return
-	}
-	avx2BF16ToF32Store(dst, src)
-}
-
-func avx2BF16ToF32Store(dst []float32, src []uint16) {
-	n := len(src)
-	dst = dst[:n]
-	raceRead(src)
-	raceWrite(dst)
-	m := n &^ (avx2Lanes16 - 1)
-	if m > 0 {
-		bf16ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
-	}
-	for i := m; i < n; i++ {
-		dst[i] = math.Float32frombits(bf16ToF32(src[i]))
-	}
-}
-
-func avx512BF16ToF32(dst []float32, src []uint16) {
-	if wantStream(2*len(src), 4*len(src)) {
-		ntConvert(dst, src, avx512BF16ToF32Store, bf16ToF32AVX512NT)
-		return
-	}
-	avx512BF16ToF32Store(dst, src)
-}
-
-func avx512BF16ToF32Store(dst []float32, src []uint16) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	bf16ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
-}
-
-func avx2F32ToF8(dst []uint8, src []float32, p *float8Params) {
-	if wantStream(4*len(src), len(src)) {
-		ntConvertP(dst, src, p, avx2F32ToF8Store, ntF32ToF8AVX2)
-		return
-	}
-	avx2F32ToF8Store(dst, src, p)
-}
-
-func avx2F32ToF8Store(dst []uint8, src []float32, p *float8Params) {
-	avx2BulkP(dst, src, p, f8p(p), f32ToF8AVX2, float32ToFloat8Generic)
-}
-
-func ntF32ToF8AVX2(dst *uint8, src *float32, n int, p *float8Params) int {
-	return f32ToF8AVX2NT(dst, src, n, f8p(p))
-}
-
-func avx512F32ToF8(dst []uint8, src []float32, p *float8Params) {
-	if wantStream(4*len(src), len(src)) {
-		ntConvertP(dst, src, p, avx512F32ToF8Store, ntF32ToF8AVX512)
-		return
-	}
-	avx512F32ToF8Store(dst, src, p)
-}
-
-func avx512F32ToF8Store(dst []uint8, src []float32, p *float8Params) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	f32ToF8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), (*[8]uint32)(unsafe.Pointer(p)))
-}
-
-func ntF32ToF8AVX512(dst *uint8, src *float32, n int, p *float8Params) int {
-	return f32ToF8AVX512NT(dst, src, n, f8p(p))
-}
-
-// avx512WF32ToF8, avx512WF16ToF8 and avx512WBF16ToF8 are the 16-bit-lane
-// kernels (gen/amd64/float8w.go), which need VBMI; avx512F32ToF8 and its
-// siblings serve AVX-512 CPUs without it.
-func avx512WF32ToF8(dst []uint8, src []float32, p *float8Params) {
-	if wantStream(4*len(src), len(src)) {
-		ntConvertP(dst, src, p, avx512WF32ToF8Store, ntF32ToF8AVX512W)
-		return
-	}
-	avx512WF32ToF8Store(dst, src, p)
-}
-
-func avx512WF32ToF8Store(dst []uint8, src []float32, p *float8Params) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	f32ToF8AVX512W(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), f8p(p))
-}
-
-func ntF32ToF8AVX512W(dst *uint8, src *float32, n int, p *float8Params) int {
-	return f32ToF8AVX512WNT(dst, src, n, f8p(p))
-}
-
-func avx512WF16ToF8(dst []uint8, src []uint16, p *float8Params) {
-	if wantStream(2*len(src), len(src)) {
-		ntConvertP(dst, src, p, avx512WF16ToF8Store, ntF16ToF8AVX512W)
-		return
-	}
-	avx512WF16ToF8Store(dst, src, p)
-}
-
-func avx512WF16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	f16ToF8AVX512W(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), f8p(p))
-}
-
-func ntF16ToF8AVX512W(dst *uint8, src *uint16, n int, p *float8Params) int {
-	return f16ToF8AVX512WNT(dst, src, n, f8p(p))
-}
-
-func avx512WBF16ToF8(dst []uint8, src []uint16, p *float8Params) {
-	if wantStream(2*len(src), len(src)) {
-		ntConvertP(dst, src, p, avx512WBF16ToF8Store, ntBF16ToF8AVX512W)
-		return
-	}
-	avx512WBF16ToF8Store(dst, src, p)
-}
-
-func avx512WBF16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	bf16ToF8AVX512W(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), f8p(p))
-}
-
-func ntBF16ToF8AVX512W(dst *uint8, src *uint16, n int, p *float8Params) int {
-	return bf16ToF8AVX512WNT(dst, src, n, f8p(p))
-}
-
-func avx2F16ToF8(dst []uint8, src []uint16, p *float8Params) {
-	if wantStream(2*len(src), len(src)) {
-		ntConvertP(dst, src, p, avx2F16ToF8Store, ntF16ToF8AVX2)
-		return
-	}
-	avx2F16ToF8Store(dst, src, p)
-}
-
-func avx2F16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
-	avx2BulkP(dst, src, p, f8p(p), f16ToF8AVX2, float16ToFloat8Generic)
-}
-
-func ntF16ToF8AVX2(dst *uint8, src *uint16, n int, p *float8Params) int {
-	return f16ToF8AVX2NT(dst, src, n, f8p(p))
-}
-
-func avx512F16ToF8(dst []uint8, src []uint16, p *float8Params) {
-	if wantStream(2*len(src), len(src)) {
-		ntConvertP(dst, src, p, avx512F16ToF8Store, ntF16ToF8AVX512)
-		return
-	}
-	avx512F16ToF8Store(dst, src, p)
-}
-
-func avx512F16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	f16ToF8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), (*[8]uint32)(unsafe.Pointer(p)))
-}
-
-func ntF16ToF8AVX512(dst *uint8, src *uint16, n int, p *float8Params) int {
-	return f16ToF8AVX512NT(dst, src, n, f8p(p))
-}
-
-func avx2BF16ToF8(dst []uint8, src []uint16, p *float8Params) {
-	if wantStream(2*len(src), len(src)) {
-		ntConvertP(dst, src, p, avx2BF16ToF8Store, ntBF16ToF8AVX2)
-		return
-	}
-	avx2BF16ToF8Store(dst, src, p)
-}
-
-func avx2BF16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
-	avx2BulkP(dst, src, p, f8p(p), bf16ToF8AVX2, bfloat16ToFloat8Generic)
-}
-
-func ntBF16ToF8AVX2(dst *uint8, src *uint16, n int, p *float8Params) int {
-	return bf16ToF8AVX2NT(dst, src, n, f8p(p))
-}
-
-func avx512BF16ToF8(dst []uint8, src []uint16, p *float8Params) {
-	if wantStream(2*len(src), len(src)) {
-		ntConvertP(dst, src, p, avx512BF16ToF8Store, ntBF16ToF8AVX512)
-		return
-	}
-	avx512BF16ToF8Store(dst, src, p)
-}
-
-func avx512BF16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	bf16ToF8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), (*[8]uint32)(unsafe.Pointer(p)))
-}
-
-func ntBF16ToF8AVX512(dst *uint8, src *uint16, n int, p *float8Params) int {
-	return bf16ToF8AVX512NT(dst, src, n, f8p(p))
-}
-
 func avx2F8ToF32(dst []float32, src []uint8, table *[256]uint32) {
 	if wantStream(len(src), 4*len(src)) {
 		ntConvertP(dst, src, table, avx2F8ToF32Store, ntF8ToF32AVX2)
@@ -526,20 +248,20 @@ func avx2F8ToF32(dst []float32, src []uint8, table *[256]uint32) {
 
 // avx2F8Kernels returns the AVX2 kernels of the type whose widening table is
 // table (params.go), or nil for any other table.
-func avx2F8Kernels(table *[256]uint32) (func(*float32, *uint8, int), func(*float32, *uint8, int) int) {
+func avx2F8Kernels(table *[256]uint32) (fn func(*float32, *uint8, int), nt func(*float32, *uint8, int) int, lanes int) {
 	switch table {
 	case &widenE4M3FN:
-		return e4m3fnToF32AVX2, e4m3fnToF32AVX2NT
+		return e4m3fnToF32AVX2, e4m3fnToF32AVX2NT, e4m3fnToF32AVX2Lanes
 	case &widenE4M3FNUZ:
-		return e4m3fnuzToF32AVX2, e4m3fnuzToF32AVX2NT
+		return e4m3fnuzToF32AVX2, e4m3fnuzToF32AVX2NT, e4m3fnuzToF32AVX2Lanes
 	case &widenE5M2:
-		return e5m2ToF32AVX2, e5m2ToF32AVX2NT
+		return e5m2ToF32AVX2, e5m2ToF32AVX2NT, e5m2ToF32AVX2Lanes
 	case &widenE5M2FNUZ:
-		return e5m2fnuzToF32AVX2, e5m2fnuzToF32AVX2NT
+		return e5m2fnuzToF32AVX2, e5m2fnuzToF32AVX2NT, e5m2fnuzToF32AVX2Lanes
 	case &widenE8M0:
-		return e8m0ToF32AVX2, e8m0ToF32AVX2NT
+		return e8m0ToF32AVX2, e8m0ToF32AVX2NT, e8m0ToF32AVX2Lanes
 	}
-	return nil, nil
+	return nil, nil, 0
 }
 
 // avx2F8ToF32Store converts with the kernel of the table's type (computing
@@ -548,8 +270,8 @@ func avx2F8ToF32Store(dst []float32, src []uint8, table *[256]uint32) {
 	n := len(src)
 	dst = dst[:n]
 	m := 0
-	if fn, _ := avx2F8Kernels(table); fn != nil {
-		m = n &^ (avx2Lanes - 1)
+	if fn, _, lanes := avx2F8Kernels(table); fn != nil {
+		m = n &^ (lanes - 1)
 		if m > 0 {
 			raceRead(src[:m])
 			raceWrite(dst[:m])
@@ -562,7 +284,7 @@ func avx2F8ToF32Store(dst []float32, src []uint8, table *[256]uint32) {
 // ntF8ToF32AVX2 converts nothing for a table of no known type; the rest then
 // goes to avx2F8ToF32Store, which falls back to the generic loop.
 func ntF8ToF32AVX2(dst *float32, src *uint8, n int, table *[256]uint32) int {
-	if _, nt := avx2F8Kernels(table); nt != nil {
+	if _, nt, _ := avx2F8Kernels(table); nt != nil {
 		return nt(dst, src, n)
 	}
 	return 0
@@ -598,40 +320,6 @@ func ntF8ToF32AVX512(dst *float32, src *uint8, n int, table *[256]uint32) int {
 		return 0
 	}
 	return m
-}
-
-func avx2F32ToE8M0(dst []uint8, src []float32, p *e8m0Params) {
-	if wantStream(4*len(src), len(src)) {
-		ntConvertP(dst, src, p, avx2F32ToE8M0Store, ntF32ToE8M0AVX2)
-		return
-	}
-	avx2F32ToE8M0Store(dst, src, p)
-}
-
-func avx2F32ToE8M0Store(dst []uint8, src []float32, p *e8m0Params) {
-	avx2BulkP(dst, src, p, e8p(p), f32ToE8M0AVX2, float32ToE8M0Generic)
-}
-
-func ntF32ToE8M0AVX2(dst *uint8, src *float32, n int, p *e8m0Params) int {
-	return f32ToE8M0AVX2NT(dst, src, n, e8p(p))
-}
-
-func avx512F32ToE8M0(dst []uint8, src []float32, p *e8m0Params) {
-	if wantStream(4*len(src), len(src)) {
-		ntConvertP(dst, src, p, avx512F32ToE8M0Store, ntF32ToE8M0AVX512)
-		return
-	}
-	avx512F32ToE8M0Store(dst, src, p)
-}
-
-func avx512F32ToE8M0Store(dst []uint8, src []float32, p *e8m0Params) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	f32ToE8M0AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), (*[4]uint32)(unsafe.Pointer(p)))
-}
-
-func ntF32ToE8M0AVX512(dst *uint8, src *float32, n int, p *e8m0Params) int {
-	return f32ToE8M0AVX512NT(dst, src, n, e8p(p))
 }
 
 // ntHead returns the number of elements of dst before its first 64-byte
@@ -715,7 +403,7 @@ func avx2F32ToF4(dst []uint8, src []float32) {
 	dst = dst[:(n+1)/2]
 	raceRead(src)
 	raceWrite(dst)
-	m := n / 2 &^ (avx2Pairs - 1)
+	m := n / 2 &^ (f32ToF4AVX2Lanes - 1)
 	if m > 0 {
 		f32ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
@@ -738,7 +426,7 @@ func avx2F32ToI4(dst []uint8, src []float32) {
 	dst = dst[:(n+1)/2]
 	raceRead(src)
 	raceWrite(dst)
-	m := n / 2 &^ (avx2Pairs - 1)
+	m := n / 2 &^ (f32ToI4AVX2Lanes - 1)
 	if m > 0 {
 		f32ToI4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
@@ -761,7 +449,7 @@ func avx2F4ToF32(dst []float32, src []uint8) {
 	src = src[:(n+1)/2]
 	raceRead(src)
 	raceWrite(dst)
-	m := n / 2 &^ (avx2Pairs - 1)
+	m := n / 2 &^ (f4ToF32AVX2Lanes - 1)
 	if m > 0 {
 		f4ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
@@ -784,7 +472,7 @@ func avx2I8ToI4(dst []uint8, src []uint8) {
 	dst = dst[:(n+1)/2]
 	raceRead(src)
 	raceWrite(dst)
-	m := n / 2 &^ (avx2Bytes - 1)
+	m := n / 2 &^ (i8ToI4AVX2Lanes - 1)
 	if m > 0 {
 		i8ToI4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
@@ -802,14 +490,14 @@ func avx512I8ToI4(dst []uint8, src []uint8) {
 	}
 }
 
-// avx2I8ToI2 packs whole groups of avx2Lanes quads with i8ToI2AVX2 and
+// avx2I8ToI2 packs whole steps of quads with i8ToI2AVX2 and
 // the rest (a partial last byte included) with the generic kernel.
 func avx2I8ToI2(dst []uint8, src []uint8) {
 	n := len(src)
 	dst = dst[:(n+3)/4]
 	raceRead(src)
 	raceWrite(dst)
-	m := n / 4 &^ (avx2Lanes - 1)
+	m := n / 4 &^ (i8ToI2AVX2Lanes - 1)
 	if m > 0 {
 		i8ToI2AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
@@ -835,7 +523,7 @@ func avx2I4ToI8(dst []uint8, src []uint8) {
 	src = src[:(n+1)/2]
 	raceRead(src)
 	raceWrite(dst)
-	m := n / 2 &^ (avx2Bytes - 1)
+	m := n / 2 &^ (i4ToI8AVX2Lanes - 1)
 	if m > 0 {
 		i4ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
@@ -858,7 +546,7 @@ func avx2U4ToU8(dst []uint8, src []uint8) {
 	src = src[:(n+1)/2]
 	raceRead(src)
 	raceWrite(dst)
-	m := n / 2 &^ (avx2Bytes - 1)
+	m := n / 2 &^ (u4ToU8AVX2Lanes - 1)
 	if m > 0 {
 		u4ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
@@ -876,14 +564,14 @@ func avx512U4ToU8(dst []uint8, src []uint8) {
 	}
 }
 
-// avx2Bulk runs an AVX2 kernel on the largest multiple of avx2Lanes
-// elements and the portable kernel on the rest.
-func avx2Bulk[D, S any](dst []D, src []S, asm func(*D, *S, int), rest func([]D, []S)) {
+// avx2Bulk runs an AVX2 kernel on the largest multiple of its lanes (a
+// power of two) and the portable kernel on the rest.
+func avx2Bulk[D, S any](dst []D, src []S, asm func(*D, *S, int), lanes int, rest func([]D, []S)) {
 	n := len(src)
 	dst = dst[:n]
 	raceRead(src)
 	raceWrite(dst)
-	m := n &^ (avx2Lanes - 1)
+	m := n &^ (lanes - 1)
 	if m > 0 {
 		asm(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	}
@@ -894,12 +582,12 @@ func avx2Bulk[D, S any](dst []D, src []S, asm func(*D, *S, int), rest func([]D, 
 
 // avx2BulkP is avx2Bulk for kernels with parameters: p for the portable
 // kernel, q (the same parameters as the assembly reads them) for asm.
-func avx2BulkP[D, S, P, Q any](dst []D, src []S, p P, q Q, asm func(*D, *S, int, Q), rest func([]D, []S, P)) {
+func avx2BulkP[D, S, P, Q any](dst []D, src []S, p P, q Q, asm func(*D, *S, int, Q), lanes int, rest func([]D, []S, P)) {
 	n := len(src)
 	dst = dst[:n]
 	raceRead(src)
 	raceWrite(dst)
-	m := n &^ (avx2Lanes - 1)
+	m := n &^ (lanes - 1)
 	if m > 0 {
 		asm(unsafe.SliceData(dst), unsafe.SliceData(src), m, q)
 	}
@@ -909,10 +597,7 @@ func avx2BulkP[D, S, P, Q any](dst []D, src []S, p P, q Q, asm func(*D, *S, int,
 }
 
 // The table lookups and FLOAT16 <-> BFLOAT16 (gen/amd64/lut.go). The AVX-512
-// kernels mask their tails; the AVX2 ones convert whole steps of
-// avx2LutLanes (lut8, lut16, f16ToBF16) or avx2Lanes (bf16ToF16) elements.
-
-const avx2LutLanes = 32 // lut8AVX2, lut16AVX2; f16ToBF16AVX2 needs 16
+// kernels mask their tails; the AVX2 ones convert whole steps.
 
 func avx512Lut8(dst []uint8, src []uint8, table *[256]uint8) {
 	raceRead(src)
@@ -935,7 +620,7 @@ func avx512BWLut8(dst []uint8, src []uint8, table *[256]uint8) {
 }
 
 func avx512BWLut16(dst []uint16, src []uint8, table *[256]uint16) {
-	if avx2IntToHalf(table) != nil { // computed: faster than the tree
+	if fn, _ := avx2IntToHalf(table); fn != nil { // computed: faster than the tree
 		avx2Lut16(dst, src, table)
 		return
 	}
@@ -948,7 +633,7 @@ func avx512BWLut16(dst []uint16, src []uint8, table *[256]uint16) {
 func avx2Lut8(dst []uint8, src []uint8, table *[256]uint8) {
 	n := len(src)
 	dst = dst[:n]
-	m := n &^ (avx2LutLanes - 1)
+	m := n &^ (lut8AVX2Lanes - 1)
 	if m > 0 {
 		raceRead(src[:m])
 		raceWrite(dst[:m])
@@ -966,8 +651,8 @@ func avx2Lut8(dst []uint8, src []uint8, table *[256]uint8) {
 func avx2Lut16(dst []uint16, src []uint8, table *[256]uint16) {
 	n := len(src)
 	dst = dst[:n]
-	if fn := avx2IntToHalf(table); fn != nil {
-		m := n &^ 15
+	if fn, lanes := avx2IntToHalf(table); fn != nil {
+		m := n &^ (lanes - 1)
 		if m > 0 {
 			raceRead(src[:m])
 			raceWrite(dst[:m])
@@ -976,7 +661,7 @@ func avx2Lut16(dst []uint16, src []uint8, table *[256]uint16) {
 		lut16Generic(dst[m:], src[m:], table)
 		return
 	}
-	m := n &^ (avx2LutLanes - 1)
+	m := n &^ (lut16AVX2Lanes - 1)
 	if m > 0 {
 		var planes [512]byte
 		raceRead(src[:m])
@@ -988,29 +673,29 @@ func avx2Lut16(dst []uint16, src []uint8, table *[256]uint16) {
 
 // avx2IntToHalf returns the kernel that computes table's values, or nil
 // (at most eight atomic loads and comparisons).
-func avx2IntToHalf(table *[256]uint16) func(*uint16, *uint8, int) {
+func avx2IntToHalf(table *[256]uint16) (func(*uint16, *uint8, int), int) {
 	is := func(from, to DataType) bool {
 		return unsafe.SliceData(tableFor(from, to, Options{}).b16) == &table[0]
 	}
 	switch {
 	case is(Int8, Float16):
-		return i8ToF16AVX2
+		return i8ToF16AVX2, i8ToF16AVX2Lanes
 	case is(Uint8, Float16):
-		return u8ToF16AVX2
+		return u8ToF16AVX2, u8ToF16AVX2Lanes
 	case is(Int8, BFloat16):
-		return i8ToBF16AVX2
+		return i8ToBF16AVX2, i8ToBF16AVX2Lanes
 	case is(Uint8, BFloat16):
-		return u8ToBF16AVX2
+		return u8ToBF16AVX2, u8ToBF16AVX2Lanes
 	case is(Float8E4M3FN, Float16):
-		return e4m3fnToF16AVX2
+		return e4m3fnToF16AVX2, e4m3fnToF16AVX2Lanes
 	case is(Float8E4M3FN, BFloat16):
-		return e4m3fnToBF16AVX2
+		return e4m3fnToBF16AVX2, e4m3fnToBF16AVX2Lanes
 	case is(Float8E5M2, Float16):
-		return e5m2ToF16AVX2
+		return e5m2ToF16AVX2, e5m2ToF16AVX2Lanes
 	case is(Float8E5M2, BFloat16):
-		return e5m2ToBF16AVX2
+		return e5m2ToBF16AVX2, e5m2ToBF16AVX2Lanes
 	}
-	return nil
+	return nil, 0
 }
 
 func avx512F16ToBF16(dst []uint16, src []uint16) {
@@ -1034,7 +719,7 @@ func avx512BF16ToF16(dst []uint16, src []uint16) {
 func avx2F16ToBF16(dst []uint16, src []uint16) {
 	n := len(src)
 	dst = dst[:n]
-	m := n &^ 15
+	m := n &^ (f16ToBF16AVX2Lanes - 1)
 	if m > 0 {
 		raceRead(src[:m])
 		raceWrite(dst[:m])
@@ -1044,5 +729,5 @@ func avx2F16ToBF16(dst []uint16, src []uint16) {
 }
 
 func avx2BF16ToF16(dst []uint16, src []uint16) {
-	avx2Bulk(dst, src, bf16ToF16AVX2, bfloat16ToFloat16Generic)
+	avx2Bulk(dst, src, bf16ToF16AVX2, bf16ToF16AVX2Lanes, bfloat16ToFloat16Generic)
 }

@@ -4,16 +4,20 @@ package tensorcast
 
 import "golang.org/x/sys/cpu"
 
-// The AVX2 unpack kernels (gen/amd64/unpacktab.go), by unpackSlot.
-var unpackAVX2 = [2][4]func(dst, src *uint8, n int, table *uint8){
-	{unpack4To8AVX2, unpack4To16AVX2, unpack4To32AVX2, unpack4To64AVX2},
-	{unpack2To8AVX2, unpack2To16AVX2, unpack2To32AVX2, unpack2To64AVX2},
+// The AVX2 unpack kernels (gen/amd64/unpacktab.go) and their steps, by
+// unpackSlot.
+var unpackAVX2 = [2][4]struct {
+	fn    func(dst, src *uint8, n int, table *uint8)
+	lanes int
+}{
+	{{unpack4To8AVX2, unpack4To8AVX2Lanes}, {unpack4To16AVX2, unpack4To16AVX2Lanes}, {unpack4To32AVX2, unpack4To32AVX2Lanes}, {unpack4To64AVX2, unpack4To64AVX2Lanes}},
+	{{unpack2To8AVX2, unpack2To8AVX2Lanes}, {unpack2To16AVX2, unpack2To16AVX2Lanes}, {unpack2To32AVX2, unpack2To32AVX2Lanes}, {unpack2To64AVX2, unpack2To64AVX2Lanes}},
 }
 
 // setUnpackAVX2 installs the AVX2 unpack and nibble-map kernels in k.
 func setUnpackAVX2(k *kernelSet) {
 	k.map4 = kernel[map4Func]{func(dst, src []byte, t *[32]uint8) {
-		m := len(src) &^ 31
+		m := len(src) &^ (map4AVX2Lanes - 1)
 		if m > 0 {
 			raceRead(src[:m])
 			raceWrite(dst[:m])
@@ -22,7 +26,7 @@ func setUnpackAVX2(k *kernelSet) {
 		map4Generic(dst[m:], src[m:], t)
 	}, k.tier}
 	k.map4Pack = kernel[map4Func]{func(dst, src []byte, t *[32]uint8) {
-		m := len(src) &^ 31 // 16 pairs a vector
+		m := len(src) &^ (2*map4PackAVX2Lanes - 1) // the kernel counts pairs
 		if m > 0 {
 			raceRead(src[:m])
 			raceWrite(dst[:m/2])
@@ -32,18 +36,17 @@ func setUnpackAVX2(k *kernelSet) {
 	}, k.tier}
 	for b, fns := range unpackAVX2 {
 		per := 2 << b
-		for w, fn := range fns {
-			k.unpack[b][w] = kernel[unpackFunc]{avx2Unpack(fn, per, per<<w, genericUnpack("")[b][w].fn), k.tier}
+		for w, f := range fns {
+			k.unpack[b][w] = kernel[unpackFunc]{avx2Unpack(f.fn, f.lanes, per<<w, genericUnpack("")[b][w].fn), k.tier}
 		}
 	}
 }
 
 // avx2Unpack wraps an AVX2 unpack kernel that writes out bytes per source
-// byte and takes whole steps of 32 elements; rest converts the others.
-func avx2Unpack(fn func(dst, src *uint8, n int, table *uint8), per, out int, rest unpackFunc) unpackFunc {
-	step := 32 / per // source bytes per step
+// byte and takes whole steps of lanes source bytes; rest converts the others.
+func avx2Unpack(fn func(dst, src *uint8, n int, table *uint8), lanes, out int, rest unpackFunc) unpackFunc {
 	return func(dst, src []byte, t *codeTable) {
-		m := len(src) &^ (step - 1)
+		m := len(src) &^ (lanes - 1)
 		if m > 0 {
 			d := dst[:m*out]
 			raceRead(src[:m])

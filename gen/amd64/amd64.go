@@ -54,7 +54,7 @@ var kernels = []struct {
 }
 
 // Outputs are the files Generate writes, by name.
-var Outputs = []string{"kernel_amd64.s", "kernel_amd64_stubs.go", "stages_amd64.go"}
+var Outputs = []string{"kernel_amd64.s", "kernel_amd64_stubs.go", "stages_amd64.go", "wrappers_amd64.go"}
 
 // Generate writes the Outputs into dir.
 func Generate(dir string) error {
@@ -72,7 +72,7 @@ func Generate(dir string) error {
 
 // Build returns the contents of the Outputs, in order.
 func Build() ([][]byte, error) {
-	a := &Asm{Context: build.NewContext(), data: map[string][]uint32{}, funcs: map[string]ISA{}, needs: map[string][]string{}}
+	a := &Asm{Context: build.NewContext(), data: map[string][]uint32{}, funcs: map[string]ISA{}, needs: map[string][]string{}, lanes: map[string]int{}}
 	a.ConstraintExpr("amd64,gc,!purego,!noasm")
 	for _, k := range kernels {
 		if k.streaming {
@@ -104,7 +104,11 @@ func Build() ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return [][]byte{asmOut.Bytes(), stubOut.Bytes(), glueOut}, nil
+	wrapOut, err := wrapperGlue(a)
+	if err != nil {
+		return nil, err
+	}
+	return [][]byte{asmOut.Bytes(), stubOut.Bytes(), glueOut, wrapOut}, nil
 }
 
 type buffer struct{ bytes.Buffer }

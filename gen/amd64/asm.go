@@ -35,6 +35,8 @@ type Asm struct {
 	funcs map[string]ISA      // the family of every function
 	needs map[string][]string // extensions beyond the family's, by function
 
+	lanes map[string]int // Loop.Lanes of every function (wrappers.go)
+
 	nt    bool // building the streaming variant (WithNT)
 	count int  // index of its result, the number of elements converted
 }

@@ -163,6 +163,10 @@ func (a *Asm) StreamNamed(name string, l Loop, dst, src, n GPVirtual, step func(
 		a.streamNT(name, l, dst, src, n, block, step)
 		return
 	}
+	if m, ok := a.lanes[a.name]; ok && m != l.Lanes {
+		panic(fmt.Sprintf("%s: loops of %d and %d lanes", a.name, m, l.Lanes))
+	}
+	a.lanes[a.name] = l.Lanes
 	loop := func(label, next string, lanes int) {
 		a.Label(name + label)
 		a.CMPQ(n, U32(lanes))
