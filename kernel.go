@@ -96,13 +96,14 @@ type kernelSet struct {
 	bf16ToF16 kernel[func(dst []uint16, src []uint16)]
 }
 
-// active is the table the library uses.
-var active = genericKernels()
-
 // tiers lists every kernel table this machine can run, lowest first, so tests
 // can compare each against the reference in one process. Architecture files
 // append to it at init.
 var tiers = []*kernelSet{genericKernels()}
+
+// active is the table the library uses: the generic one of tiers until an
+// architecture file picks a higher tier.
+var active = tiers[0]
 
 // KernelName returns the best tier in use: "avx512", "avx2", "neon" or
 // "generic" (the tier of the float32 → FLOAT16 kernel; Kernels lists every

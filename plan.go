@@ -222,7 +222,7 @@ func makePlan(from, to DataType) *plan {
 	}
 	if fusedF8Source(from) && !optionFree(to) && to != Float8E8M0 {
 		// One kernel where the tier has it, else the plan above.
-		p = &plan{from: from, to: to, a: fusedF8Step(from, to), pivot: p}
+		p = &plan{from: from, to: to, a: fusedF8Step(from, to, p), pivot: p}
 	}
 	return p
 }

@@ -449,10 +449,14 @@ func fusedF8Source(from DataType) bool {
 // fusedF8Step converts from → to (a float8 type) with k.toF8[from]; its
 // tier is "" where k has no such kernel, and the plan then takes its route
 // through FLOAT (plan.pivot, resolveStages).
-func fusedF8Step(from, to DataType) *step {
+func fusedF8Step(from, to DataType, via *plan) *step {
 	return &step{name: from.String() + " -> " + to.String() + " (fused)",
 		run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
-			k.toF8[from].fn(dst[:n], src[:from.Size(n)], float8ParamsFor(to, opt))
+			if f := k.toF8[from].fn; f != nil {
+				f(dst[:n], src[:from.Size(n)], float8ParamsFor(to, opt))
+				return
+			}
+			via.run(k, dst, src, n, opt) // a kernel table resolveStages has not seen
 		},
 		tier: func(k *kernelSet) string { return k.toF8[from].tier }}
 }
