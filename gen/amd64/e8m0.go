@@ -3,13 +3,14 @@ package amd64
 import (
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
+	"github.com/tensorcast/tensorcast/gen/layout"
 )
 
-// Offsets of the e8m0Params fields (params.go).
-const (
-	e8RoundAdd  = 0
-	e8Overflow  = 4
-	e8Underflow = 8
+// Offsets of the e8m0Params fields, from its declaration in params.go.
+var (
+	e8RoundAdd  = layout.Offset("e8m0Params", "roundAdd")
+	e8Overflow  = layout.Offset("e8m0Params", "overflow")
+	e8Underflow = layout.Offset("e8m0Params", "underflow")
 )
 
 // f32ToE8M0 follows f32ToE8M0 of kernel_generic.go:

@@ -3,6 +3,8 @@ package amd64
 import (
 	"fmt"
 
+	"github.com/tensorcast/tensorcast/gen/layout"
+
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
@@ -13,17 +15,16 @@ import (
 // the type's 256-entry table on AVX-512 and computes them on AVX2
 // (widen8.go).
 
-// Offsets of the float8Params fields (params.go; the layout is fixed).
+// Offsets of the float8Params fields, from its declaration in params.go.
 // maxBits is not read: see narrowMag.
-const (
-	f8Shift      = 0
-	f8ExpAdjust  = 4
-	f8MinNormal  = 8
-	f8Magic      = 12
-	f8MaxBits    = 16
-	f8Overflow   = 20
-	f8NaN        = 24
-	f8SignedZero = 28
+var (
+	f8Shift      = layout.Offset("float8Params", "shift")
+	f8ExpAdjust  = layout.Offset("float8Params", "expAdjust")
+	f8MinNormal  = layout.Offset("float8Params", "minNormal")
+	f8Magic      = layout.Offset("float8Params", "magic")
+	f8Overflow   = layout.Offset("float8Params", "overflow")
+	f8NaN        = layout.Offset("float8Params", "nan")
+	f8SignedZero = layout.Offset("float8Params", "signedZero")
 )
 
 // VPCMPUD/VPCMPD predicates.

@@ -2,6 +2,7 @@ package arm64
 
 import (
 	"fmt"
+	"github.com/tensorcast/tensorcast/gen/layout"
 	"math"
 )
 
@@ -165,10 +166,16 @@ type float8Consts struct {
 	top, signedZero                                                Vec // bytes: 0x80, p.signedZero
 }
 
+// param is the operand of field of the parameter struct typ (params.go) at
+// R3, its offset taken from the Go declaration.
+func param(typ, field string) string {
+	return fmt.Sprintf("%d(R3)", layout.Offset(typ, field))
+}
+
 func loadFloat8Params(f *Func) *float8Consts {
 	c := &float8Consts{abs: f.Dup32(0x7FFFFFFF), inf: f.Dup32(0x7F800000), top: f.Dup8(0x80)}
 	f.comment("float8Params: shift, expAdjust, minNormal, magic, maxBits, overflow, nan, signedZero")
-	f.emit("MOVWU", "0(R3)", "R4") // shift
+	f.emit("MOVWU", param("float8Params", "shift"), "R4")
 	f.emit("NEG", "R4", "R5")
 	c.negShift = f.DupReg("R5", S4)
 	f.emit("MOVD", "$1", "R6")
@@ -176,19 +183,19 @@ func loadFloat8Params(f *Func) *float8Consts {
 	c.lsb = f.DupReg("R6", S4)
 	f.emit("LSR", "$1", "R6", "R7")
 	f.emit("SUB", "$1", "R7", "R7")
-	f.emit("MOVWU", "4(R3)", "R8") // expAdjust
+	f.emit("MOVWU", param("float8Params", "expAdjust"), "R8")
 	f.emit("LSL", "R4", "R8", "R8")
 	f.emit("SUB", "R8", "R7", "R7")
 	c.bias = f.DupReg("R7", S4)
-	load := func(off int, a Arr) Vec {
-		f.emit("MOVWU", fmt.Sprintf("%d(R3)", off), "R8")
+	load := func(field string, a Arr) Vec {
+		f.emit("MOVWU", param("float8Params", field), "R8")
 		return f.DupReg("R8", a)
 	}
-	c.minNormal = load(8, S4)
-	c.magic = load(12, S4)
-	c.overflow = load(20, S4)
-	c.nan = load(24, S4)
-	c.signedZero = load(28, B16)
+	c.minNormal = load("minNormal", S4)
+	c.magic = load("magic", S4)
+	c.overflow = load("overflow", S4)
+	c.nan = load("nan", S4)
+	c.signedZero = load("signedZero", B16)
 	return c
 }
 
@@ -359,11 +366,11 @@ func f32ToE8M0(f *Func) {
 	sixtyFour := f.Dup32(64)
 	inf := f.Dup32(0x7F800000)
 	f.comment("e8m0Params: roundAdd, overflow, underflow")
-	f.emit("MOVWU", "0(R3)", "R4")
+	f.emit("MOVWU", param("e8m0Params", "roundAdd"), "R4")
 	round := f.DupReg("R4", S4)
-	f.emit("MOVWU", "4(R3)", "R4")
+	f.emit("MOVWU", param("e8m0Params", "overflow"), "R4")
 	hi := f.DupReg("R4", S4)
-	f.emit("MOVWU", "8(R3)", "R4")
+	f.emit("MOVWU", param("e8m0Params", "underflow"), "R4")
 	f.emit("AND", "$0x80", "R4", "R4")
 	f.emit("LSL", "$24", "R4", "R4")
 	lo := f.DupReg("R4", S4)
