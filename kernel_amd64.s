@@ -25972,3 +25972,2985 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func fusedF16ToI8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, (AX)
+	VMOVDQU64  32(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 16(AX)
+	VMOVDQU64  64(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 32(AX)
+	VMOVDQU64  96(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToU8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, (AX)
+	VMOVDQU64  32(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 16(AX)
+	VMOVDQU64  64(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 32(AX)
+	VMOVDQU64  96(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	VMOVDQU64  32(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 32(AX)
+	VMOVDQU64  64(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 64(AX)
+	VMOVDQU64  96(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 96(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	VMOVDQU64  32(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 32(AX)
+	VMOVDQU64  64(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 64(AX)
+	VMOVDQU64  96(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 96(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VPXORD       Z0, Z0, Z0
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y2
+	VCVTPH2PS  Y2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, (AX)
+	VMOVDQU64  32(CX), Y2
+	VCVTPH2PS  Y2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 16(AX)
+	VMOVDQU64  64(CX), Y2
+	VCVTPH2PS  Y2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 32(AX)
+	VMOVDQU64  96(CX), Y2
+	VCVTPH2PS  Y2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y2
+	VCVTPH2PS  Y2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y2
+	VCVTPH2PS   Y2, Z2
+	VCMPPS      $0x04, Z0, Z2, K2
+	VMOVDQU8.Z  X1, K2, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToI4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToI4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x000000f0, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Y1
+	VCVTPH2PS  Y1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, (AX)
+	VMOVDQU64  32(CX), Y1
+	VCVTPH2PS  Y1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 8(AX)
+	VMOVDQU64  64(CX), Y1
+	VCVTPH2PS  Y1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 16(AX)
+	VMOVDQU64  96(CX), Y1
+	VCVTPH2PS  Y1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Y1
+	VCVTPH2PS  Y1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPSRLQ      $0x1c, Z1, Z2
+	VPTERNLOGD  $0xe4, Z0, Z2, Z1
+	VPMOVQB     Z1, X1
+	VMOVDQU8    X1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToU4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToU4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x000000f0, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Y1
+	VCVTPH2PS  Y1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, (AX)
+	VMOVDQU64  32(CX), Y1
+	VCVTPH2PS  Y1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 8(AX)
+	VMOVDQU64  64(CX), Y1
+	VCVTPH2PS  Y1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 16(AX)
+	VMOVDQU64  96(CX), Y1
+	VCVTPH2PS  Y1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Y1
+	VCVTPH2PS  Y1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPSRLQ      $0x1c, Z1, Z2
+	VPTERNLOGD  $0xe4, Z0, Z2, Z1
+	VPMOVQB     Z1, X1
+	VMOVDQU8    X1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToI2AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToI2AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x03030303, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x04010401, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00100001, BX
+	VPBROADCASTD BX, Z2
+
+main:
+	CMPQ       DX, $0x00000010
+	JB         single
+	VMOVDQU64  (CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, (AX)
+	VMOVDQU64  32(CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, 4(AX)
+	VMOVDQU64  64(CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, 8(AX)
+	VMOVDQU64  96(CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, 12(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000004
+	JB         tail
+	VMOVDQU64  (CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000004, AX
+	SUBQ       $0x00000004, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x02, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y3
+	VCVTPH2PS   Y3, Z3
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z3, Z3
+	VPMOVDB     Z3, X3
+	VPANDD      X0, X3, X3
+	VPMADDUBSW  X1, X3, X3
+	VPMADDWD    X2, X3, X3
+	VPMOVDB     X3, X3
+	VMOVDQU8    X3, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToU2AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToU2AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x03030303, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x04010401, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00100001, BX
+	VPBROADCASTD BX, Z2
+
+main:
+	CMPQ       DX, $0x00000010
+	JB         single
+	VMOVDQU64  (CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, (AX)
+	VMOVDQU64  32(CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, 4(AX)
+	VMOVDQU64  64(CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, 8(AX)
+	VMOVDQU64  96(CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, 12(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000004
+	JB         tail
+	VMOVDQU64  (CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000004, AX
+	SUBQ       $0x00000004, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x02, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y3
+	VCVTPH2PS   Y3, Z3
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z3, Z3
+	VPMOVDB     Z3, X3
+	VPANDD      X0, X3, X3
+	VPMADDUBSW  X1, X3, X3
+	VPMADDWD    X2, X3, X3
+	VPMOVDB     X3, X3
+	VMOVDQU8    X3, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToF4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToF4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00400000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0xc11fffff, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x3f800000, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x4a800000, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x00000007, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00000008, BX
+	VPBROADCASTD BX, Z5
+	MOVL         $0x7fffffff, BX
+	VPBROADCASTD BX, Z6
+	MOVL         $0x7f800000, BX
+	VPBROADCASTD BX, Z7
+	MOVL         $0x00000008, BX
+	VPBROADCASTD BX, Z8
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z9
+	MOVL         $0x000000f0, BX
+	VPBROADCASTD BX, Z10
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Y10
+	VCVTPH2PS  Y10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, (AX)
+	VMOVDQU64  32(CX), Y10
+	VCVTPH2PS  Y10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 8(AX)
+	VMOVDQU64  64(CX), Y10
+	VCVTPH2PS  Y10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 16(AX)
+	VMOVDQU64  96(CX), Y10
+	VCVTPH2PS  Y10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 24(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Y10
+	VCVTPH2PS  Y10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y10
+	VCVTPH2PS   Y10, Z10
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VPANDD      Z6, Z10, Z6
+	VPANDD      Z0, Z6, Z0
+	VPSRLD      $0x16, Z0, Z0
+	VPADDD      Z1, Z6, Z1
+	VPADDD      Z0, Z1, Z1
+	VPSRLD      $0x16, Z1, Z1
+	VPCMPUD     $0x01, Z2, Z6, K2
+	VADDPS      Z3, Z6, K2, Z1
+	VPSUBD      Z3, Z1, K2, Z1
+	VPMINUD     Z4, Z1, Z1
+	VPSRLD      $0x1c, Z10, Z0
+	VPANDD      Z8, Z0, Z0
+	VPORD       Z0, Z1, Z1
+	VPCMPUD     $0x06, Z7, Z6, K2
+	VMOVDQA32   Z5, K2, Z1
+	VPSRLQ      $0x1c, Z1, Z0
+	VPTERNLOGD  $0xe4, Z9, Z0, Z1
+	VPMOVQB     Z1, X1
+	VMOVDQU8    X1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VPMOVZXWD  (CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, (AX)
+	VPMOVZXWD  32(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 16(AX)
+	VPMOVZXWD  64(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 32(AX)
+	VPMOVZXWD  96(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXWD  (CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y2
+	VPMOVZXWD   Y2, Z2
+	VPSLLD      $0x10, Z2, Z2
+	VMULPS      Z0, Z2, Z0
+	VREDUCEPS   $0x08, Z0, Z0
+	VMULPS      Z1, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VPMOVZXWD  (CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, (AX)
+	VPMOVZXWD  32(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 16(AX)
+	VPMOVZXWD  64(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 32(AX)
+	VPMOVZXWD  96(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXWD  (CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X2
+	VMOVDQU64  X2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y2
+	VPMOVZXWD   Y2, Z2
+	VPSLLD      $0x10, Z2, Z2
+	VMULPS      Z0, Z2, Z0
+	VREDUCEPS   $0x08, Z0, Z0
+	VMULPS      Z1, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VPMOVZXWD  (CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, (AX)
+	VPMOVZXWD  32(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 32(AX)
+	VPMOVZXWD  64(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 64(AX)
+	VPMOVZXWD  96(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 96(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXWD  (CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y2
+	VPMOVZXWD   Y2, Z2
+	VPSLLD      $0x10, Z2, Z2
+	VMULPS      Z0, Z2, Z0
+	VREDUCEPS   $0x08, Z0, Z0
+	VMULPS      Z1, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VPMOVZXWD  (CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, (AX)
+	VPMOVZXWD  32(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 32(AX)
+	VPMOVZXWD  64(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 64(AX)
+	VPMOVZXWD  96(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, 96(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXWD  (CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VMULPS     Z0, Z2, Z2
+	VREDUCEPS  $0x08, Z2, Z2
+	VMULPS     Z1, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y2
+	VMOVDQU64  Y2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y2
+	VPMOVZXWD   Y2, Z2
+	VPSLLD      $0x10, Z2, Z2
+	VMULPS      Z0, Z2, Z0
+	VREDUCEPS   $0x08, Z0, Z0
+	VMULPS      Z1, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VPXORD       Z0, Z0, Z0
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VPMOVZXWD  (CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, (AX)
+	VPMOVZXWD  32(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 16(AX)
+	VPMOVZXWD  64(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 32(AX)
+	VPMOVZXWD  96(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXWD  (CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y2
+	VPMOVZXWD   Y2, Z2
+	VPSLLD      $0x10, Z2, Z2
+	VCMPPS      $0x04, Z0, Z2, K2
+	VMOVDQU8.Z  X1, K2, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToI4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x000000f0, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Z1
+	VPSLLD     $0x10, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, (AX)
+	VPMOVZXWD  32(CX), Z1
+	VPSLLD     $0x10, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 8(AX)
+	VPMOVZXWD  64(CX), Z1
+	VPSLLD     $0x10, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 16(AX)
+	VPMOVZXWD  96(CX), Z1
+	VPSLLD     $0x10, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Z1
+	VPSLLD     $0x10, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y1
+	VPMOVZXWD   Y1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPSRLQ      $0x1c, Z1, Z2
+	VPTERNLOGD  $0xe4, Z0, Z2, Z1
+	VPMOVQB     Z1, X1
+	VMOVDQU8    X1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToU4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x000000f0, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Z1
+	VPSLLD     $0x10, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, (AX)
+	VPMOVZXWD  32(CX), Z1
+	VPSLLD     $0x10, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 8(AX)
+	VPMOVZXWD  64(CX), Z1
+	VPSLLD     $0x10, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 16(AX)
+	VPMOVZXWD  96(CX), Z1
+	VPSLLD     $0x10, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Z1
+	VPSLLD     $0x10, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPSRLQ     $0x1c, Z1, Z2
+	VPTERNLOGD $0xe4, Z0, Z2, Z1
+	VPMOVQB    Z1, X1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y1
+	VPMOVZXWD   Y1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z1, Z1
+	VPSRLQ      $0x1c, Z1, Z2
+	VPTERNLOGD  $0xe4, Z0, Z2, Z1
+	VPMOVQB     Z1, X1
+	VMOVDQU8    X1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI2AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToI2AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x03030303, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x04010401, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00100001, BX
+	VPBROADCASTD BX, Z2
+
+main:
+	CMPQ       DX, $0x00000010
+	JB         single
+	VPMOVZXWD  (CX), Z3
+	VPSLLD     $0x10, Z3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, (AX)
+	VPMOVZXWD  32(CX), Z3
+	VPSLLD     $0x10, Z3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, 4(AX)
+	VPMOVZXWD  64(CX), Z3
+	VPSLLD     $0x10, Z3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, 8(AX)
+	VPMOVZXWD  96(CX), Z3
+	VPSLLD     $0x10, Z3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, 12(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000004
+	JB         tail
+	VPMOVZXWD  (CX), Z3
+	VPSLLD     $0x10, Z3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000004, AX
+	SUBQ       $0x00000004, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x02, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y3
+	VPMOVZXWD   Y3, Z3
+	VPSLLD      $0x10, Z3, Z3
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z3, Z3
+	VPMOVDB     Z3, X3
+	VPANDD      X0, X3, X3
+	VPMADDUBSW  X1, X3, X3
+	VPMADDWD    X2, X3, X3
+	VPMOVDB     X3, X3
+	VMOVDQU8    X3, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU2AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToU2AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x03030303, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x04010401, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00100001, BX
+	VPBROADCASTD BX, Z2
+
+main:
+	CMPQ       DX, $0x00000010
+	JB         single
+	VPMOVZXWD  (CX), Z3
+	VPSLLD     $0x10, Z3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, (AX)
+	VPMOVZXWD  32(CX), Z3
+	VPSLLD     $0x10, Z3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, 4(AX)
+	VPMOVZXWD  64(CX), Z3
+	VPSLLD     $0x10, Z3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, 8(AX)
+	VPMOVZXWD  96(CX), Z3
+	VPSLLD     $0x10, Z3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, 12(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000004
+	JB         tail
+	VPMOVZXWD  (CX), Z3
+	VPSLLD     $0x10, Z3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X3
+	VPANDD     X0, X3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000004, AX
+	SUBQ       $0x00000004, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x02, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y3
+	VPMOVZXWD   Y3, Z3
+	VPSLLD      $0x10, Z3, Z3
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z3, Z3
+	VPMOVDB     Z3, X3
+	VPANDD      X0, X3, X3
+	VPMADDUBSW  X1, X3, X3
+	VPMADDWD    X2, X3, X3
+	VPMOVDB     X3, X3
+	VMOVDQU8    X3, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToF4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToF4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00400000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0xc11fffff, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x3f800000, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x4a800000, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x00000007, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00000008, BX
+	VPBROADCASTD BX, Z5
+	MOVL         $0x7fffffff, BX
+	VPBROADCASTD BX, Z6
+	MOVL         $0x7f800000, BX
+	VPBROADCASTD BX, Z7
+	MOVL         $0x00000008, BX
+	VPBROADCASTD BX, Z8
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z9
+	MOVL         $0x000000f0, BX
+	VPBROADCASTD BX, Z10
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Z10
+	VPSLLD     $0x10, Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, (AX)
+	VPMOVZXWD  32(CX), Z10
+	VPSLLD     $0x10, Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 8(AX)
+	VPMOVZXWD  64(CX), Z10
+	VPSLLD     $0x10, Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 16(AX)
+	VPMOVZXWD  96(CX), Z10
+	VPSLLD     $0x10, Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 24(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Z10
+	VPSLLD     $0x10, Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y10
+	VPMOVZXWD   Y10, Z10
+	VPSLLD      $0x10, Z10, Z10
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VPANDD      Z6, Z10, Z6
+	VPANDD      Z0, Z6, Z0
+	VPSRLD      $0x16, Z0, Z0
+	VPADDD      Z1, Z6, Z1
+	VPADDD      Z0, Z1, Z1
+	VPSRLD      $0x16, Z1, Z1
+	VPCMPUD     $0x01, Z2, Z6, K2
+	VADDPS      Z3, Z6, K2, Z1
+	VPSUBD      Z3, Z1, K2, Z1
+	VPMINUD     Z4, Z1, Z1
+	VPSRLD      $0x1c, Z10, Z0
+	VPANDD      Z8, Z0, Z0
+	VPORD       Z0, Z1, Z1
+	VPCMPUD     $0x06, Z7, Z6, K2
+	VMOVDQA32   Z5, K2, Z1
+	VPSRLQ      $0x1c, Z1, Z0
+	VPTERNLOGD  $0xe4, Z9, Z0, Z1
+	VPMOVQB     Z1, X1
+	VMOVDQU8    X1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedI16ToF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedI16ToF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VPMOVSXWD (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VPMOVSXWD 32(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VPMOVSXWD 64(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VPMOVSXWD 96(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVSXWD (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVSXWD   Y0, Z0
+	VCVTDQ2PS   Z0, Z0
+	VCVTPS2PH   $0x00, Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedI16ToBF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedI16ToBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VPMOVSXWD (CX), Z2
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z2, Z3
+	VPANDD    Z0, Z3, Z3
+	VPADDD    Z1, Z2, Z2
+	VPADDD    Z3, Z2, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPMOVDW   Z2, Y2
+	VMOVDQU64 Y2, (AX)
+	VPMOVSXWD 32(CX), Z2
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z2, Z3
+	VPANDD    Z0, Z3, Z3
+	VPADDD    Z1, Z2, Z2
+	VPADDD    Z3, Z2, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPMOVDW   Z2, Y2
+	VMOVDQU64 Y2, 32(AX)
+	VPMOVSXWD 64(CX), Z2
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z2, Z3
+	VPANDD    Z0, Z3, Z3
+	VPADDD    Z1, Z2, Z2
+	VPADDD    Z3, Z2, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPMOVDW   Z2, Y2
+	VMOVDQU64 Y2, 64(AX)
+	VPMOVSXWD 96(CX), Z2
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z2, Z3
+	VPANDD    Z0, Z3, Z3
+	VPADDD    Z1, Z2, Z2
+	VPADDD    Z3, Z2, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPMOVDW   Z2, Y2
+	VMOVDQU64 Y2, 96(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVSXWD (CX), Z2
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z2, Z3
+	VPANDD    Z0, Z3, Z3
+	VPADDD    Z1, Z2, Z2
+	VPADDD    Z3, Z2, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPMOVDW   Z2, Y2
+	VMOVDQU64 Y2, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y2
+	VPMOVSXWD   Y2, Z2
+	VCVTDQ2PS   Z2, Z2
+	VPSRLD      $0x10, Z2, Z3
+	VPANDD      Z0, Z3, Z3
+	VPADDD      Z1, Z2, Z2
+	VPADDD      Z3, Z2, Z2
+	VPSRLD      $0x10, Z2, Z2
+	VPMOVDW     Z2, Y2
+	VMOVDQU16   Y2, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedI16ToF4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedI16ToF4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00400000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0xc11fffff, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x3f800000, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x4a800000, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x00000007, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00000008, BX
+	VPBROADCASTD BX, Z5
+	MOVL         $0x7fffffff, BX
+	VPBROADCASTD BX, Z6
+	MOVL         $0x7f800000, BX
+	VPBROADCASTD BX, Z7
+	MOVL         $0x00000008, BX
+	VPBROADCASTD BX, Z8
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z9
+	MOVL         $0x000000f0, BX
+	VPBROADCASTD BX, Z10
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVSXWD  (CX), Z10
+	VCVTDQ2PS  Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, (AX)
+	VPMOVSXWD  32(CX), Z10
+	VCVTDQ2PS  Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 8(AX)
+	VPMOVSXWD  64(CX), Z10
+	VCVTDQ2PS  Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 16(AX)
+	VPMOVSXWD  96(CX), Z10
+	VCVTDQ2PS  Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 24(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVSXWD  (CX), Z10
+	VCVTDQ2PS  Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y10
+	VPMOVSXWD   Y10, Z10
+	VCVTDQ2PS   Z10, Z10
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VPANDD      Z6, Z10, Z6
+	VPANDD      Z0, Z6, Z0
+	VPSRLD      $0x16, Z0, Z0
+	VPADDD      Z1, Z6, Z1
+	VPADDD      Z0, Z1, Z1
+	VPSRLD      $0x16, Z1, Z1
+	VPCMPUD     $0x01, Z2, Z6, K2
+	VADDPS      Z3, Z6, K2, Z1
+	VPSUBD      Z3, Z1, K2, Z1
+	VPMINUD     Z4, Z1, Z1
+	VPSRLD      $0x1c, Z10, Z0
+	VPANDD      Z8, Z0, Z0
+	VPORD       Z0, Z1, Z1
+	VPCMPUD     $0x06, Z7, Z6, K2
+	VMOVDQA32   Z5, K2, Z1
+	VPSRLQ      $0x1c, Z1, Z0
+	VPTERNLOGD  $0xe4, Z9, Z0, Z1
+	VPMOVQB     Z1, X1
+	VMOVDQU8    X1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedU16ToF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedU16ToF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VPMOVZXWD (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VPMOVZXWD 32(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VPMOVZXWD 64(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VPMOVZXWD 96(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXWD (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVZXWD   Y0, Z0
+	VCVTDQ2PS   Z0, Z0
+	VCVTPS2PH   $0x00, Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedU16ToBF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedU16ToBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VPMOVZXWD (CX), Z2
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z2, Z3
+	VPANDD    Z0, Z3, Z3
+	VPADDD    Z1, Z2, Z2
+	VPADDD    Z3, Z2, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPMOVDW   Z2, Y2
+	VMOVDQU64 Y2, (AX)
+	VPMOVZXWD 32(CX), Z2
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z2, Z3
+	VPANDD    Z0, Z3, Z3
+	VPADDD    Z1, Z2, Z2
+	VPADDD    Z3, Z2, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPMOVDW   Z2, Y2
+	VMOVDQU64 Y2, 32(AX)
+	VPMOVZXWD 64(CX), Z2
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z2, Z3
+	VPANDD    Z0, Z3, Z3
+	VPADDD    Z1, Z2, Z2
+	VPADDD    Z3, Z2, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPMOVDW   Z2, Y2
+	VMOVDQU64 Y2, 64(AX)
+	VPMOVZXWD 96(CX), Z2
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z2, Z3
+	VPANDD    Z0, Z3, Z3
+	VPADDD    Z1, Z2, Z2
+	VPADDD    Z3, Z2, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPMOVDW   Z2, Y2
+	VMOVDQU64 Y2, 96(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXWD (CX), Z2
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z2, Z3
+	VPANDD    Z0, Z3, Z3
+	VPADDD    Z1, Z2, Z2
+	VPADDD    Z3, Z2, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPMOVDW   Z2, Y2
+	VMOVDQU64 Y2, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y2
+	VPMOVZXWD   Y2, Z2
+	VCVTDQ2PS   Z2, Z2
+	VPSRLD      $0x10, Z2, Z3
+	VPANDD      Z0, Z3, Z3
+	VPADDD      Z1, Z2, Z2
+	VPADDD      Z3, Z2, Z2
+	VPSRLD      $0x10, Z2, Z2
+	VPMOVDW     Z2, Y2
+	VMOVDQU16   Y2, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedU16ToF4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedU16ToF4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00400000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0xc11fffff, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x3f800000, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x4a800000, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x00000007, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00000008, BX
+	VPBROADCASTD BX, Z5
+	MOVL         $0x7fffffff, BX
+	VPBROADCASTD BX, Z6
+	MOVL         $0x7f800000, BX
+	VPBROADCASTD BX, Z7
+	MOVL         $0x00000008, BX
+	VPBROADCASTD BX, Z8
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z9
+	MOVL         $0x000000f0, BX
+	VPBROADCASTD BX, Z10
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Z10
+	VCVTDQ2PS  Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, (AX)
+	VPMOVZXWD  32(CX), Z10
+	VCVTDQ2PS  Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 8(AX)
+	VPMOVZXWD  64(CX), Z10
+	VCVTDQ2PS  Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 16(AX)
+	VPMOVZXWD  96(CX), Z10
+	VCVTDQ2PS  Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, 24(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Z10
+	VCVTDQ2PS  Z10, Z10
+	VPANDD     Z6, Z10, Z11
+	VPANDD     Z0, Z11, Z13
+	VPSRLD     $0x16, Z13, Z13
+	VPADDD     Z1, Z11, Z12
+	VPADDD     Z13, Z12, Z12
+	VPSRLD     $0x16, Z12, Z12
+	VPCMPUD    $0x01, Z2, Z11, K1
+	VADDPS     Z3, Z11, K1, Z12
+	VPSUBD     Z3, Z12, K1, Z12
+	VPMINUD    Z4, Z12, Z12
+	VPSRLD     $0x1c, Z10, Z10
+	VPANDD     Z8, Z10, Z10
+	VPORD      Z10, Z12, Z12
+	VPCMPUD    $0x06, Z7, Z11, K1
+	VMOVDQA32  Z5, K1, Z12
+	VPSRLQ     $0x1c, Z12, Z10
+	VPTERNLOGD $0xe4, Z9, Z10, Z12
+	VPMOVQB    Z12, X12
+	VMOVQ      X12, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y10
+	VPMOVZXWD   Y10, Z10
+	VCVTDQ2PS   Z10, Z10
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VPANDD      Z6, Z10, Z6
+	VPANDD      Z0, Z6, Z0
+	VPSRLD      $0x16, Z0, Z0
+	VPADDD      Z1, Z6, Z1
+	VPADDD      Z0, Z1, Z1
+	VPSRLD      $0x16, Z1, Z1
+	VPCMPUD     $0x01, Z2, Z6, K2
+	VADDPS      Z3, Z6, K2, Z1
+	VPSUBD      Z3, Z1, K2, Z1
+	VPMINUD     Z4, Z1, Z1
+	VPSRLD      $0x1c, Z10, Z0
+	VPANDD      Z8, Z0, Z0
+	VPORD       Z0, Z1, Z1
+	VPCMPUD     $0x06, Z7, Z6, K2
+	VMOVDQA32   Z5, K2, Z1
+	VPSRLQ      $0x1c, Z1, Z0
+	VPTERNLOGD  $0xe4, Z9, Z0, Z1
+	VPMOVQB     Z1, X1
+	VMOVDQU8    X1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF4ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF4ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU32 float4<>+0(SB), Z0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXBQ  (CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVDQU64  Y1, (AX)
+	VPMOVZXBQ  8(CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVDQU64  Y1, 32(AX)
+	VPMOVZXBQ  16(CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVDQU64  Y1, 64(AX)
+	VPMOVZXBQ  24(CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVDQU64  Y1, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXBQ  (CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVDQU64  Y1, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMOVZXBQ  X1, Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z0
+	MOVQ       DX, CX
+	SHLQ       $0x01, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU16  Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF4ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF4ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU32 float4<>+0(SB), Z0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXBQ  (CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVDQU64  Y1, (AX)
+	VPMOVZXBQ  8(CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVDQU64  Y1, 32(AX)
+	VPMOVZXBQ  16(CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVDQU64  Y1, 64(AX)
+	VPMOVZXBQ  24(CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVDQU64  Y1, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXBQ  (CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVDQU64  Y1, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMOVZXBQ  X1, Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z0
+	MOVQ       DX, CX
+	SHLQ       $0x01, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU16  Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF4ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF4ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU32 float4<>+0(SB), Z0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXBQ  (CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VMOVDQU64  Z1, (AX)
+	VPMOVZXBQ  8(CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VMOVDQU64  Z1, 64(AX)
+	VPMOVZXBQ  16(CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VMOVDQU64  Z1, 128(AX)
+	VPMOVZXBQ  24(CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VMOVDQU64  Z1, 192(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXBQ  (CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VMOVDQU64  Z1, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMOVZXBQ  X1, Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z0
+	MOVQ       DX, CX
+	SHLQ       $0x01, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VCVTTPS2DQ Z0, Z0
+	VMOVDQU32  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF4ToF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF4ToF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU32 float4<>+0(SB), Z0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXBQ (CX), Z1
+	VPSLLQ    $0x1c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMD    Z0, Z1, Z1
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU64 Y1, (AX)
+	VPMOVZXBQ 8(CX), Z1
+	VPSLLQ    $0x1c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMD    Z0, Z1, Z1
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU64 Y1, 32(AX)
+	VPMOVZXBQ 16(CX), Z1
+	VPSLLQ    $0x1c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMD    Z0, Z1, Z1
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU64 Y1, 64(AX)
+	VPMOVZXBQ 24(CX), Z1
+	VPSLLQ    $0x1c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMD    Z0, Z1, Z1
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU64 Y1, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVZXBQ (CX), Z1
+	VPSLLQ    $0x1c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMD    Z0, Z1, Z1
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU64 Y1, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMOVZXBQ  X1, Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z0
+	MOVQ       DX, CX
+	SHLQ       $0x01, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VCVTPS2PH  $0x00, Z0, Y0
+	VMOVDQU16  Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF4ToBF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF4ToBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VMOVDQU32    float4<>+0(SB), Z0
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z2
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXBQ (CX), Z3
+	VPSLLQ    $0x1c, Z3, Z4
+	VPORD     Z4, Z3, Z3
+	VPERMD    Z0, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z1, Z4, Z4
+	VPADDD    Z2, Z3, Z3
+	VPADDD    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z3
+	VPMOVDW   Z3, Y3
+	VMOVDQU64 Y3, (AX)
+	VPMOVZXBQ 8(CX), Z3
+	VPSLLQ    $0x1c, Z3, Z4
+	VPORD     Z4, Z3, Z3
+	VPERMD    Z0, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z1, Z4, Z4
+	VPADDD    Z2, Z3, Z3
+	VPADDD    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z3
+	VPMOVDW   Z3, Y3
+	VMOVDQU64 Y3, 32(AX)
+	VPMOVZXBQ 16(CX), Z3
+	VPSLLQ    $0x1c, Z3, Z4
+	VPORD     Z4, Z3, Z3
+	VPERMD    Z0, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z1, Z4, Z4
+	VPADDD    Z2, Z3, Z3
+	VPADDD    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z3
+	VPMOVDW   Z3, Y3
+	VMOVDQU64 Y3, 64(AX)
+	VPMOVZXBQ 24(CX), Z3
+	VPSLLQ    $0x1c, Z3, Z4
+	VPORD     Z4, Z3, Z3
+	VPERMD    Z0, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z1, Z4, Z4
+	VPADDD    Z2, Z3, Z3
+	VPADDD    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z3
+	VPMOVDW   Z3, Y3
+	VMOVDQU64 Y3, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVZXBQ (CX), Z3
+	VPSLLQ    $0x1c, Z3, Z4
+	VPORD     Z4, Z3, Z3
+	VPERMD    Z0, Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z1, Z4, Z4
+	VPADDD    Z2, Z3, Z3
+	VPADDD    Z4, Z3, Z3
+	VPSRLD    $0x10, Z3, Z3
+	VPMOVDW   Z3, Y3
+	VMOVDQU64 Y3, (AX)
+	ADDQ      $0x00000008, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, X3
+	VPMOVZXBQ  X3, Z3
+	VPSLLQ     $0x1c, Z3, Z4
+	VPORD      Z4, Z3, Z3
+	VPERMD     Z0, Z3, Z0
+	MOVQ       DX, CX
+	SHLQ       $0x01, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VPSRLD     $0x10, Z0, Z3
+	VPANDD     Z1, Z3, Z3
+	VPADDD     Z2, Z0, Z0
+	VPADDD     Z3, Z0, Z0
+	VPSRLD     $0x10, Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU16  Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET

@@ -49,6 +49,7 @@ var kernels = []struct {
 	{f16BF16, false},
 	{oddFuncs, false}, // the round-to-odd stages (odd.go), with their Go glue
 	{i8ToI2, false},
+	{fusedFuncs, false}, // the fused stages (fused.go), with their Go glue
 }
 
 // Outputs are the files Generate writes, by name.
@@ -85,12 +86,13 @@ func Build() ([][]byte, error) {
 	}
 	cfg := printer.Config{Argv: []string{"go", "run", "-C", "gen", ".", "-out", ".."}, Pkg: "tensorcast"}
 	var asmOut, stubOut buffer
-	used, oddUsed := stageISA{}, stageISA{}
+	used, oddUsed, fusedUsed := stageISA{}, stageISA{}, stageISA{}
 	err = pass.Concat(
 		pass.Compile,
 		pass.FunctionPass(a.checkISA),
 		pass.FunctionPass(used.pass(stageNames())),
 		pass.FunctionPass(oddUsed.pass(oddNames())),
+		pass.FunctionPass(fusedUsed.pass(fusedNames())),
 		pass.FunctionPass(expandRaw),
 		&pass.Output{Writer: &asmOut, Printer: printer.NewGoAsm(cfg)},
 		&pass.Output{Writer: &stubOut, Printer: printer.NewStubs(cfg)},
@@ -98,7 +100,7 @@ func Build() ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	glueOut, err := glue(used, oddUsed)
+	glueOut, err := glue(used, oddUsed, fusedUsed)
 	if err != nil {
 		return nil, err
 	}

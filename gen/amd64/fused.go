@@ -1,0 +1,399 @@
+package amd64
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The fused stages convert, in one pass and on AVX-512, the option-free
+// pairs whose composed plan would run two SIMD steps through a FLOAT block
+// (plan.go): FLOAT16 → INT8 and the like. Each loads its source, widens it
+// to float32 lanes in registers and finishes with the FLOAT → target
+// algorithm, so the 4 KiB intermediate never exists.
+//
+// fusedTable is their one table: a row names a source (its widening
+// snippet) and the targets it is fused with (each a narrowing snippet); the
+// pairs, the loop shapes, the assembly, the Go wrappers and their
+// registration (fusedGlue) are derived from it.
+//
+// Why a fused stage gives the reference's result: widening every source of
+// the table to float32 is exact (FLOAT16, BFLOAT16 and FLOAT4E2M1 values are
+// float32 values; INT16 and UINT16 convert exactly with VCVTDQ2PS), so the
+// narrowing sees the value the reference rounds, the same argument as the
+// two-step plan's. The narrowing snippets are the algorithms of the one-step
+// FLOAT → target kernels (numeric.go's floatToInt and floatToBool,
+// packed.go's f32ToI4 and f32ToF4, packed2.go's 2-bit packing, half.go's
+// FLOAT16 conversion and BFLOAT16 rounding), NaN rules included: the integer
+// targets give 0, BOOL gives 1 and FLOAT4E2M1 gives 0x8 for every NaN,
+// whatever its sign and payload.
+//
+// Packed types: a stage works on groups of g elements, g the number that
+// fills a whole byte on the packed side (1, 2 or 4), 16/g groups a vector;
+// the Go wrapper converts a partial last group through a zero-padded
+// one-group copy (a zero element converts to 0, the padding the reference
+// writes).
+
+// fusedSrc is a source of the table: how 16 elements become 16 float32
+// lanes.
+type fusedSrc struct {
+	goName, short string
+	bits          int // storage bits per element
+	// bounded: every finite value has magnitude below 2^31, so VCVTTPS2DQ
+	// truncates it exactly (FLOAT16: 65504; FLOAT4E2M1: 6; BFLOAT16 is not).
+	bounded bool
+	// special: some value is NaN or ±Inf.
+	special bool
+	widen   func(a *Asm) func(s *Step, k Register) VecVirtual
+}
+
+// fusedDst is a target: how 16 float32 lanes become target elements.
+type fusedDst struct {
+	goName, short string
+	bits          int
+	// narrow is called before the loop (it loads its constants) and
+	// returns the step: convert x and store to s.Dst under the mask k
+	// (laneBits-bit lanes), nil in full steps.
+	narrow func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register)
+}
+
+var (
+	fsF16 = fusedSrc{"Float16", "F16", 16, true, true, widenF16}
+	fsBF  = fusedSrc{"BFloat16", "BF16", 16, false, true, widenBF16}
+	fsI16 = fusedSrc{"Int16", "I16", 16, true, false, widenInt16(true)}
+	fsU16 = fusedSrc{"Uint16", "U16", 16, true, false, widenInt16(false)}
+	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, true, false, widenF4}
+
+	fdI8   = fusedDst{"Int8", "I8", 8, narrowInt(tI8)}
+	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8)}
+	fdI16  = fusedDst{"Int16", "I16", 16, narrowInt(tI16)}
+	fdU16  = fusedDst{"Uint16", "U16", 16, narrowInt(tU16)}
+	fdI32  = fusedDst{"Int32", "I32", 32, narrowInt(tI32)}
+	fdBool = fusedDst{"Bool", "Bool", 8, narrowBool}
+	fdI4   = fusedDst{"Int4", "I4", 4, narrowI4}
+	fdU4   = fusedDst{"Uint4", "U4", 4, narrowI4}
+	fdI2   = fusedDst{"Int2", "I2", 2, narrowI2}
+	fdU2   = fusedDst{"Uint2", "U2", 2, narrowI2}
+	fdF4   = fusedDst{"Float4E2M1", "F4", 4, narrowF4}
+	fdF16  = fusedDst{"Float16", "F16", 16, narrowF16}
+	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16}
+)
+
+// fusedTable: the sources and the targets each is fused with. Left out:
+// pairs that are one step already (FLOAT4E2M1 to 8-bit and packed targets:
+// byte tables; INT16/UINT16 to the classic types: numeric.go), the
+// integer → packed integer pairs (through INT8, both steps integer and
+// cheap), and the float8 and E8M0 targets (their result depends on Options).
+var fusedTable = []struct {
+	from fusedSrc
+	to   []fusedDst
+}{
+	{fsF16, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdBool, fdI4, fdU4, fdI2, fdU2, fdF4}},
+	{fsBF, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdBool, fdI4, fdU4, fdI2, fdU2, fdF4}},
+	{fsI16, []fusedDst{fdF16, fdBF, fdF4}},
+	{fsU16, []fusedDst{fdF16, fdBF, fdF4}},
+	{fsF4, []fusedDst{fdI16, fdU16, fdI32, fdF16, fdBF}},
+}
+
+// fusedStage is one pair derived from the table.
+type fusedStage struct {
+	from fusedSrc
+	to   fusedDst
+}
+
+func fusedStages() []fusedStage {
+	var st []fusedStage
+	for _, row := range fusedTable {
+		for _, to := range row.to {
+			st = append(st, fusedStage{row.from, to})
+		}
+	}
+	return st
+}
+
+// group is the number of elements the stage treats as one (see above).
+func (st fusedStage) group() int { return max(1, 8/st.from.bits, 8/st.to.bits) }
+
+// Lanes is the number of groups per vector.
+func (st fusedStage) Lanes() int { return 16 / st.group() }
+
+func (st fusedStage) srcBytes() int { return st.group() * st.from.bits / 8 } // per group
+func (st fusedStage) dstBytes() int { return st.group() * st.to.bits / 8 }
+
+// Name is the assembly function's name; its Go wrapper is "stageFused" +
+// the same suffix.
+func (st fusedStage) Name() string    { return "fused" + st.suffix() }
+func (st fusedStage) Wrapper() string { return "stageFused" + st.suffix() }
+func (st fusedStage) suffix() string  { return st.from.short + "To" + st.to.short + "AVX512" }
+
+// mask returns the tail mask of a side of st with the given element bits:
+// the lanes of that side's elements if they are bytes or wider, else whole
+// bytes (one per group), and the lane width.
+func (st fusedStage) mask(s *Step, bits int) (Register, int) {
+	if bits >= 8 {
+		return s.M(st.group(), 0), bits
+	}
+	return s.M(st.group()*bits/8, 0), 8
+}
+
+func fusedNames() map[string]ISA {
+	m := map[string]ISA{}
+	for _, st := range fusedStages() {
+		m[st.Name()] = AVX512
+	}
+	return m
+}
+
+// fusedFuncs emits the assembly of every stage of the table.
+func fusedFuncs(a *Asm) {
+	for _, st := range fusedStages() {
+		a.Func(st.Name(), AVX512, "func(dst, src *byte, n int)",
+			fmt.Sprintf("%s converts n groups of %d %s elements at src to %s at dst (gen/amd64 fusedTable: {%s, %s}).",
+				st.Name(), st.group(), strings.ToUpper(st.from.goName), strings.ToUpper(st.to.goName), st.from.short, st.to.short))
+		a.Needs("AVX512DQ")
+		dst, src, n := a.Args()
+		widen := st.from.widen(a)
+		narrow := st.to.narrow(a, st.from, st.to)
+		lanes := st.Lanes()
+		a.Stream(Loop{SrcSize: st.srcBytes(), DstSize: st.dstBytes(), Lanes: lanes, Unroll: 4}, dst, src, n, Each(lanes, func(s *Step) {
+			ks, _ := st.mask(s, st.from.bits)
+			x := widen(s, ks)
+			kd, _ := st.mask(s, st.to.bits)
+			narrow(x, s, kd)
+		}))
+	}
+}
+
+// The widening snippets: 16 source elements at s.Src (under the mask k of
+// their 16-bit lanes, or bytes for FLOAT4E2M1) to 16 float32 lanes.
+
+// widenF16: VCVTPH2PS, exact (as f16ToF32; a separate load measured faster
+// there).
+func widenF16(a *Asm) func(s *Step, k Register) VecVirtual {
+	return func(s *Step, k Register) VecVirtual {
+		x := a.ZMM()
+		a.VLoad(Half(x), s.Src, 16, k)
+		a.VCVTPH2PS(Half(x), x)
+		return x
+	}
+}
+
+// widenBF16: zero-extension and a shift by 16 (as bf16ToF32).
+func widenBF16(a *Asm) func(s *Step, k Register) VecVirtual {
+	return func(s *Step, k Register) VecVirtual {
+		x := a.ZMM()
+		if k != nil {
+			a.VLoad(Half(x), s.Src, 16, k)
+			a.VPMOVZXWD(Half(x), x)
+		} else {
+			a.VPMOVZXWD(s.Src, x)
+		}
+		a.VPSLLD(U8(16), x, x)
+		return x
+	}
+}
+
+// widenInt16: sign- or zero-extension and VCVTDQ2PS (exact: |v| < 2^24).
+func widenInt16(signed bool) func(a *Asm) func(s *Step, k Register) VecVirtual {
+	return func(a *Asm) func(s *Step, k Register) VecVirtual {
+		ext := a.VPMOVZXWD
+		if signed {
+			ext = a.VPMOVSXWD
+		}
+		return func(s *Step, k Register) VecVirtual {
+			x := a.ZMM()
+			if k != nil {
+				a.VLoad(Half(x), s.Src, 16, k)
+				ext(Half(x), x)
+			} else {
+				ext(s.Src, x)
+			}
+			a.VCVTDQ2PS(x, x)
+			return x
+		}
+	}
+}
+
+// widenF4: f4ToF32's algorithm, 8 source bytes through the 16-entry table
+// by VPERMD.
+func widenF4(a *Asm) func(s *Step, k Register) VecVirtual {
+	var mags [16]uint32
+	for i, v := range []float32{0, 0.5, 1, 1.5, 2, 3, 4, 6} {
+		mags[i] = math.Float32bits(v)
+		mags[i+8] = math.Float32bits(-v)
+	}
+	tab := a.ConstTable("float4", mags[:])
+	return func(s *Step, k Register) VecVirtual {
+		q, t := a.ZMM(), a.ZMM()
+		if k != nil {
+			a.VLoad(q.AsX().(VecVirtual), s.Src, 8, k)
+			a.VPMOVZXBQ(q.AsX(), q)
+		} else {
+			a.VPMOVZXBQ(s.Src, q)
+		}
+		a.VPSLLQ(U8(28), q, t) // low nibble in bits 0..3, high in 32..35
+		a.VPORD(t, q, q)
+		x := a.ZMM()
+		a.VPERMD(tab, q, x)
+		return x
+	}
+}
+
+// The narrowing snippets.
+
+// narrowInt: numeric.go's floatToInt (FLOAT → 8- to 32-bit integers), or,
+// for a bounded source, VCVTTPS2DQ alone: it truncates every finite value
+// exactly, and NaN and ±Inf give 0x80000000, whose low 16 bits are the
+// reference's 0 (a 32-bit target from a source with NaN or ±Inf takes the
+// full algorithm).
+func narrowInt(t num) func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register) {
+	return func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register) {
+		size := 16 * t.bytes()
+		if !from.bounded || t.bits == 32 && from.special {
+			conv := numStage{tF32, t, floatToInt}.floatToInt32(a)
+			return func(x VecVirtual, s *Step, k Register) {
+				s.StoreLow(conv(x, s), size, s.Dst, t.bits, k)
+			}
+		}
+		nw := a.narrower(32, t.bits)
+		return func(x VecVirtual, s *Step, k Register) {
+			a.VCVTTPS2DQ(x, x)
+			s.StoreLow(nw(x), size, s.Dst, t.bits, k)
+		}
+	}
+}
+
+// narrowBool: numeric.go's floatToBool (1 unless ±0).
+func narrowBool(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
+	conv := numStage{tF32, tBool, floatToBool}.floatToBool(a)
+	return func(x VecVirtual, s *Step, k Register) {
+		s.StoreLow(conv(x, s), 16, s.Dst, 8, k)
+	}
+}
+
+// narrowI4: f32ToI4's VCVTTPS2DQ and nibble packing.
+func narrowI4(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
+	c0F, cF0 := a.Splat(0x0F), a.Splat(0xF0)
+	return func(x VecVirtual, s *Step, k Register) {
+		a.VCVTTPS2DQ(x, x)
+		a.nibblePairs(s, x, c0F, cF0)
+	}
+}
+
+// narrowI2: VCVTTPS2DQ (as narrowI4: the low bits of 0x80000000 are the
+// reference's 0 for |x| ≥ 2^31), then i8ToI2's packing of the 16 bytes.
+func narrowI2(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
+	low := a.Splat(0x03030303)
+	w14, w116 := a.Splat(0x04010401), a.Splat(0x00100001)
+	return func(x VecVirtual, s *Step, k Register) {
+		a.VCVTTPS2DQ(x, x)
+		b := x.AsX().(VecVirtual)
+		a.VPMOVDB(x, b)
+		a.VPANDD(sized(low.(VecVirtual), 16), b, b)
+		a.VPMADDUBSW(sized(w14.(VecVirtual), 16), b, b)
+		a.VPMADDWD(sized(w116.(VecVirtual), 16), b, b)
+		a.VPMOVDB(b, b)
+		s.StoreLow(b, 4, s.Dst, 8, k)
+	}
+}
+
+// narrowF4: f32ToF4's algorithm (narrowMag with float4Params, the sign,
+// 0x8 for NaN) and the nibble packing.
+func narrowF4(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
+	adj := uint32(126<<1) << 22
+	bias := 1<<21 - 1 - adj // wraps, as in loadF8
+	c := &f8Consts{
+		cnt: U8(22), lsb: a.Splat(1 << 22), bias: a.Splat(bias), minNormal: a.Const32(127 << 23),
+		magic: a.Splat(math.Float32bits(0x1p22)), overflow: a.Splat(7), nan: a.Splat(8),
+		abs: a.Splat(0x7FFFFFFF), inf: a.Splat(0x7F800000),
+	}
+	eight, c0F, cF0 := a.Splat(8), a.Splat(0x0F), a.Splat(0xF0)
+	return func(x VecVirtual, s *Step, k Register) {
+		sgn := a.ZMM()
+		ab, r := a.narrowMag(c, x)
+		a.VPSRLD(U8(28), x, sgn)
+		a.And(eight, sgn, sgn)
+		a.Or(sgn, r, r)
+		a.pickGT(ab, c.inf, c.nan, r)
+		a.nibblePairs(s, r, c0F, cF0)
+	}
+}
+
+// narrowF16: VCVTPS2PH, round to nearest even (as f32ToF16).
+func narrowF16(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
+	return func(x VecVirtual, s *Step, k Register) {
+		a.VCVTPS2PH(U8(0), x, Half(x))
+		s.StoreLow(Half(x), 32, s.Dst, 16, k)
+	}
+}
+
+// narrowBF16: f32ToBF16's rounding, (x + 0x7FFF + (x>>16)&1) >> 16, for
+// sources without NaN (the table has no other: f32ToBF16's NaN rule is not
+// needed).
+func narrowBF16(a *Asm, from fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
+	if from.special {
+		panic("narrowBF16: a source with NaN")
+	}
+	lsb, bias := a.Const32(1), a.Const32(0x7FFF)
+	return func(x VecVirtual, s *Step, k Register) {
+		t := a.ZMM()
+		a.VPSRLD(U8(16), x, t)
+		a.VPANDD(lsb, t, t)
+		a.VPADDD(bias, x, x)
+		a.VPADDD(t, x, x)
+		a.VPSRLD(U8(16), x, x)
+		a.VPMOVDW(x, Half(x))
+		s.StoreLow(Half(x), 32, s.Dst, 16, k)
+	}
+}
+
+// fusedGlue writes the Go side of the fused stages into b: their
+// registration under the extensions their functions use, and a wrapper per
+// stage, which converts a partial last group through a zero-padded copy.
+func fusedGlue(b *bytes.Buffer, used stageISA) error {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	p("// The fused SIMD stages (gen/amd64/fused.go, fusedTable).\n\n")
+	exts := slices.Clone(used[AVX512])
+	sort.Strings(exts)
+	var conds []string
+	for _, x := range exts {
+		conds = append(conds, "cpu.X86."+cpuFlags[x])
+	}
+	if len(conds) == 0 {
+		return fmt.Errorf("no extensions recorded for the fused stages")
+	}
+	p("func init() {\n")
+	p("\tif %s {\n", strings.Join(conds, " && "))
+	for _, st := range fusedStages() {
+		p("\t\tregisterStage(%q, %s, %s, %s)\n", tierNames[AVX512], st.from.goName, st.to.goName, st.Wrapper())
+	}
+	p("\t}\n}\n\n")
+	for _, st := range fusedStages() {
+		g := st.group()
+		p("// %s converts %s → %s in one pass: the entry {%s, %s} of gen/amd64's\n", st.Wrapper(), strings.ToUpper(st.from.goName), strings.ToUpper(st.to.goName), st.from.short, st.to.short)
+		p("// fusedTable, %d elements a vector, the last ones under masks.\n", 16)
+		p("func %s(dst, src []byte, n int) {\n", st.Wrapper())
+		p("\tsrc, dst = src[:%s.Size(n)], dst[:%s.Size(n)]\n", st.from.goName, st.to.goName)
+		p("\traceRead(src)\n\traceWrite(dst)\n")
+		if g == 1 {
+			p("\t%s(unsafe.SliceData(dst), unsafe.SliceData(src), n)\n", st.Name())
+		} else {
+			p("\tq := n / %d\n", g)
+			p("\t%s(unsafe.SliceData(dst), unsafe.SliceData(src), q)\n", st.Name())
+			p("\tif r := n - %d*q; r > 0 { // a partial group: zero-padded\n", g)
+			p("\t\tvar s [%d]byte\n\t\tvar d [%d]byte\n", st.srcBytes(), st.dstBytes())
+			p("\t\tcopy(s[:], src[%s.Size(%d*q):])\n", st.from.goName, g)
+			p("\t\t%s(&d[0], &s[0], 1)\n", st.Name())
+			p("\t\tcopy(dst[%s.Size(%d*q):], d[:%s.Size(r)])\n", st.to.goName, g, st.to.goName)
+			p("\t}\n")
+		}
+		p("}\n\n")
+	}
+	return nil
+}
