@@ -3159,7 +3159,7 @@ func oddTail(dst, src []byte, from DataType, n int) {
 // The fused SIMD stages (gen/amd64/fused.go, fusedTable).
 
 func init() {
-	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
+	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
 		registerStage("avx512", Float16, Int8, stageFusedF16ToI8AVX512)
 		registerStage("avx512", Float16, Uint8, stageFusedF16ToU8AVX512)
 		registerStage("avx512", Float16, Int16, stageFusedF16ToI16AVX512)

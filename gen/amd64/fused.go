@@ -45,9 +45,15 @@ import (
 type fusedSrc struct {
 	goName, short string
 	bits          int // storage bits per element
-	// bounded: every finite value has magnitude below 2^31, so VCVTTPS2DQ
-	// truncates it exactly (FLOAT16: 65504; FLOAT4E2M1: 6; BFLOAT16 is not).
-	bounded bool
+	// truncBits: VCVTTPS2DQ gives the reference's truncation modulo 2^w
+	// for every value of the source and every w ≤ truncBits. It truncates
+	// magnitudes below 2^31 exactly and gives 0x80000000 for the rest and
+	// for NaN and ±Inf, where the reference gives 0 modulo 2^w: true for
+	// w ≤ 31 if no finite value reaches 2^31 (FLOAT16: 65504), for every w
+	// if moreover there is no NaN or ±Inf (FLOAT4E2M1, INT16, UINT16), and
+	// for w ≤ 24 for BFLOAT16, whose 8 significant bits make every value of
+	// magnitude ≥ 2^31 a multiple of 2^24.
+	truncBits int
 	// special: some value is NaN or ±Inf.
 	special bool
 	widen   func(a *Asm) func(s *Step, k Register) VecVirtual
@@ -61,28 +67,32 @@ type fusedDst struct {
 	// returns the step: convert x and store to s.Dst under the mask k
 	// (laneBits-bit lanes), nil in full steps.
 	narrow func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register)
+	// exact is the target's bits of v, a value the target holds exactly
+	// or an integer target truncates exactly: the word table of the
+	// FLOAT4E2M1 rows (see f4Words); nil for the targets not in one.
+	exact func(v float32) uint16
 }
 
 var (
-	fsF16 = fusedSrc{"Float16", "F16", 16, true, true, widenF16}
-	fsBF  = fusedSrc{"BFloat16", "BF16", 16, false, true, widenBF16}
-	fsI16 = fusedSrc{"Int16", "I16", 16, true, false, widenInt16(true)}
-	fsU16 = fusedSrc{"Uint16", "U16", 16, true, false, widenInt16(false)}
-	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, true, false, widenF4}
+	fsF16 = fusedSrc{"Float16", "F16", 16, 31, true, widenF16}
+	fsBF  = fusedSrc{"BFloat16", "BF16", 16, 24, true, widenBF16}
+	fsI16 = fusedSrc{"Int16", "I16", 16, 32, false, widenInt16(true)}
+	fsU16 = fusedSrc{"Uint16", "U16", 16, 32, false, widenInt16(false)}
+	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, 32, false, widenF4}
 
-	fdI8   = fusedDst{"Int8", "I8", 8, narrowInt(tI8)}
-	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8)}
-	fdI16  = fusedDst{"Int16", "I16", 16, narrowInt(tI16)}
-	fdU16  = fusedDst{"Uint16", "U16", 16, narrowInt(tU16)}
-	fdI32  = fusedDst{"Int32", "I32", 32, narrowInt(tI32)}
-	fdBool = fusedDst{"Bool", "Bool", 8, narrowBool}
-	fdI4   = fusedDst{"Int4", "I4", 4, narrowI4}
-	fdU4   = fusedDst{"Uint4", "U4", 4, narrowI4}
-	fdI2   = fusedDst{"Int2", "I2", 2, narrowI2}
-	fdU2   = fusedDst{"Uint2", "U2", 2, narrowI2}
-	fdF4   = fusedDst{"Float4E2M1", "F4", 4, narrowF4}
-	fdF16  = fusedDst{"Float16", "F16", 16, narrowF16}
-	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16}
+	fdI8   = fusedDst{"Int8", "I8", 8, narrowInt(tI8), nil}
+	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8), nil}
+	fdI16  = fusedDst{"Int16", "I16", 16, narrowInt(tI16), exactInt}
+	fdU16  = fusedDst{"Uint16", "U16", 16, narrowInt(tU16), exactInt}
+	fdI32  = fusedDst{"Int32", "I32", 32, narrowInt(tI32), nil}
+	fdBool = fusedDst{"Bool", "Bool", 8, narrowBool, nil}
+	fdI4   = fusedDst{"Int4", "I4", 4, narrowI4, nil}
+	fdU4   = fusedDst{"Uint4", "U4", 4, narrowI4, nil}
+	fdI2   = fusedDst{"Int2", "I2", 2, narrowI2, nil}
+	fdU2   = fusedDst{"Uint2", "U2", 2, narrowI2, nil}
+	fdF4   = fusedDst{"Float4E2M1", "F4", 4, narrowF4, nil}
+	fdF16  = fusedDst{"Float16", "F16", 16, narrowF16, exactF16}
+	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16, exactBF16}
 )
 
 // fusedTable: the sources and the targets each is fused with. Left out:
@@ -150,6 +160,10 @@ func fusedNames() map[string]ISA {
 	return m
 }
 
+// wordTable reports whether st converts by f4Words: a FLOAT4E2M1 source
+// and a 16-bit target.
+func (st fusedStage) wordTable() bool { return st.from.short == fsF4.short && st.to.bits == 16 }
+
 // fusedFuncs emits the assembly of every stage of the table.
 func fusedFuncs(a *Asm) {
 	for _, st := range fusedStages() {
@@ -158,6 +172,10 @@ func fusedFuncs(a *Asm) {
 				st.Name(), st.group(), strings.ToUpper(st.from.goName), strings.ToUpper(st.to.goName), st.from.short, st.to.short))
 		a.Needs("AVX512DQ")
 		dst, src, n := a.Args()
+		if st.wordTable() {
+			st.f4Words(a, dst, src, n)
+			continue
+		}
 		widen := st.from.widen(a)
 		narrow := st.to.narrow(a, st.from, st.to)
 		lanes := st.Lanes()
@@ -245,17 +263,63 @@ func widenF4(a *Asm) func(s *Step, k Register) VecVirtual {
 	}
 }
 
+// f4Words is the loop of a FLOAT4E2M1 row with a 16-bit target: there the
+// widening and the narrowing compose into one 16-entry table of target
+// words (the exact value of each code, see fusedDst.exact), looked up by
+// VPERMW 32 elements a vector. Each source byte is zero-extended to a
+// dword d; d | d<<12 holds the low nibble in bits 0..3 of the low word and
+// the high nibble in bits 0..3 of the high word, and VPERMW reads the low
+// five bits of each word, so the table is stored twice (entries i and
+// i+16 alike) and the bits above the nibble do not matter.
+func (st fusedStage) f4Words(a *Asm, dst, src, n GPVirtual) {
+	var w [32]uint16
+	for c := range 16 {
+		v := float32([]float64{0, 0.5, 1, 1.5, 2, 3, 4, 6}[c&7])
+		if c&8 != 0 {
+			v = -v
+		}
+		w[c], w[c+16] = st.to.exact(v), st.to.exact(v)
+	}
+	tab := a.ConstWords("float4_"+strings.ToLower(st.to.short), w[:])
+	a.Stream(Loop{SrcSize: 1, DstSize: 4, Lanes: 16, Unroll: 4}, dst, src, n, Each(16, func(s *Step) {
+		d, t := a.ZMM(), a.ZMM()
+		if s.Tail() {
+			a.VLoad(d.AsX().(VecVirtual), s.Src, 8, s.M(1, 0))
+			a.VPMOVZXBD(d.AsX(), d)
+		} else {
+			a.VPMOVZXBD(s.Src, d)
+		}
+		a.VPSLLD(U8(12), d, t)
+		a.VPORD(t, d, d)
+		a.VPERMW(tab, d, d)
+		s.Store(d, s.Dst, 16, s.M(2, 0))
+	}))
+}
+
+// exactF16 is the FLOAT16 of v, a normal FLOAT16 value or ±0.
+func exactF16(v float32) uint16 {
+	b := math.Float32bits(v)
+	h := uint16(b>>16) & 0x8000
+	if b&0x7FFFFFFF == 0 {
+		return h
+	}
+	return h | uint16((b>>23&0xFF)-127+15)<<10 | uint16(b>>13&0x3FF)
+}
+
+// exactBF16 is the BFLOAT16 of v, a value with at most 8 significant bits.
+func exactBF16(v float32) uint16 { return uint16(math.Float32bits(v) >> 16) }
+
+// exactInt is v truncated toward zero, modulo 2^16.
+func exactInt(v float32) uint16 { return uint16(int16(v)) }
+
 // The narrowing snippets.
 
-// narrowInt: numeric.go's floatToInt (FLOAT → 8- to 32-bit integers), or,
-// for a bounded source, VCVTTPS2DQ alone: it truncates every finite value
-// exactly, and NaN and ±Inf give 0x80000000, whose low 16 bits are the
-// reference's 0 (a 32-bit target from a source with NaN or ±Inf takes the
-// full algorithm).
+// narrowInt: VCVTTPS2DQ alone where the source's truncBits allow it (see
+// there), else numeric.go's floatToInt (FLOAT → 8- to 32-bit integers).
 func narrowInt(t num) func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register) {
 	return func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register) {
 		size := 16 * t.bytes()
-		if !from.bounded || t.bits == 32 && from.special {
+		if t.bits > from.truncBits {
 			conv := numStage{tF32, t, floatToInt}.floatToInt32(a)
 			return func(x VecVirtual, s *Step, k Register) {
 				s.StoreLow(conv(x, s), size, s.Dst, t.bits, k)
