@@ -71,6 +71,9 @@ type fusedDst struct {
 	// or an integer target truncates exactly: the word table of the
 	// FLOAT4E2M1 rows (see f4Words); nil for the targets not in one.
 	exact func(v float32) uint16
+	// block, if not nil, narrows the four vectors of the unrolled main
+	// step at once (no masks there); called before the loop, like narrow.
+	block func(a *Asm, from fusedSrc, to fusedDst) func(xs []VecVirtual, s *Step)
 }
 
 var (
@@ -80,19 +83,19 @@ var (
 	fsU16 = fusedSrc{"Uint16", "U16", 16, 32, false, widenInt16(false)}
 	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, 32, false, widenF4}
 
-	fdI8   = fusedDst{"Int8", "I8", 8, narrowInt(tI8), nil}
-	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8), nil}
-	fdI16  = fusedDst{"Int16", "I16", 16, narrowInt(tI16), exactInt}
-	fdU16  = fusedDst{"Uint16", "U16", 16, narrowInt(tU16), exactInt}
-	fdI32  = fusedDst{"Int32", "I32", 32, narrowInt(tI32), nil}
-	fdBool = fusedDst{"Bool", "Bool", 8, narrowBool, nil}
-	fdI4   = fusedDst{"Int4", "I4", 4, narrowI4, nil}
-	fdU4   = fusedDst{"Uint4", "U4", 4, narrowI4, nil}
-	fdI2   = fusedDst{"Int2", "I2", 2, narrowI2, nil}
-	fdU2   = fusedDst{"Uint2", "U2", 2, narrowI2, nil}
-	fdF4   = fusedDst{"Float4E2M1", "F4", 4, narrowF4, nil}
-	fdF16  = fusedDst{"Float16", "F16", 16, narrowF16, exactF16}
-	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16, exactBF16}
+	fdI8   = fusedDst{"Int8", "I8", 8, narrowInt(tI8), nil, nil}
+	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8), nil, nil}
+	fdI16  = fusedDst{"Int16", "I16", 16, narrowInt(tI16), exactInt, nil}
+	fdU16  = fusedDst{"Uint16", "U16", 16, narrowInt(tU16), exactInt, nil}
+	fdI32  = fusedDst{"Int32", "I32", 32, narrowInt(tI32), nil, nil}
+	fdBool = fusedDst{"Bool", "Bool", 8, narrowBool, nil, nil}
+	fdI4   = fusedDst{"Int4", "I4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt)}
+	fdU4   = fusedDst{"Uint4", "U4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt)}
+	fdI2   = fusedDst{"Int2", "I2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt)}
+	fdU2   = fusedDst{"Uint2", "U2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt)}
+	fdF4   = fusedDst{"Float4E2M1", "F4", 4, narrowCodes(codesF4), nil, blockCodes(codesF4)}
+	fdF16  = fusedDst{"Float16", "F16", 16, narrowF16, exactF16, nil}
+	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16, exactBF16, nil}
 )
 
 // fusedTable: the sources and the targets each is fused with. Left out:
@@ -178,13 +181,28 @@ func fusedFuncs(a *Asm) {
 		}
 		widen := st.from.widen(a)
 		narrow := st.to.narrow(a, st.from, st.to)
+		var block func(xs []VecVirtual, s *Step)
+		if st.to.block != nil {
+			block = st.to.block(a, st.from, st.to)
+		}
 		lanes := st.Lanes()
-		a.Stream(Loop{SrcSize: st.srcBytes(), DstSize: st.dstBytes(), Lanes: lanes, Unroll: 4}, dst, src, n, Each(lanes, func(s *Step) {
+		each := Each(lanes, func(s *Step) {
 			ks, _ := st.mask(s, st.from.bits)
 			x := widen(s, ks)
 			kd, _ := st.mask(s, st.to.bits)
 			narrow(x, s, kd)
-		}))
+		})
+		a.Stream(Loop{SrcSize: st.srcBytes(), DstSize: st.dstBytes(), Lanes: lanes, Unroll: 4}, dst, src, n, func(s *Step) {
+			if block == nil || s.Lanes != 4*lanes {
+				each(s)
+				return
+			}
+			var xs []VecVirtual
+			for i := 0; i < s.Lanes; i += lanes {
+				xs = append(xs, widen(s.Part(i, lanes), nil))
+			}
+			block(xs, s)
+		})
 	}
 }
 
@@ -341,35 +359,27 @@ func narrowBool(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Re
 	}
 }
 
-// narrowI4: f32ToI4's VCVTTPS2DQ and nibble packing.
-func narrowI4(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
-	c0F, cF0 := a.Splat(0x0F), a.Splat(0xF0)
-	return func(x VecVirtual, s *Step, k Register) {
+// The packed targets produce codes: one 32-bit lane per element holding its
+// target bits (and nothing above them), packed into bytes per vector by
+// packCodes, or, in the unrolled main step, four vectors at a time by
+// packBlock.
+
+// codesInt: f32ToI4's VCVTTPS2DQ (the low bits of 0x80000000, given for
+// magnitudes ≥ 2^31 and NaN, are the reference's: every float32 of
+// magnitude ≥ 2^31 is a multiple of 2^8, and NaN gives 0), keeping the low
+// bits.
+func codesInt(a *Asm, _ fusedSrc, to fusedDst) func(x VecVirtual) VecVirtual {
+	low := a.Const32(1<<to.bits - 1)
+	return func(x VecVirtual) VecVirtual {
 		a.VCVTTPS2DQ(x, x)
-		a.nibblePairs(s, x, c0F, cF0)
+		a.VPANDD(low, x, x)
+		return x
 	}
 }
 
-// narrowI2: VCVTTPS2DQ (as narrowI4: the low bits of 0x80000000 are the
-// reference's 0 for |x| ≥ 2^31), then i8ToI2's packing of the 16 bytes.
-func narrowI2(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
-	low := a.Splat(0x03030303)
-	w14, w116 := a.Splat(0x04010401), a.Splat(0x00100001)
-	return func(x VecVirtual, s *Step, k Register) {
-		a.VCVTTPS2DQ(x, x)
-		b := x.AsX().(VecVirtual)
-		a.VPMOVDB(x, b)
-		a.VPANDD(sized(low.(VecVirtual), 16), b, b)
-		a.VPMADDUBSW(sized(w14.(VecVirtual), 16), b, b)
-		a.VPMADDWD(sized(w116.(VecVirtual), 16), b, b)
-		a.VPMOVDB(b, b)
-		s.StoreLow(b, 4, s.Dst, 8, k)
-	}
-}
-
-// narrowF4: f32ToF4's algorithm (narrowMag with float4Params, the sign,
-// 0x8 for NaN) and the nibble packing.
-func narrowF4(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
+// codesF4: f32ToF4's algorithm (narrowMag with float4Params, then the
+// sign, and 0x8 for NaN).
+func codesF4(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual) VecVirtual {
 	adj := uint32(126<<1) << 22
 	bias := 1<<21 - 1 - adj // wraps, as in loadF8
 	c := &f8Consts{
@@ -377,15 +387,87 @@ func narrowF4(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Regi
 		magic: a.Splat(math.Float32bits(0x1p22)), overflow: a.Splat(7), nan: a.Splat(8),
 		abs: a.Splat(0x7FFFFFFF), inf: a.Splat(0x7F800000),
 	}
-	eight, c0F, cF0 := a.Splat(8), a.Splat(0x0F), a.Splat(0xF0)
-	return func(x VecVirtual, s *Step, k Register) {
+	eight := a.Splat(8)
+	return func(x VecVirtual) VecVirtual {
 		sgn := a.ZMM()
 		ab, r := a.narrowMag(c, x)
 		a.VPSRLD(U8(28), x, sgn)
 		a.And(eight, sgn, sgn)
 		a.Or(sgn, r, r)
 		a.pickGT(ab, c.inf, c.nan, r)
-		a.nibblePairs(s, r, c0F, cF0)
+		return r
+	}
+}
+
+// narrowCodes returns the narrowing of a packed target: its codes, packed
+// by nibblePairs (4-bit) or, for 2 bits, by i8ToI2's multiply-adds on the
+// 16 code bytes.
+func narrowCodes(codes func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual) VecVirtual) func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register) {
+	return func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register) {
+		code := codes(a, from, to)
+		if to.bits == 4 {
+			c0F, cF0 := a.Splat(0x0F), a.Splat(0xF0)
+			return func(x VecVirtual, s *Step, k Register) {
+				a.nibblePairs(s, code(x), c0F, cF0)
+			}
+		}
+		w14, w116 := a.Splat(0x04010401), a.Splat(0x00100001)
+		return func(x VecVirtual, s *Step, k Register) {
+			x = code(x)
+			b := x.AsX().(VecVirtual)
+			a.VPMOVDB(x, b)
+			a.VPMADDUBSW(sized(w14.(VecVirtual), 16), b, b)
+			a.VPMADDWD(sized(w116.(VecVirtual), 16), b, b)
+			a.VPMOVDB(b, b)
+			s.StoreLow(b, 4, s.Dst, 8, k)
+		}
+	}
+}
+
+// blockCodes returns the narrowing of a packed target for the unrolled main
+// step, four vectors xs of 16 elements at once: their codes, packed to
+// bytes by VPACKUSDW and VPACKUSWB (no saturation: codes are below 16),
+// which leaves 128-bit lane L holding the elements 4L..4L+3 of each vector
+// in turn; the bytes of a group (2 or 4) are combined by multiply-adds
+// (weights 1, 16; or 1, 4 then 1, 16), the dwords transposed back into
+// element order by VPERMD, and narrowed (VPMOVWB, VPMOVDB) into one store.
+func blockCodes(codes func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual) VecVirtual) func(a *Asm, from fusedSrc, to fusedDst) func(xs []VecVirtual, s *Step) {
+	return func(a *Asm, from fusedSrc, to fusedDst) func(xs []VecVirtual, s *Step) {
+		code := codes(a, from, to)
+		var w1, w2 VecVirtual
+		if to.bits == 4 {
+			w1 = a.Const32(0x10011001)
+		} else {
+			w1, w2 = a.Const32(0x04010401), a.Const32(0x00100001)
+		}
+		var idx [16]uint32
+		for l := range 4 {
+			for j := range 4 {
+				idx[4*j+l] = uint32(4*l + j)
+			}
+		}
+		perm := a.ConstTable("fused_transpose", idx[:])
+		return func(xs []VecVirtual, s *Step) {
+			for i := range xs {
+				xs[i] = code(xs[i])
+			}
+			p0, p1, b := a.ZMM(), a.ZMM(), a.ZMM()
+			a.VPACKUSDW(xs[1], xs[0], p0)
+			a.VPACKUSDW(xs[3], xs[2], p1)
+			a.VPACKUSWB(p1, p0, b)
+			a.VPMADDUBSW(w1, b, b)
+			if to.bits == 2 {
+				a.VPMADDWD(w2, b, b)
+			}
+			a.VPERMD(b, perm, b)
+			if to.bits == 4 {
+				a.VPMOVWB(b, Half(b))
+				s.Store(Half(b), s.Dst, 8, nil)
+			} else {
+				a.VPMOVDB(b, b.AsX())
+				s.Store(b.AsX().(VecVirtual), s.Dst, 8, nil)
+			}
+		}
 	}
 }
 
