@@ -95,7 +95,7 @@ var (
 	fdU2   = fusedDst{"Uint2", "U2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt)}
 	fdF4   = fusedDst{"Float4E2M1", "F4", 4, narrowCodes(codesF4), nil, blockCodes(codesF4)}
 	fdF16  = fusedDst{"Float16", "F16", 16, narrowF16, exactF16, nil}
-	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16, exactBF16, nil}
+	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16, exactBF16, blockBF16}
 )
 
 // fusedTable: the sources and the targets each is fused with. Left out:
@@ -479,23 +479,47 @@ func narrowF16(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Reg
 	}
 }
 
-// narrowBF16: f32ToBF16's rounding, (x + 0x7FFF + (x>>16)&1) >> 16, for
-// sources without NaN (the table has no other: f32ToBF16's NaN rule is not
-// needed).
-func narrowBF16(a *Asm, from fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
+// bf16Round is f32ToBF16's rounding without its NaN rule, for sources
+// without NaN (the table has no other): x + 0x7FFF + (x>>16)&1, whose high
+// word is the BFLOAT16 rounded to nearest even. The returned function
+// rounds x in place; the high words are then gathered by VPERMW (or, two
+// vectors at a time, VPERMT2W) with the odd-word index, as f32ToBF16 does.
+func bf16Round(a *Asm, from fusedSrc) (round func(x VecVirtual), odd VecVirtual) {
 	if from.special {
-		panic("narrowBF16: a source with NaN")
+		panic("bf16Round: a source with NaN")
 	}
 	lsb, bias := a.Const32(1), a.Const32(0x7FFF)
-	return func(x VecVirtual, s *Step, k Register) {
+	odd = a.ConstWords("oddwords", seq(1, 2, 1, 32))
+	return func(x VecVirtual) {
 		t := a.ZMM()
 		a.VPSRLD(U8(16), x, t)
 		a.VPANDD(lsb, t, t)
 		a.VPADDD(bias, x, x)
 		a.VPADDD(t, x, x)
-		a.VPSRLD(U8(16), x, x)
-		a.VPMOVDW(x, Half(x))
+	}, odd
+}
+
+// narrowBF16: bf16Round, one vector.
+func narrowBF16(a *Asm, from fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
+	round, odd := bf16Round(a, from)
+	return func(x VecVirtual, s *Step, k Register) {
+		round(x)
+		a.VPERMW(x, odd, x)
 		s.StoreLow(Half(x), 32, s.Dst, 16, k)
+	}
+}
+
+// blockBF16: bf16Round, four vectors, gathered in pairs.
+func blockBF16(a *Asm, from fusedSrc, _ fusedDst) func(xs []VecVirtual, s *Step) {
+	round, odd := bf16Round(a, from)
+	return func(xs []VecVirtual, s *Step) {
+		for _, x := range xs {
+			round(x)
+		}
+		for i := 0; i < len(xs); i += 2 {
+			a.VPERMT2W(xs[i+1], odd, xs[i])
+			s.Store(xs[i], s.Dst.Offset(32*i), 16, nil)
+		}
 	}
 }
 
