@@ -57,6 +57,12 @@ type fusedSrc struct {
 	// special: some value is NaN or ±Inf.
 	special bool
 	widen   func(a *Asm) func(s *Step, k Register) VecVirtual
+	// f4 is, for the 16-bit sources, their FLOAT4E2M1 codes computed in
+	// their own 16-bit lanes, 32 elements a vector: twice the lanes of the
+	// float32 route, whose FLOAT → FLOAT4E2M1 algorithm is the cost of the
+	// pair (see f4Codes16). Called before the loop; the function maps a
+	// vector of source words to a vector of code words.
+	f4 func(a *Asm) func(h VecVirtual) VecVirtual
 }
 
 // fusedDst is a target: how 16 float32 lanes become target elements.
@@ -77,11 +83,11 @@ type fusedDst struct {
 }
 
 var (
-	fsF16 = fusedSrc{"Float16", "F16", 16, 31, true, widenF16}
-	fsBF  = fusedSrc{"BFloat16", "BF16", 16, 24, true, widenBF16}
-	fsI16 = fusedSrc{"Int16", "I16", 16, 32, false, widenInt16(true)}
-	fsU16 = fusedSrc{"Uint16", "U16", 16, 32, false, widenInt16(false)}
-	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, 32, false, widenF4}
+	fsF16 = fusedSrc{"Float16", "F16", 16, 31, true, widenF16, f4FromHalf(10, 15)}
+	fsBF  = fusedSrc{"BFloat16", "BF16", 16, 24, true, widenBF16, f4FromHalf(7, 127)}
+	fsI16 = fusedSrc{"Int16", "I16", 16, 32, false, widenInt16(true), f4FromInt16(true)}
+	fsU16 = fusedSrc{"Uint16", "U16", 16, 32, false, widenInt16(false), f4FromInt16(false)}
+	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, 32, false, widenF4, nil}
 
 	fdI8   = fusedDst{"Int8", "I8", 8, narrowInt(tI8), nil, nil}
 	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8), nil, nil}
@@ -177,6 +183,10 @@ func fusedFuncs(a *Asm) {
 		dst, src, n := a.Args()
 		if st.wordTable() {
 			st.f4Words(a, dst, src, n)
+			continue
+		}
+		if st.to.short == fdF4.short && st.from.f4 != nil {
+			st.f4Codes16(a, dst, src, n)
 			continue
 		}
 		widen := st.from.widen(a)
@@ -312,6 +322,106 @@ func (st fusedStage) f4Words(a *Asm, dst, src, n GPVirtual) {
 		a.VPERMW(tab, d, d)
 		s.Store(d, s.Dst, 16, s.M(2, 0))
 	}))
+}
+
+// f4Codes16 is the loop of a 16-bit source to FLOAT4E2M1: the source's f4
+// codes, 32 a vector, paired into bytes (d | d>>12 on each dword of two
+// code words puts the second code in bits 4..7) and narrowed by VPMOVDB.
+func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
+	codes := st.from.f4(a)
+	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: 16, Unroll: 4}, dst, src, n, Each(16, func(s *Step) {
+		h, t := a.ZMM(), a.ZMM()
+		a.VLoad(h, s.Src, 16, s.M(2, 0))
+		c := codes(h)
+		a.VPSRLD(U8(12), c, t)
+		a.VPORD(t, c, c)
+		a.VPMOVDB(c, t.AsX())
+		s.StoreLow(t.AsX().(VecVirtual), 16, s.Dst, 8, s.M(1, 0))
+	}))
+}
+
+// f4FromHalf returns the f4 codes of a 16-bit float with mant mantissa bits
+// and exponent bias (FLOAT16, BFLOAT16), from the magnitude bits ab:
+//
+//   - r: ab rounded to nearest even at its top mantissa bit, shifted down
+//     to 2e+m (e the biased exponent, m the kept bit), minus 2·bias-2 (so
+//     1.0 gives FLOAT4E2M1's code 2), by one arithmetic shift: for
+//     magnitudes ≥ 1 this is the code (FLOAT4E2M1's normal numbers have
+//     the same one-bit mantissa), and below 1 it is at most the code.
+//   - below 1 the code is [ab > 0.25] + [ab ≥ 0.75] (FLOAT4E2M1's
+//     subnormal 0.5; the ties 0.25 and 0.75 go to the even codes 0 and 2),
+//     at most 2 from 1 on: the code is max(r, that), then at most 7
+//     (saturation, ±Inf included), or 8 for NaN (bound 7 + [ab > Inf],
+//     NaN's r being larger), with the sign (bit 15 → bit 3) or'ed in
+//     (NaN stays 0x8 either way, as f32ToF4 gives).
+//
+// The comparisons are saturating subtractions clamped to 1 (no k masks).
+func f4FromHalf(mant, bias int) func(a *Asm) func(h VecVirtual) VecVirtual {
+	drop := mant - 1
+	bits := func(v float64) uint16 { // v's bits in the format (v a power of two times 1 or 1.5)
+		f := math.Float32bits(float32(v))
+		e := int(f>>23&0xFF) - 127 + bias
+		return uint16(e<<mant) | uint16(f>>(23-mant)&(1<<mant-1))
+	}
+	inf := uint16((2*bias + 1) << mant)
+	add := uint16(1<<(drop-1) - 1 - (2*bias-2)<<drop) // wraps: ab + add is signed
+	return func(a *Asm) func(h VecVirtual) VecVirtual {
+		abs, lsb, addc := a.Const16(0x7FFF), a.Const16(1), a.Const16(add)
+		q, t3 := a.Const16(bits(0.25)), a.Const16(bits(0.75)-1)
+		infc, seven, eight := a.Const16(inf), a.Const16(7), a.Const16(8)
+		return func(h VecVirtual) VecVirtual {
+			ab, t, r, u, v := a.ZMM(), a.ZMM(), a.ZMM(), a.ZMM(), a.ZMM()
+			a.VPANDD(abs, h, ab)
+			a.VPSRLW(U8(drop), ab, t)
+			a.VPANDD(lsb, t, t)
+			a.VPADDW(addc, ab, r)
+			a.VPADDW(t, r, r)
+			a.VPSRAW(U8(drop), r, r)
+			a.VPSUBUSW(q, ab, u)
+			a.VPMINUW(lsb, u, u)
+			a.VPSUBUSW(t3, ab, v)
+			a.VPMINUW(lsb, v, v)
+			a.VPADDW(v, u, u)
+			a.VPMAXSW(u, r, r)
+			a.VPSUBUSW(infc, ab, u)
+			a.VPMINUW(lsb, u, u)
+			a.VPADDW(seven, u, u)
+			a.VPMINSW(u, r, r)
+			a.VPSRLW(U8(12), h, t)
+			a.VPTERNLOGD(Tern(func(r, t, e uint8) uint8 { return r | t&e }), eight, t, r)
+			return r
+		}
+	}
+}
+
+// f4FromInt16 returns the f4 codes of INT16 or UINT16: the magnitude,
+// clamped to 7 (unsigned: INT16's -32768 has magnitude 0x8000), looked up
+// in the codes of 0..7 by VPSHUFB (the zero high byte of each word looks up
+// entry 0, the code of 0), with the sign as bit 3.
+func f4FromInt16(signed bool) func(a *Asm) func(h VecVirtual) VecVirtual {
+	return func(a *Asm) func(h VecVirtual) VecVirtual {
+		var tab [64]byte
+		for i := range tab {
+			tab[i] = []byte{0, 2, 4, 5, 6, 6, 7, 7, 0, 0, 0, 0, 0, 0, 0, 0}[i%16]
+		}
+		codes := a.ConstBytes("f4_int_codes", tab[:])
+		seven, eight := a.Const16(7), a.Const16(8)
+		return func(h VecVirtual) VecVirtual {
+			m, r := a.ZMM(), a.ZMM()
+			if signed {
+				a.VPABSW(h, m)
+			} else {
+				m = h
+			}
+			a.VPMINUW(seven, m, r)
+			a.VPSHUFB(r, codes, r)
+			if signed {
+				a.VPSRLW(U8(12), h, m)
+				a.VPTERNLOGD(Tern(func(r, t, e uint8) uint8 { return r | t&e }), eight, m, r)
+			}
+			return r
+		}
+	}
 }
 
 // exactF16 is the FLOAT16 of v, a normal FLOAT16 value or ±0.
