@@ -28717,3 +28717,1010 @@ DATA float4_bf16<>+52(SB)/4, $0xbfc0bf80
 DATA float4_bf16<>+56(SB)/4, $0xc040c000
 DATA float4_bf16<>+60(SB)/4, $0xc0c0c080
 GLOBL float4_bf16<>(SB), RODATA|NOPTR, $64
+
+// func fusedF16ToI8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VCVTPH2PS  (CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	VCVTPH2PS  16(CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 8(AX)
+	VCVTPH2PS  32(CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 16(AX)
+	VCVTPH2PS  48(CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VCVTPH2PS  (CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToU8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VCVTPH2PS  (CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	VCVTPH2PS  16(CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 8(AX)
+	VCVTPH2PS  32(CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 16(AX)
+	VCVTPH2PS  48(CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VCVTPH2PS  (CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VCVTPH2PS  (CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	VCVTPH2PS  16(CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 16(AX)
+	VCVTPH2PS  32(CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 32(AX)
+	VCVTPH2PS  48(CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 48(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VCVTPH2PS  (CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VCVTPH2PS  (CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	VCVTPH2PS  16(CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 16(AX)
+	VCVTPH2PS  32(CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 32(AX)
+	VCVTPH2PS  48(CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 48(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VCVTPH2PS  (CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VCVTPH2PS (CX), Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, (AX)
+	VCVTPH2PS 16(CX), Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, 8(AX)
+	VCVTPH2PS 32(CX), Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, 16(AX)
+	VCVTPH2PS 48(CX), Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, 24(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VCVTPH2PS (CX), Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000008, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToI4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToI4AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+main:
+	CMPQ         DX, $0x00000010
+	JB           single
+	VCVTPH2PS    (CX), Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, (AX)
+	VCVTPH2PS    16(CX), Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, 4(AX)
+	VCVTPH2PS    32(CX), Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, 8(AX)
+	VCVTPH2PS    48(CX), Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, 12(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000004
+	JB           tail
+	VCVTPH2PS    (CX), Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000004, AX
+	SUBQ         $0x00000004, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToU4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToU4AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+main:
+	CMPQ         DX, $0x00000010
+	JB           single
+	VCVTPH2PS    (CX), Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, (AX)
+	VCVTPH2PS    16(CX), Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, 4(AX)
+	VCVTPH2PS    32(CX), Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, 8(AX)
+	VCVTPH2PS    48(CX), Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, 12(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000004
+	JB           tail
+	VCVTPH2PS    (CX), Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000004, AX
+	SUBQ         $0x00000004, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	VPMOVZXWD  16(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 8(AX)
+	VPMOVZXWD  32(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 16(AX)
+	VPMOVZXWD  48(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	VPMOVZXWD  16(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 8(AX)
+	VPMOVZXWD  32(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 16(AX)
+	VPMOVZXWD  48(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	VPMOVZXWD  16(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 16(AX)
+	VPMOVZXWD  32(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 32(AX)
+	VPMOVZXWD  48(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 48(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	VPMOVZXWD  16(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 16(AX)
+	VPMOVZXWD  32(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 32(AX)
+	VPMOVZXWD  48(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 48(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXWD (CX), Y2
+	VPSLLD    $0x10, Y2, Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, (AX)
+	VPMOVZXWD 16(CX), Y2
+	VPSLLD    $0x10, Y2, Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, 8(AX)
+	VPMOVZXWD 32(CX), Y2
+	VPSLLD    $0x10, Y2, Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, 16(AX)
+	VPMOVZXWD 48(CX), Y2
+	VPSLLD    $0x10, Y2, Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, 24(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVZXWD (CX), Y2
+	VPSLLD    $0x10, Y2, Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000008, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToI4AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+main:
+	CMPQ         DX, $0x00000010
+	JB           single
+	VPMOVZXWD    (CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, (AX)
+	VPMOVZXWD    16(CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, 4(AX)
+	VPMOVZXWD    32(CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, 8(AX)
+	VPMOVZXWD    48(CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, 12(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000004
+	JB           tail
+	VPMOVZXWD    (CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000004, AX
+	SUBQ         $0x00000004, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToU4AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+main:
+	CMPQ         DX, $0x00000010
+	JB           single
+	VPMOVZXWD    (CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, (AX)
+	VPMOVZXWD    16(CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, 4(AX)
+	VPMOVZXWD    32(CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, 8(AX)
+	VPMOVZXWD    48(CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, 12(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000004
+	JB           tail
+	VPMOVZXWD    (CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000004, AX
+	SUBQ         $0x00000004, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedI16ToF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedI16ToF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVSXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (AX)
+	VPMOVSXWD 16(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 16(AX)
+	VPMOVSXWD 32(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 32(AX)
+	VPMOVSXWD 48(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 48(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVSXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedU16ToF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedU16ToF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (AX)
+	VPMOVZXWD 16(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 16(AX)
+	VPMOVZXWD 32(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 32(AX)
+	VPMOVZXWD 48(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 48(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVZXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET

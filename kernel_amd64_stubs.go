@@ -1733,3 +1733,83 @@ func fusedF4ToF16AVX512(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedF4ToBF16AVX512(dst *byte, src *byte, n int)
+
+// fusedF16ToI8AVX2 converts n groups of 1 FLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {F16, I8}).
+//
+//go:noescape
+func fusedF16ToI8AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToU8AVX2 converts n groups of 1 FLOAT16 elements at src to UINT8 at dst (gen/amd64 fusedTable: {F16, U8}).
+//
+//go:noescape
+func fusedF16ToU8AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToI16AVX2 converts n groups of 1 FLOAT16 elements at src to INT16 at dst (gen/amd64 fusedTable: {F16, I16}).
+//
+//go:noescape
+func fusedF16ToI16AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToU16AVX2 converts n groups of 1 FLOAT16 elements at src to UINT16 at dst (gen/amd64 fusedTable: {F16, U16}).
+//
+//go:noescape
+func fusedF16ToU16AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToBoolAVX2 converts n groups of 1 FLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {F16, Bool}).
+//
+//go:noescape
+func fusedF16ToBoolAVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToI4AVX2 converts n groups of 2 FLOAT16 elements at src to INT4 at dst (gen/amd64 fusedTable: {F16, I4}).
+//
+//go:noescape
+func fusedF16ToI4AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToU4AVX2 converts n groups of 2 FLOAT16 elements at src to UINT4 at dst (gen/amd64 fusedTable: {F16, U4}).
+//
+//go:noescape
+func fusedF16ToU4AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToI8AVX2 converts n groups of 1 BFLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {BF16, I8}).
+//
+//go:noescape
+func fusedBF16ToI8AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToU8AVX2 converts n groups of 1 BFLOAT16 elements at src to UINT8 at dst (gen/amd64 fusedTable: {BF16, U8}).
+//
+//go:noescape
+func fusedBF16ToU8AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToI16AVX2 converts n groups of 1 BFLOAT16 elements at src to INT16 at dst (gen/amd64 fusedTable: {BF16, I16}).
+//
+//go:noescape
+func fusedBF16ToI16AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToU16AVX2 converts n groups of 1 BFLOAT16 elements at src to UINT16 at dst (gen/amd64 fusedTable: {BF16, U16}).
+//
+//go:noescape
+func fusedBF16ToU16AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToBoolAVX2 converts n groups of 1 BFLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {BF16, Bool}).
+//
+//go:noescape
+func fusedBF16ToBoolAVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToI4AVX2 converts n groups of 2 BFLOAT16 elements at src to INT4 at dst (gen/amd64 fusedTable: {BF16, I4}).
+//
+//go:noescape
+func fusedBF16ToI4AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToU4AVX2 converts n groups of 2 BFLOAT16 elements at src to UINT4 at dst (gen/amd64 fusedTable: {BF16, U4}).
+//
+//go:noescape
+func fusedBF16ToU4AVX2(dst *byte, src *byte, n int)
+
+// fusedI16ToF16AVX2 converts n groups of 1 INT16 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {I16, F16}).
+//
+//go:noescape
+func fusedI16ToF16AVX2(dst *byte, src *byte, n int)
+
+// fusedU16ToF16AVX2 converts n groups of 1 UINT16 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {U16, F16}).
+//
+//go:noescape
+func fusedU16ToF16AVX2(dst *byte, src *byte, n int)

@@ -3159,6 +3159,24 @@ func oddTail(dst, src []byte, from DataType, n int) {
 // The fused SIMD stages (gen/amd64/fused.go, fusedTable).
 
 func init() {
+	if cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasF16C {
+		registerStage("avx2", Float16, Int8, stageFusedF16ToI8AVX2)
+		registerStage("avx2", Float16, Uint8, stageFusedF16ToU8AVX2)
+		registerStage("avx2", Float16, Int16, stageFusedF16ToI16AVX2)
+		registerStage("avx2", Float16, Uint16, stageFusedF16ToU16AVX2)
+		registerStage("avx2", Float16, Bool, stageFusedF16ToBoolAVX2)
+		registerStage("avx2", Float16, Int4, stageFusedF16ToI4AVX2)
+		registerStage("avx2", Float16, Uint4, stageFusedF16ToU4AVX2)
+		registerStage("avx2", BFloat16, Int8, stageFusedBF16ToI8AVX2)
+		registerStage("avx2", BFloat16, Uint8, stageFusedBF16ToU8AVX2)
+		registerStage("avx2", BFloat16, Int16, stageFusedBF16ToI16AVX2)
+		registerStage("avx2", BFloat16, Uint16, stageFusedBF16ToU16AVX2)
+		registerStage("avx2", BFloat16, Bool, stageFusedBF16ToBoolAVX2)
+		registerStage("avx2", BFloat16, Int4, stageFusedBF16ToI4AVX2)
+		registerStage("avx2", BFloat16, Uint4, stageFusedBF16ToU4AVX2)
+		registerStage("avx2", Int16, Float16, stageFusedI16ToF16AVX2)
+		registerStage("avx2", Uint16, Float16, stageFusedU16ToF16AVX2)
+	}
 	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
 		registerStage("avx512", Float16, Int8, stageFusedF16ToI8AVX512)
 		registerStage("avx512", Float16, Uint8, stageFusedF16ToU8AVX512)
@@ -3195,7 +3213,7 @@ func init() {
 }
 
 // stageFusedF16ToI8AVX512 converts FLOAT16 → INT8 in one pass: the entry {F16, I8} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedF16ToI8AVX512(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Int8.Size(n)]
 	raceRead(src)
@@ -3204,7 +3222,7 @@ func stageFusedF16ToI8AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToU8AVX512 converts FLOAT16 → UINT8 in one pass: the entry {F16, U8} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedF16ToU8AVX512(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Uint8.Size(n)]
 	raceRead(src)
@@ -3213,7 +3231,7 @@ func stageFusedF16ToU8AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToI16AVX512 converts FLOAT16 → INT16 in one pass: the entry {F16, I16} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedF16ToI16AVX512(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Int16.Size(n)]
 	raceRead(src)
@@ -3222,7 +3240,7 @@ func stageFusedF16ToI16AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToU16AVX512 converts FLOAT16 → UINT16 in one pass: the entry {F16, U16} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedF16ToU16AVX512(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Uint16.Size(n)]
 	raceRead(src)
@@ -3231,7 +3249,7 @@ func stageFusedF16ToU16AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToBoolAVX512 converts FLOAT16 → BOOL in one pass: the entry {F16, Bool} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedF16ToBoolAVX512(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Bool.Size(n)]
 	raceRead(src)
@@ -3240,14 +3258,14 @@ func stageFusedF16ToBoolAVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToI4AVX512 converts FLOAT16 → INT4 in one pass: the entry {F16, I4} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedF16ToI4AVX512(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Int4.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 2
 	fusedF16ToI4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 2*q; r > 0 { // a partial group: zero-padded
+	if r := n - 2*q; r > 0 { // zero-padded
 		var s [4]byte
 		var d [1]byte
 		copy(s[:], src[Float16.Size(2*q):])
@@ -3257,14 +3275,14 @@ func stageFusedF16ToI4AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToU4AVX512 converts FLOAT16 → UINT4 in one pass: the entry {F16, U4} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedF16ToU4AVX512(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Uint4.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 2
 	fusedF16ToU4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 2*q; r > 0 { // a partial group: zero-padded
+	if r := n - 2*q; r > 0 { // zero-padded
 		var s [4]byte
 		var d [1]byte
 		copy(s[:], src[Float16.Size(2*q):])
@@ -3274,14 +3292,14 @@ func stageFusedF16ToU4AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToI2AVX512 converts FLOAT16 → INT2 in one pass: the entry {F16, I2} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedF16ToI2AVX512(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Int2.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 4
 	fusedF16ToI2AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 4*q; r > 0 { // a partial group: zero-padded
+	if r := n - 4*q; r > 0 { // zero-padded
 		var s [8]byte
 		var d [1]byte
 		copy(s[:], src[Float16.Size(4*q):])
@@ -3291,14 +3309,14 @@ func stageFusedF16ToI2AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToU2AVX512 converts FLOAT16 → UINT2 in one pass: the entry {F16, U2} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedF16ToU2AVX512(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Uint2.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 4
 	fusedF16ToU2AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 4*q; r > 0 { // a partial group: zero-padded
+	if r := n - 4*q; r > 0 { // zero-padded
 		var s [8]byte
 		var d [1]byte
 		copy(s[:], src[Float16.Size(4*q):])
@@ -3308,14 +3326,14 @@ func stageFusedF16ToU2AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToF4AVX512 converts FLOAT16 → FLOAT4E2M1 in one pass: the entry {F16, F4} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
 func stageFusedF16ToF4AVX512(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Float4E2M1.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 2
 	fusedF16ToF4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 2*q; r > 0 { // a partial group: zero-padded
+	if r := n - 2*q; r > 0 { // zero-padded
 		var s [4]byte
 		var d [1]byte
 		copy(s[:], src[Float16.Size(2*q):])
@@ -3325,7 +3343,7 @@ func stageFusedF16ToF4AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToI8AVX512 converts BFLOAT16 → INT8 in one pass: the entry {BF16, I8} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedBF16ToI8AVX512(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Int8.Size(n)]
 	raceRead(src)
@@ -3334,7 +3352,7 @@ func stageFusedBF16ToI8AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToU8AVX512 converts BFLOAT16 → UINT8 in one pass: the entry {BF16, U8} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedBF16ToU8AVX512(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Uint8.Size(n)]
 	raceRead(src)
@@ -3343,7 +3361,7 @@ func stageFusedBF16ToU8AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToI16AVX512 converts BFLOAT16 → INT16 in one pass: the entry {BF16, I16} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedBF16ToI16AVX512(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Int16.Size(n)]
 	raceRead(src)
@@ -3352,7 +3370,7 @@ func stageFusedBF16ToI16AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToU16AVX512 converts BFLOAT16 → UINT16 in one pass: the entry {BF16, U16} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedBF16ToU16AVX512(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Uint16.Size(n)]
 	raceRead(src)
@@ -3361,7 +3379,7 @@ func stageFusedBF16ToU16AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToBoolAVX512 converts BFLOAT16 → BOOL in one pass: the entry {BF16, Bool} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedBF16ToBoolAVX512(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Bool.Size(n)]
 	raceRead(src)
@@ -3370,14 +3388,14 @@ func stageFusedBF16ToBoolAVX512(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToI4AVX512 converts BFLOAT16 → INT4 in one pass: the entry {BF16, I4} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedBF16ToI4AVX512(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Int4.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 2
 	fusedBF16ToI4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 2*q; r > 0 { // a partial group: zero-padded
+	if r := n - 2*q; r > 0 { // zero-padded
 		var s [4]byte
 		var d [1]byte
 		copy(s[:], src[BFloat16.Size(2*q):])
@@ -3387,14 +3405,14 @@ func stageFusedBF16ToI4AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToU4AVX512 converts BFLOAT16 → UINT4 in one pass: the entry {BF16, U4} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedBF16ToU4AVX512(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Uint4.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 2
 	fusedBF16ToU4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 2*q; r > 0 { // a partial group: zero-padded
+	if r := n - 2*q; r > 0 { // zero-padded
 		var s [4]byte
 		var d [1]byte
 		copy(s[:], src[BFloat16.Size(2*q):])
@@ -3404,14 +3422,14 @@ func stageFusedBF16ToU4AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToI2AVX512 converts BFLOAT16 → INT2 in one pass: the entry {BF16, I2} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedBF16ToI2AVX512(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Int2.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 4
 	fusedBF16ToI2AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 4*q; r > 0 { // a partial group: zero-padded
+	if r := n - 4*q; r > 0 { // zero-padded
 		var s [8]byte
 		var d [1]byte
 		copy(s[:], src[BFloat16.Size(4*q):])
@@ -3421,14 +3439,14 @@ func stageFusedBF16ToI2AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToU2AVX512 converts BFLOAT16 → UINT2 in one pass: the entry {BF16, U2} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedBF16ToU2AVX512(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Uint2.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 4
 	fusedBF16ToU2AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 4*q; r > 0 { // a partial group: zero-padded
+	if r := n - 4*q; r > 0 { // zero-padded
 		var s [8]byte
 		var d [1]byte
 		copy(s[:], src[BFloat16.Size(4*q):])
@@ -3438,14 +3456,14 @@ func stageFusedBF16ToU2AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToF4AVX512 converts BFLOAT16 → FLOAT4E2M1 in one pass: the entry {BF16, F4} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
 func stageFusedBF16ToF4AVX512(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Float4E2M1.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 2
 	fusedBF16ToF4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 2*q; r > 0 { // a partial group: zero-padded
+	if r := n - 2*q; r > 0 { // zero-padded
 		var s [4]byte
 		var d [1]byte
 		copy(s[:], src[BFloat16.Size(2*q):])
@@ -3455,7 +3473,7 @@ func stageFusedBF16ToF4AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedI16ToF16AVX512 converts INT16 → FLOAT16 in one pass: the entry {I16, F16} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedI16ToF16AVX512(dst, src []byte, n int) {
 	src, dst = src[:Int16.Size(n)], dst[:Float16.Size(n)]
 	raceRead(src)
@@ -3464,7 +3482,7 @@ func stageFusedI16ToF16AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedI16ToBF16AVX512 converts INT16 → BFLOAT16 in one pass: the entry {I16, BF16} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedI16ToBF16AVX512(dst, src []byte, n int) {
 	src, dst = src[:Int16.Size(n)], dst[:BFloat16.Size(n)]
 	raceRead(src)
@@ -3473,14 +3491,14 @@ func stageFusedI16ToBF16AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedI16ToF4AVX512 converts INT16 → FLOAT4E2M1 in one pass: the entry {I16, F4} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
 func stageFusedI16ToF4AVX512(dst, src []byte, n int) {
 	src, dst = src[:Int16.Size(n)], dst[:Float4E2M1.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 2
 	fusedI16ToF4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 2*q; r > 0 { // a partial group: zero-padded
+	if r := n - 2*q; r > 0 { // zero-padded
 		var s [4]byte
 		var d [1]byte
 		copy(s[:], src[Int16.Size(2*q):])
@@ -3490,7 +3508,7 @@ func stageFusedI16ToF4AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedU16ToF16AVX512 converts UINT16 → FLOAT16 in one pass: the entry {U16, F16} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedU16ToF16AVX512(dst, src []byte, n int) {
 	src, dst = src[:Uint16.Size(n)], dst[:Float16.Size(n)]
 	raceRead(src)
@@ -3499,7 +3517,7 @@ func stageFusedU16ToF16AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedU16ToBF16AVX512 converts UINT16 → BFLOAT16 in one pass: the entry {U16, BF16} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedU16ToBF16AVX512(dst, src []byte, n int) {
 	src, dst = src[:Uint16.Size(n)], dst[:BFloat16.Size(n)]
 	raceRead(src)
@@ -3508,14 +3526,14 @@ func stageFusedU16ToBF16AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedU16ToF4AVX512 converts UINT16 → FLOAT4E2M1 in one pass: the entry {U16, F4} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
 func stageFusedU16ToF4AVX512(dst, src []byte, n int) {
 	src, dst = src[:Uint16.Size(n)], dst[:Float4E2M1.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 2
 	fusedU16ToF4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 2*q; r > 0 { // a partial group: zero-padded
+	if r := n - 2*q; r > 0 { // zero-padded
 		var s [4]byte
 		var d [1]byte
 		copy(s[:], src[Uint16.Size(2*q):])
@@ -3525,14 +3543,14 @@ func stageFusedU16ToF4AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF4ToI16AVX512 converts FLOAT4E2M1 → INT16 in one pass: the entry {F4, I16} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
 func stageFusedF4ToI16AVX512(dst, src []byte, n int) {
 	src, dst = src[:Float4E2M1.Size(n)], dst[:Int16.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 2
 	fusedF4ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 2*q; r > 0 { // a partial group: zero-padded
+	if r := n - 2*q; r > 0 { // zero-padded
 		var s [1]byte
 		var d [4]byte
 		copy(s[:], src[Float4E2M1.Size(2*q):])
@@ -3542,14 +3560,14 @@ func stageFusedF4ToI16AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF4ToU16AVX512 converts FLOAT4E2M1 → UINT16 in one pass: the entry {F4, U16} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
 func stageFusedF4ToU16AVX512(dst, src []byte, n int) {
 	src, dst = src[:Float4E2M1.Size(n)], dst[:Uint16.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 2
 	fusedF4ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 2*q; r > 0 { // a partial group: zero-padded
+	if r := n - 2*q; r > 0 { // zero-padded
 		var s [1]byte
 		var d [4]byte
 		copy(s[:], src[Float4E2M1.Size(2*q):])
@@ -3559,14 +3577,14 @@ func stageFusedF4ToU16AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF4ToI32AVX512 converts FLOAT4E2M1 → INT32 in one pass: the entry {F4, I32} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
 func stageFusedF4ToI32AVX512(dst, src []byte, n int) {
 	src, dst = src[:Float4E2M1.Size(n)], dst[:Int32.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 2
 	fusedF4ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 2*q; r > 0 { // a partial group: zero-padded
+	if r := n - 2*q; r > 0 { // zero-padded
 		var s [1]byte
 		var d [8]byte
 		copy(s[:], src[Float4E2M1.Size(2*q):])
@@ -3576,14 +3594,14 @@ func stageFusedF4ToI32AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF4ToF16AVX512 converts FLOAT4E2M1 → FLOAT16 in one pass: the entry {F4, F16} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
 func stageFusedF4ToF16AVX512(dst, src []byte, n int) {
 	src, dst = src[:Float4E2M1.Size(n)], dst[:Float16.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 2
 	fusedF4ToF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 2*q; r > 0 { // a partial group: zero-padded
+	if r := n - 2*q; r > 0 { // zero-padded
 		var s [1]byte
 		var d [4]byte
 		copy(s[:], src[Float4E2M1.Size(2*q):])
@@ -3593,18 +3611,338 @@ func stageFusedF4ToF16AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF4ToBF16AVX512 converts FLOAT4E2M1 → BFLOAT16 in one pass: the entry {F4, BF16} of gen/amd64's
-// fusedTable, 16 elements a vector, the last ones under masks.
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
 func stageFusedF4ToBF16AVX512(dst, src []byte, n int) {
 	src, dst = src[:Float4E2M1.Size(n)], dst[:BFloat16.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
 	q := n / 2
 	fusedF4ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if r := n - 2*q; r > 0 { // a partial group: zero-padded
+	if r := n - 2*q; r > 0 { // zero-padded
 		var s [1]byte
 		var d [4]byte
 		copy(s[:], src[Float4E2M1.Size(2*q):])
 		fusedF4ToBF16AVX512(&d[0], &s[0], 1)
 		copy(dst[BFloat16.Size(2*q):], d[:BFloat16.Size(r)])
+	}
+}
+
+// stageFusedF16ToI8AVX2 converts FLOAT16 → INT8 in one pass: the entry {F16, I8} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToI8AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int8.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [8]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToI8AVX2(&d[0], &s[0], 8)
+		copy(dst[Int8.Size(1*q):], d[:Int8.Size(r)])
+	}
+}
+
+// stageFusedF16ToU8AVX2 converts FLOAT16 → UINT8 in one pass: the entry {F16, U8} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToU8AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint8.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [8]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToU8AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint8.Size(1*q):], d[:Uint8.Size(r)])
+	}
+}
+
+// stageFusedF16ToI16AVX2 converts FLOAT16 → INT16 in one pass: the entry {F16, I16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToI16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToI16AVX2(&d[0], &s[0], 8)
+		copy(dst[Int16.Size(1*q):], d[:Int16.Size(r)])
+	}
+}
+
+// stageFusedF16ToU16AVX2 converts FLOAT16 → UINT16 in one pass: the entry {F16, U16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToU16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToU16AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint16.Size(1*q):], d[:Uint16.Size(r)])
+	}
+}
+
+// stageFusedF16ToBoolAVX2 converts FLOAT16 → BOOL in one pass: the entry {F16, Bool} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToBoolAVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Bool.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [8]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToBoolAVX2(&d[0], &s[0], 8)
+		copy(dst[Bool.Size(1*q):], d[:Bool.Size(r)])
+	}
+}
+
+// stageFusedF16ToI4AVX2 converts FLOAT16 → INT4 in one pass: the entry {F16, I4} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToI4AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int4.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 4 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToI4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [4]byte
+		copy(s[:], src[Float16.Size(2*q):])
+		fusedF16ToI4AVX2(&d[0], &s[0], 4)
+		copy(dst[Int4.Size(2*q):], d[:Int4.Size(r)])
+	}
+}
+
+// stageFusedF16ToU4AVX2 converts FLOAT16 → UINT4 in one pass: the entry {F16, U4} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToU4AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint4.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 4 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToU4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [4]byte
+		copy(s[:], src[Float16.Size(2*q):])
+		fusedF16ToU4AVX2(&d[0], &s[0], 4)
+		copy(dst[Uint4.Size(2*q):], d[:Uint4.Size(r)])
+	}
+}
+
+// stageFusedBF16ToI8AVX2 converts BFLOAT16 → INT8 in one pass: the entry {BF16, I8} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToI8AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int8.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [8]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToI8AVX2(&d[0], &s[0], 8)
+		copy(dst[Int8.Size(1*q):], d[:Int8.Size(r)])
+	}
+}
+
+// stageFusedBF16ToU8AVX2 converts BFLOAT16 → UINT8 in one pass: the entry {BF16, U8} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToU8AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint8.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [8]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToU8AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint8.Size(1*q):], d[:Uint8.Size(r)])
+	}
+}
+
+// stageFusedBF16ToI16AVX2 converts BFLOAT16 → INT16 in one pass: the entry {BF16, I16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToI16AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToI16AVX2(&d[0], &s[0], 8)
+		copy(dst[Int16.Size(1*q):], d[:Int16.Size(r)])
+	}
+}
+
+// stageFusedBF16ToU16AVX2 converts BFLOAT16 → UINT16 in one pass: the entry {BF16, U16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToU16AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToU16AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint16.Size(1*q):], d[:Uint16.Size(r)])
+	}
+}
+
+// stageFusedBF16ToBoolAVX2 converts BFLOAT16 → BOOL in one pass: the entry {BF16, Bool} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToBoolAVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Bool.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [8]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToBoolAVX2(&d[0], &s[0], 8)
+		copy(dst[Bool.Size(1*q):], d[:Bool.Size(r)])
+	}
+}
+
+// stageFusedBF16ToI4AVX2 converts BFLOAT16 → INT4 in one pass: the entry {BF16, I4} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToI4AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int4.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 4 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToI4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [4]byte
+		copy(s[:], src[BFloat16.Size(2*q):])
+		fusedBF16ToI4AVX2(&d[0], &s[0], 4)
+		copy(dst[Int4.Size(2*q):], d[:Int4.Size(r)])
+	}
+}
+
+// stageFusedBF16ToU4AVX2 converts BFLOAT16 → UINT4 in one pass: the entry {BF16, U4} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToU4AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint4.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 4 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToU4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [4]byte
+		copy(s[:], src[BFloat16.Size(2*q):])
+		fusedBF16ToU4AVX2(&d[0], &s[0], 4)
+		copy(dst[Uint4.Size(2*q):], d[:Uint4.Size(r)])
+	}
+}
+
+// stageFusedI16ToF16AVX2 converts INT16 → FLOAT16 in one pass: the entry {I16, F16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedI16ToF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Int16.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedI16ToF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[Int16.Size(1*q):])
+		fusedI16ToF16AVX2(&d[0], &s[0], 8)
+		copy(dst[Float16.Size(1*q):], d[:Float16.Size(r)])
+	}
+}
+
+// stageFusedU16ToF16AVX2 converts UINT16 → FLOAT16 in one pass: the entry {U16, F16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedU16ToF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Uint16.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedU16ToF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[Uint16.Size(1*q):])
+		fusedU16ToF16AVX2(&d[0], &s[0], 8)
+		copy(dst[Float16.Size(1*q):], d[:Float16.Size(r)])
 	}
 }

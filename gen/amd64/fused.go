@@ -63,6 +63,8 @@ type fusedSrc struct {
 	// pair (see f4Codes16). Called before the loop; the function maps a
 	// vector of source words to a vector of code words.
 	f4 func(a *Asm) func(h VecVirtual) VecVirtual
+	// avx2: the widening has an AVX2 form (see fusedStages).
+	avx2 bool
 }
 
 // fusedDst is a target: how 16 float32 lanes become target elements.
@@ -80,28 +82,30 @@ type fusedDst struct {
 	// block, if not nil, narrows the four vectors of the unrolled main
 	// step at once (no masks there); called before the loop, like narrow.
 	block func(a *Asm, from fusedSrc, to fusedDst) func(xs []VecVirtual, s *Step)
+	// avx2: narrow has an AVX2 form (see fusedStages).
+	avx2 bool
 }
 
 var (
-	fsF16 = fusedSrc{"Float16", "F16", 16, 31, true, widenF16, f4FromHalf(10, 15)}
-	fsBF  = fusedSrc{"BFloat16", "BF16", 16, 24, true, widenBF16, f4FromHalf(7, 127)}
-	fsI16 = fusedSrc{"Int16", "I16", 16, 32, false, widenInt16(true), f4FromInt16(true)}
-	fsU16 = fusedSrc{"Uint16", "U16", 16, 32, false, widenInt16(false), f4FromInt16(false)}
-	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, 32, false, widenF4, nil}
+	fsF16 = fusedSrc{"Float16", "F16", 16, 31, true, widenF16, f4FromHalf(10, 15), true}
+	fsBF  = fusedSrc{"BFloat16", "BF16", 16, 24, true, widenBF16, f4FromHalf(7, 127), true}
+	fsI16 = fusedSrc{"Int16", "I16", 16, 32, false, widenInt16(true), f4FromInt16(true), true}
+	fsU16 = fusedSrc{"Uint16", "U16", 16, 32, false, widenInt16(false), f4FromInt16(false), true}
+	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, 32, false, widenF4, nil, false}
 
-	fdI8   = fusedDst{"Int8", "I8", 8, narrowInt(tI8), nil, nil}
-	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8), nil, nil}
-	fdI16  = fusedDst{"Int16", "I16", 16, narrowInt(tI16), exactInt, nil}
-	fdU16  = fusedDst{"Uint16", "U16", 16, narrowInt(tU16), exactInt, nil}
-	fdI32  = fusedDst{"Int32", "I32", 32, narrowInt(tI32), nil, nil}
-	fdBool = fusedDst{"Bool", "Bool", 8, narrowBool, nil, nil}
-	fdI4   = fusedDst{"Int4", "I4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt)}
-	fdU4   = fusedDst{"Uint4", "U4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt)}
-	fdI2   = fusedDst{"Int2", "I2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt)}
-	fdU2   = fusedDst{"Uint2", "U2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt)}
-	fdF4   = fusedDst{"Float4E2M1", "F4", 4, narrowCodes(codesF4), nil, blockCodes(codesF4)}
-	fdF16  = fusedDst{"Float16", "F16", 16, narrowF16, exactF16, nil}
-	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16, exactBF16, blockBF16}
+	fdI8   = fusedDst{"Int8", "I8", 8, narrowInt(tI8), nil, nil, true}
+	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8), nil, nil, true}
+	fdI16  = fusedDst{"Int16", "I16", 16, narrowInt(tI16), exactInt, nil, true}
+	fdU16  = fusedDst{"Uint16", "U16", 16, narrowInt(tU16), exactInt, nil, true}
+	fdI32  = fusedDst{"Int32", "I32", 32, narrowInt(tI32), nil, nil, false}
+	fdBool = fusedDst{"Bool", "Bool", 8, narrowBool, nil, nil, true}
+	fdI4   = fusedDst{"Int4", "I4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
+	fdU4   = fusedDst{"Uint4", "U4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
+	fdI2   = fusedDst{"Int2", "I2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), false}
+	fdU2   = fusedDst{"Uint2", "U2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), false}
+	fdF4   = fusedDst{"Float4E2M1", "F4", 4, narrowCodes(codesF4), nil, blockCodes(codesF4), false}
+	fdF16  = fusedDst{"Float16", "F16", 16, narrowF16, exactF16, nil, true}
+	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16, exactBF16, blockBF16, false}
 )
 
 // fusedTable: the sources and the targets each is fused with. Left out:
@@ -120,17 +124,28 @@ var fusedTable = []struct {
 	{fsF4, []fusedDst{fdI16, fdU16, fdI32, fdF16, fdBF}},
 }
 
-// fusedStage is one pair derived from the table.
+// fusedStage is one pair derived from the table, in one family.
 type fusedStage struct {
 	from fusedSrc
 	to   fusedDst
+	isa  ISA
 }
 
+// fusedStages derives the stages: every pair of the table on AVX-512, and
+// on AVX2 the pairs whose source and target both have an AVX2 form (the
+// AVX2 tier has the same two-step plans; its packed 2-bit, FLOAT4E2M1 and
+// BFLOAT16 targets and FLOAT4E2M1 sources need instructions it lacks:
+// VPMOVDB, VPERMW, 16-entry VPERMD).
 func fusedStages() []fusedStage {
 	var st []fusedStage
-	for _, row := range fusedTable {
-		for _, to := range row.to {
-			st = append(st, fusedStage{row.from, to})
+	for _, isa := range []ISA{AVX512, AVX2} {
+		for _, row := range fusedTable {
+			for _, to := range row.to {
+				if isa == AVX2 && !(row.from.avx2 && to.avx2) {
+					continue
+				}
+				st = append(st, fusedStage{row.from, to, isa})
+			}
 		}
 	}
 	return st
@@ -139,8 +154,13 @@ func fusedStages() []fusedStage {
 // group is the number of elements the stage treats as one (see above).
 func (st fusedStage) group() int { return max(1, 8/st.from.bits, 8/st.to.bits) }
 
-// Lanes is the number of groups per vector.
-func (st fusedStage) Lanes() int { return 16 / st.group() }
+// Lanes is the number of groups per vector (of float32 lanes).
+func (st fusedStage) Lanes() int {
+	if st.isa == AVX2 {
+		return 8 / st.group()
+	}
+	return 16 / st.group()
+}
 
 func (st fusedStage) srcBytes() int { return st.group() * st.from.bits / 8 } // per group
 func (st fusedStage) dstBytes() int { return st.group() * st.to.bits / 8 }
@@ -149,7 +169,7 @@ func (st fusedStage) dstBytes() int { return st.group() * st.to.bits / 8 }
 // the same suffix.
 func (st fusedStage) Name() string    { return "fused" + st.suffix() }
 func (st fusedStage) Wrapper() string { return "stageFused" + st.suffix() }
-func (st fusedStage) suffix() string  { return st.from.short + "To" + st.to.short + "AVX512" }
+func (st fusedStage) suffix() string  { return st.from.short + "To" + st.to.short + st.isa.String() }
 
 // mask returns the tail mask of a side of st with the given element bits:
 // the lanes of that side's elements if they are bytes or wider, else whole
@@ -164,7 +184,7 @@ func (st fusedStage) mask(s *Step, bits int) (Register, int) {
 func fusedNames() map[string]ISA {
 	m := map[string]ISA{}
 	for _, st := range fusedStages() {
-		m[st.Name()] = AVX512
+		m[st.Name()] = st.isa
 	}
 	return m
 }
@@ -176,10 +196,12 @@ func (st fusedStage) wordTable() bool { return st.from.short == fsF4.short && st
 // fusedFuncs emits the assembly of every stage of the table.
 func fusedFuncs(a *Asm) {
 	for _, st := range fusedStages() {
-		a.Func(st.Name(), AVX512, "func(dst, src *byte, n int)",
+		a.Func(st.Name(), st.isa, "func(dst, src *byte, n int)",
 			fmt.Sprintf("%s converts n groups of %d %s elements at src to %s at dst (gen/amd64 fusedTable: {%s, %s}).",
 				st.Name(), st.group(), strings.ToUpper(st.from.goName), strings.ToUpper(st.to.goName), st.from.short, st.to.short))
-		a.Needs("AVX512DQ")
+		if st.isa == AVX512 {
+			a.Needs("AVX512DQ")
+		}
 		dst, src, n := a.Args()
 		if st.wordTable() {
 			st.f4Words(a, dst, src, n)
@@ -192,7 +214,7 @@ func fusedFuncs(a *Asm) {
 		widen := st.from.widen(a)
 		narrow := st.to.narrow(a, st.from, st.to)
 		var block func(xs []VecVirtual, s *Step)
-		if st.to.block != nil {
+		if st.to.block != nil && st.isa == AVX512 {
 			block = st.to.block(a, st.from, st.to)
 		}
 		lanes := st.Lanes()
@@ -223,7 +245,11 @@ func fusedFuncs(a *Asm) {
 // there).
 func widenF16(a *Asm) func(s *Step, k Register) VecVirtual {
 	return func(s *Step, k Register) VecVirtual {
-		x := a.ZMM()
+		x := a.Vec()
+		if a.isa == AVX2 { // the folded load measured faster there
+			a.VCVTPH2PS(s.Src, x)
+			return x
+		}
 		a.VLoad(Half(x), s.Src, 16, k)
 		a.VCVTPH2PS(Half(x), x)
 		return x
@@ -233,7 +259,7 @@ func widenF16(a *Asm) func(s *Step, k Register) VecVirtual {
 // widenBF16: zero-extension and a shift by 16 (as bf16ToF32).
 func widenBF16(a *Asm) func(s *Step, k Register) VecVirtual {
 	return func(s *Step, k Register) VecVirtual {
-		x := a.ZMM()
+		x := a.Vec()
 		if k != nil {
 			a.VLoad(Half(x), s.Src, 16, k)
 			a.VPMOVZXWD(Half(x), x)
@@ -253,7 +279,7 @@ func widenInt16(signed bool) func(a *Asm) func(s *Step, k Register) VecVirtual {
 			ext = a.VPMOVSXWD
 		}
 		return func(s *Step, k Register) VecVirtual {
-			x := a.ZMM()
+			x := a.Vec()
 			if k != nil {
 				a.VLoad(Half(x), s.Src, 16, k)
 				ext(Half(x), x)
@@ -446,7 +472,7 @@ func exactInt(v float32) uint16 { return uint16(int16(v)) }
 // there), else numeric.go's floatToInt (FLOAT → 8- to 32-bit integers).
 func narrowInt(t num) func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register) {
 	return func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register) {
-		size := 16 * t.bytes()
+		size := a.Lanes32() * t.bytes()
 		if t.bits > from.truncBits {
 			conv := numStage{tF32, t, floatToInt}.floatToInt32(a)
 			return func(x VecVirtual, s *Step, k Register) {
@@ -465,7 +491,7 @@ func narrowInt(t num) func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual
 func narrowBool(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
 	conv := numStage{tF32, tBool, floatToBool}.floatToBool(a)
 	return func(x VecVirtual, s *Step, k Register) {
-		s.StoreLow(conv(x, s), 16, s.Dst, 8, k)
+		s.StoreLow(conv(x, s), a.Lanes32(), s.Dst, 8, k)
 	}
 }
 
@@ -482,7 +508,7 @@ func codesInt(a *Asm, _ fusedSrc, to fusedDst) func(x VecVirtual) VecVirtual {
 	low := a.Const32(1<<to.bits - 1)
 	return func(x VecVirtual) VecVirtual {
 		a.VCVTTPS2DQ(x, x)
-		a.VPANDD(low, x, x)
+		a.And(low, x, x)
 		return x
 	}
 }
@@ -585,7 +611,7 @@ func blockCodes(codes func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual
 func narrowF16(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
 	return func(x VecVirtual, s *Step, k Register) {
 		a.VCVTPS2PH(U8(0), x, Half(x))
-		s.StoreLow(Half(x), 32, s.Dst, 16, k)
+		s.StoreLow(Half(x), 2*a.Lanes32(), s.Dst, 16, k)
 	}
 }
 
@@ -633,46 +659,76 @@ func blockBF16(a *Asm, from fusedSrc, _ fusedDst) func(xs []VecVirtual, s *Step)
 	}
 }
 
+// vecGroups is the number of groups a vector step converts.
+func (st fusedStage) vecGroups() int {
+	if st.wordTable() || st.to.short == fdF4.short && st.from.f4 != nil {
+		return 16 // 32 elements in 16-bit lanes
+	}
+	return st.Lanes()
+}
+
 // fusedGlue writes the Go side of the fused stages into b: their
-// registration under the extensions their functions use, and a wrapper per
-// stage, which converts a partial last group through a zero-padded copy.
+// registration under the extensions each family's functions use, and a
+// wrapper per stage. The assembly converts whole groups (AVX-512, its tail
+// masked) or whole vectors (AVX2); the wrapper converts the rest (a partial
+// group; on AVX2 up to a vector less one element) by one more call on a
+// zero-padded copy of it, whose result it copies out.
 func fusedGlue(b *bytes.Buffer, used stageISA) error {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	p("// The fused SIMD stages (gen/amd64/fused.go, fusedTable).\n\n")
-	exts := slices.Clone(used[AVX512])
-	sort.Strings(exts)
-	var conds []string
-	for _, x := range exts {
-		conds = append(conds, "cpu.X86."+cpuFlags[x])
-	}
-	if len(conds) == 0 {
-		return fmt.Errorf("no extensions recorded for the fused stages")
-	}
 	p("func init() {\n")
-	p("\tif %s {\n", strings.Join(conds, " && "))
-	for _, st := range fusedStages() {
-		p("\t\tregisterStage(%q, %s, %s, %s)\n", tierNames[AVX512], st.from.goName, st.to.goName, st.Wrapper())
+	for _, isa := range []ISA{AVX2, AVX512} {
+		exts := slices.Clone(used[isa])
+		sort.Strings(exts)
+		var conds []string
+		for _, x := range exts {
+			conds = append(conds, "cpu.X86."+cpuFlags[x])
+		}
+		if len(conds) == 0 {
+			return fmt.Errorf("no extensions recorded for the %v fused stages", isa)
+		}
+		p("\tif %s {\n", strings.Join(conds, " && "))
+		for _, st := range fusedStages() {
+			if st.isa == isa {
+				p("\t\tregisterStage(%q, %s, %s, %s)\n", tierNames[isa], st.from.goName, st.to.goName, st.Wrapper())
+			}
+		}
+		p("\t}\n")
 	}
-	p("\t}\n}\n\n")
+	p("}\n\n")
 	for _, st := range fusedStages() {
 		g := st.group()
+		pad := 1 // groups converted from the padded copy
+		if st.isa == AVX2 {
+			pad = st.vecGroups()
+		}
 		p("// %s converts %s → %s in one pass: the entry {%s, %s} of gen/amd64's\n", st.Wrapper(), strings.ToUpper(st.from.goName), strings.ToUpper(st.to.goName), st.from.short, st.to.short)
-		p("// fusedTable, %d elements a vector, the last ones under masks.\n", 16)
+		if st.isa == AVX512 {
+			p("// fusedTable on AVX-512, %d elements a vector, the last ones under masks.\n", g*st.vecGroups())
+		} else {
+			p("// fusedTable on AVX2, %d elements a vector, the last ones from a padded copy.\n", g*st.vecGroups())
+		}
 		p("func %s(dst, src []byte, n int) {\n", st.Wrapper())
 		p("\tsrc, dst = src[:%s.Size(n)], dst[:%s.Size(n)]\n", st.from.goName, st.to.goName)
 		p("\traceRead(src)\n\traceWrite(dst)\n")
-		if g == 1 {
+		if g == 1 && pad == 1 {
 			p("\t%s(unsafe.SliceData(dst), unsafe.SliceData(src), n)\n", st.Name())
-		} else {
-			p("\tq := n / %d\n", g)
-			p("\t%s(unsafe.SliceData(dst), unsafe.SliceData(src), q)\n", st.Name())
-			p("\tif r := n - %d*q; r > 0 { // a partial group: zero-padded\n", g)
-			p("\t\tvar s [%d]byte\n\t\tvar d [%d]byte\n", st.srcBytes(), st.dstBytes())
-			p("\t\tcopy(s[:], src[%s.Size(%d*q):])\n", st.from.goName, g)
-			p("\t\t%s(&d[0], &s[0], 1)\n", st.Name())
-			p("\t\tcopy(dst[%s.Size(%d*q):], d[:%s.Size(r)])\n", st.to.goName, g, st.to.goName)
-			p("\t}\n")
+			p("}\n\n")
+			continue
 		}
+		p("\tq := n / %d\n", g*pad*1)
+		if pad > 1 {
+			p("\tq *= %d // whole vectors' groups\n", pad)
+			p("\tif q > 0 {\n\t\t%s(unsafe.SliceData(dst), unsafe.SliceData(src), q)\n\t}\n", st.Name())
+		} else {
+			p("\t%s(unsafe.SliceData(dst), unsafe.SliceData(src), q)\n", st.Name())
+		}
+		p("\tif r := n - %d*q; r > 0 { // zero-padded\n", g)
+		p("\t\tvar s [%d]byte\n\t\tvar d [%d]byte\n", pad*st.srcBytes(), pad*st.dstBytes())
+		p("\t\tcopy(s[:], src[%s.Size(%d*q):])\n", st.from.goName, g)
+		p("\t\t%s(&d[0], &s[0], %d)\n", st.Name(), pad)
+		p("\t\tcopy(dst[%s.Size(%d*q):], d[:%s.Size(r)])\n", st.to.goName, g, st.to.goName)
+		p("\t}\n")
 		p("}\n\n")
 	}
 	return nil

@@ -27,6 +27,7 @@ var cpuFlags = map[string]string{
 	"AVX512VL": "HasAVX512VL",
 	"AVX512DQ": "HasAVX512DQ",
 	"BMI2":     "HasBMI2",
+	"F16C":     "HasF16C",
 }
 
 // stageISA collects the extensions the numeric stage functions of each
