@@ -29157,6 +29157,229 @@ tail:
 	VZEROUPPER
 	RET
 
+// func fusedF16ToF4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedF16ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ     DX, $0x00000020
+	JB       single
+	VMOVDQU  (CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x09, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x09, Y4, Y4
+	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, (AX)
+	VMOVDQU  32(CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x09, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x09, Y4, Y4
+	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, 8(AX)
+	VMOVDQU  64(CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x09, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x09, Y4, Y4
+	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, 16(AX)
+	VMOVDQU  96(CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x09, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x09, Y4, Y4
+	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, 24(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000020, AX
+	SUBQ     $0x00000020, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000008
+	JB       tail
+	VMOVDQU  (CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x09, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x09, Y4, Y4
+	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000008, AX
+	SUBQ     $0x00000008, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_00010001<>+0(SB)/4, $0x00010001
+DATA splat32_00010001<>+4(SB)/4, $0x00010001
+DATA splat32_00010001<>+8(SB)/4, $0x00010001
+DATA splat32_00010001<>+12(SB)/4, $0x00010001
+DATA splat32_00010001<>+16(SB)/4, $0x00010001
+DATA splat32_00010001<>+20(SB)/4, $0x00010001
+DATA splat32_00010001<>+24(SB)/4, $0x00010001
+DATA splat32_00010001<>+28(SB)/4, $0x00010001
+GLOBL splat32_00010001<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_c8ffc8ff<>+0(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+4(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+8(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+12(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+16(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+20(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+24(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+28(SB)/4, $0xc8ffc8ff
+GLOBL splat32_c8ffc8ff<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_34003400<>+0(SB)/4, $0x34003400
+DATA splat32_34003400<>+4(SB)/4, $0x34003400
+DATA splat32_34003400<>+8(SB)/4, $0x34003400
+DATA splat32_34003400<>+12(SB)/4, $0x34003400
+DATA splat32_34003400<>+16(SB)/4, $0x34003400
+DATA splat32_34003400<>+20(SB)/4, $0x34003400
+DATA splat32_34003400<>+24(SB)/4, $0x34003400
+DATA splat32_34003400<>+28(SB)/4, $0x34003400
+GLOBL splat32_34003400<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_39ff39ff<>+0(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+4(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+8(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+12(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+16(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+20(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+24(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+28(SB)/4, $0x39ff39ff
+GLOBL splat32_39ff39ff<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7c007c00<>+0(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+4(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+8(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+12(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+16(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+20(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+24(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+28(SB)/4, $0x7c007c00
+GLOBL splat32_7c007c00<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00070007<>+0(SB)/4, $0x00070007
+DATA splat32_00070007<>+4(SB)/4, $0x00070007
+DATA splat32_00070007<>+8(SB)/4, $0x00070007
+DATA splat32_00070007<>+12(SB)/4, $0x00070007
+DATA splat32_00070007<>+16(SB)/4, $0x00070007
+DATA splat32_00070007<>+20(SB)/4, $0x00070007
+DATA splat32_00070007<>+24(SB)/4, $0x00070007
+DATA splat32_00070007<>+28(SB)/4, $0x00070007
+GLOBL splat32_00070007<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00080008<>+0(SB)/4, $0x00080008
+DATA splat32_00080008<>+4(SB)/4, $0x00080008
+DATA splat32_00080008<>+8(SB)/4, $0x00080008
+DATA splat32_00080008<>+12(SB)/4, $0x00080008
+DATA splat32_00080008<>+16(SB)/4, $0x00080008
+DATA splat32_00080008<>+20(SB)/4, $0x00080008
+DATA splat32_00080008<>+24(SB)/4, $0x00080008
+DATA splat32_00080008<>+28(SB)/4, $0x00080008
+GLOBL splat32_00080008<>(SB), RODATA|NOPTR, $32
+
 // func fusedBF16ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·fusedBF16ToI8AVX2(SB), NOSPLIT, $0-24
@@ -29631,6 +29854,199 @@ tail:
 	VZEROUPPER
 	RET
 
+// func fusedBF16ToF4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ     DX, $0x00000020
+	JB       single
+	VMOVDQU  (CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x06, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x06, Y4, Y4
+	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, (AX)
+	VMOVDQU  32(CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x06, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x06, Y4, Y4
+	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, 8(AX)
+	VMOVDQU  64(CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x06, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x06, Y4, Y4
+	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, 16(AX)
+	VMOVDQU  96(CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x06, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x06, Y4, Y4
+	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, 24(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000020, AX
+	SUBQ     $0x00000020, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000008
+	JB       tail
+	VMOVDQU  (CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x06, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x06, Y4, Y4
+	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000008, AX
+	SUBQ     $0x00000008, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_c11fc11f<>+0(SB)/4, $0xc11fc11f
+DATA splat32_c11fc11f<>+4(SB)/4, $0xc11fc11f
+DATA splat32_c11fc11f<>+8(SB)/4, $0xc11fc11f
+DATA splat32_c11fc11f<>+12(SB)/4, $0xc11fc11f
+DATA splat32_c11fc11f<>+16(SB)/4, $0xc11fc11f
+DATA splat32_c11fc11f<>+20(SB)/4, $0xc11fc11f
+DATA splat32_c11fc11f<>+24(SB)/4, $0xc11fc11f
+DATA splat32_c11fc11f<>+28(SB)/4, $0xc11fc11f
+GLOBL splat32_c11fc11f<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_3e803e80<>+0(SB)/4, $0x3e803e80
+DATA splat32_3e803e80<>+4(SB)/4, $0x3e803e80
+DATA splat32_3e803e80<>+8(SB)/4, $0x3e803e80
+DATA splat32_3e803e80<>+12(SB)/4, $0x3e803e80
+DATA splat32_3e803e80<>+16(SB)/4, $0x3e803e80
+DATA splat32_3e803e80<>+20(SB)/4, $0x3e803e80
+DATA splat32_3e803e80<>+24(SB)/4, $0x3e803e80
+DATA splat32_3e803e80<>+28(SB)/4, $0x3e803e80
+GLOBL splat32_3e803e80<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_3f3f3f3f<>+0(SB)/4, $0x3f3f3f3f
+DATA splat32_3f3f3f3f<>+4(SB)/4, $0x3f3f3f3f
+DATA splat32_3f3f3f3f<>+8(SB)/4, $0x3f3f3f3f
+DATA splat32_3f3f3f3f<>+12(SB)/4, $0x3f3f3f3f
+DATA splat32_3f3f3f3f<>+16(SB)/4, $0x3f3f3f3f
+DATA splat32_3f3f3f3f<>+20(SB)/4, $0x3f3f3f3f
+DATA splat32_3f3f3f3f<>+24(SB)/4, $0x3f3f3f3f
+DATA splat32_3f3f3f3f<>+28(SB)/4, $0x3f3f3f3f
+GLOBL splat32_3f3f3f3f<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7f807f80<>+0(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+4(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+8(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+12(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+16(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+20(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+24(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+28(SB)/4, $0x7f807f80
+GLOBL splat32_7f807f80<>(SB), RODATA|NOPTR, $32
+
 // func fusedI16ToF16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·fusedI16ToF16AVX2(SB), NOSPLIT, $0-24
@@ -29678,6 +30094,95 @@ tail:
 	VZEROUPPER
 	RET
 
+// func fusedI16ToF4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedI16ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU f4_int_codes<>+0(SB), Y0
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y2
+	VPABSW  Y2, Y3
+	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
+	VPSHUFB Y4, Y0, Y4
+	VPSRLW  $0x0c, Y2, Y3
+	VPAND   splat32_00080008<>+0(SB), Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VPSRLD  $0x0c, Y4, Y2
+	VPOR    Y2, Y4, Y4
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, (AX)
+	VMOVDQU 32(CX), Y2
+	VPABSW  Y2, Y3
+	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
+	VPSHUFB Y4, Y0, Y4
+	VPSRLW  $0x0c, Y2, Y3
+	VPAND   splat32_00080008<>+0(SB), Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VPSRLD  $0x0c, Y4, Y2
+	VPOR    Y2, Y4, Y4
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, 8(AX)
+	VMOVDQU 64(CX), Y2
+	VPABSW  Y2, Y3
+	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
+	VPSHUFB Y4, Y0, Y4
+	VPSRLW  $0x0c, Y2, Y3
+	VPAND   splat32_00080008<>+0(SB), Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VPSRLD  $0x0c, Y4, Y2
+	VPOR    Y2, Y4, Y4
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, 16(AX)
+	VMOVDQU 96(CX), Y2
+	VPABSW  Y2, Y3
+	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
+	VPSHUFB Y4, Y0, Y4
+	VPSRLW  $0x0c, Y2, Y3
+	VPAND   splat32_00080008<>+0(SB), Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VPSRLD  $0x0c, Y4, Y2
+	VPOR    Y2, Y4, Y4
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y2
+	VPABSW  Y2, Y3
+	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
+	VPSHUFB Y4, Y0, Y4
+	VPSRLW  $0x0c, Y2, Y3
+	VPAND   splat32_00080008<>+0(SB), Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VPSRLD  $0x0c, Y4, Y2
+	VPOR    Y2, Y4, Y4
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func fusedU16ToF16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·fusedU16ToF16AVX2(SB), NOSPLIT, $0-24
@@ -29720,6 +30225,75 @@ single:
 	ADDQ      $0x00000010, AX
 	SUBQ      $0x00000008, DX
 	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedU16ToF4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedU16ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU f4_int_codes<>+0(SB), Y0
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y2
+	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
+	VPSHUFB Y3, Y0, Y3
+	VPSRLD  $0x0c, Y3, Y2
+	VPOR    Y2, Y3, Y3
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, (AX)
+	VMOVDQU 32(CX), Y2
+	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
+	VPSHUFB Y3, Y0, Y3
+	VPSRLD  $0x0c, Y3, Y2
+	VPOR    Y2, Y3, Y3
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, 8(AX)
+	VMOVDQU 64(CX), Y2
+	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
+	VPSHUFB Y3, Y0, Y3
+	VPSRLD  $0x0c, Y3, Y2
+	VPOR    Y2, Y3, Y3
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, 16(AX)
+	VMOVDQU 96(CX), Y2
+	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
+	VPSHUFB Y3, Y0, Y3
+	VPSRLD  $0x0c, Y3, Y2
+	VPOR    Y2, Y3, Y3
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y2
+	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
+	VPSHUFB Y3, Y0, Y3
+	VPSRLD  $0x0c, Y3, Y2
+	VPOR    Y2, Y3, Y3
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
 
 tail:
 	VZEROUPPER

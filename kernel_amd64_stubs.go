@@ -1769,6 +1769,11 @@ func fusedF16ToI4AVX2(dst *byte, src *byte, n int)
 //go:noescape
 func fusedF16ToU4AVX2(dst *byte, src *byte, n int)
 
+// fusedF16ToF4AVX2 converts n groups of 2 FLOAT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {F16, F4}).
+//
+//go:noescape
+func fusedF16ToF4AVX2(dst *byte, src *byte, n int)
+
 // fusedBF16ToI8AVX2 converts n groups of 1 BFLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {BF16, I8}).
 //
 //go:noescape
@@ -1804,12 +1809,27 @@ func fusedBF16ToI4AVX2(dst *byte, src *byte, n int)
 //go:noescape
 func fusedBF16ToU4AVX2(dst *byte, src *byte, n int)
 
+// fusedBF16ToF4AVX2 converts n groups of 2 BFLOAT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {BF16, F4}).
+//
+//go:noescape
+func fusedBF16ToF4AVX2(dst *byte, src *byte, n int)
+
 // fusedI16ToF16AVX2 converts n groups of 1 INT16 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {I16, F16}).
 //
 //go:noescape
 func fusedI16ToF16AVX2(dst *byte, src *byte, n int)
 
+// fusedI16ToF4AVX2 converts n groups of 2 INT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {I16, F4}).
+//
+//go:noescape
+func fusedI16ToF4AVX2(dst *byte, src *byte, n int)
+
 // fusedU16ToF16AVX2 converts n groups of 1 UINT16 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {U16, F16}).
 //
 //go:noescape
 func fusedU16ToF16AVX2(dst *byte, src *byte, n int)
+
+// fusedU16ToF4AVX2 converts n groups of 2 UINT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {U16, F4}).
+//
+//go:noescape
+func fusedU16ToF4AVX2(dst *byte, src *byte, n int)

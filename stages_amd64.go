@@ -3167,6 +3167,7 @@ func init() {
 		registerStage("avx2", Float16, Bool, stageFusedF16ToBoolAVX2)
 		registerStage("avx2", Float16, Int4, stageFusedF16ToI4AVX2)
 		registerStage("avx2", Float16, Uint4, stageFusedF16ToU4AVX2)
+		registerStage("avx2", Float16, Float4E2M1, stageFusedF16ToF4AVX2)
 		registerStage("avx2", BFloat16, Int8, stageFusedBF16ToI8AVX2)
 		registerStage("avx2", BFloat16, Uint8, stageFusedBF16ToU8AVX2)
 		registerStage("avx2", BFloat16, Int16, stageFusedBF16ToI16AVX2)
@@ -3174,8 +3175,11 @@ func init() {
 		registerStage("avx2", BFloat16, Bool, stageFusedBF16ToBoolAVX2)
 		registerStage("avx2", BFloat16, Int4, stageFusedBF16ToI4AVX2)
 		registerStage("avx2", BFloat16, Uint4, stageFusedBF16ToU4AVX2)
+		registerStage("avx2", BFloat16, Float4E2M1, stageFusedBF16ToF4AVX2)
 		registerStage("avx2", Int16, Float16, stageFusedI16ToF16AVX2)
+		registerStage("avx2", Int16, Float4E2M1, stageFusedI16ToF4AVX2)
 		registerStage("avx2", Uint16, Float16, stageFusedU16ToF16AVX2)
+		registerStage("avx2", Uint16, Float4E2M1, stageFusedU16ToF4AVX2)
 	}
 	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
 		registerStage("avx512", Float16, Int8, stageFusedF16ToI8AVX512)
@@ -3767,6 +3771,26 @@ func stageFusedF16ToU4AVX2(dst, src []byte, n int) {
 	}
 }
 
+// stageFusedF16ToF4AVX2 converts FLOAT16 → FLOAT4E2M1 in one pass: the entry {F16, F4} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToF4AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Float4E2M1.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [32]byte
+		var d [8]byte
+		copy(s[:], src[Float16.Size(2*q):])
+		fusedF16ToF4AVX2(&d[0], &s[0], 8)
+		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
+	}
+}
+
 // stageFusedBF16ToI8AVX2 converts BFLOAT16 → INT8 in one pass: the entry {BF16, I8} of gen/amd64's
 // fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
 func stageFusedBF16ToI8AVX2(dst, src []byte, n int) {
@@ -3907,6 +3931,26 @@ func stageFusedBF16ToU4AVX2(dst, src []byte, n int) {
 	}
 }
 
+// stageFusedBF16ToF4AVX2 converts BFLOAT16 → FLOAT4E2M1 in one pass: the entry {BF16, F4} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToF4AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Float4E2M1.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [32]byte
+		var d [8]byte
+		copy(s[:], src[BFloat16.Size(2*q):])
+		fusedBF16ToF4AVX2(&d[0], &s[0], 8)
+		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
+	}
+}
+
 // stageFusedI16ToF16AVX2 converts INT16 → FLOAT16 in one pass: the entry {I16, F16} of gen/amd64's
 // fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
 func stageFusedI16ToF16AVX2(dst, src []byte, n int) {
@@ -3927,6 +3971,26 @@ func stageFusedI16ToF16AVX2(dst, src []byte, n int) {
 	}
 }
 
+// stageFusedI16ToF4AVX2 converts INT16 → FLOAT4E2M1 in one pass: the entry {I16, F4} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedI16ToF4AVX2(dst, src []byte, n int) {
+	src, dst = src[:Int16.Size(n)], dst[:Float4E2M1.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedI16ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [32]byte
+		var d [8]byte
+		copy(s[:], src[Int16.Size(2*q):])
+		fusedI16ToF4AVX2(&d[0], &s[0], 8)
+		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
+	}
+}
+
 // stageFusedU16ToF16AVX2 converts UINT16 → FLOAT16 in one pass: the entry {U16, F16} of gen/amd64's
 // fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
 func stageFusedU16ToF16AVX2(dst, src []byte, n int) {
@@ -3944,5 +4008,25 @@ func stageFusedU16ToF16AVX2(dst, src []byte, n int) {
 		copy(s[:], src[Uint16.Size(1*q):])
 		fusedU16ToF16AVX2(&d[0], &s[0], 8)
 		copy(dst[Float16.Size(1*q):], d[:Float16.Size(r)])
+	}
+}
+
+// stageFusedU16ToF4AVX2 converts UINT16 → FLOAT4E2M1 in one pass: the entry {U16, F4} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedU16ToF4AVX2(dst, src []byte, n int) {
+	src, dst = src[:Uint16.Size(n)], dst[:Float4E2M1.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedU16ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [32]byte
+		var d [8]byte
+		copy(s[:], src[Uint16.Size(2*q):])
+		fusedU16ToF4AVX2(&d[0], &s[0], 8)
+		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
 	}
 }

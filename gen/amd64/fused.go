@@ -103,7 +103,7 @@ var (
 	fdU4   = fusedDst{"Uint4", "U4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
 	fdI2   = fusedDst{"Int2", "I2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), false}
 	fdU2   = fusedDst{"Uint2", "U2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), false}
-	fdF4   = fusedDst{"Float4E2M1", "F4", 4, narrowCodes(codesF4), nil, blockCodes(codesF4), false}
+	fdF4   = fusedDst{"Float4E2M1", "F4", 4, narrowCodes(codesF4), nil, blockCodes(codesF4), true}
 	fdF16  = fusedDst{"Float16", "F16", 16, narrowF16, exactF16, nil, true}
 	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16, exactBF16, blockBF16, false}
 )
@@ -355,14 +355,15 @@ func (st fusedStage) f4Words(a *Asm, dst, src, n GPVirtual) {
 // code words puts the second code in bits 4..7) and narrowed by VPMOVDB.
 func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
 	codes := st.from.f4(a)
-	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: 16, Unroll: 4}, dst, src, n, Each(16, func(s *Step) {
-		h, t := a.ZMM(), a.ZMM()
+	lanes := a.Lanes32() // pairs a vector
+	nw := a.narrower(32, 8)
+	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: lanes, Unroll: 4}, dst, src, n, Each(lanes, func(s *Step) {
+		h, t := a.Vec(), a.Vec()
 		a.VLoad(h, s.Src, 16, s.M(2, 0))
 		c := codes(h)
 		a.VPSRLD(U8(12), c, t)
-		a.VPORD(t, c, c)
-		a.VPMOVDB(c, t.AsX())
-		s.StoreLow(t.AsX().(VecVirtual), 16, s.Dst, 8, s.M(1, 0))
+		a.Or(t, c, c)
+		s.StoreLow(nw(c), lanes, s.Dst, 8, s.M(1, 0))
 	}))
 }
 
@@ -392,14 +393,14 @@ func f4FromHalf(mant, bias int) func(a *Asm) func(h VecVirtual) VecVirtual {
 	inf := uint16((2*bias + 1) << mant)
 	add := uint16(1<<(drop-1) - 1 - (2*bias-2)<<drop) // wraps: ab + add is signed
 	return func(a *Asm) func(h VecVirtual) VecVirtual {
-		abs, lsb, addc := a.Const16(0x7FFF), a.Const16(1), a.Const16(add)
-		q, t3 := a.Const16(bits(0.25)), a.Const16(bits(0.75)-1)
-		infc, seven, eight := a.Const16(inf), a.Const16(7), a.Const16(8)
+		abs, lsb, addc := a.splat16(0x7FFF), a.splat16(1), a.splat16(add)
+		q, t3 := a.splat16(bits(0.25)), a.splat16(bits(0.75)-1)
+		infc, seven, eight := a.splat16(inf), a.splat16(7), a.splat16(8)
 		return func(h VecVirtual) VecVirtual {
-			ab, t, r, u, v := a.ZMM(), a.ZMM(), a.ZMM(), a.ZMM(), a.ZMM()
-			a.VPANDD(abs, h, ab)
+			ab, t, r, u, v := a.Vec(), a.Vec(), a.Vec(), a.Vec(), a.Vec()
+			a.And(abs, h, ab)
 			a.VPSRLW(U8(drop), ab, t)
-			a.VPANDD(lsb, t, t)
+			a.And(lsb, t, t)
 			a.VPADDW(addc, ab, r)
 			a.VPADDW(t, r, r)
 			a.VPSRAW(U8(drop), r, r)
@@ -414,10 +415,23 @@ func f4FromHalf(mant, bias int) func(a *Asm) func(h VecVirtual) VecVirtual {
 			a.VPADDW(seven, u, u)
 			a.VPMINSW(u, r, r)
 			a.VPSRLW(U8(12), h, t)
-			a.VPTERNLOGD(Tern(func(r, t, e uint8) uint8 { return r | t&e }), eight, t, r)
+			a.signBit3(t, eight, r)
 			return r
 		}
 	}
+}
+
+// splat16 is Splat of a 16-bit value.
+func (a *Asm) splat16(v uint16) Op { return a.Splat(uint32(v) | uint32(v)<<16) }
+
+// signBit3 ors t&8 (the sign, shifted to bit 3 of each word) into r.
+func (a *Asm) signBit3(t VecVirtual, eight Op, r VecVirtual) {
+	if a.isa == AVX512 {
+		a.VPTERNLOGD(Tern(func(r, t, e uint8) uint8 { return r | t&e }), eight, t, r)
+		return
+	}
+	a.And(eight, t, t)
+	a.Or(t, r, r)
 }
 
 // f4FromInt16 returns the f4 codes of INT16 or UINT16: the magnitude,
@@ -431,9 +445,9 @@ func f4FromInt16(signed bool) func(a *Asm) func(h VecVirtual) VecVirtual {
 			tab[i] = []byte{0, 2, 4, 5, 6, 6, 7, 7, 0, 0, 0, 0, 0, 0, 0, 0}[i%16]
 		}
 		codes := a.ConstBytes("f4_int_codes", tab[:])
-		seven, eight := a.Const16(7), a.Const16(8)
+		seven, eight := a.splat16(7), a.splat16(8)
 		return func(h VecVirtual) VecVirtual {
-			m, r := a.ZMM(), a.ZMM()
+			m, r := a.Vec(), a.Vec()
 			if signed {
 				a.VPABSW(h, m)
 			} else {
@@ -443,7 +457,7 @@ func f4FromInt16(signed bool) func(a *Asm) func(h VecVirtual) VecVirtual {
 			a.VPSHUFB(r, codes, r)
 			if signed {
 				a.VPSRLW(U8(12), h, m)
-				a.VPTERNLOGD(Tern(func(r, t, e uint8) uint8 { return r | t&e }), eight, m, r)
+				a.signBit3(m, eight, r)
 			}
 			return r
 		}
@@ -662,7 +676,7 @@ func blockBF16(a *Asm, from fusedSrc, _ fusedDst) func(xs []VecVirtual, s *Step)
 // vecGroups is the number of groups a vector step converts.
 func (st fusedStage) vecGroups() int {
 	if st.wordTable() || st.to.short == fdF4.short && st.from.f4 != nil {
-		return 16 // 32 elements in 16-bit lanes
+		return 2 * st.Lanes() // pairs of elements in 16-bit lanes: a vector of float32 lanes holds as many
 	}
 	return st.Lanes()
 }
