@@ -28996,54 +28996,36 @@ TEXT ·fusedF16ToI4AVX2(SB), NOSPLIT, $0-24
 	MOVL         $0x0000000f, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x10011001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
 
 main:
 	CMPQ         DX, $0x00000010
 	JB           single
-	VCVTPH2PS    (CX), Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, (AX)
-	VCVTPH2PS    16(CX), Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, 4(AX)
-	VCVTPH2PS    32(CX), Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, 8(AX)
-	VCVTPH2PS    48(CX), Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, 12(AX)
+	VCVTPH2PS    (CX), Y3
+	VCVTPH2PS    16(CX), Y4
+	VCVTPH2PS    32(CX), Y5
+	VCVTPH2PS    48(CX), Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y1, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y1, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y1, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y1, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y2, Y3, Y3
+	VPSHUFB      fused_units_4<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVDQU      X3, (AX)
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000010, AX
 	SUBQ         $0x00000010, DX
@@ -29072,6 +29054,16 @@ tail:
 	VZEROUPPER
 	RET
 
+DATA fused_units_4<>+0(SB)/4, $0x80800200
+DATA fused_units_4<>+4(SB)/4, $0x80800604
+DATA fused_units_4<>+8(SB)/4, $0x80800a08
+DATA fused_units_4<>+12(SB)/4, $0x80800e0c
+DATA fused_units_4<>+16(SB)/4, $0x02008080
+DATA fused_units_4<>+20(SB)/4, $0x06048080
+DATA fused_units_4<>+24(SB)/4, $0x0a088080
+DATA fused_units_4<>+28(SB)/4, $0x0e0c8080
+GLOBL fused_units_4<>(SB), RODATA|NOPTR, $32
+
 // func fusedF16ToU4AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·fusedF16ToU4AVX2(SB), NOSPLIT, $0-24
@@ -29081,54 +29073,36 @@ TEXT ·fusedF16ToU4AVX2(SB), NOSPLIT, $0-24
 	MOVL         $0x0000000f, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x10011001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
 
 main:
 	CMPQ         DX, $0x00000010
 	JB           single
-	VCVTPH2PS    (CX), Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, (AX)
-	VCVTPH2PS    16(CX), Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, 4(AX)
-	VCVTPH2PS    32(CX), Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, 8(AX)
-	VCVTPH2PS    48(CX), Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, 12(AX)
+	VCVTPH2PS    (CX), Y3
+	VCVTPH2PS    16(CX), Y4
+	VCVTPH2PS    32(CX), Y5
+	VCVTPH2PS    48(CX), Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y1, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y1, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y1, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y1, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y2, Y3, Y3
+	VPSHUFB      fused_units_4<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVDQU      X3, (AX)
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000010, AX
 	SUBQ         $0x00000010, DX
@@ -29151,6 +29125,120 @@ single:
 	ADDQ         $0x00000010, CX
 	ADDQ         $0x00000004, AX
 	SUBQ         $0x00000004, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToI2AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToI2AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x04010401, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x00100001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VCVTPH2PS    (CX), Y3
+	VCVTPH2PS    16(CX), Y4
+	VCVTPH2PS    32(CX), Y5
+	VCVTPH2PS    48(CX), Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y1, Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPSHUFB      fused_units_2<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVQ        X3, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA fused_units_2<>+0(SB)/4, $0x80048000
+DATA fused_units_2<>+4(SB)/4, $0x800c8008
+DATA fused_units_2<>+8(SB)/4, $0x80808080
+DATA fused_units_2<>+12(SB)/4, $0x80808080
+DATA fused_units_2<>+16(SB)/4, $0x04800080
+DATA fused_units_2<>+20(SB)/4, $0x0c800880
+DATA fused_units_2<>+24(SB)/4, $0x80808080
+DATA fused_units_2<>+28(SB)/4, $0x80808080
+GLOBL fused_units_2<>(SB), RODATA|NOPTR, $32
+
+// func fusedF16ToU2AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToU2AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x04010401, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x00100001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VCVTPH2PS    (CX), Y3
+	VCVTPH2PS    16(CX), Y4
+	VCVTPH2PS    32(CX), Y5
+	VCVTPH2PS    48(CX), Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y1, Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPSHUFB      fused_units_2<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVQ        X3, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
 	JMP          single
 
 tail:
@@ -29683,58 +29771,40 @@ TEXT ·fusedBF16ToI4AVX2(SB), NOSPLIT, $0-24
 	MOVL         $0x0000000f, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x10011001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
 
 main:
 	CMPQ         DX, $0x00000010
 	JB           single
-	VPMOVZXWD    (CX), Y1
-	VPSLLD       $0x10, Y1, Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, (AX)
-	VPMOVZXWD    16(CX), Y1
-	VPSLLD       $0x10, Y1, Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, 4(AX)
-	VPMOVZXWD    32(CX), Y1
-	VPSLLD       $0x10, Y1, Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, 8(AX)
-	VPMOVZXWD    48(CX), Y1
-	VPSLLD       $0x10, Y1, Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, 12(AX)
+	VPMOVZXWD    (CX), Y3
+	VPSLLD       $0x10, Y3, Y3
+	VPMOVZXWD    16(CX), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VPMOVZXWD    32(CX), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VPMOVZXWD    48(CX), Y6
+	VPSLLD       $0x10, Y6, Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y1, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y1, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y1, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y1, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y2, Y3, Y3
+	VPSHUFB      fused_units_4<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVDQU      X3, (AX)
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000010, AX
 	SUBQ         $0x00000010, DX
@@ -29773,58 +29843,40 @@ TEXT ·fusedBF16ToU4AVX2(SB), NOSPLIT, $0-24
 	MOVL         $0x0000000f, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x10011001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
 
 main:
 	CMPQ         DX, $0x00000010
 	JB           single
-	VPMOVZXWD    (CX), Y1
-	VPSLLD       $0x10, Y1, Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, (AX)
-	VPMOVZXWD    16(CX), Y1
-	VPSLLD       $0x10, Y1, Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, 4(AX)
-	VPMOVZXWD    32(CX), Y1
-	VPSLLD       $0x10, Y1, Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, 8(AX)
-	VPMOVZXWD    48(CX), Y1
-	VPSLLD       $0x10, Y1, Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, 12(AX)
+	VPMOVZXWD    (CX), Y3
+	VPSLLD       $0x10, Y3, Y3
+	VPMOVZXWD    16(CX), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VPMOVZXWD    32(CX), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VPMOVZXWD    48(CX), Y6
+	VPSLLD       $0x10, Y6, Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y1, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y1, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y1, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y1, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y2, Y3, Y3
+	VPSHUFB      fused_units_4<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVDQU      X3, (AX)
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000010, AX
 	SUBQ         $0x00000010, DX
@@ -29848,6 +29900,118 @@ single:
 	ADDQ         $0x00000010, CX
 	ADDQ         $0x00000004, AX
 	SUBQ         $0x00000004, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI2AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToI2AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x04010401, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x00100001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VPMOVZXWD    (CX), Y3
+	VPSLLD       $0x10, Y3, Y3
+	VPMOVZXWD    16(CX), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VPMOVZXWD    32(CX), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VPMOVZXWD    48(CX), Y6
+	VPSLLD       $0x10, Y6, Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y1, Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPSHUFB      fused_units_2<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVQ        X3, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU2AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToU2AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x04010401, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x00100001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VPMOVZXWD    (CX), Y3
+	VPSLLD       $0x10, Y3, Y3
+	VPMOVZXWD    16(CX), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VPMOVZXWD    32(CX), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VPMOVZXWD    48(CX), Y6
+	VPSLLD       $0x10, Y6, Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y1, Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPSHUFB      fused_units_2<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVQ        X3, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
 	JMP          single
 
 tail:

@@ -1769,6 +1769,16 @@ func fusedF16ToI4AVX2(dst *byte, src *byte, n int)
 //go:noescape
 func fusedF16ToU4AVX2(dst *byte, src *byte, n int)
 
+// fusedF16ToI2AVX2 converts n groups of 4 FLOAT16 elements at src to INT2 at dst (gen/amd64 fusedTable: {F16, I2}).
+//
+//go:noescape
+func fusedF16ToI2AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToU2AVX2 converts n groups of 4 FLOAT16 elements at src to UINT2 at dst (gen/amd64 fusedTable: {F16, U2}).
+//
+//go:noescape
+func fusedF16ToU2AVX2(dst *byte, src *byte, n int)
+
 // fusedF16ToF4AVX2 converts n groups of 2 FLOAT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {F16, F4}).
 //
 //go:noescape
@@ -1808,6 +1818,16 @@ func fusedBF16ToI4AVX2(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedBF16ToU4AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToI2AVX2 converts n groups of 4 BFLOAT16 elements at src to INT2 at dst (gen/amd64 fusedTable: {BF16, I2}).
+//
+//go:noescape
+func fusedBF16ToI2AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToU2AVX2 converts n groups of 4 BFLOAT16 elements at src to UINT2 at dst (gen/amd64 fusedTable: {BF16, U2}).
+//
+//go:noescape
+func fusedBF16ToU2AVX2(dst *byte, src *byte, n int)
 
 // fusedBF16ToF4AVX2 converts n groups of 2 BFLOAT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {BF16, F4}).
 //

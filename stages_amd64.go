@@ -3167,6 +3167,8 @@ func init() {
 		registerStage("avx2", Float16, Bool, stageFusedF16ToBoolAVX2)
 		registerStage("avx2", Float16, Int4, stageFusedF16ToI4AVX2)
 		registerStage("avx2", Float16, Uint4, stageFusedF16ToU4AVX2)
+		registerStage("avx2", Float16, Int2, stageFusedF16ToI2AVX2)
+		registerStage("avx2", Float16, Uint2, stageFusedF16ToU2AVX2)
 		registerStage("avx2", Float16, Float4E2M1, stageFusedF16ToF4AVX2)
 		registerStage("avx2", BFloat16, Int8, stageFusedBF16ToI8AVX2)
 		registerStage("avx2", BFloat16, Uint8, stageFusedBF16ToU8AVX2)
@@ -3175,6 +3177,8 @@ func init() {
 		registerStage("avx2", BFloat16, Bool, stageFusedBF16ToBoolAVX2)
 		registerStage("avx2", BFloat16, Int4, stageFusedBF16ToI4AVX2)
 		registerStage("avx2", BFloat16, Uint4, stageFusedBF16ToU4AVX2)
+		registerStage("avx2", BFloat16, Int2, stageFusedBF16ToI2AVX2)
+		registerStage("avx2", BFloat16, Uint2, stageFusedBF16ToU2AVX2)
 		registerStage("avx2", BFloat16, Float4E2M1, stageFusedBF16ToF4AVX2)
 		registerStage("avx2", Int16, Float16, stageFusedI16ToF16AVX2)
 		registerStage("avx2", Int16, Float4E2M1, stageFusedI16ToF4AVX2)
@@ -3771,6 +3775,46 @@ func stageFusedF16ToU4AVX2(dst, src []byte, n int) {
 	}
 }
 
+// stageFusedF16ToI2AVX2 converts FLOAT16 → INT2 in one pass: the entry {F16, I2} of gen/amd64's
+// fusedTable on AVX2, 32 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToI2AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int2.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 32
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToI2AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 4*q; r > 0 { // zero-padded
+		var s [64]byte
+		var d [8]byte
+		copy(s[:], src[Float16.Size(4*q):])
+		fusedF16ToI2AVX2(&d[0], &s[0], 8)
+		copy(dst[Int2.Size(4*q):], d[:Int2.Size(r)])
+	}
+}
+
+// stageFusedF16ToU2AVX2 converts FLOAT16 → UINT2 in one pass: the entry {F16, U2} of gen/amd64's
+// fusedTable on AVX2, 32 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToU2AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint2.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 32
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToU2AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 4*q; r > 0 { // zero-padded
+		var s [64]byte
+		var d [8]byte
+		copy(s[:], src[Float16.Size(4*q):])
+		fusedF16ToU2AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint2.Size(4*q):], d[:Uint2.Size(r)])
+	}
+}
+
 // stageFusedF16ToF4AVX2 converts FLOAT16 → FLOAT4E2M1 in one pass: the entry {F16, F4} of gen/amd64's
 // fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
 func stageFusedF16ToF4AVX2(dst, src []byte, n int) {
@@ -3928,6 +3972,46 @@ func stageFusedBF16ToU4AVX2(dst, src []byte, n int) {
 		copy(s[:], src[BFloat16.Size(2*q):])
 		fusedBF16ToU4AVX2(&d[0], &s[0], 4)
 		copy(dst[Uint4.Size(2*q):], d[:Uint4.Size(r)])
+	}
+}
+
+// stageFusedBF16ToI2AVX2 converts BFLOAT16 → INT2 in one pass: the entry {BF16, I2} of gen/amd64's
+// fusedTable on AVX2, 32 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToI2AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int2.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 32
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToI2AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 4*q; r > 0 { // zero-padded
+		var s [64]byte
+		var d [8]byte
+		copy(s[:], src[BFloat16.Size(4*q):])
+		fusedBF16ToI2AVX2(&d[0], &s[0], 8)
+		copy(dst[Int2.Size(4*q):], d[:Int2.Size(r)])
+	}
+}
+
+// stageFusedBF16ToU2AVX2 converts BFLOAT16 → UINT2 in one pass: the entry {BF16, U2} of gen/amd64's
+// fusedTable on AVX2, 32 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToU2AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint2.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 32
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToU2AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 4*q; r > 0 { // zero-padded
+		var s [64]byte
+		var d [8]byte
+		copy(s[:], src[BFloat16.Size(4*q):])
+		fusedBF16ToU2AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint2.Size(4*q):], d[:Uint2.Size(r)])
 	}
 }
 

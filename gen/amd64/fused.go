@@ -101,8 +101,8 @@ var (
 	fdBool = fusedDst{"Bool", "Bool", 8, narrowBool, nil, nil, true}
 	fdI4   = fusedDst{"Int4", "I4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
 	fdU4   = fusedDst{"Uint4", "U4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
-	fdI2   = fusedDst{"Int2", "I2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), false}
-	fdU2   = fusedDst{"Uint2", "U2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), false}
+	fdI2   = fusedDst{"Int2", "I2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
+	fdU2   = fusedDst{"Uint2", "U2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
 	fdF4   = fusedDst{"Float4E2M1", "F4", 4, narrowCodes(codesF4), nil, blockCodes(codesF4), true}
 	fdF16  = fusedDst{"Float16", "F16", 16, narrowF16, exactF16, nil, true}
 	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16, exactBF16, blockBF16, false}
@@ -214,7 +214,7 @@ func fusedFuncs(a *Asm) {
 		widen := st.from.widen(a)
 		narrow := st.to.narrow(a, st.from, st.to)
 		var block func(xs []VecVirtual, s *Step)
-		if st.to.block != nil && st.isa == AVX512 {
+		if st.to.block != nil {
 			block = st.to.block(a, st.from, st.to)
 		}
 		lanes := st.Lanes()
@@ -224,16 +224,19 @@ func fusedFuncs(a *Asm) {
 			kd, _ := st.mask(s, st.to.bits)
 			narrow(x, s, kd)
 		})
-		a.Stream(Loop{SrcSize: st.srcBytes(), DstSize: st.dstBytes(), Lanes: lanes, Unroll: 4}, dst, src, n, func(s *Step) {
-			if block == nil || s.Lanes != 4*lanes {
+		a.Stream(Loop{SrcSize: st.srcBytes(), DstSize: st.dstBytes(), Lanes: st.vecGroups(), Unroll: 4 * lanes / st.vecGroups()}, dst, src, n, func(s *Step) {
+			if block == nil || s.Lanes%(4*lanes) != 0 {
 				each(s)
 				return
 			}
-			var xs []VecVirtual
-			for i := 0; i < s.Lanes; i += lanes {
-				xs = append(xs, widen(s.Part(i, lanes), nil))
+			for j := 0; j < s.Lanes; j += 4 * lanes {
+				b := s.Part(j, 4*lanes)
+				var xs []VecVirtual
+				for i := 0; i < b.Lanes; i += lanes {
+					xs = append(xs, widen(b.Part(i, lanes), nil))
+				}
+				block(xs, b)
 			}
-			block(xs, s)
 		})
 	}
 }
@@ -480,6 +483,49 @@ func exactBF16(v float32) uint16 { return uint16(math.Float32bits(v) >> 16) }
 // exactInt is v truncated toward zero, modulo 2^16.
 func exactInt(v float32) uint16 { return uint16(int16(v)) }
 
+// blockCodesAVX2 is blockCodes on AVX2: after the packs and multiply-adds,
+// 128-bit lane L holds, at bytes 4j.., the packed bytes (1 for 2-bit, 2
+// for 4-bit: the low bytes of its dword, or of its two words) of the
+// elements 4L..4L+3 of vector j, which go to unit 2j+L of the output. One
+// VPSHUFB puts each lane's units at their output places (the other lane's
+// places zero), and the two lanes are or'ed together.
+func blockCodesAVX2(a *Asm, code func(x VecVirtual) VecVirtual, to fusedDst, w1, w2 VecVirtual) func(xs []VecVirtual, s *Step) {
+	u := 1 // bytes per unit
+	if to.bits == 4 {
+		u = 2
+	}
+	ctl := make([]byte, 32)
+	for i := range ctl {
+		ctl[i] = 0x80
+	}
+	for l := range 2 {
+		for j := range 4 {
+			for k := range u {
+				ctl[16*l+(2*j+l)*u+k] = byte(4*j + 2*k)
+			}
+		}
+	}
+	shuf := a.DataBytes(fmt.Sprintf("fused_units_%d", to.bits), ctl)
+	return func(xs []VecVirtual, s *Step) {
+		for i := range xs {
+			xs[i] = code(xs[i])
+		}
+		p0, p1, b := a.YMM(), a.YMM(), a.YMM()
+		a.VPACKUSDW(xs[1], xs[0], p0)
+		a.VPACKUSDW(xs[3], xs[2], p1)
+		a.VPACKUSWB(p1, p0, b)
+		a.VPMADDUBSW(w1, b, b)
+		if to.bits == 2 {
+			a.VPMADDWD(w2, b, b)
+		}
+		a.VPSHUFB(shuf, b, b)
+		hi := a.XMM()
+		a.VEXTRACTI128(U8(1), b, hi)
+		a.VPOR(hi, b.AsX(), b.AsX())
+		s.StoreLow(b.AsX().(VecVirtual), 8*u, s.Dst, 8, nil)
+	}
+}
+
 // The narrowing snippets.
 
 // narrowInt: VCVTTPS2DQ alone where the source's truncBits allow it (see
@@ -596,6 +642,9 @@ func blockCodes(codes func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual
 				idx[4*j+l] = uint32(4*l + j)
 			}
 		}
+		if a.isa == AVX2 {
+			return blockCodesAVX2(a, code, to, w1, w2)
+		}
 		perm := a.ConstTable("fused_transpose", idx[:])
 		return func(xs []VecVirtual, s *Step) {
 			for i := range xs {
@@ -673,8 +722,13 @@ func blockBF16(a *Asm, from fusedSrc, _ fusedDst) func(xs []VecVirtual, s *Step)
 	}
 }
 
-// vecGroups is the number of groups a vector step converts.
+// vecGroups is the number of groups a vector step converts: a step of
+// the single loop, and what an AVX2 wrapper pads its rest to. AVX2 packs
+// 2-bit targets four vectors at a time only (blockCodes).
 func (st fusedStage) vecGroups() int {
+	if st.isa == AVX2 && st.to.bits == 2 {
+		return 4 * st.Lanes()
+	}
 	if st.wordTable() || st.to.short == fdF4.short && st.from.f4 != nil {
 		return 2 * st.Lanes() // pairs of elements in 16-bit lanes: a vector of float32 lanes holds as many
 	}
