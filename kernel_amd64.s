@@ -30258,6 +30258,83 @@ tail:
 	VZEROUPPER
 	RET
 
+// func fusedI16ToBF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedI16ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVSXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, (AX)
+	VPMOVSXWD 16(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, 16(AX)
+	VPMOVSXWD 32(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, 32(AX)
+	VPMOVSXWD 48(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, 48(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVSXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func fusedI16ToF4AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·fusedI16ToF4AVX2(SB), NOSPLIT, $0-24
@@ -30384,6 +30461,83 @@ single:
 	VPMOVZXWD (CX), Y0
 	VCVTDQ2PS Y0, Y0
 	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedU16ToBF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedU16ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, (AX)
+	VPMOVZXWD 16(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, 16(AX)
+	VPMOVZXWD 32(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, 32(AX)
+	VPMOVZXWD 48(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, 48(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVZXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
 	VMOVDQU   X0, (AX)
 	ADDQ      $0x00000010, CX
 	ADDQ      $0x00000010, AX

@@ -1839,6 +1839,11 @@ func fusedBF16ToF4AVX2(dst *byte, src *byte, n int)
 //go:noescape
 func fusedI16ToF16AVX2(dst *byte, src *byte, n int)
 
+// fusedI16ToBF16AVX2 converts n groups of 1 INT16 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {I16, BF16}).
+//
+//go:noescape
+func fusedI16ToBF16AVX2(dst *byte, src *byte, n int)
+
 // fusedI16ToF4AVX2 converts n groups of 2 INT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {I16, F4}).
 //
 //go:noescape
@@ -1848,6 +1853,11 @@ func fusedI16ToF4AVX2(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedU16ToF16AVX2(dst *byte, src *byte, n int)
+
+// fusedU16ToBF16AVX2 converts n groups of 1 UINT16 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {U16, BF16}).
+//
+//go:noescape
+func fusedU16ToBF16AVX2(dst *byte, src *byte, n int)
 
 // fusedU16ToF4AVX2 converts n groups of 2 UINT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {U16, F4}).
 //

@@ -3181,8 +3181,10 @@ func init() {
 		registerStage("avx2", BFloat16, Uint2, stageFusedBF16ToU2AVX2)
 		registerStage("avx2", BFloat16, Float4E2M1, stageFusedBF16ToF4AVX2)
 		registerStage("avx2", Int16, Float16, stageFusedI16ToF16AVX2)
+		registerStage("avx2", Int16, BFloat16, stageFusedI16ToBF16AVX2)
 		registerStage("avx2", Int16, Float4E2M1, stageFusedI16ToF4AVX2)
 		registerStage("avx2", Uint16, Float16, stageFusedU16ToF16AVX2)
+		registerStage("avx2", Uint16, BFloat16, stageFusedU16ToBF16AVX2)
 		registerStage("avx2", Uint16, Float4E2M1, stageFusedU16ToF4AVX2)
 	}
 	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
@@ -4055,6 +4057,26 @@ func stageFusedI16ToF16AVX2(dst, src []byte, n int) {
 	}
 }
 
+// stageFusedI16ToBF16AVX2 converts INT16 → BFLOAT16 in one pass: the entry {I16, BF16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedI16ToBF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Int16.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedI16ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[Int16.Size(1*q):])
+		fusedI16ToBF16AVX2(&d[0], &s[0], 8)
+		copy(dst[BFloat16.Size(1*q):], d[:BFloat16.Size(r)])
+	}
+}
+
 // stageFusedI16ToF4AVX2 converts INT16 → FLOAT4E2M1 in one pass: the entry {I16, F4} of gen/amd64's
 // fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
 func stageFusedI16ToF4AVX2(dst, src []byte, n int) {
@@ -4092,6 +4114,26 @@ func stageFusedU16ToF16AVX2(dst, src []byte, n int) {
 		copy(s[:], src[Uint16.Size(1*q):])
 		fusedU16ToF16AVX2(&d[0], &s[0], 8)
 		copy(dst[Float16.Size(1*q):], d[:Float16.Size(r)])
+	}
+}
+
+// stageFusedU16ToBF16AVX2 converts UINT16 → BFLOAT16 in one pass: the entry {U16, BF16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedU16ToBF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Uint16.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedU16ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[Uint16.Size(1*q):])
+		fusedU16ToBF16AVX2(&d[0], &s[0], 8)
+		copy(dst[BFloat16.Size(1*q):], d[:BFloat16.Size(r)])
 	}
 }
 

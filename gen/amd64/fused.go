@@ -105,7 +105,7 @@ var (
 	fdU2   = fusedDst{"Uint2", "U2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
 	fdF4   = fusedDst{"Float4E2M1", "F4", 4, narrowCodes(codesF4), nil, blockCodes(codesF4), true}
 	fdF16  = fusedDst{"Float16", "F16", 16, narrowF16, exactF16, nil, true}
-	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16, exactBF16, blockBF16, false}
+	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16, exactBF16, blockBF16, true}
 )
 
 // fusedTable: the sources and the targets each is fused with. Left out:
@@ -215,7 +215,7 @@ func fusedFuncs(a *Asm) {
 		narrow := st.to.narrow(a, st.from, st.to)
 		var block func(xs []VecVirtual, s *Step)
 		if st.to.block != nil {
-			block = st.to.block(a, st.from, st.to)
+			block = st.to.block(a, st.from, st.to) // nil if none in this family
 		}
 		lanes := st.Lanes()
 		each := Each(lanes, func(s *Step) {
@@ -687,20 +687,32 @@ func bf16Round(a *Asm, from fusedSrc) (round func(x VecVirtual), odd VecVirtual)
 	if from.special {
 		panic("bf16Round: a source with NaN")
 	}
-	lsb, bias := a.Const32(1), a.Const32(0x7FFF)
-	odd = a.ConstWords("oddwords", seq(1, 2, 1, 32))
+	lsb, bias := a.Splat(1), a.Splat(0x7FFF)
+	if a.isa == AVX512 {
+		odd = a.ConstWords("oddwords", seq(1, 2, 1, 32))
+	}
 	return func(x VecVirtual) {
-		t := a.ZMM()
+		t := a.Vec()
 		a.VPSRLD(U8(16), x, t)
-		a.VPANDD(lsb, t, t)
+		a.And(lsb, t, t)
 		a.VPADDD(bias, x, x)
 		a.VPADDD(t, x, x)
 	}, odd
 }
 
-// narrowBF16: bf16Round, one vector.
+// narrowBF16: bf16Round, one vector (AVX2: the high words by a shift, an
+// in-lane VPACKUSDW and VPERMQ).
 func narrowBF16(a *Asm, from fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
 	round, odd := bf16Round(a, from)
+	if a.isa == AVX2 {
+		return func(x VecVirtual, s *Step, k Register) {
+			round(x)
+			a.VPSRLD(U8(16), x, x)
+			a.VPACKUSDW(x, x, x)
+			a.VPERMQ(U8(0b1000), x, x) // qwords 0, 2
+			s.StoreLow(x, 16, s.Dst, 16, nil)
+		}
+	}
 	return func(x VecVirtual, s *Step, k Register) {
 		round(x)
 		a.VPERMW(x, odd, x)
@@ -708,8 +720,12 @@ func narrowBF16(a *Asm, from fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k
 	}
 }
 
-// blockBF16: bf16Round, four vectors, gathered in pairs.
+// blockBF16: bf16Round, four vectors, gathered in pairs (AVX-512; AVX2 has
+// no VPERMT2W and converts a vector at a time).
 func blockBF16(a *Asm, from fusedSrc, _ fusedDst) func(xs []VecVirtual, s *Step) {
+	if a.isa == AVX2 {
+		return nil
+	}
 	round, odd := bf16Round(a, from)
 	return func(xs []VecVirtual, s *Step) {
 		for _, x := range xs {
