@@ -30616,3 +30616,419 @@ single:
 tail:
 	VZEROUPPER
 	RET
+
+// func fusedF4ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedF4ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU float4_i16_lo<>+0(SB), Y0
+	VMOVDQU float4_i16_hi<>+0(SB), Y1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	VMOVQ      8(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 32(AX)
+	VMOVQ      16(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VMOVQ      24(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA float4_i16_lo<>+0(SB)/4, $0x01010000
+DATA float4_i16_lo<>+4(SB)/4, $0x06040302
+DATA float4_i16_lo<>+8(SB)/4, $0xffff0000
+DATA float4_i16_lo<>+12(SB)/4, $0xfafcfdfe
+DATA float4_i16_lo<>+16(SB)/4, $0x01010000
+DATA float4_i16_lo<>+20(SB)/4, $0x06040302
+DATA float4_i16_lo<>+24(SB)/4, $0xffff0000
+DATA float4_i16_lo<>+28(SB)/4, $0xfafcfdfe
+GLOBL float4_i16_lo<>(SB), RODATA|NOPTR, $32
+
+DATA float4_i16_hi<>+0(SB)/4, $0x00000000
+DATA float4_i16_hi<>+4(SB)/4, $0x00000000
+DATA float4_i16_hi<>+8(SB)/4, $0xffff0000
+DATA float4_i16_hi<>+12(SB)/4, $0xffffffff
+DATA float4_i16_hi<>+16(SB)/4, $0x00000000
+DATA float4_i16_hi<>+20(SB)/4, $0x00000000
+DATA float4_i16_hi<>+24(SB)/4, $0xffff0000
+DATA float4_i16_hi<>+28(SB)/4, $0xffffffff
+GLOBL float4_i16_hi<>(SB), RODATA|NOPTR, $32
+
+// func fusedF4ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedF4ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU float4_u16_lo<>+0(SB), Y0
+	VMOVDQU float4_u16_hi<>+0(SB), Y1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	VMOVQ      8(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 32(AX)
+	VMOVQ      16(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VMOVQ      24(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA float4_u16_lo<>+0(SB)/4, $0x01010000
+DATA float4_u16_lo<>+4(SB)/4, $0x06040302
+DATA float4_u16_lo<>+8(SB)/4, $0xffff0000
+DATA float4_u16_lo<>+12(SB)/4, $0xfafcfdfe
+DATA float4_u16_lo<>+16(SB)/4, $0x01010000
+DATA float4_u16_lo<>+20(SB)/4, $0x06040302
+DATA float4_u16_lo<>+24(SB)/4, $0xffff0000
+DATA float4_u16_lo<>+28(SB)/4, $0xfafcfdfe
+GLOBL float4_u16_lo<>(SB), RODATA|NOPTR, $32
+
+DATA float4_u16_hi<>+0(SB)/4, $0x00000000
+DATA float4_u16_hi<>+4(SB)/4, $0x00000000
+DATA float4_u16_hi<>+8(SB)/4, $0xffff0000
+DATA float4_u16_hi<>+12(SB)/4, $0xffffffff
+DATA float4_u16_hi<>+16(SB)/4, $0x00000000
+DATA float4_u16_hi<>+20(SB)/4, $0x00000000
+DATA float4_u16_hi<>+24(SB)/4, $0xffff0000
+DATA float4_u16_hi<>+28(SB)/4, $0xffffffff
+GLOBL float4_u16_hi<>(SB), RODATA|NOPTR, $32
+
+// func fusedF4ToF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedF4ToF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU float4_f16_lo<>+0(SB), Y0
+	VMOVDQU float4_f16_hi<>+0(SB), Y1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	VMOVQ      8(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 32(AX)
+	VMOVQ      16(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VMOVQ      24(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA float4_f16_lo<>+0(SB)/4, $0x00000000
+DATA float4_f16_lo<>+4(SB)/4, $0x00000000
+DATA float4_f16_lo<>+8(SB)/4, $0x00000000
+DATA float4_f16_lo<>+12(SB)/4, $0x00000000
+DATA float4_f16_lo<>+16(SB)/4, $0x00000000
+DATA float4_f16_lo<>+20(SB)/4, $0x00000000
+DATA float4_f16_lo<>+24(SB)/4, $0x00000000
+DATA float4_f16_lo<>+28(SB)/4, $0x00000000
+GLOBL float4_f16_lo<>(SB), RODATA|NOPTR, $32
+
+DATA float4_f16_hi<>+0(SB)/4, $0x3e3c3800
+DATA float4_f16_hi<>+4(SB)/4, $0x46444240
+DATA float4_f16_hi<>+8(SB)/4, $0xbebcb880
+DATA float4_f16_hi<>+12(SB)/4, $0xc6c4c2c0
+DATA float4_f16_hi<>+16(SB)/4, $0x3e3c3800
+DATA float4_f16_hi<>+20(SB)/4, $0x46444240
+DATA float4_f16_hi<>+24(SB)/4, $0xbebcb880
+DATA float4_f16_hi<>+28(SB)/4, $0xc6c4c2c0
+GLOBL float4_f16_hi<>(SB), RODATA|NOPTR, $32
+
+// func fusedF4ToBF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedF4ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU float4_bf16_lo<>+0(SB), Y0
+	VMOVDQU float4_bf16_hi<>+0(SB), Y1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	VMOVQ      8(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 32(AX)
+	VMOVQ      16(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VMOVQ      24(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA float4_bf16_lo<>+0(SB)/4, $0xc0800000
+DATA float4_bf16_lo<>+4(SB)/4, $0xc0804000
+DATA float4_bf16_lo<>+8(SB)/4, $0xc0800000
+DATA float4_bf16_lo<>+12(SB)/4, $0xc0804000
+DATA float4_bf16_lo<>+16(SB)/4, $0xc0800000
+DATA float4_bf16_lo<>+20(SB)/4, $0xc0804000
+DATA float4_bf16_lo<>+24(SB)/4, $0xc0800000
+DATA float4_bf16_lo<>+28(SB)/4, $0xc0804000
+GLOBL float4_bf16_lo<>(SB), RODATA|NOPTR, $32
+
+DATA float4_bf16_hi<>+0(SB)/4, $0x3f3f3f00
+DATA float4_bf16_hi<>+4(SB)/4, $0x40404040
+DATA float4_bf16_hi<>+8(SB)/4, $0xbfbfbf80
+DATA float4_bf16_hi<>+12(SB)/4, $0xc0c0c0c0
+DATA float4_bf16_hi<>+16(SB)/4, $0x3f3f3f00
+DATA float4_bf16_hi<>+20(SB)/4, $0x40404040
+DATA float4_bf16_hi<>+24(SB)/4, $0xbfbfbf80
+DATA float4_bf16_hi<>+28(SB)/4, $0xc0c0c0c0
+GLOBL float4_bf16_hi<>(SB), RODATA|NOPTR, $32

@@ -1863,3 +1863,23 @@ func fusedU16ToBF16AVX2(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedU16ToF4AVX2(dst *byte, src *byte, n int)
+
+// fusedF4ToI16AVX2 converts n groups of 2 FLOAT4E2M1 elements at src to INT16 at dst (gen/amd64 fusedTable: {F4, I16}).
+//
+//go:noescape
+func fusedF4ToI16AVX2(dst *byte, src *byte, n int)
+
+// fusedF4ToU16AVX2 converts n groups of 2 FLOAT4E2M1 elements at src to UINT16 at dst (gen/amd64 fusedTable: {F4, U16}).
+//
+//go:noescape
+func fusedF4ToU16AVX2(dst *byte, src *byte, n int)
+
+// fusedF4ToF16AVX2 converts n groups of 2 FLOAT4E2M1 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {F4, F16}).
+//
+//go:noescape
+func fusedF4ToF16AVX2(dst *byte, src *byte, n int)
+
+// fusedF4ToBF16AVX2 converts n groups of 2 FLOAT4E2M1 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {F4, BF16}).
+//
+//go:noescape
+func fusedF4ToBF16AVX2(dst *byte, src *byte, n int)

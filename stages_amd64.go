@@ -3186,6 +3186,10 @@ func init() {
 		registerStage("avx2", Uint16, Float16, stageFusedU16ToF16AVX2)
 		registerStage("avx2", Uint16, BFloat16, stageFusedU16ToBF16AVX2)
 		registerStage("avx2", Uint16, Float4E2M1, stageFusedU16ToF4AVX2)
+		registerStage("avx2", Float4E2M1, Int16, stageFusedF4ToI16AVX2)
+		registerStage("avx2", Float4E2M1, Uint16, stageFusedF4ToU16AVX2)
+		registerStage("avx2", Float4E2M1, Float16, stageFusedF4ToF16AVX2)
+		registerStage("avx2", Float4E2M1, BFloat16, stageFusedF4ToBF16AVX2)
 	}
 	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
 		registerStage("avx512", Float16, Int8, stageFusedF16ToI8AVX512)
@@ -4154,5 +4158,85 @@ func stageFusedU16ToF4AVX2(dst, src []byte, n int) {
 		copy(s[:], src[Uint16.Size(2*q):])
 		fusedU16ToF4AVX2(&d[0], &s[0], 8)
 		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
+	}
+}
+
+// stageFusedF4ToI16AVX2 converts FLOAT4E2M1 → INT16 in one pass: the entry {F4, I16} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedF4ToI16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float4E2M1.Size(n)], dst[:Int16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF4ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [8]byte
+		var d [32]byte
+		copy(s[:], src[Float4E2M1.Size(2*q):])
+		fusedF4ToI16AVX2(&d[0], &s[0], 8)
+		copy(dst[Int16.Size(2*q):], d[:Int16.Size(r)])
+	}
+}
+
+// stageFusedF4ToU16AVX2 converts FLOAT4E2M1 → UINT16 in one pass: the entry {F4, U16} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedF4ToU16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float4E2M1.Size(n)], dst[:Uint16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF4ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [8]byte
+		var d [32]byte
+		copy(s[:], src[Float4E2M1.Size(2*q):])
+		fusedF4ToU16AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint16.Size(2*q):], d[:Uint16.Size(r)])
+	}
+}
+
+// stageFusedF4ToF16AVX2 converts FLOAT4E2M1 → FLOAT16 in one pass: the entry {F4, F16} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedF4ToF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float4E2M1.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF4ToF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [8]byte
+		var d [32]byte
+		copy(s[:], src[Float4E2M1.Size(2*q):])
+		fusedF4ToF16AVX2(&d[0], &s[0], 8)
+		copy(dst[Float16.Size(2*q):], d[:Float16.Size(r)])
+	}
+}
+
+// stageFusedF4ToBF16AVX2 converts FLOAT4E2M1 → BFLOAT16 in one pass: the entry {F4, BF16} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedF4ToBF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float4E2M1.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF4ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [8]byte
+		var d [32]byte
+		copy(s[:], src[Float4E2M1.Size(2*q):])
+		fusedF4ToBF16AVX2(&d[0], &s[0], 8)
+		copy(dst[BFloat16.Size(2*q):], d[:BFloat16.Size(r)])
 	}
 }

@@ -91,7 +91,7 @@ var (
 	fsBF  = fusedSrc{"BFloat16", "BF16", 16, 24, true, widenBF16, f4FromHalf(7, 127), true}
 	fsI16 = fusedSrc{"Int16", "I16", 16, 32, false, widenInt16(true), f4FromInt16(true), true}
 	fsU16 = fusedSrc{"Uint16", "U16", 16, 32, false, widenInt16(false), f4FromInt16(false), true}
-	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, 32, false, widenF4, nil, false}
+	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, 32, false, widenF4, nil, true}
 
 	fdI8   = fusedDst{"Int8", "I8", 8, narrowInt(tI8), nil, nil, true}
 	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8), nil, nil, true}
@@ -337,6 +337,10 @@ func (st fusedStage) f4Words(a *Asm, dst, src, n GPVirtual) {
 		}
 		w[c], w[c+16] = st.to.exact(v), st.to.exact(v)
 	}
+	if a.isa == AVX2 {
+		st.f4BytesAVX2(a, dst, src, n, w[:16])
+		return
+	}
 	tab := a.ConstWords("float4_"+strings.ToLower(st.to.short), w[:])
 	a.Stream(Loop{SrcSize: 1, DstSize: 4, Lanes: 16, Unroll: 4}, dst, src, n, Each(16, func(s *Step) {
 		d, t := a.ZMM(), a.ZMM()
@@ -350,6 +354,37 @@ func (st fusedStage) f4Words(a *Asm, dst, src, n GPVirtual) {
 		a.VPORD(t, d, d)
 		a.VPERMW(tab, d, d)
 		s.Store(d, s.Dst, 16, s.M(2, 0))
+	}))
+}
+
+// f4BytesAVX2 is f4Words on AVX2, whose VPSHUFB looks up 16-entry byte
+// tables: the low and the high bytes of the words w. Each step widens 8
+// source bytes to 16 code bytes in element order (low nibble, high
+// nibble: VPUNPCKLBW), zero-extends them to words with 0x80 in the high
+// byte (which VPSHUFB maps to 0), and ors the low-byte lookup with the
+// high-byte lookup shifted up by 8.
+func (st fusedStage) f4BytesAVX2(a *Asm, dst, src, n GPVirtual, w []uint16) {
+	lo, hi := make([]byte, 32), make([]byte, 32)
+	for i := range 32 {
+		lo[i], hi[i] = byte(w[i%16]), byte(w[i%16]>>8)
+	}
+	name := "float4_" + strings.ToLower(st.to.short)
+	tlo, thi := a.ConstBytes(name+"_lo", lo), a.ConstBytes(name+"_hi", hi)
+	low, c80 := a.Splat(0x0F0F0F0F), a.Splat(0x80008000)
+	lanes := st.vecGroups()
+	a.Stream(Loop{SrcSize: 1, DstSize: 4, Lanes: lanes, Unroll: 4}, dst, src, n, Each(lanes, func(s *Step) {
+		b, h, x, r := a.XMM(), a.XMM(), a.YMM(), a.YMM()
+		a.VMOVQ(s.Src, b)
+		a.VPSRLW(U8(4), b, h)
+		a.VPUNPCKLBW(h, b, b)
+		a.VPAND(low, b, b)
+		a.VPMOVZXBW(b, x)
+		a.VPOR(c80, x, x)
+		a.VPSHUFB(x, thi, r)
+		a.VPSHUFB(x, tlo, x)
+		a.VPSLLW(U8(8), r, r)
+		a.VPOR(r, x, x)
+		s.Store(x, s.Dst, 16, nil)
 	}))
 }
 
