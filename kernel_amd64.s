@@ -26229,6 +26229,92 @@ done:
 	VZEROUPPER
 	RET
 
+// func fusedF16ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ         DX, $0x00000040
+	JB           single
+	VMOVDQU64    (CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	VMOVDQU64    32(CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 64(AX)
+	VMOVDQU64    64(CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 128(AX)
+	VMOVDQU64    96(CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 192(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU64    (CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU16.Z  (CX), K1, Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCMPPS       $0x07, Z0, Z0, K2
+	VCVTTPS2DQ.Z Z0, K2, Z0
+	VMOVDQU32    Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
 // func fusedF16ToBoolAVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·fusedF16ToBoolAVX512(SB), NOSPLIT, $0-24
@@ -27133,6 +27219,93 @@ tail:
 	VCVTTPS2DQ  Z0, Z0
 	VPMOVDW     Z0, Y0
 	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ         DX, $0x00000040
+	JB           single
+	VPMOVZXWD    (CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	VPMOVZXWD    32(CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 64(AX)
+	VPMOVZXWD    64(CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 128(AX)
+	VPMOVZXWD    96(CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 192(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVZXWD    (CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU16.Z  (CX), K1, Y2
+	VPMOVZXWD    Y2, Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCMPPS       $0x07, Z0, Z0, K2
+	VCVTTPS2DQ.Z Z0, K2, Z0
+	VMOVDQU32    Z0, K1, (AX)
 
 done:
 	VZEROUPPER

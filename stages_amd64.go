@@ -3191,11 +3191,12 @@ func init() {
 		registerStage("avx2", Float4E2M1, Float16, stageFusedF4ToF16AVX2)
 		registerStage("avx2", Float4E2M1, BFloat16, stageFusedF4ToBF16AVX2)
 	}
-	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
+	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
 		registerStage("avx512", Float16, Int8, stageFusedF16ToI8AVX512)
 		registerStage("avx512", Float16, Uint8, stageFusedF16ToU8AVX512)
 		registerStage("avx512", Float16, Int16, stageFusedF16ToI16AVX512)
 		registerStage("avx512", Float16, Uint16, stageFusedF16ToU16AVX512)
+		registerStage("avx512", Float16, Int32, stageFusedF16ToI32AVX512)
 		registerStage("avx512", Float16, Bool, stageFusedF16ToBoolAVX512)
 		registerStage("avx512", Float16, Int4, stageFusedF16ToI4AVX512)
 		registerStage("avx512", Float16, Uint4, stageFusedF16ToU4AVX512)
@@ -3206,6 +3207,7 @@ func init() {
 		registerStage("avx512", BFloat16, Uint8, stageFusedBF16ToU8AVX512)
 		registerStage("avx512", BFloat16, Int16, stageFusedBF16ToI16AVX512)
 		registerStage("avx512", BFloat16, Uint16, stageFusedBF16ToU16AVX512)
+		registerStage("avx512", BFloat16, Int32, stageFusedBF16ToI32AVX512)
 		registerStage("avx512", BFloat16, Bool, stageFusedBF16ToBoolAVX512)
 		registerStage("avx512", BFloat16, Int4, stageFusedBF16ToI4AVX512)
 		registerStage("avx512", BFloat16, Uint4, stageFusedBF16ToU4AVX512)
@@ -3260,6 +3262,15 @@ func stageFusedF16ToU16AVX512(dst, src []byte, n int) {
 	raceRead(src)
 	raceWrite(dst)
 	fusedF16ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedF16ToI32AVX512 converts FLOAT16 → INT32 in one pass: the entry {F16, I32} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF16ToI32AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int32.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedF16ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
 // stageFusedF16ToBoolAVX512 converts FLOAT16 → BOOL in one pass: the entry {F16, Bool} of gen/amd64's
@@ -3390,6 +3401,15 @@ func stageFusedBF16ToU16AVX512(dst, src []byte, n int) {
 	raceRead(src)
 	raceWrite(dst)
 	fusedBF16ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedBF16ToI32AVX512 converts BFLOAT16 → INT32 in one pass: the entry {BF16, I32} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedBF16ToI32AVX512(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int32.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedBF16ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
 // stageFusedBF16ToBoolAVX512 converts BFLOAT16 → BOOL in one pass: the entry {BF16, Bool} of gen/amd64's

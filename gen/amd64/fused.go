@@ -117,8 +117,8 @@ var fusedTable = []struct {
 	from fusedSrc
 	to   []fusedDst
 }{
-	{fsF16, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdBool, fdI4, fdU4, fdI2, fdU2, fdF4}},
-	{fsBF, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdBool, fdI4, fdU4, fdI2, fdU2, fdF4}},
+	{fsF16, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdBool, fdI4, fdU4, fdI2, fdU2, fdF4}},
+	{fsBF, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdBool, fdI4, fdU4, fdI2, fdU2, fdF4}},
 	{fsI16, []fusedDst{fdF16, fdBF, fdF4}},
 	{fsU16, []fusedDst{fdF16, fdBF, fdF4}},
 	{fsF4, []fusedDst{fdI16, fdU16, fdI32, fdF16, fdBF}},
