@@ -29101,6 +29101,78 @@ tail:
 	VZEROUPPER
 	RET
 
+// func fusedF16ToI32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VCVTPH2PS  (CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	VCVTPH2PS  16(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 32(AX)
+	VCVTPH2PS  32(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 64(AX)
+	VCVTPH2PS  48(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 96(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VCVTPH2PS  (CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func fusedF16ToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·fusedF16ToBoolAVX2(SB), NOSPLIT, $0-24
@@ -29864,6 +29936,83 @@ single:
 	VMOVDQU    X0, (AX)
 	ADDQ       $0x00000010, CX
 	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	VPMOVZXWD  16(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 32(AX)
+	VPMOVZXWD  32(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 64(AX)
+	VPMOVZXWD  48(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 96(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000008, DX
 	JMP        single
 

@@ -1764,6 +1764,11 @@ func fusedF16ToI16AVX2(dst *byte, src *byte, n int)
 //go:noescape
 func fusedF16ToU16AVX2(dst *byte, src *byte, n int)
 
+// fusedF16ToI32AVX2 converts n groups of 1 FLOAT16 elements at src to INT32 at dst (gen/amd64 fusedTable: {F16, I32}).
+//
+//go:noescape
+func fusedF16ToI32AVX2(dst *byte, src *byte, n int)
+
 // fusedF16ToBoolAVX2 converts n groups of 1 FLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {F16, Bool}).
 //
 //go:noescape
@@ -1813,6 +1818,11 @@ func fusedBF16ToI16AVX2(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedBF16ToU16AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToI32AVX2 converts n groups of 1 BFLOAT16 elements at src to INT32 at dst (gen/amd64 fusedTable: {BF16, I32}).
+//
+//go:noescape
+func fusedBF16ToI32AVX2(dst *byte, src *byte, n int)
 
 // fusedBF16ToBoolAVX2 converts n groups of 1 BFLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {BF16, Bool}).
 //

@@ -3164,6 +3164,7 @@ func init() {
 		registerStage("avx2", Float16, Uint8, stageFusedF16ToU8AVX2)
 		registerStage("avx2", Float16, Int16, stageFusedF16ToI16AVX2)
 		registerStage("avx2", Float16, Uint16, stageFusedF16ToU16AVX2)
+		registerStage("avx2", Float16, Int32, stageFusedF16ToI32AVX2)
 		registerStage("avx2", Float16, Bool, stageFusedF16ToBoolAVX2)
 		registerStage("avx2", Float16, Int4, stageFusedF16ToI4AVX2)
 		registerStage("avx2", Float16, Uint4, stageFusedF16ToU4AVX2)
@@ -3174,6 +3175,7 @@ func init() {
 		registerStage("avx2", BFloat16, Uint8, stageFusedBF16ToU8AVX2)
 		registerStage("avx2", BFloat16, Int16, stageFusedBF16ToI16AVX2)
 		registerStage("avx2", BFloat16, Uint16, stageFusedBF16ToU16AVX2)
+		registerStage("avx2", BFloat16, Int32, stageFusedBF16ToI32AVX2)
 		registerStage("avx2", BFloat16, Bool, stageFusedBF16ToBoolAVX2)
 		registerStage("avx2", BFloat16, Int4, stageFusedBF16ToI4AVX2)
 		registerStage("avx2", BFloat16, Uint4, stageFusedBF16ToU4AVX2)
@@ -3741,6 +3743,26 @@ func stageFusedF16ToU16AVX2(dst, src []byte, n int) {
 	}
 }
 
+// stageFusedF16ToI32AVX2 converts FLOAT16 → INT32 in one pass: the entry {F16, I32} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToI32AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int32.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [32]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToI32AVX2(&d[0], &s[0], 8)
+		copy(dst[Int32.Size(1*q):], d[:Int32.Size(r)])
+	}
+}
+
 // stageFusedF16ToBoolAVX2 converts FLOAT16 → BOOL in one pass: the entry {F16, Bool} of gen/amd64's
 // fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
 func stageFusedF16ToBoolAVX2(dst, src []byte, n int) {
@@ -3938,6 +3960,26 @@ func stageFusedBF16ToU16AVX2(dst, src []byte, n int) {
 		copy(s[:], src[BFloat16.Size(1*q):])
 		fusedBF16ToU16AVX2(&d[0], &s[0], 8)
 		copy(dst[Uint16.Size(1*q):], d[:Uint16.Size(r)])
+	}
+}
+
+// stageFusedBF16ToI32AVX2 converts BFLOAT16 → INT32 in one pass: the entry {BF16, I32} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToI32AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int32.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [32]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToI32AVX2(&d[0], &s[0], 8)
+		copy(dst[Int32.Size(1*q):], d[:Int32.Size(r)])
 	}
 }
 

@@ -12,16 +12,22 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The fused stages convert, in one pass and on AVX-512, the option-free
-// pairs whose composed plan would run two SIMD steps through a FLOAT block
-// (plan.go): FLOAT16 → INT8 and the like. Each loads its source, widens it
-// to float32 lanes in registers and finishes with the FLOAT → target
-// algorithm, so the 4 KiB intermediate never exists.
+// The fused stages convert in one pass the option-free pairs whose composed
+// plan would run two SIMD steps through a FLOAT block (plan.go): FLOAT16 →
+// INT8 and the like. Each loads its source, widens it to float32 lanes in
+// registers and finishes with the FLOAT → target algorithm, so the 4 KiB
+// intermediate never exists. A registered stage replaces the pair's plan on
+// its tier (stage.go); AVX-512 has every pair of the table, AVX2 those it
+// can do cheaply (fusedStages).
 //
 // fusedTable is their one table: a row names a source (its widening
 // snippet) and the targets it is fused with (each a narrowing snippet); the
 // pairs, the loop shapes, the assembly, the Go wrappers and their
-// registration (fusedGlue) are derived from it.
+// registration (fusedGlue) are derived from it. Two kinds of pair skip the
+// float32 lanes, where measurements showed the detour to be the cost:
+// FLOAT4E2M1 to a 16-bit target is one lookup of the target's words
+// (f4Words), and a 16-bit source to FLOAT4E2M1 computes the codes in the
+// source's own 16-bit lanes (fusedSrc.f4, f4Codes16).
 //
 // Why a fused stage gives the reference's result: widening every source of
 // the table to float32 is exact (FLOAT16, BFLOAT16 and FLOAT4E2M1 values are
@@ -35,13 +41,14 @@ import (
 // whatever its sign and payload.
 //
 // Packed types: a stage works on groups of g elements, g the number that
-// fills a whole byte on the packed side (1, 2 or 4), 16/g groups a vector;
-// the Go wrapper converts a partial last group through a zero-padded
-// one-group copy (a zero element converts to 0, the padding the reference
-// writes).
+// fills a whole byte on the packed side (1, 2 or 4), 16/g groups a vector
+// of float32 lanes on AVX-512 (8/g on AVX2). The Go wrapper converts what
+// the assembly leaves (AVX-512: a partial last group; AVX2: less than a
+// vector) through a zero-padded copy (a zero element converts to 0, the
+// padding the reference writes).
 
-// fusedSrc is a source of the table: how 16 elements become 16 float32
-// lanes.
+// fusedSrc is a source of the table: how a vector's worth of elements
+// becomes a vector of float32 lanes (16 on AVX-512, 8 on AVX2).
 type fusedSrc struct {
 	goName, short string
 	bits          int // storage bits per element
@@ -63,11 +70,12 @@ type fusedSrc struct {
 	// pair (see f4Codes16). Called before the loop; the function maps a
 	// vector of source words to a vector of code words.
 	f4 func(a *Asm) func(h VecVirtual) VecVirtual
-	// avx2: the widening has an AVX2 form (see fusedStages).
+	// avx2: the source has an AVX2 form (see fusedStages).
 	avx2 bool
 }
 
-// fusedDst is a target: how 16 float32 lanes become target elements.
+// fusedDst is a target: how a vector of float32 lanes becomes target
+// elements.
 type fusedDst struct {
 	goName, short string
 	bits          int
@@ -97,7 +105,7 @@ var (
 	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8), nil, nil, true}
 	fdI16  = fusedDst{"Int16", "I16", 16, narrowInt(tI16), exactInt, nil, true}
 	fdU16  = fusedDst{"Uint16", "U16", 16, narrowInt(tU16), exactInt, nil, true}
-	fdI32  = fusedDst{"Int32", "I32", 32, narrowInt(tI32), nil, nil, false}
+	fdI32  = fusedDst{"Int32", "I32", 32, narrowInt(tI32), nil, nil, true}
 	fdBool = fusedDst{"Bool", "Bool", 8, narrowBool, nil, nil, true}
 	fdI4   = fusedDst{"Int4", "I4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
 	fdU4   = fusedDst{"Uint4", "U4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
@@ -113,6 +121,9 @@ var (
 // byte tables; INT16/UINT16 to the classic types: numeric.go), the
 // integer → packed integer pairs (through INT8, both steps integer and
 // cheap), and the float8 and E8M0 targets (their result depends on Options).
+// The packed integer sources to 16- and 32-bit targets (portable tables
+// today) would fit the FLOAT4E2M1 rows' word tables (f4Words) with their
+// own 16 values.
 var fusedTable = []struct {
 	from fusedSrc
 	to   []fusedDst
@@ -132,19 +143,21 @@ type fusedStage struct {
 }
 
 // fusedStages derives the stages: every pair of the table on AVX-512, and
-// on AVX2 the pairs whose source and target both have an AVX2 form (the
-// AVX2 tier has the same two-step plans; its packed 2-bit, FLOAT4E2M1 and
-// BFLOAT16 targets and FLOAT4E2M1 sources need instructions it lacks:
-// VPMOVDB, VPERMW, 16-entry VPERMD).
+// on AVX2 (whose tier has the same two-step plans) the pairs whose source
+// and target both have an AVX2 form, except FLOAT4E2M1 to INT32: AVX2's
+// VPERMD has 8 entries, so its FLOAT4E2M1 rows are the 16-bit targets'
+// byte tables only (f4BytesAVX2), and FLOAT → FLOAT4E2M1 exists there in
+// 16-bit lanes only (f4Codes16).
 func fusedStages() []fusedStage {
 	var st []fusedStage
 	for _, isa := range []ISA{AVX512, AVX2} {
 		for _, row := range fusedTable {
 			for _, to := range row.to {
-				if isa == AVX2 && !(row.from.avx2 && to.avx2) {
+				s := fusedStage{row.from, to, isa}
+				if isa == AVX2 && !(row.from.avx2 && to.avx2 && (row.from.short != fsF4.short || s.wordTable())) {
 					continue
 				}
-				st = append(st, fusedStage{row.from, to, isa})
+				st = append(st, s)
 			}
 		}
 	}
