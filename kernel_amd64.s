@@ -36697,3 +36697,5353 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func fusedF16ToI8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, (AX)
+	VMOVDQU64  32(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 16(AX)
+	VMOVDQU64  64(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 32(AX)
+	VMOVDQU64  96(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToU8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, (AX)
+	VMOVDQU64  32(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 16(AX)
+	VMOVDQU64  64(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 32(AX)
+	VMOVDQU64  96(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	VMOVDQU64  32(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 32(AX)
+	VMOVDQU64  64(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 64(AX)
+	VMOVDQU64  96(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 96(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	VMOVDQU64  32(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 32(AX)
+	VMOVDQU64  64(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 64(AX)
+	VMOVDQU64  96(CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 96(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y0
+	VCVTPH2PS  Y0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ         DX, $0x00000040
+	JB           single
+	VMOVDQU64    (CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	VMOVDQU64    32(CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 64(AX)
+	VMOVDQU64    64(CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 128(AX)
+	VMOVDQU64    96(CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 192(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU64    (CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU16.Z  (CX), K1, Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCMPPS       $0x07, Z0, Z0, K2
+	VCVTTPS2DQ.Z Z0, K2, Z0
+	VMOVDQU32    Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VPXORD       Z0, Z0, Z0
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y2
+	VCVTPH2PS  Y2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, (AX)
+	VMOVDQU64  32(CX), Y2
+	VCVTPH2PS  Y2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 16(AX)
+	VMOVDQU64  64(CX), Y2
+	VCVTPH2PS  Y2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 32(AX)
+	VMOVDQU64  96(CX), Y2
+	VCVTPH2PS  Y2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y2
+	VCVTPH2PS  Y2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y2
+	VCVTPH2PS   Y2, Z2
+	VCMPPS      $0x04, Z0, Z2, K2
+	VMOVDQU8.Z  X1, K2, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToI4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToI4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x000000f0, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x10011001, BX
+	VPBROADCASTD BX, Z3
+	VMOVDQU32    fused_transpose<>+0(SB), Z4
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Y5
+	VCVTPH2PS  Y5, Z5
+	VMOVDQU64  32(CX), Y6
+	VCVTPH2PS  Y6, Z6
+	VMOVDQU64  64(CX), Y7
+	VCVTPH2PS  Y7, Z7
+	VMOVDQU64  96(CX), Y8
+	VCVTPH2PS  Y8, Z8
+	VCVTTPS2DQ Z5, Z5
+	VPANDD     Z2, Z5, Z5
+	VCVTTPS2DQ Z6, Z6
+	VPANDD     Z2, Z6, Z6
+	VCVTTPS2DQ Z7, Z7
+	VPANDD     Z2, Z7, Z7
+	VCVTTPS2DQ Z8, Z8
+	VPANDD     Z2, Z8, Z8
+	VPACKUSDW  Z6, Z5, Z5
+	VPACKUSDW  Z8, Z7, Z6
+	VPACKUSWB  Z6, Z5, Z5
+	VPMADDUBSW Z3, Z5, Z5
+	VPERMD     Z5, Z4, Z5
+	VPMOVWB    Z5, Y5
+	VMOVDQU64  Y5, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Y2
+	VCVTPH2PS  Y2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPANDD     Z0, Z2, Z2
+	VPSRLQ     $0x1c, Z2, Z3
+	VPTERNLOGD $0xe4, Z1, Z3, Z2
+	VPMOVQB    Z2, X2
+	VMOVQ      X2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y2
+	VCVTPH2PS   Y2, Z2
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z2, Z2
+	VPANDD      Z0, Z2, Z2
+	VPSRLQ      $0x1c, Z2, Z0
+	VPTERNLOGD  $0xe4, Z1, Z0, Z2
+	VPMOVQB     Z2, X2
+	VMOVDQU8    X2, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+DATA fused_transpose<>+0(SB)/4, $0x00000000
+DATA fused_transpose<>+4(SB)/4, $0x00000004
+DATA fused_transpose<>+8(SB)/4, $0x00000008
+DATA fused_transpose<>+12(SB)/4, $0x0000000c
+DATA fused_transpose<>+16(SB)/4, $0x00000001
+DATA fused_transpose<>+20(SB)/4, $0x00000005
+DATA fused_transpose<>+24(SB)/4, $0x00000009
+DATA fused_transpose<>+28(SB)/4, $0x0000000d
+DATA fused_transpose<>+32(SB)/4, $0x00000002
+DATA fused_transpose<>+36(SB)/4, $0x00000006
+DATA fused_transpose<>+40(SB)/4, $0x0000000a
+DATA fused_transpose<>+44(SB)/4, $0x0000000e
+DATA fused_transpose<>+48(SB)/4, $0x00000003
+DATA fused_transpose<>+52(SB)/4, $0x00000007
+DATA fused_transpose<>+56(SB)/4, $0x0000000b
+DATA fused_transpose<>+60(SB)/4, $0x0000000f
+GLOBL fused_transpose<>(SB), RODATA|NOPTR, $64
+
+// func fusedF16ToU4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToU4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x000000f0, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x10011001, BX
+	VPBROADCASTD BX, Z3
+	VMOVDQU32    fused_transpose<>+0(SB), Z4
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU64  (CX), Y5
+	VCVTPH2PS  Y5, Z5
+	VMOVDQU64  32(CX), Y6
+	VCVTPH2PS  Y6, Z6
+	VMOVDQU64  64(CX), Y7
+	VCVTPH2PS  Y7, Z7
+	VMOVDQU64  96(CX), Y8
+	VCVTPH2PS  Y8, Z8
+	VCVTTPS2DQ Z5, Z5
+	VPANDD     Z2, Z5, Z5
+	VCVTTPS2DQ Z6, Z6
+	VPANDD     Z2, Z6, Z6
+	VCVTTPS2DQ Z7, Z7
+	VPANDD     Z2, Z7, Z7
+	VCVTTPS2DQ Z8, Z8
+	VPANDD     Z2, Z8, Z8
+	VPACKUSDW  Z6, Z5, Z5
+	VPACKUSDW  Z8, Z7, Z6
+	VPACKUSWB  Z6, Z5, Z5
+	VPMADDUBSW Z3, Z5, Z5
+	VPERMD     Z5, Z4, Z5
+	VPMOVWB    Z5, Y5
+	VMOVDQU64  Y5, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU64  (CX), Y2
+	VCVTPH2PS  Y2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPANDD     Z0, Z2, Z2
+	VPSRLQ     $0x1c, Z2, Z3
+	VPTERNLOGD $0xe4, Z1, Z3, Z2
+	VPMOVQB    Z2, X2
+	VMOVQ      X2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y2
+	VCVTPH2PS   Y2, Z2
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z2, Z2
+	VPANDD      Z0, Z2, Z2
+	VPSRLQ      $0x1c, Z2, Z0
+	VPTERNLOGD  $0xe4, Z1, Z0, Z2
+	VPMOVQB     Z2, X2
+	VMOVDQU8    X2, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToI2AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToI2AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x04010401, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00100001, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x00000003, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x04010401, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00100001, BX
+	VPBROADCASTD BX, Z5
+	VMOVDQU32    fused_transpose<>+0(SB), Z6
+
+main:
+	CMPQ       DX, $0x00000010
+	JB         single
+	VMOVDQU64  (CX), Y7
+	VCVTPH2PS  Y7, Z7
+	VMOVDQU64  32(CX), Y8
+	VCVTPH2PS  Y8, Z8
+	VMOVDQU64  64(CX), Y9
+	VCVTPH2PS  Y9, Z9
+	VMOVDQU64  96(CX), Y10
+	VCVTPH2PS  Y10, Z10
+	VCVTTPS2DQ Z7, Z7
+	VPANDD     Z3, Z7, Z7
+	VCVTTPS2DQ Z8, Z8
+	VPANDD     Z3, Z8, Z8
+	VCVTTPS2DQ Z9, Z9
+	VPANDD     Z3, Z9, Z9
+	VCVTTPS2DQ Z10, Z10
+	VPANDD     Z3, Z10, Z10
+	VPACKUSDW  Z8, Z7, Z7
+	VPACKUSDW  Z10, Z9, Z8
+	VPACKUSWB  Z8, Z7, Z7
+	VPMADDUBSW Z4, Z7, Z7
+	VPMADDWD   Z5, Z7, Z7
+	VPERMD     Z7, Z6, Z7
+	VPMOVDB    Z7, X7
+	VMOVDQU64  X7, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000004
+	JB         tail
+	VMOVDQU64  (CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPANDD     Z0, Z3, Z3
+	VPMOVDB    Z3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000004, AX
+	SUBQ       $0x00000004, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x02, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y3
+	VCVTPH2PS   Y3, Z3
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z3, Z3
+	VPANDD      Z0, Z3, Z3
+	VPMOVDB     Z3, X3
+	VPMADDUBSW  X1, X3, X3
+	VPMADDWD    X2, X3, X3
+	VPMOVDB     X3, X3
+	VMOVDQU8    X3, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToU2AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToU2AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x04010401, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00100001, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x00000003, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x04010401, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00100001, BX
+	VPBROADCASTD BX, Z5
+	VMOVDQU32    fused_transpose<>+0(SB), Z6
+
+main:
+	CMPQ       DX, $0x00000010
+	JB         single
+	VMOVDQU64  (CX), Y7
+	VCVTPH2PS  Y7, Z7
+	VMOVDQU64  32(CX), Y8
+	VCVTPH2PS  Y8, Z8
+	VMOVDQU64  64(CX), Y9
+	VCVTPH2PS  Y9, Z9
+	VMOVDQU64  96(CX), Y10
+	VCVTPH2PS  Y10, Z10
+	VCVTTPS2DQ Z7, Z7
+	VPANDD     Z3, Z7, Z7
+	VCVTTPS2DQ Z8, Z8
+	VPANDD     Z3, Z8, Z8
+	VCVTTPS2DQ Z9, Z9
+	VPANDD     Z3, Z9, Z9
+	VCVTTPS2DQ Z10, Z10
+	VPANDD     Z3, Z10, Z10
+	VPACKUSDW  Z8, Z7, Z7
+	VPACKUSDW  Z10, Z9, Z8
+	VPACKUSWB  Z8, Z7, Z7
+	VPMADDUBSW Z4, Z7, Z7
+	VPMADDWD   Z5, Z7, Z7
+	VPERMD     Z7, Z6, Z7
+	VPMOVDB    Z7, X7
+	VMOVDQU64  X7, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000004
+	JB         tail
+	VMOVDQU64  (CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPANDD     Z0, Z3, Z3
+	VPMOVDB    Z3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000004, AX
+	SUBQ       $0x00000004, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x02, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y3
+	VCVTPH2PS   Y3, Z3
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z3, Z3
+	VPANDD      Z0, Z3, Z3
+	VPMOVDB     Z3, X3
+	VPMADDUBSW  X1, X3, X3
+	VPMADDWD    X2, X3, X3
+	VPMOVDB     X3, X3
+	VMOVDQU8    X3, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToF4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToF4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7fff7fff, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00010001, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0xc8ffc8ff, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x34003400, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x39ff39ff, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x7c007c00, BX
+	VPBROADCASTD BX, Z5
+	MOVL         $0x00070007, BX
+	VPBROADCASTD BX, Z6
+	MOVL         $0x00080008, BX
+	VPBROADCASTD BX, Z7
+	MOVL         $0x00020002, BX
+	VPBROADCASTD BX, Z8
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z9
+	VPANDD     Z0, Z9, Z10
+	VPSRLW     $0x09, Z10, Z11
+	VPANDD     Z1, Z11, Z11
+	VPADDW     Z2, Z10, Z12
+	VPADDW     Z11, Z12, Z12
+	VPSRAW     $0x09, Z12, Z12
+	VPCMPUW    $0x06, Z3, Z10, K1
+	VPCMPUW    $0x06, Z4, Z10, K2
+	VPCMPUW    $0x06, Z5, Z10, K3
+	VPMAXSW.Z  Z1, Z12, K1, Z12
+	VPMAXSW    Z8, Z12, K2, Z12
+	VPMINSW    Z6, Z12, Z12
+	VMOVDQU16  Z7, K3, Z12
+	VPSRLW     $0x0c, Z9, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z12
+	VPSRLD     $0x0c, Z12, Z9
+	VPORD      Z9, Z12, Z12
+	VPMOVDB    Z12, X9
+	VMOVDQU64  X9, (AX)
+	VMOVDQU64  64(CX), Z9
+	VPANDD     Z0, Z9, Z10
+	VPSRLW     $0x09, Z10, Z11
+	VPANDD     Z1, Z11, Z11
+	VPADDW     Z2, Z10, Z12
+	VPADDW     Z11, Z12, Z12
+	VPSRAW     $0x09, Z12, Z12
+	VPCMPUW    $0x06, Z3, Z10, K1
+	VPCMPUW    $0x06, Z4, Z10, K2
+	VPCMPUW    $0x06, Z5, Z10, K3
+	VPMAXSW.Z  Z1, Z12, K1, Z12
+	VPMAXSW    Z8, Z12, K2, Z12
+	VPMINSW    Z6, Z12, Z12
+	VMOVDQU16  Z7, K3, Z12
+	VPSRLW     $0x0c, Z9, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z12
+	VPSRLD     $0x0c, Z12, Z9
+	VPORD      Z9, Z12, Z12
+	VPMOVDB    Z12, X9
+	VMOVDQU64  X9, 16(AX)
+	VMOVDQU64  128(CX), Z9
+	VPANDD     Z0, Z9, Z10
+	VPSRLW     $0x09, Z10, Z11
+	VPANDD     Z1, Z11, Z11
+	VPADDW     Z2, Z10, Z12
+	VPADDW     Z11, Z12, Z12
+	VPSRAW     $0x09, Z12, Z12
+	VPCMPUW    $0x06, Z3, Z10, K1
+	VPCMPUW    $0x06, Z4, Z10, K2
+	VPCMPUW    $0x06, Z5, Z10, K3
+	VPMAXSW.Z  Z1, Z12, K1, Z12
+	VPMAXSW    Z8, Z12, K2, Z12
+	VPMINSW    Z6, Z12, Z12
+	VMOVDQU16  Z7, K3, Z12
+	VPSRLW     $0x0c, Z9, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z12
+	VPSRLD     $0x0c, Z12, Z9
+	VPORD      Z9, Z12, Z12
+	VPMOVDB    Z12, X9
+	VMOVDQU64  X9, 32(AX)
+	VMOVDQU64  192(CX), Z9
+	VPANDD     Z0, Z9, Z10
+	VPSRLW     $0x09, Z10, Z11
+	VPANDD     Z1, Z11, Z11
+	VPADDW     Z2, Z10, Z12
+	VPADDW     Z11, Z12, Z12
+	VPSRAW     $0x09, Z12, Z12
+	VPCMPUW    $0x06, Z3, Z10, K1
+	VPCMPUW    $0x06, Z4, Z10, K2
+	VPCMPUW    $0x06, Z5, Z10, K3
+	VPMAXSW.Z  Z1, Z12, K1, Z12
+	VPMAXSW    Z8, Z12, K2, Z12
+	VPMINSW    Z6, Z12, Z12
+	VMOVDQU16  Z7, K3, Z12
+	VPSRLW     $0x0c, Z9, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z12
+	VPSRLD     $0x0c, Z12, Z9
+	VPORD      Z9, Z12, Z12
+	VPMOVDB    Z12, X9
+	VMOVDQU64  X9, 48(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z9
+	VPANDD     Z0, Z9, Z10
+	VPSRLW     $0x09, Z10, Z11
+	VPANDD     Z1, Z11, Z11
+	VPADDW     Z2, Z10, Z12
+	VPADDW     Z11, Z12, Z12
+	VPSRAW     $0x09, Z12, Z12
+	VPCMPUW    $0x06, Z3, Z10, K1
+	VPCMPUW    $0x06, Z4, Z10, K2
+	VPCMPUW    $0x06, Z5, Z10, K3
+	VPMAXSW.Z  Z1, Z12, K1, Z12
+	VPMAXSW    Z8, Z12, K2, Z12
+	VPMINSW    Z6, Z12, Z12
+	VMOVDQU16  Z7, K3, Z12
+	VPSRLW     $0x0c, Z9, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z12
+	VPSRLD     $0x0c, Z12, Z9
+	VPORD      Z9, Z12, Z12
+	VPMOVDB    Z12, X9
+	VMOVDQU64  X9, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Z9
+	VPANDD      Z0, Z9, Z0
+	VPSRLW      $0x09, Z0, Z10
+	VPANDD      Z1, Z10, Z10
+	VPADDW      Z2, Z0, Z2
+	VPADDW      Z10, Z2, Z2
+	VPSRAW      $0x09, Z2, Z2
+	VPCMPUW     $0x06, Z3, Z0, K1
+	VPCMPUW     $0x06, Z4, Z0, K2
+	VPCMPUW     $0x06, Z5, Z0, K3
+	VPMAXSW.Z   Z1, Z2, K1, Z2
+	VPMAXSW     Z8, Z2, K2, Z2
+	VPMINSW     Z6, Z2, Z2
+	VMOVDQU16   Z7, K3, Z2
+	VPSRLW      $0x0c, Z9, Z10
+	VPTERNLOGD  $0xf8, Z7, Z10, Z2
+	VPSRLD      $0x0c, Z2, Z0
+	VPORD       Z0, Z2, Z2
+	VPMOVDB     Z2, X0
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToI8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VPMOVZXWD  (CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, (AX)
+	VPMOVZXWD  32(CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 16(AX)
+	VPMOVZXWD  64(CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 32(AX)
+	VPMOVZXWD  96(CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXWD  (CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVZXWD   Y0, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU8AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToU8AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VPMOVZXWD  (CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, (AX)
+	VPMOVZXWD  32(CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 16(AX)
+	VPMOVZXWD  64(CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 32(AX)
+	VPMOVZXWD  96(CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXWD  (CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDB    Z0, X0
+	VMOVDQU64  X0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVZXWD   Y0, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDB     Z0, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VPMOVZXWD  (CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	VPMOVZXWD  32(CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 32(AX)
+	VPMOVZXWD  64(CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 64(AX)
+	VPMOVZXWD  96(CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 96(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXWD  (CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVZXWD   Y0, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VPMOVZXWD  (CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	VPMOVZXWD  32(CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 32(AX)
+	VPMOVZXWD  64(CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 64(AX)
+	VPMOVZXWD  96(CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, 96(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXWD  (CX), Z0
+	VPSLLD     $0x10, Z0, Z0
+	VCVTTPS2DQ Z0, Z0
+	VPMOVDW    Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVZXWD   Y0, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VCVTTPS2DQ  Z0, Z0
+	VPMOVDW     Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ         DX, $0x00000040
+	JB           single
+	VPMOVZXWD    (CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	VPMOVZXWD    32(CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 64(AX)
+	VPMOVZXWD    64(CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 128(AX)
+	VPMOVZXWD    96(CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 192(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVZXWD    (CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU16.Z  (CX), K1, Y2
+	VPMOVZXWD    Y2, Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCMPPS       $0x07, Z0, Z0, K2
+	VCVTTPS2DQ.Z Z0, K2, Z0
+	VMOVDQU32    Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VPXORD       Z0, Z0, Z0
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VPMOVZXWD  (CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, (AX)
+	VPMOVZXWD  32(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 16(AX)
+	VPMOVZXWD  64(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 32(AX)
+	VPMOVZXWD  96(CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXWD  (CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VCMPPS     $0x04, Z0, Z2, K1
+	VMOVDQU8.Z X1, K1, X2
+	VMOVDQU64  X2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y2
+	VPMOVZXWD   Y2, Z2
+	VPSLLD      $0x10, Z2, Z2
+	VCMPPS      $0x04, Z0, Z2, K2
+	VMOVDQU8.Z  X1, K2, X0
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToI4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x000000f0, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x10011001, BX
+	VPBROADCASTD BX, Z3
+	VMOVDQU32    fused_transpose<>+0(SB), Z4
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Z5
+	VPSLLD     $0x10, Z5, Z5
+	VPMOVZXWD  32(CX), Z6
+	VPSLLD     $0x10, Z6, Z6
+	VPMOVZXWD  64(CX), Z7
+	VPSLLD     $0x10, Z7, Z7
+	VPMOVZXWD  96(CX), Z8
+	VPSLLD     $0x10, Z8, Z8
+	VCVTTPS2DQ Z5, Z5
+	VPANDD     Z2, Z5, Z5
+	VCVTTPS2DQ Z6, Z6
+	VPANDD     Z2, Z6, Z6
+	VCVTTPS2DQ Z7, Z7
+	VPANDD     Z2, Z7, Z7
+	VCVTTPS2DQ Z8, Z8
+	VPANDD     Z2, Z8, Z8
+	VPACKUSDW  Z6, Z5, Z5
+	VPACKUSDW  Z8, Z7, Z6
+	VPACKUSWB  Z6, Z5, Z5
+	VPMADDUBSW Z3, Z5, Z5
+	VPERMD     Z5, Z4, Z5
+	VPMOVWB    Z5, Y5
+	VMOVDQU64  Y5, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPANDD     Z0, Z2, Z2
+	VPSRLQ     $0x1c, Z2, Z3
+	VPTERNLOGD $0xe4, Z1, Z3, Z2
+	VPMOVQB    Z2, X2
+	VMOVQ      X2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y2
+	VPMOVZXWD   Y2, Z2
+	VPSLLD      $0x10, Z2, Z2
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z2, Z2
+	VPANDD      Z0, Z2, Z2
+	VPSRLQ      $0x1c, Z2, Z0
+	VPTERNLOGD  $0xe4, Z1, Z0, Z2
+	VPMOVQB     Z2, X2
+	VMOVDQU8    X2, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToU4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x000000f0, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x0000000f, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x10011001, BX
+	VPBROADCASTD BX, Z3
+	VMOVDQU32    fused_transpose<>+0(SB), Z4
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Z5
+	VPSLLD     $0x10, Z5, Z5
+	VPMOVZXWD  32(CX), Z6
+	VPSLLD     $0x10, Z6, Z6
+	VPMOVZXWD  64(CX), Z7
+	VPSLLD     $0x10, Z7, Z7
+	VPMOVZXWD  96(CX), Z8
+	VPSLLD     $0x10, Z8, Z8
+	VCVTTPS2DQ Z5, Z5
+	VPANDD     Z2, Z5, Z5
+	VCVTTPS2DQ Z6, Z6
+	VPANDD     Z2, Z6, Z6
+	VCVTTPS2DQ Z7, Z7
+	VPANDD     Z2, Z7, Z7
+	VCVTTPS2DQ Z8, Z8
+	VPANDD     Z2, Z8, Z8
+	VPACKUSDW  Z6, Z5, Z5
+	VPACKUSDW  Z8, Z7, Z6
+	VPACKUSWB  Z6, Z5, Z5
+	VPMADDUBSW Z3, Z5, Z5
+	VPERMD     Z5, Z4, Z5
+	VPMOVWB    Z5, Y5
+	VMOVDQU64  Y5, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Z2
+	VPSLLD     $0x10, Z2, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPANDD     Z0, Z2, Z2
+	VPSRLQ     $0x1c, Z2, Z3
+	VPTERNLOGD $0xe4, Z1, Z3, Z2
+	VPMOVQB    Z2, X2
+	VMOVQ      X2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y2
+	VPMOVZXWD   Y2, Z2
+	VPSLLD      $0x10, Z2, Z2
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z2, Z2
+	VPANDD      Z0, Z2, Z2
+	VPSRLQ      $0x1c, Z2, Z0
+	VPTERNLOGD  $0xe4, Z1, Z0, Z2
+	VPMOVQB     Z2, X2
+	VMOVDQU8    X2, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI2AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToI2AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x04010401, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00100001, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x00000003, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x04010401, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00100001, BX
+	VPBROADCASTD BX, Z5
+	VMOVDQU32    fused_transpose<>+0(SB), Z6
+
+main:
+	CMPQ       DX, $0x00000010
+	JB         single
+	VPMOVZXWD  (CX), Z7
+	VPSLLD     $0x10, Z7, Z7
+	VPMOVZXWD  32(CX), Z8
+	VPSLLD     $0x10, Z8, Z8
+	VPMOVZXWD  64(CX), Z9
+	VPSLLD     $0x10, Z9, Z9
+	VPMOVZXWD  96(CX), Z10
+	VPSLLD     $0x10, Z10, Z10
+	VCVTTPS2DQ Z7, Z7
+	VPANDD     Z3, Z7, Z7
+	VCVTTPS2DQ Z8, Z8
+	VPANDD     Z3, Z8, Z8
+	VCVTTPS2DQ Z9, Z9
+	VPANDD     Z3, Z9, Z9
+	VCVTTPS2DQ Z10, Z10
+	VPANDD     Z3, Z10, Z10
+	VPACKUSDW  Z8, Z7, Z7
+	VPACKUSDW  Z10, Z9, Z8
+	VPACKUSWB  Z8, Z7, Z7
+	VPMADDUBSW Z4, Z7, Z7
+	VPMADDWD   Z5, Z7, Z7
+	VPERMD     Z7, Z6, Z7
+	VPMOVDB    Z7, X7
+	VMOVDQU64  X7, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000004
+	JB         tail
+	VPMOVZXWD  (CX), Z3
+	VPSLLD     $0x10, Z3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPANDD     Z0, Z3, Z3
+	VPMOVDB    Z3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000004, AX
+	SUBQ       $0x00000004, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x02, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y3
+	VPMOVZXWD   Y3, Z3
+	VPSLLD      $0x10, Z3, Z3
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z3, Z3
+	VPANDD      Z0, Z3, Z3
+	VPMOVDB     Z3, X3
+	VPMADDUBSW  X1, X3, X3
+	VPMADDWD    X2, X3, X3
+	VPMOVDB     X3, X3
+	VMOVDQU8    X3, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU2AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToU2AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x04010401, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00100001, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x00000003, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x04010401, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00100001, BX
+	VPBROADCASTD BX, Z5
+	VMOVDQU32    fused_transpose<>+0(SB), Z6
+
+main:
+	CMPQ       DX, $0x00000010
+	JB         single
+	VPMOVZXWD  (CX), Z7
+	VPSLLD     $0x10, Z7, Z7
+	VPMOVZXWD  32(CX), Z8
+	VPSLLD     $0x10, Z8, Z8
+	VPMOVZXWD  64(CX), Z9
+	VPSLLD     $0x10, Z9, Z9
+	VPMOVZXWD  96(CX), Z10
+	VPSLLD     $0x10, Z10, Z10
+	VCVTTPS2DQ Z7, Z7
+	VPANDD     Z3, Z7, Z7
+	VCVTTPS2DQ Z8, Z8
+	VPANDD     Z3, Z8, Z8
+	VCVTTPS2DQ Z9, Z9
+	VPANDD     Z3, Z9, Z9
+	VCVTTPS2DQ Z10, Z10
+	VPANDD     Z3, Z10, Z10
+	VPACKUSDW  Z8, Z7, Z7
+	VPACKUSDW  Z10, Z9, Z8
+	VPACKUSWB  Z8, Z7, Z7
+	VPMADDUBSW Z4, Z7, Z7
+	VPMADDWD   Z5, Z7, Z7
+	VPERMD     Z7, Z6, Z7
+	VPMOVDB    Z7, X7
+	VMOVDQU64  X7, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000004
+	JB         tail
+	VPMOVZXWD  (CX), Z3
+	VPSLLD     $0x10, Z3, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPANDD     Z0, Z3, Z3
+	VPMOVDB    Z3, X3
+	VPMADDUBSW X1, X3, X3
+	VPMADDWD   X2, X3, X3
+	VPMOVDB    X3, X3
+	VMOVD      X3, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000004, AX
+	SUBQ       $0x00000004, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x02, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y3
+	VPMOVZXWD   Y3, Z3
+	VPSLLD      $0x10, Z3, Z3
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VCVTTPS2DQ  Z3, Z3
+	VPANDD      Z0, Z3, Z3
+	VPMOVDB     Z3, X3
+	VPMADDUBSW  X1, X3, X3
+	VPMADDWD    X2, X3, X3
+	VPMOVDB     X3, X3
+	VMOVDQU8    X3, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToF4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToF4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7fff7fff, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00010001, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0xc11fc11f, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x3e803e80, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x3f3f3f3f, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x7f807f80, BX
+	VPBROADCASTD BX, Z5
+	MOVL         $0x00070007, BX
+	VPBROADCASTD BX, Z6
+	MOVL         $0x00080008, BX
+	VPBROADCASTD BX, Z7
+	MOVL         $0x00020002, BX
+	VPBROADCASTD BX, Z8
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z9
+	VPANDD     Z0, Z9, Z10
+	VPSRLW     $0x06, Z10, Z11
+	VPANDD     Z1, Z11, Z11
+	VPADDW     Z2, Z10, Z12
+	VPADDW     Z11, Z12, Z12
+	VPSRAW     $0x06, Z12, Z12
+	VPCMPUW    $0x06, Z3, Z10, K1
+	VPCMPUW    $0x06, Z4, Z10, K2
+	VPCMPUW    $0x06, Z5, Z10, K3
+	VPMAXSW.Z  Z1, Z12, K1, Z12
+	VPMAXSW    Z8, Z12, K2, Z12
+	VPMINSW    Z6, Z12, Z12
+	VMOVDQU16  Z7, K3, Z12
+	VPSRLW     $0x0c, Z9, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z12
+	VPSRLD     $0x0c, Z12, Z9
+	VPORD      Z9, Z12, Z12
+	VPMOVDB    Z12, X9
+	VMOVDQU64  X9, (AX)
+	VMOVDQU64  64(CX), Z9
+	VPANDD     Z0, Z9, Z10
+	VPSRLW     $0x06, Z10, Z11
+	VPANDD     Z1, Z11, Z11
+	VPADDW     Z2, Z10, Z12
+	VPADDW     Z11, Z12, Z12
+	VPSRAW     $0x06, Z12, Z12
+	VPCMPUW    $0x06, Z3, Z10, K1
+	VPCMPUW    $0x06, Z4, Z10, K2
+	VPCMPUW    $0x06, Z5, Z10, K3
+	VPMAXSW.Z  Z1, Z12, K1, Z12
+	VPMAXSW    Z8, Z12, K2, Z12
+	VPMINSW    Z6, Z12, Z12
+	VMOVDQU16  Z7, K3, Z12
+	VPSRLW     $0x0c, Z9, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z12
+	VPSRLD     $0x0c, Z12, Z9
+	VPORD      Z9, Z12, Z12
+	VPMOVDB    Z12, X9
+	VMOVDQU64  X9, 16(AX)
+	VMOVDQU64  128(CX), Z9
+	VPANDD     Z0, Z9, Z10
+	VPSRLW     $0x06, Z10, Z11
+	VPANDD     Z1, Z11, Z11
+	VPADDW     Z2, Z10, Z12
+	VPADDW     Z11, Z12, Z12
+	VPSRAW     $0x06, Z12, Z12
+	VPCMPUW    $0x06, Z3, Z10, K1
+	VPCMPUW    $0x06, Z4, Z10, K2
+	VPCMPUW    $0x06, Z5, Z10, K3
+	VPMAXSW.Z  Z1, Z12, K1, Z12
+	VPMAXSW    Z8, Z12, K2, Z12
+	VPMINSW    Z6, Z12, Z12
+	VMOVDQU16  Z7, K3, Z12
+	VPSRLW     $0x0c, Z9, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z12
+	VPSRLD     $0x0c, Z12, Z9
+	VPORD      Z9, Z12, Z12
+	VPMOVDB    Z12, X9
+	VMOVDQU64  X9, 32(AX)
+	VMOVDQU64  192(CX), Z9
+	VPANDD     Z0, Z9, Z10
+	VPSRLW     $0x06, Z10, Z11
+	VPANDD     Z1, Z11, Z11
+	VPADDW     Z2, Z10, Z12
+	VPADDW     Z11, Z12, Z12
+	VPSRAW     $0x06, Z12, Z12
+	VPCMPUW    $0x06, Z3, Z10, K1
+	VPCMPUW    $0x06, Z4, Z10, K2
+	VPCMPUW    $0x06, Z5, Z10, K3
+	VPMAXSW.Z  Z1, Z12, K1, Z12
+	VPMAXSW    Z8, Z12, K2, Z12
+	VPMINSW    Z6, Z12, Z12
+	VMOVDQU16  Z7, K3, Z12
+	VPSRLW     $0x0c, Z9, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z12
+	VPSRLD     $0x0c, Z12, Z9
+	VPORD      Z9, Z12, Z12
+	VPMOVDB    Z12, X9
+	VMOVDQU64  X9, 48(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z9
+	VPANDD     Z0, Z9, Z10
+	VPSRLW     $0x06, Z10, Z11
+	VPANDD     Z1, Z11, Z11
+	VPADDW     Z2, Z10, Z12
+	VPADDW     Z11, Z12, Z12
+	VPSRAW     $0x06, Z12, Z12
+	VPCMPUW    $0x06, Z3, Z10, K1
+	VPCMPUW    $0x06, Z4, Z10, K2
+	VPCMPUW    $0x06, Z5, Z10, K3
+	VPMAXSW.Z  Z1, Z12, K1, Z12
+	VPMAXSW    Z8, Z12, K2, Z12
+	VPMINSW    Z6, Z12, Z12
+	VMOVDQU16  Z7, K3, Z12
+	VPSRLW     $0x0c, Z9, Z11
+	VPTERNLOGD $0xf8, Z7, Z11, Z12
+	VPSRLD     $0x0c, Z12, Z9
+	VPORD      Z9, Z12, Z12
+	VPMOVDB    Z12, X9
+	VMOVDQU64  X9, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Z9
+	VPANDD      Z0, Z9, Z0
+	VPSRLW      $0x06, Z0, Z10
+	VPANDD      Z1, Z10, Z10
+	VPADDW      Z2, Z0, Z2
+	VPADDW      Z10, Z2, Z2
+	VPSRAW      $0x06, Z2, Z2
+	VPCMPUW     $0x06, Z3, Z0, K1
+	VPCMPUW     $0x06, Z4, Z0, K2
+	VPCMPUW     $0x06, Z5, Z0, K3
+	VPMAXSW.Z   Z1, Z2, K1, Z2
+	VPMAXSW     Z8, Z2, K2, Z2
+	VPMINSW     Z6, Z2, Z2
+	VMOVDQU16   Z7, K3, Z2
+	VPSRLW      $0x0c, Z9, Z10
+	VPTERNLOGD  $0xf8, Z7, Z10, Z2
+	VPSRLD      $0x0c, Z2, Z0
+	VPORD       Z0, Z2, Z2
+	VPMOVDB     Z2, X0
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedI16ToF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedI16ToF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VPMOVSXWD (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VPMOVSXWD 32(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VPMOVSXWD 64(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VPMOVSXWD 96(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVSXWD (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVSXWD   Y0, Z0
+	VCVTDQ2PS   Z0, Z0
+	VCVTPS2PH   $0x00, Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedI16ToBF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedI16ToBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z1
+	VMOVDQU64    oddwords<>+0(SB), Z2
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z4
+	VMOVDQU64    oddwords<>+0(SB), Z5
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VPMOVSXWD (CX), Z6
+	VCVTDQ2PS Z6, Z6
+	VPMOVSXWD 32(CX), Z7
+	VCVTDQ2PS Z7, Z7
+	VPMOVSXWD 64(CX), Z8
+	VCVTDQ2PS Z8, Z8
+	VPMOVSXWD 96(CX), Z9
+	VCVTDQ2PS Z9, Z9
+	VPSRLD    $0x10, Z6, Z10
+	VPANDD    Z3, Z10, Z10
+	VPADDD    Z4, Z6, Z6
+	VPADDD    Z10, Z6, Z6
+	VPSRLD    $0x10, Z7, Z10
+	VPANDD    Z3, Z10, Z10
+	VPADDD    Z4, Z7, Z7
+	VPADDD    Z10, Z7, Z7
+	VPSRLD    $0x10, Z8, Z10
+	VPANDD    Z3, Z10, Z10
+	VPADDD    Z4, Z8, Z8
+	VPADDD    Z10, Z8, Z8
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z3, Z10, Z10
+	VPADDD    Z4, Z9, Z9
+	VPADDD    Z10, Z9, Z9
+	VPERMT2W  Z7, Z5, Z6
+	VMOVDQU64 Z6, (AX)
+	VPERMT2W  Z9, Z5, Z8
+	VMOVDQU64 Z8, 64(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVSXWD (CX), Z3
+	VCVTDQ2PS Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z3, Z3
+	VPADDD    Z4, Z3, Z3
+	VPERMW    Z3, Z2, Z3
+	VMOVDQU64 Y3, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y3
+	VPMOVSXWD   Y3, Z3
+	VCVTDQ2PS   Z3, Z3
+	VPSRLD      $0x10, Z3, Z4
+	VPANDD      Z0, Z4, Z4
+	VPADDD      Z1, Z3, Z3
+	VPADDD      Z4, Z3, Z3
+	VPERMW      Z3, Z2, Z3
+	VMOVDQU16   Y3, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedI16ToF4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedI16ToF4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VMOVDQU64    f4_int_codes<>+0(SB), Z0
+	MOVL         $0x00070007, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00080008, BX
+	VPBROADCASTD BX, Z2
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z3
+	VPABSW     Z3, Z4
+	VPMINUW    Z1, Z4, Z5
+	VPSHUFB    Z5, Z0, Z5
+	VPSRLW     $0x0c, Z3, Z4
+	VPTERNLOGD $0xf8, Z2, Z4, Z5
+	VPSRLD     $0x0c, Z5, Z3
+	VPORD      Z3, Z5, Z5
+	VPMOVDB    Z5, X3
+	VMOVDQU64  X3, (AX)
+	VMOVDQU64  64(CX), Z3
+	VPABSW     Z3, Z4
+	VPMINUW    Z1, Z4, Z5
+	VPSHUFB    Z5, Z0, Z5
+	VPSRLW     $0x0c, Z3, Z4
+	VPTERNLOGD $0xf8, Z2, Z4, Z5
+	VPSRLD     $0x0c, Z5, Z3
+	VPORD      Z3, Z5, Z5
+	VPMOVDB    Z5, X3
+	VMOVDQU64  X3, 16(AX)
+	VMOVDQU64  128(CX), Z3
+	VPABSW     Z3, Z4
+	VPMINUW    Z1, Z4, Z5
+	VPSHUFB    Z5, Z0, Z5
+	VPSRLW     $0x0c, Z3, Z4
+	VPTERNLOGD $0xf8, Z2, Z4, Z5
+	VPSRLD     $0x0c, Z5, Z3
+	VPORD      Z3, Z5, Z5
+	VPMOVDB    Z5, X3
+	VMOVDQU64  X3, 32(AX)
+	VMOVDQU64  192(CX), Z3
+	VPABSW     Z3, Z4
+	VPMINUW    Z1, Z4, Z5
+	VPSHUFB    Z5, Z0, Z5
+	VPSRLW     $0x0c, Z3, Z4
+	VPTERNLOGD $0xf8, Z2, Z4, Z5
+	VPSRLD     $0x0c, Z5, Z3
+	VPORD      Z3, Z5, Z5
+	VPMOVDB    Z5, X3
+	VMOVDQU64  X3, 48(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z3
+	VPABSW     Z3, Z4
+	VPMINUW    Z1, Z4, Z5
+	VPSHUFB    Z5, Z0, Z5
+	VPSRLW     $0x0c, Z3, Z4
+	VPTERNLOGD $0xf8, Z2, Z4, Z5
+	VPSRLD     $0x0c, Z5, Z3
+	VPORD      Z3, Z5, Z5
+	VPMOVDB    Z5, X3
+	VMOVDQU64  X3, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Z3
+	VPABSW      Z3, Z4
+	VPMINUW     Z1, Z4, Z1
+	VPSHUFB     Z1, Z0, Z1
+	VPSRLW      $0x0c, Z3, Z4
+	VPTERNLOGD  $0xf8, Z2, Z4, Z1
+	VPSRLD      $0x0c, Z1, Z0
+	VPORD       Z0, Z1, Z1
+	VPMOVDB     Z1, X0
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+DATA f4_int_codes<>+0(SB)/4, $0x05040200
+DATA f4_int_codes<>+4(SB)/4, $0x07070606
+DATA f4_int_codes<>+8(SB)/4, $0x00000000
+DATA f4_int_codes<>+12(SB)/4, $0x00000000
+DATA f4_int_codes<>+16(SB)/4, $0x05040200
+DATA f4_int_codes<>+20(SB)/4, $0x07070606
+DATA f4_int_codes<>+24(SB)/4, $0x00000000
+DATA f4_int_codes<>+28(SB)/4, $0x00000000
+DATA f4_int_codes<>+32(SB)/4, $0x05040200
+DATA f4_int_codes<>+36(SB)/4, $0x07070606
+DATA f4_int_codes<>+40(SB)/4, $0x00000000
+DATA f4_int_codes<>+44(SB)/4, $0x00000000
+DATA f4_int_codes<>+48(SB)/4, $0x05040200
+DATA f4_int_codes<>+52(SB)/4, $0x07070606
+DATA f4_int_codes<>+56(SB)/4, $0x00000000
+DATA f4_int_codes<>+60(SB)/4, $0x00000000
+GLOBL f4_int_codes<>(SB), RODATA|NOPTR, $64
+
+// func fusedU16ToF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedU16ToF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VPMOVZXWD (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VPMOVZXWD 32(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VPMOVZXWD 64(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VPMOVZXWD 96(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXWD (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVZXWD   Y0, Z0
+	VCVTDQ2PS   Z0, Z0
+	VCVTPS2PH   $0x00, Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedU16ToBF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedU16ToBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z1
+	VMOVDQU64    oddwords<>+0(SB), Z2
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z4
+	VMOVDQU64    oddwords<>+0(SB), Z5
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VPMOVZXWD (CX), Z6
+	VCVTDQ2PS Z6, Z6
+	VPMOVZXWD 32(CX), Z7
+	VCVTDQ2PS Z7, Z7
+	VPMOVZXWD 64(CX), Z8
+	VCVTDQ2PS Z8, Z8
+	VPMOVZXWD 96(CX), Z9
+	VCVTDQ2PS Z9, Z9
+	VPSRLD    $0x10, Z6, Z10
+	VPANDD    Z3, Z10, Z10
+	VPADDD    Z4, Z6, Z6
+	VPADDD    Z10, Z6, Z6
+	VPSRLD    $0x10, Z7, Z10
+	VPANDD    Z3, Z10, Z10
+	VPADDD    Z4, Z7, Z7
+	VPADDD    Z10, Z7, Z7
+	VPSRLD    $0x10, Z8, Z10
+	VPANDD    Z3, Z10, Z10
+	VPADDD    Z4, Z8, Z8
+	VPADDD    Z10, Z8, Z8
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z3, Z10, Z10
+	VPADDD    Z4, Z9, Z9
+	VPADDD    Z10, Z9, Z9
+	VPERMT2W  Z7, Z5, Z6
+	VMOVDQU64 Z6, (AX)
+	VPERMT2W  Z9, Z5, Z8
+	VMOVDQU64 Z8, 64(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXWD (CX), Z3
+	VCVTDQ2PS Z3, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z1, Z3, Z3
+	VPADDD    Z4, Z3, Z3
+	VPERMW    Z3, Z2, Z3
+	VMOVDQU64 Y3, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y3
+	VPMOVZXWD   Y3, Z3
+	VCVTDQ2PS   Z3, Z3
+	VPSRLD      $0x10, Z3, Z4
+	VPANDD      Z0, Z4, Z4
+	VPADDD      Z1, Z3, Z3
+	VPADDD      Z4, Z3, Z3
+	VPERMW      Z3, Z2, Z3
+	VMOVDQU16   Y3, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedU16ToF4AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedU16ToF4AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VMOVDQU64    f4_int_codes<>+0(SB), Z0
+	MOVL         $0x00070007, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00080008, BX
+	VPBROADCASTD BX, Z2
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Z2
+	VPMINUW   Z1, Z2, Z3
+	VPSHUFB   Z3, Z0, Z3
+	VPSRLD    $0x0c, Z3, Z2
+	VPORD     Z2, Z3, Z3
+	VPMOVDB   Z3, X2
+	VMOVDQU64 X2, (AX)
+	VMOVDQU64 64(CX), Z2
+	VPMINUW   Z1, Z2, Z3
+	VPSHUFB   Z3, Z0, Z3
+	VPSRLD    $0x0c, Z3, Z2
+	VPORD     Z2, Z3, Z3
+	VPMOVDB   Z3, X2
+	VMOVDQU64 X2, 16(AX)
+	VMOVDQU64 128(CX), Z2
+	VPMINUW   Z1, Z2, Z3
+	VPSHUFB   Z3, Z0, Z3
+	VPSRLD    $0x0c, Z3, Z2
+	VPORD     Z2, Z3, Z3
+	VPMOVDB   Z3, X2
+	VMOVDQU64 X2, 32(AX)
+	VMOVDQU64 192(CX), Z2
+	VPMINUW   Z1, Z2, Z3
+	VPSHUFB   Z3, Z0, Z3
+	VPSRLD    $0x0c, Z3, Z2
+	VPORD     Z2, Z3, Z3
+	VPMOVDB   Z3, X2
+	VMOVDQU64 X2, 48(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Z2
+	VPMINUW   Z1, Z2, Z3
+	VPSHUFB   Z3, Z0, Z3
+	VPSRLD    $0x0c, Z3, Z2
+	VPORD     Z2, Z3, Z3
+	VPMOVDB   Z3, X2
+	VMOVDQU64 X2, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Z2
+	VPMINUW     Z1, Z2, Z1
+	VPSHUFB     Z1, Z0, Z1
+	VPSRLD      $0x0c, Z1, Z0
+	VPORD       Z0, Z1, Z1
+	VPMOVDB     Z1, X0
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VMOVDQU8    X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF4ToI16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF4ToI16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU64 float4_i16<>+0(SB), Z0
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VPMOVZXBD (CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	VPMOVZXBD 16(CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VPMOVZXBD 32(CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VPMOVZXBD 48(CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXBD (CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMOVZXBD  X1, Z1
+	VPSLLD     $0x0c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMW     Z0, Z1, Z1
+	MOVQ       DX, CX
+	SHLQ       $0x01, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU16  Z1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+DATA float4_i16<>+0(SB)/4, $0x00000000
+DATA float4_i16<>+4(SB)/4, $0x00010001
+DATA float4_i16<>+8(SB)/4, $0x00030002
+DATA float4_i16<>+12(SB)/4, $0x00060004
+DATA float4_i16<>+16(SB)/4, $0x00000000
+DATA float4_i16<>+20(SB)/4, $0xffffffff
+DATA float4_i16<>+24(SB)/4, $0xfffdfffe
+DATA float4_i16<>+28(SB)/4, $0xfffafffc
+DATA float4_i16<>+32(SB)/4, $0x00000000
+DATA float4_i16<>+36(SB)/4, $0x00010001
+DATA float4_i16<>+40(SB)/4, $0x00030002
+DATA float4_i16<>+44(SB)/4, $0x00060004
+DATA float4_i16<>+48(SB)/4, $0x00000000
+DATA float4_i16<>+52(SB)/4, $0xffffffff
+DATA float4_i16<>+56(SB)/4, $0xfffdfffe
+DATA float4_i16<>+60(SB)/4, $0xfffafffc
+GLOBL float4_i16<>(SB), RODATA|NOPTR, $64
+
+// func fusedF4ToU16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF4ToU16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU64 float4_u16<>+0(SB), Z0
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VPMOVZXBD (CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	VPMOVZXBD 16(CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VPMOVZXBD 32(CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VPMOVZXBD 48(CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXBD (CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMOVZXBD  X1, Z1
+	VPSLLD     $0x0c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMW     Z0, Z1, Z1
+	MOVQ       DX, CX
+	SHLQ       $0x01, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU16  Z1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+DATA float4_u16<>+0(SB)/4, $0x00000000
+DATA float4_u16<>+4(SB)/4, $0x00010001
+DATA float4_u16<>+8(SB)/4, $0x00030002
+DATA float4_u16<>+12(SB)/4, $0x00060004
+DATA float4_u16<>+16(SB)/4, $0x00000000
+DATA float4_u16<>+20(SB)/4, $0xffffffff
+DATA float4_u16<>+24(SB)/4, $0xfffdfffe
+DATA float4_u16<>+28(SB)/4, $0xfffafffc
+DATA float4_u16<>+32(SB)/4, $0x00000000
+DATA float4_u16<>+36(SB)/4, $0x00010001
+DATA float4_u16<>+40(SB)/4, $0x00030002
+DATA float4_u16<>+44(SB)/4, $0x00060004
+DATA float4_u16<>+48(SB)/4, $0x00000000
+DATA float4_u16<>+52(SB)/4, $0xffffffff
+DATA float4_u16<>+56(SB)/4, $0xfffdfffe
+DATA float4_u16<>+60(SB)/4, $0xfffafffc
+GLOBL float4_u16<>(SB), RODATA|NOPTR, $64
+
+// func fusedF4ToI32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF4ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU32 float4<>+0(SB), Z0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXBQ  (CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VMOVDQU64  Z1, (AX)
+	VPMOVZXBQ  8(CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VMOVDQU64  Z1, 64(AX)
+	VPMOVZXBQ  16(CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VMOVDQU64  Z1, 128(AX)
+	VPMOVZXBQ  24(CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VMOVDQU64  Z1, 192(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000100, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXBQ  (CX), Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VMOVDQU64  Z1, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMOVZXBQ  X1, Z1
+	VPSLLQ     $0x1c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMD     Z0, Z1, Z0
+	MOVQ       DX, CX
+	SHLQ       $0x01, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VCVTTPS2DQ Z0, Z0
+	VMOVDQU32  Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedF4ToF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF4ToF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU64 float4_f16<>+0(SB), Z0
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VPMOVZXBD (CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	VPMOVZXBD 16(CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VPMOVZXBD 32(CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VPMOVZXBD 48(CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXBD (CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMOVZXBD  X1, Z1
+	VPSLLD     $0x0c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMW     Z0, Z1, Z1
+	MOVQ       DX, CX
+	SHLQ       $0x01, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU16  Z1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+DATA float4_f16<>+0(SB)/4, $0x38000000
+DATA float4_f16<>+4(SB)/4, $0x3e003c00
+DATA float4_f16<>+8(SB)/4, $0x42004000
+DATA float4_f16<>+12(SB)/4, $0x46004400
+DATA float4_f16<>+16(SB)/4, $0xb8008000
+DATA float4_f16<>+20(SB)/4, $0xbe00bc00
+DATA float4_f16<>+24(SB)/4, $0xc200c000
+DATA float4_f16<>+28(SB)/4, $0xc600c400
+DATA float4_f16<>+32(SB)/4, $0x38000000
+DATA float4_f16<>+36(SB)/4, $0x3e003c00
+DATA float4_f16<>+40(SB)/4, $0x42004000
+DATA float4_f16<>+44(SB)/4, $0x46004400
+DATA float4_f16<>+48(SB)/4, $0xb8008000
+DATA float4_f16<>+52(SB)/4, $0xbe00bc00
+DATA float4_f16<>+56(SB)/4, $0xc200c000
+DATA float4_f16<>+60(SB)/4, $0xc600c400
+GLOBL float4_f16<>(SB), RODATA|NOPTR, $64
+
+// func fusedF4ToBF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF4ToBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU64 float4_bf16<>+0(SB), Z0
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VPMOVZXBD (CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	VPMOVZXBD 16(CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VPMOVZXBD 32(CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, 128(AX)
+	VPMOVZXBD 48(CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXBD (CX), Z1
+	VPSLLD    $0x0c, Z1, Z2
+	VPORD     Z2, Z1, Z1
+	VPERMW    Z0, Z1, Z1
+	VMOVDQU64 Z1, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (CX), K1, X1
+	VPMOVZXBD  X1, Z1
+	VPSLLD     $0x0c, Z1, Z2
+	VPORD      Z2, Z1, Z1
+	VPERMW     Z0, Z1, Z1
+	MOVQ       DX, CX
+	SHLQ       $0x01, CX
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU16  Z1, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+DATA float4_bf16<>+0(SB)/4, $0x3f000000
+DATA float4_bf16<>+4(SB)/4, $0x3fc03f80
+DATA float4_bf16<>+8(SB)/4, $0x40404000
+DATA float4_bf16<>+12(SB)/4, $0x40c04080
+DATA float4_bf16<>+16(SB)/4, $0xbf008000
+DATA float4_bf16<>+20(SB)/4, $0xbfc0bf80
+DATA float4_bf16<>+24(SB)/4, $0xc040c000
+DATA float4_bf16<>+28(SB)/4, $0xc0c0c080
+DATA float4_bf16<>+32(SB)/4, $0x3f000000
+DATA float4_bf16<>+36(SB)/4, $0x3fc03f80
+DATA float4_bf16<>+40(SB)/4, $0x40404000
+DATA float4_bf16<>+44(SB)/4, $0x40c04080
+DATA float4_bf16<>+48(SB)/4, $0xbf008000
+DATA float4_bf16<>+52(SB)/4, $0xbfc0bf80
+DATA float4_bf16<>+56(SB)/4, $0xc040c000
+DATA float4_bf16<>+60(SB)/4, $0xc0c0c080
+GLOBL float4_bf16<>(SB), RODATA|NOPTR, $64
+
+// func fusedF16ToI8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VCVTPH2PS  (CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	VCVTPH2PS  16(CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 8(AX)
+	VCVTPH2PS  32(CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 16(AX)
+	VCVTPH2PS  48(CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VCVTPH2PS  (CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToU8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VCVTPH2PS  (CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	VCVTPH2PS  16(CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 8(AX)
+	VCVTPH2PS  32(CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 16(AX)
+	VCVTPH2PS  48(CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VCVTPH2PS  (CX), Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VCVTPH2PS  (CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	VCVTPH2PS  16(CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 16(AX)
+	VCVTPH2PS  32(CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 32(AX)
+	VCVTPH2PS  48(CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 48(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VCVTPH2PS  (CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VCVTPH2PS  (CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	VCVTPH2PS  16(CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 16(AX)
+	VCVTPH2PS  32(CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 32(AX)
+	VCVTPH2PS  48(CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 48(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VCVTPH2PS  (CX), Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToI32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VCVTPH2PS  (CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	VCVTPH2PS  16(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 32(AX)
+	VCVTPH2PS  32(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 64(AX)
+	VCVTPH2PS  48(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 96(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VCVTPH2PS  (CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VCVTPH2PS (CX), Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, (AX)
+	VCVTPH2PS 16(CX), Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, 8(AX)
+	VCVTPH2PS 32(CX), Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, 16(AX)
+	VCVTPH2PS 48(CX), Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, 24(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VCVTPH2PS (CX), Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000008, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToI4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToI4AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x10011001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+
+main:
+	CMPQ         DX, $0x00000010
+	JB           single
+	VCVTPH2PS    (CX), Y3
+	VCVTPH2PS    16(CX), Y4
+	VCVTPH2PS    32(CX), Y5
+	VCVTPH2PS    48(CX), Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y1, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y1, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y1, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y1, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y2, Y3, Y3
+	VPSHUFB      fused_units_4<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVDQU      X3, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000004
+	JB           tail
+	VCVTPH2PS    (CX), Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000004, AX
+	SUBQ         $0x00000004, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA fused_units_4<>+0(SB)/4, $0x80800200
+DATA fused_units_4<>+4(SB)/4, $0x80800604
+DATA fused_units_4<>+8(SB)/4, $0x80800a08
+DATA fused_units_4<>+12(SB)/4, $0x80800e0c
+DATA fused_units_4<>+16(SB)/4, $0x02008080
+DATA fused_units_4<>+20(SB)/4, $0x06048080
+DATA fused_units_4<>+24(SB)/4, $0x0a088080
+DATA fused_units_4<>+28(SB)/4, $0x0e0c8080
+GLOBL fused_units_4<>(SB), RODATA|NOPTR, $32
+
+// func fusedF16ToU4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToU4AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x10011001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+
+main:
+	CMPQ         DX, $0x00000010
+	JB           single
+	VCVTPH2PS    (CX), Y3
+	VCVTPH2PS    16(CX), Y4
+	VCVTPH2PS    32(CX), Y5
+	VCVTPH2PS    48(CX), Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y1, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y1, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y1, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y1, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y2, Y3, Y3
+	VPSHUFB      fused_units_4<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVDQU      X3, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000004
+	JB           tail
+	VCVTPH2PS    (CX), Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000004, AX
+	SUBQ         $0x00000004, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToI2AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToI2AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x04010401, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x00100001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VCVTPH2PS    (CX), Y3
+	VCVTPH2PS    16(CX), Y4
+	VCVTPH2PS    32(CX), Y5
+	VCVTPH2PS    48(CX), Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y1, Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPSHUFB      fused_units_2<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVQ        X3, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA fused_units_2<>+0(SB)/4, $0x80048000
+DATA fused_units_2<>+4(SB)/4, $0x800c8008
+DATA fused_units_2<>+8(SB)/4, $0x80808080
+DATA fused_units_2<>+12(SB)/4, $0x80808080
+DATA fused_units_2<>+16(SB)/4, $0x04800080
+DATA fused_units_2<>+20(SB)/4, $0x0c800880
+DATA fused_units_2<>+24(SB)/4, $0x80808080
+DATA fused_units_2<>+28(SB)/4, $0x80808080
+GLOBL fused_units_2<>(SB), RODATA|NOPTR, $32
+
+// func fusedF16ToU2AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToU2AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x04010401, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x00100001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VCVTPH2PS    (CX), Y3
+	VCVTPH2PS    16(CX), Y4
+	VCVTPH2PS    32(CX), Y5
+	VCVTPH2PS    48(CX), Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y1, Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPSHUFB      fused_units_2<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVQ        X3, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToF4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedF16ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ     DX, $0x00000020
+	JB       single
+	VMOVDQU  (CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x09, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x09, Y4, Y4
+	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, (AX)
+	VMOVDQU  32(CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x09, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x09, Y4, Y4
+	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, 8(AX)
+	VMOVDQU  64(CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x09, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x09, Y4, Y4
+	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, 16(AX)
+	VMOVDQU  96(CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x09, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x09, Y4, Y4
+	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, 24(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000020, AX
+	SUBQ     $0x00000020, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000008
+	JB       tail
+	VMOVDQU  (CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x09, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x09, Y4, Y4
+	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000008, AX
+	SUBQ     $0x00000008, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_00010001<>+0(SB)/4, $0x00010001
+DATA splat32_00010001<>+4(SB)/4, $0x00010001
+DATA splat32_00010001<>+8(SB)/4, $0x00010001
+DATA splat32_00010001<>+12(SB)/4, $0x00010001
+DATA splat32_00010001<>+16(SB)/4, $0x00010001
+DATA splat32_00010001<>+20(SB)/4, $0x00010001
+DATA splat32_00010001<>+24(SB)/4, $0x00010001
+DATA splat32_00010001<>+28(SB)/4, $0x00010001
+GLOBL splat32_00010001<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_c8ffc8ff<>+0(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+4(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+8(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+12(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+16(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+20(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+24(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+28(SB)/4, $0xc8ffc8ff
+GLOBL splat32_c8ffc8ff<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_34003400<>+0(SB)/4, $0x34003400
+DATA splat32_34003400<>+4(SB)/4, $0x34003400
+DATA splat32_34003400<>+8(SB)/4, $0x34003400
+DATA splat32_34003400<>+12(SB)/4, $0x34003400
+DATA splat32_34003400<>+16(SB)/4, $0x34003400
+DATA splat32_34003400<>+20(SB)/4, $0x34003400
+DATA splat32_34003400<>+24(SB)/4, $0x34003400
+DATA splat32_34003400<>+28(SB)/4, $0x34003400
+GLOBL splat32_34003400<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_39ff39ff<>+0(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+4(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+8(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+12(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+16(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+20(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+24(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+28(SB)/4, $0x39ff39ff
+GLOBL splat32_39ff39ff<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7c007c00<>+0(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+4(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+8(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+12(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+16(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+20(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+24(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+28(SB)/4, $0x7c007c00
+GLOBL splat32_7c007c00<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00070007<>+0(SB)/4, $0x00070007
+DATA splat32_00070007<>+4(SB)/4, $0x00070007
+DATA splat32_00070007<>+8(SB)/4, $0x00070007
+DATA splat32_00070007<>+12(SB)/4, $0x00070007
+DATA splat32_00070007<>+16(SB)/4, $0x00070007
+DATA splat32_00070007<>+20(SB)/4, $0x00070007
+DATA splat32_00070007<>+24(SB)/4, $0x00070007
+DATA splat32_00070007<>+28(SB)/4, $0x00070007
+GLOBL splat32_00070007<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00080008<>+0(SB)/4, $0x00080008
+DATA splat32_00080008<>+4(SB)/4, $0x00080008
+DATA splat32_00080008<>+8(SB)/4, $0x00080008
+DATA splat32_00080008<>+12(SB)/4, $0x00080008
+DATA splat32_00080008<>+16(SB)/4, $0x00080008
+DATA splat32_00080008<>+20(SB)/4, $0x00080008
+DATA splat32_00080008<>+24(SB)/4, $0x00080008
+DATA splat32_00080008<>+28(SB)/4, $0x00080008
+GLOBL splat32_00080008<>(SB), RODATA|NOPTR, $32
+
+// func fusedBF16ToI8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	VPMOVZXWD  16(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 8(AX)
+	VPMOVZXWD  32(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 16(AX)
+	VPMOVZXWD  48(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU8AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	VPMOVZXWD  16(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 8(AX)
+	VPMOVZXWD  32(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 16(AX)
+	VPMOVZXWD  48(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, 24(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
+	VPERMD     Y1, Y0, Y1
+	VMOVQ      X1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	VPMOVZXWD  16(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 16(AX)
+	VPMOVZXWD  32(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 32(AX)
+	VPMOVZXWD  48(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 48(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	VPMOVZXWD  16(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 16(AX)
+	VPMOVZXWD  32(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 32(AX)
+	VPMOVZXWD  48(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, 48(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	VPMOVZXWD  16(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 32(AX)
+	VPMOVZXWD  32(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 64(AX)
+	VPMOVZXWD  48(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 96(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXWD (CX), Y2
+	VPSLLD    $0x10, Y2, Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, (AX)
+	VPMOVZXWD 16(CX), Y2
+	VPSLLD    $0x10, Y2, Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, 8(AX)
+	VPMOVZXWD 32(CX), Y2
+	VPSLLD    $0x10, Y2, Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, 16(AX)
+	VPMOVZXWD 48(CX), Y2
+	VPSLLD    $0x10, Y2, Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, 24(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVZXWD (CX), Y2
+	VPSLLD    $0x10, Y2, Y2
+	VCMPPS    $0x00, Y0, Y2, Y2
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD    Y2, Y1, Y2
+	VPADDB    splat8_01<>+0(SB), X2, X2
+	VMOVQ     X2, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000008, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToI4AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x10011001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+
+main:
+	CMPQ         DX, $0x00000010
+	JB           single
+	VPMOVZXWD    (CX), Y3
+	VPSLLD       $0x10, Y3, Y3
+	VPMOVZXWD    16(CX), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VPMOVZXWD    32(CX), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VPMOVZXWD    48(CX), Y6
+	VPSLLD       $0x10, Y6, Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y1, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y1, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y1, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y1, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y2, Y3, Y3
+	VPSHUFB      fused_units_4<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVDQU      X3, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000004
+	JB           tail
+	VPMOVZXWD    (CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000004, AX
+	SUBQ         $0x00000004, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToU4AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x10011001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+
+main:
+	CMPQ         DX, $0x00000010
+	JB           single
+	VPMOVZXWD    (CX), Y3
+	VPSLLD       $0x10, Y3, Y3
+	VPMOVZXWD    16(CX), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VPMOVZXWD    32(CX), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VPMOVZXWD    48(CX), Y6
+	VPSLLD       $0x10, Y6, Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y1, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y1, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y1, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y1, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y2, Y3, Y3
+	VPSHUFB      fused_units_4<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVDQU      X3, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000004
+	JB           tail
+	VPMOVZXWD    (CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y0, Y1, Y1
+	VPSRLQ       $0x1c, Y1, Y2
+	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
+	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSHUFB      packqb<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPOR         X2, X1, X1
+	VMOVD        X1, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000004, AX
+	SUBQ         $0x00000004, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToI2AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToI2AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x04010401, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x00100001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VPMOVZXWD    (CX), Y3
+	VPSLLD       $0x10, Y3, Y3
+	VPMOVZXWD    16(CX), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VPMOVZXWD    32(CX), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VPMOVZXWD    48(CX), Y6
+	VPSLLD       $0x10, Y6, Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y1, Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPSHUFB      fused_units_2<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVQ        X3, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU2AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToU2AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x04010401, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x00100001, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VPMOVZXWD    (CX), Y3
+	VPSLLD       $0x10, Y3, Y3
+	VPMOVZXWD    16(CX), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VPMOVZXWD    32(CX), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VPMOVZXWD    48(CX), Y6
+	VPSLLD       $0x10, Y6, Y6
+	VCVTTPS2DQ   Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y4
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   Y1, Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPSHUFB      fused_units_2<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VPOR         X4, X3, X3
+	VMOVQ        X3, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToF4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+
+main:
+	CMPQ     DX, $0x00000020
+	JB       single
+	VMOVDQU  (CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x06, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x06, Y4, Y4
+	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, (AX)
+	VMOVDQU  32(CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x06, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x06, Y4, Y4
+	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, 8(AX)
+	VMOVDQU  64(CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x06, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x06, Y4, Y4
+	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, 16(AX)
+	VMOVDQU  96(CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x06, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x06, Y4, Y4
+	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, 24(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000020, AX
+	SUBQ     $0x00000020, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000008
+	JB       tail
+	VMOVDQU  (CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x06, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
+	VPADDW   Y3, Y4, Y4
+	VPSRAW   $0x06, Y4, Y4
+	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
+	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
+	VPADDW   Y5, Y3, Y3
+	VPMAXSW  Y3, Y4, Y4
+	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
+	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
+	VPMINSW  Y3, Y4, Y4
+	VPSRLW   $0x0c, Y1, Y3
+	VPAND    splat32_00080008<>+0(SB), Y3, Y3
+	VPOR     Y3, Y4, Y4
+	VPSRLD   $0x0c, Y4, Y1
+	VPOR     Y1, Y4, Y4
+	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
+	VPERMD   Y1, Y0, Y1
+	VMOVQ    X1, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000008, AX
+	SUBQ     $0x00000008, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_c11fc11f<>+0(SB)/4, $0xc11fc11f
+DATA splat32_c11fc11f<>+4(SB)/4, $0xc11fc11f
+DATA splat32_c11fc11f<>+8(SB)/4, $0xc11fc11f
+DATA splat32_c11fc11f<>+12(SB)/4, $0xc11fc11f
+DATA splat32_c11fc11f<>+16(SB)/4, $0xc11fc11f
+DATA splat32_c11fc11f<>+20(SB)/4, $0xc11fc11f
+DATA splat32_c11fc11f<>+24(SB)/4, $0xc11fc11f
+DATA splat32_c11fc11f<>+28(SB)/4, $0xc11fc11f
+GLOBL splat32_c11fc11f<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_3e803e80<>+0(SB)/4, $0x3e803e80
+DATA splat32_3e803e80<>+4(SB)/4, $0x3e803e80
+DATA splat32_3e803e80<>+8(SB)/4, $0x3e803e80
+DATA splat32_3e803e80<>+12(SB)/4, $0x3e803e80
+DATA splat32_3e803e80<>+16(SB)/4, $0x3e803e80
+DATA splat32_3e803e80<>+20(SB)/4, $0x3e803e80
+DATA splat32_3e803e80<>+24(SB)/4, $0x3e803e80
+DATA splat32_3e803e80<>+28(SB)/4, $0x3e803e80
+GLOBL splat32_3e803e80<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_3f3f3f3f<>+0(SB)/4, $0x3f3f3f3f
+DATA splat32_3f3f3f3f<>+4(SB)/4, $0x3f3f3f3f
+DATA splat32_3f3f3f3f<>+8(SB)/4, $0x3f3f3f3f
+DATA splat32_3f3f3f3f<>+12(SB)/4, $0x3f3f3f3f
+DATA splat32_3f3f3f3f<>+16(SB)/4, $0x3f3f3f3f
+DATA splat32_3f3f3f3f<>+20(SB)/4, $0x3f3f3f3f
+DATA splat32_3f3f3f3f<>+24(SB)/4, $0x3f3f3f3f
+DATA splat32_3f3f3f3f<>+28(SB)/4, $0x3f3f3f3f
+GLOBL splat32_3f3f3f3f<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7f807f80<>+0(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+4(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+8(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+12(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+16(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+20(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+24(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+28(SB)/4, $0x7f807f80
+GLOBL splat32_7f807f80<>(SB), RODATA|NOPTR, $32
+
+// func fusedI16ToF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedI16ToF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVSXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (AX)
+	VPMOVSXWD 16(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 16(AX)
+	VPMOVSXWD 32(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 32(AX)
+	VPMOVSXWD 48(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 48(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVSXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedI16ToBF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedI16ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVSXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, (AX)
+	VPMOVSXWD 16(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, 16(AX)
+	VPMOVSXWD 32(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, 32(AX)
+	VPMOVSXWD 48(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, 48(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVSXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedI16ToF4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedI16ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU f4_int_codes<>+0(SB), Y0
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y2
+	VPABSW  Y2, Y3
+	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
+	VPSHUFB Y4, Y0, Y4
+	VPSRLW  $0x0c, Y2, Y3
+	VPAND   splat32_00080008<>+0(SB), Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VPSRLD  $0x0c, Y4, Y2
+	VPOR    Y2, Y4, Y4
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, (AX)
+	VMOVDQU 32(CX), Y2
+	VPABSW  Y2, Y3
+	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
+	VPSHUFB Y4, Y0, Y4
+	VPSRLW  $0x0c, Y2, Y3
+	VPAND   splat32_00080008<>+0(SB), Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VPSRLD  $0x0c, Y4, Y2
+	VPOR    Y2, Y4, Y4
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, 8(AX)
+	VMOVDQU 64(CX), Y2
+	VPABSW  Y2, Y3
+	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
+	VPSHUFB Y4, Y0, Y4
+	VPSRLW  $0x0c, Y2, Y3
+	VPAND   splat32_00080008<>+0(SB), Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VPSRLD  $0x0c, Y4, Y2
+	VPOR    Y2, Y4, Y4
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, 16(AX)
+	VMOVDQU 96(CX), Y2
+	VPABSW  Y2, Y3
+	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
+	VPSHUFB Y4, Y0, Y4
+	VPSRLW  $0x0c, Y2, Y3
+	VPAND   splat32_00080008<>+0(SB), Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VPSRLD  $0x0c, Y4, Y2
+	VPOR    Y2, Y4, Y4
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y2
+	VPABSW  Y2, Y3
+	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
+	VPSHUFB Y4, Y0, Y4
+	VPSRLW  $0x0c, Y2, Y3
+	VPAND   splat32_00080008<>+0(SB), Y3, Y3
+	VPOR    Y3, Y4, Y4
+	VPSRLD  $0x0c, Y4, Y2
+	VPOR    Y2, Y4, Y4
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedU16ToF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedU16ToF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (AX)
+	VPMOVZXWD 16(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 16(AX)
+	VPMOVZXWD 32(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 32(AX)
+	VPMOVZXWD 48(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 48(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVZXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedU16ToBF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedU16ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, (AX)
+	VPMOVZXWD 16(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, 16(AX)
+	VPMOVZXWD 32(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, 32(AX)
+	VPMOVZXWD 48(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, 48(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VPMOVZXWD (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VPSRLD    $0x10, Y0, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x10, Y0, Y0
+	VPACKUSDW Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedU16ToF4AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedU16ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU f4_int_codes<>+0(SB), Y0
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
+
+main:
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y2
+	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
+	VPSHUFB Y3, Y0, Y3
+	VPSRLD  $0x0c, Y3, Y2
+	VPOR    Y2, Y3, Y3
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, (AX)
+	VMOVDQU 32(CX), Y2
+	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
+	VPSHUFB Y3, Y0, Y3
+	VPSRLD  $0x0c, Y3, Y2
+	VPOR    Y2, Y3, Y3
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, 8(AX)
+	VMOVDQU 64(CX), Y2
+	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
+	VPSHUFB Y3, Y0, Y3
+	VPSRLD  $0x0c, Y3, Y2
+	VPOR    Y2, Y3, Y3
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, 16(AX)
+	VMOVDQU 96(CX), Y2
+	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
+	VPSHUFB Y3, Y0, Y3
+	VPSRLD  $0x0c, Y3, Y2
+	VPOR    Y2, Y3, Y3
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
+
+single:
+	CMPQ    DX, $0x00000008
+	JB      tail
+	VMOVDQU (CX), Y2
+	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
+	VPSHUFB Y3, Y0, Y3
+	VPSRLD  $0x0c, Y3, Y2
+	VPOR    Y2, Y3, Y3
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
+	VPERMD  Y2, Y1, Y2
+	VMOVQ   X2, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF4ToI16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedF4ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU float4_i16_lo<>+0(SB), Y0
+	VMOVDQU float4_i16_hi<>+0(SB), Y1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	VMOVQ      8(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 32(AX)
+	VMOVQ      16(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VMOVQ      24(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA float4_i16_lo<>+0(SB)/4, $0x01010000
+DATA float4_i16_lo<>+4(SB)/4, $0x06040302
+DATA float4_i16_lo<>+8(SB)/4, $0xffff0000
+DATA float4_i16_lo<>+12(SB)/4, $0xfafcfdfe
+DATA float4_i16_lo<>+16(SB)/4, $0x01010000
+DATA float4_i16_lo<>+20(SB)/4, $0x06040302
+DATA float4_i16_lo<>+24(SB)/4, $0xffff0000
+DATA float4_i16_lo<>+28(SB)/4, $0xfafcfdfe
+GLOBL float4_i16_lo<>(SB), RODATA|NOPTR, $32
+
+DATA float4_i16_hi<>+0(SB)/4, $0x00000000
+DATA float4_i16_hi<>+4(SB)/4, $0x00000000
+DATA float4_i16_hi<>+8(SB)/4, $0xffff0000
+DATA float4_i16_hi<>+12(SB)/4, $0xffffffff
+DATA float4_i16_hi<>+16(SB)/4, $0x00000000
+DATA float4_i16_hi<>+20(SB)/4, $0x00000000
+DATA float4_i16_hi<>+24(SB)/4, $0xffff0000
+DATA float4_i16_hi<>+28(SB)/4, $0xffffffff
+GLOBL float4_i16_hi<>(SB), RODATA|NOPTR, $32
+
+// func fusedF4ToU16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedF4ToU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU float4_u16_lo<>+0(SB), Y0
+	VMOVDQU float4_u16_hi<>+0(SB), Y1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	VMOVQ      8(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 32(AX)
+	VMOVQ      16(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VMOVQ      24(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA float4_u16_lo<>+0(SB)/4, $0x01010000
+DATA float4_u16_lo<>+4(SB)/4, $0x06040302
+DATA float4_u16_lo<>+8(SB)/4, $0xffff0000
+DATA float4_u16_lo<>+12(SB)/4, $0xfafcfdfe
+DATA float4_u16_lo<>+16(SB)/4, $0x01010000
+DATA float4_u16_lo<>+20(SB)/4, $0x06040302
+DATA float4_u16_lo<>+24(SB)/4, $0xffff0000
+DATA float4_u16_lo<>+28(SB)/4, $0xfafcfdfe
+GLOBL float4_u16_lo<>(SB), RODATA|NOPTR, $32
+
+DATA float4_u16_hi<>+0(SB)/4, $0x00000000
+DATA float4_u16_hi<>+4(SB)/4, $0x00000000
+DATA float4_u16_hi<>+8(SB)/4, $0xffff0000
+DATA float4_u16_hi<>+12(SB)/4, $0xffffffff
+DATA float4_u16_hi<>+16(SB)/4, $0x00000000
+DATA float4_u16_hi<>+20(SB)/4, $0x00000000
+DATA float4_u16_hi<>+24(SB)/4, $0xffff0000
+DATA float4_u16_hi<>+28(SB)/4, $0xffffffff
+GLOBL float4_u16_hi<>(SB), RODATA|NOPTR, $32
+
+// func fusedF4ToF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedF4ToF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU float4_f16_lo<>+0(SB), Y0
+	VMOVDQU float4_f16_hi<>+0(SB), Y1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	VMOVQ      8(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 32(AX)
+	VMOVQ      16(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VMOVQ      24(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA float4_f16_lo<>+0(SB)/4, $0x00000000
+DATA float4_f16_lo<>+4(SB)/4, $0x00000000
+DATA float4_f16_lo<>+8(SB)/4, $0x00000000
+DATA float4_f16_lo<>+12(SB)/4, $0x00000000
+DATA float4_f16_lo<>+16(SB)/4, $0x00000000
+DATA float4_f16_lo<>+20(SB)/4, $0x00000000
+DATA float4_f16_lo<>+24(SB)/4, $0x00000000
+DATA float4_f16_lo<>+28(SB)/4, $0x00000000
+GLOBL float4_f16_lo<>(SB), RODATA|NOPTR, $32
+
+DATA float4_f16_hi<>+0(SB)/4, $0x3e3c3800
+DATA float4_f16_hi<>+4(SB)/4, $0x46444240
+DATA float4_f16_hi<>+8(SB)/4, $0xbebcb880
+DATA float4_f16_hi<>+12(SB)/4, $0xc6c4c2c0
+DATA float4_f16_hi<>+16(SB)/4, $0x3e3c3800
+DATA float4_f16_hi<>+20(SB)/4, $0x46444240
+DATA float4_f16_hi<>+24(SB)/4, $0xbebcb880
+DATA float4_f16_hi<>+28(SB)/4, $0xc6c4c2c0
+GLOBL float4_f16_hi<>(SB), RODATA|NOPTR, $32
+
+// func fusedF4ToBF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedF4ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU float4_bf16_lo<>+0(SB), Y0
+	VMOVDQU float4_bf16_hi<>+0(SB), Y1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	VMOVQ      8(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 32(AX)
+	VMOVQ      16(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VMOVQ      24(CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVQ      (CX), X2
+	VPSRLW     $0x04, X2, X3
+	VPUNPCKLBW X3, X2, X2
+	VPAND      splat32_0f0f0f0f<>+0(SB), X2, X2
+	VPMOVZXBW  X2, Y2
+	VPOR       splat32_80008000<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y1, Y3
+	VPSHUFB    Y2, Y0, Y2
+	VPSLLW     $0x08, Y3, Y3
+	VPOR       Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	ADDQ       $0x00000008, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA float4_bf16_lo<>+0(SB)/4, $0xc0800000
+DATA float4_bf16_lo<>+4(SB)/4, $0xc0804000
+DATA float4_bf16_lo<>+8(SB)/4, $0xc0800000
+DATA float4_bf16_lo<>+12(SB)/4, $0xc0804000
+DATA float4_bf16_lo<>+16(SB)/4, $0xc0800000
+DATA float4_bf16_lo<>+20(SB)/4, $0xc0804000
+DATA float4_bf16_lo<>+24(SB)/4, $0xc0800000
+DATA float4_bf16_lo<>+28(SB)/4, $0xc0804000
+GLOBL float4_bf16_lo<>(SB), RODATA|NOPTR, $32
+
+DATA float4_bf16_hi<>+0(SB)/4, $0x3f3f3f00
+DATA float4_bf16_hi<>+4(SB)/4, $0x40404040
+DATA float4_bf16_hi<>+8(SB)/4, $0xbfbfbf80
+DATA float4_bf16_hi<>+12(SB)/4, $0xc0c0c0c0
+DATA float4_bf16_hi<>+16(SB)/4, $0x3f3f3f00
+DATA float4_bf16_hi<>+20(SB)/4, $0x40404040
+DATA float4_bf16_hi<>+24(SB)/4, $0xbfbfbf80
+DATA float4_bf16_hi<>+28(SB)/4, $0xc0c0c0c0
+GLOBL float4_bf16_hi<>(SB), RODATA|NOPTR, $32

@@ -1784,3 +1784,328 @@ func lut8Pack4AVX512(dst *uint8, src *uint8, n int, table *[256]uint8)
 //
 //go:noescape
 func lut8Pack2AVX512(dst *uint8, src *uint8, n int, table *[256]uint8)
+
+// fusedF16ToI8AVX512 converts n groups of 1 FLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {F16, I8}).
+//
+//go:noescape
+func fusedF16ToI8AVX512(dst *byte, src *byte, n int)
+
+// fusedF16ToU8AVX512 converts n groups of 1 FLOAT16 elements at src to UINT8 at dst (gen/amd64 fusedTable: {F16, U8}).
+//
+//go:noescape
+func fusedF16ToU8AVX512(dst *byte, src *byte, n int)
+
+// fusedF16ToI16AVX512 converts n groups of 1 FLOAT16 elements at src to INT16 at dst (gen/amd64 fusedTable: {F16, I16}).
+//
+//go:noescape
+func fusedF16ToI16AVX512(dst *byte, src *byte, n int)
+
+// fusedF16ToU16AVX512 converts n groups of 1 FLOAT16 elements at src to UINT16 at dst (gen/amd64 fusedTable: {F16, U16}).
+//
+//go:noescape
+func fusedF16ToU16AVX512(dst *byte, src *byte, n int)
+
+// fusedF16ToI32AVX512 converts n groups of 1 FLOAT16 elements at src to INT32 at dst (gen/amd64 fusedTable: {F16, I32}).
+//
+//go:noescape
+func fusedF16ToI32AVX512(dst *byte, src *byte, n int)
+
+// fusedF16ToBoolAVX512 converts n groups of 1 FLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {F16, Bool}).
+//
+//go:noescape
+func fusedF16ToBoolAVX512(dst *byte, src *byte, n int)
+
+// fusedF16ToI4AVX512 converts n groups of 2 FLOAT16 elements at src to INT4 at dst (gen/amd64 fusedTable: {F16, I4}).
+//
+//go:noescape
+func fusedF16ToI4AVX512(dst *byte, src *byte, n int)
+
+// fusedF16ToU4AVX512 converts n groups of 2 FLOAT16 elements at src to UINT4 at dst (gen/amd64 fusedTable: {F16, U4}).
+//
+//go:noescape
+func fusedF16ToU4AVX512(dst *byte, src *byte, n int)
+
+// fusedF16ToI2AVX512 converts n groups of 4 FLOAT16 elements at src to INT2 at dst (gen/amd64 fusedTable: {F16, I2}).
+//
+//go:noescape
+func fusedF16ToI2AVX512(dst *byte, src *byte, n int)
+
+// fusedF16ToU2AVX512 converts n groups of 4 FLOAT16 elements at src to UINT2 at dst (gen/amd64 fusedTable: {F16, U2}).
+//
+//go:noescape
+func fusedF16ToU2AVX512(dst *byte, src *byte, n int)
+
+// fusedF16ToF4AVX512 converts n groups of 2 FLOAT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {F16, F4}).
+//
+//go:noescape
+func fusedF16ToF4AVX512(dst *byte, src *byte, n int)
+
+// fusedBF16ToI8AVX512 converts n groups of 1 BFLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {BF16, I8}).
+//
+//go:noescape
+func fusedBF16ToI8AVX512(dst *byte, src *byte, n int)
+
+// fusedBF16ToU8AVX512 converts n groups of 1 BFLOAT16 elements at src to UINT8 at dst (gen/amd64 fusedTable: {BF16, U8}).
+//
+//go:noescape
+func fusedBF16ToU8AVX512(dst *byte, src *byte, n int)
+
+// fusedBF16ToI16AVX512 converts n groups of 1 BFLOAT16 elements at src to INT16 at dst (gen/amd64 fusedTable: {BF16, I16}).
+//
+//go:noescape
+func fusedBF16ToI16AVX512(dst *byte, src *byte, n int)
+
+// fusedBF16ToU16AVX512 converts n groups of 1 BFLOAT16 elements at src to UINT16 at dst (gen/amd64 fusedTable: {BF16, U16}).
+//
+//go:noescape
+func fusedBF16ToU16AVX512(dst *byte, src *byte, n int)
+
+// fusedBF16ToI32AVX512 converts n groups of 1 BFLOAT16 elements at src to INT32 at dst (gen/amd64 fusedTable: {BF16, I32}).
+//
+//go:noescape
+func fusedBF16ToI32AVX512(dst *byte, src *byte, n int)
+
+// fusedBF16ToBoolAVX512 converts n groups of 1 BFLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {BF16, Bool}).
+//
+//go:noescape
+func fusedBF16ToBoolAVX512(dst *byte, src *byte, n int)
+
+// fusedBF16ToI4AVX512 converts n groups of 2 BFLOAT16 elements at src to INT4 at dst (gen/amd64 fusedTable: {BF16, I4}).
+//
+//go:noescape
+func fusedBF16ToI4AVX512(dst *byte, src *byte, n int)
+
+// fusedBF16ToU4AVX512 converts n groups of 2 BFLOAT16 elements at src to UINT4 at dst (gen/amd64 fusedTable: {BF16, U4}).
+//
+//go:noescape
+func fusedBF16ToU4AVX512(dst *byte, src *byte, n int)
+
+// fusedBF16ToI2AVX512 converts n groups of 4 BFLOAT16 elements at src to INT2 at dst (gen/amd64 fusedTable: {BF16, I2}).
+//
+//go:noescape
+func fusedBF16ToI2AVX512(dst *byte, src *byte, n int)
+
+// fusedBF16ToU2AVX512 converts n groups of 4 BFLOAT16 elements at src to UINT2 at dst (gen/amd64 fusedTable: {BF16, U2}).
+//
+//go:noescape
+func fusedBF16ToU2AVX512(dst *byte, src *byte, n int)
+
+// fusedBF16ToF4AVX512 converts n groups of 2 BFLOAT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {BF16, F4}).
+//
+//go:noescape
+func fusedBF16ToF4AVX512(dst *byte, src *byte, n int)
+
+// fusedI16ToF16AVX512 converts n groups of 1 INT16 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {I16, F16}).
+//
+//go:noescape
+func fusedI16ToF16AVX512(dst *byte, src *byte, n int)
+
+// fusedI16ToBF16AVX512 converts n groups of 1 INT16 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {I16, BF16}).
+//
+//go:noescape
+func fusedI16ToBF16AVX512(dst *byte, src *byte, n int)
+
+// fusedI16ToF4AVX512 converts n groups of 2 INT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {I16, F4}).
+//
+//go:noescape
+func fusedI16ToF4AVX512(dst *byte, src *byte, n int)
+
+// fusedU16ToF16AVX512 converts n groups of 1 UINT16 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {U16, F16}).
+//
+//go:noescape
+func fusedU16ToF16AVX512(dst *byte, src *byte, n int)
+
+// fusedU16ToBF16AVX512 converts n groups of 1 UINT16 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {U16, BF16}).
+//
+//go:noescape
+func fusedU16ToBF16AVX512(dst *byte, src *byte, n int)
+
+// fusedU16ToF4AVX512 converts n groups of 2 UINT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {U16, F4}).
+//
+//go:noescape
+func fusedU16ToF4AVX512(dst *byte, src *byte, n int)
+
+// fusedF4ToI16AVX512 converts n groups of 2 FLOAT4E2M1 elements at src to INT16 at dst (gen/amd64 fusedTable: {F4, I16}).
+//
+//go:noescape
+func fusedF4ToI16AVX512(dst *byte, src *byte, n int)
+
+// fusedF4ToU16AVX512 converts n groups of 2 FLOAT4E2M1 elements at src to UINT16 at dst (gen/amd64 fusedTable: {F4, U16}).
+//
+//go:noescape
+func fusedF4ToU16AVX512(dst *byte, src *byte, n int)
+
+// fusedF4ToI32AVX512 converts n groups of 2 FLOAT4E2M1 elements at src to INT32 at dst (gen/amd64 fusedTable: {F4, I32}).
+//
+//go:noescape
+func fusedF4ToI32AVX512(dst *byte, src *byte, n int)
+
+// fusedF4ToF16AVX512 converts n groups of 2 FLOAT4E2M1 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {F4, F16}).
+//
+//go:noescape
+func fusedF4ToF16AVX512(dst *byte, src *byte, n int)
+
+// fusedF4ToBF16AVX512 converts n groups of 2 FLOAT4E2M1 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {F4, BF16}).
+//
+//go:noescape
+func fusedF4ToBF16AVX512(dst *byte, src *byte, n int)
+
+// fusedF16ToI8AVX2 converts n groups of 1 FLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {F16, I8}).
+//
+//go:noescape
+func fusedF16ToI8AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToU8AVX2 converts n groups of 1 FLOAT16 elements at src to UINT8 at dst (gen/amd64 fusedTable: {F16, U8}).
+//
+//go:noescape
+func fusedF16ToU8AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToI16AVX2 converts n groups of 1 FLOAT16 elements at src to INT16 at dst (gen/amd64 fusedTable: {F16, I16}).
+//
+//go:noescape
+func fusedF16ToI16AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToU16AVX2 converts n groups of 1 FLOAT16 elements at src to UINT16 at dst (gen/amd64 fusedTable: {F16, U16}).
+//
+//go:noescape
+func fusedF16ToU16AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToI32AVX2 converts n groups of 1 FLOAT16 elements at src to INT32 at dst (gen/amd64 fusedTable: {F16, I32}).
+//
+//go:noescape
+func fusedF16ToI32AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToBoolAVX2 converts n groups of 1 FLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {F16, Bool}).
+//
+//go:noescape
+func fusedF16ToBoolAVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToI4AVX2 converts n groups of 2 FLOAT16 elements at src to INT4 at dst (gen/amd64 fusedTable: {F16, I4}).
+//
+//go:noescape
+func fusedF16ToI4AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToU4AVX2 converts n groups of 2 FLOAT16 elements at src to UINT4 at dst (gen/amd64 fusedTable: {F16, U4}).
+//
+//go:noescape
+func fusedF16ToU4AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToI2AVX2 converts n groups of 4 FLOAT16 elements at src to INT2 at dst (gen/amd64 fusedTable: {F16, I2}).
+//
+//go:noescape
+func fusedF16ToI2AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToU2AVX2 converts n groups of 4 FLOAT16 elements at src to UINT2 at dst (gen/amd64 fusedTable: {F16, U2}).
+//
+//go:noescape
+func fusedF16ToU2AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToF4AVX2 converts n groups of 2 FLOAT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {F16, F4}).
+//
+//go:noescape
+func fusedF16ToF4AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToI8AVX2 converts n groups of 1 BFLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {BF16, I8}).
+//
+//go:noescape
+func fusedBF16ToI8AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToU8AVX2 converts n groups of 1 BFLOAT16 elements at src to UINT8 at dst (gen/amd64 fusedTable: {BF16, U8}).
+//
+//go:noescape
+func fusedBF16ToU8AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToI16AVX2 converts n groups of 1 BFLOAT16 elements at src to INT16 at dst (gen/amd64 fusedTable: {BF16, I16}).
+//
+//go:noescape
+func fusedBF16ToI16AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToU16AVX2 converts n groups of 1 BFLOAT16 elements at src to UINT16 at dst (gen/amd64 fusedTable: {BF16, U16}).
+//
+//go:noescape
+func fusedBF16ToU16AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToI32AVX2 converts n groups of 1 BFLOAT16 elements at src to INT32 at dst (gen/amd64 fusedTable: {BF16, I32}).
+//
+//go:noescape
+func fusedBF16ToI32AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToBoolAVX2 converts n groups of 1 BFLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {BF16, Bool}).
+//
+//go:noescape
+func fusedBF16ToBoolAVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToI4AVX2 converts n groups of 2 BFLOAT16 elements at src to INT4 at dst (gen/amd64 fusedTable: {BF16, I4}).
+//
+//go:noescape
+func fusedBF16ToI4AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToU4AVX2 converts n groups of 2 BFLOAT16 elements at src to UINT4 at dst (gen/amd64 fusedTable: {BF16, U4}).
+//
+//go:noescape
+func fusedBF16ToU4AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToI2AVX2 converts n groups of 4 BFLOAT16 elements at src to INT2 at dst (gen/amd64 fusedTable: {BF16, I2}).
+//
+//go:noescape
+func fusedBF16ToI2AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToU2AVX2 converts n groups of 4 BFLOAT16 elements at src to UINT2 at dst (gen/amd64 fusedTable: {BF16, U2}).
+//
+//go:noescape
+func fusedBF16ToU2AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToF4AVX2 converts n groups of 2 BFLOAT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {BF16, F4}).
+//
+//go:noescape
+func fusedBF16ToF4AVX2(dst *byte, src *byte, n int)
+
+// fusedI16ToF16AVX2 converts n groups of 1 INT16 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {I16, F16}).
+//
+//go:noescape
+func fusedI16ToF16AVX2(dst *byte, src *byte, n int)
+
+// fusedI16ToBF16AVX2 converts n groups of 1 INT16 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {I16, BF16}).
+//
+//go:noescape
+func fusedI16ToBF16AVX2(dst *byte, src *byte, n int)
+
+// fusedI16ToF4AVX2 converts n groups of 2 INT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {I16, F4}).
+//
+//go:noescape
+func fusedI16ToF4AVX2(dst *byte, src *byte, n int)
+
+// fusedU16ToF16AVX2 converts n groups of 1 UINT16 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {U16, F16}).
+//
+//go:noescape
+func fusedU16ToF16AVX2(dst *byte, src *byte, n int)
+
+// fusedU16ToBF16AVX2 converts n groups of 1 UINT16 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {U16, BF16}).
+//
+//go:noescape
+func fusedU16ToBF16AVX2(dst *byte, src *byte, n int)
+
+// fusedU16ToF4AVX2 converts n groups of 2 UINT16 elements at src to FLOAT4E2M1 at dst (gen/amd64 fusedTable: {U16, F4}).
+//
+//go:noescape
+func fusedU16ToF4AVX2(dst *byte, src *byte, n int)
+
+// fusedF4ToI16AVX2 converts n groups of 2 FLOAT4E2M1 elements at src to INT16 at dst (gen/amd64 fusedTable: {F4, I16}).
+//
+//go:noescape
+func fusedF4ToI16AVX2(dst *byte, src *byte, n int)
+
+// fusedF4ToU16AVX2 converts n groups of 2 FLOAT4E2M1 elements at src to UINT16 at dst (gen/amd64 fusedTable: {F4, U16}).
+//
+//go:noescape
+func fusedF4ToU16AVX2(dst *byte, src *byte, n int)
+
+// fusedF4ToF16AVX2 converts n groups of 2 FLOAT4E2M1 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {F4, F16}).
+//
+//go:noescape
+func fusedF4ToF16AVX2(dst *byte, src *byte, n int)
+
+// fusedF4ToBF16AVX2 converts n groups of 2 FLOAT4E2M1 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {F4, BF16}).
+//
+//go:noescape
+func fusedF4ToBF16AVX2(dst *byte, src *byte, n int)

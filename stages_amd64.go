@@ -3155,3 +3155,1150 @@ func oddTail(dst, src []byte, from DataType, n int) {
 		le.PutUint32(dst[4*i:], r)
 	}
 }
+
+// The fused SIMD stages (gen/amd64/fused.go, fusedTable).
+
+func init() {
+	if cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasF16C {
+		registerStage("avx2", Float16, Int8, stageFusedF16ToI8AVX2)
+		registerStage("avx2", Float16, Uint8, stageFusedF16ToU8AVX2)
+		registerStage("avx2", Float16, Int16, stageFusedF16ToI16AVX2)
+		registerStage("avx2", Float16, Uint16, stageFusedF16ToU16AVX2)
+		registerStage("avx2", Float16, Int32, stageFusedF16ToI32AVX2)
+		registerStage("avx2", Float16, Bool, stageFusedF16ToBoolAVX2)
+		registerStage("avx2", Float16, Int4, stageFusedF16ToI4AVX2)
+		registerStage("avx2", Float16, Uint4, stageFusedF16ToU4AVX2)
+		registerStage("avx2", Float16, Int2, stageFusedF16ToI2AVX2)
+		registerStage("avx2", Float16, Uint2, stageFusedF16ToU2AVX2)
+		registerStage("avx2", Float16, Float4E2M1, stageFusedF16ToF4AVX2)
+		registerStage("avx2", BFloat16, Int8, stageFusedBF16ToI8AVX2)
+		registerStage("avx2", BFloat16, Uint8, stageFusedBF16ToU8AVX2)
+		registerStage("avx2", BFloat16, Int16, stageFusedBF16ToI16AVX2)
+		registerStage("avx2", BFloat16, Uint16, stageFusedBF16ToU16AVX2)
+		registerStage("avx2", BFloat16, Int32, stageFusedBF16ToI32AVX2)
+		registerStage("avx2", BFloat16, Bool, stageFusedBF16ToBoolAVX2)
+		registerStage("avx2", BFloat16, Int4, stageFusedBF16ToI4AVX2)
+		registerStage("avx2", BFloat16, Uint4, stageFusedBF16ToU4AVX2)
+		registerStage("avx2", BFloat16, Int2, stageFusedBF16ToI2AVX2)
+		registerStage("avx2", BFloat16, Uint2, stageFusedBF16ToU2AVX2)
+		registerStage("avx2", BFloat16, Float4E2M1, stageFusedBF16ToF4AVX2)
+		registerStage("avx2", Int16, Float16, stageFusedI16ToF16AVX2)
+		registerStage("avx2", Int16, BFloat16, stageFusedI16ToBF16AVX2)
+		registerStage("avx2", Int16, Float4E2M1, stageFusedI16ToF4AVX2)
+		registerStage("avx2", Uint16, Float16, stageFusedU16ToF16AVX2)
+		registerStage("avx2", Uint16, BFloat16, stageFusedU16ToBF16AVX2)
+		registerStage("avx2", Uint16, Float4E2M1, stageFusedU16ToF4AVX2)
+		registerStage("avx2", Float4E2M1, Int16, stageFusedF4ToI16AVX2)
+		registerStage("avx2", Float4E2M1, Uint16, stageFusedF4ToU16AVX2)
+		registerStage("avx2", Float4E2M1, Float16, stageFusedF4ToF16AVX2)
+		registerStage("avx2", Float4E2M1, BFloat16, stageFusedF4ToBF16AVX2)
+	}
+	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
+		registerStage("avx512", Float16, Int8, stageFusedF16ToI8AVX512)
+		registerStage("avx512", Float16, Uint8, stageFusedF16ToU8AVX512)
+		registerStage("avx512", Float16, Int16, stageFusedF16ToI16AVX512)
+		registerStage("avx512", Float16, Uint16, stageFusedF16ToU16AVX512)
+		registerStage("avx512", Float16, Int32, stageFusedF16ToI32AVX512)
+		registerStage("avx512", Float16, Bool, stageFusedF16ToBoolAVX512)
+		registerStage("avx512", Float16, Int4, stageFusedF16ToI4AVX512)
+		registerStage("avx512", Float16, Uint4, stageFusedF16ToU4AVX512)
+		registerStage("avx512", Float16, Int2, stageFusedF16ToI2AVX512)
+		registerStage("avx512", Float16, Uint2, stageFusedF16ToU2AVX512)
+		registerStage("avx512", Float16, Float4E2M1, stageFusedF16ToF4AVX512)
+		registerStage("avx512", BFloat16, Int8, stageFusedBF16ToI8AVX512)
+		registerStage("avx512", BFloat16, Uint8, stageFusedBF16ToU8AVX512)
+		registerStage("avx512", BFloat16, Int16, stageFusedBF16ToI16AVX512)
+		registerStage("avx512", BFloat16, Uint16, stageFusedBF16ToU16AVX512)
+		registerStage("avx512", BFloat16, Int32, stageFusedBF16ToI32AVX512)
+		registerStage("avx512", BFloat16, Bool, stageFusedBF16ToBoolAVX512)
+		registerStage("avx512", BFloat16, Int4, stageFusedBF16ToI4AVX512)
+		registerStage("avx512", BFloat16, Uint4, stageFusedBF16ToU4AVX512)
+		registerStage("avx512", BFloat16, Int2, stageFusedBF16ToI2AVX512)
+		registerStage("avx512", BFloat16, Uint2, stageFusedBF16ToU2AVX512)
+		registerStage("avx512", BFloat16, Float4E2M1, stageFusedBF16ToF4AVX512)
+		registerStage("avx512", Int16, Float16, stageFusedI16ToF16AVX512)
+		registerStage("avx512", Int16, BFloat16, stageFusedI16ToBF16AVX512)
+		registerStage("avx512", Int16, Float4E2M1, stageFusedI16ToF4AVX512)
+		registerStage("avx512", Uint16, Float16, stageFusedU16ToF16AVX512)
+		registerStage("avx512", Uint16, BFloat16, stageFusedU16ToBF16AVX512)
+		registerStage("avx512", Uint16, Float4E2M1, stageFusedU16ToF4AVX512)
+		registerStage("avx512", Float4E2M1, Int16, stageFusedF4ToI16AVX512)
+		registerStage("avx512", Float4E2M1, Uint16, stageFusedF4ToU16AVX512)
+		registerStage("avx512", Float4E2M1, Int32, stageFusedF4ToI32AVX512)
+		registerStage("avx512", Float4E2M1, Float16, stageFusedF4ToF16AVX512)
+		registerStage("avx512", Float4E2M1, BFloat16, stageFusedF4ToBF16AVX512)
+	}
+}
+
+// stageFusedF16ToI8AVX512 converts FLOAT16 → INT8 in one pass: the entry {F16, I8} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF16ToI8AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int8.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedF16ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedF16ToU8AVX512 converts FLOAT16 → UINT8 in one pass: the entry {F16, U8} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF16ToU8AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint8.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedF16ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedF16ToI16AVX512 converts FLOAT16 → INT16 in one pass: the entry {F16, I16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF16ToI16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedF16ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedF16ToU16AVX512 converts FLOAT16 → UINT16 in one pass: the entry {F16, U16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF16ToU16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedF16ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedF16ToI32AVX512 converts FLOAT16 → INT32 in one pass: the entry {F16, I32} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF16ToI32AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int32.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedF16ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedF16ToBoolAVX512 converts FLOAT16 → BOOL in one pass: the entry {F16, Bool} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF16ToBoolAVX512(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Bool.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedF16ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedF16ToI4AVX512 converts FLOAT16 → INT4 in one pass: the entry {F16, I4} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF16ToI4AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int4.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 2
+	fusedF16ToI4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [4]byte
+		var d [1]byte
+		copy(s[:], src[Float16.Size(2*q):])
+		fusedF16ToI4AVX512(&d[0], &s[0], 1)
+		copy(dst[Int4.Size(2*q):], d[:Int4.Size(r)])
+	}
+}
+
+// stageFusedF16ToU4AVX512 converts FLOAT16 → UINT4 in one pass: the entry {F16, U4} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF16ToU4AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint4.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 2
+	fusedF16ToU4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [4]byte
+		var d [1]byte
+		copy(s[:], src[Float16.Size(2*q):])
+		fusedF16ToU4AVX512(&d[0], &s[0], 1)
+		copy(dst[Uint4.Size(2*q):], d[:Uint4.Size(r)])
+	}
+}
+
+// stageFusedF16ToI2AVX512 converts FLOAT16 → INT2 in one pass: the entry {F16, I2} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF16ToI2AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int2.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 4
+	fusedF16ToI2AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 4*q; r > 0 { // zero-padded
+		var s [8]byte
+		var d [1]byte
+		copy(s[:], src[Float16.Size(4*q):])
+		fusedF16ToI2AVX512(&d[0], &s[0], 1)
+		copy(dst[Int2.Size(4*q):], d[:Int2.Size(r)])
+	}
+}
+
+// stageFusedF16ToU2AVX512 converts FLOAT16 → UINT2 in one pass: the entry {F16, U2} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF16ToU2AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint2.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 4
+	fusedF16ToU2AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 4*q; r > 0 { // zero-padded
+		var s [8]byte
+		var d [1]byte
+		copy(s[:], src[Float16.Size(4*q):])
+		fusedF16ToU2AVX512(&d[0], &s[0], 1)
+		copy(dst[Uint2.Size(4*q):], d[:Uint2.Size(r)])
+	}
+}
+
+// stageFusedF16ToF4AVX512 converts FLOAT16 → FLOAT4E2M1 in one pass: the entry {F16, F4} of gen/amd64's
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
+func stageFusedF16ToF4AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Float4E2M1.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 2
+	fusedF16ToF4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [4]byte
+		var d [1]byte
+		copy(s[:], src[Float16.Size(2*q):])
+		fusedF16ToF4AVX512(&d[0], &s[0], 1)
+		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
+	}
+}
+
+// stageFusedBF16ToI8AVX512 converts BFLOAT16 → INT8 in one pass: the entry {BF16, I8} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedBF16ToI8AVX512(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int8.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedBF16ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedBF16ToU8AVX512 converts BFLOAT16 → UINT8 in one pass: the entry {BF16, U8} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedBF16ToU8AVX512(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint8.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedBF16ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedBF16ToI16AVX512 converts BFLOAT16 → INT16 in one pass: the entry {BF16, I16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedBF16ToI16AVX512(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedBF16ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedBF16ToU16AVX512 converts BFLOAT16 → UINT16 in one pass: the entry {BF16, U16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedBF16ToU16AVX512(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedBF16ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedBF16ToI32AVX512 converts BFLOAT16 → INT32 in one pass: the entry {BF16, I32} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedBF16ToI32AVX512(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int32.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedBF16ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedBF16ToBoolAVX512 converts BFLOAT16 → BOOL in one pass: the entry {BF16, Bool} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedBF16ToBoolAVX512(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Bool.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedBF16ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedBF16ToI4AVX512 converts BFLOAT16 → INT4 in one pass: the entry {BF16, I4} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedBF16ToI4AVX512(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int4.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 2
+	fusedBF16ToI4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [4]byte
+		var d [1]byte
+		copy(s[:], src[BFloat16.Size(2*q):])
+		fusedBF16ToI4AVX512(&d[0], &s[0], 1)
+		copy(dst[Int4.Size(2*q):], d[:Int4.Size(r)])
+	}
+}
+
+// stageFusedBF16ToU4AVX512 converts BFLOAT16 → UINT4 in one pass: the entry {BF16, U4} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedBF16ToU4AVX512(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint4.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 2
+	fusedBF16ToU4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [4]byte
+		var d [1]byte
+		copy(s[:], src[BFloat16.Size(2*q):])
+		fusedBF16ToU4AVX512(&d[0], &s[0], 1)
+		copy(dst[Uint4.Size(2*q):], d[:Uint4.Size(r)])
+	}
+}
+
+// stageFusedBF16ToI2AVX512 converts BFLOAT16 → INT2 in one pass: the entry {BF16, I2} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedBF16ToI2AVX512(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int2.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 4
+	fusedBF16ToI2AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 4*q; r > 0 { // zero-padded
+		var s [8]byte
+		var d [1]byte
+		copy(s[:], src[BFloat16.Size(4*q):])
+		fusedBF16ToI2AVX512(&d[0], &s[0], 1)
+		copy(dst[Int2.Size(4*q):], d[:Int2.Size(r)])
+	}
+}
+
+// stageFusedBF16ToU2AVX512 converts BFLOAT16 → UINT2 in one pass: the entry {BF16, U2} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedBF16ToU2AVX512(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint2.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 4
+	fusedBF16ToU2AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 4*q; r > 0 { // zero-padded
+		var s [8]byte
+		var d [1]byte
+		copy(s[:], src[BFloat16.Size(4*q):])
+		fusedBF16ToU2AVX512(&d[0], &s[0], 1)
+		copy(dst[Uint2.Size(4*q):], d[:Uint2.Size(r)])
+	}
+}
+
+// stageFusedBF16ToF4AVX512 converts BFLOAT16 → FLOAT4E2M1 in one pass: the entry {BF16, F4} of gen/amd64's
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
+func stageFusedBF16ToF4AVX512(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Float4E2M1.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 2
+	fusedBF16ToF4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [4]byte
+		var d [1]byte
+		copy(s[:], src[BFloat16.Size(2*q):])
+		fusedBF16ToF4AVX512(&d[0], &s[0], 1)
+		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
+	}
+}
+
+// stageFusedI16ToF16AVX512 converts INT16 → FLOAT16 in one pass: the entry {I16, F16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedI16ToF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Int16.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedI16ToF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedI16ToBF16AVX512 converts INT16 → BFLOAT16 in one pass: the entry {I16, BF16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedI16ToBF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Int16.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedI16ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedI16ToF4AVX512 converts INT16 → FLOAT4E2M1 in one pass: the entry {I16, F4} of gen/amd64's
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
+func stageFusedI16ToF4AVX512(dst, src []byte, n int) {
+	src, dst = src[:Int16.Size(n)], dst[:Float4E2M1.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 2
+	fusedI16ToF4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [4]byte
+		var d [1]byte
+		copy(s[:], src[Int16.Size(2*q):])
+		fusedI16ToF4AVX512(&d[0], &s[0], 1)
+		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
+	}
+}
+
+// stageFusedU16ToF16AVX512 converts UINT16 → FLOAT16 in one pass: the entry {U16, F16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedU16ToF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Uint16.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedU16ToF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedU16ToBF16AVX512 converts UINT16 → BFLOAT16 in one pass: the entry {U16, BF16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedU16ToBF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Uint16.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedU16ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedU16ToF4AVX512 converts UINT16 → FLOAT4E2M1 in one pass: the entry {U16, F4} of gen/amd64's
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
+func stageFusedU16ToF4AVX512(dst, src []byte, n int) {
+	src, dst = src[:Uint16.Size(n)], dst[:Float4E2M1.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 2
+	fusedU16ToF4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [4]byte
+		var d [1]byte
+		copy(s[:], src[Uint16.Size(2*q):])
+		fusedU16ToF4AVX512(&d[0], &s[0], 1)
+		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
+	}
+}
+
+// stageFusedF4ToI16AVX512 converts FLOAT4E2M1 → INT16 in one pass: the entry {F4, I16} of gen/amd64's
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
+func stageFusedF4ToI16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float4E2M1.Size(n)], dst[:Int16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 2
+	fusedF4ToI16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [1]byte
+		var d [4]byte
+		copy(s[:], src[Float4E2M1.Size(2*q):])
+		fusedF4ToI16AVX512(&d[0], &s[0], 1)
+		copy(dst[Int16.Size(2*q):], d[:Int16.Size(r)])
+	}
+}
+
+// stageFusedF4ToU16AVX512 converts FLOAT4E2M1 → UINT16 in one pass: the entry {F4, U16} of gen/amd64's
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
+func stageFusedF4ToU16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float4E2M1.Size(n)], dst[:Uint16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 2
+	fusedF4ToU16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [1]byte
+		var d [4]byte
+		copy(s[:], src[Float4E2M1.Size(2*q):])
+		fusedF4ToU16AVX512(&d[0], &s[0], 1)
+		copy(dst[Uint16.Size(2*q):], d[:Uint16.Size(r)])
+	}
+}
+
+// stageFusedF4ToI32AVX512 converts FLOAT4E2M1 → INT32 in one pass: the entry {F4, I32} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF4ToI32AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float4E2M1.Size(n)], dst[:Int32.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 2
+	fusedF4ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [1]byte
+		var d [8]byte
+		copy(s[:], src[Float4E2M1.Size(2*q):])
+		fusedF4ToI32AVX512(&d[0], &s[0], 1)
+		copy(dst[Int32.Size(2*q):], d[:Int32.Size(r)])
+	}
+}
+
+// stageFusedF4ToF16AVX512 converts FLOAT4E2M1 → FLOAT16 in one pass: the entry {F4, F16} of gen/amd64's
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
+func stageFusedF4ToF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float4E2M1.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 2
+	fusedF4ToF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [1]byte
+		var d [4]byte
+		copy(s[:], src[Float4E2M1.Size(2*q):])
+		fusedF4ToF16AVX512(&d[0], &s[0], 1)
+		copy(dst[Float16.Size(2*q):], d[:Float16.Size(r)])
+	}
+}
+
+// stageFusedF4ToBF16AVX512 converts FLOAT4E2M1 → BFLOAT16 in one pass: the entry {F4, BF16} of gen/amd64's
+// fusedTable on AVX-512, 32 elements a vector, the last ones under masks.
+func stageFusedF4ToBF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float4E2M1.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 2
+	fusedF4ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [1]byte
+		var d [4]byte
+		copy(s[:], src[Float4E2M1.Size(2*q):])
+		fusedF4ToBF16AVX512(&d[0], &s[0], 1)
+		copy(dst[BFloat16.Size(2*q):], d[:BFloat16.Size(r)])
+	}
+}
+
+// stageFusedF16ToI8AVX2 converts FLOAT16 → INT8 in one pass: the entry {F16, I8} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToI8AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int8.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [8]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToI8AVX2(&d[0], &s[0], 8)
+		copy(dst[Int8.Size(1*q):], d[:Int8.Size(r)])
+	}
+}
+
+// stageFusedF16ToU8AVX2 converts FLOAT16 → UINT8 in one pass: the entry {F16, U8} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToU8AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint8.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [8]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToU8AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint8.Size(1*q):], d[:Uint8.Size(r)])
+	}
+}
+
+// stageFusedF16ToI16AVX2 converts FLOAT16 → INT16 in one pass: the entry {F16, I16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToI16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToI16AVX2(&d[0], &s[0], 8)
+		copy(dst[Int16.Size(1*q):], d[:Int16.Size(r)])
+	}
+}
+
+// stageFusedF16ToU16AVX2 converts FLOAT16 → UINT16 in one pass: the entry {F16, U16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToU16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToU16AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint16.Size(1*q):], d[:Uint16.Size(r)])
+	}
+}
+
+// stageFusedF16ToI32AVX2 converts FLOAT16 → INT32 in one pass: the entry {F16, I32} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToI32AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int32.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [32]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToI32AVX2(&d[0], &s[0], 8)
+		copy(dst[Int32.Size(1*q):], d[:Int32.Size(r)])
+	}
+}
+
+// stageFusedF16ToBoolAVX2 converts FLOAT16 → BOOL in one pass: the entry {F16, Bool} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToBoolAVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Bool.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [8]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToBoolAVX2(&d[0], &s[0], 8)
+		copy(dst[Bool.Size(1*q):], d[:Bool.Size(r)])
+	}
+}
+
+// stageFusedF16ToI4AVX2 converts FLOAT16 → INT4 in one pass: the entry {F16, I4} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToI4AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int4.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 4 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToI4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [4]byte
+		copy(s[:], src[Float16.Size(2*q):])
+		fusedF16ToI4AVX2(&d[0], &s[0], 4)
+		copy(dst[Int4.Size(2*q):], d[:Int4.Size(r)])
+	}
+}
+
+// stageFusedF16ToU4AVX2 converts FLOAT16 → UINT4 in one pass: the entry {F16, U4} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToU4AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint4.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 4 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToU4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [4]byte
+		copy(s[:], src[Float16.Size(2*q):])
+		fusedF16ToU4AVX2(&d[0], &s[0], 4)
+		copy(dst[Uint4.Size(2*q):], d[:Uint4.Size(r)])
+	}
+}
+
+// stageFusedF16ToI2AVX2 converts FLOAT16 → INT2 in one pass: the entry {F16, I2} of gen/amd64's
+// fusedTable on AVX2, 32 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToI2AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int2.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 32
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToI2AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 4*q; r > 0 { // zero-padded
+		var s [64]byte
+		var d [8]byte
+		copy(s[:], src[Float16.Size(4*q):])
+		fusedF16ToI2AVX2(&d[0], &s[0], 8)
+		copy(dst[Int2.Size(4*q):], d[:Int2.Size(r)])
+	}
+}
+
+// stageFusedF16ToU2AVX2 converts FLOAT16 → UINT2 in one pass: the entry {F16, U2} of gen/amd64's
+// fusedTable on AVX2, 32 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToU2AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint2.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 32
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToU2AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 4*q; r > 0 { // zero-padded
+		var s [64]byte
+		var d [8]byte
+		copy(s[:], src[Float16.Size(4*q):])
+		fusedF16ToU2AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint2.Size(4*q):], d[:Uint2.Size(r)])
+	}
+}
+
+// stageFusedF16ToF4AVX2 converts FLOAT16 → FLOAT4E2M1 in one pass: the entry {F16, F4} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToF4AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Float4E2M1.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [32]byte
+		var d [8]byte
+		copy(s[:], src[Float16.Size(2*q):])
+		fusedF16ToF4AVX2(&d[0], &s[0], 8)
+		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
+	}
+}
+
+// stageFusedBF16ToI8AVX2 converts BFLOAT16 → INT8 in one pass: the entry {BF16, I8} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToI8AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int8.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [8]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToI8AVX2(&d[0], &s[0], 8)
+		copy(dst[Int8.Size(1*q):], d[:Int8.Size(r)])
+	}
+}
+
+// stageFusedBF16ToU8AVX2 converts BFLOAT16 → UINT8 in one pass: the entry {BF16, U8} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToU8AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint8.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [8]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToU8AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint8.Size(1*q):], d[:Uint8.Size(r)])
+	}
+}
+
+// stageFusedBF16ToI16AVX2 converts BFLOAT16 → INT16 in one pass: the entry {BF16, I16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToI16AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToI16AVX2(&d[0], &s[0], 8)
+		copy(dst[Int16.Size(1*q):], d[:Int16.Size(r)])
+	}
+}
+
+// stageFusedBF16ToU16AVX2 converts BFLOAT16 → UINT16 in one pass: the entry {BF16, U16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToU16AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToU16AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint16.Size(1*q):], d[:Uint16.Size(r)])
+	}
+}
+
+// stageFusedBF16ToI32AVX2 converts BFLOAT16 → INT32 in one pass: the entry {BF16, I32} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToI32AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int32.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToI32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [32]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToI32AVX2(&d[0], &s[0], 8)
+		copy(dst[Int32.Size(1*q):], d[:Int32.Size(r)])
+	}
+}
+
+// stageFusedBF16ToBoolAVX2 converts BFLOAT16 → BOOL in one pass: the entry {BF16, Bool} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToBoolAVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Bool.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [8]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToBoolAVX2(&d[0], &s[0], 8)
+		copy(dst[Bool.Size(1*q):], d[:Bool.Size(r)])
+	}
+}
+
+// stageFusedBF16ToI4AVX2 converts BFLOAT16 → INT4 in one pass: the entry {BF16, I4} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToI4AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int4.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 4 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToI4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [4]byte
+		copy(s[:], src[BFloat16.Size(2*q):])
+		fusedBF16ToI4AVX2(&d[0], &s[0], 4)
+		copy(dst[Int4.Size(2*q):], d[:Int4.Size(r)])
+	}
+}
+
+// stageFusedBF16ToU4AVX2 converts BFLOAT16 → UINT4 in one pass: the entry {BF16, U4} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToU4AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint4.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 4 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToU4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [4]byte
+		copy(s[:], src[BFloat16.Size(2*q):])
+		fusedBF16ToU4AVX2(&d[0], &s[0], 4)
+		copy(dst[Uint4.Size(2*q):], d[:Uint4.Size(r)])
+	}
+}
+
+// stageFusedBF16ToI2AVX2 converts BFLOAT16 → INT2 in one pass: the entry {BF16, I2} of gen/amd64's
+// fusedTable on AVX2, 32 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToI2AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int2.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 32
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToI2AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 4*q; r > 0 { // zero-padded
+		var s [64]byte
+		var d [8]byte
+		copy(s[:], src[BFloat16.Size(4*q):])
+		fusedBF16ToI2AVX2(&d[0], &s[0], 8)
+		copy(dst[Int2.Size(4*q):], d[:Int2.Size(r)])
+	}
+}
+
+// stageFusedBF16ToU2AVX2 converts BFLOAT16 → UINT2 in one pass: the entry {BF16, U2} of gen/amd64's
+// fusedTable on AVX2, 32 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToU2AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint2.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 32
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToU2AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 4*q; r > 0 { // zero-padded
+		var s [64]byte
+		var d [8]byte
+		copy(s[:], src[BFloat16.Size(4*q):])
+		fusedBF16ToU2AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint2.Size(4*q):], d[:Uint2.Size(r)])
+	}
+}
+
+// stageFusedBF16ToF4AVX2 converts BFLOAT16 → FLOAT4E2M1 in one pass: the entry {BF16, F4} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToF4AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Float4E2M1.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [32]byte
+		var d [8]byte
+		copy(s[:], src[BFloat16.Size(2*q):])
+		fusedBF16ToF4AVX2(&d[0], &s[0], 8)
+		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
+	}
+}
+
+// stageFusedI16ToF16AVX2 converts INT16 → FLOAT16 in one pass: the entry {I16, F16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedI16ToF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Int16.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedI16ToF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[Int16.Size(1*q):])
+		fusedI16ToF16AVX2(&d[0], &s[0], 8)
+		copy(dst[Float16.Size(1*q):], d[:Float16.Size(r)])
+	}
+}
+
+// stageFusedI16ToBF16AVX2 converts INT16 → BFLOAT16 in one pass: the entry {I16, BF16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedI16ToBF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Int16.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedI16ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[Int16.Size(1*q):])
+		fusedI16ToBF16AVX2(&d[0], &s[0], 8)
+		copy(dst[BFloat16.Size(1*q):], d[:BFloat16.Size(r)])
+	}
+}
+
+// stageFusedI16ToF4AVX2 converts INT16 → FLOAT4E2M1 in one pass: the entry {I16, F4} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedI16ToF4AVX2(dst, src []byte, n int) {
+	src, dst = src[:Int16.Size(n)], dst[:Float4E2M1.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedI16ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [32]byte
+		var d [8]byte
+		copy(s[:], src[Int16.Size(2*q):])
+		fusedI16ToF4AVX2(&d[0], &s[0], 8)
+		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
+	}
+}
+
+// stageFusedU16ToF16AVX2 converts UINT16 → FLOAT16 in one pass: the entry {U16, F16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedU16ToF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Uint16.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedU16ToF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[Uint16.Size(1*q):])
+		fusedU16ToF16AVX2(&d[0], &s[0], 8)
+		copy(dst[Float16.Size(1*q):], d[:Float16.Size(r)])
+	}
+}
+
+// stageFusedU16ToBF16AVX2 converts UINT16 → BFLOAT16 in one pass: the entry {U16, BF16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedU16ToBF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Uint16.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedU16ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [16]byte
+		copy(s[:], src[Uint16.Size(1*q):])
+		fusedU16ToBF16AVX2(&d[0], &s[0], 8)
+		copy(dst[BFloat16.Size(1*q):], d[:BFloat16.Size(r)])
+	}
+}
+
+// stageFusedU16ToF4AVX2 converts UINT16 → FLOAT4E2M1 in one pass: the entry {U16, F4} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedU16ToF4AVX2(dst, src []byte, n int) {
+	src, dst = src[:Uint16.Size(n)], dst[:Float4E2M1.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedU16ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [32]byte
+		var d [8]byte
+		copy(s[:], src[Uint16.Size(2*q):])
+		fusedU16ToF4AVX2(&d[0], &s[0], 8)
+		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
+	}
+}
+
+// stageFusedF4ToI16AVX2 converts FLOAT4E2M1 → INT16 in one pass: the entry {F4, I16} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedF4ToI16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float4E2M1.Size(n)], dst[:Int16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF4ToI16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [8]byte
+		var d [32]byte
+		copy(s[:], src[Float4E2M1.Size(2*q):])
+		fusedF4ToI16AVX2(&d[0], &s[0], 8)
+		copy(dst[Int16.Size(2*q):], d[:Int16.Size(r)])
+	}
+}
+
+// stageFusedF4ToU16AVX2 converts FLOAT4E2M1 → UINT16 in one pass: the entry {F4, U16} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedF4ToU16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float4E2M1.Size(n)], dst[:Uint16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF4ToU16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [8]byte
+		var d [32]byte
+		copy(s[:], src[Float4E2M1.Size(2*q):])
+		fusedF4ToU16AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint16.Size(2*q):], d[:Uint16.Size(r)])
+	}
+}
+
+// stageFusedF4ToF16AVX2 converts FLOAT4E2M1 → FLOAT16 in one pass: the entry {F4, F16} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedF4ToF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float4E2M1.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF4ToF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [8]byte
+		var d [32]byte
+		copy(s[:], src[Float4E2M1.Size(2*q):])
+		fusedF4ToF16AVX2(&d[0], &s[0], 8)
+		copy(dst[Float16.Size(2*q):], d[:Float16.Size(r)])
+	}
+}
+
+// stageFusedF4ToBF16AVX2 converts FLOAT4E2M1 → BFLOAT16 in one pass: the entry {F4, BF16} of gen/amd64's
+// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+func stageFusedF4ToBF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float4E2M1.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 16
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF4ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 2*q; r > 0 { // zero-padded
+		var s [8]byte
+		var d [32]byte
+		copy(s[:], src[Float4E2M1.Size(2*q):])
+		fusedF4ToBF16AVX2(&d[0], &s[0], 8)
+		copy(dst[BFloat16.Size(2*q):], d[:BFloat16.Size(r)])
+	}
+}

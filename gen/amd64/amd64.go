@@ -51,6 +51,7 @@ var kernels = []struct {
 	{i8ToI2, false},
 	{unpackTables, false}, // packed sources through 16-entry tables (unpacktab.go)
 	{lut8Pack, false},     // 8-bit sources to packed targets (lut.go)
+	{fusedFuncs, false},   // the fused stages (fused.go), with their Go glue
 }
 
 // Outputs are the files Generate writes, by name.
@@ -87,12 +88,13 @@ func Build() ([][]byte, error) {
 	}
 	cfg := printer.Config{Argv: []string{"go", "run", "-C", "gen", ".", "-out", ".."}, Pkg: "tensorcast"}
 	var asmOut, stubOut buffer
-	used, oddUsed := stageISA{}, stageISA{}
+	used, oddUsed, fusedUsed := stageISA{}, stageISA{}, stageISA{}
 	err = pass.Concat(
 		pass.Compile,
 		pass.FunctionPass(a.checkISA),
 		pass.FunctionPass(used.pass(stageNames())),
 		pass.FunctionPass(oddUsed.pass(oddNames())),
+		pass.FunctionPass(fusedUsed.pass(fusedNames())),
 		pass.FunctionPass(expandRaw),
 		&pass.Output{Writer: &asmOut, Printer: printer.NewGoAsm(cfg)},
 		&pass.Output{Writer: &stubOut, Printer: printer.NewStubs(cfg)},
@@ -100,7 +102,7 @@ func Build() ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	glueOut, err := glue(used, oddUsed)
+	glueOut, err := glue(used, oddUsed, fusedUsed)
 	if err != nil {
 		return nil, err
 	}

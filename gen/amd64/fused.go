@@ -1,0 +1,886 @@
+package amd64
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The fused stages convert in one pass the option-free pairs whose composed
+// plan would run two SIMD steps through a FLOAT block (plan.go): FLOAT16 →
+// INT8 and the like. Each loads its source, widens it to float32 lanes in
+// registers and finishes with the FLOAT → target algorithm, so the 4 KiB
+// intermediate never exists. A registered stage replaces the pair's plan on
+// its tier (stage.go); AVX-512 has every pair of the table, AVX2 those it
+// can do cheaply (fusedStages).
+//
+// fusedTable is their one table: a row names a source (its widening
+// snippet) and the targets it is fused with (each a narrowing snippet); the
+// pairs, the loop shapes, the assembly, the Go wrappers and their
+// registration (fusedGlue) are derived from it. Two kinds of pair skip the
+// float32 lanes, where measurements showed the detour to be the cost:
+// FLOAT4E2M1 to a 16-bit target is one lookup of the target's words
+// (f4Words), and a 16-bit source to FLOAT4E2M1 computes the codes in the
+// source's own 16-bit lanes (fusedSrc.f4, f4Codes16).
+//
+// Why a fused stage gives the reference's result: widening every source of
+// the table to float32 is exact (FLOAT16, BFLOAT16 and FLOAT4E2M1 values are
+// float32 values; INT16 and UINT16 convert exactly with VCVTDQ2PS), so the
+// narrowing sees the value the reference rounds, the same argument as the
+// two-step plan's. The narrowing snippets are the algorithms of the one-step
+// FLOAT → target kernels (numeric.go's floatToInt and floatToBool,
+// packed.go's f32ToI4 and f32ToF4, packed2.go's 2-bit packing, half.go's
+// FLOAT16 conversion and BFLOAT16 rounding), NaN rules included: the integer
+// targets give 0, BOOL gives 1 and FLOAT4E2M1 gives 0x8 for every NaN,
+// whatever its sign and payload.
+//
+// Packed types: a stage works on groups of g elements, g the number that
+// fills a whole byte on the packed side (1, 2 or 4), 16/g groups a vector
+// of float32 lanes on AVX-512 (8/g on AVX2). The Go wrapper converts what
+// the assembly leaves (AVX-512: a partial last group; AVX2: less than a
+// vector) through a zero-padded copy (a zero element converts to 0, the
+// padding the reference writes).
+
+// fusedSrc is a source of the table: how a vector's worth of elements
+// becomes a vector of float32 lanes (16 on AVX-512, 8 on AVX2).
+type fusedSrc struct {
+	goName, short string
+	bits          int // storage bits per element
+	// truncBits: VCVTTPS2DQ gives the reference's truncation modulo 2^w
+	// for every value of the source and every w ≤ truncBits. It truncates
+	// magnitudes below 2^31 exactly and gives 0x80000000 for the rest and
+	// for NaN and ±Inf, where the reference gives 0 modulo 2^w: true for
+	// w ≤ 31 if no finite value reaches 2^31 (FLOAT16: 65504), for every w
+	// if moreover there is no NaN or ±Inf (FLOAT4E2M1, INT16, UINT16), and
+	// for w ≤ 24 for BFLOAT16, whose 8 significant bits make every value of
+	// magnitude ≥ 2^31 a multiple of 2^24.
+	truncBits int
+	// special: some value is NaN or ±Inf.
+	special bool
+	widen   func(a *Asm) func(s *Step, k Register) VecVirtual
+	// f4 is, for the 16-bit sources, their FLOAT4E2M1 codes computed in
+	// their own 16-bit lanes, 32 elements a vector: twice the lanes of the
+	// float32 route, whose FLOAT → FLOAT4E2M1 algorithm is the cost of the
+	// pair (see f4Codes16). Called before the loop; the function maps a
+	// vector of source words to a vector of code words.
+	f4 func(a *Asm) func(h VecVirtual) VecVirtual
+	// avx2: the source has an AVX2 form (see fusedStages).
+	avx2 bool
+}
+
+// fusedDst is a target: how a vector of float32 lanes becomes target
+// elements.
+type fusedDst struct {
+	goName, short string
+	bits          int
+	// narrow is called before the loop (it loads its constants) and
+	// returns the step: convert x and store to s.Dst under the mask k
+	// (laneBits-bit lanes), nil in full steps.
+	narrow func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register)
+	// exact is the target's bits of v, a value the target holds exactly
+	// or an integer target truncates exactly: the word table of the
+	// FLOAT4E2M1 rows (see f4Words); nil for the targets not in one.
+	exact func(v float32) uint16
+	// block, if not nil, narrows the four vectors of the unrolled main
+	// step at once (no masks there); called before the loop, like narrow.
+	block func(a *Asm, from fusedSrc, to fusedDst) func(xs []VecVirtual, s *Step)
+	// avx2: narrow has an AVX2 form (see fusedStages).
+	avx2 bool
+}
+
+var (
+	fsF16 = fusedSrc{"Float16", "F16", 16, 31, true, widenF16, f4FromHalf(10, 15), true}
+	fsBF  = fusedSrc{"BFloat16", "BF16", 16, 24, true, widenBF16, f4FromHalf(7, 127), true}
+	fsI16 = fusedSrc{"Int16", "I16", 16, 32, false, widenInt16(true), f4FromInt16(true), true}
+	fsU16 = fusedSrc{"Uint16", "U16", 16, 32, false, widenInt16(false), f4FromInt16(false), true}
+	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, 32, false, widenF4, nil, true}
+
+	fdI8   = fusedDst{"Int8", "I8", 8, narrowInt(tI8), nil, nil, true}
+	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8), nil, nil, true}
+	fdI16  = fusedDst{"Int16", "I16", 16, narrowInt(tI16), exactInt, nil, true}
+	fdU16  = fusedDst{"Uint16", "U16", 16, narrowInt(tU16), exactInt, nil, true}
+	fdI32  = fusedDst{"Int32", "I32", 32, narrowInt(tI32), nil, nil, true}
+	fdBool = fusedDst{"Bool", "Bool", 8, narrowBool, nil, nil, true}
+	fdI4   = fusedDst{"Int4", "I4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
+	fdU4   = fusedDst{"Uint4", "U4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
+	fdI2   = fusedDst{"Int2", "I2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
+	fdU2   = fusedDst{"Uint2", "U2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
+	fdF4   = fusedDst{"Float4E2M1", "F4", 4, narrowCodes(codesF4), nil, blockCodes(codesF4), true}
+	fdF16  = fusedDst{"Float16", "F16", 16, narrowF16, exactF16, nil, true}
+	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16, exactBF16, blockBF16, true}
+)
+
+// fusedTable: the sources and the targets each is fused with. Left out:
+// pairs that are one step already (FLOAT4E2M1 to 8-bit and packed targets:
+// byte tables; INT16/UINT16 to the classic types: numeric.go), the
+// integer → packed integer pairs (through INT8, both steps integer and
+// cheap), and the float8 and E8M0 targets (their result depends on Options).
+// The packed integer sources to 16- and 32-bit targets (portable tables
+// today) would fit the FLOAT4E2M1 rows' word tables (f4Words) with their
+// own 16 values.
+var fusedTable = []struct {
+	from fusedSrc
+	to   []fusedDst
+}{
+	{fsF16, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdBool, fdI4, fdU4, fdI2, fdU2, fdF4}},
+	{fsBF, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdBool, fdI4, fdU4, fdI2, fdU2, fdF4}},
+	{fsI16, []fusedDst{fdF16, fdBF, fdF4}},
+	{fsU16, []fusedDst{fdF16, fdBF, fdF4}},
+	{fsF4, []fusedDst{fdI16, fdU16, fdI32, fdF16, fdBF}},
+}
+
+// fusedStage is one pair derived from the table, in one family.
+type fusedStage struct {
+	from fusedSrc
+	to   fusedDst
+	isa  ISA
+}
+
+// fusedStages derives the stages: every pair of the table on AVX-512, and
+// on AVX2 (whose tier has the same two-step plans) the pairs whose source
+// and target both have an AVX2 form, except FLOAT4E2M1 to INT32: AVX2's
+// VPERMD has 8 entries, so its FLOAT4E2M1 rows are the 16-bit targets'
+// byte tables only (f4BytesAVX2), and FLOAT → FLOAT4E2M1 exists there in
+// 16-bit lanes only (f4Codes16).
+func fusedStages() []fusedStage {
+	var st []fusedStage
+	for _, isa := range []ISA{AVX512, AVX2} {
+		for _, row := range fusedTable {
+			for _, to := range row.to {
+				s := fusedStage{row.from, to, isa}
+				if isa == AVX2 && !(row.from.avx2 && to.avx2 && (row.from.short != fsF4.short || s.wordTable())) {
+					continue
+				}
+				st = append(st, s)
+			}
+		}
+	}
+	return st
+}
+
+// group is the number of elements the stage treats as one (see above).
+func (st fusedStage) group() int { return max(1, 8/st.from.bits, 8/st.to.bits) }
+
+// Lanes is the number of groups per vector (of float32 lanes).
+func (st fusedStage) Lanes() int {
+	if st.isa == AVX2 {
+		return 8 / st.group()
+	}
+	return 16 / st.group()
+}
+
+func (st fusedStage) srcBytes() int { return st.group() * st.from.bits / 8 } // per group
+func (st fusedStage) dstBytes() int { return st.group() * st.to.bits / 8 }
+
+// Name is the assembly function's name; its Go wrapper is "stageFused" +
+// the same suffix.
+func (st fusedStage) Name() string    { return "fused" + st.suffix() }
+func (st fusedStage) Wrapper() string { return "stageFused" + st.suffix() }
+func (st fusedStage) suffix() string  { return st.from.short + "To" + st.to.short + st.isa.String() }
+
+// mask returns the tail mask of a side of st with the given element bits:
+// the lanes of that side's elements if they are bytes or wider, else whole
+// bytes (one per group), and the lane width.
+func (st fusedStage) mask(s *Step, bits int) (Register, int) {
+	if bits >= 8 {
+		return s.M(st.group(), 0), bits
+	}
+	return s.M(st.group()*bits/8, 0), 8
+}
+
+func fusedNames() map[string]ISA {
+	m := map[string]ISA{}
+	for _, st := range fusedStages() {
+		m[st.Name()] = st.isa
+	}
+	return m
+}
+
+// wordTable reports whether st converts by f4Words: a FLOAT4E2M1 source
+// and a 16-bit target.
+func (st fusedStage) wordTable() bool { return st.from.short == fsF4.short && st.to.bits == 16 }
+
+// fusedFuncs emits the assembly of every stage of the table.
+func fusedFuncs(a *Asm) {
+	for _, st := range fusedStages() {
+		a.Func(st.Name(), st.isa, "func(dst, src *byte, n int)",
+			fmt.Sprintf("%s converts n groups of %d %s elements at src to %s at dst (gen/amd64 fusedTable: {%s, %s}).",
+				st.Name(), st.group(), strings.ToUpper(st.from.goName), strings.ToUpper(st.to.goName), st.from.short, st.to.short))
+		if st.isa == AVX512 {
+			a.Needs("AVX512DQ")
+		}
+		dst, src, n := a.Args()
+		if st.wordTable() {
+			st.f4Words(a, dst, src, n)
+			continue
+		}
+		if st.to.short == fdF4.short && st.from.f4 != nil {
+			st.f4Codes16(a, dst, src, n)
+			continue
+		}
+		widen := st.from.widen(a)
+		narrow := st.to.narrow(a, st.from, st.to)
+		var block func(xs []VecVirtual, s *Step)
+		if st.to.block != nil {
+			block = st.to.block(a, st.from, st.to) // nil if none in this family
+		}
+		lanes := st.Lanes()
+		each := Each(lanes, func(s *Step) {
+			ks, _ := st.mask(s, st.from.bits)
+			x := widen(s, ks)
+			kd, _ := st.mask(s, st.to.bits)
+			narrow(x, s, kd)
+		})
+		a.Stream(Loop{SrcSize: st.srcBytes(), DstSize: st.dstBytes(), Lanes: st.vecGroups(), Unroll: 4 * lanes / st.vecGroups()}, dst, src, n, func(s *Step) {
+			if block == nil || s.Lanes%(4*lanes) != 0 {
+				each(s)
+				return
+			}
+			for j := 0; j < s.Lanes; j += 4 * lanes {
+				b := s.Part(j, 4*lanes)
+				var xs []VecVirtual
+				for i := 0; i < b.Lanes; i += lanes {
+					xs = append(xs, widen(b.Part(i, lanes), nil))
+				}
+				block(xs, b)
+			}
+		})
+	}
+}
+
+// The widening snippets: 16 source elements at s.Src (under the mask k of
+// their 16-bit lanes, or bytes for FLOAT4E2M1) to 16 float32 lanes.
+
+// widenF16: VCVTPH2PS, exact (as f16ToF32; a separate load measured faster
+// there).
+func widenF16(a *Asm) func(s *Step, k Register) VecVirtual {
+	return func(s *Step, k Register) VecVirtual {
+		x := a.Vec()
+		if a.isa == AVX2 { // the folded load measured faster there
+			a.VCVTPH2PS(s.Src, x)
+			return x
+		}
+		a.VLoad(Half(x), s.Src, 16, k)
+		a.VCVTPH2PS(Half(x), x)
+		return x
+	}
+}
+
+// widenBF16: zero-extension and a shift by 16 (as bf16ToF32).
+func widenBF16(a *Asm) func(s *Step, k Register) VecVirtual {
+	return func(s *Step, k Register) VecVirtual {
+		x := a.Vec()
+		if k != nil {
+			a.VLoad(Half(x), s.Src, 16, k)
+			a.VPMOVZXWD(Half(x), x)
+		} else {
+			a.VPMOVZXWD(s.Src, x)
+		}
+		a.VPSLLD(U8(16), x, x)
+		return x
+	}
+}
+
+// widenInt16: sign- or zero-extension and VCVTDQ2PS (exact: |v| < 2^24).
+func widenInt16(signed bool) func(a *Asm) func(s *Step, k Register) VecVirtual {
+	return func(a *Asm) func(s *Step, k Register) VecVirtual {
+		ext := a.VPMOVZXWD
+		if signed {
+			ext = a.VPMOVSXWD
+		}
+		return func(s *Step, k Register) VecVirtual {
+			x := a.Vec()
+			if k != nil {
+				a.VLoad(Half(x), s.Src, 16, k)
+				ext(Half(x), x)
+			} else {
+				ext(s.Src, x)
+			}
+			a.VCVTDQ2PS(x, x)
+			return x
+		}
+	}
+}
+
+// widenF4: f4ToF32's algorithm, 8 source bytes through the 16-entry table
+// by VPERMD.
+func widenF4(a *Asm) func(s *Step, k Register) VecVirtual {
+	var mags [16]uint32
+	for i, v := range []float32{0, 0.5, 1, 1.5, 2, 3, 4, 6} {
+		mags[i] = math.Float32bits(v)
+		mags[i+8] = math.Float32bits(-v)
+	}
+	tab := a.ConstTable("float4", mags[:])
+	return func(s *Step, k Register) VecVirtual {
+		q, t := a.ZMM(), a.ZMM()
+		if k != nil {
+			a.VLoad(q.AsX().(VecVirtual), s.Src, 8, k)
+			a.VPMOVZXBQ(q.AsX(), q)
+		} else {
+			a.VPMOVZXBQ(s.Src, q)
+		}
+		a.VPSLLQ(U8(28), q, t) // low nibble in bits 0..3, high in 32..35
+		a.VPORD(t, q, q)
+		x := a.ZMM()
+		a.VPERMD(tab, q, x)
+		return x
+	}
+}
+
+// f4Words is the loop of a FLOAT4E2M1 row with a 16-bit target: there the
+// widening and the narrowing compose into one 16-entry table of target
+// words (the exact value of each code, see fusedDst.exact), looked up by
+// VPERMW 32 elements a vector. Each source byte is zero-extended to a
+// dword d; d | d<<12 holds the low nibble in bits 0..3 of the low word and
+// the high nibble in bits 0..3 of the high word, and VPERMW reads the low
+// five bits of each word, so the table is stored twice (entries i and
+// i+16 alike) and the bits above the nibble do not matter.
+func (st fusedStage) f4Words(a *Asm, dst, src, n GPVirtual) {
+	var w [32]uint16
+	for c := range 16 {
+		v := float32([]float64{0, 0.5, 1, 1.5, 2, 3, 4, 6}[c&7])
+		if c&8 != 0 {
+			v = -v
+		}
+		w[c], w[c+16] = st.to.exact(v), st.to.exact(v)
+	}
+	if a.isa == AVX2 {
+		st.f4BytesAVX2(a, dst, src, n, w[:16])
+		return
+	}
+	tab := a.ConstWords("float4_"+strings.ToLower(st.to.short), w[:])
+	a.Stream(Loop{SrcSize: 1, DstSize: 4, Lanes: 16, Unroll: 4}, dst, src, n, Each(16, func(s *Step) {
+		d, t := a.ZMM(), a.ZMM()
+		if s.Tail() {
+			a.VLoad(d.AsX().(VecVirtual), s.Src, 8, s.M(1, 0))
+			a.VPMOVZXBD(d.AsX(), d)
+		} else {
+			a.VPMOVZXBD(s.Src, d)
+		}
+		a.VPSLLD(U8(12), d, t)
+		a.VPORD(t, d, d)
+		a.VPERMW(tab, d, d)
+		s.Store(d, s.Dst, 16, s.M(2, 0))
+	}))
+}
+
+// f4BytesAVX2 is f4Words on AVX2, whose VPSHUFB looks up 16-entry byte
+// tables: the low and the high bytes of the words w. Each step widens 8
+// source bytes to 16 code bytes in element order (low nibble, high
+// nibble: VPUNPCKLBW), zero-extends them to words with 0x80 in the high
+// byte (which VPSHUFB maps to 0), and ors the low-byte lookup with the
+// high-byte lookup shifted up by 8.
+func (st fusedStage) f4BytesAVX2(a *Asm, dst, src, n GPVirtual, w []uint16) {
+	lo, hi := make([]byte, 32), make([]byte, 32)
+	for i := range 32 {
+		lo[i], hi[i] = byte(w[i%16]), byte(w[i%16]>>8)
+	}
+	name := "float4_" + strings.ToLower(st.to.short)
+	tlo, thi := a.ConstBytes(name+"_lo", lo), a.ConstBytes(name+"_hi", hi)
+	low, c80 := a.Splat(0x0F0F0F0F), a.Splat(0x80008000)
+	lanes := st.vecGroups()
+	a.Stream(Loop{SrcSize: 1, DstSize: 4, Lanes: lanes, Unroll: 4}, dst, src, n, Each(lanes, func(s *Step) {
+		b, h, x, r := a.XMM(), a.XMM(), a.YMM(), a.YMM()
+		a.VMOVQ(s.Src, b)
+		a.VPSRLW(U8(4), b, h)
+		a.VPUNPCKLBW(h, b, b)
+		a.VPAND(low, b, b)
+		a.VPMOVZXBW(b, x)
+		a.VPOR(c80, x, x)
+		a.VPSHUFB(x, thi, r)
+		a.VPSHUFB(x, tlo, x)
+		a.VPSLLW(U8(8), r, r)
+		a.VPOR(r, x, x)
+		s.Store(x, s.Dst, 16, nil)
+	}))
+}
+
+// f4Codes16 is the loop of a 16-bit source to FLOAT4E2M1: the source's f4
+// codes, 32 a vector, paired into bytes (d | d>>12 on each dword of two
+// code words puts the second code in bits 4..7) and narrowed by VPMOVDB.
+func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
+	codes := st.from.f4(a)
+	lanes := a.Lanes32() // pairs a vector
+	nw := a.narrower(32, 8)
+	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: lanes, Unroll: 4}, dst, src, n, Each(lanes, func(s *Step) {
+		h, t := a.Vec(), a.Vec()
+		a.VLoad(h, s.Src, 16, s.M(2, 0))
+		c := codes(h)
+		a.VPSRLD(U8(12), c, t)
+		a.Or(t, c, c)
+		s.StoreLow(nw(c), lanes, s.Dst, 8, s.M(1, 0))
+	}))
+}
+
+// f4FromHalf returns the f4 codes of a 16-bit float with mant mantissa bits
+// and exponent bias (FLOAT16, BFLOAT16), from the magnitude bits ab:
+//
+//   - r: ab rounded to nearest even at its top mantissa bit, shifted down
+//     to 2e+m (e the biased exponent, m the kept bit), minus 2·bias-2 (so
+//     1.0 gives FLOAT4E2M1's code 2), by one arithmetic shift: for
+//     magnitudes ≥ 1 this is the code (FLOAT4E2M1's normal numbers have
+//     the same one-bit mantissa), and below 1 it is at most the code.
+//   - below 1 the code is [ab > 0.25] + [ab ≥ 0.75] (FLOAT4E2M1's
+//     subnormal 0.5; the ties 0.25 and 0.75 go to the even codes 0 and 2),
+//     at most 2 from 1 on: the code is max(r, that), then at most 7
+//     (saturation, ±Inf included), or 8 for NaN (bound 7 + [ab > Inf],
+//     NaN's r being larger), with the sign (bit 15 → bit 3) or'ed in
+//     (NaN stays 0x8 either way, as f32ToF4 gives).
+//
+// AVX-512 compares into k masks and applies them by a zero-masking max
+// (0 where |x| ≤ 0.25, which r never exceeds there), a merging max and a
+// merging move of 8; AVX2 compares by saturating subtractions clamped to 1.
+func f4FromHalf(mant, bias int) func(a *Asm) func(h VecVirtual) VecVirtual {
+	drop := mant - 1
+	bits := func(v float64) uint16 { // v's bits in the format (v a power of two times 1 or 1.5)
+		f := math.Float32bits(float32(v))
+		e := int(f>>23&0xFF) - 127 + bias
+		return uint16(e<<mant) | uint16(f>>(23-mant)&(1<<mant-1))
+	}
+	inf := uint16((2*bias + 1) << mant)
+	add := uint16(1<<(drop-1) - 1 - (2*bias-2)<<drop) // wraps: ab + add is signed
+	return func(a *Asm) func(h VecVirtual) VecVirtual {
+		abs, lsb, addc := a.splat16(0x7FFF), a.splat16(1), a.splat16(add)
+		q, t3 := a.splat16(bits(0.25)), a.splat16(bits(0.75)-1)
+		infc, seven, eight := a.splat16(inf), a.splat16(7), a.splat16(8)
+		var two Op
+		if a.isa == AVX512 {
+			two = a.splat16(2)
+		}
+		return func(h VecVirtual) VecVirtual {
+			ab, t, r, u, v := a.Vec(), a.Vec(), a.Vec(), a.Vec(), a.Vec()
+			a.And(abs, h, ab)
+			a.VPSRLW(U8(drop), ab, t)
+			a.And(lsb, t, t)
+			a.VPADDW(addc, ab, r)
+			a.VPADDW(t, r, r)
+			a.VPSRAW(U8(drop), r, r)
+			if a.isa == AVX512 { // the comparisons into k masks: 3 instructions fewer
+				k1, k2, k3 := a.K(), a.K(), a.K()
+				a.VPCMPUW(U8(cmpGT), q, ab, k1)
+				a.VPCMPUW(U8(cmpGT), t3, ab, k2)
+				a.VPCMPUW(U8(cmpGT), infc, ab, k3)
+				a.VPMAXSW_Z(lsb, r, k1, r) // 0 where |x| ≤ 0.25
+				a.VPMAXSW(two, r, k2, r)
+				a.VPMINSW(seven, r, r)
+				a.VMOVDQU16(eight, k3, r)
+				a.VPSRLW(U8(12), h, t)
+				a.signBit3(t, eight, r)
+				return r
+			}
+			a.VPSUBUSW(q, ab, u)
+			a.VPMINUW(lsb, u, u)
+			a.VPSUBUSW(t3, ab, v)
+			a.VPMINUW(lsb, v, v)
+			a.VPADDW(v, u, u)
+			a.VPMAXSW(u, r, r)
+			a.VPSUBUSW(infc, ab, u)
+			a.VPMINUW(lsb, u, u)
+			a.VPADDW(seven, u, u)
+			a.VPMINSW(u, r, r)
+			a.VPSRLW(U8(12), h, t)
+			a.signBit3(t, eight, r)
+			return r
+		}
+	}
+}
+
+// splat16 is Splat of a 16-bit value.
+func (a *Asm) splat16(v uint16) Op { return a.Splat(uint32(v) | uint32(v)<<16) }
+
+// signBit3 ors t&8 (the sign, shifted to bit 3 of each word) into r.
+func (a *Asm) signBit3(t VecVirtual, eight Op, r VecVirtual) {
+	if a.isa == AVX512 {
+		a.VPTERNLOGD(Tern(func(r, t, e uint8) uint8 { return r | t&e }), eight, t, r)
+		return
+	}
+	a.And(eight, t, t)
+	a.Or(t, r, r)
+}
+
+// f4FromInt16 returns the f4 codes of INT16 or UINT16: the magnitude,
+// clamped to 7 (unsigned: INT16's -32768 has magnitude 0x8000), looked up
+// in the codes of 0..7 by VPSHUFB (the zero high byte of each word looks up
+// entry 0, the code of 0), with the sign as bit 3.
+func f4FromInt16(signed bool) func(a *Asm) func(h VecVirtual) VecVirtual {
+	return func(a *Asm) func(h VecVirtual) VecVirtual {
+		var tab [64]byte
+		for i := range tab {
+			tab[i] = []byte{0, 2, 4, 5, 6, 6, 7, 7, 0, 0, 0, 0, 0, 0, 0, 0}[i%16]
+		}
+		codes := a.ConstBytes("f4_int_codes", tab[:])
+		seven, eight := a.splat16(7), a.splat16(8)
+		return func(h VecVirtual) VecVirtual {
+			m, r := a.Vec(), a.Vec()
+			if signed {
+				a.VPABSW(h, m)
+			} else {
+				m = h
+			}
+			a.VPMINUW(seven, m, r)
+			a.VPSHUFB(r, codes, r)
+			if signed {
+				a.VPSRLW(U8(12), h, m)
+				a.signBit3(m, eight, r)
+			}
+			return r
+		}
+	}
+}
+
+// exactF16 is the FLOAT16 of v, a normal FLOAT16 value or ±0.
+func exactF16(v float32) uint16 {
+	b := math.Float32bits(v)
+	h := uint16(b>>16) & 0x8000
+	if b&0x7FFFFFFF == 0 {
+		return h
+	}
+	return h | uint16((b>>23&0xFF)-127+15)<<10 | uint16(b>>13&0x3FF)
+}
+
+// exactBF16 is the BFLOAT16 of v, a value with at most 8 significant bits.
+func exactBF16(v float32) uint16 { return uint16(math.Float32bits(v) >> 16) }
+
+// exactInt is v truncated toward zero, modulo 2^16.
+func exactInt(v float32) uint16 { return uint16(int16(v)) }
+
+// blockCodesAVX2 is blockCodes on AVX2: after the packs and multiply-adds,
+// 128-bit lane L holds, at bytes 4j.., the packed bytes (1 for 2-bit, 2
+// for 4-bit: the low bytes of its dword, or of its two words) of the
+// elements 4L..4L+3 of vector j, which go to unit 2j+L of the output. One
+// VPSHUFB puts each lane's units at their output places (the other lane's
+// places zero), and the two lanes are or'ed together.
+func blockCodesAVX2(a *Asm, code func(x VecVirtual) VecVirtual, to fusedDst, w1, w2 VecVirtual) func(xs []VecVirtual, s *Step) {
+	u := 1 // bytes per unit
+	if to.bits == 4 {
+		u = 2
+	}
+	ctl := make([]byte, 32)
+	for i := range ctl {
+		ctl[i] = 0x80
+	}
+	for l := range 2 {
+		for j := range 4 {
+			for k := range u {
+				ctl[16*l+(2*j+l)*u+k] = byte(4*j + 2*k)
+			}
+		}
+	}
+	shuf := a.DataBytes(fmt.Sprintf("fused_units_%d", to.bits), ctl)
+	return func(xs []VecVirtual, s *Step) {
+		for i := range xs {
+			xs[i] = code(xs[i])
+		}
+		p0, p1, b := a.YMM(), a.YMM(), a.YMM()
+		a.VPACKUSDW(xs[1], xs[0], p0)
+		a.VPACKUSDW(xs[3], xs[2], p1)
+		a.VPACKUSWB(p1, p0, b)
+		a.VPMADDUBSW(w1, b, b)
+		if to.bits == 2 {
+			a.VPMADDWD(w2, b, b)
+		}
+		a.VPSHUFB(shuf, b, b)
+		hi := a.XMM()
+		a.VEXTRACTI128(U8(1), b, hi)
+		a.VPOR(hi, b.AsX(), b.AsX())
+		s.StoreLow(b.AsX().(VecVirtual), 8*u, s.Dst, 8, nil)
+	}
+}
+
+// The narrowing snippets.
+
+// narrowInt: VCVTTPS2DQ alone where the source's truncBits allow it (see
+// there), else numeric.go's floatToInt (FLOAT → 8- to 32-bit integers).
+func narrowInt(t num) func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register) {
+	return func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register) {
+		size := a.Lanes32() * t.bytes()
+		if t.bits > from.truncBits {
+			conv := numStage{tF32, t, floatToInt}.floatToInt32(a)
+			return func(x VecVirtual, s *Step, k Register) {
+				s.StoreLow(conv(x, s), size, s.Dst, t.bits, k)
+			}
+		}
+		nw := a.narrower(32, t.bits)
+		return func(x VecVirtual, s *Step, k Register) {
+			a.VCVTTPS2DQ(x, x)
+			s.StoreLow(nw(x), size, s.Dst, t.bits, k)
+		}
+	}
+}
+
+// narrowBool: numeric.go's floatToBool (1 unless ±0).
+func narrowBool(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
+	conv := numStage{tF32, tBool, floatToBool}.floatToBool(a)
+	return func(x VecVirtual, s *Step, k Register) {
+		s.StoreLow(conv(x, s), a.Lanes32(), s.Dst, 8, k)
+	}
+}
+
+// The packed targets produce codes: one 32-bit lane per element holding its
+// target bits (and nothing above them), packed into bytes per vector by
+// packCodes, or, in the unrolled main step, four vectors at a time by
+// packBlock.
+
+// codesInt: f32ToI4's VCVTTPS2DQ (the low bits of 0x80000000, given for
+// magnitudes ≥ 2^31 and NaN, are the reference's: every float32 of
+// magnitude ≥ 2^31 is a multiple of 2^8, and NaN gives 0), keeping the low
+// bits.
+func codesInt(a *Asm, _ fusedSrc, to fusedDst) func(x VecVirtual) VecVirtual {
+	low := a.Const32(1<<to.bits - 1)
+	return func(x VecVirtual) VecVirtual {
+		a.VCVTTPS2DQ(x, x)
+		a.And(low, x, x)
+		return x
+	}
+}
+
+// codesF4: f32ToF4's algorithm (narrowMag with float4Params, then the
+// sign, and 0x8 for NaN).
+func codesF4(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual) VecVirtual {
+	adj := uint32(126<<1) << 22
+	bias := 1<<21 - 1 - adj // wraps, as in loadF8
+	c := &f8Consts{
+		cnt: U8(22), lsb: a.Splat(1 << 22), bias: a.Splat(bias), minNormal: a.Const32(127 << 23),
+		magic: a.Splat(math.Float32bits(0x1p22)), overflow: a.Splat(7), nan: a.Splat(8),
+		abs: a.Splat(0x7FFFFFFF), inf: a.Splat(0x7F800000),
+	}
+	eight := a.Splat(8)
+	return func(x VecVirtual) VecVirtual {
+		sgn := a.ZMM()
+		ab, r := a.narrowMag(c, x)
+		a.VPSRLD(U8(28), x, sgn)
+		a.And(eight, sgn, sgn)
+		a.Or(sgn, r, r)
+		a.pickGT(ab, c.inf, c.nan, r)
+		return r
+	}
+}
+
+// narrowCodes returns the narrowing of a packed target: its codes, packed
+// by nibblePairs (4-bit) or, for 2 bits, by i8ToI2's multiply-adds on the
+// 16 code bytes.
+func narrowCodes(codes func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual) VecVirtual) func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register) {
+	return func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register) {
+		code := codes(a, from, to)
+		if to.bits == 4 {
+			c0F, cF0 := a.Splat(0x0F), a.Splat(0xF0)
+			return func(x VecVirtual, s *Step, k Register) {
+				a.nibblePairs(s, code(x), c0F, cF0)
+			}
+		}
+		w14, w116 := a.Splat(0x04010401), a.Splat(0x00100001)
+		return func(x VecVirtual, s *Step, k Register) {
+			x = code(x)
+			b := x.AsX().(VecVirtual)
+			a.VPMOVDB(x, b)
+			a.VPMADDUBSW(sized(w14.(VecVirtual), 16), b, b)
+			a.VPMADDWD(sized(w116.(VecVirtual), 16), b, b)
+			a.VPMOVDB(b, b)
+			s.StoreLow(b, 4, s.Dst, 8, k)
+		}
+	}
+}
+
+// blockCodes returns the narrowing of a packed target for the unrolled main
+// step, four vectors xs of 16 elements at once: their codes, packed to
+// bytes by VPACKUSDW and VPACKUSWB (no saturation: codes are below 16),
+// which leaves 128-bit lane L holding the elements 4L..4L+3 of each vector
+// in turn; the bytes of a group (2 or 4) are combined by multiply-adds
+// (weights 1, 16; or 1, 4 then 1, 16), the dwords transposed back into
+// element order by VPERMD, and narrowed (VPMOVWB, VPMOVDB) into one store.
+func blockCodes(codes func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual) VecVirtual) func(a *Asm, from fusedSrc, to fusedDst) func(xs []VecVirtual, s *Step) {
+	return func(a *Asm, from fusedSrc, to fusedDst) func(xs []VecVirtual, s *Step) {
+		code := codes(a, from, to)
+		var w1, w2 VecVirtual
+		if to.bits == 4 {
+			w1 = a.Const32(0x10011001)
+		} else {
+			w1, w2 = a.Const32(0x04010401), a.Const32(0x00100001)
+		}
+		var idx [16]uint32
+		for l := range 4 {
+			for j := range 4 {
+				idx[4*j+l] = uint32(4*l + j)
+			}
+		}
+		if a.isa == AVX2 {
+			return blockCodesAVX2(a, code, to, w1, w2)
+		}
+		perm := a.ConstTable("fused_transpose", idx[:])
+		return func(xs []VecVirtual, s *Step) {
+			for i := range xs {
+				xs[i] = code(xs[i])
+			}
+			p0, p1, b := a.ZMM(), a.ZMM(), a.ZMM()
+			a.VPACKUSDW(xs[1], xs[0], p0)
+			a.VPACKUSDW(xs[3], xs[2], p1)
+			a.VPACKUSWB(p1, p0, b)
+			a.VPMADDUBSW(w1, b, b)
+			if to.bits == 2 {
+				a.VPMADDWD(w2, b, b)
+			}
+			a.VPERMD(b, perm, b)
+			if to.bits == 4 {
+				a.VPMOVWB(b, Half(b))
+				s.Store(Half(b), s.Dst, 8, nil)
+			} else {
+				a.VPMOVDB(b, b.AsX())
+				s.Store(b.AsX().(VecVirtual), s.Dst, 8, nil)
+			}
+		}
+	}
+}
+
+// narrowF16: VCVTPS2PH, round to nearest even (as f32ToF16).
+func narrowF16(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
+	return func(x VecVirtual, s *Step, k Register) {
+		a.VCVTPS2PH(U8(0), x, Half(x))
+		s.StoreLow(Half(x), 2*a.Lanes32(), s.Dst, 16, k)
+	}
+}
+
+// bf16Round is f32ToBF16's rounding without its NaN rule, for sources
+// without NaN (the table has no other): x + 0x7FFF + (x>>16)&1, whose high
+// word is the BFLOAT16 rounded to nearest even. The returned function
+// rounds x in place; the high words are then gathered by VPERMW (or, two
+// vectors at a time, VPERMT2W) with the odd-word index, as f32ToBF16 does.
+func bf16Round(a *Asm, from fusedSrc) (round func(x VecVirtual), odd VecVirtual) {
+	if from.special {
+		panic("bf16Round: a source with NaN")
+	}
+	lsb, bias := a.Splat(1), a.Splat(0x7FFF)
+	if a.isa == AVX512 {
+		odd = a.ConstWords("oddwords", seq(1, 2, 1, 32))
+	}
+	return func(x VecVirtual) {
+		t := a.Vec()
+		a.VPSRLD(U8(16), x, t)
+		a.And(lsb, t, t)
+		a.VPADDD(bias, x, x)
+		a.VPADDD(t, x, x)
+	}, odd
+}
+
+// narrowBF16: bf16Round, one vector (AVX2: the high words by a shift, an
+// in-lane VPACKUSDW and VPERMQ).
+func narrowBF16(a *Asm, from fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
+	round, odd := bf16Round(a, from)
+	if a.isa == AVX2 {
+		return func(x VecVirtual, s *Step, k Register) {
+			round(x)
+			a.VPSRLD(U8(16), x, x)
+			a.VPACKUSDW(x, x, x)
+			a.VPERMQ(U8(0b1000), x, x) // qwords 0, 2
+			s.StoreLow(x, 16, s.Dst, 16, nil)
+		}
+	}
+	return func(x VecVirtual, s *Step, k Register) {
+		round(x)
+		a.VPERMW(x, odd, x)
+		s.StoreLow(Half(x), 32, s.Dst, 16, k)
+	}
+}
+
+// blockBF16: bf16Round, four vectors, gathered in pairs (AVX-512; AVX2 has
+// no VPERMT2W and converts a vector at a time).
+func blockBF16(a *Asm, from fusedSrc, _ fusedDst) func(xs []VecVirtual, s *Step) {
+	if a.isa == AVX2 {
+		return nil
+	}
+	round, odd := bf16Round(a, from)
+	return func(xs []VecVirtual, s *Step) {
+		for _, x := range xs {
+			round(x)
+		}
+		for i := 0; i < len(xs); i += 2 {
+			a.VPERMT2W(xs[i+1], odd, xs[i])
+			s.Store(xs[i], s.Dst.Offset(32*i), 16, nil)
+		}
+	}
+}
+
+// vecGroups is the number of groups a vector step converts: a step of
+// the single loop, and what an AVX2 wrapper pads its rest to. AVX2 packs
+// 2-bit targets four vectors at a time only (blockCodes).
+func (st fusedStage) vecGroups() int {
+	if st.isa == AVX2 && st.to.bits == 2 {
+		return 4 * st.Lanes()
+	}
+	if st.wordTable() || st.to.short == fdF4.short && st.from.f4 != nil {
+		return 2 * st.Lanes() // pairs of elements in 16-bit lanes: a vector of float32 lanes holds as many
+	}
+	return st.Lanes()
+}
+
+// fusedGlue writes the Go side of the fused stages into b: their
+// registration under the extensions each family's functions use, and a
+// wrapper per stage. The assembly converts whole groups (AVX-512, its tail
+// masked) or whole vectors (AVX2); the wrapper converts the rest (a partial
+// group; on AVX2 up to a vector less one element) by one more call on a
+// zero-padded copy of it, whose result it copies out.
+func fusedGlue(b *bytes.Buffer, used stageISA) error {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	p("// The fused SIMD stages (gen/amd64/fused.go, fusedTable).\n\n")
+	p("func init() {\n")
+	for _, isa := range []ISA{AVX2, AVX512} {
+		exts := slices.Clone(used[isa])
+		sort.Strings(exts)
+		var conds []string
+		for _, x := range exts {
+			conds = append(conds, "cpu.X86."+cpuFlags[x])
+		}
+		if len(conds) == 0 {
+			return fmt.Errorf("no extensions recorded for the %v fused stages", isa)
+		}
+		p("\tif %s {\n", strings.Join(conds, " && "))
+		for _, st := range fusedStages() {
+			if st.isa == isa {
+				p("\t\tregisterStage(%q, %s, %s, %s)\n", tierNames[isa], st.from.goName, st.to.goName, st.Wrapper())
+			}
+		}
+		p("\t}\n")
+	}
+	p("}\n\n")
+	for _, st := range fusedStages() {
+		g := st.group()
+		pad := 1 // groups converted from the padded copy
+		if st.isa == AVX2 {
+			pad = st.vecGroups()
+		}
+		p("// %s converts %s → %s in one pass: the entry {%s, %s} of gen/amd64's\n", st.Wrapper(), strings.ToUpper(st.from.goName), strings.ToUpper(st.to.goName), st.from.short, st.to.short)
+		if st.isa == AVX512 {
+			p("// fusedTable on AVX-512, %d elements a vector, the last ones under masks.\n", g*st.vecGroups())
+		} else {
+			p("// fusedTable on AVX2, %d elements a vector, the last ones from a padded copy.\n", g*st.vecGroups())
+		}
+		p("func %s(dst, src []byte, n int) {\n", st.Wrapper())
+		p("\tsrc, dst = src[:%s.Size(n)], dst[:%s.Size(n)]\n", st.from.goName, st.to.goName)
+		p("\traceRead(src)\n\traceWrite(dst)\n")
+		if g == 1 && pad == 1 {
+			p("\t%s(unsafe.SliceData(dst), unsafe.SliceData(src), n)\n", st.Name())
+			p("}\n\n")
+			continue
+		}
+		p("\tq := n / %d\n", g*pad*1)
+		if pad > 1 {
+			p("\tq *= %d // whole vectors' groups\n", pad)
+			p("\tif q > 0 {\n\t\t%s(unsafe.SliceData(dst), unsafe.SliceData(src), q)\n\t}\n", st.Name())
+		} else {
+			p("\t%s(unsafe.SliceData(dst), unsafe.SliceData(src), q)\n", st.Name())
+		}
+		p("\tif r := n - %d*q; r > 0 { // zero-padded\n", g)
+		p("\t\tvar s [%d]byte\n\t\tvar d [%d]byte\n", pad*st.srcBytes(), pad*st.dstBytes())
+		p("\t\tcopy(s[:], src[%s.Size(%d*q):])\n", st.from.goName, g)
+		p("\t\t%s(&d[0], &s[0], %d)\n", st.Name(), pad)
+		p("\t\tcopy(dst[%s.Size(%d*q):], d[:%s.Size(r)])\n", st.to.goName, g, st.to.goName)
+		p("\t}\n")
+		p("}\n\n")
+	}
+	return nil
+}
