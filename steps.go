@@ -1,7 +1,6 @@
 package tensorcast
 
 import (
-	"encoding/binary"
 	"math"
 	"math/bits"
 	"sync"
@@ -241,25 +240,36 @@ func toFloatStep(from DataType) *step {
 // toFloatOddStep rounds DOUBLE, INT32, UINT32, INT64 or UINT64 to a float32
 // by round-to-odd (see plan.go for why the next rounding is then exact).
 func toFloatOddStep(from DataType) *step {
-	le := binary.LittleEndian
 	var f func(dst, src []byte, n int)
 	switch from {
 	case Double:
 		f = func(dst, src []byte, n int) {
-			for i := 0; i < n; i++ {
-				le.PutUint32(dst[4*i:], f64ToF32Odd(le.Uint64(src[8*i:])))
+			d, s := view[uint32](dst, n), view[uint64](src, n)
+			d = d[:len(s)]
+			for i, v := range s {
+				d[i] = f64ToF32Odd(v)
 			}
 		}
-	case Int64, Uint64:
-		signed := from == Int64
+	case Int64:
 		f = func(dst, src []byte, n int) {
-			for i := 0; i < n; i++ {
-				le.PutUint32(dst[4*i:], intToF32Odd(le.Uint64(src[8*i:]), signed))
+			d, s := view[uint32](dst, n), view[uint64](src, n)
+			d = d[:len(s)]
+			for i, v := range s {
+				d[i] = intToF32Odd(v, true)
+			}
+		}
+	case Uint64:
+		f = func(dst, src []byte, n int) {
+			d, s := view[uint32](dst, n), view[uint64](src, n)
+			d = d[:len(s)]
+			for i, v := range s {
+				d[i] = intToF32Odd(v, false)
 			}
 		}
 	case Int32:
 		f = func(dst, src []byte, n int) {
 			d, s := view[uint32](dst, n), view[int32](src, n)
+			d = d[:len(s)]
 			for i, v := range s {
 				d[i] = int32ToF32Odd(int64(v))
 			}
@@ -267,6 +277,7 @@ func toFloatOddStep(from DataType) *step {
 	case Uint32:
 		f = func(dst, src []byte, n int) {
 			d, s := view[uint32](dst, n), view[uint32](src, n)
+			d = d[:len(s)]
 			for i, v := range s {
 				d[i] = int32ToF32Odd(int64(v))
 			}
@@ -294,45 +305,52 @@ func toFloatOddStep(from DataType) *step {
 
 // f64ToF32Odd rounds DOUBLE bits to float32 bits by round-to-odd:
 // magnitudes of 2^128 and more (and Inf) give ±Inf, NaN stays NaN with its
-// sign and top payload bits (quieted).
+// sign and top payload bits (quieted). Branch-free (random exponents would
+// defeat a predictor): the FPU rounds to nearest, the exact comparison of
+// the result with the input tells whether it was inexact and whether it
+// rounded up (then the truncation is one step below), and the selects of
+// the special cases compile to conditional moves.
 func f64ToF32Odd(x uint64) uint32 {
 	sign := uint32(x>>32) & 0x80000000
 	a := x &^ (1 << 63)
-	switch {
-	case a > 0x7FF0000000000000: // NaN
-		return sign | 0x7FC00000 | uint32(a>>29)&0x3FFFFF
-	case a >= 0x47F0000000000000: // ≥ 2^128, Inf
-		return sign | 0x7F800000
-	}
 	v := math.Float64frombits(a)
 	f := float32(v) // to nearest even; may be Inf just below 2^128
-	b := math.Float32bits(f)
-	if float64(f) == v {
-		return sign | b
+	back := float64(f)
+	var up, inexact uint32
+	if back > v {
+		up = 1
 	}
-	if float64(f) > v { // rounded up: step back to the truncation
-		b--
+	if back != v {
+		inexact = 1
 	}
-	return sign | b | 1
+	r := (math.Float32bits(f) - up) | inexact
+	if a >= 0x47F0000000000000 { // ≥ 2^128, Inf
+		r = 0x7F800000
+	}
+	if a > 0x7FF0000000000000 { // NaN
+		r = 0x7FC00000 | uint32(a>>29)&0x3FFFFF
+	}
+	return sign | r
 }
 
 // intToF32Odd rounds a 64-bit integer (two's complement when signed) to
-// float32 bits by round-to-odd.
+// float32 bits by round-to-odd, without data-dependent branches: keep the
+// top 24 significant bits of the magnitude with the dropped ones or-ed into
+// the last (a shift of 0 below 2^24), convert that exactly, and scale by the
+// dropped power of two in the exponent field.
 func intToF32Odd(u uint64, signed bool) uint32 {
 	var sign uint32
-	if signed { // branch-free magnitude: random signs defeat a predictor
+	if signed {
 		m := uint64(int64(u) >> 63)
 		sign, u = uint32(m)&0x80000000, (u^m)-m
 	}
-	if u < 1<<24 {
-		return sign | math.Float32bits(float32(u)) // exact
+	s := 40 - bits.LeadingZeros64(u) // bits to drop, so 24 remain
+	if s < 0 {
+		s = 0
 	}
-	s := 64 - bits.LeadingZeros64(u) - 24 // bits to drop, so 24 remain
-	m := u >> uint(s)
-	if u&(1<<uint(s)-1) != 0 {
-		m |= 1
-	}
-	return sign | (math.Float32bits(float32(m)) + uint32(s)<<23) // exact scaling by 2^s
+	dropped := u << (64 - uint(s)) // 0 when s == 0: Go's shift by 64 gives 0
+	m := u>>uint(s) | (dropped|-dropped)>>63
+	return sign | (math.Float32bits(float32(int64(m))) + uint32(s)<<23) // m < 2^24: exact
 }
 
 // int32ToF32Odd is intToF32Odd for |v| ≤ 2^32, without data-dependent
