@@ -3,6 +3,7 @@ package tensorcast
 import (
 	"math"
 	"math/bits"
+	"unsafe"
 )
 
 // The portable stages of the classic pairs (FLOAT, DOUBLE, the 8- to 64-bit
@@ -137,16 +138,23 @@ func floatToInt[S float, D integer](dst []D, src []S) {
 
 // truncWrap truncates toward zero and returns the two's complement bits,
 // to be wrapped by the store; values outside [-2^63, 2^64), ±Inf and NaN
-// give 0.
+// give 0. Without data-dependent branches: both candidate conversions are
+// computed (Go leaves an out-of-range one to the implementation, but it
+// does not trap) and the range tests select, as conditional moves. In
+// [2^63, 2^64), f - 2^63 is exact (f's unit is at least 2^11 there).
 func truncWrap(f float64) uint64 {
-	t := math.Trunc(f)
-	switch {
-	case t >= -0x1p63 && t < 0x1p63:
-		return uint64(int64(t))
-	case t >= 0x1p63 && t < 0x1p64:
-		return uint64(t)
+	r := uint64(int64(f)) // truncates; meaningful for |f| < 2^63
+	hi := uint64(int64(f-0x1p63)) ^ 1<<63
+	if f >= 0x1p63 {
+		r = hi
 	}
-	return 0
+	if !(f >= -0x1p63) { // NaN too
+		r = 0
+	}
+	if f >= 0x1p64 { // a separate test: one conditional move each
+		r = 0
+	}
+	return r
 }
 
 // signedInt reports whether S is a signed integer type.
@@ -155,35 +163,58 @@ func signedInt[S integer]() bool {
 	return ^z < 0
 }
 
+// intToF32 and intToF64 avoid data-dependent branches, as random
+// magnitudes would defeat a predictor:
+//   - sources of at most 32 bits to FLOAT: the float64 conversion is exact,
+//     so float32(float64(v)) rounds once;
+//   - 64-bit sources to FLOAT: round to odd at 26 bits (24 + 2), convert
+//     that exactly, round once more (roundIntToFloat's argument);
+//   - to DOUBLE: v = hi·2^32 + lo with both halves exact as float64, so
+//     their sum is v rounded once (at most 32 bits: exact).
 func intToF32[S integer](dst []float32, src []S) {
 	dst = dst[:len(src)]
+	var z S
+	if unsafe.Sizeof(z) <= 4 {
+		for i, v := range src {
+			dst[i] = float32(float64(v))
+		}
+		return
+	}
 	signed := signedInt[S]()
 	for i, v := range src {
-		if int64(v) >= -1<<24 && int64(v) <= 1<<24 && (signed || uint64(v) <= 1<<24) {
-			dst[i] = float32(int64(v)) // exact
-			continue
+		u, sign := uint64(v), uint32(0)
+		if signed {
+			m := uint64(int64(u) >> 63)
+			sign, u = uint32(m)&0x80000000, (u^m)-m
 		}
-		u, neg := uint64(v), false
-		if signed && int64(v) < 0 {
-			u, neg = -u, true
+		s := 38 - bits.LeadingZeros64(u) // bits to drop, so 26 remain
+		if s < 0 {
+			s = 0
 		}
-		dst[i] = math.Float32frombits(uint32(roundIntToFloat(u, neg, 24, 23, 0x80000000)))
+		dropped := u << (64 - uint(s)) // 0 when s == 0
+		m := u>>uint(s) | (dropped|-dropped)>>63
+		b := math.Float32bits(float32(int64(m))) + uint32(s)<<23 // m < 2^26: one rounding, then exact scaling
+		dst[i] = math.Float32frombits(sign | b)
 	}
 }
 
 func intToF64[S integer](dst []float64, src []S) {
 	dst = dst[:len(src)]
-	signed := signedInt[S]()
+	var z S
+	if unsafe.Sizeof(z) <= 4 {
+		for i, v := range src {
+			dst[i] = float64(v)
+		}
+		return
+	}
+	if signedInt[S]() {
+		for i, v := range src {
+			dst[i] = float64(int32(int64(v)>>32))*0x1p32 + float64(uint32(v))
+		}
+		return
+	}
 	for i, v := range src {
-		if int64(v) >= -1<<53 && int64(v) <= 1<<53 && (signed || uint64(v) <= 1<<53) {
-			dst[i] = float64(int64(v)) // exact
-			continue
-		}
-		u, neg := uint64(v), false
-		if signed && int64(v) < 0 {
-			u, neg = -u, true
-		}
-		dst[i] = math.Float64frombits(roundIntToFloat(u, neg, 53, 52, 1<<63))
+		dst[i] = float64(uint32(uint64(v)>>32))*0x1p32 + float64(uint32(v))
 	}
 }
 

@@ -247,7 +247,7 @@ func toFloatOddStep(from DataType) *step {
 			d, s := view[uint32](dst, n), view[uint64](src, n)
 			d = d[:len(s)]
 			for i, v := range s {
-				d[i] = f64ToF32Odd(v)
+				d[i] = uint32(v>>32)&0x80000000 | f64MagToF32Odd(v&^(1<<63))
 			}
 		}
 	case Int64:
@@ -255,7 +255,8 @@ func toFloatOddStep(from DataType) *step {
 			d, s := view[uint32](dst, n), view[uint64](src, n)
 			d = d[:len(s)]
 			for i, v := range s {
-				d[i] = intToF32Odd(v, true)
+				m := uint64(int64(v) >> 63) // branch-free magnitude: random signs defeat a predictor
+				d[i] = uint32(m)&0x80000000 | uintToF32Odd((v^m)-m)
 			}
 		}
 	case Uint64:
@@ -263,7 +264,7 @@ func toFloatOddStep(from DataType) *step {
 			d, s := view[uint32](dst, n), view[uint64](src, n)
 			d = d[:len(s)]
 			for i, v := range s {
-				d[i] = intToF32Odd(v, false)
+				d[i] = uintToF32Odd(v)
 			}
 		}
 	case Int32:
@@ -311,26 +312,28 @@ func toFloatOddStep(from DataType) *step {
 // rounded up (then the truncation is one step below), and the selects of
 // the special cases compile to conditional moves.
 func f64ToF32Odd(x uint64) uint32 {
-	sign := uint32(x>>32) & 0x80000000
-	a := x &^ (1 << 63)
+	return uint32(x>>32)&0x80000000 | f64MagToF32Odd(x&^(1<<63))
+}
+
+// f64MagToF32Odd is f64ToF32Odd of a magnitude a (sign bit clear), small
+// enough for the compiler to inline into the loops.
+func f64MagToF32Odd(a uint64) uint32 {
 	v := math.Float64frombits(a)
 	f := float32(v) // to nearest even; may be Inf just below 2^128
-	back := float64(f)
-	var up, inexact uint32
-	if back > v {
-		up = 1
+	r := math.Float32bits(f)
+	if float64(f) > v { // rounded up: the truncation is one step below
+		r--
 	}
-	if back != v {
-		inexact = 1
+	if float64(f) != v { // inexact: odd
+		r |= 1
 	}
-	r := (math.Float32bits(f) - up) | inexact
 	if a >= 0x47F0000000000000 { // ≥ 2^128, Inf
 		r = 0x7F800000
 	}
 	if a > 0x7FF0000000000000 { // NaN
 		r = 0x7FC00000 | uint32(a>>29)&0x3FFFFF
 	}
-	return sign | r
+	return r
 }
 
 // intToF32Odd rounds a 64-bit integer (two's complement when signed) to
@@ -339,18 +342,23 @@ func f64ToF32Odd(x uint64) uint32 {
 // the last (a shift of 0 below 2^24), convert that exactly, and scale by the
 // dropped power of two in the exponent field.
 func intToF32Odd(u uint64, signed bool) uint32 {
-	var sign uint32
 	if signed {
 		m := uint64(int64(u) >> 63)
-		sign, u = uint32(m)&0x80000000, (u^m)-m
+		return uint32(m)&0x80000000 | uintToF32Odd((u^m)-m)
 	}
+	return uintToF32Odd(u)
+}
+
+// uintToF32Odd is intToF32Odd of a magnitude, small enough for the
+// compiler to inline into the loops.
+func uintToF32Odd(u uint64) uint32 {
 	s := 40 - bits.LeadingZeros64(u) // bits to drop, so 24 remain
 	if s < 0 {
 		s = 0
 	}
 	dropped := u << (64 - uint(s)) // 0 when s == 0: Go's shift by 64 gives 0
 	m := u>>uint(s) | (dropped|-dropped)>>63
-	return sign | (math.Float32bits(float32(int64(m))) + uint32(s)<<23) // m < 2^24: exact
+	return math.Float32bits(float32(int64(m))) + uint32(s)<<23 // m < 2^24: exact
 }
 
 // int32ToF32Odd is intToF32Odd for |v| ≤ 2^32, without data-dependent
