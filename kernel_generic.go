@@ -1,6 +1,9 @@
 package tensorcast
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // The portable kernels: plain Go, branch-light (the selects below compile to
 // conditional moves), and the fallback for every tier. Each mirrors the
@@ -148,9 +151,41 @@ func bfloat16ToFloat32Generic(dst []float32, src []uint16) {
 }
 
 func float32ToFloat8Generic(dst []uint8, src []float32, p *float8Params) {
+	narrowF8Bits(dst, unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src)), p)
+}
+
+// narrowF8Bits sets dst[i] = f32ToF8(src[i], p): the same algorithm written
+// out in the loop (f32ToF8 is over the compiler's inlining budget), with p's
+// fields in locals, as the stores to dst could otherwise alias them and
+// force a reload per element.
+func narrowF8Bits(dst []uint8, src []uint32, p *float8Params) {
+	shift := p.shift & 31
+	half := uint32(1)<<(shift-1) - 1
+	expAdjust, minNormal, magic := p.expAdjust, p.minNormal, p.magic
+	magicF := math.Float32frombits(magic)
+	maxBits, overflow, nan, signedZero := p.maxBits, p.overflow, p.nan, p.signedZero
 	dst = dst[:len(src)]
-	for i, v := range src {
-		dst[i] = f32ToF8(math.Float32bits(v), p)
+	for i, x := range src {
+		a := x & 0x7FFFFFFF
+		r := (a+half+(a>>shift)&1)>>shift - expAdjust
+		tiny := math.Float32bits(math.Float32frombits(a)+magicF) - magic
+		if a < minNormal {
+			r = tiny
+		}
+		if r > maxBits { // overflow (the subtraction may wrap)
+			r = overflow
+		}
+		if a >= 0x7F800000 { // ±Inf (separate tests: one conditional move each)
+			r = overflow
+		}
+		if a > 0x7F800000 {
+			r = nan
+		}
+		sign := x >> 24 & 0x80
+		if r == 0 {
+			sign &= signedZero
+		}
+		dst[i] = uint8(r | sign)
 	}
 }
 
@@ -162,18 +197,31 @@ func float8ToFloat32Generic(dst []float32, src []uint8, table *[256]uint32) {
 }
 
 // float16ToFloat8Generic widens exactly to float32 and narrows once, so the
-// value is rounded a single time.
+// value is rounded a single time: 256 elements at a time through a buffer
+// on the stack, so that both loops run with their element code inlined.
 func float16ToFloat8Generic(dst []uint8, src []uint16, p *float8Params) {
+	var buf [256]uint32
 	dst = dst[:len(src)]
-	for i, h := range src {
-		dst[i] = f32ToF8(f16ToF32(h), p)
+	for len(src) > 0 {
+		k := min(len(src), len(buf))
+		for i, h := range src[:k] {
+			buf[i] = f16ToF32(h)
+		}
+		narrowF8Bits(dst[:k], buf[:k], p)
+		src, dst = src[k:], dst[k:]
 	}
 }
 
 func bfloat16ToFloat8Generic(dst []uint8, src []uint16, p *float8Params) {
+	var buf [256]uint32
 	dst = dst[:len(src)]
-	for i, b := range src {
-		dst[i] = f32ToF8(bf16ToF32(b), p)
+	for len(src) > 0 {
+		k := min(len(src), len(buf))
+		for i, b := range src[:k] {
+			buf[i] = bf16ToF32(b)
+		}
+		narrowF8Bits(dst[:k], buf[:k], p)
+		src, dst = src[k:], dst[k:]
 	}
 }
 
@@ -201,10 +249,31 @@ func f32ToE8M0(x uint32, p *e8m0Params) uint8 {
 	return uint8(r)
 }
 
+// float32ToE8M0Generic is f32ToE8M0 written out in the loop (it is over
+// the compiler's inlining budget), with p's fields in locals.
 func float32ToE8M0Generic(dst []uint8, src []float32, p *e8m0Params) {
+	roundAdd, overflow, underflow := p.roundAdd, p.overflow, p.underflow
 	dst = dst[:len(src)]
 	for i, v := range src {
-		dst[i] = f32ToE8M0(math.Float32bits(v), p)
+		x := math.Float32bits(v)
+		a := x & 0x7FFFFFFF
+		scaled := math.Float32bits(math.Float32frombits(a) * 0x1p64)
+		scale := uint32(0)
+		if a < 0x00800000 {
+			a, scale = scaled, 64
+		}
+		e := int32((a+roundAdd)>>23) - int32(scale)
+		r := uint32(e)
+		if e < 0 {
+			r = underflow
+		}
+		if e >= 255 {
+			r = overflow
+		}
+		if x&0x7FFFFFFF > 0x7F800000 {
+			r = 0xFF
+		}
+		dst[i] = uint8(r)
 	}
 }
 
@@ -221,13 +290,24 @@ var float4Params = float8Params{
 	signedZero: 0x8,
 }
 
+// f32ToF4 is f32ToF8's algorithm with float4Params, written with its
+// constants so that the compiler inlines it: the sign goes to bit 3, except
+// for NaN (0x8).
 func f32ToF4(x uint32) uint8 {
-	r := narrowMagnitude(x&0x7FFFFFFF, &float4Params)
-	sign := x >> 28 & 0x8
-	if x&0x7FFFFFFF > 0x7F800000 {
-		sign = 0
+	a := x & 0x7FFFFFFF
+	r := (a+1<<21-1+(a>>22)&1)>>22 - 126<<1
+	tiny := math.Float32bits(math.Float32frombits(a)+0x1p22) - 0x4A800000 // bits of 2^22 (float4Params.magic)
+	if a < 127<<23 {
+		r = tiny
 	}
-	return uint8(r | sign)
+	if r > 7 { // overflow (the subtraction may wrap) and ±Inf (which gives 258): saturate
+		r = 7
+	}
+	r |= x >> 28 & 0x8
+	if a > 0x7F800000 {
+		r = 0x8
+	}
+	return uint8(r)
 }
 
 var widenFloat4 = [16]uint32{
@@ -237,11 +317,14 @@ var widenFloat4 = [16]uint32{
 
 func float32ToFloat4Generic(dst []uint8, src []float32) {
 	n := len(src)
-	for i := 0; i+1 < n; i += 2 {
-		dst[i/2] = f32ToF4(math.Float32bits(src[i])) | f32ToF4(math.Float32bits(src[i+1]))<<4
+	s := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), n)
+	d := dst[:(n+1)/2]
+	for j := range n / 2 {
+		p := s[2*j : 2*j+2 : 2*j+2]
+		d[j] = f32ToF4(p[0]) | f32ToF4(p[1])<<4
 	}
 	if n%2 == 1 {
-		dst[n/2] = f32ToF4(math.Float32bits(src[n-1]))
+		d[n/2] = f32ToF4(s[n-1])
 	}
 }
 
