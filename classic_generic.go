@@ -164,7 +164,10 @@ func signedInt[S integer]() bool {
 }
 
 // intToF32 and intToF64 avoid data-dependent branches, as random
-// magnitudes would defeat a predictor:
+// magnitudes would defeat a predictor. Where hwIntToFloat (steps.go), a
+// 64-bit source converts by the hardware instruction (an unsigned one from
+// 2^63 halved first, its dropped bit kept as a sticky bit: one rounding,
+// then an exact doubling); elsewhere:
 //   - sources of at most 32 bits to FLOAT: the float64 conversion is exact,
 //     so float32(float64(v)) rounds once;
 //   - 64-bit sources to FLOAT: round to odd at 26 bits (24 + 2), convert
@@ -181,6 +184,19 @@ func intToF32[S integer](dst []float32, src []S) {
 		return
 	}
 	signed := signedInt[S]()
+	if hwIntToFloat && signed {
+		for i, v := range src {
+			dst[i] = float32(int64(v))
+		}
+		return
+	}
+	if hwIntToFloat {
+		for i, v := range src {
+			h := uint64(v) >> 63 // from 2^63: halve, keeping the dropped bit as a sticky bit
+			dst[i] = float32(int64(uint64(v)>>h|uint64(v)&h)) * float32(1+h)
+		}
+		return
+	}
 	for i, v := range src {
 		u, sign := uint64(v), uint32(0)
 		if signed {
@@ -204,6 +220,19 @@ func intToF64[S integer](dst []float64, src []S) {
 	if unsafe.Sizeof(z) <= 4 {
 		for i, v := range src {
 			dst[i] = float64(v)
+		}
+		return
+	}
+	if hwIntToFloat && signedInt[S]() {
+		for i, v := range src {
+			dst[i] = float64(int64(v))
+		}
+		return
+	}
+	if hwIntToFloat {
+		for i, v := range src {
+			h := uint64(v) >> 63 // as in intToF32
+			dst[i] = float64(int64(uint64(v)>>h|uint64(v)&h)) * float64(1+h)
 		}
 		return
 	}

@@ -1,6 +1,7 @@
 package tensorcast
 
 import (
+	"encoding/binary"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -102,7 +103,21 @@ func TestRoundToOddBranchFree(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d DOUBLE and %d×2 integer inputs: 0 mismatches", len(doubles), len(ints))
+	// The steps' loops (the hardware-conversion path where hwIntToFloat).
+	src := make([]byte, 8*len(ints))
+	for i, u := range ints {
+		binary.LittleEndian.PutUint64(src[8*i:], u)
+	}
+	dst := make([]byte, 4*len(ints))
+	for _, from := range []DataType{Int64, Uint64} {
+		toFloatOddStep(from).run(genericKernels(), dst, src, len(ints), Options{})
+		for i, u := range ints {
+			if got, want := binary.LittleEndian.Uint32(dst[4*i:]), oddOracleInt(u, from == Int64); got != want {
+				t.Fatalf("%v -> FLOAT (round to odd) of %#x = %#x, want %#x", from, u, got, want)
+			}
+		}
+	}
+	t.Logf("%d DOUBLE and %d×2 integer inputs (×2 more through the steps): 0 mismatches", len(doubles), len(ints))
 }
 
 // TestClassicGenericBranchFree checks the portable classic stages whose

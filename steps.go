@@ -3,6 +3,7 @@ package tensorcast
 import (
 	"math"
 	"math/bits"
+	"runtime"
 	"sync"
 )
 
@@ -254,6 +255,12 @@ func toFloatOddStep(from DataType) *step {
 		f = func(dst, src []byte, n int) {
 			d, s := view[uint32](dst, n), view[uint64](src, n)
 			d = d[:len(s)]
+			if hwIntToFloat {
+				for i, v := range s {
+					d[i] = i64ToF32OddHW(int64(v))
+				}
+				return
+			}
 			for i, v := range s {
 				m := uint64(int64(v) >> 63) // branch-free magnitude: random signs defeat a predictor
 				d[i] = uint32(m)&0x80000000 | uintToF32Odd((v^m)-m)
@@ -263,6 +270,13 @@ func toFloatOddStep(from DataType) *step {
 		f = func(dst, src []byte, n int) {
 			d, s := view[uint32](dst, n), view[uint64](src, n)
 			d = d[:len(s)]
+			if hwIntToFloat {
+				for i, v := range s {
+					h := v >> 63 // from 2^63: halve, keeping the dropped bit as a sticky bit
+					d[i] = i64ToF32OddHW(int64(v>>h|v&h)) + uint32(h)<<23
+				}
+				return
+			}
 			for i, v := range s {
 				d[i] = uintToF32Odd(v)
 			}
@@ -359,6 +373,29 @@ func uintToF32Odd(u uint64) uint32 {
 	dropped := u << (64 - uint(s)) // 0 when s == 0: Go's shift by 64 gives 0
 	m := u>>uint(s) | (dropped|-dropped)>>63
 	return math.Float32bits(float32(int64(m))) + uint32(s)<<23 // m < 2^24: exact
+}
+
+// hwIntToFloat is true where Go's int64 → float32 and int64 → float64
+// conversions are one hardware instruction that rounds once to nearest even
+// (CVTSI2SS/CVTSI2SD, SCVTF); some 32-bit ports round int64 → float32
+// twice, so they keep the shift-based code.
+const hwIntToFloat = runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64"
+
+// i64ToF32OddHW is int32ToF32Odd for every int64, where hwIntToFloat: the
+// conversion back is exact below 2^63, and a result of 2^63 can only come
+// from rounding up (int64(f) overflows there, so the flags are set apart).
+func i64ToF32OddHW(v int64) uint32 {
+	f := float32(v)
+	d := int64(f) - v                          // the rounding error, exact
+	inexact := uint32(uint64(d|-d) >> 63)      // d != 0
+	away := inexact & uint32(^uint64(d^v)>>63) // d has v's sign: rounded away from zero
+	if f >= 0x1p63 {
+		inexact = 1
+	}
+	if f >= 0x1p63 {
+		away = 1
+	}
+	return (math.Float32bits(f) - away) | inexact
 }
 
 // int32ToF32Odd is intToF32Odd for |v| ≤ 2^32, without data-dependent
