@@ -1,6 +1,7 @@
 package tensorcast
 
 import (
+	"encoding/binary"
 	"math"
 	"unsafe"
 )
@@ -334,13 +335,26 @@ func float4ToFloat32Generic(dst []float32, src []uint8) {
 	}
 }
 
+// int8ToInt4Generic packs the low 4 bits of each byte, two to a byte:
+// eight bytes at a time as one 64-bit word (SWAR), the nibbles drawn
+// together by three shift-or-mask rounds into four bytes.
 func int8ToInt4Generic(dst []uint8, src []uint8) {
 	n := len(src)
-	for i := 0; i+1 < n; i += 2 {
-		dst[i/2] = src[i]&15 | src[i+1]<<4
+	d := dst[:(n+1)/2]
+	le := binary.LittleEndian
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		x := le.Uint64(src[i:i+8:i+8]) & 0x0F0F0F0F0F0F0F0F
+		x = (x | x>>4) & 0x00FF00FF00FF00FF
+		x = (x | x>>8) & 0x0000FFFF0000FFFF
+		x = x | x>>16
+		le.PutUint32(d[i/2:i/2+4:i/2+4], uint32(x))
 	}
-	if n%2 == 1 {
-		dst[n/2] = src[n-1] & 15
+	for ; i+1 < n; i += 2 {
+		d[i/2] = src[i]&15 | src[i+1]<<4
+	}
+	if i < n {
+		d[i/2] = src[i] & 15
 	}
 }
 
@@ -406,19 +420,27 @@ func bfloat16ToFloat16Generic(dst []uint16, src []uint16) {
 	}
 }
 
-// int8ToInt2Generic packs the low 2 bits of each byte, four to a byte.
+// int8ToInt2Generic packs the low 2 bits of each byte, four to a byte:
+// eight bytes at a time as one 64-bit word (SWAR) into two bytes.
 func int8ToInt2Generic(dst []uint8, src []uint8) {
-	whole := len(src) / 4
-	dst = dst[:(len(src)+3)/4]
-	for i := range whole {
-		s := src[4*i : 4*i+4]
-		dst[i] = s[0]&3 | s[1]&3<<2 | s[2]&3<<4 | s[3]&3<<6
+	n := len(src)
+	d := dst[:(n+3)/4]
+	le := binary.LittleEndian
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		x := le.Uint64(src[i:i+8:i+8]) & 0x0303030303030303
+		x = (x | x>>6) & 0x000F000F000F000F
+		x = (x | x>>12) & 0x000000FF000000FF
+		x = x | x>>24
+		le.PutUint16(d[i/4:i/4+2:i/4+2], uint16(x))
 	}
-	if r := src[4*whole:]; len(r) > 0 {
-		var b uint8
-		for j, v := range r {
-			b |= v & 3 << (2 * uint(j))
+	if r := src[i:]; len(r) > 0 { // under 8 left: whole bytes, then the partly used last one
+		for j := 0; j < len(r); j += 4 {
+			var b uint8
+			for k := j; k < len(r) && k < j+4; k++ {
+				b |= r[k] & 3 << (2 * uint(k-j))
+			}
+			d[(i+j)/4] = b
 		}
-		dst[whole] = b
 	}
 }
