@@ -3,6 +3,8 @@ package tensorcast
 import (
 	"encoding/binary"
 	"math"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -152,7 +154,97 @@ func bfloat16ToFloat32Generic(dst []float32, src []uint16) {
 }
 
 func float32ToFloat8Generic(dst []uint8, src []float32, p *float8Params) {
-	narrowF8Bits(dst, unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src)), p)
+	s := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+	if len(s) >= oddTableMin {
+		if i := uintptr(unsafe.Pointer(p)) - uintptr(unsafe.Pointer(&float8Table[0][0])); i < unsafe.Sizeof(float8Table) {
+			nt := &float8OddTables[i/unsafe.Sizeof(*p)]
+			oddGather(dst, s, nt.get(func(x []uint32, d []uint8) { narrowF8Bits(d, x, p) }))
+			return
+		}
+	}
+	narrowF8Bits(dst, s, p)
+}
+
+// Long narrowings to the types of at most 3 significand bits use the table
+// route of tables.go inside the kernel: each float32 is rounded to odd at
+// BFLOAT16's precision (oddBF16: exact for these targets, see tables.go),
+// and a 64 KiB table of the kernel's own results for every BFLOAT16 gives
+// the code — one lookup instead of about 25 operations. The tables are
+// built on first use from the element code below, per parameter set, so
+// they give the same bits by construction; short calls (the tails of the
+// SIMD kernels) never build one.
+const oddTableMin = 4096
+
+// oddTable is one lazily built table of the codes of the 65536 BFLOAT16 bit
+// patterns.
+type oddTable struct {
+	t  atomic.Pointer[[65536]uint8]
+	mu sync.Mutex
+}
+
+var (
+	float8OddTables [len(float8Table) * len(float8Table[0])]oddTable
+	e8m0OddTables   [len(e8m0Table) * len(e8m0Table[0])]oddTable
+	float4OddTable  oddTable
+)
+
+// get returns the table, building it with narrow (codes of float32 bits)
+// on first use.
+func (o *oddTable) get(narrow func(x []uint32, d []uint8)) *[65536]uint8 {
+	if t := o.t.Load(); t != nil {
+		return t
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if t := o.t.Load(); t != nil {
+		return t
+	}
+	t := new([65536]uint8)
+	var x [256]uint32
+	for h := 0; h < len(t); h += len(x) {
+		for j := range x {
+			x[j] = uint32(h+j) << 16 // the BFLOAT16 as float32 bits (NaN payloads do not matter: every NaN gives one code)
+		}
+		narrow(x[:], t[h:h+len(x)])
+	}
+	o.t.Store(t)
+	return t
+}
+
+// oddGather sets d[i] to t's code of s[i] rounded to odd at BFLOAT16's
+// precision.
+func oddGather(d []uint8, s []uint32, t *[65536]uint8) {
+	d = d[:len(s)]
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		s4, d4 := s[i:i+4:i+4], d[i:i+4:i+4]
+		d4[0], d4[1], d4[2], d4[3] = t[oddBF16(s4[0])], t[oddBF16(s4[1])], t[oddBF16(s4[2])], t[oddBF16(s4[3])]
+	}
+	for ; i < len(s); i++ {
+		d[i] = t[oddBF16(s[i])]
+	}
+}
+
+// oddGatherPack4 is oddGather for 4-bit codes, two to a byte (the first in
+// the low nibble), sixteen per 64-bit word.
+func oddGatherPack4(dst []uint8, s []uint32, t *[65536]uint8) {
+	n := len(s)
+	d := dst[:(n+1)/2]
+	i, j := 0, 0
+	for ; i+16 <= n; i, j = i+16, j+8 {
+		e := s[i : i+16 : i+16]
+		var v uint64
+		for k := range 16 {
+			v |= uint64(t[oddBF16(e[k])]) << (4 * k)
+		}
+		binary.LittleEndian.PutUint64(d[j:j+8:j+8], v)
+	}
+	for ; i+1 < n; i, j = i+2, j+1 {
+		d[j] = t[oddBF16(s[i])] | t[oddBF16(s[i+1])]<<4
+	}
+	if i < n {
+		d[j] = t[oddBF16(s[i])]
+	}
 }
 
 // narrowF8Bits sets dst[i] = f32ToF8(src[i], p): the same algorithm written
@@ -253,10 +345,23 @@ func f32ToE8M0(x uint32, p *e8m0Params) uint8 {
 // float32ToE8M0Generic is f32ToE8M0 written out in the loop (it is over
 // the compiler's inlining budget), with p's fields in locals.
 func float32ToE8M0Generic(dst []uint8, src []float32, p *e8m0Params) {
+	if len(src) >= oddTableMin {
+		if i := uintptr(unsafe.Pointer(p)) - uintptr(unsafe.Pointer(&e8m0Table[0][0])); i < unsafe.Sizeof(e8m0Table) {
+			s := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+			oddGather(dst, s, e8m0OddTables[i/unsafe.Sizeof(*p)].get(func(x []uint32, d []uint8) {
+				e8m0Bits(d, x, p)
+			}))
+			return
+		}
+	}
+	e8m0Bits(dst, unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src)), p)
+}
+
+// e8m0Bits is float32ToE8M0Generic on float32 bits, without tables.
+func e8m0Bits(dst []uint8, src []uint32, p *e8m0Params) {
 	roundAdd, overflow, underflow := p.roundAdd, p.overflow, p.underflow
 	dst = dst[:len(src)]
-	for i, v := range src {
-		x := math.Float32bits(v)
+	for i, x := range src {
 		a := x & 0x7FFFFFFF
 		scaled := math.Float32bits(math.Float32frombits(a) * 0x1p64)
 		scale := uint32(0)
@@ -319,6 +424,14 @@ var widenFloat4 = [16]uint32{
 func float32ToFloat4Generic(dst []uint8, src []float32) {
 	n := len(src)
 	s := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), n)
+	if n >= oddTableMin {
+		oddGatherPack4(dst, s, float4OddTable.get(func(x []uint32, d []uint8) {
+			for i, v := range x {
+				d[i] = f32ToF4(v)
+			}
+		}))
+		return
+	}
 	d := dst[:(n+1)/2]
 	for j := range n / 2 {
 		p := s[2*j : 2*j+2 : 2*j+2]

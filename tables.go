@@ -350,37 +350,11 @@ func packFrom(dst []byte, n, w int, code func(i int) uint8) {
 // lookupOddBF16 converts float32 bits through a BFLOAT16 table, after
 // rounding each to odd at BFLOAT16's precision.
 func lookupOddBF16(dst []byte, s []uint32, to DataType, t *convTable) {
-	tab := (*[65536]uint8)(t.b8)
 	if to.BitSize() == 8 {
-		d := dst[:len(s)]
-		i := 0
-		for ; i+4 <= len(s); i += 4 {
-			s4, d4 := s[i:i+4:i+4], d[i:i+4:i+4]
-			d4[0], d4[1], d4[2], d4[3] = tab[oddBF16(s4[0])], tab[oddBF16(s4[1])], tab[oddBF16(s4[2])], tab[oddBF16(s4[3])]
-		}
-		for ; i < len(s); i++ {
-			d[i] = tab[oddBF16(s[i])]
-		}
+		oddGather(dst, s, (*[65536]uint8)(t.b8))
 		return
 	}
-	// FLOAT4E2M1: two codes per byte, sixteen per 64-bit word.
-	n := len(s)
-	d := dst[:(n+1)/2]
-	i, j := 0, 0
-	for ; i+16 <= n; i, j = i+16, j+8 {
-		e := s[i : i+16 : i+16]
-		var v uint64
-		for k := range 16 {
-			v |= uint64(tab[oddBF16(e[k])]) << (4 * k)
-		}
-		binary.LittleEndian.PutUint64(d[j:j+8:j+8], v)
-	}
-	for ; i+1 < n; i, j = i+2, j+1 {
-		d[j] = tab[oddBF16(s[i])] | tab[oddBF16(s[i+1])]<<4
-	}
-	if i < n {
-		d[j] = tab[oddBF16(s[i])]
-	}
+	oddGatherPack4(dst, s, (*[65536]uint8)(t.b8)) // FLOAT4E2M1: two codes per byte
 }
 
 // oddBF16 rounds float32 bits to odd at BFLOAT16's precision, without a
