@@ -118,14 +118,13 @@ func numToBool[S integer | float](dst []uint8, src []S) {
 	}
 }
 
+// boolToNum gives 1 for every nonzero byte: (v + 255) >> 8 carries into
+// bit 8 exactly when v != 0, without a branch (random BOOL data would
+// defeat a predictor), then one exact conversion.
 func boolToNum[D integer | float](dst []D, src []uint8) {
 	dst = dst[:len(src)]
 	for i, v := range src {
-		var d D
-		if v != 0 {
-			d = 1
-		}
-		dst[i] = d
+		dst[i] = D((uint32(v) + 0xFF) >> 8)
 	}
 }
 

@@ -171,9 +171,10 @@ func float32ToFloat8Generic(dst []uint8, src []float32, p *float8Params) {
 // and a 64 KiB table of the kernel's own results for every BFLOAT16 gives
 // the code — one lookup instead of about 25 operations. The tables are
 // built on first use from the element code below, per parameter set, so
-// they give the same bits by construction; short calls (the tails of the
-// SIMD kernels) never build one.
-const oddTableMin = 4096
+// they give the same bits by construction. The threshold lets the pivot
+// plans' blocks (pivotBlock, 1024 elements) use the tables, while the tails
+// of the SIMD kernels (under 64 elements) never build one.
+const oddTableMin = 512
 
 // oddTable is one lazily built table of the codes of the 65536 BFLOAT16 bit
 // patterns.
