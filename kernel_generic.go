@@ -132,11 +132,41 @@ func float32ToFloat16Generic(dst []uint16, src []float32) {
 	}
 }
 
+// float16ToFloat32Generic looks long inputs up in a table of f16ToF32's
+// results for all 65536 FLOAT16 values (256 KiB, built on first use, so
+// the same bits by construction): one load per element instead of about
+// twenty operations. Short ones (tails of the SIMD kernels) compute.
 func float16ToFloat32Generic(dst []float32, src []uint16) {
 	dst = dst[:len(src)]
+	if len(src) >= oddTableMin {
+		gather16(unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst)), src, widenF16Table())
+		return
+	}
 	for i, h := range src {
 		dst[i] = math.Float32frombits(f16ToF32(h))
 	}
+}
+
+var (
+	widenF16   atomic.Pointer[[65536]uint32]
+	widenF16Mu sync.Mutex
+)
+
+func widenF16Table() *[65536]uint32 {
+	if t := widenF16.Load(); t != nil {
+		return t
+	}
+	widenF16Mu.Lock()
+	defer widenF16Mu.Unlock()
+	if t := widenF16.Load(); t != nil {
+		return t
+	}
+	t := new([65536]uint32)
+	for h := range t {
+		t[h] = f16ToF32(uint16(h))
+	}
+	widenF16.Store(t)
+	return t
 }
 
 func float32ToBFloat16Generic(dst []uint16, src []float32) {
