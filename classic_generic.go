@@ -129,9 +129,45 @@ func boolToNum[D integer | float](dst []D, src []uint8) {
 }
 
 func floatToInt[S float, D integer](dst []D, src []S) {
+	var z S
+	if unsafe.Sizeof(z) == 4 {
+		f32ToInt(dst, unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src)))
+		return
+	}
 	dst = dst[:len(src)]
 	for i, v := range src {
 		dst[i] = D(truncWrap(float64(v)))
+	}
+}
+
+// f32ToInt is floatToInt for FLOAT (as bits), with integer range tests: a
+// float32 of magnitude 2^63 or more is a multiple of 2^40, so for targets
+// of at most 32 bits its wrapped value is 0 (as is that of ±Inf and NaN),
+// and for 64-bit targets only [2^63, 2^64) needs the significand shifted
+// into place (int64(v) is exact below 2^63 in magnitude, -2^63 included).
+func f32ToInt[D integer](dst []D, src []uint32) {
+	dst = dst[:len(src)]
+	var z D
+	if unsafe.Sizeof(z) <= 4 {
+		for i, x := range src {
+			r := int64(math.Float32frombits(x))
+			if x&0x7FFFFFFF >= 0x5F000000 { // ≥ 2^63, Inf, NaN
+				r = 0
+			}
+			dst[i] = D(r)
+		}
+		return
+	}
+	for i, x := range src {
+		r := uint64(int64(math.Float32frombits(x)))
+		big := uint64(x&0x7FFFFF|0x800000) << ((x>>23 - 150) & 63) // [2^63, 2^64): exponent 190
+		if x&0x7FFFFFFF > 0x5F000000 {                             // beyond ±2^63, Inf, NaN
+			r = 0
+		}
+		if x-0x5F000000 < 0x800000 { // [2^63, 2^64)
+			r = big
+		}
+		dst[i] = D(r)
 	}
 }
 
