@@ -169,3 +169,27 @@ func TestClassicGenericBranchFree(t *testing.T) {
 	}
 	t.Logf("%d pairs × %d inputs: 0 mismatches", pairs, n)
 }
+
+// TestF32ToF16Table checks the table-driven FLOAT → FLOAT16 element code
+// against f32ToF16 on every sign and exponent with 4096 significands each
+// (the rounding boundaries and random ones).
+func TestF32ToF16Table(t *testing.T) {
+	rng := rand.New(rand.NewPCG(47, 9))
+	var n int
+	for se := uint32(0); se < 512; se++ {
+		for j := uint32(0); j < 4096; j++ {
+			m := rng.Uint32() & 0x7FFFFF
+			if j < 64 { // ties, one either side, and the ends, at every dropped-bit count
+				k := j % 32
+				m = []uint32{1 << k >> 1, 1<<k>>1 + 1, 1<<k>>1 - 1, 0x7FFFFF}[j/32*2%4+j%2] & 0x7FFFFF
+				m |= (j / 2 % 4) << 21
+			}
+			x := se<<23 | m
+			if got, want := f32ToF16Table(x), f32ToF16(x); got != want {
+				t.Fatalf("f32ToF16Table(%#x) = %#x, want %#x", x, got, want)
+			}
+			n++
+		}
+	}
+	t.Logf("%d inputs: 0 mismatches", n)
+}
