@@ -206,7 +206,7 @@ func signedInt[S integer]() bool {
 //   - sources of at most 32 bits to FLOAT: the float64 conversion is exact,
 //     so float32(float64(v)) rounds once;
 //   - 64-bit sources to FLOAT: round to odd at 26 bits (24 + 2), convert
-//     that exactly, round once more (roundIntToFloat's argument);
+//     that exactly, round once more (the argument of plan.go);
 //   - to DOUBLE: v = hi·2^32 + lo with both halves exact as float64, so
 //     their sum is v rounded once (at most 32 bits: exact).
 func intToF32[S integer](dst []float32, src []S) {
@@ -280,31 +280,6 @@ func intToF64[S integer](dst []float64, src []S) {
 	for i, v := range src {
 		dst[i] = float64(uint32(uint64(v)>>32))*0x1p32 + float64(uint32(v))
 	}
-}
-
-// roundIntToFloat rounds the magnitude u ≥ 2^p to nearest even at p
-// significant bits and returns the float bits (mbits stored significand
-// bits, the given sign bit): it keeps p+2 bits by round-to-odd, which the
-// exact conversion of that small integer then rounds once more — the same
-// result as one rounding of u (plan.go gives the argument) — and scales by
-// the dropped power of two in the exponent field.
-func roundIntToFloat(u uint64, neg bool, p, mbits int, signBit uint64) uint64 {
-	s := max(0, 64-bits.LeadingZeros64(u)-(p+2))
-	m := u >> uint(s)
-	if u&(1<<uint(s)-1) != 0 {
-		m |= 1
-	}
-	var b uint64
-	if p == 24 {
-		b = uint64(math.Float32bits(float32(m))) // m < 2^26: one rounding
-	} else {
-		b = math.Float64bits(float64(m)) // m < 2^55: one rounding
-	}
-	b += uint64(s) << uint(mbits)
-	if neg {
-		b |= signBit
-	}
-	return b
 }
 
 func f32ToF64Slice(dst []float64, src []float32) {
