@@ -299,31 +299,21 @@ func oddGather(d []uint8, s []uint32, t *[65536]uint8) {
 }
 
 // oddGatherPack4 is oddGather for 4-bit codes, two to a byte (the first in
-// the low nibble), sixteen per 64-bit word.
+// the low nibble). Byte by byte: each byte's two lookups are independent of
+// the others', where assembling a 64-bit word chains its sixteen ors
+// (measured 1.7x slower).
 func oddGatherPack4(dst []uint8, s []uint32, t *[65536]uint8) {
 	n := len(s)
 	d := dst[:(n+1)/2]
-	i, j := 0, 0
-	for ; i+16 <= n; i, j = i+16, j+8 {
-		e := s[i : i+16 : i+16]
-		var v uint64
-		for k := range 16 {
-			v |= uint64(t[oddBF16(e[k])]) << (4 * k)
-		}
-		binary.LittleEndian.PutUint64(d[j:j+8:j+8], v)
+	for j := range n / 2 {
+		p := s[2*j : 2*j+2 : 2*j+2]
+		d[j] = t[oddBF16(p[0])] | t[oddBF16(p[1])]<<4
 	}
-	for ; i+1 < n; i, j = i+2, j+1 {
-		d[j] = t[oddBF16(s[i])] | t[oddBF16(s[i+1])]<<4
-	}
-	if i < n {
-		d[j] = t[oddBF16(s[i])]
+	if n%2 == 1 {
+		d[n/2] = t[oddBF16(s[n-1])]
 	}
 }
 
-// narrowF8Bits sets dst[i] = f32ToF8(src[i], p): the same algorithm written
-// out in the loop (f32ToF8 is over the compiler's inlining budget), with p's
-// fields in locals, as the stores to dst could otherwise alias them and
-// force a reload per element.
 func narrowF8Bits(dst []uint8, src []uint32, p *float8Params) {
 	shift := p.shift & 31
 	half := uint32(1)<<(shift-1) - 1

@@ -1,7 +1,6 @@
 package tensorcast
 
 import (
-	"encoding/binary"
 	"sync"
 	"sync/atomic"
 
@@ -256,9 +255,8 @@ func gather16[D any](d []D, s []uint16, t *[65536]D) {
 }
 
 // packLookup packs the w-bit (4 or 2) codes t[s[i]] into dst, element i in
-// bits [w·(i%per), w·(i%per)+w) of byte i/per (per = 8/w). Sixteen (4-bit)
-// or thirty-two (2-bit) elements make one 64-bit word, stored little-endian
-// as one write; the codes in t are below 2^w, so they need no mask.
+// bits [w·(i%per), w·(i%per)+w) of byte i/per (per = 8/w); the codes in t
+// are below 2^w, so they need no mask.
 func packLookup[S uint8 | uint16](dst []byte, s []S, w int, t []uint8) {
 	switch s := any(s).(type) {
 	case []uint8:
@@ -270,33 +268,27 @@ func packLookup[S uint8 | uint16](dst []byte, s []S, w int, t []uint8) {
 
 // packLookup8 and packLookup16 are packLookup with the table as an array,
 // so the index needs no bounds check (Go cannot index a type parameter
-// ranging over arrays of two lengths).
+// ranging over arrays of two lengths). Byte by byte: each byte's lookups
+// are independent of the others', where assembling a 64-bit word would
+// chain its ors.
 func packLookup8(dst []byte, s []uint8, w int, t *[256]uint8) {
 	n := len(s)
 	d := dst[:(n*w+7)/8]
-	i, j := 0, 0
+	j := 0
 	if w == 4 {
-		for ; i+16 <= n; i, j = i+16, j+8 {
-			e := s[i : i+16 : i+16]
-			var v uint64
-			for k := range 16 {
-				v |= uint64(t[e[k]]) << (4 * k)
-			}
-			binary.LittleEndian.PutUint64(d[j:j+8:j+8], v)
+		for ; 2*j+2 <= n; j++ {
+			e := s[2*j : 2*j+2 : 2*j+2]
+			d[j] = t[e[0]] | t[e[1]]<<4
 		}
 	} else {
-		for ; i+32 <= n; i, j = i+32, j+8 {
-			e := s[i : i+32 : i+32]
-			var v uint64
-			for k := range 32 {
-				v |= uint64(t[e[k]]) << (2 * k)
-			}
-			binary.LittleEndian.PutUint64(d[j:j+8:j+8], v)
+		for ; 4*j+4 <= n; j++ {
+			e := s[4*j : 4*j+4 : 4*j+4]
+			d[j] = t[e[0]] | t[e[1]]<<2 | t[e[2]]<<4 | t[e[3]]<<6
 		}
 	}
-	for ; j < len(d); j++ { // the rest, up to the partly used last byte
+	if j < len(d) { // the partly used last byte
 		var b uint8
-		for sh := 0; sh < 8 && i < n; sh, i = sh+w, i+1 {
+		for i, sh := j*8/w, 0; i < n; i, sh = i+1, sh+w {
 			b |= t[s[i]] << uint(sh)
 		}
 		d[j] = b
@@ -306,29 +298,21 @@ func packLookup8(dst []byte, s []uint8, w int, t *[256]uint8) {
 func packLookup16(dst []byte, s []uint16, w int, t *[65536]uint8) {
 	n := len(s)
 	d := dst[:(n*w+7)/8]
-	i, j := 0, 0
+	j := 0
 	if w == 4 {
-		for ; i+16 <= n; i, j = i+16, j+8 {
-			e := s[i : i+16 : i+16]
-			var v uint64
-			for k := range 16 {
-				v |= uint64(t[e[k]]) << (4 * k)
-			}
-			binary.LittleEndian.PutUint64(d[j:j+8:j+8], v)
+		for ; 2*j+2 <= n; j++ {
+			e := s[2*j : 2*j+2 : 2*j+2]
+			d[j] = t[e[0]] | t[e[1]]<<4
 		}
 	} else {
-		for ; i+32 <= n; i, j = i+32, j+8 {
-			e := s[i : i+32 : i+32]
-			var v uint64
-			for k := range 32 {
-				v |= uint64(t[e[k]]) << (2 * k)
-			}
-			binary.LittleEndian.PutUint64(d[j:j+8:j+8], v)
+		for ; 4*j+4 <= n; j++ {
+			e := s[4*j : 4*j+4 : 4*j+4]
+			d[j] = t[e[0]] | t[e[1]]<<2 | t[e[2]]<<4 | t[e[3]]<<6
 		}
 	}
-	for ; j < len(d); j++ { // the rest, up to the partly used last byte
+	if j < len(d) { // the partly used last byte
 		var b uint8
-		for sh := 0; sh < 8 && i < n; sh, i = sh+w, i+1 {
+		for i, sh := j*8/w, 0; i < n; i, sh = i+1, sh+w {
 			b |= t[s[i]] << uint(sh)
 		}
 		d[j] = b
