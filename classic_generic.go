@@ -118,13 +118,27 @@ func numToBool[S integer | float](dst []uint8, src []S) {
 	}
 }
 
-// boolToNum gives 1 for every nonzero byte: (v + 255) >> 8 carries into
-// bit 8 exactly when v != 0, without a branch (random BOOL data would
-// defeat a predictor), then one exact conversion.
+// boolToNum gives 1 for every nonzero byte. To floats: (v + 255) >> 8
+// carries into bit 8 exactly when v != 0, then one exact conversion — the
+// compiler branches on a select of float constants, which random BOOL data
+// would mispredict (measured 5x slower); to integers the select compiles to
+// SETNE, slightly faster.
 func boolToNum[D integer | float](dst []D, src []uint8) {
 	dst = dst[:len(src)]
+	var z D
+	switch any(z).(type) {
+	case float32, float64:
+		for i, v := range src {
+			dst[i] = D((uint32(v) + 0xFF) >> 8)
+		}
+		return
+	}
 	for i, v := range src {
-		dst[i] = D((uint32(v) + 0xFF) >> 8)
+		var d D
+		if v != 0 {
+			d = 1
+		}
+		dst[i] = d
 	}
 }
 
