@@ -3,6 +3,7 @@ package tensorcast
 import (
 	"math"
 	"math/bits"
+	"unsafe"
 )
 
 // The portable stages of the classic pairs (FLOAT, DOUBLE, the 8- to 64-bit
@@ -117,8 +118,21 @@ func numToBool[S integer | float](dst []uint8, src []S) {
 	}
 }
 
+// boolToNum gives 1 for every nonzero byte. To floats: (v + 255) >> 8
+// carries into bit 8 exactly when v != 0, then one exact conversion — the
+// compiler branches on a select of float constants, which random BOOL data
+// would mispredict (measured 5x slower); to integers the select compiles to
+// SETNE, slightly faster.
 func boolToNum[D integer | float](dst []D, src []uint8) {
 	dst = dst[:len(src)]
+	var z D
+	switch any(z).(type) {
+	case float32, float64:
+		for i, v := range src {
+			dst[i] = D((uint32(v) + 0xFF) >> 8)
+		}
+		return
+	}
 	for i, v := range src {
 		var d D
 		if v != 0 {
@@ -129,24 +143,67 @@ func boolToNum[D integer | float](dst []D, src []uint8) {
 }
 
 func floatToInt[S float, D integer](dst []D, src []S) {
+	var z S
+	if unsafe.Sizeof(z) == 4 {
+		f32ToInt(dst, unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src)))
+		return
+	}
 	dst = dst[:len(src)]
 	for i, v := range src {
 		dst[i] = D(truncWrap(float64(v)))
 	}
 }
 
+// f32ToInt is floatToInt for FLOAT (as bits), with integer range tests: a
+// float32 of magnitude 2^63 or more is a multiple of 2^40, so for targets
+// of at most 32 bits its wrapped value is 0 (as is that of ±Inf and NaN),
+// and for 64-bit targets only [2^63, 2^64) needs the significand shifted
+// into place (int64(v) is exact below 2^63 in magnitude, -2^63 included).
+func f32ToInt[D integer](dst []D, src []uint32) {
+	dst = dst[:len(src)]
+	var z D
+	if unsafe.Sizeof(z) <= 4 {
+		for i, x := range src {
+			r := int64(math.Float32frombits(x))
+			if x&0x7FFFFFFF >= 0x5F000000 { // ≥ 2^63, Inf, NaN
+				r = 0
+			}
+			dst[i] = D(r)
+		}
+		return
+	}
+	for i, x := range src {
+		r := uint64(int64(math.Float32frombits(x)))
+		big := uint64(x&0x7FFFFF|0x800000) << ((x>>23 - 150) & 63) // [2^63, 2^64): exponent 190
+		if x&0x7FFFFFFF > 0x5F000000 {                             // beyond ±2^63, Inf, NaN
+			r = 0
+		}
+		if x-0x5F000000 < 0x800000 { // [2^63, 2^64)
+			r = big
+		}
+		dst[i] = D(r)
+	}
+}
+
 // truncWrap truncates toward zero and returns the two's complement bits,
 // to be wrapped by the store; values outside [-2^63, 2^64), ±Inf and NaN
-// give 0.
+// give 0. Without data-dependent branches: both candidate conversions are
+// computed (Go leaves an out-of-range one to the implementation, but it
+// does not trap) and the range tests select, as conditional moves. In
+// [2^63, 2^64), f - 2^63 is exact (f's unit is at least 2^11 there).
 func truncWrap(f float64) uint64 {
-	t := math.Trunc(f)
-	switch {
-	case t >= -0x1p63 && t < 0x1p63:
-		return uint64(int64(t))
-	case t >= 0x1p63 && t < 0x1p64:
-		return uint64(t)
+	r := uint64(int64(f)) // truncates; meaningful for |f| < 2^63
+	hi := uint64(int64(f-0x1p63)) ^ 1<<63
+	if f >= 0x1p63 {
+		r = hi
 	}
-	return 0
+	if !(f >= -0x1p63) { // NaN too
+		r = 0
+	}
+	if f >= 0x1p64 { // a separate test: one conditional move each
+		r = 0
+	}
+	return r
 }
 
 // signedInt reports whether S is a signed integer type.
@@ -155,61 +212,88 @@ func signedInt[S integer]() bool {
 	return ^z < 0
 }
 
+// intToF32 and intToF64 avoid data-dependent branches, as random
+// magnitudes would defeat a predictor. Where hwIntToFloat (steps.go), a
+// 64-bit source converts by the hardware instruction (an unsigned one from
+// 2^63 halved first, its dropped bit kept as a sticky bit: one rounding,
+// then an exact doubling); elsewhere:
+//   - sources of at most 32 bits to FLOAT: the float64 conversion is exact,
+//     so float32(float64(v)) rounds once;
+//   - 64-bit sources to FLOAT: round to odd at 26 bits (24 + 2), convert
+//     that exactly, round once more (the argument of plan.go);
+//   - to DOUBLE: v = hi·2^32 + lo with both halves exact as float64, so
+//     their sum is v rounded once (at most 32 bits: exact).
 func intToF32[S integer](dst []float32, src []S) {
 	dst = dst[:len(src)]
+	var z S
+	if unsafe.Sizeof(z) <= 4 {
+		for i, v := range src {
+			dst[i] = float32(float64(v))
+		}
+		return
+	}
 	signed := signedInt[S]()
+	if hwIntToFloat && signed {
+		for i, v := range src {
+			dst[i] = float32(int64(v))
+		}
+		return
+	}
+	if hwIntToFloat {
+		for i, v := range src {
+			h := uint64(v) >> 63 // from 2^63: halve, keeping the dropped bit as a sticky bit
+			dst[i] = float32(int64(uint64(v)>>h|uint64(v)&h)) * float32(1+h)
+		}
+		return
+	}
 	for i, v := range src {
-		if int64(v) >= -1<<24 && int64(v) <= 1<<24 && (signed || uint64(v) <= 1<<24) {
-			dst[i] = float32(int64(v)) // exact
-			continue
+		u, sign := uint64(v), uint32(0)
+		if signed {
+			m := uint64(int64(u) >> 63)
+			sign, u = uint32(m)&0x80000000, (u^m)-m
 		}
-		u, neg := uint64(v), false
-		if signed && int64(v) < 0 {
-			u, neg = -u, true
+		s := 38 - bits.LeadingZeros64(u) // bits to drop, so 26 remain
+		if s < 0 {
+			s = 0
 		}
-		dst[i] = math.Float32frombits(uint32(roundIntToFloat(u, neg, 24, 23, 0x80000000)))
+		dropped := u << (64 - uint(s)) // 0 when s == 0
+		m := u>>uint(s) | (dropped|-dropped)>>63
+		b := math.Float32bits(float32(int64(m))) + uint32(s)<<23 // m < 2^26: one rounding, then exact scaling
+		dst[i] = math.Float32frombits(sign | b)
 	}
 }
 
 func intToF64[S integer](dst []float64, src []S) {
 	dst = dst[:len(src)]
-	signed := signedInt[S]()
+	var z S
+	if unsafe.Sizeof(z) <= 4 {
+		for i, v := range src {
+			dst[i] = float64(v)
+		}
+		return
+	}
+	if hwIntToFloat && signedInt[S]() {
+		for i, v := range src {
+			dst[i] = float64(int64(v))
+		}
+		return
+	}
+	if hwIntToFloat {
+		for i, v := range src {
+			h := uint64(v) >> 63 // as in intToF32
+			dst[i] = float64(int64(uint64(v)>>h|uint64(v)&h)) * float64(1+h)
+		}
+		return
+	}
+	if signedInt[S]() {
+		for i, v := range src {
+			dst[i] = float64(int32(int64(v)>>32))*0x1p32 + float64(uint32(v))
+		}
+		return
+	}
 	for i, v := range src {
-		if int64(v) >= -1<<53 && int64(v) <= 1<<53 && (signed || uint64(v) <= 1<<53) {
-			dst[i] = float64(int64(v)) // exact
-			continue
-		}
-		u, neg := uint64(v), false
-		if signed && int64(v) < 0 {
-			u, neg = -u, true
-		}
-		dst[i] = math.Float64frombits(roundIntToFloat(u, neg, 53, 52, 1<<63))
+		dst[i] = float64(uint32(uint64(v)>>32))*0x1p32 + float64(uint32(v))
 	}
-}
-
-// roundIntToFloat rounds the magnitude u ≥ 2^p to nearest even at p
-// significant bits and returns the float bits (mbits stored significand
-// bits, the given sign bit): it keeps p+2 bits by round-to-odd, which the
-// exact conversion of that small integer then rounds once more — the same
-// result as one rounding of u (plan.go gives the argument) — and scales by
-// the dropped power of two in the exponent field.
-func roundIntToFloat(u uint64, neg bool, p, mbits int, signBit uint64) uint64 {
-	s := max(0, 64-bits.LeadingZeros64(u)-(p+2))
-	m := u >> uint(s)
-	if u&(1<<uint(s)-1) != 0 {
-		m |= 1
-	}
-	var b uint64
-	if p == 24 {
-		b = uint64(math.Float32bits(float32(m))) // m < 2^26: one rounding
-	} else {
-		b = math.Float64bits(float64(m)) // m < 2^55: one rounding
-	}
-	b += uint64(s) << uint(mbits)
-	if neg {
-		b |= signBit
-	}
-	return b
 }
 
 func f32ToF64Slice(dst []float64, src []float32) {

@@ -1,6 +1,12 @@
 package tensorcast
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
 
 // The portable kernels: plain Go, branch-light (the selects below compile to
 // conditional moves), and the fallback for every tier. Each mirrors the
@@ -125,15 +131,87 @@ func f32ToF8(x uint32, p *float8Params) uint8 {
 func float32ToFloat16Generic(dst []uint16, src []float32) {
 	dst = dst[:len(src)]
 	for i, v := range src {
-		dst[i] = f32ToF16(math.Float32bits(v))
+		dst[i] = f32ToF16Table(math.Float32bits(v))
 	}
 }
 
+// f16Narrow holds, per sign and float32 exponent field (x>>23), how
+// f32ToF16Table rounds: the significand with its implicit bit is rounded to
+// nearest even at `shift` dropped bits (half = 2^(shift-1) - 1) and added
+// to base, the sign and exponent of the result less the implicit bit, so a
+// carry out of the significand steps the exponent (up to Inf). Normal
+// FLOAT16 results drop 13 bits; subnormal ones 14 to 24; below 2^-25, and
+// from 2^16 (Inf, NaN fixed apart), 31 bits drop, leaving base alone.
+var f16Narrow = func() (t [512]struct {
+	half  uint32
+	base  uint16
+	shift uint8
+}) {
+	for i := range t {
+		e := i & 0xFF
+		base, shift := uint16(i>>8)<<15, 31
+		switch {
+		case e >= 143: // 2^16 and up, Inf, NaN
+			base |= 0x7C00
+		case e >= 113: // FLOAT16 normal
+			base |= uint16(e-113) << 10
+			shift = 13
+		case e >= 102: // FLOAT16 subnormal
+			shift = 126 - e
+		}
+		t[i].base, t[i].shift, t[i].half = base, uint8(shift), 1<<(shift-1)-1
+	}
+	return t
+}()
+
+// f32ToF16Table is f32ToF16 by f16Narrow: about two thirds of the
+// operations, as the exponent's case analysis is looked up.
+func f32ToF16Table(x uint32) uint16 {
+	e := &f16Narrow[x>>23]
+	m := x&0x7FFFFF | 0x800000
+	s := uint32(e.shift) & 31
+	h := uint32(e.base) + (m+e.half+(m>>s)&1)>>s
+	if x&0x7FFFFFFF > 0x7F800000 { // NaN: quiet, sign and top payload bits kept
+		h = x>>16&0x8000 | 0x7E00 | x>>13&0x3FF
+	}
+	return uint16(h)
+}
+
+// float16ToFloat32Generic looks long inputs up in a table of f16ToF32's
+// results for all 65536 FLOAT16 values (256 KiB, built on first use, so
+// the same bits by construction): one load per element instead of about
+// twenty operations. Short ones (tails of the SIMD kernels) compute.
 func float16ToFloat32Generic(dst []float32, src []uint16) {
 	dst = dst[:len(src)]
+	if len(src) >= oddTableMin {
+		gather16(unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst)), src, widenF16Table())
+		return
+	}
 	for i, h := range src {
 		dst[i] = math.Float32frombits(f16ToF32(h))
 	}
+}
+
+var (
+	widenF16   atomic.Pointer[[65536]uint32]
+	widenF16Mu sync.Mutex
+)
+
+func widenF16Table() *[65536]uint32 {
+	if t := widenF16.Load(); t != nil {
+		return t
+	}
+	widenF16Mu.Lock()
+	defer widenF16Mu.Unlock()
+	if t := widenF16.Load(); t != nil {
+		return t
+	}
+	t := new([65536]uint32)
+	for h := range t {
+		t[h] = f16ToF32(uint16(h))
+	}
+	widenF16.Store(t)
+	return t
 }
 
 func float32ToBFloat16Generic(dst []uint16, src []float32) {
@@ -151,9 +229,122 @@ func bfloat16ToFloat32Generic(dst []float32, src []uint16) {
 }
 
 func float32ToFloat8Generic(dst []uint8, src []float32, p *float8Params) {
+	s := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+	if len(s) >= oddTableMin {
+		if i := uintptr(unsafe.Pointer(p)) - uintptr(unsafe.Pointer(&float8Table[0][0])); i < unsafe.Sizeof(float8Table) {
+			nt := &float8OddTables[i/unsafe.Sizeof(*p)]
+			oddGather(dst, s, nt.get(func(x []uint32, d []uint8) { narrowF8Bits(d, x, p) }))
+			return
+		}
+	}
+	narrowF8Bits(dst, s, p)
+}
+
+// Long narrowings to the types of at most 3 significand bits use the table
+// route of tables.go inside the kernel: each float32 is rounded to odd at
+// BFLOAT16's precision (oddBF16: exact for these targets, see tables.go),
+// and a 64 KiB table of the kernel's own results for every BFLOAT16 gives
+// the code — one lookup instead of about 25 operations. The tables are
+// built on first use from the element code below, per parameter set, so
+// they give the same bits by construction. The threshold lets the pivot
+// plans' blocks (pivotBlock, 1024 elements) use the tables, while the tails
+// of the SIMD kernels (under 64 elements) never build one.
+const oddTableMin = 512
+
+// oddTable is one lazily built table of the codes of the 65536 BFLOAT16 bit
+// patterns.
+type oddTable struct {
+	t  atomic.Pointer[[65536]uint8]
+	mu sync.Mutex
+}
+
+var (
+	float8OddTables [len(float8Table) * len(float8Table[0])]oddTable
+	e8m0OddTables   [len(e8m0Table) * len(e8m0Table[0])]oddTable
+	float4OddTable  oddTable
+)
+
+// get returns the table, building it with narrow (codes of float32 bits)
+// on first use.
+func (o *oddTable) get(narrow func(x []uint32, d []uint8)) *[65536]uint8 {
+	if t := o.t.Load(); t != nil {
+		return t
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if t := o.t.Load(); t != nil {
+		return t
+	}
+	t := new([65536]uint8)
+	var x [256]uint32
+	for h := 0; h < len(t); h += len(x) {
+		for j := range x {
+			x[j] = uint32(h+j) << 16 // the BFLOAT16 as float32 bits (NaN payloads do not matter: every NaN gives one code)
+		}
+		narrow(x[:], t[h:h+len(x)])
+	}
+	o.t.Store(t)
+	return t
+}
+
+// oddGather sets d[i] to t's code of s[i] rounded to odd at BFLOAT16's
+// precision.
+func oddGather(d []uint8, s []uint32, t *[65536]uint8) {
+	d = d[:len(s)]
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		s4, d4 := s[i:i+4:i+4], d[i:i+4:i+4]
+		d4[0], d4[1], d4[2], d4[3] = t[oddBF16(s4[0])], t[oddBF16(s4[1])], t[oddBF16(s4[2])], t[oddBF16(s4[3])]
+	}
+	for ; i < len(s); i++ {
+		d[i] = t[oddBF16(s[i])]
+	}
+}
+
+// oddGatherPack4 is oddGather for 4-bit codes, two to a byte (the first in
+// the low nibble). Byte by byte: each byte's two lookups are independent of
+// the others', where assembling a 64-bit word chains its sixteen ors
+// (measured 1.7x slower).
+func oddGatherPack4(dst []uint8, s []uint32, t *[65536]uint8) {
+	n := len(s)
+	d := dst[:(n+1)/2]
+	for j := range n / 2 {
+		p := s[2*j : 2*j+2 : 2*j+2]
+		d[j] = t[oddBF16(p[0])] | t[oddBF16(p[1])]<<4
+	}
+	if n%2 == 1 {
+		d[n/2] = t[oddBF16(s[n-1])]
+	}
+}
+
+func narrowF8Bits(dst []uint8, src []uint32, p *float8Params) {
+	shift := p.shift & 31
+	half := uint32(1)<<(shift-1) - 1
+	expAdjust, minNormal, magic := p.expAdjust, p.minNormal, p.magic
+	magicF := math.Float32frombits(magic)
+	maxBits, overflow, nan, signedZero := p.maxBits, p.overflow, p.nan, p.signedZero
 	dst = dst[:len(src)]
-	for i, v := range src {
-		dst[i] = f32ToF8(math.Float32bits(v), p)
+	for i, x := range src {
+		a := x & 0x7FFFFFFF
+		r := (a+half+(a>>shift)&1)>>shift - expAdjust
+		tiny := math.Float32bits(math.Float32frombits(a)+magicF) - magic
+		if a < minNormal {
+			r = tiny
+		}
+		if r > maxBits { // overflow (the subtraction may wrap)
+			r = overflow
+		}
+		if a >= 0x7F800000 { // ±Inf (separate tests: one conditional move each)
+			r = overflow
+		}
+		if a > 0x7F800000 {
+			r = nan
+		}
+		sign := x >> 24 & 0x80
+		if r == 0 {
+			sign &= signedZero
+		}
+		dst[i] = uint8(r | sign)
 	}
 }
 
@@ -165,18 +356,31 @@ func float8ToFloat32Generic(dst []float32, src []uint8, table *[256]uint32) {
 }
 
 // float16ToFloat8Generic widens exactly to float32 and narrows once, so the
-// value is rounded a single time.
+// value is rounded a single time: 256 elements at a time through a buffer
+// on the stack, so that both loops run with their element code inlined.
 func float16ToFloat8Generic(dst []uint8, src []uint16, p *float8Params) {
+	var buf [256]uint32
 	dst = dst[:len(src)]
-	for i, h := range src {
-		dst[i] = f32ToF8(f16ToF32(h), p)
+	for len(src) > 0 {
+		k := min(len(src), len(buf))
+		for i, h := range src[:k] {
+			buf[i] = f16ToF32(h)
+		}
+		narrowF8Bits(dst[:k], buf[:k], p)
+		src, dst = src[k:], dst[k:]
 	}
 }
 
 func bfloat16ToFloat8Generic(dst []uint8, src []uint16, p *float8Params) {
+	var buf [256]uint32
 	dst = dst[:len(src)]
-	for i, b := range src {
-		dst[i] = f32ToF8(bf16ToF32(b), p)
+	for len(src) > 0 {
+		k := min(len(src), len(buf))
+		for i, b := range src[:k] {
+			buf[i] = bf16ToF32(b)
+		}
+		narrowF8Bits(dst[:k], buf[:k], p)
+		src, dst = src[k:], dst[k:]
 	}
 }
 
@@ -204,10 +408,44 @@ func f32ToE8M0(x uint32, p *e8m0Params) uint8 {
 	return uint8(r)
 }
 
+// float32ToE8M0Generic is f32ToE8M0 written out in the loop (it is over
+// the compiler's inlining budget), with p's fields in locals.
 func float32ToE8M0Generic(dst []uint8, src []float32, p *e8m0Params) {
+	if len(src) >= oddTableMin {
+		if i := uintptr(unsafe.Pointer(p)) - uintptr(unsafe.Pointer(&e8m0Table[0][0])); i < unsafe.Sizeof(e8m0Table) {
+			s := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+			oddGather(dst, s, e8m0OddTables[i/unsafe.Sizeof(*p)].get(func(x []uint32, d []uint8) {
+				e8m0Bits(d, x, p)
+			}))
+			return
+		}
+	}
+	e8m0Bits(dst, unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src)), p)
+}
+
+// e8m0Bits is float32ToE8M0Generic on float32 bits, without tables.
+func e8m0Bits(dst []uint8, src []uint32, p *e8m0Params) {
+	roundAdd, overflow, underflow := p.roundAdd, p.overflow, p.underflow
 	dst = dst[:len(src)]
-	for i, v := range src {
-		dst[i] = f32ToE8M0(math.Float32bits(v), p)
+	for i, x := range src {
+		a := x & 0x7FFFFFFF
+		scaled := math.Float32bits(math.Float32frombits(a) * 0x1p64)
+		scale := uint32(0)
+		if a < 0x00800000 {
+			a, scale = scaled, 64
+		}
+		e := int32((a+roundAdd)>>23) - int32(scale)
+		r := uint32(e)
+		if e < 0 {
+			r = underflow
+		}
+		if e >= 255 {
+			r = overflow
+		}
+		if x&0x7FFFFFFF > 0x7F800000 {
+			r = 0xFF
+		}
+		dst[i] = uint8(r)
 	}
 }
 
@@ -224,13 +462,24 @@ var float4Params = float8Params{
 	signedZero: 0x8,
 }
 
+// f32ToF4 is f32ToF8's algorithm with float4Params, written with its
+// constants so that the compiler inlines it: the sign goes to bit 3, except
+// for NaN (0x8).
 func f32ToF4(x uint32) uint8 {
-	r := narrowMagnitude(x&0x7FFFFFFF, &float4Params)
-	sign := x >> 28 & 0x8
-	if x&0x7FFFFFFF > 0x7F800000 {
-		sign = 0
+	a := x & 0x7FFFFFFF
+	r := (a+1<<21-1+(a>>22)&1)>>22 - 126<<1
+	tiny := math.Float32bits(math.Float32frombits(a)+0x1p22) - 0x4A800000 // bits of 2^22 (float4Params.magic)
+	if a < 127<<23 {
+		r = tiny
 	}
-	return uint8(r | sign)
+	if r > 7 { // overflow (the subtraction may wrap) and ±Inf (which gives 258): saturate
+		r = 7
+	}
+	r |= x >> 28 & 0x8
+	if a > 0x7F800000 {
+		r = 0x8
+	}
+	return uint8(r)
 }
 
 var widenFloat4 = [16]uint32{
@@ -240,11 +489,22 @@ var widenFloat4 = [16]uint32{
 
 func float32ToFloat4Generic(dst []uint8, src []float32) {
 	n := len(src)
-	for i := 0; i+1 < n; i += 2 {
-		dst[i/2] = f32ToF4(math.Float32bits(src[i])) | f32ToF4(math.Float32bits(src[i+1]))<<4
+	s := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), n)
+	if n >= oddTableMin {
+		oddGatherPack4(dst, s, float4OddTable.get(func(x []uint32, d []uint8) {
+			for i, v := range x {
+				d[i] = f32ToF4(v)
+			}
+		}))
+		return
+	}
+	d := dst[:(n+1)/2]
+	for j := range n / 2 {
+		p := s[2*j : 2*j+2 : 2*j+2]
+		d[j] = f32ToF4(p[0]) | f32ToF4(p[1])<<4
 	}
 	if n%2 == 1 {
-		dst[n/2] = f32ToF4(math.Float32bits(src[n-1]))
+		d[n/2] = f32ToF4(s[n-1])
 	}
 }
 
@@ -254,13 +514,26 @@ func float4ToFloat32Generic(dst []float32, src []uint8) {
 	}
 }
 
+// int8ToInt4Generic packs the low 4 bits of each byte, two to a byte:
+// eight bytes at a time as one 64-bit word (SWAR), the nibbles drawn
+// together by three shift-or-mask rounds into four bytes.
 func int8ToInt4Generic(dst []uint8, src []uint8) {
 	n := len(src)
-	for i := 0; i+1 < n; i += 2 {
-		dst[i/2] = src[i]&15 | src[i+1]<<4
+	d := dst[:(n+1)/2]
+	le := binary.LittleEndian
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		x := le.Uint64(src[i:i+8:i+8]) & 0x0F0F0F0F0F0F0F0F
+		x = (x | x>>4) & 0x00FF00FF00FF00FF
+		x = (x | x>>8) & 0x0000FFFF0000FFFF
+		x = x | x>>16
+		le.PutUint32(d[i/2:i/2+4:i/2+4], uint32(x))
 	}
-	if n%2 == 1 {
-		dst[n/2] = src[n-1] & 15
+	for ; i+1 < n; i += 2 {
+		d[i/2] = src[i]&15 | src[i+1]<<4
+	}
+	if i < n {
+		d[i/2] = src[i] & 15
 	}
 }
 
@@ -326,19 +599,27 @@ func bfloat16ToFloat16Generic(dst []uint16, src []uint16) {
 	}
 }
 
-// int8ToInt2Generic packs the low 2 bits of each byte, four to a byte.
+// int8ToInt2Generic packs the low 2 bits of each byte, four to a byte:
+// eight bytes at a time as one 64-bit word (SWAR) into two bytes.
 func int8ToInt2Generic(dst []uint8, src []uint8) {
-	whole := len(src) / 4
-	dst = dst[:(len(src)+3)/4]
-	for i := range whole {
-		s := src[4*i : 4*i+4]
-		dst[i] = s[0]&3 | s[1]&3<<2 | s[2]&3<<4 | s[3]&3<<6
+	n := len(src)
+	d := dst[:(n+3)/4]
+	le := binary.LittleEndian
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		x := le.Uint64(src[i:i+8:i+8]) & 0x0303030303030303
+		x = (x | x>>6) & 0x000F000F000F000F
+		x = (x | x>>12) & 0x000000FF000000FF
+		x = x | x>>24
+		le.PutUint16(d[i/4:i/4+2:i/4+2], uint16(x))
 	}
-	if r := src[4*whole:]; len(r) > 0 {
-		var b uint8
-		for j, v := range r {
-			b |= v & 3 << (2 * uint(j))
+	if r := src[i:]; len(r) > 0 { // under 8 left: whole bytes, then the partly used last one
+		for j := 0; j < len(r); j += 4 {
+			var b uint8
+			for k := j; k < len(r) && k < j+4; k++ {
+				b |= r[k] & 3 << (2 * uint(k-j))
+			}
+			d[(i+j)/4] = b
 		}
-		dst[whole] = b
 	}
 }

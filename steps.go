@@ -1,9 +1,9 @@
 package tensorcast
 
 import (
-	"encoding/binary"
 	"math"
 	"math/bits"
+	"runtime"
 	"sync"
 )
 
@@ -242,25 +242,50 @@ func toFloatStep(from DataType) *step {
 // toFloatOddStep rounds DOUBLE, INT32, UINT32, INT64 or UINT64 to a float32
 // by round-to-odd (see plan.go for why the next rounding is then exact).
 func toFloatOddStep(from DataType) *step {
-	le := binary.LittleEndian
 	var f func(dst, src []byte, n int)
 	switch from {
 	case Double:
 		f = func(dst, src []byte, n int) {
-			for i := 0; i < n; i++ {
-				le.PutUint32(dst[4*i:], f64ToF32Odd(le.Uint64(src[8*i:])))
+			d, s := view[uint32](dst, n), view[uint64](src, n)
+			d = d[:len(s)]
+			for i, v := range s {
+				d[i] = uint32(v>>32)&0x80000000 | f64MagToF32Odd(v&^(1<<63))
 			}
 		}
-	case Int64, Uint64:
-		signed := from == Int64
+	case Int64:
 		f = func(dst, src []byte, n int) {
-			for i := 0; i < n; i++ {
-				le.PutUint32(dst[4*i:], intToF32Odd(le.Uint64(src[8*i:]), signed))
+			d, s := view[uint32](dst, n), view[uint64](src, n)
+			d = d[:len(s)]
+			if hwIntToFloat {
+				for i, v := range s {
+					d[i] = i64ToF32OddHW(int64(v))
+				}
+				return
+			}
+			for i, v := range s {
+				m := uint64(int64(v) >> 63) // branch-free magnitude: random signs defeat a predictor
+				d[i] = uint32(m)&0x80000000 | uintToF32Odd((v^m)-m)
+			}
+		}
+	case Uint64:
+		f = func(dst, src []byte, n int) {
+			d, s := view[uint32](dst, n), view[uint64](src, n)
+			d = d[:len(s)]
+			if hwIntToFloat {
+				for i, v := range s {
+					h := v >> 63 // from 2^63: halve, keeping the dropped bit as a sticky bit
+					d[i] = i64ToF32OddHW(int64(v>>h|v&h)) + uint32(h)<<23
+				}
+				return
+			}
+			for i, v := range s {
+				d[i] = uintToF32Odd(v)
 			}
 		}
 	case Int32:
 		f = func(dst, src []byte, n int) {
 			d, s := view[uint32](dst, n), view[int32](src, n)
+			d = d[:len(s)]
 			for i, v := range s {
 				d[i] = int32ToF32Odd(int64(v))
 			}
@@ -268,6 +293,7 @@ func toFloatOddStep(from DataType) *step {
 	case Uint32:
 		f = func(dst, src []byte, n int) {
 			d, s := view[uint32](dst, n), view[uint32](src, n)
+			d = d[:len(s)]
 			for i, v := range s {
 				d[i] = int32ToF32Odd(int64(v))
 			}
@@ -295,45 +321,82 @@ func toFloatOddStep(from DataType) *step {
 
 // f64ToF32Odd rounds DOUBLE bits to float32 bits by round-to-odd:
 // magnitudes of 2^128 and more (and Inf) give ±Inf, NaN stays NaN with its
-// sign and top payload bits (quieted).
+// sign and top payload bits (quieted). Branch-free (random exponents would
+// defeat a predictor): the FPU rounds to nearest, the exact comparison of
+// the result with the input tells whether it was inexact and whether it
+// rounded up (then the truncation is one step below), and the selects of
+// the special cases compile to conditional moves.
 func f64ToF32Odd(x uint64) uint32 {
-	sign := uint32(x>>32) & 0x80000000
-	a := x &^ (1 << 63)
-	switch {
-	case a > 0x7FF0000000000000: // NaN
-		return sign | 0x7FC00000 | uint32(a>>29)&0x3FFFFF
-	case a >= 0x47F0000000000000: // ≥ 2^128, Inf
-		return sign | 0x7F800000
-	}
+	return uint32(x>>32)&0x80000000 | f64MagToF32Odd(x&^(1<<63))
+}
+
+// f64MagToF32Odd is f64ToF32Odd of a magnitude a (sign bit clear), small
+// enough for the compiler to inline into the loops.
+func f64MagToF32Odd(a uint64) uint32 {
 	v := math.Float64frombits(a)
 	f := float32(v) // to nearest even; may be Inf just below 2^128
-	b := math.Float32bits(f)
-	if float64(f) == v {
-		return sign | b
+	r := math.Float32bits(f)
+	if float64(f) > v { // rounded up: the truncation is one step below
+		r--
 	}
-	if float64(f) > v { // rounded up: step back to the truncation
-		b--
+	if float64(f) != v { // inexact: odd
+		r |= 1
 	}
-	return sign | b | 1
+	if a >= 0x47F0000000000000 { // ≥ 2^128, Inf
+		r = 0x7F800000
+	}
+	if a > 0x7FF0000000000000 { // NaN
+		r = 0x7FC00000 | uint32(a>>29)&0x3FFFFF
+	}
+	return r
 }
 
 // intToF32Odd rounds a 64-bit integer (two's complement when signed) to
-// float32 bits by round-to-odd.
+// float32 bits by round-to-odd, without data-dependent branches: keep the
+// top 24 significant bits of the magnitude with the dropped ones or-ed into
+// the last (a shift of 0 below 2^24), convert that exactly, and scale by the
+// dropped power of two in the exponent field.
 func intToF32Odd(u uint64, signed bool) uint32 {
-	var sign uint32
-	if signed { // branch-free magnitude: random signs defeat a predictor
+	if signed {
 		m := uint64(int64(u) >> 63)
-		sign, u = uint32(m)&0x80000000, (u^m)-m
+		return uint32(m)&0x80000000 | uintToF32Odd((u^m)-m)
 	}
-	if u < 1<<24 {
-		return sign | math.Float32bits(float32(u)) // exact
+	return uintToF32Odd(u)
+}
+
+// uintToF32Odd is intToF32Odd of a magnitude, small enough for the
+// compiler to inline into the loops.
+func uintToF32Odd(u uint64) uint32 {
+	s := 40 - bits.LeadingZeros64(u) // bits to drop, so 24 remain
+	if s < 0 {
+		s = 0
 	}
-	s := 64 - bits.LeadingZeros64(u) - 24 // bits to drop, so 24 remain
-	m := u >> uint(s)
-	if u&(1<<uint(s)-1) != 0 {
-		m |= 1
+	dropped := u << (64 - uint(s)) // 0 when s == 0: Go's shift by 64 gives 0
+	m := u>>uint(s) | (dropped|-dropped)>>63
+	return math.Float32bits(float32(int64(m))) + uint32(s)<<23 // m < 2^24: exact
+}
+
+// hwIntToFloat is true where Go's int64 → float32 and int64 → float64
+// conversions are one hardware instruction that rounds once to nearest even
+// (CVTSI2SS/CVTSI2SD, SCVTF); some 32-bit ports round int64 → float32
+// twice, so they keep the shift-based code.
+const hwIntToFloat = runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64"
+
+// i64ToF32OddHW is int32ToF32Odd for every int64, where hwIntToFloat: the
+// conversion back is exact below 2^63, and a result of 2^63 can only come
+// from rounding up (int64(f) overflows there, so the flags are set apart).
+func i64ToF32OddHW(v int64) uint32 {
+	f := float32(v)
+	d := int64(f) - v                          // the rounding error, exact
+	inexact := uint32(uint64(d|-d) >> 63)      // d != 0
+	away := inexact & uint32(^uint64(d^v)>>63) // d has v's sign: rounded away from zero
+	if f >= 0x1p63 {
+		inexact = 1
 	}
-	return sign | (math.Float32bits(float32(m)) + uint32(s)<<23) // exact scaling by 2^s
+	if f >= 0x1p63 {
+		away = 1
+	}
+	return (math.Float32bits(f) - away) | inexact
 }
 
 // int32ToF32Odd is intToF32Odd for |v| ≤ 2^32, without data-dependent

@@ -220,7 +220,7 @@ func lookupWhole[S uint8 | uint16](dst []byte, s []S, to DataType, t *convTable)
 	case t.b8 != nil && to.BitSize() == 8:
 		gather(dst[:n], s, t.b8)
 	case t.b8 != nil:
-		packFrom(dst, n, to.BitSize(), func(i int) uint8 { return t.b8[s[i]] })
+		packLookup(dst, s, to.BitSize(), t.b8)
 	case t.b16 != nil:
 		gather(view[uint16](dst, n), s, t.b16)
 	case t.b32 != nil:
@@ -230,11 +230,106 @@ func lookupWhole[S uint8 | uint16](dst []byte, s []S, to DataType, t *convTable)
 	}
 }
 
-// gather sets d[i] = t[s[i]].
+// gather sets d[i] = t[s[i]]. The table is taken as a fixed-size array
+// (256 or 65536 entries: tableFor's table of an 8- or 16-bit source), so an
+// index of the source's width needs no bounds check.
 func gather[D any, S uint8 | uint16](d []D, s []S, t []D) {
+	switch s := any(s).(type) {
+	case []uint8:
+		gather8(d, s, (*[256]D)(t))
+	case []uint16:
+		gather16(d, s, (*[65536]D)(t))
+	}
+}
+
+// gather8 and gather16 look up four elements per iteration, with one
+// bounds check per four, so the independent loads overlap.
+func gather8[D any](d []D, s []uint8, t *[256]D) {
 	d = d[:len(s)]
-	for i, v := range s {
-		d[i] = t[v]
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		s4, d4 := s[i:i+4:i+4], d[i:i+4:i+4]
+		d4[0], d4[1], d4[2], d4[3] = t[s4[0]], t[s4[1]], t[s4[2]], t[s4[3]]
+	}
+	for ; i < len(s); i++ {
+		d[i] = t[s[i]]
+	}
+}
+
+func gather16[D any](d []D, s []uint16, t *[65536]D) {
+	d = d[:len(s)]
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		s4, d4 := s[i:i+4:i+4], d[i:i+4:i+4]
+		d4[0], d4[1], d4[2], d4[3] = t[s4[0]], t[s4[1]], t[s4[2]], t[s4[3]]
+	}
+	for ; i < len(s); i++ {
+		d[i] = t[s[i]]
+	}
+}
+
+// packLookup packs the w-bit (4 or 2) codes t[s[i]] into dst, element i in
+// bits [w·(i%per), w·(i%per)+w) of byte i/per (per = 8/w); the codes in t
+// are below 2^w, so they need no mask.
+func packLookup[S uint8 | uint16](dst []byte, s []S, w int, t []uint8) {
+	switch s := any(s).(type) {
+	case []uint8:
+		packLookup8(dst, s, w, (*[256]uint8)(t))
+	case []uint16:
+		packLookup16(dst, s, w, (*[65536]uint8)(t))
+	}
+}
+
+// packLookup8 and packLookup16 are packLookup with the table as an array,
+// so the index needs no bounds check (Go cannot index a type parameter
+// ranging over arrays of two lengths). Byte by byte: each byte's lookups
+// are independent of the others', where assembling a 64-bit word would
+// chain its ors.
+func packLookup8(dst []byte, s []uint8, w int, t *[256]uint8) {
+	n := len(s)
+	d := dst[:(n*w+7)/8]
+	j := 0
+	if w == 4 {
+		for ; 2*j+2 <= n; j++ {
+			e := s[2*j : 2*j+2 : 2*j+2]
+			d[j] = t[e[0]] | t[e[1]]<<4
+		}
+	} else {
+		for ; 4*j+4 <= n; j++ {
+			e := s[4*j : 4*j+4 : 4*j+4]
+			d[j] = t[e[0]] | t[e[1]]<<2 | t[e[2]]<<4 | t[e[3]]<<6
+		}
+	}
+	if j < len(d) { // the partly used last byte
+		var b uint8
+		for i, sh := j*8/w, 0; i < n; i, sh = i+1, sh+w {
+			b |= t[s[i]] << uint(sh)
+		}
+		d[j] = b
+	}
+}
+
+func packLookup16(dst []byte, s []uint16, w int, t *[65536]uint8) {
+	n := len(s)
+	d := dst[:(n*w+7)/8]
+	j := 0
+	if w == 4 {
+		for ; 2*j+2 <= n; j++ {
+			e := s[2*j : 2*j+2 : 2*j+2]
+			d[j] = t[e[0]] | t[e[1]]<<4
+		}
+	} else {
+		for ; 4*j+4 <= n; j++ {
+			e := s[4*j : 4*j+4 : 4*j+4]
+			d[j] = t[e[0]] | t[e[1]]<<2 | t[e[2]]<<4 | t[e[3]]<<6
+		}
+	}
+	if j < len(d) { // the partly used last byte
+		var b uint8
+		for i, sh := j*8/w, 0; i < n; i, sh = i+1, sh+w {
+			b |= t[s[i]] << uint(sh)
+		}
+		d[j] = b
 	}
 }
 
@@ -253,27 +348,15 @@ func packFrom(dst []byte, n, w int, code func(i int) uint8) {
 // lookupOddBF16 converts float32 bits through a BFLOAT16 table, after
 // rounding each to odd at BFLOAT16's precision.
 func lookupOddBF16(dst []byte, s []uint32, to DataType, t *convTable) {
-	odd := func(x uint32) uint16 {
-		r := uint16(x >> 16)
-		if x&0xFFFF != 0 {
-			r |= 1
-		}
-		return r
-	}
 	if to.BitSize() == 8 {
-		d := dst[:len(s)]
-		for i, x := range s {
-			d[i] = t.b8[odd(x)]
-		}
+		oddGather(dst, s, (*[65536]uint8)(t.b8))
 		return
 	}
-	// FLOAT4E2M1: two codes per byte.
-	whole := len(s) / 2
-	d := dst[:whole]
-	for i := range d {
-		d[i] = t.b8[odd(s[2*i])] | t.b8[odd(s[2*i+1])]<<4
-	}
-	if len(s)%2 == 1 {
-		dst[whole] = t.b8[odd(s[2*whole])]
-	}
+	oddGatherPack4(dst, s, (*[65536]uint8)(t.b8)) // FLOAT4E2M1: two codes per byte
+}
+
+// oddBF16 rounds float32 bits to odd at BFLOAT16's precision, without a
+// branch: the low half, plus 0xFFFF, carries into bit 16 iff it is not 0.
+func oddBF16(x uint32) uint16 {
+	return uint16(x>>16) | uint16((x&0xFFFF+0xFFFF)>>16)
 }
