@@ -118,50 +118,58 @@ func f16ToBF16BFCVTN(dst *uint16, src *uint16, n int)
 //go:noescape
 func bf16ToF16NEON(dst *uint16, src *uint16, n int)
 
-// unpack4To8NEON sets the 1-byte values dst[2·i+j] = t[code j of src[i]] (low code
-// first) for i < n, n a multiple of 16.
+// unpack4To8NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 1-byte entries of t indexed by its 2 codes, low code first: value 2·i+j
+// of dst is entry (src[i] >> 4·j) & 15.
 //
 //go:noescape
 func unpack4To8NEON(dst *uint8, src *uint8, n int, t *codeTable)
 
-// unpack4To16NEON sets the 2-byte values dst[2·i+j] = t[code j of src[i]] (low code
-// first) for i < n, n a multiple of 16.
+// unpack4To16NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 2-byte entries of t indexed by its 2 codes, low code first: value 2·i+j
+// of dst is entry (src[i] >> 4·j) & 15.
 //
 //go:noescape
 func unpack4To16NEON(dst *uint8, src *uint8, n int, t *codeTable)
 
-// unpack4To32NEON sets the 4-byte values dst[2·i+j] = t[code j of src[i]] (low code
-// first) for i < n, n a multiple of 16.
+// unpack4To32NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 4-byte entries of t indexed by its 2 codes, low code first: value 2·i+j
+// of dst is entry (src[i] >> 4·j) & 15.
 //
 //go:noescape
 func unpack4To32NEON(dst *uint8, src *uint8, n int, t *codeTable)
 
-// unpack4To64NEON sets the 8-byte values dst[2·i+j] = t[code j of src[i]] (low code
-// first) for i < n, n a multiple of 16.
+// unpack4To64NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 8-byte entries of t indexed by its 2 codes, low code first: value 2·i+j
+// of dst is entry (src[i] >> 4·j) & 15.
 //
 //go:noescape
 func unpack4To64NEON(dst *uint8, src *uint8, n int, t *codeTable)
 
-// unpack2To8NEON sets the 1-byte values dst[4·i+j] = t[code j of src[i]] (low code
-// first) for i < n, n a multiple of 16.
+// unpack2To8NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 1-byte entries of t indexed by its 4 codes, low code first: value 4·i+j
+// of dst is entry (src[i] >> 2·j) & 3.
 //
 //go:noescape
 func unpack2To8NEON(dst *uint8, src *uint8, n int, t *codeTable)
 
-// unpack2To16NEON sets the 2-byte values dst[4·i+j] = t[code j of src[i]] (low code
-// first) for i < n, n a multiple of 16.
+// unpack2To16NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 2-byte entries of t indexed by its 4 codes, low code first: value 4·i+j
+// of dst is entry (src[i] >> 2·j) & 3.
 //
 //go:noescape
 func unpack2To16NEON(dst *uint8, src *uint8, n int, t *codeTable)
 
-// unpack2To32NEON sets the 4-byte values dst[4·i+j] = t[code j of src[i]] (low code
-// first) for i < n, n a multiple of 16.
+// unpack2To32NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 4-byte entries of t indexed by its 4 codes, low code first: value 4·i+j
+// of dst is entry (src[i] >> 2·j) & 3.
 //
 //go:noescape
 func unpack2To32NEON(dst *uint8, src *uint8, n int, t *codeTable)
 
-// unpack2To64NEON sets the 8-byte values dst[4·i+j] = t[code j of src[i]] (low code
-// first) for i < n, n a multiple of 16.
+// unpack2To64NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 8-byte entries of t indexed by its 4 codes, low code first: value 4·i+j
+// of dst is entry (src[i] >> 2·j) & 3.
 //
 //go:noescape
 func unpack2To64NEON(dst *uint8, src *uint8, n int, t *codeTable)

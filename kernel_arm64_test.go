@@ -293,10 +293,13 @@ func TestNEONAllInputs(t *testing.T) {
 			inputs, bad := 0, 0
 			switch c.src {
 			case 4, 8:
-				// Every byte value, at every position of a 16-byte vector.
-				xs := make([]uint32, 256*17)
+				// Every byte value at every position of a 32-byte block
+				// (the largest unit of the kernels on byte sources): block
+				// m of 256 bytes starts with value 256-m, so value v sits
+				// at position (v-m) mod 32.
+				xs := make([]uint32, 256*33)
 				for i := range xs {
-					xs[i] = uint32(i % 256)
+					xs[i] = uint32(i+i/256) % 256
 				}
 				n := len(xs)
 				if c.src == 4 {

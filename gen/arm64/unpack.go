@@ -34,8 +34,9 @@ func packedKernels() []kernelDef {
 			ks = append(ks, kernelDef{
 				name: fmt.Sprintf("unpack%dTo%dNEON", width, 8<<w),
 				args: argsUnpack,
-				doc: fmt.Sprintf("sets the %d-byte values dst[%d·i+j] = t[code j of src[i]] (low code\n"+
-					"first) for i < n, n a multiple of 16.", 1<<w, per),
+				doc: fmt.Sprintf("writes, for each of the n source bytes (n a multiple of 16), the\n"+
+					"%d-byte entries of t indexed by its %d codes, low code first: value %d·i+j\n"+
+					"of dst is entry (src[i] >> %d·j) & %d.", 1<<w, per, per, width, 1<<width-1),
 				build: func(f *Func) { unpackCodes(f, width, w) },
 			})
 		}
