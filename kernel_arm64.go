@@ -39,6 +39,17 @@ func init() {
 	neon.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{neonLut16, t}
 	neon.f16ToBF16 = kernel[func([]uint16, []uint16)]{neonF16ToBF16, t}
 	neon.bf16ToF16 = kernel[func([]uint16, []uint16)]{neonBF16ToF16, t}
+	unpacks := [2][4]func(dst, src *uint8, n int, t *codeTable){
+		{unpack4To8NEON, unpack4To16NEON, unpack4To32NEON, unpack4To64NEON},
+		{unpack2To8NEON, unpack2To16NEON, unpack2To32NEON, unpack2To64NEON},
+	}
+	for b, row := range unpacks {
+		for w, asm := range row {
+			neon.unpack[b][w] = kernel[unpackFunc]{neonUnpack(asm, 2<<b<<w, neon.unpack[b][w].fn), t}
+		}
+	}
+	neon.map4 = kernel[map4Func]{neonMap4, t}
+	neon.map4Pack = kernel[map4Func]{neonMap4Pack, t}
 	tiers = append(tiers, &neon)
 	active = &neon
 
@@ -355,4 +366,46 @@ func neonBF16ToF16(dst []uint16, src []uint16) {
 		dst, src = dst[n:], src[n:]
 	}
 	bfloat16ToFloat16Generic(dst, src)
+}
+
+// The packed sources through code and nibble tables (gen/arm64/unpack.go).
+
+// neonUnpack wraps an unpack kernel, which writes out bytes (2 or 4 codes
+// of 1 to 8 bytes) for every source byte: the assembly converts whole
+// 16-byte vectors of the source and generic the bytes after them.
+func neonUnpack(asm func(dst, src *uint8, n int, t *codeTable), out int, generic unpackFunc) unpackFunc {
+	return func(dst, src []byte, t *codeTable) {
+		if n := len(src) &^ 15; n > 0 {
+			d := dst[:n*out]
+			raceRead(src[:n])
+			raceWrite(d)
+			asm(&d[0], &src[0], n, t)
+			dst, src = dst[n*out:], src[n:]
+		}
+		generic(dst, src, t)
+	}
+}
+
+func neonMap4(dst, src []byte, t *[32]uint8) {
+	dst = dst[:len(src)]
+	if n := len(src) &^ 15; n > 0 {
+		raceRead(src[:n])
+		raceWrite(dst[:n])
+		map4NEON(&dst[0], &src[0], n, t)
+		dst, src = dst[n:], src[n:]
+	}
+	map4Generic(dst, src, t)
+}
+
+// neonMap4Pack converts whole 32-byte blocks (16 destination bytes) in
+// assembly, so an odd length is left to the generic kernel.
+func neonMap4Pack(dst, src []byte, t *[32]uint8) {
+	if n := len(src) &^ 31; n > 0 {
+		d := dst[:n/2]
+		raceRead(src[:n])
+		raceWrite(d)
+		map4PackNEON(&d[0], &src[0], n, t)
+		dst, src = dst[n/2:], src[n:]
+	}
+	map4PackGeneric(dst, src, t)
 }

@@ -118,6 +118,73 @@ func f16ToBF16BFCVTN(dst *uint16, src *uint16, n int)
 //go:noescape
 func bf16ToF16NEON(dst *uint16, src *uint16, n int)
 
+// unpack4To8NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 1-byte entries of t indexed by its 2 codes, low code first: value 2·i+j
+// of dst is entry (src[i] >> 4·j) & 15.
+//
+//go:noescape
+func unpack4To8NEON(dst *uint8, src *uint8, n int, t *codeTable)
+
+// unpack4To16NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 2-byte entries of t indexed by its 2 codes, low code first: value 2·i+j
+// of dst is entry (src[i] >> 4·j) & 15.
+//
+//go:noescape
+func unpack4To16NEON(dst *uint8, src *uint8, n int, t *codeTable)
+
+// unpack4To32NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 4-byte entries of t indexed by its 2 codes, low code first: value 2·i+j
+// of dst is entry (src[i] >> 4·j) & 15.
+//
+//go:noescape
+func unpack4To32NEON(dst *uint8, src *uint8, n int, t *codeTable)
+
+// unpack4To64NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 8-byte entries of t indexed by its 2 codes, low code first: value 2·i+j
+// of dst is entry (src[i] >> 4·j) & 15.
+//
+//go:noescape
+func unpack4To64NEON(dst *uint8, src *uint8, n int, t *codeTable)
+
+// unpack2To8NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 1-byte entries of t indexed by its 4 codes, low code first: value 4·i+j
+// of dst is entry (src[i] >> 2·j) & 3.
+//
+//go:noescape
+func unpack2To8NEON(dst *uint8, src *uint8, n int, t *codeTable)
+
+// unpack2To16NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 2-byte entries of t indexed by its 4 codes, low code first: value 4·i+j
+// of dst is entry (src[i] >> 2·j) & 3.
+//
+//go:noescape
+func unpack2To16NEON(dst *uint8, src *uint8, n int, t *codeTable)
+
+// unpack2To32NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 4-byte entries of t indexed by its 4 codes, low code first: value 4·i+j
+// of dst is entry (src[i] >> 2·j) & 3.
+//
+//go:noescape
+func unpack2To32NEON(dst *uint8, src *uint8, n int, t *codeTable)
+
+// unpack2To64NEON writes, for each of the n source bytes (n a multiple of 16), the
+// 8-byte entries of t indexed by its 4 codes, low code first: value 4·i+j
+// of dst is entry (src[i] >> 2·j) & 3.
+//
+//go:noescape
+func unpack2To64NEON(dst *uint8, src *uint8, n int, t *codeTable)
+
+// map4NEON sets dst[i] = t[src[i]&15] | t[16+src[i]>>4] for i < n (a multiple of 16).
+//
+//go:noescape
+func map4NEON(dst *uint8, src *uint8, n int, t *[32]uint8)
+
+// map4PackNEON packs the values t[src[i]&15] | t[16+src[i]>>4] (each below 16) two to a
+// byte, the first in the low nibble, for i < n (a multiple of 32).
+//
+//go:noescape
+func map4PackNEON(dst *uint8, src *uint8, n int, t *[32]uint8)
+
 // stageF64ToF32NEON converts n DOUBLE to FLOAT (n a multiple of 4): FCVTN.
 // It is the table entry DOUBLE → FLOAT of gen/arm64/stages.go.
 //

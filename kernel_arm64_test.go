@@ -104,7 +104,35 @@ func neonCases() []neonCase {
 				func(k *kernelSet, d, s []byte, n int) { k.f32ToE8M0.fn(d[:n], view[float32](s, n), p) }})
 		}
 	}
-	return cs
+	return append(cs, packedNEONCases()...)
+}
+
+// packedNEONCases are the unpack and nibble-map kernels on source bytes
+// (an "element" is one source byte and everything it unpacks to), with
+// tables of pseudo-random bytes, so that every byte of every entry is
+// distinct in general and a misplaced byte shows; map4Pack's values are
+// below 16, as nibbleTables makes them.
+func packedNEONCases() []neonCase {
+	rng := rand.New(rand.NewPCG(3, 4))
+	codes := new(codeTable)
+	for i := range codes {
+		codes[i] = byte(rng.Uint32())
+	}
+	var nib, nib4 [32]uint8
+	for i := range nib {
+		nib[i], nib4[i] = byte(rng.Uint32()), byte(rng.Uint32()&15)
+	}
+	var cs []neonCase
+	for b, width := range []int{4, 2} {
+		for w := range 4 {
+			out := 8 / width << w // bytes per source byte
+			cs = append(cs, neonCase{fmt.Sprintf("unpack %d-bit -> %d-bit", width, 8<<w), 8, 8 * out,
+				func(k *kernelSet, d, s []byte, n int) { k.unpack[b][w].fn(d[:n*out], s[:n], codes) }})
+		}
+	}
+	return append(cs,
+		neonCase{"map4", 8, 8, func(k *kernelSet, d, s []byte, n int) { k.map4.fn(d[:n], s[:n], &nib) }},
+		neonCase{"map4Pack", 8, 4, func(k *kernelSet, d, s []byte, n int) { k.map4Pack.fn(d[:bytesFor(4, n)], s[:n], &nib4) }})
 }
 
 // neonTiers returns the tiers other than generic.
@@ -265,10 +293,13 @@ func TestNEONAllInputs(t *testing.T) {
 			inputs, bad := 0, 0
 			switch c.src {
 			case 4, 8:
-				// Every byte value, at every position of a 16-byte vector.
-				xs := make([]uint32, 256*17)
+				// Every byte value at every position of a 32-byte block
+				// (the largest unit of the kernels on byte sources): block
+				// m of 256 bytes starts with value 256-m, so value v sits
+				// at position (v-m) mod 32.
+				xs := make([]uint32, 256*33)
 				for i := range xs {
-					xs[i] = uint32(i % 256)
+					xs[i] = uint32(i+i/256) % 256
 				}
 				n := len(xs)
 				if c.src == 4 {
@@ -357,7 +388,7 @@ func TestNEONLengths(t *testing.T) {
 // TestNEONAllocs checks that the wrappers allocate nothing.
 func TestNEONAllocs(t *testing.T) {
 	src := make([]byte, 4*1000)
-	dst := make([]byte, 4*1000)
+	dst := make([]byte, 32*1000) // up to 32 bytes per element (2-bit codes to 64 bits)
 	for _, c := range neonCases() {
 		for _, k := range neonTiers(t) {
 			if a := testing.AllocsPerRun(10, func() { c.convert(k, dst, src, 999) }); a != 0 {

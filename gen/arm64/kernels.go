@@ -32,7 +32,7 @@ const (
 	argsE8M0     = "dst *uint8, src *float32, n int, p *e8m0Params"
 )
 
-var kernels = []kernelDef{
+var kernels = append([]kernelDef{
 	{"f32ToF16NEON", argsF32To16, "converts n float32 to FLOAT16 (n a multiple of 8) with FCVTN.", f32ToF16},
 	{"f16ToF32NEON", args16ToF32, "widens n FLOAT16 to float32 (n a multiple of 8) with FCVTL.", f16ToF32},
 	{"f32ToBF16NEON", argsF32To16, "rounds n float32 to BFLOAT16 (n a multiple of 8) in integer arithmetic.", f32ToBF16},
@@ -54,7 +54,7 @@ var kernels = []kernelDef{
 	{"f16ToBF16NEON", args16To16, docF16ToBF, f16ToBF16},
 	{"f16ToBF16BFCVTN", args16To16, docF16ToBFH, f16ToBF16Hardware},
 	{"bf16ToF16NEON", args16To16, docBF16ToF, bf16ToF16},
-}
+}, packedKernels()...)
 
 // float32 ↔ FLOAT16: the hardware conversions round to nearest even (the
 // FPCR of a Go program), keep subnormals and quiet NaNs keeping their top
