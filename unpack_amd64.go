@@ -34,10 +34,11 @@ func setUnpackAVX2(k *kernelSet) {
 		}
 		map4PackGeneric(dst[m/2:], src[m:], t)
 	}, k.tier}
+	rest := genericUnpack("generic")
 	for b, fns := range unpackAVX2 {
 		per := 2 << b
 		for w, f := range fns {
-			k.unpack[b][w] = kernel[unpackFunc]{avx2Unpack(f.fn, f.lanes, per<<w, genericUnpack("")[b][w].fn), k.tier}
+			k.unpack[b][w] = kernel[unpackFunc]{avx2Unpack(f.fn, f.lanes, per<<w, rest[b][w].fn), k.tier}
 		}
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"slices"
-	"sort"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/operand"
@@ -829,16 +827,11 @@ func fusedGlue(b *bytes.Buffer, used stageISA) error {
 	p("// The fused SIMD stages (gen/amd64/fused.go, fusedTable).\n\n")
 	p("func init() {\n")
 	for _, isa := range []ISA{AVX2, AVX512} {
-		exts := slices.Clone(used[isa])
-		sort.Strings(exts)
-		var conds []string
-		for _, x := range exts {
-			conds = append(conds, "cpu.X86."+cpuFlags[x])
+		cond, err := used.cond(isa)
+		if err != nil {
+			return fmt.Errorf("no extensions recorded for the %v fused stages: %w", isa, err)
 		}
-		if len(conds) == 0 {
-			return fmt.Errorf("no extensions recorded for the %v fused stages", isa)
-		}
-		p("\tif %s {\n", strings.Join(conds, " && "))
+		p("\tif %s {\n", cond)
 		for _, st := range fusedStages() {
 			if st.isa == isa {
 				p("\t\tregisterStage(%q, %s, %s, %s)\n", tierNames[isa], st.from.goName, st.to.goName, st.Wrapper())

@@ -55,6 +55,21 @@ func (u stageISA) pass(names map[string]ISA) func(fn *ir.Function) error {
 	}
 }
 
+// cond returns the Go condition that the CPU has every extension family
+// isa's functions use (as avo reports them).
+func (u stageISA) cond(isa ISA) (string, error) {
+	exts := slices.Clone(u[isa])
+	sort.Strings(exts)
+	var conds []string
+	for _, x := range exts {
+		conds = append(conds, "cpu.X86."+cpuFlags[x])
+	}
+	if len(conds) == 0 {
+		return "", fmt.Errorf("no extensions recorded")
+	}
+	return strings.Join(conds, " && "), nil
+}
+
 func stageNames() map[string]ISA {
 	m := map[string]ISA{}
 	for _, isa := range []ISA{AVX512, AVX2} {
@@ -78,16 +93,11 @@ func glue(used, oddUsed, fusedUsed stageISA) ([]byte, error) {
 	p("// The SIMD stages of the classic-type pairs (gen/amd64/numeric.go, numericStages).\n\n")
 	p("func init() {\n")
 	for _, isa := range []ISA{AVX2, AVX512} {
-		exts := slices.Clone(used[isa])
-		sort.Strings(exts)
-		var conds []string
-		for _, x := range exts {
-			conds = append(conds, "cpu.X86."+cpuFlags[x])
+		cond, err := used.cond(isa)
+		if err != nil {
+			return nil, fmt.Errorf("no extensions recorded for %v: %w", isa, err)
 		}
-		if len(conds) == 0 {
-			return nil, fmt.Errorf("no extensions recorded for %v", isa)
-		}
-		p("\tif %s {\n", strings.Join(conds, " && "))
+		p("\tif %s {\n", cond)
 		for _, st := range numericStages() {
 			p("\t\tregisterStage(%q, %s, %s, %s)\n", tierNames[isa], st.from.goName, st.to.goName, wrapperName(st, isa))
 		}

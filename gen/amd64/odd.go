@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"slices"
-	"sort"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/operand"
@@ -313,16 +311,11 @@ func oddGlue(b *bytes.Buffer, used stageISA) error {
 	p("// The round-to-odd SIMD stages (gen/amd64/odd.go, oddStages).\n\n")
 	p("func init() {\n")
 	for _, isa := range []ISA{AVX2, AVX512} {
-		exts := slices.Clone(used[isa])
-		sort.Strings(exts)
-		var conds []string
-		for _, x := range exts {
-			conds = append(conds, "cpu.X86."+cpuFlags[x])
+		cond, err := used.cond(isa)
+		if err != nil {
+			return fmt.Errorf("no extensions recorded for the %v round-to-odd stages: %w", isa, err)
 		}
-		if len(conds) == 0 {
-			return fmt.Errorf("no extensions recorded for the %v round-to-odd stages", isa)
-		}
-		p("\tif %s {\n", strings.Join(conds, " && "))
+		p("\tif %s {\n", cond)
 		for _, st := range oddStages() {
 			p("\t\tregisterOddStage(%q, %s, %s)\n", tierNames[isa], st.from.goName, st.wrapper(isa))
 		}
