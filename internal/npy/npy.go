@@ -98,15 +98,15 @@ func ParseDescr(descr string) (t tensorcast.DataType, bigEndian bool, err error)
 		size := c.t.BitSize() / 8
 		switch {
 		case order == '=':
-			return 0, false, fmt.Errorf("dtype '%s': native byte order '=' does not say which order the data has", descr)
+			return 0, false, fmt.Errorf("dtype %s: native byte order '=' does not say which order the data has", pyQuote(descr))
 		case order == 0:
-			return 0, false, fmt.Errorf("dtype '%s' has no byte-order character ('<', '>' or '|')", descr)
+			return 0, false, fmt.Errorf("dtype %s has no byte-order character ('<', '>' or '|')", pyQuote(descr))
 		case order == '|' && size > 1:
-			return 0, false, fmt.Errorf("dtype '%s': byte order '|' on a %d-byte type", descr, size)
+			return 0, false, fmt.Errorf("dtype %s: byte order '|' on a %d-byte type", pyQuote(descr), size)
 		}
 		return c.t, order == '>' && size > 1, nil
 	}
-	return 0, false, fmt.Errorf("dtype '%s' is not supported (tensorcast reads b1, i1-i8, u1-u8, f2, f4, f8)", descr)
+	return 0, false, fmt.Errorf("dtype %s is not supported (tensorcast reads b1, i1-i8, u1-u8, f2, f4, f8)", pyQuote(descr))
 }
 
 // Header is a parsed .npy header.
@@ -189,7 +189,7 @@ func ReadHeader(r io.ReaderAt, size int64) (*Header, error) {
 		if have > need {
 			what = "trailing data: several arrays saved into one file?"
 		}
-		return nil, fmt.Errorf("data holds %d bytes, but shape %s of '%s' needs %d (%s)", have, FormatShape(h.Shape), h.Descr, need, what)
+		return nil, fmt.Errorf("data holds %d bytes, but shape %s of %s needs %d (%s)", have, FormatShape(h.Shape), pyQuote(h.Descr), need, what)
 	}
 	return h, nil
 }
@@ -213,12 +213,12 @@ func (h *Header) parseDict(text string) error {
 	}
 	for k := range d.m {
 		if k != "descr" && k != "fortran_order" && k != "shape" {
-			return fmt.Errorf("header has the unexpected key '%s' (want descr, fortran_order, shape)", k)
+			return fmt.Errorf("header has the unexpected key %s (want descr, fortran_order, shape)", pyQuote(k))
 		}
 	}
 	for _, k := range []string{"descr", "fortran_order", "shape"} {
 		if _, ok := d.m[k]; !ok {
-			return fmt.Errorf("header lacks the key '%s'", k)
+			return fmt.Errorf("header lacks the key %s", pyQuote(k))
 		}
 	}
 	descr, ok := d.m["descr"].(string)
@@ -318,6 +318,15 @@ type seq struct {
 
 type dict struct{ m map[string]any }
 
+// pyQuote writes s between single quotes, as Python prints a str, with
+// control and non-UTF-8 bytes escaped: header text comes from the file, and
+// an error message stays on one line.
+func pyQuote(s string) string {
+	q := strconv.Quote(s)
+	q = strings.ReplaceAll(q[1:len(q)-1], `\"`, `"`)
+	return "'" + strings.ReplaceAll(q, "'", `\'`) + "'"
+}
+
 func pyRepr(v any) string {
 	switch v := v.(type) {
 	case string:
@@ -416,11 +425,11 @@ func (p *parser) dict() (any, error) {
 			return nil, p.errorf("dict key %s is not a string", pyRepr(kv))
 		}
 		if _, dup := d.m[k]; dup {
-			return nil, p.errorf("key '%s' appears twice", k)
+			return nil, p.errorf("key %s appears twice", pyQuote(k))
 		}
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return nil, p.errorf("want ':' after the key '%s'", k)
+			return nil, p.errorf("want ':' after the key %s", pyQuote(k))
 		}
 		p.i++
 		v, err := p.value()
