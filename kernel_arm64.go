@@ -32,6 +32,7 @@ func init() {
 	neon.f32ToF4 = kernel[func([]uint8, []float32)]{float32ToFloat4NEON, t}
 	neon.f4ToF32 = kernel[func([]float32, []uint8)]{float4ToFloat32NEON, t}
 	neon.i8ToI4 = kernel[func([]uint8, []uint8)]{int8ToInt4NEON, t}
+	neon.i8ToI2 = kernel[func([]uint8, []uint8)]{int8ToInt2NEON, t}
 	neon.i4ToI8 = kernel[func([]uint8, []uint8)]{int4ToInt8NEON, t}
 	neon.u4ToU8 = kernel[func([]uint8, []uint8)]{uint4ToUint8NEON, t}
 	neon.f32ToI4 = kernel[func([]uint8, []float32)]{float32ToInt4NEON, t}
@@ -273,6 +274,19 @@ func int8ToInt4NEON(dst []uint8, src []uint8) {
 		dst, src = dst[n/2:], src[n:]
 	}
 	int8ToInt4Generic(dst, src)
+}
+
+// int8ToInt2NEON packs 64-element steps with i8ToI2NEON (n/4 bytes each) and
+// the rest, a partial last byte included, with the generic kernel.
+func int8ToInt2NEON(dst []uint8, src []uint8) {
+	if n := len(src) &^ 63; n > 0 {
+		d := dst[:n/4]
+		raceRead(src[:n])
+		raceWrite(d)
+		i8ToI2NEON(&d[0], &src[0], n)
+		dst, src = dst[n/4:], src[n:]
+	}
+	int8ToInt2Generic(dst, src)
 }
 
 func int4ToInt8NEON(dst []uint8, src []uint8) {

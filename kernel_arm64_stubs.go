@@ -75,6 +75,11 @@ func f4ToF32NEON(dst *float32, src *uint8, n int)
 //go:noescape
 func i8ToI4NEON(dst *uint8, src *uint8, n int)
 
+// i8ToI2NEON packs the low 2 bits of n bytes, four to a byte (n a multiple of 64).
+//
+//go:noescape
+func i8ToI2NEON(dst *uint8, src *uint8, n int)
+
 // i4ToI8NEON unpacks n INT4 with sign extension (n a multiple of 32).
 //
 //go:noescape

@@ -46,6 +46,7 @@ var kernels = append([]kernelDef{
 	{"f32ToF4NEON", argsF32ToF8, "packs n float32 as FLOAT4E2M1 (n a multiple of 32); p is &float4Params.", f32ToF4},
 	{"f4ToF32NEON", args4ToF32, "unpacks n FLOAT4E2M1 to float32 (n a multiple of 32).", f4ToF32},
 	{"i8ToI4NEON", args8To8, "packs the low nibbles of n bytes (n a multiple of 32).", i8ToI4},
+	{"i8ToI2NEON", args8To8, "packs the low 2 bits of n bytes, four to a byte (n a multiple of 64).", i8ToI2},
 	{"i4ToI8NEON", args8To8, "unpacks n INT4 with sign extension (n a multiple of 32).", i4ToI8},
 	{"u4ToU8NEON", args8To8, "unpacks n UINT4 (n a multiple of 32).", u4ToU8},
 	{"f32ToI4NEON", argsF32To8, "truncates n float32 to INT4/UINT4, packed (n a multiple of 32).", f32ToI4},
@@ -399,15 +400,7 @@ func f32ToE8M0(f *Func) {
 
 // packNibbles packs 2k byte vectors (in memory order) two per byte, the
 // first element in the low nibble.
-func packNibbles(f *Func, b Vec) Vec {
-	lo := f.Alloc(len(b) / 2)
-	hi := f.Alloc(len(b) / 2)
-	f.Uzp1(B16, lo, b.Even(), b.Odd())
-	f.Uzp2(B16, hi, b.Even(), b.Odd())
-	f.Sli(B16, lo, hi, 4)
-	f.Free(hi)
-	return lo
-}
+func packNibbles(f *Func, b Vec) Vec { return packBits(f, b, 4) }
 
 // unpackNibbles interleaves the low-nibble values lo and the high-nibble
 // values hi of k vectors into 2k vectors in memory order.
@@ -508,6 +501,34 @@ func i8ToI4(f *Func) {
 		f.Store(out)
 		f.Free(out)
 	})
+}
+
+// i8ToI2 packs four bytes' low 2 bits to a byte, the first element in the
+// low bits: UZP1/UZP2 split even and odd elements and SLI #2 puts each odd
+// one above its even one (SLI keeps the destination's low 2 bits; the
+// bits above 4 are don't-care), then the same on those pairs with SLI #4.
+func i8ToI2(f *Func) {
+	f.Stream(64, 2, func(k int) {
+		x := f.Load(4 * k)
+		pairs := packBits(f, x, 2)
+		f.Free(x)
+		out := packBits(f, pairs, 4)
+		f.Free(pairs)
+		f.Store(out)
+		f.Free(out)
+	})
+}
+
+// packBits returns, for 2k byte vectors in memory order, k vectors whose
+// byte j is element 2j with element 2j+1 shifted left by s above it.
+func packBits(f *Func, b Vec, s uint32) Vec {
+	lo := f.Alloc(len(b) / 2)
+	hi := f.Alloc(len(b) / 2)
+	f.Uzp1(B16, lo, b.Even(), b.Odd())
+	f.Uzp2(B16, hi, b.Even(), b.Odd())
+	f.Sli(B16, lo, hi, s)
+	f.Free(hi)
+	return lo
 }
 
 func i4ToI8(f *Func) {
