@@ -271,6 +271,12 @@ func f8ToF32AVX512(dst *float32, src *uint8, n int, table *[256]uint32) bool
 func f8ToF32AVX512NT(dst *float32, src *uint8, n int, table *[256]uint32) (bool, int)
 
 //go:noescape
+func f8ToI32AVX512(dst *uint8, src *uint8, n int, table *[256]uint32) bool
+
+//go:noescape
+func f8ToI64AVX512(dst *uint8, src *uint8, n int, table *[256]uint32) bool
+
+//go:noescape
 func e4m3fnToF32AVX2(dst *float32, src *uint8, n int)
 
 //go:noescape

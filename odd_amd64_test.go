@@ -300,3 +300,28 @@ func TestI8ToI2Lengths(t *testing.T) {
 		}
 	}
 }
+
+// TestTruncTables checks that every pair f8int_amd64.go registers has a
+// table for its kernels (so the stage never takes its fallback lookup) and
+// that each entry truncates to the reference's result.
+func TestTruncTables(t *testing.T) {
+	for _, from := range []DataType{Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0} {
+		for _, to := range []DataType{Int32, Uint32, Int64, Uint64} {
+			tab := truncTable(from, to)
+			if tab == nil {
+				t.Fatalf("%v -> %v: no table", from, to)
+			}
+			ref := tableFor(from, to, Options{})
+			for i, b := range tab {
+				f := float64(math.Float32frombits(b))
+				if to.BitSize() == 32 {
+					if got := uint32(int32(f)); got != ref.b32[i] {
+						t.Fatalf("%v -> %v, byte %#02x: entry %#08x truncates to %#x, want %#x", from, to, i, b, got, ref.b32[i])
+					}
+				} else if f != -(1<<63) && uint64(int64(f)) != ref.b64[i] || f == -(1<<63) && ref.b64[i] != 1<<63 {
+					t.Fatalf("%v -> %v, byte %#02x: entry %#08x, want %#x", from, to, i, b, ref.b64[i])
+				}
+			}
+		}
+	}
+}

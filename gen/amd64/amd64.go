@@ -37,6 +37,7 @@ var kernels = []struct {
 	{narrowToF8, true},
 	{f32ToF8W, true},
 	{f8ToF32, true},
+	{f8ToInt, false},
 	{widenF8, true},
 	{f32ToE8M0, true},
 	{f32ToF4, false},

@@ -266,8 +266,18 @@ func narrowToF8(a *Asm) {
 // AVX2 has no such permute, and a gather is no faster than the generic
 // loop: its kernels compute each type's values instead (widen8.go).
 func f8ToF32(a *Asm) {
-	a.Func("f8ToF32AVX512", AVX512, "func(dst *float32, src *uint8, n int, table *[256]uint32) bool")
-	a.Needs("AVX512VBMI") // VPERMI2B
+	f8Widen(a, "f8ToF32AVX512", "float32", 4, nil, func(s *Step, d VecVirtual, j int) {
+		s.Store(d, s.Dst.Offset(64*j), 32, s.M(1, 16*j))
+	})
+}
+
+// f8Widen emits f8ToF32's lookup as the kernel name, which also needs the
+// extensions extra; finish stores the j-th vector of 16 float32 lanes of a
+// step (j < 4), converting it first where the kernel's target is not
+// float32 (f8int.go).
+func f8Widen(a *Asm, name, dstType string, dstSize int, extra []string, finish func(s *Step, d VecVirtual, j int)) {
+	a.Func(name, AVX512, "func(dst *"+dstType+", src *uint8, n int, table *[256]uint32) bool")
+	a.Needs(append([]string{"AVX512VBMI"}, extra...)...) // VPERMI2B
 	dst, src, n := a.Args()
 	tab := a.GP64()
 	a.Context.Load(a.Param("table"), tab)
@@ -309,7 +319,7 @@ func f8ToF32(a *Asm) {
 	a.MOVB(U8(1), ok)
 	a.Store(ok, a.ReturnIndex(0))
 
-	a.Stream(Loop{SrcSize: 1, DstSize: 4, Lanes: 64, Unroll: 1}, dst, src, n, func(s *Step) {
+	a.Stream(Loop{SrcSize: 1, DstSize: dstSize, Lanes: 64, Unroll: 1}, dst, src, n, func(s *Step) {
 		b, top := a.Vec(), a.K()
 		a.VLoad(b, s.Src, 8, s.M(1, 0))
 		// b[16L + 4j + i] = input[16j + 4L + i]: after the unpacks below,
@@ -336,7 +346,7 @@ func f8ToF32(a *Asm) {
 			} else {
 				a.VPUNPCKHWD(w[j/2], zero, d)
 			}
-			s.Store(d, s.Dst.Offset(64*j), 32, s.M(1, 16*j))
+			finish(s, d, j)
 		}
 	})
 	a.Label("fail")
