@@ -92,13 +92,64 @@ func f8IntStage(from, to DataType) stageFunc {
 				return
 			}
 		}
-		ref := tableFor(from, to, Options{})
-		for i, b := range src {
-			if to.BitSize() == 32 {
-				binary.LittleEndian.PutUint32(dst[4*i:], ref.b32[b])
-			} else {
-				binary.LittleEndian.PutUint64(dst[8*i:], ref.b64[b])
-			}
+		lookupInts(dst, src, from, to)
+	}
+}
+
+// lookupInts converts src to the 16-, 32- or 64-bit integer type to through
+// the pair's reference table.
+func lookupInts(dst, src []byte, from, to DataType) {
+	ref := tableFor(from, to, Options{})
+	for i, b := range src {
+		switch to.BitSize() {
+		case 16:
+			binary.LittleEndian.PutUint16(dst[2*i:], ref.b16[b])
+		case 32:
+			binary.LittleEndian.PutUint32(dst[4*i:], ref.b32[b])
+		default:
+			binary.LittleEndian.PutUint64(dst[8*i:], ref.b64[b])
 		}
+	}
+}
+
+// On AVX2 the same pairs with 16- and 32-bit targets: widen8.go's kernels
+// (widenF8Int), 16 elements a step, the last ones through the reference
+// table. For the AVX2 tier only: AVX-512 has lut16 and the kernels above.
+func init() {
+	if !(cpu.X86.HasAVX2 && cpu.X86.HasF16C) {
+		return
+	}
+	kernels := []struct {
+		from     DataType
+		i16, i32 func(dst, src *uint8, n int)
+	}{
+		{Float8E4M3FN, e4m3fnToI16AVX2, e4m3fnToI32AVX2},
+		{Float8E4M3FNUZ, e4m3fnuzToI16AVX2, e4m3fnuzToI32AVX2},
+		{Float8E5M2, e5m2ToI16AVX2, e5m2ToI32AVX2},
+		{Float8E5M2FNUZ, e5m2fnuzToI16AVX2, e5m2fnuzToI32AVX2},
+		{Float8E8M0, e8m0ToI16AVX2, e8m0ToI32AVX2},
+	}
+	for _, k := range kernels {
+		for _, to := range []DataType{Int16, Uint16, Int32, Uint32} {
+			fn := k.i16
+			if to.BitSize() == 32 {
+				fn = k.i32
+			}
+			registerTierStage("avx2", k.from, to, avx2F8IntStage(k.from, to, fn))
+		}
+	}
+}
+
+// avx2F8IntStage is the AVX2 stage of from → to with the kernel fn.
+func avx2F8IntStage(from, to DataType, fn func(dst, src *uint8, n int)) stageFunc {
+	return func(dst, src []byte, n int) {
+		src, dst = src[:n], dst[:to.Size(n)]
+		raceRead(src)
+		raceWrite(dst)
+		m := n &^ (e4m3fnToI16AVX2Lanes - 1)
+		if m > 0 {
+			fn(&dst[0], &src[0], m)
+		}
+		lookupInts(dst[to.Size(m):], src[m:], from, to)
 	}
 }

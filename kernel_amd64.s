@@ -17007,11 +17007,11 @@ main:
 	VPXOR        Y4, Y5, Y5
 	VCVTPH2PS    X5, Y4
 	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
 	VMOVDQU      Y4, (AX)
-	VEXTRACTI128 $0x01, Y5, X4
-	VCVTPH2PS    X4, Y4
-	VMULPS       Y1, Y4, Y4
-	VMOVDQU      Y4, 32(AX)
+	VMOVDQU      Y5, 32(AX)
 	VPMOVSXBW    16(CX), Y4
 	VPSLLW       $0x07, Y4, Y5
 	VPAND        Y0, Y5, Y5
@@ -17021,11 +17021,11 @@ main:
 	VPXOR        Y4, Y5, Y5
 	VCVTPH2PS    X5, Y4
 	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
 	VMOVDQU      Y4, 64(AX)
-	VEXTRACTI128 $0x01, Y5, X4
-	VCVTPH2PS    X4, Y4
-	VMULPS       Y1, Y4, Y4
-	VMOVDQU      Y4, 96(AX)
+	VMOVDQU      Y5, 96(AX)
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000020, DX
@@ -17083,11 +17083,11 @@ main:
 	VPOR         Y4, Y5, Y5
 	VCVTPH2PS    X5, Y4
 	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
 	VMOVDQU      Y4, (AX)
-	VEXTRACTI128 $0x01, Y5, X4
-	VCVTPH2PS    X4, Y4
-	VMULPS       Y1, Y4, Y4
-	VMOVDQU      Y4, 32(AX)
+	VMOVDQU      Y5, 32(AX)
 	VPMOVSXBW    16(CX), Y4
 	VPSLLW       $0x07, Y4, Y5
 	VPAND        Y0, Y5, Y5
@@ -17096,11 +17096,11 @@ main:
 	VPOR         Y4, Y5, Y5
 	VCVTPH2PS    X5, Y4
 	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
 	VMOVDQU      Y4, 64(AX)
-	VEXTRACTI128 $0x01, Y5, X4
-	VCVTPH2PS    X4, Y4
-	VMULPS       Y1, Y4, Y4
-	VMOVDQU      Y4, 96(AX)
+	VMOVDQU      Y5, 96(AX)
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000020, DX
@@ -17156,15 +17156,15 @@ main:
 	VPAND     Y2, Y4, Y4
 	VPOR      Y4, Y5, Y5
 	VMULPS    Y1, Y5, Y5
-	VMOVDQU   Y5, (AX)
 	VPMOVSXBD 8(CX), Y4
-	VPSLLD    $0x15, Y4, Y5
-	VPAND     Y0, Y5, Y5
+	VPSLLD    $0x15, Y4, Y6
+	VPAND     Y0, Y6, Y6
 	VPCMPEQD  Y3, Y4, Y4
 	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VMULPS    Y1, Y5, Y5
-	VMOVDQU   Y5, 32(AX)
+	VPOR      Y4, Y6, Y6
+	VMULPS    Y1, Y6, Y6
+	VMOVDQU   Y5, (AX)
+	VMOVDQU   Y6, 32(AX)
 	VPMOVSXBD 16(CX), Y4
 	VPSLLD    $0x15, Y4, Y5
 	VPAND     Y0, Y5, Y5
@@ -17172,15 +17172,15 @@ main:
 	VPAND     Y2, Y4, Y4
 	VPOR      Y4, Y5, Y5
 	VMULPS    Y1, Y5, Y5
-	VMOVDQU   Y5, 64(AX)
 	VPMOVSXBD 24(CX), Y4
-	VPSLLD    $0x15, Y4, Y5
-	VPAND     Y0, Y5, Y5
+	VPSLLD    $0x15, Y4, Y6
+	VPAND     Y0, Y6, Y6
 	VPCMPEQD  Y3, Y4, Y4
 	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VMULPS    Y1, Y5, Y5
-	VMOVDQU   Y5, 96(AX)
+	VPOR      Y4, Y6, Y6
+	VMULPS    Y1, Y6, Y6
+	VMOVDQU   Y5, 64(AX)
+	VMOVDQU   Y6, 96(AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x00000020, DX
@@ -17234,9 +17234,9 @@ main:
 	VPADDB     X5, X4, X4
 	VPUNPCKLBW X4, X3, X5
 	VCVTPH2PS  X5, Y5
-	VMOVDQU    Y5, (AX)
 	VPUNPCKHBW X4, X3, X4
 	VCVTPH2PS  X4, Y4
+	VMOVDQU    Y5, (AX)
 	VMOVDQU    Y4, 32(AX)
 	VMOVDQU    16(CX), X4
 	VPAND      X0, X4, X5
@@ -17246,9 +17246,9 @@ main:
 	VPADDB     X5, X4, X4
 	VPUNPCKLBW X4, X3, X5
 	VCVTPH2PS  X5, Y5
-	VMOVDQU    Y5, 64(AX)
 	VPUNPCKHBW X4, X3, X4
 	VCVTPH2PS  X4, Y4
+	VMOVDQU    Y5, 64(AX)
 	VMOVDQU    Y4, 96(AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000080, AX
@@ -17300,15 +17300,15 @@ main:
 	VPOR      Y5, Y4, Y4
 	VPAND     Y1, Y4, Y4
 	VPOR      Y4, Y3, Y3
-	VMOVDQU   Y3, (AX)
-	VPMOVZXBD 8(CX), Y3
-	VPSLLD    $0x17, Y3, Y3
-	VPCMPEQD  Y2, Y3, Y4
-	VPCMPEQD  Y0, Y3, Y5
+	VPMOVZXBD 8(CX), Y4
+	VPSLLD    $0x17, Y4, Y4
+	VPCMPEQD  Y2, Y4, Y5
+	VPCMPEQD  Y0, Y4, Y6
+	VPOR      Y6, Y5, Y5
+	VPAND     Y1, Y5, Y5
 	VPOR      Y5, Y4, Y4
-	VPAND     Y1, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VMOVDQU   Y3, 32(AX)
+	VMOVDQU   Y3, (AX)
+	VMOVDQU   Y4, 32(AX)
 	VPMOVZXBD 16(CX), Y3
 	VPSLLD    $0x17, Y3, Y3
 	VPCMPEQD  Y2, Y3, Y4
@@ -17316,15 +17316,15 @@ main:
 	VPOR      Y5, Y4, Y4
 	VPAND     Y1, Y4, Y4
 	VPOR      Y4, Y3, Y3
-	VMOVDQU   Y3, 64(AX)
-	VPMOVZXBD 24(CX), Y3
-	VPSLLD    $0x17, Y3, Y3
-	VPCMPEQD  Y2, Y3, Y4
-	VPCMPEQD  Y0, Y3, Y5
+	VPMOVZXBD 24(CX), Y4
+	VPSLLD    $0x17, Y4, Y4
+	VPCMPEQD  Y2, Y4, Y5
+	VPCMPEQD  Y0, Y4, Y6
+	VPOR      Y6, Y5, Y5
+	VPAND     Y1, Y5, Y5
 	VPOR      Y5, Y4, Y4
-	VPAND     Y1, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VMOVDQU   Y3, 96(AX)
+	VMOVDQU   Y3, 64(AX)
+	VMOVDQU   Y4, 96(AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x00000020, DX
@@ -17345,6 +17345,1024 @@ single:
 	ADDQ      $0x00000020, AX
 	SUBQ      $0x00000008, DX
 	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnToI16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x20002000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x0000ffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPSLLW       $0x09, Y4, Y4
+	VPCMPEQW     Y2, Y4, Y4
+	VPADDW       Y1, Y5, Y5
+	VPANDN       Y5, Y4, Y5
+	VCVTPH2PS    X5, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVDQU      Y4, (AX)
+	VPMOVSXBW    16(CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPSLLW       $0x09, Y4, Y4
+	VPCMPEQW     Y2, Y4, Y4
+	VPADDW       Y1, Y5, Y5
+	VPANDN       Y5, Y4, Y5
+	VCVTPH2PS    X5, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVDQU      Y4, 32(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPSLLW       $0x09, Y4, Y4
+	VPCMPEQW     Y2, Y4, Y4
+	VPADDW       Y1, Y5, Y5
+	VPANDN       Y5, Y4, Y5
+	VCVTPH2PS    X5, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVDQU      Y4, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnToI32AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x20002000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x4f800000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVDQU      Y7, (AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVDQU      Y5, 32(AX)
+	VPMOVSXBW    16(CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVDQU      Y7, 64(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVDQU      Y5, 96(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVDQU      Y7, (AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVDQU      Y5, 32(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToI16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnuzToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x1c001c00, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x0000ffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPADDW       Y1, Y5, Y5
+	VPANDN       Y5, Y4, Y5
+	VCVTPH2PS    X5, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVDQU      Y4, (AX)
+	VPMOVSXBW    16(CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPADDW       Y1, Y5, Y5
+	VPANDN       Y5, Y4, Y5
+	VCVTPH2PS    X5, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVDQU      Y4, 32(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPADDW       Y1, Y5, Y5
+	VPANDN       Y5, Y4, Y5
+	VCVTPH2PS    X5, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVDQU      Y4, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToI32AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnuzToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x1c001c00, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x4f800000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVDQU      Y7, (AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVDQU      Y5, 32(AX)
+	VPMOVSXBW    16(CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVDQU      Y7, 64(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVDQU      Y5, 96(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVDQU      Y7, (AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVDQU      Y5, 32(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToI16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2fnuzToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x0000ffff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVSXBD  (CX), Y5
+	VPSLLD     $0x15, Y5, Y6
+	VPAND      Y0, Y6, Y6
+	VPCMPEQD   Y3, Y5, Y5
+	VPAND      Y2, Y5, Y5
+	VPOR       Y5, Y6, Y6
+	VMULPS     Y1, Y6, Y6
+	VPMOVSXBD  8(CX), Y5
+	VPSLLD     $0x15, Y5, Y7
+	VPAND      Y0, Y7, Y7
+	VPCMPEQD   Y3, Y5, Y5
+	VPAND      Y2, Y5, Y5
+	VPOR       Y5, Y7, Y7
+	VMULPS     Y1, Y7, Y7
+	VCVTTPS2DQ Y6, Y5
+	VPAND      Y4, Y5, Y5
+	VCVTTPS2DQ Y7, Y6
+	VPAND      Y4, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y5
+	VPERMQ     $0xd8, Y5, Y5
+	VMOVDQU    Y5, (AX)
+	VPMOVSXBD  16(CX), Y5
+	VPSLLD     $0x15, Y5, Y6
+	VPAND      Y0, Y6, Y6
+	VPCMPEQD   Y3, Y5, Y5
+	VPAND      Y2, Y5, Y5
+	VPOR       Y5, Y6, Y6
+	VMULPS     Y1, Y6, Y6
+	VPMOVSXBD  24(CX), Y5
+	VPSLLD     $0x15, Y5, Y7
+	VPAND      Y0, Y7, Y7
+	VPCMPEQD   Y3, Y5, Y5
+	VPAND      Y2, Y5, Y5
+	VPOR       Y5, Y7, Y7
+	VMULPS     Y1, Y7, Y7
+	VCVTTPS2DQ Y6, Y5
+	VPAND      Y4, Y5, Y5
+	VCVTTPS2DQ Y7, Y6
+	VPAND      Y4, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y5
+	VPERMQ     $0xd8, Y5, Y5
+	VMOVDQU    Y5, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVSXBD  (CX), Y5
+	VPSLLD     $0x15, Y5, Y6
+	VPAND      Y0, Y6, Y6
+	VPCMPEQD   Y3, Y5, Y5
+	VPAND      Y2, Y5, Y5
+	VPOR       Y5, Y6, Y6
+	VMULPS     Y1, Y6, Y6
+	VPMOVSXBD  8(CX), Y5
+	VPSLLD     $0x15, Y5, Y7
+	VPAND      Y0, Y7, Y7
+	VPCMPEQD   Y3, Y5, Y5
+	VPAND      Y2, Y5, Y5
+	VPOR       Y5, Y7, Y7
+	VMULPS     Y1, Y7, Y7
+	VCVTTPS2DQ Y6, Y5
+	VPAND      Y4, Y5, Y5
+	VCVTTPS2DQ Y7, Y6
+	VPAND      Y4, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y5
+	VPERMQ     $0xd8, Y5, Y5
+	VMOVDQU    Y5, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToI32AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2fnuzToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x4f800000, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVSXBD  (CX), Y6
+	VPSLLD     $0x15, Y6, Y7
+	VPAND      Y0, Y7, Y7
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y7, Y7
+	VMULPS     Y1, Y7, Y7
+	VPMOVSXBD  8(CX), Y6
+	VPSLLD     $0x15, Y6, Y8
+	VPAND      Y0, Y8, Y8
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y8, Y8
+	VMULPS     Y1, Y8, Y8
+	VCVTTPS2DQ Y7, Y6
+	VANDPS     Y4, Y7, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y6, Y6
+	VMOVDQU    Y6, (AX)
+	VCVTTPS2DQ Y8, Y6
+	VANDPS     Y4, Y8, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y6, Y6
+	VMOVDQU    Y6, 32(AX)
+	VPMOVSXBD  16(CX), Y6
+	VPSLLD     $0x15, Y6, Y7
+	VPAND      Y0, Y7, Y7
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y7, Y7
+	VMULPS     Y1, Y7, Y7
+	VPMOVSXBD  24(CX), Y6
+	VPSLLD     $0x15, Y6, Y8
+	VPAND      Y0, Y8, Y8
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y8, Y8
+	VMULPS     Y1, Y8, Y8
+	VCVTTPS2DQ Y7, Y6
+	VANDPS     Y4, Y7, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y6, Y6
+	VMOVDQU    Y6, 64(AX)
+	VCVTTPS2DQ Y8, Y6
+	VANDPS     Y4, Y8, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y6, Y6
+	VMOVDQU    Y6, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVSXBD  (CX), Y6
+	VPSLLD     $0x15, Y6, Y7
+	VPAND      Y0, Y7, Y7
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y7, Y7
+	VMULPS     Y1, Y7, Y7
+	VPMOVSXBD  8(CX), Y6
+	VPSLLD     $0x15, Y6, Y8
+	VPAND      Y0, Y8, Y8
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y8, Y8
+	VMULPS     Y1, Y8, Y8
+	VCVTTPS2DQ Y7, Y6
+	VANDPS     Y4, Y7, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y6, Y6
+	VMOVDQU    Y6, (AX)
+	VCVTTPS2DQ Y8, Y6
+	VANDPS     Y4, Y8, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y6, Y6
+	VMOVDQU    Y6, 32(AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2ToI16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e5m2ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        X3, X3, X3
+	MOVL         $0x0000ffff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), X5
+	VPAND      X0, X5, X6
+	VPCMPGTB   X1, X6, X6
+	VPAND      X2, X6, X7
+	VPOR       X7, X5, X5
+	VPADDB     X6, X5, X5
+	VPUNPCKLBW X5, X3, X6
+	VCVTPH2PS  X6, Y6
+	VPUNPCKHBW X5, X3, X5
+	VCVTPH2PS  X5, Y5
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y4, Y5, Y5
+	VPACKUSDW  Y5, Y6, Y6
+	VPERMQ     $0xd8, Y6, Y6
+	VMOVDQU    Y6, (AX)
+	VMOVDQU    16(CX), X5
+	VPAND      X0, X5, X6
+	VPCMPGTB   X1, X6, X6
+	VPAND      X2, X6, X7
+	VPOR       X7, X5, X5
+	VPADDB     X6, X5, X5
+	VPUNPCKLBW X5, X3, X6
+	VCVTPH2PS  X6, Y6
+	VPUNPCKHBW X5, X3, X5
+	VCVTPH2PS  X5, Y5
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y4, Y5, Y5
+	VPACKUSDW  Y5, Y6, Y6
+	VPERMQ     $0xd8, Y6, Y6
+	VMOVDQU    Y6, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU    (CX), X5
+	VPAND      X0, X5, X6
+	VPCMPGTB   X1, X6, X6
+	VPAND      X2, X6, X7
+	VPOR       X7, X5, X5
+	VPADDB     X6, X5, X5
+	VPUNPCKLBW X5, X3, X6
+	VCVTPH2PS  X6, Y6
+	VPUNPCKHBW X5, X3, X5
+	VCVTPH2PS  X5, Y5
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y4, Y5, Y5
+	VPACKUSDW  Y5, Y6, Y6
+	VPERMQ     $0xd8, Y6, Y6
+	VMOVDQU    Y6, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2ToI32AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e5m2ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        X3, X3, X3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x4f800000, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), X6
+	VPAND      X0, X6, X7
+	VPCMPGTB   X1, X7, X7
+	VPAND      X2, X7, X8
+	VPOR       X8, X6, X6
+	VPADDB     X7, X6, X6
+	VPUNPCKLBW X6, X3, X7
+	VCVTPH2PS  X7, Y7
+	VPUNPCKHBW X6, X3, X6
+	VCVTPH2PS  X6, Y6
+	VCVTTPS2DQ Y7, Y8
+	VANDPS     Y4, Y7, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y8, Y8
+	VMOVDQU    Y8, (AX)
+	VCVTTPS2DQ Y6, Y7
+	VANDPS     Y4, Y6, Y6
+	VCMPPS     $0x01, Y5, Y6, Y6
+	VPAND      Y6, Y7, Y7
+	VMOVDQU    Y7, 32(AX)
+	VMOVDQU    16(CX), X6
+	VPAND      X0, X6, X7
+	VPCMPGTB   X1, X7, X7
+	VPAND      X2, X7, X8
+	VPOR       X8, X6, X6
+	VPADDB     X7, X6, X6
+	VPUNPCKLBW X6, X3, X7
+	VCVTPH2PS  X7, Y7
+	VPUNPCKHBW X6, X3, X6
+	VCVTPH2PS  X6, Y6
+	VCVTTPS2DQ Y7, Y8
+	VANDPS     Y4, Y7, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y8, Y8
+	VMOVDQU    Y8, 64(AX)
+	VCVTTPS2DQ Y6, Y7
+	VANDPS     Y4, Y6, Y6
+	VCMPPS     $0x01, Y5, Y6, Y6
+	VPAND      Y6, Y7, Y7
+	VMOVDQU    Y7, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU    (CX), X6
+	VPAND      X0, X6, X7
+	VPCMPGTB   X1, X7, X7
+	VPAND      X2, X7, X8
+	VPOR       X8, X6, X6
+	VPADDB     X7, X6, X6
+	VPUNPCKLBW X6, X3, X7
+	VCVTPH2PS  X7, Y7
+	VPUNPCKHBW X6, X3, X6
+	VCVTPH2PS  X6, Y6
+	VCVTTPS2DQ Y7, Y8
+	VANDPS     Y4, Y7, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y8, Y8
+	VMOVDQU    Y8, (AX)
+	VCVTTPS2DQ Y6, Y7
+	VANDPS     Y4, Y6, Y6
+	VCMPPS     $0x01, Y5, Y6, Y6
+	VPAND      Y6, Y7, Y7
+	VMOVDQU    Y7, 32(AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e8m0ToI16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e8m0ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVL         $0x0000ffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXBD  (CX), Y4
+	VPSLLD     $0x17, Y4, Y4
+	VPCMPEQD   Y2, Y4, Y5
+	VPCMPEQD   Y0, Y4, Y6
+	VPOR       Y6, Y5, Y5
+	VPAND      Y1, Y5, Y5
+	VPOR       Y5, Y4, Y4
+	VPMOVZXBD  8(CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VCVTTPS2DQ Y4, Y4
+	VPAND      Y3, Y4, Y4
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y3, Y5, Y5
+	VPACKUSDW  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVDQU    Y4, (AX)
+	VPMOVZXBD  16(CX), Y4
+	VPSLLD     $0x17, Y4, Y4
+	VPCMPEQD   Y2, Y4, Y5
+	VPCMPEQD   Y0, Y4, Y6
+	VPOR       Y6, Y5, Y5
+	VPAND      Y1, Y5, Y5
+	VPOR       Y5, Y4, Y4
+	VPMOVZXBD  24(CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VCVTTPS2DQ Y4, Y4
+	VPAND      Y3, Y4, Y4
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y3, Y5, Y5
+	VPACKUSDW  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVDQU    Y4, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXBD  (CX), Y4
+	VPSLLD     $0x17, Y4, Y4
+	VPCMPEQD   Y2, Y4, Y5
+	VPCMPEQD   Y0, Y4, Y6
+	VPOR       Y6, Y5, Y5
+	VPAND      Y1, Y5, Y5
+	VPOR       Y5, Y4, Y4
+	VPMOVZXBD  8(CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VCVTTPS2DQ Y4, Y4
+	VPAND      Y3, Y4, Y4
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y3, Y5, Y5
+	VPACKUSDW  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVDQU    Y4, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e8m0ToI32AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e8m0ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x4f800000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXBD  (CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VPMOVZXBD  8(CX), Y6
+	VPSLLD     $0x17, Y6, Y6
+	VPCMPEQD   Y2, Y6, Y7
+	VPCMPEQD   Y0, Y6, Y8
+	VPOR       Y8, Y7, Y7
+	VPAND      Y1, Y7, Y7
+	VPOR       Y7, Y6, Y6
+	VCVTTPS2DQ Y5, Y7
+	VANDPS     Y3, Y5, Y5
+	VCMPPS     $0x01, Y4, Y5, Y5
+	VPAND      Y5, Y7, Y7
+	VMOVDQU    Y7, (AX)
+	VCVTTPS2DQ Y6, Y5
+	VANDPS     Y3, Y6, Y6
+	VCMPPS     $0x01, Y4, Y6, Y6
+	VPAND      Y6, Y5, Y5
+	VMOVDQU    Y5, 32(AX)
+	VPMOVZXBD  16(CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VPMOVZXBD  24(CX), Y6
+	VPSLLD     $0x17, Y6, Y6
+	VPCMPEQD   Y2, Y6, Y7
+	VPCMPEQD   Y0, Y6, Y8
+	VPOR       Y8, Y7, Y7
+	VPAND      Y1, Y7, Y7
+	VPOR       Y7, Y6, Y6
+	VCVTTPS2DQ Y5, Y7
+	VANDPS     Y3, Y5, Y5
+	VCMPPS     $0x01, Y4, Y5, Y5
+	VPAND      Y5, Y7, Y7
+	VMOVDQU    Y7, 64(AX)
+	VCVTTPS2DQ Y6, Y5
+	VANDPS     Y3, Y6, Y6
+	VCMPPS     $0x01, Y4, Y6, Y6
+	VPAND      Y6, Y5, Y5
+	VMOVDQU    Y5, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXBD  (CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VPMOVZXBD  8(CX), Y6
+	VPSLLD     $0x17, Y6, Y6
+	VPCMPEQD   Y2, Y6, Y7
+	VPCMPEQD   Y0, Y6, Y8
+	VPOR       Y8, Y7, Y7
+	VPAND      Y1, Y7, Y7
+	VPOR       Y7, Y6, Y6
+	VCVTTPS2DQ Y5, Y7
+	VANDPS     Y3, Y5, Y5
+	VCMPPS     $0x01, Y4, Y5, Y5
+	VPAND      Y5, Y7, Y7
+	VMOVDQU    Y7, (AX)
+	VCVTTPS2DQ Y6, Y5
+	VANDPS     Y3, Y6, Y6
+	VCMPPS     $0x01, Y4, Y6, Y6
+	VPAND      Y6, Y5, Y5
+	VMOVDQU    Y5, 32(AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
 
 tail:
 	VZEROUPPER
@@ -17382,11 +18400,11 @@ body:
 	VPXOR        Y4, Y5, Y5
 	VCVTPH2PS    X5, Y4
 	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
 	VMOVNTDQ     Y4, (AX)
-	VEXTRACTI128 $0x01, Y5, X4
-	VCVTPH2PS    X4, Y4
-	VMULPS       Y1, Y4, Y4
-	VMOVNTDQ     Y4, 32(AX)
+	VMOVNTDQ     Y5, 32(AX)
 	VPMOVSXBW    16(CX), Y4
 	VPSLLW       $0x07, Y4, Y5
 	VPAND        Y0, Y5, Y5
@@ -17396,11 +18414,11 @@ body:
 	VPXOR        Y4, Y5, Y5
 	VCVTPH2PS    X5, Y4
 	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
 	VMOVNTDQ     Y4, 64(AX)
-	VEXTRACTI128 $0x01, Y5, X4
-	VCVTPH2PS    X4, Y4
-	VMULPS       Y1, Y4, Y4
-	VMOVNTDQ     Y4, 96(AX)
+	VMOVNTDQ     Y5, 96(AX)
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000020, DX
@@ -17444,11 +18462,11 @@ body:
 	VPOR         Y4, Y5, Y5
 	VCVTPH2PS    X5, Y4
 	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
 	VMOVNTDQ     Y4, (AX)
-	VEXTRACTI128 $0x01, Y5, X4
-	VCVTPH2PS    X4, Y4
-	VMULPS       Y1, Y4, Y4
-	VMOVNTDQ     Y4, 32(AX)
+	VMOVNTDQ     Y5, 32(AX)
 	VPMOVSXBW    16(CX), Y4
 	VPSLLW       $0x07, Y4, Y5
 	VPAND        Y0, Y5, Y5
@@ -17457,11 +18475,11 @@ body:
 	VPOR         Y4, Y5, Y5
 	VCVTPH2PS    X5, Y4
 	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
 	VMOVNTDQ     Y4, 64(AX)
-	VEXTRACTI128 $0x01, Y5, X4
-	VCVTPH2PS    X4, Y4
-	VMULPS       Y1, Y4, Y4
-	VMOVNTDQ     Y4, 96(AX)
+	VMOVNTDQ     Y5, 96(AX)
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000020, DX
@@ -17504,15 +18522,15 @@ body:
 	VPAND     Y2, Y4, Y4
 	VPOR      Y4, Y5, Y5
 	VMULPS    Y1, Y5, Y5
-	VMOVNTDQ  Y5, (AX)
 	VPMOVSXBD 8(CX), Y4
-	VPSLLD    $0x15, Y4, Y5
-	VPAND     Y0, Y5, Y5
+	VPSLLD    $0x15, Y4, Y6
+	VPAND     Y0, Y6, Y6
 	VPCMPEQD  Y3, Y4, Y4
 	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VMULPS    Y1, Y5, Y5
-	VMOVNTDQ  Y5, 32(AX)
+	VPOR      Y4, Y6, Y6
+	VMULPS    Y1, Y6, Y6
+	VMOVNTDQ  Y5, (AX)
+	VMOVNTDQ  Y6, 32(AX)
 	VPMOVSXBD 16(CX), Y4
 	VPSLLD    $0x15, Y4, Y5
 	VPAND     Y0, Y5, Y5
@@ -17520,15 +18538,15 @@ body:
 	VPAND     Y2, Y4, Y4
 	VPOR      Y4, Y5, Y5
 	VMULPS    Y1, Y5, Y5
-	VMOVNTDQ  Y5, 64(AX)
 	VPMOVSXBD 24(CX), Y4
-	VPSLLD    $0x15, Y4, Y5
-	VPAND     Y0, Y5, Y5
+	VPSLLD    $0x15, Y4, Y6
+	VPAND     Y0, Y6, Y6
 	VPCMPEQD  Y3, Y4, Y4
 	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VMULPS    Y1, Y5, Y5
-	VMOVNTDQ  Y5, 96(AX)
+	VPOR      Y4, Y6, Y6
+	VMULPS    Y1, Y6, Y6
+	VMOVNTDQ  Y5, 64(AX)
+	VMOVNTDQ  Y6, 96(AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x00000020, DX
@@ -17570,9 +18588,9 @@ body:
 	VPADDB     X5, X4, X4
 	VPUNPCKLBW X4, X3, X5
 	VCVTPH2PS  X5, Y5
-	VMOVNTDQ   Y5, (AX)
 	VPUNPCKHBW X4, X3, X4
 	VCVTPH2PS  X4, Y4
+	VMOVNTDQ   Y5, (AX)
 	VMOVNTDQ   Y4, 32(AX)
 	VMOVDQU    16(CX), X4
 	VPAND      X0, X4, X5
@@ -17582,9 +18600,9 @@ body:
 	VPADDB     X5, X4, X4
 	VPUNPCKLBW X4, X3, X5
 	VCVTPH2PS  X5, Y5
-	VMOVNTDQ   Y5, 64(AX)
 	VPUNPCKHBW X4, X3, X4
 	VCVTPH2PS  X4, Y4
+	VMOVNTDQ   Y5, 64(AX)
 	VMOVNTDQ   Y4, 96(AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000080, AX
@@ -17623,15 +18641,15 @@ body:
 	VPOR      Y5, Y4, Y4
 	VPAND     Y1, Y4, Y4
 	VPOR      Y4, Y3, Y3
-	VMOVNTDQ  Y3, (AX)
-	VPMOVZXBD 8(CX), Y3
-	VPSLLD    $0x17, Y3, Y3
-	VPCMPEQD  Y2, Y3, Y4
-	VPCMPEQD  Y0, Y3, Y5
+	VPMOVZXBD 8(CX), Y4
+	VPSLLD    $0x17, Y4, Y4
+	VPCMPEQD  Y2, Y4, Y5
+	VPCMPEQD  Y0, Y4, Y6
+	VPOR      Y6, Y5, Y5
+	VPAND     Y1, Y5, Y5
 	VPOR      Y5, Y4, Y4
-	VPAND     Y1, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VMOVNTDQ  Y3, 32(AX)
+	VMOVNTDQ  Y3, (AX)
+	VMOVNTDQ  Y4, 32(AX)
 	VPMOVZXBD 16(CX), Y3
 	VPSLLD    $0x17, Y3, Y3
 	VPCMPEQD  Y2, Y3, Y4
@@ -17639,19 +18657,798 @@ body:
 	VPOR      Y5, Y4, Y4
 	VPAND     Y1, Y4, Y4
 	VPOR      Y4, Y3, Y3
-	VMOVNTDQ  Y3, 64(AX)
-	VPMOVZXBD 24(CX), Y3
-	VPSLLD    $0x17, Y3, Y3
-	VPCMPEQD  Y2, Y3, Y4
-	VPCMPEQD  Y0, Y3, Y5
+	VPMOVZXBD 24(CX), Y4
+	VPSLLD    $0x17, Y4, Y4
+	VPCMPEQD  Y2, Y4, Y5
+	VPCMPEQD  Y0, Y4, Y6
+	VPOR      Y6, Y5, Y5
+	VPAND     Y1, Y5, Y5
 	VPOR      Y5, Y4, Y4
-	VPAND     Y1, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VMOVNTDQ  Y3, 96(AX)
+	VMOVNTDQ  Y3, 64(AX)
+	VMOVNTDQ  Y4, 96(AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x00000020, DX
 	JMP       body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnToI16AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnToI16AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x20002000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x0000ffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000020
+	JB           done
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPSLLW       $0x09, Y4, Y4
+	VPCMPEQW     Y2, Y4, Y4
+	VPADDW       Y1, Y5, Y5
+	VPANDN       Y5, Y4, Y5
+	VCVTPH2PS    X5, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVNTDQ     Y4, (AX)
+	VPMOVSXBW    16(CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPSLLW       $0x09, Y4, Y4
+	VPCMPEQW     Y2, Y4, Y4
+	VPADDW       Y1, Y5, Y5
+	VPANDN       Y5, Y4, Y5
+	VCVTPH2PS    X5, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVNTDQ     Y4, 32(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000020, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnToI32AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnToI32AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x20002000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x4f800000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000020
+	JB           done
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVNTDQ     Y7, (AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVNTDQ     Y5, 32(AX)
+	VPMOVSXBW    16(CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVNTDQ     Y7, 64(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVNTDQ     Y5, 96(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToI16AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnuzToI16AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x1c001c00, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x0000ffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000020
+	JB           done
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPADDW       Y1, Y5, Y5
+	VPANDN       Y5, Y4, Y5
+	VCVTPH2PS    X5, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVNTDQ     Y4, (AX)
+	VPMOVSXBW    16(CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPADDW       Y1, Y5, Y5
+	VPANDN       Y5, Y4, Y5
+	VCVTPH2PS    X5, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VCVTTPS2DQ   Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVNTDQ     Y4, 32(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000020, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToI32AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnuzToI32AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x1c001c00, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x4f800000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000020
+	JB           done
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVNTDQ     Y7, (AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVNTDQ     Y5, 32(AX)
+	VPMOVSXBW    16(CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVNTDQ     Y7, 64(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVNTDQ     Y5, 96(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToI16AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e5m2fnuzToI16AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x0000ffff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVQ         DX, BX
+
+body:
+	CMPQ       DX, $0x00000020
+	JB         done
+	VPMOVSXBD  (CX), Y5
+	VPSLLD     $0x15, Y5, Y6
+	VPAND      Y0, Y6, Y6
+	VPCMPEQD   Y3, Y5, Y5
+	VPAND      Y2, Y5, Y5
+	VPOR       Y5, Y6, Y6
+	VMULPS     Y1, Y6, Y6
+	VPMOVSXBD  8(CX), Y5
+	VPSLLD     $0x15, Y5, Y7
+	VPAND      Y0, Y7, Y7
+	VPCMPEQD   Y3, Y5, Y5
+	VPAND      Y2, Y5, Y5
+	VPOR       Y5, Y7, Y7
+	VMULPS     Y1, Y7, Y7
+	VCVTTPS2DQ Y6, Y5
+	VPAND      Y4, Y5, Y5
+	VCVTTPS2DQ Y7, Y6
+	VPAND      Y4, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y5
+	VPERMQ     $0xd8, Y5, Y5
+	VMOVNTDQ   Y5, (AX)
+	VPMOVSXBD  16(CX), Y5
+	VPSLLD     $0x15, Y5, Y6
+	VPAND      Y0, Y6, Y6
+	VPCMPEQD   Y3, Y5, Y5
+	VPAND      Y2, Y5, Y5
+	VPOR       Y5, Y6, Y6
+	VMULPS     Y1, Y6, Y6
+	VPMOVSXBD  24(CX), Y5
+	VPSLLD     $0x15, Y5, Y7
+	VPAND      Y0, Y7, Y7
+	VPCMPEQD   Y3, Y5, Y5
+	VPAND      Y2, Y5, Y5
+	VPOR       Y5, Y7, Y7
+	VMULPS     Y1, Y7, Y7
+	VCVTTPS2DQ Y6, Y5
+	VPAND      Y4, Y5, Y5
+	VCVTTPS2DQ Y7, Y6
+	VPAND      Y4, Y6, Y6
+	VPACKUSDW  Y6, Y5, Y5
+	VPERMQ     $0xd8, Y5, Y5
+	VMOVNTDQ   Y5, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToI32AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e5m2fnuzToI32AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x4f800000, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	MOVQ         DX, BX
+
+body:
+	CMPQ       DX, $0x00000020
+	JB         done
+	VPMOVSXBD  (CX), Y6
+	VPSLLD     $0x15, Y6, Y7
+	VPAND      Y0, Y7, Y7
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y7, Y7
+	VMULPS     Y1, Y7, Y7
+	VPMOVSXBD  8(CX), Y6
+	VPSLLD     $0x15, Y6, Y8
+	VPAND      Y0, Y8, Y8
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y8, Y8
+	VMULPS     Y1, Y8, Y8
+	VCVTTPS2DQ Y7, Y6
+	VANDPS     Y4, Y7, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y6, Y6
+	VMOVNTDQ   Y6, (AX)
+	VCVTTPS2DQ Y8, Y6
+	VANDPS     Y4, Y8, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y6, Y6
+	VMOVNTDQ   Y6, 32(AX)
+	VPMOVSXBD  16(CX), Y6
+	VPSLLD     $0x15, Y6, Y7
+	VPAND      Y0, Y7, Y7
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y7, Y7
+	VMULPS     Y1, Y7, Y7
+	VPMOVSXBD  24(CX), Y6
+	VPSLLD     $0x15, Y6, Y8
+	VPAND      Y0, Y8, Y8
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y8, Y8
+	VMULPS     Y1, Y8, Y8
+	VCVTTPS2DQ Y7, Y6
+	VANDPS     Y4, Y7, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y6, Y6
+	VMOVNTDQ   Y6, 64(AX)
+	VCVTTPS2DQ Y8, Y6
+	VANDPS     Y4, Y8, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y6, Y6
+	VMOVNTDQ   Y6, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2ToI16AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e5m2ToI16AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        X3, X3, X3
+	MOVL         $0x0000ffff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVQ         DX, BX
+
+body:
+	CMPQ       DX, $0x00000020
+	JB         done
+	VMOVDQU    (CX), X5
+	VPAND      X0, X5, X6
+	VPCMPGTB   X1, X6, X6
+	VPAND      X2, X6, X7
+	VPOR       X7, X5, X5
+	VPADDB     X6, X5, X5
+	VPUNPCKLBW X5, X3, X6
+	VCVTPH2PS  X6, Y6
+	VPUNPCKHBW X5, X3, X5
+	VCVTPH2PS  X5, Y5
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y4, Y5, Y5
+	VPACKUSDW  Y5, Y6, Y6
+	VPERMQ     $0xd8, Y6, Y6
+	VMOVNTDQ   Y6, (AX)
+	VMOVDQU    16(CX), X5
+	VPAND      X0, X5, X6
+	VPCMPGTB   X1, X6, X6
+	VPAND      X2, X6, X7
+	VPOR       X7, X5, X5
+	VPADDB     X6, X5, X5
+	VPUNPCKLBW X5, X3, X6
+	VCVTPH2PS  X6, Y6
+	VPUNPCKHBW X5, X3, X5
+	VCVTPH2PS  X5, Y5
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y4, Y5, Y5
+	VPACKUSDW  Y5, Y6, Y6
+	VPERMQ     $0xd8, Y6, Y6
+	VMOVNTDQ   Y6, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2ToI32AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e5m2ToI32AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        X3, X3, X3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x4f800000, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	MOVQ         DX, BX
+
+body:
+	CMPQ       DX, $0x00000020
+	JB         done
+	VMOVDQU    (CX), X6
+	VPAND      X0, X6, X7
+	VPCMPGTB   X1, X7, X7
+	VPAND      X2, X7, X8
+	VPOR       X8, X6, X6
+	VPADDB     X7, X6, X6
+	VPUNPCKLBW X6, X3, X7
+	VCVTPH2PS  X7, Y7
+	VPUNPCKHBW X6, X3, X6
+	VCVTPH2PS  X6, Y6
+	VCVTTPS2DQ Y7, Y8
+	VANDPS     Y4, Y7, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y8, Y8
+	VMOVNTDQ   Y8, (AX)
+	VCVTTPS2DQ Y6, Y7
+	VANDPS     Y4, Y6, Y6
+	VCMPPS     $0x01, Y5, Y6, Y6
+	VPAND      Y6, Y7, Y7
+	VMOVNTDQ   Y7, 32(AX)
+	VMOVDQU    16(CX), X6
+	VPAND      X0, X6, X7
+	VPCMPGTB   X1, X7, X7
+	VPAND      X2, X7, X8
+	VPOR       X8, X6, X6
+	VPADDB     X7, X6, X6
+	VPUNPCKLBW X6, X3, X7
+	VCVTPH2PS  X7, Y7
+	VPUNPCKHBW X6, X3, X6
+	VCVTPH2PS  X6, Y6
+	VCVTTPS2DQ Y7, Y8
+	VANDPS     Y4, Y7, Y7
+	VCMPPS     $0x01, Y5, Y7, Y7
+	VPAND      Y7, Y8, Y8
+	VMOVNTDQ   Y8, 64(AX)
+	VCVTTPS2DQ Y6, Y7
+	VANDPS     Y4, Y6, Y6
+	VCMPPS     $0x01, Y5, Y6, Y6
+	VPAND      Y6, Y7, Y7
+	VMOVNTDQ   Y7, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e8m0ToI16AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e8m0ToI16AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVL         $0x0000ffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVQ         DX, BX
+
+body:
+	CMPQ       DX, $0x00000020
+	JB         done
+	VPMOVZXBD  (CX), Y4
+	VPSLLD     $0x17, Y4, Y4
+	VPCMPEQD   Y2, Y4, Y5
+	VPCMPEQD   Y0, Y4, Y6
+	VPOR       Y6, Y5, Y5
+	VPAND      Y1, Y5, Y5
+	VPOR       Y5, Y4, Y4
+	VPMOVZXBD  8(CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VCVTTPS2DQ Y4, Y4
+	VPAND      Y3, Y4, Y4
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y3, Y5, Y5
+	VPACKUSDW  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVNTDQ   Y4, (AX)
+	VPMOVZXBD  16(CX), Y4
+	VPSLLD     $0x17, Y4, Y4
+	VPCMPEQD   Y2, Y4, Y5
+	VPCMPEQD   Y0, Y4, Y6
+	VPOR       Y6, Y5, Y5
+	VPAND      Y1, Y5, Y5
+	VPOR       Y5, Y4, Y4
+	VPMOVZXBD  24(CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VCVTTPS2DQ Y4, Y4
+	VPAND      Y3, Y4, Y4
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y3, Y5, Y5
+	VPACKUSDW  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVNTDQ   Y4, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e8m0ToI32AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e8m0ToI32AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x4f800000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVQ         DX, BX
+
+body:
+	CMPQ       DX, $0x00000020
+	JB         done
+	VPMOVZXBD  (CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VPMOVZXBD  8(CX), Y6
+	VPSLLD     $0x17, Y6, Y6
+	VPCMPEQD   Y2, Y6, Y7
+	VPCMPEQD   Y0, Y6, Y8
+	VPOR       Y8, Y7, Y7
+	VPAND      Y1, Y7, Y7
+	VPOR       Y7, Y6, Y6
+	VCVTTPS2DQ Y5, Y7
+	VANDPS     Y3, Y5, Y5
+	VCMPPS     $0x01, Y4, Y5, Y5
+	VPAND      Y5, Y7, Y7
+	VMOVNTDQ   Y7, (AX)
+	VCVTTPS2DQ Y6, Y5
+	VANDPS     Y3, Y6, Y6
+	VCMPPS     $0x01, Y4, Y6, Y6
+	VPAND      Y6, Y5, Y5
+	VMOVNTDQ   Y5, 32(AX)
+	VPMOVZXBD  16(CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VPMOVZXBD  24(CX), Y6
+	VPSLLD     $0x17, Y6, Y6
+	VPCMPEQD   Y2, Y6, Y7
+	VPCMPEQD   Y0, Y6, Y8
+	VPOR       Y8, Y7, Y7
+	VPAND      Y1, Y7, Y7
+	VPOR       Y7, Y6, Y6
+	VCVTTPS2DQ Y5, Y7
+	VANDPS     Y3, Y5, Y5
+	VCMPPS     $0x01, Y4, Y5, Y5
+	VPAND      Y5, Y7, Y7
+	VMOVNTDQ   Y7, 64(AX)
+	VCVTTPS2DQ Y6, Y5
+	VANDPS     Y3, Y6, Y6
+	VCMPPS     $0x01, Y4, Y6, Y6
+	VPAND      Y6, Y5, Y5
+	VMOVNTDQ   Y5, 96(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        body
 
 done:
 	SFENCE

@@ -291,6 +291,56 @@ func e5m2ToF32AVX2(dst *float32, src *uint8, n int)
 //go:noescape
 func e8m0ToF32AVX2(dst *float32, src *uint8, n int)
 
+// n is a multiple of 16.
+//
+//go:noescape
+func e4m3fnToI16AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e4m3fnToI32AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e4m3fnuzToI16AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e4m3fnuzToI32AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e5m2fnuzToI16AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e5m2fnuzToI32AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e5m2ToI16AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e5m2ToI32AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e8m0ToI16AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16.
+//
+//go:noescape
+func e8m0ToI32AVX2(dst *uint8, src *uint8, n int)
+
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
 // (a multiple of the block); dst must be 64-byte aligned.
@@ -325,6 +375,86 @@ func e5m2ToF32AVX2NT(dst *float32, src *uint8, n int) int
 //
 //go:noescape
 func e8m0ToF32AVX2NT(dst *float32, src *uint8, n int) int
+
+// n is a multiple of 16.
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e4m3fnToI16AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16.
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e4m3fnToI32AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16.
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e4m3fnuzToI16AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16.
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e4m3fnuzToI32AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16.
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2fnuzToI16AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16.
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2fnuzToI32AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16.
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2ToI16AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16.
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2ToI32AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16.
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e8m0ToI16AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16.
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e8m0ToI32AVX2NT(dst *uint8, src *uint8, n int) int
 
 //go:noescape
 func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)

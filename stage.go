@@ -39,6 +39,21 @@ func registerStage(tier string, from, to DataType, fn stageFunc) {
 	m[pairKey{from, to}] = fn
 }
 
+// simdTierStages maps a tier name to direct stages that serve that tier
+// only: pairs that a tier above converts better by its own plan (a table
+// kernel, say), which an inherited stage would replace.
+var simdTierStages = map[string]map[pairKey]stageFunc{}
+
+// registerTierStage adds the stage fn for from → to at the named tier only.
+func registerTierStage(tier string, from, to DataType, fn stageFunc) {
+	m := simdTierStages[tier]
+	if m == nil {
+		m = map[pairKey]stageFunc{}
+		simdTierStages[tier] = m
+	}
+	m[pairKey{from, to}] = fn
+}
+
 // simdOddStages maps a tier name to its round-to-odd stages by source type.
 var simdOddStages = map[string]map[DataType]stageFunc{}
 

@@ -134,6 +134,11 @@ var resolveStages = sync.OnceFunc(func() {
 				t.odd[from] = tieredStage{fn, lower.tier}
 			}
 		}
+		for p, fn := range simdTierStages[k.tier] {
+			if t.direct[p.from][p.to].fn == nil || t.direct[p.from][p.to].tier != k.tier {
+				t.direct[p.from][p.to] = tieredStage{fn, k.tier}
+			}
+		}
 		k.stages = t
 		// Two passes: a two-step plan's tier depends on the one-step plans
 		// it runs (planStep), decided in the first pass.

@@ -42,124 +42,238 @@ import (
 // FLOAT8E8M0 is the float32 exponent field: b << 23, but 0x00 is 2^-127
 // (the subnormal 0x00400000) and 0xFF is NaN (0x7FC00000), both b << 23 |
 // 0x00400000.
+//
+// The same widenings, followed by a truncating conversion, give the 16- and
+// 32-bit integer targets in one pass (widenF8Int).
 func widenF8(a *Asm) {
-	for _, t := range []struct {
-		name string
-		bias int
-		fnuz bool
-	}{{"e4m3fn", 7, false}, {"e4m3fnuz", 8, true}} {
+	for _, t := range widen8Types {
 		a.Func(t.name+"ToF32AVX2", AVX2, "func(dst *float32, src *uint8, n int)")
 		dst, src, n := a.Args()
-		mask := a.Const16(0xBF80)
-		scale := a.Const32(uint32(127+15-t.bias) << 23)
-		var top, fix VecVirtual
-		if t.fnuz {
-			top, fix = a.Const16(0xFF80), a.Const16(0x7E00) // int8(0x80); 0x8000 | 0x7E00 is NaN
-		} else {
-			top, fix = a.Const16(0xFE00), a.Const16(0x3F80^0x7E00) // the magnitude 0x7F, alone; 0x3F80 to NaN
-		}
+		widen := t.widen(a)
 		a.Stream(Loop{SrcSize: 1, DstSize: 4, Lanes: 8, Unroll: 4}, dst, src, n, func(s *Step) {
 			for i := 0; i < s.Lanes; i += 16 {
 				p := s.Part(i, min(16, s.Lanes-i))
-				x, w, m := a.Vec(), a.Vec(), a.Vec()
-				c := func(v VecVirtual) VecVirtual { return v }
-				if p.Lanes == 8 {
-					c = func(v VecVirtual) VecVirtual { return v.AsX().(VecVirtual) }
-				}
-				a.VPMOVSXBW(p.Src, c(x))
-				a.VPSLLW(U8(7), c(x), c(w))
-				a.VPAND(c(mask), c(w), c(w)) // FLOAT16 bits: sign | magnitude << 7
-				if t.fnuz {
-					a.VPCMPEQW(c(top), c(x), c(m))
-					a.VPAND(c(fix), c(m), c(m))
-					a.VPOR(c(m), c(w), c(w))
-				} else {
-					a.VPSLLW(U8(9), c(x), c(m))
-					a.VPCMPEQW(c(top), c(m), c(m))
-					a.VPAND(c(fix), c(m), c(m))
-					a.VPXOR(c(m), c(w), c(w))
-				}
-				for j := 0; j < p.Lanes; j += 8 {
-					h := w.AsX().(VecVirtual)
-					if j > 0 {
-						h = a.XMM()
-						a.VEXTRACTI128(U8(1), w, h)
-					}
-					r := a.Vec()
-					a.VCVTPH2PS(h, r)
-					a.VMULPS(scale, r, r)
-					s.Store(r, p.Dst.Offset(4*j), 32, nil)
+				for j, r := range widen(p) {
+					s.Store(r, p.Dst.Offset(32*j), 32, nil)
 				}
 			}
 		})
 	}
+	widenF8Int(a)
+}
 
-	// FLOAT8E5M2FNUZ
-	a.Func("e5m2fnuzToF32AVX2", AVX2, "func(dst *float32, src *uint8, n int)")
-	dst, src, n := a.Args()
+// widen8Type is one 8-bit float type of the AVX2 widenings: widen is called
+// before the loop (it sets up its constants) and returns the code that
+// widens a step of 8 or 16 bytes into float32 lanes, one YMM per 8.
+// toInt, where not nil, replaces widen for the integer targets (widenF8Int).
+type widen8Type struct {
+	name         string
+	widen, toInt func(a *Asm) func(p *Step) []VecVirtual
+}
+
+var widen8Types = []widen8Type{
+	{"e4m3fn", func(a *Asm) func(p *Step) []VecVirtual { return widenE4M3(a, 7, false, false) },
+		func(a *Asm) func(p *Step) []VecVirtual { return widenE4M3(a, 7, false, true) }},
+	{"e4m3fnuz", func(a *Asm) func(p *Step) []VecVirtual { return widenE4M3(a, 8, true, false) },
+		func(a *Asm) func(p *Step) []VecVirtual { return widenE4M3(a, 8, true, true) }},
+	{"e5m2fnuz", widenE5M2FNUZ, nil},
+	{"e5m2", widenE5M2, nil},
+	{"e8m0", widenE8M0, nil},
+}
+
+// widenE4M3 widens FLOAT8E4M3FN (bias 7) or FLOAT8E4M3FNUZ (bias 8, fnuz).
+// With toInt, for the integer targets, it skips the product: the exponent
+// is rebiased in the FLOAT16 bits (+ (15-bias) << 10), which is exact for
+// the normal values and turns a subnormal or zero m·2^(-bias-2) into a value
+// below 1 (one that truncates to 0, as the subnormal does), and the NaN
+// becomes 0 instead, as the integer targets want.
+func widenE4M3(a *Asm, bias int, fnuz, toInt bool) func(p *Step) []VecVirtual {
+	mask := a.Const16(0xBF80)
+	var scale, rebias VecVirtual
+	if toInt {
+		rebias = a.Const16(uint16(15-bias) << 10)
+	} else {
+		scale = a.Const32(uint32(127+15-bias) << 23)
+	}
+	var top, fix VecVirtual
+	if fnuz {
+		top, fix = a.Const16(0xFF80), a.Const16(0x7E00) // int8(0x80); 0x8000 | 0x7E00 is NaN
+	} else {
+		top, fix = a.Const16(0xFE00), a.Const16(0x3F80^0x7E00) // the magnitude 0x7F, alone; 0x3F80 to NaN
+	}
+	return func(p *Step) []VecVirtual {
+		x, w, m := a.Vec(), a.Vec(), a.Vec()
+		c := func(v VecVirtual) VecVirtual { return v }
+		if p.Lanes == 8 {
+			c = func(v VecVirtual) VecVirtual { return v.AsX().(VecVirtual) }
+		}
+		a.VPMOVSXBW(p.Src, c(x))
+		a.VPSLLW(U8(7), c(x), c(w))
+		a.VPAND(c(mask), c(w), c(w)) // FLOAT16 bits: sign | magnitude << 7
+		if toInt {
+			if fnuz {
+				a.VPCMPEQW(c(top), c(x), c(m))
+			} else {
+				a.VPSLLW(U8(9), c(x), c(m))
+				a.VPCMPEQW(c(top), c(m), c(m))
+			}
+			a.VPADDW(c(rebias), c(w), c(w))
+			a.VPANDN(c(w), c(m), c(w)) // NaN: 0
+		} else if fnuz {
+			a.VPCMPEQW(c(top), c(x), c(m))
+			a.VPAND(c(fix), c(m), c(m))
+			a.VPOR(c(m), c(w), c(w))
+		} else {
+			a.VPSLLW(U8(9), c(x), c(m))
+			a.VPCMPEQW(c(top), c(m), c(m))
+			a.VPAND(c(fix), c(m), c(m))
+			a.VPXOR(c(m), c(w), c(w))
+		}
+		var rs []VecVirtual
+		for j := 0; j < p.Lanes; j += 8 {
+			h := w.AsX().(VecVirtual)
+			if j > 0 {
+				h = a.XMM()
+				a.VEXTRACTI128(U8(1), w, h)
+			}
+			r := a.Vec()
+			a.VCVTPH2PS(h, r)
+			if !toInt {
+				a.VMULPS(scale, r, r)
+			}
+			rs = append(rs, r)
+		}
+		return rs
+	}
+}
+
+func widenE5M2FNUZ(a *Asm) func(p *Step) []VecVirtual {
 	const sh = 21
 	mask := a.Const32(0x80000000 | 0x7F<<sh)
 	scale := a.Const32(uint32(127+127-16) << 23)
 	nan := a.Const32(0x7FC00000)
 	top := a.Const32(0xFFFFFF80) // int8(0x80)
-	a.Stream(Loop{SrcSize: 1, DstSize: 4, Lanes: 8, Unroll: 4}, dst, src, n, Each(8, func(s *Step) {
-		x, r, m := a.Vec(), a.Vec(), a.Vec()
-		a.VPMOVSXBD(s.Src, x)
-		a.VPSLLD(U8(sh), x, r)
-		a.VPAND(mask, r, r)
-		a.VPCMPEQD(top, x, m) // 0x80: negative zero, so r = 0x80000000
-		a.VPAND(nan, m, m)
-		a.VPOR(m, r, r)
-		a.VMULPS(scale, r, r)
-		s.Store(r, s.Dst, 32, nil)
-	}))
+	return func(p *Step) []VecVirtual {
+		var rs []VecVirtual
+		for j := 0; j < p.Lanes; j += 8 {
+			x, r, m := a.Vec(), a.Vec(), a.Vec()
+			a.VPMOVSXBD(p.Src.Offset(j), x)
+			a.VPSLLD(U8(sh), x, r)
+			a.VPAND(mask, r, r)
+			a.VPCMPEQD(top, x, m) // 0x80: negative zero, so r = 0x80000000
+			a.VPAND(nan, m, m)
+			a.VPOR(m, r, r)
+			a.VMULPS(scale, r, r)
+			rs = append(rs, r)
+		}
+		return rs
+	}
+}
 
-	a.Func("e5m2ToF32AVX2", AVX2, "func(dst *float32, src *uint8, n int)")
-	dst, src, n = a.Args()
+func widenE5M2(a *Asm) func(p *Step) []VecVirtual {
 	abs, nanMin, three := a.Const8(0x7F), a.Const8(0x7C), a.Const8(3)
 	zero := a.XMM()
 	a.VPXOR(zero, zero, zero)
-	a.Stream(Loop{SrcSize: 1, DstSize: 4, Lanes: 8, Unroll: 4}, dst, src, n, func(s *Step) {
-		for i := 0; i < s.Lanes; i += 16 {
-			p := s.Part(i, min(16, s.Lanes-i))
-			b, m, c := a.XMM(), a.XMM(), a.XMM()
-			if p.Lanes == 16 {
-				a.VMOVDQU(p.Src, b)
-			} else {
-				a.VMOVQ(p.Src, b)
-			}
-			a.VPAND(abs.AsX(), b, m)
-			a.VPCMPGTB(nanMin.AsX(), m, m) // NaN: 0xFF
-			a.VPAND(three.AsX(), m, c)
-			a.VPOR(c, b, b)
-			a.VPADDB(m, b, b) // low bits 0b11 - 1
-			for j := 0; j < p.Lanes; j += 8 {
-				w, r := a.XMM(), a.Vec()
-				if j == 0 {
-					a.VPUNPCKLBW(b, zero, w)
-				} else {
-					a.VPUNPCKHBW(b, zero, w)
-				}
-				a.VCVTPH2PS(w, r)
-				s.Store(r, p.Dst.Offset(4*j), 32, nil)
-			}
+	return func(p *Step) []VecVirtual {
+		b, m, c := a.XMM(), a.XMM(), a.XMM()
+		if p.Lanes == 16 {
+			a.VMOVDQU(p.Src, b)
+		} else {
+			a.VMOVQ(p.Src, b)
 		}
-	})
+		a.VPAND(abs.AsX(), b, m)
+		a.VPCMPGTB(nanMin.AsX(), m, m) // NaN: 0xFF
+		a.VPAND(three.AsX(), m, c)
+		a.VPOR(c, b, b)
+		a.VPADDB(m, b, b) // low bits 0b11 - 1
+		var rs []VecVirtual
+		for j := 0; j < p.Lanes; j += 8 {
+			w, r := a.XMM(), a.Vec()
+			if j == 0 {
+				a.VPUNPCKLBW(b, zero, w)
+			} else {
+				a.VPUNPCKHBW(b, zero, w)
+			}
+			a.VCVTPH2PS(w, r)
+			rs = append(rs, r)
+		}
+		return rs
+	}
+}
 
-	a.Func("e8m0ToF32AVX2", AVX2, "func(dst *float32, src *uint8, n int)")
-	dst, src, n = a.Args()
+func widenE8M0(a *Asm) func(p *Step) []VecVirtual {
 	inf, low := a.Const32(0x7F800000), a.Const32(0x00400000)
-	zero = a.Vec()
+	zero := a.Vec()
 	a.VPXOR(zero, zero, zero)
-	a.Stream(Loop{SrcSize: 1, DstSize: 4, Lanes: 8, Unroll: 4}, dst, src, n, Each(8, func(s *Step) {
-		r, m, f := a.Vec(), a.Vec(), a.Vec()
-		a.VPMOVZXBD(s.Src, r)
-		a.VPSLLD(U8(23), r, r)
-		a.VPCMPEQD(zero, r, m)
-		a.VPCMPEQD(inf, r, f)
-		a.VPOR(f, m, m)
-		a.VPAND(low, m, m)
-		a.VPOR(m, r, r)
-		s.Store(r, s.Dst, 32, nil)
-	}))
+	return func(p *Step) []VecVirtual {
+		var rs []VecVirtual
+		for j := 0; j < p.Lanes; j += 8 {
+			r, m, f := a.Vec(), a.Vec(), a.Vec()
+			a.VPMOVZXBD(p.Src.Offset(j), r)
+			a.VPSLLD(U8(23), r, r)
+			a.VPCMPEQD(zero, r, m)
+			a.VPCMPEQD(inf, r, f)
+			a.VPOR(f, m, m)
+			a.VPAND(low, m, m)
+			a.VPOR(m, r, r)
+			rs = append(rs, r)
+		}
+		return rs
+	}
+}
+
+// widenF8Int emits the AVX2 kernels from the 8-bit float types to 16- and
+// 32-bit integers: the widening above, then VCVTTPS2DQ, which truncates
+// every value below 2^31 in magnitude exactly and gives 0x80000000 for the
+// rest (NaN, ±Inf, E8M0's 2^31 and above). For the 16-bit targets the low
+// half is the result modulo 2^16, which is the reference's (0 for those
+// others: 0x80000000 has a zero low half, and every power of two from
+// 2^16 up is 0 modulo 2^16), packed without saturation. For the 32-bit
+// targets the lanes with |r| ≥ 2^32 or NaN are cleared (the reference's 0);
+// E8M0's 2^31 stays 0x80000000, which is 2^31 modulo 2^32. They replace the
+// route through a FLOAT block; n is a multiple of 16.
+func widenF8Int(a *Asm) {
+	for _, t := range widen8Types {
+		for _, bits := range []int{16, 32} {
+			name := t.name + "ToI16AVX2"
+			if bits == 32 {
+				name = t.name + "ToI32AVX2"
+			}
+			a.Func(name, AVX2, "func(dst *uint8, src *uint8, n int)", "n is a multiple of 16.")
+			dst, src, n := a.Args()
+			widen := t.widen
+			if t.toInt != nil {
+				widen = t.toInt
+			}
+			w := widen(a)
+			var low, abs, limit VecVirtual
+			if bits == 16 {
+				low = a.Const32(0xFFFF)
+			} else {
+				abs, limit = a.Const32(0x7FFFFFFF), a.Const32(0x4F800000) // 2^32
+			}
+			a.Stream(Loop{SrcSize: 1, DstSize: bits / 8, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+				rs := w(s)
+				for j, r := range rs {
+					q := a.Vec()
+					a.VCVTTPS2DQ(r, q)
+					if bits == 16 {
+						a.VPAND(low, q, q)
+					} else {
+						m := a.Vec()
+						a.VANDPS(abs, r, m)
+						a.VCMPPS(U8(1), limit, m, m) // |r| < 2^32, false for NaN (LT_OS)
+						a.VPAND(m, q, q)
+						s.Store(q, s.Dst.Offset(32*j), 32, nil)
+					}
+					rs[j] = q
+				}
+				if bits == 16 {
+					a.VPACKUSDW(rs[1], rs[0], rs[0])
+					a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
+					s.Store(rs[0], s.Dst, 16, nil)
+				}
+			}))
+		}
+	}
 }
