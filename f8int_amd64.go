@@ -92,16 +92,18 @@ func f8IntStage(from, to DataType) stageFunc {
 				return
 			}
 		}
-		lookupInts(dst, src, from, to)
+		lookupTail(dst, src, from, to)
 	}
 }
 
-// lookupInts converts src to the 16-, 32- or 64-bit integer type to through
-// the pair's reference table.
-func lookupInts(dst, src []byte, from, to DataType) {
+// lookupTail converts the 8-bit src to the 8- to 64-bit type to through the
+// pair's reference table.
+func lookupTail(dst, src []byte, from, to DataType) {
 	ref := tableFor(from, to, Options{})
 	for i, b := range src {
 		switch to.BitSize() {
+		case 8:
+			dst[i] = ref.b8[b]
 		case 16:
 			binary.LittleEndian.PutUint16(dst[2*i:], ref.b16[b])
 		case 32:
@@ -112,44 +114,19 @@ func lookupInts(dst, src []byte, from, to DataType) {
 	}
 }
 
-// On AVX2 the same pairs with 16- and 32-bit targets: widen8.go's kernels
-// (widenF8Int), 16 elements a step, the last ones through the reference
-// table. For the AVX2 tier only: AVX-512 has lut16 and the kernels above.
-func init() {
-	if !(cpu.X86.HasAVX2 && cpu.X86.HasF16C) {
-		return
-	}
-	kernels := []struct {
-		from     DataType
-		i16, i32 func(dst, src *uint8, n int)
-	}{
-		{Float8E4M3FN, e4m3fnToI16AVX2, e4m3fnToI32AVX2},
-		{Float8E4M3FNUZ, e4m3fnuzToI16AVX2, e4m3fnuzToI32AVX2},
-		{Float8E5M2, e5m2ToI16AVX2, e5m2ToI32AVX2},
-		{Float8E5M2FNUZ, e5m2fnuzToI16AVX2, e5m2fnuzToI32AVX2},
-		{Float8E8M0, e8m0ToI16AVX2, e8m0ToI32AVX2},
-	}
-	for _, k := range kernels {
-		for _, to := range []DataType{Int16, Uint16, Int32, Uint32} {
-			fn := k.i16
-			if to.BitSize() == 32 {
-				fn = k.i32
-			}
-			registerTierStage("avx2", k.from, to, avx2F8IntStage(k.from, to, fn))
-		}
-	}
-}
-
-// avx2F8IntStage is the AVX2 stage of from → to with the kernel fn.
-func avx2F8IntStage(from, to DataType, fn func(dst, src *uint8, n int)) stageFunc {
+// avx2F8Stage is the AVX2 stage of from → to (an 8-bit float type to an
+// integer, BOOL, FLOAT16 or BFLOAT16) with the kernel fn of widen8.go's
+// widen8Targets, which converts multiples of lanes; the last elements go
+// through the reference table. stages_amd64.go registers them.
+func avx2F8Stage(from, to DataType, fn func(dst, src *uint8, n int), lanes int) stageFunc {
 	return func(dst, src []byte, n int) {
 		src, dst = src[:n], dst[:to.Size(n)]
 		raceRead(src)
 		raceWrite(dst)
-		m := n &^ (e4m3fnToI16AVX2Lanes - 1)
+		m := n &^ (lanes - 1)
 		if m > 0 {
 			fn(&dst[0], &src[0], m)
 		}
-		lookupInts(dst[to.Size(m):], src[m:], from, to)
+		lookupTail(dst[to.Size(m):], src[m:], from, to)
 	}
 }

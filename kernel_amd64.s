@@ -17443,111 +17443,6 @@ tail:
 	VZEROUPPER
 	RET
 
-// func e4m3fnToI32AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
-TEXT ·e4m3fnToI32AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x20002000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xfe00fe00, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x41804180, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x7fffffff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x4f800000, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
-
-main:
-	CMPQ         DX, $0x00000020
-	JB           single
-	VPMOVSXBW    (CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPSLLW       $0x09, Y5, Y5
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VCVTTPS2DQ   Y5, Y7
-	VANDPS       Y3, Y5, Y5
-	VCMPPS       $0x01, Y4, Y5, Y5
-	VPAND        Y5, Y7, Y7
-	VMOVDQU      Y7, (AX)
-	VCVTTPS2DQ   Y6, Y5
-	VANDPS       Y3, Y6, Y6
-	VCMPPS       $0x01, Y4, Y6, Y6
-	VPAND        Y6, Y5, Y5
-	VMOVDQU      Y5, 32(AX)
-	VPMOVSXBW    16(CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPSLLW       $0x09, Y5, Y5
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VCVTTPS2DQ   Y5, Y7
-	VANDPS       Y3, Y5, Y5
-	VCMPPS       $0x01, Y4, Y5, Y5
-	VPAND        Y5, Y7, Y7
-	VMOVDQU      Y7, 64(AX)
-	VCVTTPS2DQ   Y6, Y5
-	VANDPS       Y3, Y6, Y6
-	VCMPPS       $0x01, Y4, Y6, Y6
-	VPAND        Y6, Y5, Y5
-	VMOVDQU      Y5, 96(AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000080, AX
-	SUBQ         $0x00000020, DX
-	JMP          main
-
-single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VPMOVSXBW    (CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPSLLW       $0x09, Y5, Y5
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VCVTTPS2DQ   Y5, Y7
-	VANDPS       Y3, Y5, Y5
-	VCMPPS       $0x01, Y4, Y5, Y5
-	VPAND        Y5, Y7, Y7
-	VMOVDQU      Y7, (AX)
-	VCVTTPS2DQ   Y6, Y5
-	VANDPS       Y3, Y6, Y6
-	VCMPPS       $0x01, Y4, Y6, Y6
-	VPAND        Y6, Y5, Y5
-	VMOVDQU      Y5, 32(AX)
-	ADDQ         $0x00000010, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
-
-tail:
-	VZEROUPPER
-	RET
-
 // func e4m3fnuzToI16AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·e4m3fnuzToI16AVX2(SB), NOSPLIT, $0-24
@@ -17631,108 +17526,6 @@ single:
 	VMOVDQU      Y4, (AX)
 	ADDQ         $0x00000010, CX
 	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
-
-tail:
-	VZEROUPPER
-	RET
-
-// func e4m3fnuzToI32AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
-TEXT ·e4m3fnuzToI32AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x1c001c00, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xff80ff80, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x7e007e00, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x7fffffff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x4f800000, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
-
-main:
-	CMPQ         DX, $0x00000020
-	JB           single
-	VPMOVSXBW    (CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VCVTTPS2DQ   Y5, Y7
-	VANDPS       Y3, Y5, Y5
-	VCMPPS       $0x01, Y4, Y5, Y5
-	VPAND        Y5, Y7, Y7
-	VMOVDQU      Y7, (AX)
-	VCVTTPS2DQ   Y6, Y5
-	VANDPS       Y3, Y6, Y6
-	VCMPPS       $0x01, Y4, Y6, Y6
-	VPAND        Y6, Y5, Y5
-	VMOVDQU      Y5, 32(AX)
-	VPMOVSXBW    16(CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VCVTTPS2DQ   Y5, Y7
-	VANDPS       Y3, Y5, Y5
-	VCMPPS       $0x01, Y4, Y5, Y5
-	VPAND        Y5, Y7, Y7
-	VMOVDQU      Y7, 64(AX)
-	VCVTTPS2DQ   Y6, Y5
-	VANDPS       Y3, Y6, Y6
-	VCMPPS       $0x01, Y4, Y6, Y6
-	VPAND        Y6, Y5, Y5
-	VMOVDQU      Y5, 96(AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000080, AX
-	SUBQ         $0x00000020, DX
-	JMP          main
-
-single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VPMOVSXBW    (CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VCVTTPS2DQ   Y5, Y7
-	VANDPS       Y3, Y5, Y5
-	VCMPPS       $0x01, Y4, Y5, Y5
-	VPAND        Y5, Y7, Y7
-	VMOVDQU      Y7, (AX)
-	VCVTTPS2DQ   Y6, Y5
-	VANDPS       Y3, Y6, Y6
-	VCMPPS       $0x01, Y4, Y6, Y6
-	VPAND        Y6, Y5, Y5
-	VMOVDQU      Y5, 32(AX)
-	ADDQ         $0x00000010, CX
-	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000010, DX
 	JMP          single
 
@@ -17840,6 +17633,404 @@ single:
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000010, DX
 	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2ToI16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e5m2ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        X3, X3, X3
+	MOVL         $0x0000ffff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), X5
+	VPAND      X0, X5, X6
+	VPCMPGTB   X1, X6, X6
+	VPAND      X2, X6, X7
+	VPOR       X7, X5, X5
+	VPADDB     X6, X5, X5
+	VPUNPCKLBW X5, X3, X6
+	VCVTPH2PS  X6, Y6
+	VPUNPCKHBW X5, X3, X5
+	VCVTPH2PS  X5, Y5
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y4, Y5, Y5
+	VPACKUSDW  Y5, Y6, Y6
+	VPERMQ     $0xd8, Y6, Y6
+	VMOVDQU    Y6, (AX)
+	VMOVDQU    16(CX), X5
+	VPAND      X0, X5, X6
+	VPCMPGTB   X1, X6, X6
+	VPAND      X2, X6, X7
+	VPOR       X7, X5, X5
+	VPADDB     X6, X5, X5
+	VPUNPCKLBW X5, X3, X6
+	VCVTPH2PS  X6, Y6
+	VPUNPCKHBW X5, X3, X5
+	VCVTPH2PS  X5, Y5
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y4, Y5, Y5
+	VPACKUSDW  Y5, Y6, Y6
+	VPERMQ     $0xd8, Y6, Y6
+	VMOVDQU    Y6, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU    (CX), X5
+	VPAND      X0, X5, X6
+	VPCMPGTB   X1, X6, X6
+	VPAND      X2, X6, X7
+	VPOR       X7, X5, X5
+	VPADDB     X6, X5, X5
+	VPUNPCKLBW X5, X3, X6
+	VCVTPH2PS  X6, Y6
+	VPUNPCKHBW X5, X3, X5
+	VCVTPH2PS  X5, Y5
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y4, Y5, Y5
+	VPACKUSDW  Y5, Y6, Y6
+	VPERMQ     $0xd8, Y6, Y6
+	VMOVDQU    Y6, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e8m0ToI16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e8m0ToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVL         $0x0000ffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXBD  (CX), Y4
+	VPSLLD     $0x17, Y4, Y4
+	VPCMPEQD   Y2, Y4, Y5
+	VPCMPEQD   Y0, Y4, Y6
+	VPOR       Y6, Y5, Y5
+	VPAND      Y1, Y5, Y5
+	VPOR       Y5, Y4, Y4
+	VPMOVZXBD  8(CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VCVTTPS2DQ Y4, Y4
+	VPAND      Y3, Y4, Y4
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y3, Y5, Y5
+	VPACKUSDW  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVDQU    Y4, (AX)
+	VPMOVZXBD  16(CX), Y4
+	VPSLLD     $0x17, Y4, Y4
+	VPCMPEQD   Y2, Y4, Y5
+	VPCMPEQD   Y0, Y4, Y6
+	VPOR       Y6, Y5, Y5
+	VPAND      Y1, Y5, Y5
+	VPOR       Y5, Y4, Y4
+	VPMOVZXBD  24(CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VCVTTPS2DQ Y4, Y4
+	VPAND      Y3, Y4, Y4
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y3, Y5, Y5
+	VPACKUSDW  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVDQU    Y4, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPMOVZXBD  (CX), Y4
+	VPSLLD     $0x17, Y4, Y4
+	VPCMPEQD   Y2, Y4, Y5
+	VPCMPEQD   Y0, Y4, Y6
+	VPOR       Y6, Y5, Y5
+	VPAND      Y1, Y5, Y5
+	VPOR       Y5, Y4, Y4
+	VPMOVZXBD  8(CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VCVTTPS2DQ Y4, Y4
+	VPAND      Y3, Y4, Y4
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y3, Y5, Y5
+	VPACKUSDW  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVDQU    Y4, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnToI32AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x20002000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x4f800000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVDQU      Y7, (AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVDQU      Y5, 32(AX)
+	VPMOVSXBW    16(CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVDQU      Y7, 64(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVDQU      Y5, 96(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVDQU      Y7, (AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVDQU      Y5, 32(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToI32AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnuzToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x1c001c00, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x4f800000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVDQU      Y7, (AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVDQU      Y5, 32(AX)
+	VPMOVSXBW    16(CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVDQU      Y7, 64(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVDQU      Y5, 96(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVDQU      Y7, (AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVDQU      Y5, 32(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
 
 tail:
 	VZEROUPPER
@@ -17962,97 +18153,6 @@ tail:
 	VZEROUPPER
 	RET
 
-// func e5m2ToI16AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
-TEXT ·e5m2ToI16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x7c7c7c7c, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x03030303, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	VPXOR        X3, X3, X3
-	MOVL         $0x0000ffff, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
-
-main:
-	CMPQ       DX, $0x00000020
-	JB         single
-	VMOVDQU    (CX), X5
-	VPAND      X0, X5, X6
-	VPCMPGTB   X1, X6, X6
-	VPAND      X2, X6, X7
-	VPOR       X7, X5, X5
-	VPADDB     X6, X5, X5
-	VPUNPCKLBW X5, X3, X6
-	VCVTPH2PS  X6, Y6
-	VPUNPCKHBW X5, X3, X5
-	VCVTPH2PS  X5, Y5
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y4, Y5, Y5
-	VPACKUSDW  Y5, Y6, Y6
-	VPERMQ     $0xd8, Y6, Y6
-	VMOVDQU    Y6, (AX)
-	VMOVDQU    16(CX), X5
-	VPAND      X0, X5, X6
-	VPCMPGTB   X1, X6, X6
-	VPAND      X2, X6, X7
-	VPOR       X7, X5, X5
-	VPADDB     X6, X5, X5
-	VPUNPCKLBW X5, X3, X6
-	VCVTPH2PS  X6, Y6
-	VPUNPCKHBW X5, X3, X5
-	VCVTPH2PS  X5, Y5
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y4, Y5, Y5
-	VPACKUSDW  Y5, Y6, Y6
-	VPERMQ     $0xd8, Y6, Y6
-	VMOVDQU    Y6, 32(AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
-
-single:
-	CMPQ       DX, $0x00000010
-	JB         tail
-	VMOVDQU    (CX), X5
-	VPAND      X0, X5, X6
-	VPCMPGTB   X1, X6, X6
-	VPAND      X2, X6, X7
-	VPOR       X7, X5, X5
-	VPADDB     X6, X5, X5
-	VPUNPCKLBW X5, X3, X6
-	VCVTPH2PS  X6, Y6
-	VPUNPCKHBW X5, X3, X5
-	VCVTPH2PS  X5, Y5
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y4, Y5, Y5
-	VPACKUSDW  Y5, Y6, Y6
-	VPERMQ     $0xd8, Y6, Y6
-	VMOVDQU    Y6, (AX)
-	ADDQ       $0x00000010, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000010, DX
-	JMP        single
-
-tail:
-	VZEROUPPER
-	RET
-
 // func e5m2ToI32AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·e5m2ToI32AVX2(SB), NOSPLIT, $0-24
@@ -18149,106 +18249,6 @@ single:
 	VMOVDQU    Y7, 32(AX)
 	ADDQ       $0x00000010, CX
 	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000010, DX
-	JMP        single
-
-tail:
-	VZEROUPPER
-	RET
-
-// func e8m0ToI16AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2
-TEXT ·e8m0ToI16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-	MOVL         $0x0000ffff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-
-main:
-	CMPQ       DX, $0x00000020
-	JB         single
-	VPMOVZXBD  (CX), Y4
-	VPSLLD     $0x17, Y4, Y4
-	VPCMPEQD   Y2, Y4, Y5
-	VPCMPEQD   Y0, Y4, Y6
-	VPOR       Y6, Y5, Y5
-	VPAND      Y1, Y5, Y5
-	VPOR       Y5, Y4, Y4
-	VPMOVZXBD  8(CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VCVTTPS2DQ Y4, Y4
-	VPAND      Y3, Y4, Y4
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y3, Y5, Y5
-	VPACKUSDW  Y5, Y4, Y4
-	VPERMQ     $0xd8, Y4, Y4
-	VMOVDQU    Y4, (AX)
-	VPMOVZXBD  16(CX), Y4
-	VPSLLD     $0x17, Y4, Y4
-	VPCMPEQD   Y2, Y4, Y5
-	VPCMPEQD   Y0, Y4, Y6
-	VPOR       Y6, Y5, Y5
-	VPAND      Y1, Y5, Y5
-	VPOR       Y5, Y4, Y4
-	VPMOVZXBD  24(CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VCVTTPS2DQ Y4, Y4
-	VPAND      Y3, Y4, Y4
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y3, Y5, Y5
-	VPACKUSDW  Y5, Y4, Y4
-	VPERMQ     $0xd8, Y4, Y4
-	VMOVDQU    Y4, 32(AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
-
-single:
-	CMPQ       DX, $0x00000010
-	JB         tail
-	VPMOVZXBD  (CX), Y4
-	VPSLLD     $0x17, Y4, Y4
-	VPCMPEQD   Y2, Y4, Y5
-	VPCMPEQD   Y0, Y4, Y6
-	VPOR       Y6, Y5, Y5
-	VPAND      Y1, Y5, Y5
-	VPOR       Y5, Y4, Y4
-	VPMOVZXBD  8(CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VCVTTPS2DQ Y4, Y4
-	VPAND      Y3, Y4, Y4
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y3, Y5, Y5
-	VPACKUSDW  Y5, Y4, Y4
-	VPERMQ     $0xd8, Y4, Y4
-	VMOVDQU    Y4, (AX)
-	ADDQ       $0x00000010, CX
-	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000010, DX
 	JMP        single
 
@@ -18363,6 +18363,1256 @@ single:
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000010, DX
 	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnToI8AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x20002000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x000000ff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	VPMOVZXBD    packorder8<>+0(SB), Y4
+
+single:
+	CMPQ         DX, $0x00000020
+	JB           tail
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VPMOVSXBW    16(CX), Y7
+	VPSLLW       $0x07, Y7, Y8
+	VPAND        Y0, Y8, Y8
+	VPSLLW       $0x09, Y7, Y7
+	VPCMPEQW     Y2, Y7, Y7
+	VPADDW       Y1, Y8, Y8
+	VPANDN       Y8, Y7, Y8
+	VCVTPH2PS    X8, Y7
+	VEXTRACTI128 $0x01, Y8, X8
+	VCVTPH2PS    X8, Y8
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y3, Y6, Y6
+	VCVTTPS2DQ   Y7, Y7
+	VPAND        Y3, Y7, Y7
+	VCVTTPS2DQ   Y8, Y8
+	VPAND        Y3, Y8, Y8
+	VPACKUSDW    Y6, Y5, Y5
+	VPACKUSDW    Y8, Y7, Y7
+	VPACKUSWB    Y7, Y5, Y5
+	VPERMD       Y5, Y4, Y5
+	VMOVDQU      Y5, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA packorder8<>+0(SB)/4, $0x05010400
+DATA packorder8<>+4(SB)/4, $0x07030602
+GLOBL packorder8<>(SB), RODATA|NOPTR, $8
+
+// func e4m3fnuzToI8AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnuzToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x1c001c00, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x000000ff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	VPMOVZXBD    packorder8<>+0(SB), Y4
+
+single:
+	CMPQ         DX, $0x00000020
+	JB           tail
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VPMOVSXBW    16(CX), Y7
+	VPSLLW       $0x07, Y7, Y8
+	VPAND        Y0, Y8, Y8
+	VPCMPEQW     Y2, Y7, Y7
+	VPADDW       Y1, Y8, Y8
+	VPANDN       Y8, Y7, Y8
+	VCVTPH2PS    X8, Y7
+	VEXTRACTI128 $0x01, Y8, X8
+	VCVTPH2PS    X8, Y8
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y3, Y6, Y6
+	VCVTTPS2DQ   Y7, Y7
+	VPAND        Y3, Y7, Y7
+	VCVTTPS2DQ   Y8, Y8
+	VPAND        Y3, Y8, Y8
+	VPACKUSDW    Y6, Y5, Y5
+	VPACKUSDW    Y8, Y7, Y7
+	VPACKUSWB    Y7, Y5, Y5
+	VPERMD       Y5, Y4, Y5
+	VMOVDQU      Y5, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToI8AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2fnuzToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x000000ff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	VPMOVZXBD    packorder8<>+0(SB), Y5
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VPMOVSXBD  (CX), Y6
+	VPSLLD     $0x15, Y6, Y7
+	VPAND      Y0, Y7, Y7
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y7, Y7
+	VMULPS     Y1, Y7, Y7
+	VPMOVSXBD  8(CX), Y6
+	VPSLLD     $0x15, Y6, Y8
+	VPAND      Y0, Y8, Y8
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y8, Y8
+	VMULPS     Y1, Y8, Y8
+	VPMOVSXBD  16(CX), Y6
+	VPSLLD     $0x15, Y6, Y9
+	VPAND      Y0, Y9, Y9
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y9, Y9
+	VMULPS     Y1, Y9, Y9
+	VPMOVSXBD  24(CX), Y6
+	VPSLLD     $0x15, Y6, Y10
+	VPAND      Y0, Y10, Y10
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y10, Y10
+	VMULPS     Y1, Y10, Y10
+	VCVTTPS2DQ Y7, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y8, Y7
+	VPAND      Y4, Y7, Y7
+	VCVTTPS2DQ Y9, Y8
+	VPAND      Y4, Y8, Y8
+	VCVTTPS2DQ Y10, Y9
+	VPAND      Y4, Y9, Y9
+	VPACKUSDW  Y7, Y6, Y6
+	VPACKUSDW  Y9, Y8, Y8
+	VPACKUSWB  Y8, Y6, Y6
+	VPERMD     Y6, Y5, Y6
+	VMOVDQU    Y6, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2ToI8AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e5m2ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        X3, X3, X3
+	MOVL         $0x000000ff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	VPMOVZXBD    packorder8<>+0(SB), Y5
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU    (CX), X6
+	VPAND      X0, X6, X7
+	VPCMPGTB   X1, X7, X7
+	VPAND      X2, X7, X8
+	VPOR       X8, X6, X6
+	VPADDB     X7, X6, X6
+	VPUNPCKLBW X6, X3, X7
+	VCVTPH2PS  X7, Y7
+	VPUNPCKHBW X6, X3, X6
+	VCVTPH2PS  X6, Y6
+	VMOVDQU    16(CX), X8
+	VPAND      X0, X8, X9
+	VPCMPGTB   X1, X9, X9
+	VPAND      X2, X9, X10
+	VPOR       X10, X8, X8
+	VPADDB     X9, X8, X8
+	VPUNPCKLBW X8, X3, X9
+	VCVTPH2PS  X9, Y9
+	VPUNPCKHBW X8, X3, X8
+	VCVTPH2PS  X8, Y8
+	VCVTTPS2DQ Y7, Y7
+	VPAND      Y4, Y7, Y7
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y9, Y9
+	VPAND      Y4, Y9, Y9
+	VCVTTPS2DQ Y8, Y8
+	VPAND      Y4, Y8, Y8
+	VPACKUSDW  Y6, Y7, Y7
+	VPACKUSDW  Y8, Y9, Y9
+	VPACKUSWB  Y9, Y7, Y7
+	VPERMD     Y7, Y5, Y7
+	VMOVDQU    Y7, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e8m0ToI8AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e8m0ToI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVL         $0x000000ff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	VPMOVZXBD    packorder8<>+0(SB), Y4
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VPMOVZXBD  (CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VPMOVZXBD  8(CX), Y6
+	VPSLLD     $0x17, Y6, Y6
+	VPCMPEQD   Y2, Y6, Y7
+	VPCMPEQD   Y0, Y6, Y8
+	VPOR       Y8, Y7, Y7
+	VPAND      Y1, Y7, Y7
+	VPOR       Y7, Y6, Y6
+	VPMOVZXBD  16(CX), Y7
+	VPSLLD     $0x17, Y7, Y7
+	VPCMPEQD   Y2, Y7, Y8
+	VPCMPEQD   Y0, Y7, Y9
+	VPOR       Y9, Y8, Y8
+	VPAND      Y1, Y8, Y8
+	VPOR       Y8, Y7, Y7
+	VPMOVZXBD  24(CX), Y8
+	VPSLLD     $0x17, Y8, Y8
+	VPCMPEQD   Y2, Y8, Y9
+	VPCMPEQD   Y0, Y8, Y10
+	VPOR       Y10, Y9, Y9
+	VPAND      Y1, Y9, Y9
+	VPOR       Y9, Y8, Y8
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y3, Y5, Y5
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y3, Y6, Y6
+	VCVTTPS2DQ Y7, Y7
+	VPAND      Y3, Y7, Y7
+	VCVTTPS2DQ Y8, Y8
+	VPAND      Y3, Y8, Y8
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSDW  Y8, Y7, Y7
+	VPACKUSWB  Y7, Y5, Y5
+	VPERMD     Y5, Y4, Y5
+	VMOVDQU    Y5, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnToBoolAVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43800000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	VXORPS       Y4, Y4, Y4
+	VPMOVZXBD    packorder8<>+0(SB), Y6
+
+single:
+	CMPQ         DX, $0x00000020
+	JB           tail
+	VPMOVSXBW    (CX), Y7
+	VPSLLW       $0x07, Y7, Y8
+	VPAND        Y0, Y8, Y8
+	VPSLLW       $0x09, Y7, Y7
+	VPCMPEQW     Y2, Y7, Y7
+	VPAND        Y3, Y7, Y7
+	VPXOR        Y7, Y8, Y8
+	VCVTPH2PS    X8, Y7
+	VMULPS       Y1, Y7, Y7
+	VEXTRACTI128 $0x01, Y8, X8
+	VCVTPH2PS    X8, Y8
+	VMULPS       Y1, Y8, Y8
+	VPMOVSXBW    16(CX), Y9
+	VPSLLW       $0x07, Y9, Y10
+	VPAND        Y0, Y10, Y10
+	VPSLLW       $0x09, Y9, Y9
+	VPCMPEQW     Y2, Y9, Y9
+	VPAND        Y3, Y9, Y9
+	VPXOR        Y9, Y10, Y10
+	VCVTPH2PS    X10, Y9
+	VMULPS       Y1, Y9, Y9
+	VEXTRACTI128 $0x01, Y10, X10
+	VCVTPH2PS    X10, Y10
+	VMULPS       Y1, Y10, Y10
+	VCMPPS       $0x04, Y4, Y7, Y7
+	VPAND        Y5, Y7, Y7
+	VCMPPS       $0x04, Y4, Y8, Y8
+	VPAND        Y5, Y8, Y8
+	VCMPPS       $0x04, Y4, Y9, Y9
+	VPAND        Y5, Y9, Y9
+	VCMPPS       $0x04, Y4, Y10, Y10
+	VPAND        Y5, Y10, Y10
+	VPACKUSDW    Y8, Y7, Y7
+	VPACKUSDW    Y10, Y9, Y9
+	VPACKUSWB    Y9, Y7, Y7
+	VPERMD       Y7, Y6, Y7
+	VMOVDQU      Y7, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToBoolAVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnuzToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	VXORPS       Y4, Y4, Y4
+	VPMOVZXBD    packorder8<>+0(SB), Y6
+
+single:
+	CMPQ         DX, $0x00000020
+	JB           tail
+	VPMOVSXBW    (CX), Y7
+	VPSLLW       $0x07, Y7, Y8
+	VPAND        Y0, Y8, Y8
+	VPCMPEQW     Y2, Y7, Y7
+	VPAND        Y3, Y7, Y7
+	VPOR         Y7, Y8, Y8
+	VCVTPH2PS    X8, Y7
+	VMULPS       Y1, Y7, Y7
+	VEXTRACTI128 $0x01, Y8, X8
+	VCVTPH2PS    X8, Y8
+	VMULPS       Y1, Y8, Y8
+	VPMOVSXBW    16(CX), Y9
+	VPSLLW       $0x07, Y9, Y10
+	VPAND        Y0, Y10, Y10
+	VPCMPEQW     Y2, Y9, Y9
+	VPAND        Y3, Y9, Y9
+	VPOR         Y9, Y10, Y10
+	VCVTPH2PS    X10, Y9
+	VMULPS       Y1, Y9, Y9
+	VEXTRACTI128 $0x01, Y10, X10
+	VCVTPH2PS    X10, Y10
+	VMULPS       Y1, Y10, Y10
+	VCMPPS       $0x04, Y4, Y7, Y7
+	VPAND        Y5, Y7, Y7
+	VCMPPS       $0x04, Y4, Y8, Y8
+	VPAND        Y5, Y8, Y8
+	VCMPPS       $0x04, Y4, Y9, Y9
+	VPAND        Y5, Y9, Y9
+	VCMPPS       $0x04, Y4, Y10, Y10
+	VPAND        Y5, Y10, Y10
+	VPACKUSDW    Y8, Y7, Y7
+	VPACKUSDW    Y10, Y9, Y9
+	VPACKUSWB    Y9, Y7, Y7
+	VPERMD       Y7, Y6, Y7
+	VMOVDQU      Y7, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToBoolAVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2fnuzToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	VXORPS       Y4, Y4, Y4
+	VPMOVZXBD    packorder8<>+0(SB), Y6
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VPMOVSXBD (CX), Y7
+	VPSLLD    $0x15, Y7, Y8
+	VPAND     Y0, Y8, Y8
+	VPCMPEQD  Y3, Y7, Y7
+	VPAND     Y2, Y7, Y7
+	VPOR      Y7, Y8, Y8
+	VMULPS    Y1, Y8, Y8
+	VPMOVSXBD 8(CX), Y7
+	VPSLLD    $0x15, Y7, Y9
+	VPAND     Y0, Y9, Y9
+	VPCMPEQD  Y3, Y7, Y7
+	VPAND     Y2, Y7, Y7
+	VPOR      Y7, Y9, Y9
+	VMULPS    Y1, Y9, Y9
+	VPMOVSXBD 16(CX), Y7
+	VPSLLD    $0x15, Y7, Y10
+	VPAND     Y0, Y10, Y10
+	VPCMPEQD  Y3, Y7, Y7
+	VPAND     Y2, Y7, Y7
+	VPOR      Y7, Y10, Y10
+	VMULPS    Y1, Y10, Y10
+	VPMOVSXBD 24(CX), Y7
+	VPSLLD    $0x15, Y7, Y11
+	VPAND     Y0, Y11, Y11
+	VPCMPEQD  Y3, Y7, Y7
+	VPAND     Y2, Y7, Y7
+	VPOR      Y7, Y11, Y11
+	VMULPS    Y1, Y11, Y11
+	VCMPPS    $0x04, Y4, Y8, Y8
+	VPAND     Y5, Y8, Y8
+	VCMPPS    $0x04, Y4, Y9, Y9
+	VPAND     Y5, Y9, Y9
+	VCMPPS    $0x04, Y4, Y10, Y10
+	VPAND     Y5, Y10, Y10
+	VCMPPS    $0x04, Y4, Y11, Y11
+	VPAND     Y5, Y11, Y11
+	VPACKUSDW Y9, Y8, Y8
+	VPACKUSDW Y11, Y10, Y10
+	VPACKUSWB Y10, Y8, Y8
+	VPERMD    Y8, Y6, Y8
+	VMOVDQU   Y8, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2ToBoolAVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e5m2ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        X3, X3, X3
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	VXORPS       Y4, Y4, Y4
+	VPMOVZXBD    packorder8<>+0(SB), Y6
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU    (CX), X7
+	VPAND      X0, X7, X8
+	VPCMPGTB   X1, X8, X8
+	VPAND      X2, X8, X9
+	VPOR       X9, X7, X7
+	VPADDB     X8, X7, X7
+	VPUNPCKLBW X7, X3, X8
+	VCVTPH2PS  X8, Y8
+	VPUNPCKHBW X7, X3, X7
+	VCVTPH2PS  X7, Y7
+	VMOVDQU    16(CX), X9
+	VPAND      X0, X9, X10
+	VPCMPGTB   X1, X10, X10
+	VPAND      X2, X10, X11
+	VPOR       X11, X9, X9
+	VPADDB     X10, X9, X9
+	VPUNPCKLBW X9, X3, X10
+	VCVTPH2PS  X10, Y10
+	VPUNPCKHBW X9, X3, X9
+	VCVTPH2PS  X9, Y9
+	VCMPPS     $0x04, Y4, Y8, Y8
+	VPAND      Y5, Y8, Y8
+	VCMPPS     $0x04, Y4, Y7, Y7
+	VPAND      Y5, Y7, Y7
+	VCMPPS     $0x04, Y4, Y10, Y10
+	VPAND      Y5, Y10, Y10
+	VCMPPS     $0x04, Y4, Y9, Y9
+	VPAND      Y5, Y9, Y9
+	VPACKUSDW  Y7, Y8, Y8
+	VPACKUSDW  Y9, Y10, Y10
+	VPACKUSWB  Y10, Y8, Y8
+	VPERMD     Y8, Y6, Y8
+	VMOVDQU    Y8, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e8m0ToBoolAVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e8m0ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	VXORPS       Y3, Y3, Y3
+	VPMOVZXBD    packorder8<>+0(SB), Y5
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VPMOVZXBD (CX), Y6
+	VPSLLD    $0x17, Y6, Y6
+	VPCMPEQD  Y2, Y6, Y7
+	VPCMPEQD  Y0, Y6, Y8
+	VPOR      Y8, Y7, Y7
+	VPAND     Y1, Y7, Y7
+	VPOR      Y7, Y6, Y6
+	VPMOVZXBD 8(CX), Y7
+	VPSLLD    $0x17, Y7, Y7
+	VPCMPEQD  Y2, Y7, Y8
+	VPCMPEQD  Y0, Y7, Y9
+	VPOR      Y9, Y8, Y8
+	VPAND     Y1, Y8, Y8
+	VPOR      Y8, Y7, Y7
+	VPMOVZXBD 16(CX), Y8
+	VPSLLD    $0x17, Y8, Y8
+	VPCMPEQD  Y2, Y8, Y9
+	VPCMPEQD  Y0, Y8, Y10
+	VPOR      Y10, Y9, Y9
+	VPAND     Y1, Y9, Y9
+	VPOR      Y9, Y8, Y8
+	VPMOVZXBD 24(CX), Y9
+	VPSLLD    $0x17, Y9, Y9
+	VPCMPEQD  Y2, Y9, Y10
+	VPCMPEQD  Y0, Y9, Y11
+	VPOR      Y11, Y10, Y10
+	VPAND     Y1, Y10, Y10
+	VPOR      Y10, Y9, Y9
+	VCMPPS    $0x04, Y3, Y6, Y6
+	VPAND     Y4, Y6, Y6
+	VCMPPS    $0x04, Y3, Y7, Y7
+	VPAND     Y4, Y7, Y7
+	VCMPPS    $0x04, Y3, Y8, Y8
+	VPAND     Y4, Y8, Y8
+	VCMPPS    $0x04, Y3, Y9, Y9
+	VPAND     Y4, Y9, Y9
+	VPACKUSDW Y7, Y6, Y6
+	VPACKUSDW Y9, Y8, Y8
+	VPACKUSWB Y8, Y6, Y6
+	VPERMD    Y6, Y5, Y6
+	VMOVDQU   Y6, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToF16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnuzToF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
+	VCVTPS2PH    $0x00, Y4, X4
+	VMOVDQU      X4, (AX)
+	VCVTPS2PH    $0x00, Y5, X5
+	VMOVDQU      X5, 16(AX)
+	VPMOVSXBW    16(CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
+	VCVTPS2PH    $0x00, Y4, X4
+	VMOVDQU      X4, 32(AX)
+	VCVTPS2PH    $0x00, Y5, X5
+	VMOVDQU      X5, 48(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
+	VCVTPS2PH    $0x00, Y4, X4
+	VMOVDQU      X4, (AX)
+	VCVTPS2PH    $0x00, Y5, X5
+	VMOVDQU      X5, 16(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToF16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e5m2fnuzToF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVSXBD (CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VPMOVSXBD 8(CX), Y4
+	VPSLLD    $0x15, Y4, Y6
+	VPAND     Y0, Y6, Y6
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y6, Y6
+	VMULPS    Y1, Y6, Y6
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVDQU   X5, (AX)
+	VCVTPS2PH $0x00, Y6, X6
+	VMOVDQU   X6, 16(AX)
+	VPMOVSXBD 16(CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VPMOVSXBD 24(CX), Y4
+	VPSLLD    $0x15, Y4, Y6
+	VPAND     Y0, Y6, Y6
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y6, Y6
+	VMULPS    Y1, Y6, Y6
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVDQU   X5, 32(AX)
+	VCVTPS2PH $0x00, Y6, X6
+	VMOVDQU   X6, 48(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVSXBD (CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VPMOVSXBD 8(CX), Y4
+	VPSLLD    $0x15, Y4, Y6
+	VPAND     Y0, Y6, Y6
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y6, Y6
+	VMULPS    Y1, Y6, Y6
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVDQU   X5, (AX)
+	VCVTPS2PH $0x00, Y6, X6
+	VMOVDQU   X6, 16(AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e8m0ToF16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e8m0ToF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXBD (CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VPMOVZXBD 8(CX), Y4
+	VPSLLD    $0x17, Y4, Y4
+	VPCMPEQD  Y2, Y4, Y5
+	VPCMPEQD  Y0, Y4, Y6
+	VPOR      Y6, Y5, Y5
+	VPAND     Y1, Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVDQU   X3, (AX)
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVDQU   X4, 16(AX)
+	VPMOVZXBD 16(CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VPMOVZXBD 24(CX), Y4
+	VPSLLD    $0x17, Y4, Y4
+	VPCMPEQD  Y2, Y4, Y5
+	VPCMPEQD  Y0, Y4, Y6
+	VPOR      Y6, Y5, Y5
+	VPAND     Y1, Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVDQU   X3, 32(AX)
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVDQU   X4, 48(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXBD (CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VPMOVZXBD 8(CX), Y4
+	VPSLLD    $0x17, Y4, Y4
+	VPCMPEQD  Y2, Y4, Y5
+	VPCMPEQD  Y0, Y4, Y6
+	VPOR      Y6, Y5, Y5
+	VPAND     Y1, Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVDQU   X3, (AX)
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVDQU   X4, 16(AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToBF16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnuzToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VPSRLD       $0x10, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVDQU      Y4, (AX)
+	VPMOVSXBW    16(CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VPSRLD       $0x10, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVDQU      Y4, 32(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VPSRLD       $0x10, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVDQU      Y4, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToBF16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2fnuzToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVSXBD (CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VPMOVSXBD 8(CX), Y4
+	VPSLLD    $0x15, Y4, Y6
+	VPAND     Y0, Y6, Y6
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y6, Y6
+	VMULPS    Y1, Y6, Y6
+	VPSRLD    $0x10, Y5, Y5
+	VPSRLD    $0x10, Y6, Y6
+	VPACKUSDW Y6, Y5, Y5
+	VPERMQ    $0xd8, Y5, Y5
+	VMOVDQU   Y5, (AX)
+	VPMOVSXBD 16(CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VPMOVSXBD 24(CX), Y4
+	VPSLLD    $0x15, Y4, Y6
+	VPAND     Y0, Y6, Y6
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y6, Y6
+	VMULPS    Y1, Y6, Y6
+	VPSRLD    $0x10, Y5, Y5
+	VPSRLD    $0x10, Y6, Y6
+	VPACKUSDW Y6, Y5, Y5
+	VPERMQ    $0xd8, Y5, Y5
+	VMOVDQU   Y5, 32(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVSXBD (CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VPMOVSXBD 8(CX), Y4
+	VPSLLD    $0x15, Y4, Y6
+	VPAND     Y0, Y6, Y6
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y6, Y6
+	VMULPS    Y1, Y6, Y6
+	VPSRLD    $0x10, Y5, Y5
+	VPSRLD    $0x10, Y6, Y6
+	VPACKUSDW Y6, Y5, Y5
+	VPERMQ    $0xd8, Y5, Y5
+	VMOVDQU   Y5, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e8m0ToBF16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e8m0ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXBD (CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VPMOVZXBD 8(CX), Y4
+	VPSLLD    $0x17, Y4, Y4
+	VPCMPEQD  Y2, Y4, Y5
+	VPCMPEQD  Y0, Y4, Y6
+	VPOR      Y6, Y5, Y5
+	VPAND     Y1, Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VPSRLD    $0x10, Y3, Y3
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	VPMOVZXBD 16(CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VPMOVZXBD 24(CX), Y4
+	VPSLLD    $0x17, Y4, Y4
+	VPCMPEQD  Y2, Y4, Y5
+	VPCMPEQD  Y0, Y4, Y6
+	VPOR      Y6, Y5, Y5
+	VPAND     Y1, Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VPSRLD    $0x10, Y3, Y3
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 32(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXBD (CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VPMOVZXBD 8(CX), Y4
+	VPSLLD    $0x17, Y4, Y4
+	VPCMPEQD  Y2, Y4, Y5
+	VPCMPEQD  Y0, Y4, Y6
+	VPOR      Y6, Y5, Y5
+	VPAND     Y1, Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VPSRLD    $0x10, Y3, Y3
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
 
 tail:
 	VZEROUPPER
@@ -18750,87 +20000,6 @@ done:
 	VZEROUPPER
 	RET
 
-// func e4m3fnToI32AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
-TEXT ·e4m3fnToI32AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x20002000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xfe00fe00, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x41804180, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x7fffffff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x4f800000, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
-	MOVQ         DX, BX
-
-body:
-	CMPQ         DX, $0x00000020
-	JB           done
-	VPMOVSXBW    (CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPSLLW       $0x09, Y5, Y5
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VCVTTPS2DQ   Y5, Y7
-	VANDPS       Y3, Y5, Y5
-	VCMPPS       $0x01, Y4, Y5, Y5
-	VPAND        Y5, Y7, Y7
-	VMOVNTDQ     Y7, (AX)
-	VCVTTPS2DQ   Y6, Y5
-	VANDPS       Y3, Y6, Y6
-	VCMPPS       $0x01, Y4, Y6, Y6
-	VPAND        Y6, Y5, Y5
-	VMOVNTDQ     Y5, 32(AX)
-	VPMOVSXBW    16(CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPSLLW       $0x09, Y5, Y5
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VCVTTPS2DQ   Y5, Y7
-	VANDPS       Y3, Y5, Y5
-	VCMPPS       $0x01, Y4, Y5, Y5
-	VPAND        Y5, Y7, Y7
-	VMOVNTDQ     Y7, 64(AX)
-	VCVTTPS2DQ   Y6, Y5
-	VANDPS       Y3, Y6, Y6
-	VCMPPS       $0x01, Y4, Y6, Y6
-	VPAND        Y6, Y5, Y5
-	VMOVNTDQ     Y5, 96(AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000080, AX
-	SUBQ         $0x00000020, DX
-	JMP          body
-
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
-	VZEROUPPER
-	RET
-
 // func e4m3fnuzToI16AVX2NT(dst *uint8, src *uint8, n int) int
 // Requires: AVX, AVX2, F16C, MMX+
 TEXT ·e4m3fnuzToI16AVX2NT(SB), NOSPLIT, $0-32
@@ -18891,85 +20060,6 @@ body:
 	VMOVNTDQ     Y4, 32(AX)
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000020, DX
-	JMP          body
-
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func e4m3fnuzToI32AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
-TEXT ·e4m3fnuzToI32AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x1c001c00, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xff80ff80, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x7e007e00, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x7fffffff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x4f800000, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
-	MOVQ         DX, BX
-
-body:
-	CMPQ         DX, $0x00000020
-	JB           done
-	VPMOVSXBW    (CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VCVTTPS2DQ   Y5, Y7
-	VANDPS       Y3, Y5, Y5
-	VCMPPS       $0x01, Y4, Y5, Y5
-	VPAND        Y5, Y7, Y7
-	VMOVNTDQ     Y7, (AX)
-	VCVTTPS2DQ   Y6, Y5
-	VANDPS       Y3, Y6, Y6
-	VCMPPS       $0x01, Y4, Y6, Y6
-	VPAND        Y6, Y5, Y5
-	VMOVNTDQ     Y5, 32(AX)
-	VPMOVSXBW    16(CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VCVTTPS2DQ   Y5, Y7
-	VANDPS       Y3, Y5, Y5
-	VCMPPS       $0x01, Y4, Y5, Y5
-	VPAND        Y5, Y7, Y7
-	VMOVNTDQ     Y7, 64(AX)
-	VCVTTPS2DQ   Y6, Y5
-	VANDPS       Y3, Y6, Y6
-	VCMPPS       $0x01, Y4, Y6, Y6
-	VPAND        Y6, Y5, Y5
-	VMOVNTDQ     Y5, 96(AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000020, DX
 	JMP          body
 
@@ -19052,6 +20142,311 @@ body:
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000020, DX
 	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2ToI16AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e5m2ToI16AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        X3, X3, X3
+	MOVL         $0x0000ffff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVQ         DX, BX
+
+body:
+	CMPQ       DX, $0x00000020
+	JB         done
+	VMOVDQU    (CX), X5
+	VPAND      X0, X5, X6
+	VPCMPGTB   X1, X6, X6
+	VPAND      X2, X6, X7
+	VPOR       X7, X5, X5
+	VPADDB     X6, X5, X5
+	VPUNPCKLBW X5, X3, X6
+	VCVTPH2PS  X6, Y6
+	VPUNPCKHBW X5, X3, X5
+	VCVTPH2PS  X5, Y5
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y4, Y5, Y5
+	VPACKUSDW  Y5, Y6, Y6
+	VPERMQ     $0xd8, Y6, Y6
+	VMOVNTDQ   Y6, (AX)
+	VMOVDQU    16(CX), X5
+	VPAND      X0, X5, X6
+	VPCMPGTB   X1, X6, X6
+	VPAND      X2, X6, X7
+	VPOR       X7, X5, X5
+	VPADDB     X6, X5, X5
+	VPUNPCKLBW X5, X3, X6
+	VCVTPH2PS  X6, Y6
+	VPUNPCKHBW X5, X3, X5
+	VCVTPH2PS  X5, Y5
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y4, Y5, Y5
+	VPACKUSDW  Y5, Y6, Y6
+	VPERMQ     $0xd8, Y6, Y6
+	VMOVNTDQ   Y6, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e8m0ToI16AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e8m0ToI16AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVL         $0x0000ffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVQ         DX, BX
+
+body:
+	CMPQ       DX, $0x00000020
+	JB         done
+	VPMOVZXBD  (CX), Y4
+	VPSLLD     $0x17, Y4, Y4
+	VPCMPEQD   Y2, Y4, Y5
+	VPCMPEQD   Y0, Y4, Y6
+	VPOR       Y6, Y5, Y5
+	VPAND      Y1, Y5, Y5
+	VPOR       Y5, Y4, Y4
+	VPMOVZXBD  8(CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VCVTTPS2DQ Y4, Y4
+	VPAND      Y3, Y4, Y4
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y3, Y5, Y5
+	VPACKUSDW  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVNTDQ   Y4, (AX)
+	VPMOVZXBD  16(CX), Y4
+	VPSLLD     $0x17, Y4, Y4
+	VPCMPEQD   Y2, Y4, Y5
+	VPCMPEQD   Y0, Y4, Y6
+	VPOR       Y6, Y5, Y5
+	VPAND      Y1, Y5, Y5
+	VPOR       Y5, Y4, Y4
+	VPMOVZXBD  24(CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VCVTTPS2DQ Y4, Y4
+	VPAND      Y3, Y4, Y4
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y3, Y5, Y5
+	VPACKUSDW  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVNTDQ   Y4, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnToI32AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnToI32AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x20002000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x4f800000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000020
+	JB           done
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVNTDQ     Y7, (AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVNTDQ     Y5, 32(AX)
+	VPMOVSXBW    16(CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVNTDQ     Y7, 64(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVNTDQ     Y5, 96(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToI32AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnuzToI32AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x1c001c00, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x4f800000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000020
+	JB           done
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVNTDQ     Y7, (AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVNTDQ     Y5, 32(AX)
+	VPMOVSXBW    16(CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VMOVNTDQ     Y7, 64(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VMOVNTDQ     Y5, 96(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, DX
+	JMP          body
 
 done:
 	SFENCE
@@ -19149,76 +20544,6 @@ done:
 	VZEROUPPER
 	RET
 
-// func e5m2ToI16AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
-TEXT ·e5m2ToI16AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x7c7c7c7c, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x03030303, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	VPXOR        X3, X3, X3
-	MOVL         $0x0000ffff, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
-	MOVQ         DX, BX
-
-body:
-	CMPQ       DX, $0x00000020
-	JB         done
-	VMOVDQU    (CX), X5
-	VPAND      X0, X5, X6
-	VPCMPGTB   X1, X6, X6
-	VPAND      X2, X6, X7
-	VPOR       X7, X5, X5
-	VPADDB     X6, X5, X5
-	VPUNPCKLBW X5, X3, X6
-	VCVTPH2PS  X6, Y6
-	VPUNPCKHBW X5, X3, X5
-	VCVTPH2PS  X5, Y5
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y4, Y5, Y5
-	VPACKUSDW  Y5, Y6, Y6
-	VPERMQ     $0xd8, Y6, Y6
-	VMOVNTDQ   Y6, (AX)
-	VMOVDQU    16(CX), X5
-	VPAND      X0, X5, X6
-	VPCMPGTB   X1, X6, X6
-	VPAND      X2, X6, X7
-	VPOR       X7, X5, X5
-	VPADDB     X6, X5, X5
-	VPUNPCKLBW X5, X3, X6
-	VCVTPH2PS  X6, Y6
-	VPUNPCKHBW X5, X3, X5
-	VCVTPH2PS  X5, Y5
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y4, Y5, Y5
-	VPACKUSDW  Y5, Y6, Y6
-	VPERMQ     $0xd8, Y6, Y6
-	VMOVNTDQ   Y6, 32(AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000020, DX
-	JMP        body
-
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
-	VZEROUPPER
-	RET
-
 // func e5m2ToI32AVX2NT(dst *uint8, src *uint8, n int) int
 // Requires: AVX, AVX2, F16C, MMX+
 TEXT ·e5m2ToI32AVX2NT(SB), NOSPLIT, $0-32
@@ -19288,81 +20613,6 @@ body:
 	VMOVNTDQ   Y7, 96(AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000020, DX
-	JMP        body
-
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func e8m0ToI16AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, MMX+
-TEXT ·e8m0ToI16AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-	MOVL         $0x0000ffff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVQ         DX, BX
-
-body:
-	CMPQ       DX, $0x00000020
-	JB         done
-	VPMOVZXBD  (CX), Y4
-	VPSLLD     $0x17, Y4, Y4
-	VPCMPEQD   Y2, Y4, Y5
-	VPCMPEQD   Y0, Y4, Y6
-	VPOR       Y6, Y5, Y5
-	VPAND      Y1, Y5, Y5
-	VPOR       Y5, Y4, Y4
-	VPMOVZXBD  8(CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VCVTTPS2DQ Y4, Y4
-	VPAND      Y3, Y4, Y4
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y3, Y5, Y5
-	VPACKUSDW  Y5, Y4, Y4
-	VPERMQ     $0xd8, Y4, Y4
-	VMOVNTDQ   Y4, (AX)
-	VPMOVZXBD  16(CX), Y4
-	VPSLLD     $0x17, Y4, Y4
-	VPCMPEQD   Y2, Y4, Y5
-	VPCMPEQD   Y0, Y4, Y6
-	VPOR       Y6, Y5, Y5
-	VPAND      Y1, Y5, Y5
-	VPOR       Y5, Y4, Y4
-	VPMOVZXBD  24(CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VCVTTPS2DQ Y4, Y4
-	VPAND      Y3, Y4, Y4
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y3, Y5, Y5
-	VPACKUSDW  Y5, Y4, Y4
-	VPERMQ     $0xd8, Y4, Y4
-	VMOVNTDQ   Y4, 32(AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000020, DX
 	JMP        body
 
@@ -19449,6 +20699,1529 @@ body:
 	ADDQ       $0x00000080, AX
 	SUBQ       $0x00000020, DX
 	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnToI8AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnToI8AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x20002000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x000000ff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	VPMOVZXBD    packorder8<>+0(SB), Y4
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000040
+	JB           done
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VPMOVSXBW    16(CX), Y7
+	VPSLLW       $0x07, Y7, Y8
+	VPAND        Y0, Y8, Y8
+	VPSLLW       $0x09, Y7, Y7
+	VPCMPEQW     Y2, Y7, Y7
+	VPADDW       Y1, Y8, Y8
+	VPANDN       Y8, Y7, Y8
+	VCVTPH2PS    X8, Y7
+	VEXTRACTI128 $0x01, Y8, X8
+	VCVTPH2PS    X8, Y8
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y3, Y6, Y6
+	VCVTTPS2DQ   Y7, Y7
+	VPAND        Y3, Y7, Y7
+	VCVTTPS2DQ   Y8, Y8
+	VPAND        Y3, Y8, Y8
+	VPACKUSDW    Y6, Y5, Y5
+	VPACKUSDW    Y8, Y7, Y7
+	VPACKUSWB    Y7, Y5, Y5
+	VPERMD       Y5, Y4, Y5
+	VMOVNTDQ     Y5, (AX)
+	VPMOVSXBW    32(CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VPMOVSXBW    48(CX), Y7
+	VPSLLW       $0x07, Y7, Y8
+	VPAND        Y0, Y8, Y8
+	VPSLLW       $0x09, Y7, Y7
+	VPCMPEQW     Y2, Y7, Y7
+	VPADDW       Y1, Y8, Y8
+	VPANDN       Y8, Y7, Y8
+	VCVTPH2PS    X8, Y7
+	VEXTRACTI128 $0x01, Y8, X8
+	VCVTPH2PS    X8, Y8
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y3, Y6, Y6
+	VCVTTPS2DQ   Y7, Y7
+	VPAND        Y3, Y7, Y7
+	VCVTTPS2DQ   Y8, Y8
+	VPAND        Y3, Y8, Y8
+	VPACKUSDW    Y6, Y5, Y5
+	VPACKUSDW    Y8, Y7, Y7
+	VPACKUSWB    Y7, Y5, Y5
+	VPERMD       Y5, Y4, Y5
+	VMOVNTDQ     Y5, 32(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToI8AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnuzToI8AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x1c001c00, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x000000ff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	VPMOVZXBD    packorder8<>+0(SB), Y4
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000040
+	JB           done
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VPMOVSXBW    16(CX), Y7
+	VPSLLW       $0x07, Y7, Y8
+	VPAND        Y0, Y8, Y8
+	VPCMPEQW     Y2, Y7, Y7
+	VPADDW       Y1, Y8, Y8
+	VPANDN       Y8, Y7, Y8
+	VCVTPH2PS    X8, Y7
+	VEXTRACTI128 $0x01, Y8, X8
+	VCVTPH2PS    X8, Y8
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y3, Y6, Y6
+	VCVTTPS2DQ   Y7, Y7
+	VPAND        Y3, Y7, Y7
+	VCVTTPS2DQ   Y8, Y8
+	VPAND        Y3, Y8, Y8
+	VPACKUSDW    Y6, Y5, Y5
+	VPACKUSDW    Y8, Y7, Y7
+	VPACKUSWB    Y7, Y5, Y5
+	VPERMD       Y5, Y4, Y5
+	VMOVNTDQ     Y5, (AX)
+	VPMOVSXBW    32(CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VPMOVSXBW    48(CX), Y7
+	VPSLLW       $0x07, Y7, Y8
+	VPAND        Y0, Y8, Y8
+	VPCMPEQW     Y2, Y7, Y7
+	VPADDW       Y1, Y8, Y8
+	VPANDN       Y8, Y7, Y8
+	VCVTPH2PS    X8, Y7
+	VEXTRACTI128 $0x01, Y8, X8
+	VCVTPH2PS    X8, Y8
+	VCVTTPS2DQ   Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VCVTTPS2DQ   Y6, Y6
+	VPAND        Y3, Y6, Y6
+	VCVTTPS2DQ   Y7, Y7
+	VPAND        Y3, Y7, Y7
+	VCVTTPS2DQ   Y8, Y8
+	VPAND        Y3, Y8, Y8
+	VPACKUSDW    Y6, Y5, Y5
+	VPACKUSDW    Y8, Y7, Y7
+	VPACKUSWB    Y7, Y5, Y5
+	VPERMD       Y5, Y4, Y5
+	VMOVNTDQ     Y5, 32(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToI8AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e5m2fnuzToI8AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x000000ff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	VPMOVZXBD    packorder8<>+0(SB), Y5
+	MOVQ         DX, BX
+
+body:
+	CMPQ       DX, $0x00000040
+	JB         done
+	VPMOVSXBD  (CX), Y6
+	VPSLLD     $0x15, Y6, Y7
+	VPAND      Y0, Y7, Y7
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y7, Y7
+	VMULPS     Y1, Y7, Y7
+	VPMOVSXBD  8(CX), Y6
+	VPSLLD     $0x15, Y6, Y8
+	VPAND      Y0, Y8, Y8
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y8, Y8
+	VMULPS     Y1, Y8, Y8
+	VPMOVSXBD  16(CX), Y6
+	VPSLLD     $0x15, Y6, Y9
+	VPAND      Y0, Y9, Y9
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y9, Y9
+	VMULPS     Y1, Y9, Y9
+	VPMOVSXBD  24(CX), Y6
+	VPSLLD     $0x15, Y6, Y10
+	VPAND      Y0, Y10, Y10
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y10, Y10
+	VMULPS     Y1, Y10, Y10
+	VCVTTPS2DQ Y7, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y8, Y7
+	VPAND      Y4, Y7, Y7
+	VCVTTPS2DQ Y9, Y8
+	VPAND      Y4, Y8, Y8
+	VCVTTPS2DQ Y10, Y9
+	VPAND      Y4, Y9, Y9
+	VPACKUSDW  Y7, Y6, Y6
+	VPACKUSDW  Y9, Y8, Y8
+	VPACKUSWB  Y8, Y6, Y6
+	VPERMD     Y6, Y5, Y6
+	VMOVNTDQ   Y6, (AX)
+	VPMOVSXBD  32(CX), Y6
+	VPSLLD     $0x15, Y6, Y7
+	VPAND      Y0, Y7, Y7
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y7, Y7
+	VMULPS     Y1, Y7, Y7
+	VPMOVSXBD  40(CX), Y6
+	VPSLLD     $0x15, Y6, Y8
+	VPAND      Y0, Y8, Y8
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y8, Y8
+	VMULPS     Y1, Y8, Y8
+	VPMOVSXBD  48(CX), Y6
+	VPSLLD     $0x15, Y6, Y9
+	VPAND      Y0, Y9, Y9
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y9, Y9
+	VMULPS     Y1, Y9, Y9
+	VPMOVSXBD  56(CX), Y6
+	VPSLLD     $0x15, Y6, Y10
+	VPAND      Y0, Y10, Y10
+	VPCMPEQD   Y3, Y6, Y6
+	VPAND      Y2, Y6, Y6
+	VPOR       Y6, Y10, Y10
+	VMULPS     Y1, Y10, Y10
+	VCVTTPS2DQ Y7, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y8, Y7
+	VPAND      Y4, Y7, Y7
+	VCVTTPS2DQ Y9, Y8
+	VPAND      Y4, Y8, Y8
+	VCVTTPS2DQ Y10, Y9
+	VPAND      Y4, Y9, Y9
+	VPACKUSDW  Y7, Y6, Y6
+	VPACKUSDW  Y9, Y8, Y8
+	VPACKUSWB  Y8, Y6, Y6
+	VPERMD     Y6, Y5, Y6
+	VMOVNTDQ   Y6, 32(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2ToI8AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e5m2ToI8AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        X3, X3, X3
+	MOVL         $0x000000ff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	VPMOVZXBD    packorder8<>+0(SB), Y5
+	MOVQ         DX, BX
+
+body:
+	CMPQ       DX, $0x00000040
+	JB         done
+	VMOVDQU    (CX), X6
+	VPAND      X0, X6, X7
+	VPCMPGTB   X1, X7, X7
+	VPAND      X2, X7, X8
+	VPOR       X8, X6, X6
+	VPADDB     X7, X6, X6
+	VPUNPCKLBW X6, X3, X7
+	VCVTPH2PS  X7, Y7
+	VPUNPCKHBW X6, X3, X6
+	VCVTPH2PS  X6, Y6
+	VMOVDQU    16(CX), X8
+	VPAND      X0, X8, X9
+	VPCMPGTB   X1, X9, X9
+	VPAND      X2, X9, X10
+	VPOR       X10, X8, X8
+	VPADDB     X9, X8, X8
+	VPUNPCKLBW X8, X3, X9
+	VCVTPH2PS  X9, Y9
+	VPUNPCKHBW X8, X3, X8
+	VCVTPH2PS  X8, Y8
+	VCVTTPS2DQ Y7, Y7
+	VPAND      Y4, Y7, Y7
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y9, Y9
+	VPAND      Y4, Y9, Y9
+	VCVTTPS2DQ Y8, Y8
+	VPAND      Y4, Y8, Y8
+	VPACKUSDW  Y6, Y7, Y7
+	VPACKUSDW  Y8, Y9, Y9
+	VPACKUSWB  Y9, Y7, Y7
+	VPERMD     Y7, Y5, Y7
+	VMOVNTDQ   Y7, (AX)
+	VMOVDQU    32(CX), X6
+	VPAND      X0, X6, X7
+	VPCMPGTB   X1, X7, X7
+	VPAND      X2, X7, X8
+	VPOR       X8, X6, X6
+	VPADDB     X7, X6, X6
+	VPUNPCKLBW X6, X3, X7
+	VCVTPH2PS  X7, Y7
+	VPUNPCKHBW X6, X3, X6
+	VCVTPH2PS  X6, Y6
+	VMOVDQU    48(CX), X8
+	VPAND      X0, X8, X9
+	VPCMPGTB   X1, X9, X9
+	VPAND      X2, X9, X10
+	VPOR       X10, X8, X8
+	VPADDB     X9, X8, X8
+	VPUNPCKLBW X8, X3, X9
+	VCVTPH2PS  X9, Y9
+	VPUNPCKHBW X8, X3, X8
+	VCVTPH2PS  X8, Y8
+	VCVTTPS2DQ Y7, Y7
+	VPAND      Y4, Y7, Y7
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y4, Y6, Y6
+	VCVTTPS2DQ Y9, Y9
+	VPAND      Y4, Y9, Y9
+	VCVTTPS2DQ Y8, Y8
+	VPAND      Y4, Y8, Y8
+	VPACKUSDW  Y6, Y7, Y7
+	VPACKUSDW  Y8, Y9, Y9
+	VPACKUSWB  Y9, Y7, Y7
+	VPERMD     Y7, Y5, Y7
+	VMOVNTDQ   Y7, 32(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e8m0ToI8AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e8m0ToI8AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVL         $0x000000ff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	VPMOVZXBD    packorder8<>+0(SB), Y4
+	MOVQ         DX, BX
+
+body:
+	CMPQ       DX, $0x00000040
+	JB         done
+	VPMOVZXBD  (CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VPMOVZXBD  8(CX), Y6
+	VPSLLD     $0x17, Y6, Y6
+	VPCMPEQD   Y2, Y6, Y7
+	VPCMPEQD   Y0, Y6, Y8
+	VPOR       Y8, Y7, Y7
+	VPAND      Y1, Y7, Y7
+	VPOR       Y7, Y6, Y6
+	VPMOVZXBD  16(CX), Y7
+	VPSLLD     $0x17, Y7, Y7
+	VPCMPEQD   Y2, Y7, Y8
+	VPCMPEQD   Y0, Y7, Y9
+	VPOR       Y9, Y8, Y8
+	VPAND      Y1, Y8, Y8
+	VPOR       Y8, Y7, Y7
+	VPMOVZXBD  24(CX), Y8
+	VPSLLD     $0x17, Y8, Y8
+	VPCMPEQD   Y2, Y8, Y9
+	VPCMPEQD   Y0, Y8, Y10
+	VPOR       Y10, Y9, Y9
+	VPAND      Y1, Y9, Y9
+	VPOR       Y9, Y8, Y8
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y3, Y5, Y5
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y3, Y6, Y6
+	VCVTTPS2DQ Y7, Y7
+	VPAND      Y3, Y7, Y7
+	VCVTTPS2DQ Y8, Y8
+	VPAND      Y3, Y8, Y8
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSDW  Y8, Y7, Y7
+	VPACKUSWB  Y7, Y5, Y5
+	VPERMD     Y5, Y4, Y5
+	VMOVNTDQ   Y5, (AX)
+	VPMOVZXBD  32(CX), Y5
+	VPSLLD     $0x17, Y5, Y5
+	VPCMPEQD   Y2, Y5, Y6
+	VPCMPEQD   Y0, Y5, Y7
+	VPOR       Y7, Y6, Y6
+	VPAND      Y1, Y6, Y6
+	VPOR       Y6, Y5, Y5
+	VPMOVZXBD  40(CX), Y6
+	VPSLLD     $0x17, Y6, Y6
+	VPCMPEQD   Y2, Y6, Y7
+	VPCMPEQD   Y0, Y6, Y8
+	VPOR       Y8, Y7, Y7
+	VPAND      Y1, Y7, Y7
+	VPOR       Y7, Y6, Y6
+	VPMOVZXBD  48(CX), Y7
+	VPSLLD     $0x17, Y7, Y7
+	VPCMPEQD   Y2, Y7, Y8
+	VPCMPEQD   Y0, Y7, Y9
+	VPOR       Y9, Y8, Y8
+	VPAND      Y1, Y8, Y8
+	VPOR       Y8, Y7, Y7
+	VPMOVZXBD  56(CX), Y8
+	VPSLLD     $0x17, Y8, Y8
+	VPCMPEQD   Y2, Y8, Y9
+	VPCMPEQD   Y0, Y8, Y10
+	VPOR       Y10, Y9, Y9
+	VPAND      Y1, Y9, Y9
+	VPOR       Y9, Y8, Y8
+	VCVTTPS2DQ Y5, Y5
+	VPAND      Y3, Y5, Y5
+	VCVTTPS2DQ Y6, Y6
+	VPAND      Y3, Y6, Y6
+	VCVTTPS2DQ Y7, Y7
+	VPAND      Y3, Y7, Y7
+	VCVTTPS2DQ Y8, Y8
+	VPAND      Y3, Y8, Y8
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSDW  Y8, Y7, Y7
+	VPACKUSWB  Y7, Y5, Y5
+	VPERMD     Y5, Y4, Y5
+	VMOVNTDQ   Y5, 32(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnToBoolAVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnToBoolAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43800000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	VXORPS       Y4, Y4, Y4
+	VPMOVZXBD    packorder8<>+0(SB), Y6
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000040
+	JB           done
+	VPMOVSXBW    (CX), Y7
+	VPSLLW       $0x07, Y7, Y8
+	VPAND        Y0, Y8, Y8
+	VPSLLW       $0x09, Y7, Y7
+	VPCMPEQW     Y2, Y7, Y7
+	VPAND        Y3, Y7, Y7
+	VPXOR        Y7, Y8, Y8
+	VCVTPH2PS    X8, Y7
+	VMULPS       Y1, Y7, Y7
+	VEXTRACTI128 $0x01, Y8, X8
+	VCVTPH2PS    X8, Y8
+	VMULPS       Y1, Y8, Y8
+	VPMOVSXBW    16(CX), Y9
+	VPSLLW       $0x07, Y9, Y10
+	VPAND        Y0, Y10, Y10
+	VPSLLW       $0x09, Y9, Y9
+	VPCMPEQW     Y2, Y9, Y9
+	VPAND        Y3, Y9, Y9
+	VPXOR        Y9, Y10, Y10
+	VCVTPH2PS    X10, Y9
+	VMULPS       Y1, Y9, Y9
+	VEXTRACTI128 $0x01, Y10, X10
+	VCVTPH2PS    X10, Y10
+	VMULPS       Y1, Y10, Y10
+	VCMPPS       $0x04, Y4, Y7, Y7
+	VPAND        Y5, Y7, Y7
+	VCMPPS       $0x04, Y4, Y8, Y8
+	VPAND        Y5, Y8, Y8
+	VCMPPS       $0x04, Y4, Y9, Y9
+	VPAND        Y5, Y9, Y9
+	VCMPPS       $0x04, Y4, Y10, Y10
+	VPAND        Y5, Y10, Y10
+	VPACKUSDW    Y8, Y7, Y7
+	VPACKUSDW    Y10, Y9, Y9
+	VPACKUSWB    Y9, Y7, Y7
+	VPERMD       Y7, Y6, Y7
+	VMOVNTDQ     Y7, (AX)
+	VPMOVSXBW    32(CX), Y7
+	VPSLLW       $0x07, Y7, Y8
+	VPAND        Y0, Y8, Y8
+	VPSLLW       $0x09, Y7, Y7
+	VPCMPEQW     Y2, Y7, Y7
+	VPAND        Y3, Y7, Y7
+	VPXOR        Y7, Y8, Y8
+	VCVTPH2PS    X8, Y7
+	VMULPS       Y1, Y7, Y7
+	VEXTRACTI128 $0x01, Y8, X8
+	VCVTPH2PS    X8, Y8
+	VMULPS       Y1, Y8, Y8
+	VPMOVSXBW    48(CX), Y9
+	VPSLLW       $0x07, Y9, Y10
+	VPAND        Y0, Y10, Y10
+	VPSLLW       $0x09, Y9, Y9
+	VPCMPEQW     Y2, Y9, Y9
+	VPAND        Y3, Y9, Y9
+	VPXOR        Y9, Y10, Y10
+	VCVTPH2PS    X10, Y9
+	VMULPS       Y1, Y9, Y9
+	VEXTRACTI128 $0x01, Y10, X10
+	VCVTPH2PS    X10, Y10
+	VMULPS       Y1, Y10, Y10
+	VCMPPS       $0x04, Y4, Y7, Y7
+	VPAND        Y5, Y7, Y7
+	VCMPPS       $0x04, Y4, Y8, Y8
+	VPAND        Y5, Y8, Y8
+	VCMPPS       $0x04, Y4, Y9, Y9
+	VPAND        Y5, Y9, Y9
+	VCMPPS       $0x04, Y4, Y10, Y10
+	VPAND        Y5, Y10, Y10
+	VPACKUSDW    Y8, Y7, Y7
+	VPACKUSDW    Y10, Y9, Y9
+	VPACKUSWB    Y9, Y7, Y7
+	VPERMD       Y7, Y6, Y7
+	VMOVNTDQ     Y7, 32(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToBoolAVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnuzToBoolAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	VXORPS       Y4, Y4, Y4
+	VPMOVZXBD    packorder8<>+0(SB), Y6
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000040
+	JB           done
+	VPMOVSXBW    (CX), Y7
+	VPSLLW       $0x07, Y7, Y8
+	VPAND        Y0, Y8, Y8
+	VPCMPEQW     Y2, Y7, Y7
+	VPAND        Y3, Y7, Y7
+	VPOR         Y7, Y8, Y8
+	VCVTPH2PS    X8, Y7
+	VMULPS       Y1, Y7, Y7
+	VEXTRACTI128 $0x01, Y8, X8
+	VCVTPH2PS    X8, Y8
+	VMULPS       Y1, Y8, Y8
+	VPMOVSXBW    16(CX), Y9
+	VPSLLW       $0x07, Y9, Y10
+	VPAND        Y0, Y10, Y10
+	VPCMPEQW     Y2, Y9, Y9
+	VPAND        Y3, Y9, Y9
+	VPOR         Y9, Y10, Y10
+	VCVTPH2PS    X10, Y9
+	VMULPS       Y1, Y9, Y9
+	VEXTRACTI128 $0x01, Y10, X10
+	VCVTPH2PS    X10, Y10
+	VMULPS       Y1, Y10, Y10
+	VCMPPS       $0x04, Y4, Y7, Y7
+	VPAND        Y5, Y7, Y7
+	VCMPPS       $0x04, Y4, Y8, Y8
+	VPAND        Y5, Y8, Y8
+	VCMPPS       $0x04, Y4, Y9, Y9
+	VPAND        Y5, Y9, Y9
+	VCMPPS       $0x04, Y4, Y10, Y10
+	VPAND        Y5, Y10, Y10
+	VPACKUSDW    Y8, Y7, Y7
+	VPACKUSDW    Y10, Y9, Y9
+	VPACKUSWB    Y9, Y7, Y7
+	VPERMD       Y7, Y6, Y7
+	VMOVNTDQ     Y7, (AX)
+	VPMOVSXBW    32(CX), Y7
+	VPSLLW       $0x07, Y7, Y8
+	VPAND        Y0, Y8, Y8
+	VPCMPEQW     Y2, Y7, Y7
+	VPAND        Y3, Y7, Y7
+	VPOR         Y7, Y8, Y8
+	VCVTPH2PS    X8, Y7
+	VMULPS       Y1, Y7, Y7
+	VEXTRACTI128 $0x01, Y8, X8
+	VCVTPH2PS    X8, Y8
+	VMULPS       Y1, Y8, Y8
+	VPMOVSXBW    48(CX), Y9
+	VPSLLW       $0x07, Y9, Y10
+	VPAND        Y0, Y10, Y10
+	VPCMPEQW     Y2, Y9, Y9
+	VPAND        Y3, Y9, Y9
+	VPOR         Y9, Y10, Y10
+	VCVTPH2PS    X10, Y9
+	VMULPS       Y1, Y9, Y9
+	VEXTRACTI128 $0x01, Y10, X10
+	VCVTPH2PS    X10, Y10
+	VMULPS       Y1, Y10, Y10
+	VCMPPS       $0x04, Y4, Y7, Y7
+	VPAND        Y5, Y7, Y7
+	VCMPPS       $0x04, Y4, Y8, Y8
+	VPAND        Y5, Y8, Y8
+	VCMPPS       $0x04, Y4, Y9, Y9
+	VPAND        Y5, Y9, Y9
+	VCMPPS       $0x04, Y4, Y10, Y10
+	VPAND        Y5, Y10, Y10
+	VPACKUSDW    Y8, Y7, Y7
+	VPACKUSDW    Y10, Y9, Y9
+	VPACKUSWB    Y9, Y7, Y7
+	VPERMD       Y7, Y6, Y7
+	VMOVNTDQ     Y7, 32(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToBoolAVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e5m2fnuzToBoolAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	VXORPS       Y4, Y4, Y4
+	VPMOVZXBD    packorder8<>+0(SB), Y6
+	MOVQ         DX, BX
+
+body:
+	CMPQ      DX, $0x00000040
+	JB        done
+	VPMOVSXBD (CX), Y7
+	VPSLLD    $0x15, Y7, Y8
+	VPAND     Y0, Y8, Y8
+	VPCMPEQD  Y3, Y7, Y7
+	VPAND     Y2, Y7, Y7
+	VPOR      Y7, Y8, Y8
+	VMULPS    Y1, Y8, Y8
+	VPMOVSXBD 8(CX), Y7
+	VPSLLD    $0x15, Y7, Y9
+	VPAND     Y0, Y9, Y9
+	VPCMPEQD  Y3, Y7, Y7
+	VPAND     Y2, Y7, Y7
+	VPOR      Y7, Y9, Y9
+	VMULPS    Y1, Y9, Y9
+	VPMOVSXBD 16(CX), Y7
+	VPSLLD    $0x15, Y7, Y10
+	VPAND     Y0, Y10, Y10
+	VPCMPEQD  Y3, Y7, Y7
+	VPAND     Y2, Y7, Y7
+	VPOR      Y7, Y10, Y10
+	VMULPS    Y1, Y10, Y10
+	VPMOVSXBD 24(CX), Y7
+	VPSLLD    $0x15, Y7, Y11
+	VPAND     Y0, Y11, Y11
+	VPCMPEQD  Y3, Y7, Y7
+	VPAND     Y2, Y7, Y7
+	VPOR      Y7, Y11, Y11
+	VMULPS    Y1, Y11, Y11
+	VCMPPS    $0x04, Y4, Y8, Y8
+	VPAND     Y5, Y8, Y8
+	VCMPPS    $0x04, Y4, Y9, Y9
+	VPAND     Y5, Y9, Y9
+	VCMPPS    $0x04, Y4, Y10, Y10
+	VPAND     Y5, Y10, Y10
+	VCMPPS    $0x04, Y4, Y11, Y11
+	VPAND     Y5, Y11, Y11
+	VPACKUSDW Y9, Y8, Y8
+	VPACKUSDW Y11, Y10, Y10
+	VPACKUSWB Y10, Y8, Y8
+	VPERMD    Y8, Y6, Y8
+	VMOVNTDQ  Y8, (AX)
+	VPMOVSXBD 32(CX), Y7
+	VPSLLD    $0x15, Y7, Y8
+	VPAND     Y0, Y8, Y8
+	VPCMPEQD  Y3, Y7, Y7
+	VPAND     Y2, Y7, Y7
+	VPOR      Y7, Y8, Y8
+	VMULPS    Y1, Y8, Y8
+	VPMOVSXBD 40(CX), Y7
+	VPSLLD    $0x15, Y7, Y9
+	VPAND     Y0, Y9, Y9
+	VPCMPEQD  Y3, Y7, Y7
+	VPAND     Y2, Y7, Y7
+	VPOR      Y7, Y9, Y9
+	VMULPS    Y1, Y9, Y9
+	VPMOVSXBD 48(CX), Y7
+	VPSLLD    $0x15, Y7, Y10
+	VPAND     Y0, Y10, Y10
+	VPCMPEQD  Y3, Y7, Y7
+	VPAND     Y2, Y7, Y7
+	VPOR      Y7, Y10, Y10
+	VMULPS    Y1, Y10, Y10
+	VPMOVSXBD 56(CX), Y7
+	VPSLLD    $0x15, Y7, Y11
+	VPAND     Y0, Y11, Y11
+	VPCMPEQD  Y3, Y7, Y7
+	VPAND     Y2, Y7, Y7
+	VPOR      Y7, Y11, Y11
+	VMULPS    Y1, Y11, Y11
+	VCMPPS    $0x04, Y4, Y8, Y8
+	VPAND     Y5, Y8, Y8
+	VCMPPS    $0x04, Y4, Y9, Y9
+	VPAND     Y5, Y9, Y9
+	VCMPPS    $0x04, Y4, Y10, Y10
+	VPAND     Y5, Y10, Y10
+	VCMPPS    $0x04, Y4, Y11, Y11
+	VPAND     Y5, Y11, Y11
+	VPACKUSDW Y9, Y8, Y8
+	VPACKUSDW Y11, Y10, Y10
+	VPACKUSWB Y10, Y8, Y8
+	VPERMD    Y8, Y6, Y8
+	VMOVNTDQ  Y8, 32(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2ToBoolAVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e5m2ToBoolAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        X3, X3, X3
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	VXORPS       Y4, Y4, Y4
+	VPMOVZXBD    packorder8<>+0(SB), Y6
+	MOVQ         DX, BX
+
+body:
+	CMPQ       DX, $0x00000040
+	JB         done
+	VMOVDQU    (CX), X7
+	VPAND      X0, X7, X8
+	VPCMPGTB   X1, X8, X8
+	VPAND      X2, X8, X9
+	VPOR       X9, X7, X7
+	VPADDB     X8, X7, X7
+	VPUNPCKLBW X7, X3, X8
+	VCVTPH2PS  X8, Y8
+	VPUNPCKHBW X7, X3, X7
+	VCVTPH2PS  X7, Y7
+	VMOVDQU    16(CX), X9
+	VPAND      X0, X9, X10
+	VPCMPGTB   X1, X10, X10
+	VPAND      X2, X10, X11
+	VPOR       X11, X9, X9
+	VPADDB     X10, X9, X9
+	VPUNPCKLBW X9, X3, X10
+	VCVTPH2PS  X10, Y10
+	VPUNPCKHBW X9, X3, X9
+	VCVTPH2PS  X9, Y9
+	VCMPPS     $0x04, Y4, Y8, Y8
+	VPAND      Y5, Y8, Y8
+	VCMPPS     $0x04, Y4, Y7, Y7
+	VPAND      Y5, Y7, Y7
+	VCMPPS     $0x04, Y4, Y10, Y10
+	VPAND      Y5, Y10, Y10
+	VCMPPS     $0x04, Y4, Y9, Y9
+	VPAND      Y5, Y9, Y9
+	VPACKUSDW  Y7, Y8, Y8
+	VPACKUSDW  Y9, Y10, Y10
+	VPACKUSWB  Y10, Y8, Y8
+	VPERMD     Y8, Y6, Y8
+	VMOVNTDQ   Y8, (AX)
+	VMOVDQU    32(CX), X7
+	VPAND      X0, X7, X8
+	VPCMPGTB   X1, X8, X8
+	VPAND      X2, X8, X9
+	VPOR       X9, X7, X7
+	VPADDB     X8, X7, X7
+	VPUNPCKLBW X7, X3, X8
+	VCVTPH2PS  X8, Y8
+	VPUNPCKHBW X7, X3, X7
+	VCVTPH2PS  X7, Y7
+	VMOVDQU    48(CX), X9
+	VPAND      X0, X9, X10
+	VPCMPGTB   X1, X10, X10
+	VPAND      X2, X10, X11
+	VPOR       X11, X9, X9
+	VPADDB     X10, X9, X9
+	VPUNPCKLBW X9, X3, X10
+	VCVTPH2PS  X10, Y10
+	VPUNPCKHBW X9, X3, X9
+	VCVTPH2PS  X9, Y9
+	VCMPPS     $0x04, Y4, Y8, Y8
+	VPAND      Y5, Y8, Y8
+	VCMPPS     $0x04, Y4, Y7, Y7
+	VPAND      Y5, Y7, Y7
+	VCMPPS     $0x04, Y4, Y10, Y10
+	VPAND      Y5, Y10, Y10
+	VCMPPS     $0x04, Y4, Y9, Y9
+	VPAND      Y5, Y9, Y9
+	VPACKUSDW  Y7, Y8, Y8
+	VPACKUSDW  Y9, Y10, Y10
+	VPACKUSWB  Y10, Y8, Y8
+	VPERMD     Y8, Y6, Y8
+	VMOVNTDQ   Y8, 32(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e8m0ToBoolAVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e8m0ToBoolAVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	VXORPS       Y3, Y3, Y3
+	VPMOVZXBD    packorder8<>+0(SB), Y5
+	MOVQ         DX, BX
+
+body:
+	CMPQ      DX, $0x00000040
+	JB        done
+	VPMOVZXBD (CX), Y6
+	VPSLLD    $0x17, Y6, Y6
+	VPCMPEQD  Y2, Y6, Y7
+	VPCMPEQD  Y0, Y6, Y8
+	VPOR      Y8, Y7, Y7
+	VPAND     Y1, Y7, Y7
+	VPOR      Y7, Y6, Y6
+	VPMOVZXBD 8(CX), Y7
+	VPSLLD    $0x17, Y7, Y7
+	VPCMPEQD  Y2, Y7, Y8
+	VPCMPEQD  Y0, Y7, Y9
+	VPOR      Y9, Y8, Y8
+	VPAND     Y1, Y8, Y8
+	VPOR      Y8, Y7, Y7
+	VPMOVZXBD 16(CX), Y8
+	VPSLLD    $0x17, Y8, Y8
+	VPCMPEQD  Y2, Y8, Y9
+	VPCMPEQD  Y0, Y8, Y10
+	VPOR      Y10, Y9, Y9
+	VPAND     Y1, Y9, Y9
+	VPOR      Y9, Y8, Y8
+	VPMOVZXBD 24(CX), Y9
+	VPSLLD    $0x17, Y9, Y9
+	VPCMPEQD  Y2, Y9, Y10
+	VPCMPEQD  Y0, Y9, Y11
+	VPOR      Y11, Y10, Y10
+	VPAND     Y1, Y10, Y10
+	VPOR      Y10, Y9, Y9
+	VCMPPS    $0x04, Y3, Y6, Y6
+	VPAND     Y4, Y6, Y6
+	VCMPPS    $0x04, Y3, Y7, Y7
+	VPAND     Y4, Y7, Y7
+	VCMPPS    $0x04, Y3, Y8, Y8
+	VPAND     Y4, Y8, Y8
+	VCMPPS    $0x04, Y3, Y9, Y9
+	VPAND     Y4, Y9, Y9
+	VPACKUSDW Y7, Y6, Y6
+	VPACKUSDW Y9, Y8, Y8
+	VPACKUSWB Y8, Y6, Y6
+	VPERMD    Y6, Y5, Y6
+	VMOVNTDQ  Y6, (AX)
+	VPMOVZXBD 32(CX), Y6
+	VPSLLD    $0x17, Y6, Y6
+	VPCMPEQD  Y2, Y6, Y7
+	VPCMPEQD  Y0, Y6, Y8
+	VPOR      Y8, Y7, Y7
+	VPAND     Y1, Y7, Y7
+	VPOR      Y7, Y6, Y6
+	VPMOVZXBD 40(CX), Y7
+	VPSLLD    $0x17, Y7, Y7
+	VPCMPEQD  Y2, Y7, Y8
+	VPCMPEQD  Y0, Y7, Y9
+	VPOR      Y9, Y8, Y8
+	VPAND     Y1, Y8, Y8
+	VPOR      Y8, Y7, Y7
+	VPMOVZXBD 48(CX), Y8
+	VPSLLD    $0x17, Y8, Y8
+	VPCMPEQD  Y2, Y8, Y9
+	VPCMPEQD  Y0, Y8, Y10
+	VPOR      Y10, Y9, Y9
+	VPAND     Y1, Y9, Y9
+	VPOR      Y9, Y8, Y8
+	VPMOVZXBD 56(CX), Y9
+	VPSLLD    $0x17, Y9, Y9
+	VPCMPEQD  Y2, Y9, Y10
+	VPCMPEQD  Y0, Y9, Y11
+	VPOR      Y11, Y10, Y10
+	VPAND     Y1, Y10, Y10
+	VPOR      Y10, Y9, Y9
+	VCMPPS    $0x04, Y3, Y6, Y6
+	VPAND     Y4, Y6, Y6
+	VCMPPS    $0x04, Y3, Y7, Y7
+	VPAND     Y4, Y7, Y7
+	VCMPPS    $0x04, Y3, Y8, Y8
+	VPAND     Y4, Y8, Y8
+	VCMPPS    $0x04, Y3, Y9, Y9
+	VPAND     Y4, Y9, Y9
+	VPACKUSDW Y7, Y6, Y6
+	VPACKUSDW Y9, Y8, Y8
+	VPACKUSWB Y8, Y6, Y6
+	VPERMD    Y6, Y5, Y6
+	VMOVNTDQ  Y6, 32(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToF16AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnuzToF16AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000020
+	JB           done
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
+	VCVTPS2PH    $0x00, Y4, X4
+	VMOVNTDQ     X4, (AX)
+	VCVTPS2PH    $0x00, Y5, X5
+	VMOVNTDQ     X5, 16(AX)
+	VPMOVSXBW    16(CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
+	VCVTPS2PH    $0x00, Y4, X4
+	VMOVNTDQ     X4, 32(AX)
+	VCVTPS2PH    $0x00, Y5, X5
+	VMOVNTDQ     X5, 48(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000020, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToF16AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e5m2fnuzToF16AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVQ         DX, BX
+
+body:
+	CMPQ      DX, $0x00000020
+	JB        done
+	VPMOVSXBD (CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VPMOVSXBD 8(CX), Y4
+	VPSLLD    $0x15, Y4, Y6
+	VPAND     Y0, Y6, Y6
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y6, Y6
+	VMULPS    Y1, Y6, Y6
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVNTDQ  X5, (AX)
+	VCVTPS2PH $0x00, Y6, X6
+	VMOVNTDQ  X6, 16(AX)
+	VPMOVSXBD 16(CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VPMOVSXBD 24(CX), Y4
+	VPSLLD    $0x15, Y4, Y6
+	VPAND     Y0, Y6, Y6
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y6, Y6
+	VMULPS    Y1, Y6, Y6
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVNTDQ  X5, 32(AX)
+	VCVTPS2PH $0x00, Y6, X6
+	VMOVNTDQ  X6, 48(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e8m0ToF16AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e8m0ToF16AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVQ         DX, BX
+
+body:
+	CMPQ      DX, $0x00000020
+	JB        done
+	VPMOVZXBD (CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VPMOVZXBD 8(CX), Y4
+	VPSLLD    $0x17, Y4, Y4
+	VPCMPEQD  Y2, Y4, Y5
+	VPCMPEQD  Y0, Y4, Y6
+	VPOR      Y6, Y5, Y5
+	VPAND     Y1, Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVNTDQ  X3, (AX)
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVNTDQ  X4, 16(AX)
+	VPMOVZXBD 16(CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VPMOVZXBD 24(CX), Y4
+	VPSLLD    $0x17, Y4, Y4
+	VPCMPEQD  Y2, Y4, Y5
+	VPCMPEQD  Y0, Y4, Y6
+	VPOR      Y6, Y5, Y5
+	VPAND     Y1, Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVNTDQ  X3, 32(AX)
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVNTDQ  X4, 48(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToBF16AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnuzToBF16AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x43000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000020
+	JB           done
+	VPMOVSXBW    (CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VPSRLD       $0x10, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVNTDQ     Y4, (AX)
+	VPMOVSXBW    16(CX), Y4
+	VPSLLW       $0x07, Y4, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQW     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VCVTPH2PS    X5, Y4
+	VMULPS       Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTPH2PS    X5, Y5
+	VMULPS       Y1, Y5, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VPSRLD       $0x10, Y5, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVNTDQ     Y4, 32(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000020, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToBF16AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e5m2fnuzToBF16AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVQ         DX, BX
+
+body:
+	CMPQ      DX, $0x00000020
+	JB        done
+	VPMOVSXBD (CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VPMOVSXBD 8(CX), Y4
+	VPSLLD    $0x15, Y4, Y6
+	VPAND     Y0, Y6, Y6
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y6, Y6
+	VMULPS    Y1, Y6, Y6
+	VPSRLD    $0x10, Y5, Y5
+	VPSRLD    $0x10, Y6, Y6
+	VPACKUSDW Y6, Y5, Y5
+	VPERMQ    $0xd8, Y5, Y5
+	VMOVNTDQ  Y5, (AX)
+	VPMOVSXBD 16(CX), Y4
+	VPSLLD    $0x15, Y4, Y5
+	VPAND     Y0, Y5, Y5
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VMULPS    Y1, Y5, Y5
+	VPMOVSXBD 24(CX), Y4
+	VPSLLD    $0x15, Y4, Y6
+	VPAND     Y0, Y6, Y6
+	VPCMPEQD  Y3, Y4, Y4
+	VPAND     Y2, Y4, Y4
+	VPOR      Y4, Y6, Y6
+	VMULPS    Y1, Y6, Y6
+	VPSRLD    $0x10, Y5, Y5
+	VPSRLD    $0x10, Y6, Y6
+	VPACKUSDW Y6, Y5, Y5
+	VPERMQ    $0xd8, Y5, Y5
+	VMOVNTDQ  Y5, 32(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e8m0ToBF16AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e8m0ToBF16AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00400000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	MOVQ         DX, BX
+
+body:
+	CMPQ      DX, $0x00000020
+	JB        done
+	VPMOVZXBD (CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VPMOVZXBD 8(CX), Y4
+	VPSLLD    $0x17, Y4, Y4
+	VPCMPEQD  Y2, Y4, Y5
+	VPCMPEQD  Y0, Y4, Y6
+	VPOR      Y6, Y5, Y5
+	VPAND     Y1, Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VPSRLD    $0x10, Y3, Y3
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVNTDQ  Y3, (AX)
+	VPMOVZXBD 16(CX), Y3
+	VPSLLD    $0x17, Y3, Y3
+	VPCMPEQD  Y2, Y3, Y4
+	VPCMPEQD  Y0, Y3, Y5
+	VPOR      Y5, Y4, Y4
+	VPAND     Y1, Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VPMOVZXBD 24(CX), Y4
+	VPSLLD    $0x17, Y4, Y4
+	VPCMPEQD  Y2, Y4, Y5
+	VPCMPEQD  Y0, Y4, Y6
+	VPOR      Y6, Y5, Y5
+	VPAND     Y1, Y5, Y5
+	VPOR      Y5, Y4, Y4
+	VPSRLD    $0x10, Y3, Y3
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVNTDQ  Y3, 32(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       body
 
 done:
 	SFENCE

@@ -291,55 +291,135 @@ func e5m2ToF32AVX2(dst *float32, src *uint8, n int)
 //go:noescape
 func e8m0ToF32AVX2(dst *float32, src *uint8, n int)
 
-// n is a multiple of 16.
+// n is a multiple of 16 (gen/amd64 widen8Targets: I16).
 //
 //go:noescape
 func e4m3fnToI16AVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16.
-//
-//go:noescape
-func e4m3fnToI32AVX2(dst *uint8, src *uint8, n int)
-
-// n is a multiple of 16.
+// n is a multiple of 16 (gen/amd64 widen8Targets: I16).
 //
 //go:noescape
 func e4m3fnuzToI16AVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16.
-//
-//go:noescape
-func e4m3fnuzToI32AVX2(dst *uint8, src *uint8, n int)
-
-// n is a multiple of 16.
+// n is a multiple of 16 (gen/amd64 widen8Targets: I16).
 //
 //go:noescape
 func e5m2fnuzToI16AVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16.
-//
-//go:noescape
-func e5m2fnuzToI32AVX2(dst *uint8, src *uint8, n int)
-
-// n is a multiple of 16.
+// n is a multiple of 16 (gen/amd64 widen8Targets: I16).
 //
 //go:noescape
 func e5m2ToI16AVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16.
-//
-//go:noescape
-func e5m2ToI32AVX2(dst *uint8, src *uint8, n int)
-
-// n is a multiple of 16.
+// n is a multiple of 16 (gen/amd64 widen8Targets: I16).
 //
 //go:noescape
 func e8m0ToI16AVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16.
+// n is a multiple of 16 (gen/amd64 widen8Targets: I32).
+//
+//go:noescape
+func e4m3fnToI32AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: I32).
+//
+//go:noescape
+func e4m3fnuzToI32AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: I32).
+//
+//go:noescape
+func e5m2fnuzToI32AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: I32).
+//
+//go:noescape
+func e5m2ToI32AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: I32).
 //
 //go:noescape
 func e8m0ToI32AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: I8).
+//
+//go:noescape
+func e4m3fnToI8AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: I8).
+//
+//go:noescape
+func e4m3fnuzToI8AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: I8).
+//
+//go:noescape
+func e5m2fnuzToI8AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: I8).
+//
+//go:noescape
+func e5m2ToI8AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: I8).
+//
+//go:noescape
+func e8m0ToI8AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
+//
+//go:noescape
+func e4m3fnToBoolAVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
+//
+//go:noescape
+func e4m3fnuzToBoolAVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
+//
+//go:noescape
+func e5m2fnuzToBoolAVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
+//
+//go:noescape
+func e5m2ToBoolAVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
+//
+//go:noescape
+func e8m0ToBoolAVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: F16).
+//
+//go:noescape
+func e4m3fnuzToF16AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: F16).
+//
+//go:noescape
+func e5m2fnuzToF16AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: F16).
+//
+//go:noescape
+func e8m0ToF16AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: BF16).
+//
+//go:noescape
+func e4m3fnuzToBF16AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: BF16).
+//
+//go:noescape
+func e5m2fnuzToBF16AVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: BF16).
+//
+//go:noescape
+func e8m0ToBF16AVX2(dst *uint8, src *uint8, n int)
 
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
@@ -376,7 +456,7 @@ func e5m2ToF32AVX2NT(dst *float32, src *uint8, n int) int
 //go:noescape
 func e8m0ToF32AVX2NT(dst *float32, src *uint8, n int) int
 
-// n is a multiple of 16.
+// n is a multiple of 16 (gen/amd64 widen8Targets: I16).
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
 // (a multiple of the block); dst must be 64-byte aligned.
@@ -384,15 +464,7 @@ func e8m0ToF32AVX2NT(dst *float32, src *uint8, n int) int
 //go:noescape
 func e4m3fnToI16AVX2NT(dst *uint8, src *uint8, n int) int
 
-// n is a multiple of 16.
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func e4m3fnToI32AVX2NT(dst *uint8, src *uint8, n int) int
-
-// n is a multiple of 16.
+// n is a multiple of 16 (gen/amd64 widen8Targets: I16).
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
 // (a multiple of the block); dst must be 64-byte aligned.
@@ -400,15 +472,7 @@ func e4m3fnToI32AVX2NT(dst *uint8, src *uint8, n int) int
 //go:noescape
 func e4m3fnuzToI16AVX2NT(dst *uint8, src *uint8, n int) int
 
-// n is a multiple of 16.
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func e4m3fnuzToI32AVX2NT(dst *uint8, src *uint8, n int) int
-
-// n is a multiple of 16.
+// n is a multiple of 16 (gen/amd64 widen8Targets: I16).
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
 // (a multiple of the block); dst must be 64-byte aligned.
@@ -416,15 +480,7 @@ func e4m3fnuzToI32AVX2NT(dst *uint8, src *uint8, n int) int
 //go:noescape
 func e5m2fnuzToI16AVX2NT(dst *uint8, src *uint8, n int) int
 
-// n is a multiple of 16.
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func e5m2fnuzToI32AVX2NT(dst *uint8, src *uint8, n int) int
-
-// n is a multiple of 16.
+// n is a multiple of 16 (gen/amd64 widen8Targets: I16).
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
 // (a multiple of the block); dst must be 64-byte aligned.
@@ -432,15 +488,7 @@ func e5m2fnuzToI32AVX2NT(dst *uint8, src *uint8, n int) int
 //go:noescape
 func e5m2ToI16AVX2NT(dst *uint8, src *uint8, n int) int
 
-// n is a multiple of 16.
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func e5m2ToI32AVX2NT(dst *uint8, src *uint8, n int) int
-
-// n is a multiple of 16.
+// n is a multiple of 16 (gen/amd64 widen8Targets: I16).
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
 // (a multiple of the block); dst must be 64-byte aligned.
@@ -448,13 +496,173 @@ func e5m2ToI32AVX2NT(dst *uint8, src *uint8, n int) int
 //go:noescape
 func e8m0ToI16AVX2NT(dst *uint8, src *uint8, n int) int
 
-// n is a multiple of 16.
+// n is a multiple of 16 (gen/amd64 widen8Targets: I32).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e4m3fnToI32AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: I32).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e4m3fnuzToI32AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: I32).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2fnuzToI32AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: I32).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2ToI32AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: I32).
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
 // (a multiple of the block); dst must be 64-byte aligned.
 //
 //go:noescape
 func e8m0ToI32AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: I8).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e4m3fnToI8AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: I8).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e4m3fnuzToI8AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: I8).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2fnuzToI8AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: I8).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2ToI8AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: I8).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e8m0ToI8AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e4m3fnToBoolAVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e4m3fnuzToBoolAVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2fnuzToBoolAVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2ToBoolAVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e8m0ToBoolAVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: F16).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e4m3fnuzToF16AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: F16).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2fnuzToF16AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: F16).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e8m0ToF16AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: BF16).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e4m3fnuzToBF16AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: BF16).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2fnuzToBF16AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: BF16).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e8m0ToBF16AVX2NT(dst *uint8, src *uint8, n int) int
 
 //go:noescape
 func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)

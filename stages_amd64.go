@@ -4302,3 +4302,52 @@ func stageFusedF4ToBF16AVX2(dst, src []byte, n int) {
 		copy(dst[BFloat16.Size(2*q):], d[:BFloat16.Size(r)])
 	}
 }
+
+// The one-pass AVX2 stages of the 8-bit float sources (gen/amd64/widen8.go,
+// widen8Targets), for the AVX2 tier only: AVX-512 has its own table kernels.
+
+func init() {
+	if cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasF16C {
+		registerTierStage("avx2", Float8E4M3FN, Int16, avx2F8Stage(Float8E4M3FN, Int16, e4m3fnToI16AVX2, 16))
+		registerTierStage("avx2", Float8E4M3FN, Uint16, avx2F8Stage(Float8E4M3FN, Uint16, e4m3fnToI16AVX2, 16))
+		registerTierStage("avx2", Float8E4M3FNUZ, Int16, avx2F8Stage(Float8E4M3FNUZ, Int16, e4m3fnuzToI16AVX2, 16))
+		registerTierStage("avx2", Float8E4M3FNUZ, Uint16, avx2F8Stage(Float8E4M3FNUZ, Uint16, e4m3fnuzToI16AVX2, 16))
+		registerTierStage("avx2", Float8E5M2FNUZ, Int16, avx2F8Stage(Float8E5M2FNUZ, Int16, e5m2fnuzToI16AVX2, 16))
+		registerTierStage("avx2", Float8E5M2FNUZ, Uint16, avx2F8Stage(Float8E5M2FNUZ, Uint16, e5m2fnuzToI16AVX2, 16))
+		registerTierStage("avx2", Float8E5M2, Int16, avx2F8Stage(Float8E5M2, Int16, e5m2ToI16AVX2, 16))
+		registerTierStage("avx2", Float8E5M2, Uint16, avx2F8Stage(Float8E5M2, Uint16, e5m2ToI16AVX2, 16))
+		registerTierStage("avx2", Float8E8M0, Int16, avx2F8Stage(Float8E8M0, Int16, e8m0ToI16AVX2, 16))
+		registerTierStage("avx2", Float8E8M0, Uint16, avx2F8Stage(Float8E8M0, Uint16, e8m0ToI16AVX2, 16))
+		registerTierStage("avx2", Float8E4M3FN, Int32, avx2F8Stage(Float8E4M3FN, Int32, e4m3fnToI32AVX2, 16))
+		registerTierStage("avx2", Float8E4M3FN, Uint32, avx2F8Stage(Float8E4M3FN, Uint32, e4m3fnToI32AVX2, 16))
+		registerTierStage("avx2", Float8E4M3FNUZ, Int32, avx2F8Stage(Float8E4M3FNUZ, Int32, e4m3fnuzToI32AVX2, 16))
+		registerTierStage("avx2", Float8E4M3FNUZ, Uint32, avx2F8Stage(Float8E4M3FNUZ, Uint32, e4m3fnuzToI32AVX2, 16))
+		registerTierStage("avx2", Float8E5M2FNUZ, Int32, avx2F8Stage(Float8E5M2FNUZ, Int32, e5m2fnuzToI32AVX2, 16))
+		registerTierStage("avx2", Float8E5M2FNUZ, Uint32, avx2F8Stage(Float8E5M2FNUZ, Uint32, e5m2fnuzToI32AVX2, 16))
+		registerTierStage("avx2", Float8E5M2, Int32, avx2F8Stage(Float8E5M2, Int32, e5m2ToI32AVX2, 16))
+		registerTierStage("avx2", Float8E5M2, Uint32, avx2F8Stage(Float8E5M2, Uint32, e5m2ToI32AVX2, 16))
+		registerTierStage("avx2", Float8E8M0, Int32, avx2F8Stage(Float8E8M0, Int32, e8m0ToI32AVX2, 16))
+		registerTierStage("avx2", Float8E8M0, Uint32, avx2F8Stage(Float8E8M0, Uint32, e8m0ToI32AVX2, 16))
+		registerTierStage("avx2", Float8E4M3FN, Int8, avx2F8Stage(Float8E4M3FN, Int8, e4m3fnToI8AVX2, 32))
+		registerTierStage("avx2", Float8E4M3FN, Uint8, avx2F8Stage(Float8E4M3FN, Uint8, e4m3fnToI8AVX2, 32))
+		registerTierStage("avx2", Float8E4M3FNUZ, Int8, avx2F8Stage(Float8E4M3FNUZ, Int8, e4m3fnuzToI8AVX2, 32))
+		registerTierStage("avx2", Float8E4M3FNUZ, Uint8, avx2F8Stage(Float8E4M3FNUZ, Uint8, e4m3fnuzToI8AVX2, 32))
+		registerTierStage("avx2", Float8E5M2FNUZ, Int8, avx2F8Stage(Float8E5M2FNUZ, Int8, e5m2fnuzToI8AVX2, 32))
+		registerTierStage("avx2", Float8E5M2FNUZ, Uint8, avx2F8Stage(Float8E5M2FNUZ, Uint8, e5m2fnuzToI8AVX2, 32))
+		registerTierStage("avx2", Float8E5M2, Int8, avx2F8Stage(Float8E5M2, Int8, e5m2ToI8AVX2, 32))
+		registerTierStage("avx2", Float8E5M2, Uint8, avx2F8Stage(Float8E5M2, Uint8, e5m2ToI8AVX2, 32))
+		registerTierStage("avx2", Float8E8M0, Int8, avx2F8Stage(Float8E8M0, Int8, e8m0ToI8AVX2, 32))
+		registerTierStage("avx2", Float8E8M0, Uint8, avx2F8Stage(Float8E8M0, Uint8, e8m0ToI8AVX2, 32))
+		registerTierStage("avx2", Float8E4M3FN, Bool, avx2F8Stage(Float8E4M3FN, Bool, e4m3fnToBoolAVX2, 32))
+		registerTierStage("avx2", Float8E4M3FNUZ, Bool, avx2F8Stage(Float8E4M3FNUZ, Bool, e4m3fnuzToBoolAVX2, 32))
+		registerTierStage("avx2", Float8E5M2FNUZ, Bool, avx2F8Stage(Float8E5M2FNUZ, Bool, e5m2fnuzToBoolAVX2, 32))
+		registerTierStage("avx2", Float8E5M2, Bool, avx2F8Stage(Float8E5M2, Bool, e5m2ToBoolAVX2, 32))
+		registerTierStage("avx2", Float8E8M0, Bool, avx2F8Stage(Float8E8M0, Bool, e8m0ToBoolAVX2, 32))
+		registerTierStage("avx2", Float8E4M3FNUZ, Float16, avx2F8Stage(Float8E4M3FNUZ, Float16, e4m3fnuzToF16AVX2, 16))
+		registerTierStage("avx2", Float8E5M2FNUZ, Float16, avx2F8Stage(Float8E5M2FNUZ, Float16, e5m2fnuzToF16AVX2, 16))
+		registerTierStage("avx2", Float8E8M0, Float16, avx2F8Stage(Float8E8M0, Float16, e8m0ToF16AVX2, 16))
+		registerTierStage("avx2", Float8E4M3FNUZ, BFloat16, avx2F8Stage(Float8E4M3FNUZ, BFloat16, e4m3fnuzToBF16AVX2, 16))
+		registerTierStage("avx2", Float8E5M2FNUZ, BFloat16, avx2F8Stage(Float8E5M2FNUZ, BFloat16, e5m2fnuzToBF16AVX2, 16))
+		registerTierStage("avx2", Float8E8M0, BFloat16, avx2F8Stage(Float8E8M0, BFloat16, e8m0ToBF16AVX2, 16))
+	}
+}

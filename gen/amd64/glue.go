@@ -136,6 +136,8 @@ func glue(used, oddUsed, fusedUsed stageISA) ([]byte, error) {
 	if err := fusedGlue(&b, fusedUsed); err != nil {
 		return nil, err
 	}
+	b.WriteString("\n")
+	widen8Glue(&b)
 	return format.Source(b.Bytes())
 }
 

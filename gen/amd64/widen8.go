@@ -1,6 +1,11 @@
 package amd64
 
 import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
@@ -43,8 +48,8 @@ import (
 // (the subnormal 0x00400000) and 0xFF is NaN (0x7FC00000), both b << 23 |
 // 0x00400000.
 //
-// The same widenings, followed by a truncating conversion, give the 16- and
-// 32-bit integer targets in one pass (widenF8Int).
+// The same widenings, then a conversion in registers, give the integer,
+// BOOL, FLOAT16 and BFLOAT16 targets in one pass (widenF8To).
 func widenF8(a *Asm) {
 	for _, t := range widen8Types {
 		a.Func(t.name+"ToF32AVX2", AVX2, "func(dst *float32, src *uint8, n int)")
@@ -59,13 +64,13 @@ func widenF8(a *Asm) {
 			}
 		})
 	}
-	widenF8Int(a)
+	widenF8To(a)
 }
 
 // widen8Type is one 8-bit float type of the AVX2 widenings: widen is called
 // before the loop (it sets up its constants) and returns the code that
 // widens a step of 8 or 16 bytes into float32 lanes, one YMM per 8.
-// toInt, where not nil, replaces widen for the integer targets (widenF8Int).
+// toInt, where not nil, replaces widen for the integer targets (widenF8To).
 type widen8Type struct {
 	name         string
 	widen, toInt func(a *Asm) func(p *Step) []VecVirtual
@@ -222,58 +227,198 @@ func widenE8M0(a *Asm) func(p *Step) []VecVirtual {
 	}
 }
 
-// widenF8Int emits the AVX2 kernels from the 8-bit float types to 16- and
-// 32-bit integers: the widening above, then VCVTTPS2DQ, which truncates
-// every value below 2^31 in magnitude exactly and gives 0x80000000 for the
-// rest (NaN, ±Inf, E8M0's 2^31 and above). For the 16-bit targets the low
-// half is the result modulo 2^16, which is the reference's (0 for those
-// others: 0x80000000 has a zero low half, and every power of two from
-// 2^16 up is 0 modulo 2^16), packed without saturation. For the 32-bit
-// targets the lanes with |r| ≥ 2^32 or NaN are cleared (the reference's 0);
-// E8M0's 2^31 stays 0x80000000, which is 2^31 modulo 2^32. They replace the
-// route through a FLOAT block; n is a multiple of 16.
-func widenF8Int(a *Asm) {
-	for _, t := range widen8Types {
-		for _, bits := range []int{16, 32} {
-			name := t.name + "ToI16AVX2"
-			if bits == 32 {
-				name = t.name + "ToI32AVX2"
+// widen8Target is a target of the one-pass AVX2 kernels from the 8-bit
+// float types: the widening above (toInt's where the type has one and the
+// target is an integer), then finish on the float32 lanes of a step.
+type widen8Target struct {
+	suffix string   // kernel name: type name + "To" + suffix + "AVX2"
+	goType []string // the target DataTypes (Go names)
+	bytes  int      // per element
+	lanes  int      // per step (16 or 32: a whole store)
+	toInt  bool     // the target is an integer (toInt's widening allowed)
+	types  []string // the source types served; nil: all of widen8Types
+	finish func(a *Asm) func(s *Step, rs []VecVirtual)
+}
+
+// widen8Targets is the table of those kernels. Why each finish gives the
+// reference's bits:
+//   - I16, I8: VCVTTPS2DQ truncates every value below 2^31 in magnitude
+//     exactly and gives 0x80000000 for the rest (NaN, ±Inf, E8M0's 2^31 and
+//     above); the low 16 or 8 bits are the result modulo 2^16 or 2^8, the
+//     reference's (0 for those others: 0x80000000 has zero low bits, and
+//     every power of two from 2^16 up is 0 modulo 2^16), packed without
+//     saturation.
+//   - I32: the same, with the lanes of |r| ≥ 2^32 or NaN cleared (the
+//     reference's 0); E8M0's 2^31 stays 0x80000000, 2^31 modulo 2^32.
+//   - F16: VCVTPS2PH rounds the exact float32 once, to nearest even, NaN
+//     quieted with its top payload bits, which is the reference's FLOAT16.
+//   - BF16: a float8 value has at most 4 significant bits and an E8M0 value
+//     one, so the high half of the float32 is the value (NaN: 0x7FC0|sign).
+//   - Bool: r != 0, NaN included (VCMPPS NEQ_UQ).
+//
+// FLOAT8E4M3FN and FLOAT8E5M2 → FLOAT16/BFLOAT16 have kernels of their own
+// (lut.go, f8ToHalfAVX2) that the AVX2 lut16 wrapper picks.
+var widen8Targets = []widen8Target{
+	{"I16", []string{"Int16", "Uint16"}, 2, 16, true, nil, finishInt(16)},
+	{"I32", []string{"Int32", "Uint32"}, 4, 16, true, nil, finishInt(32)},
+	{"I8", []string{"Int8", "Uint8"}, 1, 32, true, nil, finishInt(8)},
+	{"Bool", []string{"Bool"}, 1, 32, false, nil, finishBool},
+	{"F16", []string{"Float16"}, 2, 16, false, []string{"e4m3fnuz", "e5m2fnuz", "e8m0"}, finishF16},
+	{"BF16", []string{"BFloat16"}, 2, 16, false, []string{"e4m3fnuz", "e5m2fnuz", "e8m0"}, finishBF16},
+}
+
+// widen8GoTypes maps widen8Types' names to their DataTypes' Go names.
+var widen8GoTypes = map[string]string{"e4m3fn": "Float8E4M3FN", "e4m3fnuz": "Float8E4M3FNUZ", "e5m2": "Float8E5M2", "e5m2fnuz": "Float8E5M2FNUZ", "e8m0": "Float8E8M0"}
+
+// widen8Kernels lists the (type, target) kernels of widen8Targets.
+func widen8Kernels() (out []struct {
+	t   widen8Type
+	tgt widen8Target
+}) {
+	for _, tgt := range widen8Targets {
+		for _, t := range widen8Types {
+			if tgt.types == nil || slices.Contains(tgt.types, t.name) {
+				out = append(out, struct {
+					t   widen8Type
+					tgt widen8Target
+				}{t, tgt})
 			}
-			a.Func(name, AVX2, "func(dst *uint8, src *uint8, n int)", "n is a multiple of 16.")
-			dst, src, n := a.Args()
-			widen := t.widen
-			if t.toInt != nil {
-				widen = t.toInt
-			}
-			w := widen(a)
-			var low, abs, limit VecVirtual
-			if bits == 16 {
-				low = a.Const32(0xFFFF)
-			} else {
-				abs, limit = a.Const32(0x7FFFFFFF), a.Const32(0x4F800000) // 2^32
-			}
-			a.Stream(Loop{SrcSize: 1, DstSize: bits / 8, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
-				rs := w(s)
-				for j, r := range rs {
-					q := a.Vec()
-					a.VCVTTPS2DQ(r, q)
-					if bits == 16 {
-						a.VPAND(low, q, q)
-					} else {
-						m := a.Vec()
-						a.VANDPS(abs, r, m)
-						a.VCMPPS(U8(1), limit, m, m) // |r| < 2^32, false for NaN (LT_OS)
-						a.VPAND(m, q, q)
-						s.Store(q, s.Dst.Offset(32*j), 32, nil)
-					}
-					rs[j] = q
-				}
-				if bits == 16 {
-					a.VPACKUSDW(rs[1], rs[0], rs[0])
-					a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
-					s.Store(rs[0], s.Dst, 16, nil)
-				}
-			}))
 		}
 	}
+	return out
+}
+
+// widenF8To emits the kernels of widen8Targets; n is a multiple of the
+// target's lanes.
+func widenF8To(a *Asm) {
+	for _, k := range widen8Kernels() {
+		t, tgt := k.t, k.tgt
+		a.Func(t.name+"To"+tgt.suffix+"AVX2", AVX2, "func(dst *uint8, src *uint8, n int)",
+			fmt.Sprintf("n is a multiple of %d (gen/amd64 widen8Targets: %s).", tgt.lanes, tgt.suffix))
+		dst, src, n := a.Args()
+		widen := t.widen
+		if tgt.toInt && t.toInt != nil {
+			widen = t.toInt
+		}
+		w := widen(a)
+		finish := tgt.finish(a)
+		a.Stream(Loop{SrcSize: 1, DstSize: tgt.bytes, Lanes: tgt.lanes, Unroll: 32 / tgt.lanes}, dst, src, n, Each(tgt.lanes, func(s *Step) {
+			var rs []VecVirtual
+			for i := 0; i < tgt.lanes; i += 16 {
+				rs = append(rs, w(s.Part(i, 16))...)
+			}
+			finish(s, rs)
+		}))
+	}
+}
+
+// finishInt is the finish of the integer targets of the given bits.
+func finishInt(bits int) func(a *Asm) func(s *Step, rs []VecVirtual) {
+	return func(a *Asm) func(s *Step, rs []VecVirtual) {
+		var low, abs, limit VecVirtual
+		switch bits {
+		case 8:
+			low = a.Const32(0xFF)
+		case 16:
+			low = a.Const32(0xFFFF)
+		default:
+			abs, limit = a.Const32(0x7FFFFFFF), a.Const32(0x4F800000) // 2^32
+		}
+		var order VecVirtual
+		if bits == 8 {
+			order = a.Vec()
+			a.VPMOVZXBD(a.DataBytes("packorder8", []byte{0, 4, 1, 5, 2, 6, 3, 7}), order)
+		}
+		return func(s *Step, rs []VecVirtual) {
+			for j, r := range rs {
+				q := a.Vec()
+				a.VCVTTPS2DQ(r, q)
+				if bits < 32 {
+					a.VPAND(low, q, q)
+				} else {
+					m := a.Vec()
+					a.VANDPS(abs, r, m)
+					a.VCMPPS(U8(1), limit, m, m) // |r| < 2^32, false for NaN (LT_OS)
+					a.VPAND(m, q, q)
+					s.Store(q, s.Dst.Offset(32*j), 32, nil)
+				}
+				rs[j] = q
+			}
+			switch bits {
+			case 16:
+				a.VPACKUSDW(rs[1], rs[0], rs[0])
+				a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
+				s.Store(rs[0], s.Dst, 16, nil)
+			case 8:
+				packBytes4(a, s, rs, order)
+			}
+		}
+	}
+}
+
+// packBytes4 stores the low bytes of the dwords of four vectors (each
+// dword at most 0xFF), in order: two VPACKUSDW and a VPACKUSWB leave each
+// 128-bit lane holding four dwords of each vector, VPERMD orders them.
+func packBytes4(a *Asm, s *Step, rs []VecVirtual, order VecVirtual) {
+	a.VPACKUSDW(rs[1], rs[0], rs[0])
+	a.VPACKUSDW(rs[3], rs[2], rs[2])
+	a.VPACKUSWB(rs[2], rs[0], rs[0])
+	a.VPERMD(rs[0], order, rs[0])
+	s.Store(rs[0], s.Dst, 8, nil)
+}
+
+func finishBool(a *Asm) func(s *Step, rs []VecVirtual) {
+	zero, one := a.Vec(), a.Const32(1)
+	a.VXORPS(zero, zero, zero)
+	order := a.Vec()
+	a.VPMOVZXBD(a.DataBytes("packorder8", []byte{0, 4, 1, 5, 2, 6, 3, 7}), order)
+	return func(s *Step, rs []VecVirtual) {
+		for _, r := range rs {
+			a.VCMPPS(U8(4), zero, r, r) // NEQ_UQ: NaN is true
+			a.VPAND(one, r, r)
+		}
+		packBytes4(a, s, rs, order)
+	}
+}
+
+func finishF16(a *Asm) func(s *Step, rs []VecVirtual) {
+	return func(s *Step, rs []VecVirtual) {
+		for j, r := range rs {
+			a.VCVTPS2PH(U8(0), r, r.AsX())
+			s.Store(r.AsX().(VecVirtual), s.Dst.Offset(16*j), 16, nil)
+		}
+	}
+}
+
+func finishBF16(a *Asm) func(s *Step, rs []VecVirtual) {
+	return func(s *Step, rs []VecVirtual) {
+		for _, r := range rs {
+			a.VPSRLD(U8(16), r, r)
+		}
+		a.VPACKUSDW(rs[1], rs[0], rs[0])
+		a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
+		s.Store(rs[0], s.Dst, 16, nil)
+	}
+}
+
+// widen8Glue writes the Go side of widen8Targets' kernels: their
+// registration as AVX2 tier stages (avx2F8Stage, f8int_amd64.go).
+func widen8Glue(b *bytes.Buffer) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	var conds []string
+	for _, x := range baseISA[AVX2] {
+		if x != "MMX+" {
+			conds = append(conds, "cpu.X86."+cpuFlags[x])
+		}
+	}
+	p("// The one-pass AVX2 stages of the 8-bit float sources (gen/amd64/widen8.go,\n")
+	p("// widen8Targets), for the AVX2 tier only: AVX-512 has its own table kernels.\n\n")
+	p("func init() {\n\tif %s {\n", strings.Join(conds, " && "))
+	for _, k := range widen8Kernels() {
+		for _, to := range k.tgt.goType {
+			from := widen8GoTypes[k.t.name]
+			p("\t\tregisterTierStage(%q, %s, %s, avx2F8Stage(%s, %s, %sTo%sAVX2, %d))\n", "avx2", from, to, from, to, k.t.name, k.tgt.suffix, k.tgt.lanes)
+		}
+	}
+	p("\t}\n}\n")
 }
