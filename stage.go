@@ -31,10 +31,15 @@ var simdStages = map[string]map[pairKey]stageFunc{}
 
 // registerStage adds the stage fn for from → to at the named tier.
 func registerStage(tier string, from, to DataType, fn stageFunc) {
-	m := simdStages[tier]
+	addStage(simdStages, tier, from, to, fn)
+}
+
+// addStage adds fn for from → to at tier to the registry stages.
+func addStage(stages map[string]map[pairKey]stageFunc, tier string, from, to DataType, fn stageFunc) {
+	m := stages[tier]
 	if m == nil {
 		m = map[pairKey]stageFunc{}
-		simdStages[tier] = m
+		stages[tier] = m
 	}
 	m[pairKey{from, to}] = fn
 }
@@ -46,12 +51,7 @@ var simdTierStages = map[string]map[pairKey]stageFunc{}
 
 // registerTierStage adds the stage fn for from → to at the named tier only.
 func registerTierStage(tier string, from, to DataType, fn stageFunc) {
-	m := simdTierStages[tier]
-	if m == nil {
-		m = map[pairKey]stageFunc{}
-		simdTierStages[tier] = m
-	}
-	m[pairKey{from, to}] = fn
+	addStage(simdTierStages, tier, from, to, fn)
 }
 
 // simdOddStages maps a tier name to its round-to-odd stages by source type.
