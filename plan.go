@@ -37,6 +37,9 @@ import (
 //     2^-127 under round-up) exactly as the tiny exact value does. Subnormal
 //     float32 keep at least 24-(149-133) = 8 ≥ 2 extra bits over BFLOAT16's
 //     subnormals, and far more over the others.
+//   - Except the integer sources to the targets whose values are all below
+//     2^24 (FLOAT16, the float8 types but E8M0, FLOAT4E2M1): they go through
+//     FLOAT's round-to-nearest-even conversion (see below2p24).
 //   - The packed integer targets (INT4, UINT4, INT2, UINT2) from those wide
 //     sources go through INT8: truncating then wrapping modulo 2^8 and then
 //     modulo 2^4 (or 2^2) is wrapping modulo 2^4; out-of-range values give
@@ -214,6 +217,8 @@ func makePlan(from, to DataType) *plan {
 		p.a = toFloatStep(from)
 	case exactInFloat(from):
 		p.mid, p.a, p.b = Float, toFloatStep(from), planStep(Float, to)
+	case from.IsInteger() && below2p24(to): // exact or beyond the target's range in float32
+		p.mid, p.a, p.b = Float, planStep(from, Float), planStep(Float, to)
 	default: // wide source to a narrow float: round to odd, then to the target
 		p.mid, p.a, p.b = Float, toFloatOddStep(from), planStep(Float, to)
 	}
@@ -225,6 +230,22 @@ func makePlan(from, to DataType) *plan {
 		p = &plan{from: from, to: to, a: fusedF8Step(from, to, p), pivot: p}
 	}
 	return p
+}
+
+// below2p24 reports whether every finite value of the float type t is below
+// 2^24 in magnitude: FLOAT16 (65504), the float8 types but E8M0 (57344 at
+// most) and FLOAT4E2M1 (6). An INT32, UINT32, INT64 or UINT64 source
+// reaches those through FLOAT's round-to-nearest-even conversion, with no
+// round to odd: an integer below 2^24 in magnitude is a float32, and one
+// above rounds to a float32 of magnitude ≥ 2^24, so the exact value and the
+// float32 are both beyond the target's range, with the same sign, which is
+// all its overflow rule (±Inf, NaN or saturation) reads.
+func below2p24(t DataType) bool {
+	switch t {
+	case Float16, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float4E2M1:
+		return true
+	}
+	return false
 }
 
 // optionFree reports whether conversions to t ignore Options (all but the
