@@ -22724,239 +22724,321 @@ done:
 	RET
 
 // func f32ToF4AVX2(dst *uint8, src *float32, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, F16C
 TEXT ·f32ToF4AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x3f800000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
 
 main:
-	CMPQ         DX, $0x00000010
+	CMPQ         DX, $0x00000020
 	JB           single
 	VMOVDQU      (CX), Y1
-	VPAND        splat32_7fffffff<>+0(SB), Y1, Y2
-	VPAND        splat32_00400000<>+0(SB), Y2, Y4
-	VPSRLD       $0x16, Y4, Y4
-	VPADDD       splat32_c11fffff<>+0(SB), Y2, Y3
-	VPADDD       Y4, Y3, Y3
-	VPSRLD       $0x16, Y3, Y3
-	VPCMPGTD     Y2, Y0, Y4
-	VADDPS       splat32_4a800000<>+0(SB), Y2, Y5
-	VPSUBD       splat32_4a800000<>+0(SB), Y5, Y5
-	VPBLENDVB    Y4, Y5, Y3, Y3
-	VPMINUD      splat32_00000007<>+0(SB), Y3, Y3
-	VPSRLD       $0x1c, Y1, Y1
-	VPAND        splat32_00000008<>+0(SB), Y1, Y1
-	VPOR         Y1, Y3, Y3
-	VPCMPGTD     splat32_7f800000<>+0(SB), Y2, Y1
-	VPBLENDVB    Y1, splat32_00000008<>+0(SB), Y3, Y3
-	VPSRLQ       $0x1c, Y3, Y1
-	VPAND        splat32_0000000f<>+0(SB), Y3, Y3
-	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
-	VPOR         Y1, Y3, Y3
-	VPSHUFB      packqb<>+0(SB), Y3, Y3
-	VEXTRACTI128 $0x01, Y3, X1
-	VPOR         X1, X3, X3
-	VMOVD        X3, (AX)
+	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
+	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
+	VPAND        splat32_00002000<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VCVTPS2PH    $0x03, Y1, X0
 	VMOVDQU      32(CX), Y1
-	VPAND        splat32_7fffffff<>+0(SB), Y1, Y2
-	VPAND        splat32_00400000<>+0(SB), Y2, Y4
-	VPSRLD       $0x16, Y4, Y4
-	VPADDD       splat32_c11fffff<>+0(SB), Y2, Y3
-	VPADDD       Y4, Y3, Y3
-	VPSRLD       $0x16, Y3, Y3
-	VPCMPGTD     Y2, Y0, Y4
-	VADDPS       splat32_4a800000<>+0(SB), Y2, Y5
-	VPSUBD       splat32_4a800000<>+0(SB), Y5, Y5
-	VPBLENDVB    Y4, Y5, Y3, Y3
-	VPMINUD      splat32_00000007<>+0(SB), Y3, Y3
-	VPSRLD       $0x1c, Y1, Y1
-	VPAND        splat32_00000008<>+0(SB), Y1, Y1
-	VPOR         Y1, Y3, Y3
-	VPCMPGTD     splat32_7f800000<>+0(SB), Y2, Y1
-	VPBLENDVB    Y1, splat32_00000008<>+0(SB), Y3, Y3
-	VPSRLQ       $0x1c, Y3, Y1
-	VPAND        splat32_0000000f<>+0(SB), Y3, Y3
-	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
-	VPOR         Y1, Y3, Y3
-	VPSHUFB      packqb<>+0(SB), Y3, Y3
-	VEXTRACTI128 $0x01, Y3, X1
-	VPOR         X1, X3, X3
-	VMOVD        X3, 4(AX)
+	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
+	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
+	VPAND        splat32_00002000<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VCVTPS2PH    $0x03, Y1, X1
+	VINSERTI128  $0x01, X1, Y0, Y0
+	VPAND        splat32_7fff7fff<>+0(SB), Y0, Y1
+	VPSRLW       $0x09, Y1, Y2
+	VPAND        splat32_00010001<>+0(SB), Y2, Y2
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y7
+	VPADDW       Y2, Y7, Y7
+	VPSRAW       $0x09, Y7, Y7
+	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y2
+	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
+	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y8
+	VPMINUW      splat32_00010001<>+0(SB), Y8, Y8
+	VPADDW       Y8, Y2, Y2
+	VPMAXSW      Y2, Y7, Y7
+	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y2
+	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
+	VPADDW       splat32_00070007<>+0(SB), Y2, Y2
+	VPMINSW      Y2, Y7, Y7
+	VPSRLW       $0x0c, Y0, Y2
+	VPAND        splat32_00080008<>+0(SB), Y2, Y2
+	VPOR         Y2, Y7, Y7
+	VPSRLD       $0x0c, Y7, Y1
+	VPOR         Y1, Y7, Y7
+	VPSHUFB      f4pairs<>+0(SB), Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X0
+	VPOR         X0, X7, X0
+	VMOVQ        X0, (AX)
 	VMOVDQU      64(CX), Y1
-	VPAND        splat32_7fffffff<>+0(SB), Y1, Y2
-	VPAND        splat32_00400000<>+0(SB), Y2, Y4
-	VPSRLD       $0x16, Y4, Y4
-	VPADDD       splat32_c11fffff<>+0(SB), Y2, Y3
-	VPADDD       Y4, Y3, Y3
-	VPSRLD       $0x16, Y3, Y3
-	VPCMPGTD     Y2, Y0, Y4
-	VADDPS       splat32_4a800000<>+0(SB), Y2, Y5
-	VPSUBD       splat32_4a800000<>+0(SB), Y5, Y5
-	VPBLENDVB    Y4, Y5, Y3, Y3
-	VPMINUD      splat32_00000007<>+0(SB), Y3, Y3
-	VPSRLD       $0x1c, Y1, Y1
-	VPAND        splat32_00000008<>+0(SB), Y1, Y1
-	VPOR         Y1, Y3, Y3
-	VPCMPGTD     splat32_7f800000<>+0(SB), Y2, Y1
-	VPBLENDVB    Y1, splat32_00000008<>+0(SB), Y3, Y3
-	VPSRLQ       $0x1c, Y3, Y1
-	VPAND        splat32_0000000f<>+0(SB), Y3, Y3
-	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
-	VPOR         Y1, Y3, Y3
-	VPSHUFB      packqb<>+0(SB), Y3, Y3
-	VEXTRACTI128 $0x01, Y3, X1
-	VPOR         X1, X3, X3
-	VMOVD        X3, 8(AX)
+	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
+	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
+	VPAND        splat32_00002000<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VCVTPS2PH    $0x03, Y1, X3
 	VMOVDQU      96(CX), Y1
-	VPAND        splat32_7fffffff<>+0(SB), Y1, Y2
-	VPAND        splat32_00400000<>+0(SB), Y2, Y4
-	VPSRLD       $0x16, Y4, Y4
-	VPADDD       splat32_c11fffff<>+0(SB), Y2, Y3
-	VPADDD       Y4, Y3, Y3
-	VPSRLD       $0x16, Y3, Y3
-	VPCMPGTD     Y2, Y0, Y4
-	VADDPS       splat32_4a800000<>+0(SB), Y2, Y5
-	VPSUBD       splat32_4a800000<>+0(SB), Y5, Y5
-	VPBLENDVB    Y4, Y5, Y3, Y3
-	VPMINUD      splat32_00000007<>+0(SB), Y3, Y3
-	VPSRLD       $0x1c, Y1, Y1
-	VPAND        splat32_00000008<>+0(SB), Y1, Y1
-	VPOR         Y1, Y3, Y3
-	VPCMPGTD     splat32_7f800000<>+0(SB), Y2, Y1
-	VPBLENDVB    Y1, splat32_00000008<>+0(SB), Y3, Y3
-	VPSRLQ       $0x1c, Y3, Y1
-	VPAND        splat32_0000000f<>+0(SB), Y3, Y3
-	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
-	VPOR         Y1, Y3, Y3
-	VPSHUFB      packqb<>+0(SB), Y3, Y3
-	VEXTRACTI128 $0x01, Y3, X1
-	VPOR         X1, X3, X3
-	VMOVD        X3, 12(AX)
-	ADDQ         $0x00000080, CX
-	ADDQ         $0x00000010, AX
-	SUBQ         $0x00000010, DX
+	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
+	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
+	VPAND        splat32_00002000<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VCVTPS2PH    $0x03, Y1, X0
+	VINSERTI128  $0x01, X0, Y3, Y3
+	VPAND        splat32_7fff7fff<>+0(SB), Y3, Y1
+	VPSRLW       $0x09, Y1, Y2
+	VPAND        splat32_00010001<>+0(SB), Y2, Y2
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y7
+	VPADDW       Y2, Y7, Y7
+	VPSRAW       $0x09, Y7, Y7
+	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y2
+	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
+	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y8
+	VPMINUW      splat32_00010001<>+0(SB), Y8, Y8
+	VPADDW       Y8, Y2, Y2
+	VPMAXSW      Y2, Y7, Y7
+	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y2
+	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
+	VPADDW       splat32_00070007<>+0(SB), Y2, Y2
+	VPMINSW      Y2, Y7, Y7
+	VPSRLW       $0x0c, Y3, Y2
+	VPAND        splat32_00080008<>+0(SB), Y2, Y2
+	VPOR         Y2, Y7, Y7
+	VPSRLD       $0x0c, Y7, Y1
+	VPOR         Y1, Y7, Y7
+	VPSHUFB      f4pairs<>+0(SB), Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X0
+	VPOR         X0, X7, X0
+	VMOVQ        X0, 8(AX)
+	VMOVDQU      128(CX), Y1
+	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
+	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
+	VPAND        splat32_00002000<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VCVTPS2PH    $0x03, Y1, X4
+	VMOVDQU      160(CX), Y1
+	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
+	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
+	VPAND        splat32_00002000<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VCVTPS2PH    $0x03, Y1, X0
+	VINSERTI128  $0x01, X0, Y4, Y4
+	VPAND        splat32_7fff7fff<>+0(SB), Y4, Y1
+	VPSRLW       $0x09, Y1, Y2
+	VPAND        splat32_00010001<>+0(SB), Y2, Y2
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y7
+	VPADDW       Y2, Y7, Y7
+	VPSRAW       $0x09, Y7, Y7
+	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y2
+	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
+	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y8
+	VPMINUW      splat32_00010001<>+0(SB), Y8, Y8
+	VPADDW       Y8, Y2, Y2
+	VPMAXSW      Y2, Y7, Y7
+	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y2
+	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
+	VPADDW       splat32_00070007<>+0(SB), Y2, Y2
+	VPMINSW      Y2, Y7, Y7
+	VPSRLW       $0x0c, Y4, Y2
+	VPAND        splat32_00080008<>+0(SB), Y2, Y2
+	VPOR         Y2, Y7, Y7
+	VPSRLD       $0x0c, Y7, Y1
+	VPOR         Y1, Y7, Y7
+	VPSHUFB      f4pairs<>+0(SB), Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X0
+	VPOR         X0, X7, X0
+	VMOVQ        X0, 16(AX)
+	VMOVDQU      192(CX), Y1
+	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
+	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
+	VPAND        splat32_00002000<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VCVTPS2PH    $0x03, Y1, X5
+	VMOVDQU      224(CX), Y1
+	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
+	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
+	VPAND        splat32_00002000<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VCVTPS2PH    $0x03, Y1, X0
+	VINSERTI128  $0x01, X0, Y5, Y5
+	VPAND        splat32_7fff7fff<>+0(SB), Y5, Y1
+	VPSRLW       $0x09, Y1, Y2
+	VPAND        splat32_00010001<>+0(SB), Y2, Y2
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y7
+	VPADDW       Y2, Y7, Y7
+	VPSRAW       $0x09, Y7, Y7
+	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y2
+	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
+	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y8
+	VPMINUW      splat32_00010001<>+0(SB), Y8, Y8
+	VPADDW       Y8, Y2, Y2
+	VPMAXSW      Y2, Y7, Y7
+	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y2
+	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
+	VPADDW       splat32_00070007<>+0(SB), Y2, Y2
+	VPMINSW      Y2, Y7, Y7
+	VPSRLW       $0x0c, Y5, Y2
+	VPAND        splat32_00080008<>+0(SB), Y2, Y2
+	VPOR         Y2, Y7, Y7
+	VPSRLD       $0x0c, Y7, Y1
+	VPOR         Y1, Y7, Y7
+	VPSHUFB      f4pairs<>+0(SB), Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X0
+	VPOR         X0, X7, X0
+	VMOVQ        X0, 24(AX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
 	JMP          main
 
 single:
-	CMPQ         DX, $0x00000004
+	CMPQ         DX, $0x00000008
 	JB           tail
-	VMOVDQU      (CX), Y1
-	VPAND        splat32_7fffffff<>+0(SB), Y1, Y2
-	VPAND        splat32_00400000<>+0(SB), Y2, Y4
-	VPSRLD       $0x16, Y4, Y4
-	VPADDD       splat32_c11fffff<>+0(SB), Y2, Y3
-	VPADDD       Y4, Y3, Y3
-	VPSRLD       $0x16, Y3, Y3
-	VPCMPGTD     Y2, Y0, Y4
-	VADDPS       splat32_4a800000<>+0(SB), Y2, Y5
-	VPSUBD       splat32_4a800000<>+0(SB), Y5, Y5
-	VPBLENDVB    Y4, Y5, Y3, Y3
-	VPMINUD      splat32_00000007<>+0(SB), Y3, Y3
-	VPSRLD       $0x1c, Y1, Y1
-	VPAND        splat32_00000008<>+0(SB), Y1, Y1
-	VPOR         Y1, Y3, Y3
-	VPCMPGTD     splat32_7f800000<>+0(SB), Y2, Y1
-	VPBLENDVB    Y1, splat32_00000008<>+0(SB), Y3, Y3
-	VPSRLQ       $0x1c, Y3, Y1
-	VPAND        splat32_0000000f<>+0(SB), Y3, Y3
-	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
-	VPOR         Y1, Y3, Y3
-	VPSHUFB      packqb<>+0(SB), Y3, Y3
-	VEXTRACTI128 $0x01, Y3, X1
-	VPOR         X1, X3, X3
-	VMOVD        X3, (AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000004, AX
-	SUBQ         $0x00000004, DX
+	VMOVDQU      (CX), Y0
+	VPAND        splat32_00001fff<>+0(SB), Y0, Y1
+	VPADDD       splat32_00001fff<>+0(SB), Y1, Y1
+	VPAND        splat32_00002000<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VCVTPS2PH    $0x03, Y0, X6
+	VMOVDQU      32(CX), Y0
+	VPAND        splat32_00001fff<>+0(SB), Y0, Y1
+	VPADDD       splat32_00001fff<>+0(SB), Y1, Y1
+	VPAND        splat32_00002000<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VCVTPS2PH    $0x03, Y0, X0
+	VINSERTI128  $0x01, X0, Y6, Y6
+	VPAND        splat32_7fff7fff<>+0(SB), Y6, Y0
+	VPSRLW       $0x09, Y0, Y1
+	VPAND        splat32_00010001<>+0(SB), Y1, Y1
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y0, Y2
+	VPADDW       Y1, Y2, Y2
+	VPSRAW       $0x09, Y2, Y2
+	VPSUBUSW     splat32_34003400<>+0(SB), Y0, Y1
+	VPMINUW      splat32_00010001<>+0(SB), Y1, Y1
+	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y0, Y3
+	VPMINUW      splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW       Y3, Y1, Y1
+	VPMAXSW      Y1, Y2, Y2
+	VPSUBUSW     splat32_7c007c00<>+0(SB), Y0, Y1
+	VPMINUW      splat32_00010001<>+0(SB), Y1, Y1
+	VPADDW       splat32_00070007<>+0(SB), Y1, Y1
+	VPMINSW      Y1, Y2, Y2
+	VPSRLW       $0x0c, Y6, Y1
+	VPAND        splat32_00080008<>+0(SB), Y1, Y1
+	VPOR         Y1, Y2, Y2
+	VPSRLD       $0x0c, Y2, Y0
+	VPOR         Y0, Y2, Y2
+	VPSHUFB      f4pairs<>+0(SB), Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X0
+	VPOR         X0, X2, X0
+	VMOVQ        X0, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
 	JMP          single
 
 tail:
 	VZEROUPPER
 	RET
 
-DATA splat32_00400000<>+0(SB)/4, $0x00400000
-DATA splat32_00400000<>+4(SB)/4, $0x00400000
-DATA splat32_00400000<>+8(SB)/4, $0x00400000
-DATA splat32_00400000<>+12(SB)/4, $0x00400000
-DATA splat32_00400000<>+16(SB)/4, $0x00400000
-DATA splat32_00400000<>+20(SB)/4, $0x00400000
-DATA splat32_00400000<>+24(SB)/4, $0x00400000
-DATA splat32_00400000<>+28(SB)/4, $0x00400000
-GLOBL splat32_00400000<>(SB), RODATA|NOPTR, $32
+DATA splat32_00001fff<>+0(SB)/4, $0x00001fff
+DATA splat32_00001fff<>+4(SB)/4, $0x00001fff
+DATA splat32_00001fff<>+8(SB)/4, $0x00001fff
+DATA splat32_00001fff<>+12(SB)/4, $0x00001fff
+DATA splat32_00001fff<>+16(SB)/4, $0x00001fff
+DATA splat32_00001fff<>+20(SB)/4, $0x00001fff
+DATA splat32_00001fff<>+24(SB)/4, $0x00001fff
+DATA splat32_00001fff<>+28(SB)/4, $0x00001fff
+GLOBL splat32_00001fff<>(SB), RODATA|NOPTR, $32
 
-DATA splat32_c11fffff<>+0(SB)/4, $0xc11fffff
-DATA splat32_c11fffff<>+4(SB)/4, $0xc11fffff
-DATA splat32_c11fffff<>+8(SB)/4, $0xc11fffff
-DATA splat32_c11fffff<>+12(SB)/4, $0xc11fffff
-DATA splat32_c11fffff<>+16(SB)/4, $0xc11fffff
-DATA splat32_c11fffff<>+20(SB)/4, $0xc11fffff
-DATA splat32_c11fffff<>+24(SB)/4, $0xc11fffff
-DATA splat32_c11fffff<>+28(SB)/4, $0xc11fffff
-GLOBL splat32_c11fffff<>(SB), RODATA|NOPTR, $32
+DATA splat32_00002000<>+0(SB)/4, $0x00002000
+DATA splat32_00002000<>+4(SB)/4, $0x00002000
+DATA splat32_00002000<>+8(SB)/4, $0x00002000
+DATA splat32_00002000<>+12(SB)/4, $0x00002000
+DATA splat32_00002000<>+16(SB)/4, $0x00002000
+DATA splat32_00002000<>+20(SB)/4, $0x00002000
+DATA splat32_00002000<>+24(SB)/4, $0x00002000
+DATA splat32_00002000<>+28(SB)/4, $0x00002000
+GLOBL splat32_00002000<>(SB), RODATA|NOPTR, $32
 
-DATA splat32_4a800000<>+0(SB)/4, $0x4a800000
-DATA splat32_4a800000<>+4(SB)/4, $0x4a800000
-DATA splat32_4a800000<>+8(SB)/4, $0x4a800000
-DATA splat32_4a800000<>+12(SB)/4, $0x4a800000
-DATA splat32_4a800000<>+16(SB)/4, $0x4a800000
-DATA splat32_4a800000<>+20(SB)/4, $0x4a800000
-DATA splat32_4a800000<>+24(SB)/4, $0x4a800000
-DATA splat32_4a800000<>+28(SB)/4, $0x4a800000
-GLOBL splat32_4a800000<>(SB), RODATA|NOPTR, $32
+DATA splat32_00010001<>+0(SB)/4, $0x00010001
+DATA splat32_00010001<>+4(SB)/4, $0x00010001
+DATA splat32_00010001<>+8(SB)/4, $0x00010001
+DATA splat32_00010001<>+12(SB)/4, $0x00010001
+DATA splat32_00010001<>+16(SB)/4, $0x00010001
+DATA splat32_00010001<>+20(SB)/4, $0x00010001
+DATA splat32_00010001<>+24(SB)/4, $0x00010001
+DATA splat32_00010001<>+28(SB)/4, $0x00010001
+GLOBL splat32_00010001<>(SB), RODATA|NOPTR, $32
 
-DATA splat32_00000007<>+0(SB)/4, $0x00000007
-DATA splat32_00000007<>+4(SB)/4, $0x00000007
-DATA splat32_00000007<>+8(SB)/4, $0x00000007
-DATA splat32_00000007<>+12(SB)/4, $0x00000007
-DATA splat32_00000007<>+16(SB)/4, $0x00000007
-DATA splat32_00000007<>+20(SB)/4, $0x00000007
-DATA splat32_00000007<>+24(SB)/4, $0x00000007
-DATA splat32_00000007<>+28(SB)/4, $0x00000007
-GLOBL splat32_00000007<>(SB), RODATA|NOPTR, $32
+DATA splat32_c8ffc8ff<>+0(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+4(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+8(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+12(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+16(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+20(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+24(SB)/4, $0xc8ffc8ff
+DATA splat32_c8ffc8ff<>+28(SB)/4, $0xc8ffc8ff
+GLOBL splat32_c8ffc8ff<>(SB), RODATA|NOPTR, $32
 
-DATA splat32_00000008<>+0(SB)/4, $0x00000008
-DATA splat32_00000008<>+4(SB)/4, $0x00000008
-DATA splat32_00000008<>+8(SB)/4, $0x00000008
-DATA splat32_00000008<>+12(SB)/4, $0x00000008
-DATA splat32_00000008<>+16(SB)/4, $0x00000008
-DATA splat32_00000008<>+20(SB)/4, $0x00000008
-DATA splat32_00000008<>+24(SB)/4, $0x00000008
-DATA splat32_00000008<>+28(SB)/4, $0x00000008
-GLOBL splat32_00000008<>(SB), RODATA|NOPTR, $32
+DATA splat32_34003400<>+0(SB)/4, $0x34003400
+DATA splat32_34003400<>+4(SB)/4, $0x34003400
+DATA splat32_34003400<>+8(SB)/4, $0x34003400
+DATA splat32_34003400<>+12(SB)/4, $0x34003400
+DATA splat32_34003400<>+16(SB)/4, $0x34003400
+DATA splat32_34003400<>+20(SB)/4, $0x34003400
+DATA splat32_34003400<>+24(SB)/4, $0x34003400
+DATA splat32_34003400<>+28(SB)/4, $0x34003400
+GLOBL splat32_34003400<>(SB), RODATA|NOPTR, $32
 
-DATA splat32_0000000f<>+0(SB)/4, $0x0000000f
-DATA splat32_0000000f<>+4(SB)/4, $0x0000000f
-DATA splat32_0000000f<>+8(SB)/4, $0x0000000f
-DATA splat32_0000000f<>+12(SB)/4, $0x0000000f
-DATA splat32_0000000f<>+16(SB)/4, $0x0000000f
-DATA splat32_0000000f<>+20(SB)/4, $0x0000000f
-DATA splat32_0000000f<>+24(SB)/4, $0x0000000f
-DATA splat32_0000000f<>+28(SB)/4, $0x0000000f
-GLOBL splat32_0000000f<>(SB), RODATA|NOPTR, $32
+DATA splat32_39ff39ff<>+0(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+4(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+8(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+12(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+16(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+20(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+24(SB)/4, $0x39ff39ff
+DATA splat32_39ff39ff<>+28(SB)/4, $0x39ff39ff
+GLOBL splat32_39ff39ff<>(SB), RODATA|NOPTR, $32
 
-DATA splat32_000000f0<>+0(SB)/4, $0x000000f0
-DATA splat32_000000f0<>+4(SB)/4, $0x000000f0
-DATA splat32_000000f0<>+8(SB)/4, $0x000000f0
-DATA splat32_000000f0<>+12(SB)/4, $0x000000f0
-DATA splat32_000000f0<>+16(SB)/4, $0x000000f0
-DATA splat32_000000f0<>+20(SB)/4, $0x000000f0
-DATA splat32_000000f0<>+24(SB)/4, $0x000000f0
-DATA splat32_000000f0<>+28(SB)/4, $0x000000f0
-GLOBL splat32_000000f0<>(SB), RODATA|NOPTR, $32
+DATA splat32_7c007c00<>+0(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+4(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+8(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+12(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+16(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+20(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+24(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+28(SB)/4, $0x7c007c00
+GLOBL splat32_7c007c00<>(SB), RODATA|NOPTR, $32
 
-DATA packqb<>+0(SB)/4, $0x80800800
-DATA packqb<>+4(SB)/4, $0x80808080
-DATA packqb<>+8(SB)/4, $0x80808080
-DATA packqb<>+12(SB)/4, $0x80808080
-DATA packqb<>+16(SB)/4, $0x08008080
-DATA packqb<>+20(SB)/4, $0x80808080
-DATA packqb<>+24(SB)/4, $0x80808080
-DATA packqb<>+28(SB)/4, $0x80808080
-GLOBL packqb<>(SB), RODATA|NOPTR, $32
+DATA splat32_00070007<>+0(SB)/4, $0x00070007
+DATA splat32_00070007<>+4(SB)/4, $0x00070007
+DATA splat32_00070007<>+8(SB)/4, $0x00070007
+DATA splat32_00070007<>+12(SB)/4, $0x00070007
+DATA splat32_00070007<>+16(SB)/4, $0x00070007
+DATA splat32_00070007<>+20(SB)/4, $0x00070007
+DATA splat32_00070007<>+24(SB)/4, $0x00070007
+DATA splat32_00070007<>+28(SB)/4, $0x00070007
+GLOBL splat32_00070007<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00080008<>+0(SB)/4, $0x00080008
+DATA splat32_00080008<>+4(SB)/4, $0x00080008
+DATA splat32_00080008<>+8(SB)/4, $0x00080008
+DATA splat32_00080008<>+12(SB)/4, $0x00080008
+DATA splat32_00080008<>+16(SB)/4, $0x00080008
+DATA splat32_00080008<>+20(SB)/4, $0x00080008
+DATA splat32_00080008<>+24(SB)/4, $0x00080008
+DATA splat32_00080008<>+28(SB)/4, $0x00080008
+GLOBL splat32_00080008<>(SB), RODATA|NOPTR, $32
+
+DATA f4pairs<>+0(SB)/4, $0x0c080400
+DATA f4pairs<>+4(SB)/4, $0x80808080
+DATA f4pairs<>+8(SB)/4, $0x80808080
+DATA f4pairs<>+12(SB)/4, $0x80808080
+DATA f4pairs<>+16(SB)/4, $0x80808080
+DATA f4pairs<>+20(SB)/4, $0x0c080400
+DATA f4pairs<>+24(SB)/4, $0x80808080
+DATA f4pairs<>+28(SB)/4, $0x80808080
+GLOBL f4pairs<>(SB), RODATA|NOPTR, $32
 
 // func f32ToF4AVX512(dst *uint8, src *float32, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
@@ -23757,6 +23839,36 @@ single:
 tail:
 	VZEROUPPER
 	RET
+
+DATA splat32_0000000f<>+0(SB)/4, $0x0000000f
+DATA splat32_0000000f<>+4(SB)/4, $0x0000000f
+DATA splat32_0000000f<>+8(SB)/4, $0x0000000f
+DATA splat32_0000000f<>+12(SB)/4, $0x0000000f
+DATA splat32_0000000f<>+16(SB)/4, $0x0000000f
+DATA splat32_0000000f<>+20(SB)/4, $0x0000000f
+DATA splat32_0000000f<>+24(SB)/4, $0x0000000f
+DATA splat32_0000000f<>+28(SB)/4, $0x0000000f
+GLOBL splat32_0000000f<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_000000f0<>+0(SB)/4, $0x000000f0
+DATA splat32_000000f0<>+4(SB)/4, $0x000000f0
+DATA splat32_000000f0<>+8(SB)/4, $0x000000f0
+DATA splat32_000000f0<>+12(SB)/4, $0x000000f0
+DATA splat32_000000f0<>+16(SB)/4, $0x000000f0
+DATA splat32_000000f0<>+20(SB)/4, $0x000000f0
+DATA splat32_000000f0<>+24(SB)/4, $0x000000f0
+DATA splat32_000000f0<>+28(SB)/4, $0x000000f0
+GLOBL splat32_000000f0<>(SB), RODATA|NOPTR, $32
+
+DATA packqb<>+0(SB)/4, $0x80800800
+DATA packqb<>+4(SB)/4, $0x80808080
+DATA packqb<>+8(SB)/4, $0x80808080
+DATA packqb<>+12(SB)/4, $0x80808080
+DATA packqb<>+16(SB)/4, $0x08008080
+DATA packqb<>+20(SB)/4, $0x80808080
+DATA packqb<>+24(SB)/4, $0x80808080
+DATA packqb<>+28(SB)/4, $0x80808080
+GLOBL packqb<>(SB), RODATA|NOPTR, $32
 
 // func f32ToI4AVX512(dst *uint8, src *float32, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
@@ -45275,76 +45387,6 @@ single:
 tail:
 	VZEROUPPER
 	RET
-
-DATA splat32_00010001<>+0(SB)/4, $0x00010001
-DATA splat32_00010001<>+4(SB)/4, $0x00010001
-DATA splat32_00010001<>+8(SB)/4, $0x00010001
-DATA splat32_00010001<>+12(SB)/4, $0x00010001
-DATA splat32_00010001<>+16(SB)/4, $0x00010001
-DATA splat32_00010001<>+20(SB)/4, $0x00010001
-DATA splat32_00010001<>+24(SB)/4, $0x00010001
-DATA splat32_00010001<>+28(SB)/4, $0x00010001
-GLOBL splat32_00010001<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_c8ffc8ff<>+0(SB)/4, $0xc8ffc8ff
-DATA splat32_c8ffc8ff<>+4(SB)/4, $0xc8ffc8ff
-DATA splat32_c8ffc8ff<>+8(SB)/4, $0xc8ffc8ff
-DATA splat32_c8ffc8ff<>+12(SB)/4, $0xc8ffc8ff
-DATA splat32_c8ffc8ff<>+16(SB)/4, $0xc8ffc8ff
-DATA splat32_c8ffc8ff<>+20(SB)/4, $0xc8ffc8ff
-DATA splat32_c8ffc8ff<>+24(SB)/4, $0xc8ffc8ff
-DATA splat32_c8ffc8ff<>+28(SB)/4, $0xc8ffc8ff
-GLOBL splat32_c8ffc8ff<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_34003400<>+0(SB)/4, $0x34003400
-DATA splat32_34003400<>+4(SB)/4, $0x34003400
-DATA splat32_34003400<>+8(SB)/4, $0x34003400
-DATA splat32_34003400<>+12(SB)/4, $0x34003400
-DATA splat32_34003400<>+16(SB)/4, $0x34003400
-DATA splat32_34003400<>+20(SB)/4, $0x34003400
-DATA splat32_34003400<>+24(SB)/4, $0x34003400
-DATA splat32_34003400<>+28(SB)/4, $0x34003400
-GLOBL splat32_34003400<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_39ff39ff<>+0(SB)/4, $0x39ff39ff
-DATA splat32_39ff39ff<>+4(SB)/4, $0x39ff39ff
-DATA splat32_39ff39ff<>+8(SB)/4, $0x39ff39ff
-DATA splat32_39ff39ff<>+12(SB)/4, $0x39ff39ff
-DATA splat32_39ff39ff<>+16(SB)/4, $0x39ff39ff
-DATA splat32_39ff39ff<>+20(SB)/4, $0x39ff39ff
-DATA splat32_39ff39ff<>+24(SB)/4, $0x39ff39ff
-DATA splat32_39ff39ff<>+28(SB)/4, $0x39ff39ff
-GLOBL splat32_39ff39ff<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_7c007c00<>+0(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+4(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+8(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+12(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+16(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+20(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+24(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+28(SB)/4, $0x7c007c00
-GLOBL splat32_7c007c00<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_00070007<>+0(SB)/4, $0x00070007
-DATA splat32_00070007<>+4(SB)/4, $0x00070007
-DATA splat32_00070007<>+8(SB)/4, $0x00070007
-DATA splat32_00070007<>+12(SB)/4, $0x00070007
-DATA splat32_00070007<>+16(SB)/4, $0x00070007
-DATA splat32_00070007<>+20(SB)/4, $0x00070007
-DATA splat32_00070007<>+24(SB)/4, $0x00070007
-DATA splat32_00070007<>+28(SB)/4, $0x00070007
-GLOBL splat32_00070007<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_00080008<>+0(SB)/4, $0x00080008
-DATA splat32_00080008<>+4(SB)/4, $0x00080008
-DATA splat32_00080008<>+8(SB)/4, $0x00080008
-DATA splat32_00080008<>+12(SB)/4, $0x00080008
-DATA splat32_00080008<>+16(SB)/4, $0x00080008
-DATA splat32_00080008<>+20(SB)/4, $0x00080008
-DATA splat32_00080008<>+24(SB)/4, $0x00080008
-DATA splat32_00080008<>+28(SB)/4, $0x00080008
-GLOBL splat32_00080008<>(SB), RODATA|NOPTR, $32
 
 // func fusedBF16ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2

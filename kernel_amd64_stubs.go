@@ -684,7 +684,7 @@ func f32ToE8M0AVX2NT(dst *uint8, src *float32, n int, p *[4]uint32) int
 //go:noescape
 func f32ToE8M0AVX512NT(dst *uint8, src *float32, n int, p *[4]uint32) int
 
-// n counts pairs of source elements.
+// n counts pairs of source elements (a multiple of 8).
 //
 //go:noescape
 func f32ToF4AVX2(dst *uint8, src *float32, n int)

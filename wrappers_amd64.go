@@ -53,7 +53,7 @@ const (
 	f32ToBF16AVX2Lanes       = 8
 	f32ToE8M0AVX2Lanes       = 8
 	f32ToF16AVX2Lanes        = 8
-	f32ToF4AVX2Lanes         = 4
+	f32ToF4AVX2Lanes         = 8
 	f32ToF8AVX2Lanes         = 8
 	f32ToI4AVX2Lanes         = 4
 	f4ToF32AVX2Lanes         = 4
