@@ -260,6 +260,26 @@ func f64ToF8AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
 //go:noescape
 func f32ToF4AVX512WNT(dst *uint8, src *float32, n int, p *[8]uint32) int
 
+// converts n FLOAT16 to FLOAT8E5M2 with p's overflow and nan bytes. n is a multiple of 32.
+//
+//go:noescape
+func f16ToE5M2AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+// converts n FLOAT16 to FLOAT8E5M2 with p's overflow and nan bytes.
+//
+//go:noescape
+func f16ToE5M2AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+// converts n FLOAT16 to FLOAT8E5M2FNUZ with p's overflow and nan bytes. n is a multiple of 32.
+//
+//go:noescape
+func f16ToE5M2FNUZAVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+// converts n FLOAT16 to FLOAT8E5M2FNUZ with p's overflow and nan bytes.
+//
+//go:noescape
+func f16ToE5M2FNUZAVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
+
 //go:noescape
 func f8ToF32AVX512(dst *float32, src *uint8, n int, table *[256]uint32) bool
 

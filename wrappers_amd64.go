@@ -48,6 +48,8 @@ const (
 	e8m0ToI32AVX2Lanes       = 16
 	e8m0ToI8AVX2Lanes        = 32
 	f16ToBF16AVX2Lanes       = 16
+	f16ToE5M2AVX2Lanes       = 32
+	f16ToE5M2FNUZAVX2Lanes   = 32
 	f16ToF32AVX2Lanes        = 8
 	f16ToF8AVX2Lanes         = 8
 	f32ToBF16AVX2Lanes       = 8
