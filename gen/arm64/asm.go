@@ -43,6 +43,7 @@ type Func struct {
 	Doc  string // the stub's doc comment
 
 	argSize int
+	unit    int // elements per step of Stream: n is a multiple of it
 	buf     bytes.Buffer
 	used    uint32 // allocated vector registers
 	labels  map[string]bool
@@ -383,6 +384,7 @@ func regList(v Vec) string {
 // a time and a second loop the remaining units one by one; the Go wrapper
 // converts the elements after the last whole unit.
 func (f *Func) Stream(unit, unroll int, body func(k int)) {
+	f.unit = unit
 	used := f.used
 	check := func() {
 		if f.used != used {
