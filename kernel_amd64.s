@@ -16826,6 +16826,380 @@ done:
 	VZEROUPPER
 	RET
 
+// func f16ToE5M2AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·f16ToE5M2AVX2NT(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         20(BX), SI
+	SHLL         $0x07, SI
+	ADDL         $0x0000007f, SI
+	VMOVD        SI, X0
+	VPBROADCASTW X0, Y0
+	MOVL         24(BX), BX
+	SHLL         $0x00, BX
+	VMOVD        BX, X1
+	VPBROADCASTW X1, Y1
+	MOVL         $0x7fff7fff, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x00010001, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x007e007e, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x7c007c00, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	MOVQ         DX, BX
+
+body:
+	CMPQ      DX, $0x00000040
+	JB        done
+	VMOVDQU   (CX), Y6
+	VPAND     Y2, Y6, Y7
+	VPSRLW    $0x08, Y7, Y8
+	VPAND     Y3, Y8, Y8
+	VPOR      Y4, Y8, Y8
+	VPAVGW    Y8, Y7, Y8
+	VPMINUW   Y0, Y8, Y8
+	VPSRLW    $0x07, Y8, Y8
+	VPCMPGTW  Y5, Y7, Y7
+	VPBLENDVB Y7, Y1, Y8, Y8
+	VPSRLW    $0x0f, Y6, Y6
+	VPSLLW    $0x07, Y6, Y6
+	VPOR      Y6, Y8, Y8
+	VMOVDQU   32(CX), Y6
+	VPAND     Y2, Y6, Y7
+	VPSRLW    $0x08, Y7, Y9
+	VPAND     Y3, Y9, Y9
+	VPOR      Y4, Y9, Y9
+	VPAVGW    Y9, Y7, Y9
+	VPMINUW   Y0, Y9, Y9
+	VPSRLW    $0x07, Y9, Y9
+	VPCMPGTW  Y5, Y7, Y7
+	VPBLENDVB Y7, Y1, Y9, Y9
+	VPSRLW    $0x0f, Y6, Y6
+	VPSLLW    $0x07, Y6, Y6
+	VPOR      Y6, Y9, Y9
+	VPACKUSWB Y9, Y8, Y8
+	VPERMQ    $0xd8, Y8, Y8
+	VMOVNTDQ  Y8, (AX)
+	VMOVDQU   64(CX), Y6
+	VPAND     Y2, Y6, Y7
+	VPSRLW    $0x08, Y7, Y8
+	VPAND     Y3, Y8, Y8
+	VPOR      Y4, Y8, Y8
+	VPAVGW    Y8, Y7, Y8
+	VPMINUW   Y0, Y8, Y8
+	VPSRLW    $0x07, Y8, Y8
+	VPCMPGTW  Y5, Y7, Y7
+	VPBLENDVB Y7, Y1, Y8, Y8
+	VPSRLW    $0x0f, Y6, Y6
+	VPSLLW    $0x07, Y6, Y6
+	VPOR      Y6, Y8, Y8
+	VMOVDQU   96(CX), Y6
+	VPAND     Y2, Y6, Y7
+	VPSRLW    $0x08, Y7, Y9
+	VPAND     Y3, Y9, Y9
+	VPOR      Y4, Y9, Y9
+	VPAVGW    Y9, Y7, Y9
+	VPMINUW   Y0, Y9, Y9
+	VPSRLW    $0x07, Y9, Y9
+	VPCMPGTW  Y5, Y7, Y7
+	VPBLENDVB Y7, Y1, Y9, Y9
+	VPSRLW    $0x0f, Y6, Y6
+	VPSLLW    $0x07, Y6, Y6
+	VPOR      Y6, Y9, Y9
+	VPACKUSWB Y9, Y8, Y8
+	VPERMQ    $0xd8, Y8, Y8
+	VMOVNTDQ  Y8, 32(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func f16ToE5M2AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·f16ToE5M2AVX512NT(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         20(BX), SI
+	SHLL         $0x07, SI
+	ADDL         $0x0000007f, SI
+	VPBROADCASTW SI, Z0
+	MOVL         24(BX), BX
+	SHLL         $0x08, BX
+	VPBROADCASTW BX, Z1
+	MOVL         $0x7fff7fff, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x00010001, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x007e007e, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x7c007c00, BX
+	VPBROADCASTD BX, Z5
+	VMOVDQU64    oddbytes<>+0(SB), Z6
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000040
+	JB           done
+	VMOVDQU64    (CX), Z7
+	VPANDD       Z2, Z7, Z8
+	VPSRLW       $0x08, Z8, Z9
+	VPTERNLOGD   $0xea, Z4, Z3, Z9
+	VPAVGW       Z9, Z8, Z9
+	VPMINUW      Z0, Z9, Z9
+	VPSLLW       $0x01, Z9, Z9
+	VPCMPUW      $0x06, Z5, Z8, K1
+	VMOVDQU16    Z1, K1, Z9
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z8
+	VPTERNLOGD   $0xf8, Z8, Z7, Z9
+	VMOVDQU64    64(CX), Z7
+	VPANDD       Z2, Z7, Z8
+	VPSRLW       $0x08, Z8, Z10
+	VPTERNLOGD   $0xea, Z4, Z3, Z10
+	VPAVGW       Z10, Z8, Z10
+	VPMINUW      Z0, Z10, Z10
+	VPSLLW       $0x01, Z10, Z10
+	VPCMPUW      $0x06, Z5, Z8, K1
+	VMOVDQU16    Z1, K1, Z10
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z8
+	VPTERNLOGD   $0xf8, Z8, Z7, Z10
+	VPERMT2B     Z10, Z6, Z9
+	VMOVNTDQ     Z9, (AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func f16ToE5M2FNUZAVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·f16ToE5M2FNUZAVX2NT(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         20(BX), SI
+	SHLL         $0x07, SI
+	ADDL         $0x0000007f, SI
+	VMOVD        SI, X0
+	VPBROADCASTW X0, Y0
+	MOVL         24(BX), BX
+	SHLL         $0x00, BX
+	VMOVD        BX, X1
+	VPBROADCASTW X1, Y1
+	MOVL         $0x7fff7fff, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x00010001, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x007e007e, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x7c007c00, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	MOVL         $0x04000400, BX
+	VMOVD        BX, X6
+	VPBROADCASTD X6, Y6
+	MOVL         $0x00400040, BX
+	VMOVD        BX, X7
+	VPBROADCASTD X7, Y7
+	MOVQ         DX, BX
+
+body:
+	CMPQ      DX, $0x00000040
+	JB        done
+	VMOVDQU   (CX), Y8
+	VPAND     Y2, Y8, Y9
+	VPMINUW   Y6, Y9, Y11
+	VPADDW    Y9, Y11, Y11
+	VPSRLW    $0x08, Y11, Y10
+	VPAND     Y3, Y10, Y10
+	VPOR      Y4, Y10, Y10
+	VPAVGW    Y10, Y11, Y10
+	VPMINUW   Y0, Y10, Y10
+	VPSRLW    $0x07, Y10, Y10
+	VPCMPGTW  Y5, Y9, Y11
+	VPBLENDVB Y11, Y1, Y10, Y10
+	VPSRLW    $0x0f, Y8, Y8
+	VPSLLW    $0x07, Y8, Y8
+	VPCMPGTW  Y7, Y9, Y11
+	VPAND     Y11, Y8, Y8
+	VPOR      Y8, Y10, Y10
+	VMOVDQU   32(CX), Y8
+	VPAND     Y2, Y8, Y9
+	VPMINUW   Y6, Y9, Y12
+	VPADDW    Y9, Y12, Y12
+	VPSRLW    $0x08, Y12, Y11
+	VPAND     Y3, Y11, Y11
+	VPOR      Y4, Y11, Y11
+	VPAVGW    Y11, Y12, Y11
+	VPMINUW   Y0, Y11, Y11
+	VPSRLW    $0x07, Y11, Y11
+	VPCMPGTW  Y5, Y9, Y12
+	VPBLENDVB Y12, Y1, Y11, Y11
+	VPSRLW    $0x0f, Y8, Y8
+	VPSLLW    $0x07, Y8, Y8
+	VPCMPGTW  Y7, Y9, Y12
+	VPAND     Y12, Y8, Y8
+	VPOR      Y8, Y11, Y11
+	VPACKUSWB Y11, Y10, Y10
+	VPERMQ    $0xd8, Y10, Y10
+	VMOVNTDQ  Y10, (AX)
+	VMOVDQU   64(CX), Y8
+	VPAND     Y2, Y8, Y9
+	VPMINUW   Y6, Y9, Y11
+	VPADDW    Y9, Y11, Y11
+	VPSRLW    $0x08, Y11, Y10
+	VPAND     Y3, Y10, Y10
+	VPOR      Y4, Y10, Y10
+	VPAVGW    Y10, Y11, Y10
+	VPMINUW   Y0, Y10, Y10
+	VPSRLW    $0x07, Y10, Y10
+	VPCMPGTW  Y5, Y9, Y11
+	VPBLENDVB Y11, Y1, Y10, Y10
+	VPSRLW    $0x0f, Y8, Y8
+	VPSLLW    $0x07, Y8, Y8
+	VPCMPGTW  Y7, Y9, Y11
+	VPAND     Y11, Y8, Y8
+	VPOR      Y8, Y10, Y10
+	VMOVDQU   96(CX), Y8
+	VPAND     Y2, Y8, Y9
+	VPMINUW   Y6, Y9, Y12
+	VPADDW    Y9, Y12, Y12
+	VPSRLW    $0x08, Y12, Y11
+	VPAND     Y3, Y11, Y11
+	VPOR      Y4, Y11, Y11
+	VPAVGW    Y11, Y12, Y11
+	VPMINUW   Y0, Y11, Y11
+	VPSRLW    $0x07, Y11, Y11
+	VPCMPGTW  Y5, Y9, Y12
+	VPBLENDVB Y12, Y1, Y11, Y11
+	VPSRLW    $0x0f, Y8, Y8
+	VPSLLW    $0x07, Y8, Y8
+	VPCMPGTW  Y7, Y9, Y12
+	VPAND     Y12, Y8, Y8
+	VPOR      Y8, Y11, Y11
+	VPACKUSWB Y11, Y10, Y10
+	VPERMQ    $0xd8, Y10, Y10
+	VMOVNTDQ  Y10, 32(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func f16ToE5M2FNUZAVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·f16ToE5M2FNUZAVX512NT(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         20(BX), SI
+	SHLL         $0x07, SI
+	ADDL         $0x0000007f, SI
+	VPBROADCASTW SI, Z0
+	MOVL         24(BX), BX
+	SHLL         $0x08, BX
+	VPBROADCASTW BX, Z1
+	MOVL         $0x7fff7fff, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x00010001, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x007e007e, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x7c007c00, BX
+	VPBROADCASTD BX, Z5
+	MOVL         $0x04000400, BX
+	VPBROADCASTD BX, Z6
+	MOVL         $0x00400040, BX
+	VPBROADCASTD BX, Z7
+	VMOVDQU64    oddbytes<>+0(SB), Z8
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000040
+	JB           done
+	VMOVDQU64    (CX), Z9
+	VPANDD       Z2, Z9, Z10
+	VPMINUW      Z6, Z10, Z12
+	VPADDW       Z10, Z12, Z12
+	VPSRLW       $0x08, Z12, Z11
+	VPTERNLOGD   $0xea, Z4, Z3, Z11
+	VPAVGW       Z11, Z12, Z11
+	VPMINUW      Z0, Z11, Z11
+	VPSLLW       $0x01, Z11, Z11
+	VPCMPUW      $0x06, Z5, Z10, K1
+	VMOVDQU16    Z1, K1, Z11
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z12
+	VPCMPUW      $0x06, Z7, Z10, K1
+	VMOVDQA64    Z11, Z10
+	VPTERNLOGD   $0xf8, Z12, Z9, Z10
+	VMOVDQU16    Z10, K1, Z11
+	VMOVDQU64    64(CX), Z9
+	VPANDD       Z2, Z9, Z10
+	VPMINUW      Z6, Z10, Z13
+	VPADDW       Z10, Z13, Z13
+	VPSRLW       $0x08, Z13, Z12
+	VPTERNLOGD   $0xea, Z4, Z3, Z12
+	VPAVGW       Z12, Z13, Z12
+	VPMINUW      Z0, Z12, Z12
+	VPSLLW       $0x01, Z12, Z12
+	VPCMPUW      $0x06, Z5, Z10, K1
+	VMOVDQU16    Z1, K1, Z12
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z13
+	VPCMPUW      $0x06, Z7, Z10, K1
+	VMOVDQA64    Z12, Z10
+	VPTERNLOGD   $0xf8, Z13, Z9, Z10
+	VMOVDQU16    Z10, K1, Z12
+	VPERMT2B     Z12, Z8, Z11
+	VMOVNTDQ     Z11, (AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func f8ToF32AVX512(dst *float32, src *uint8, n int, table *[256]uint32) bool
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
 TEXT ·f8ToF32AVX512(SB), NOSPLIT, $0-33

@@ -427,3 +427,75 @@ func avx512F32ToE8M0Store(dst []uint8, src []float32, p *e8m0Params) {
 func ntF32ToE8M0AVX512(dst *uint8, src *float32, n int, p *e8m0Params) int {
 	return f32ToE8M0AVX512NT(dst, src, n, e8p(p))
 }
+
+// avx2F16ToE5M2 is the AVX2 kernel f16ToE5M2AVX2 (gen/amd64), streaming above the cache sizes.
+func avx2F16ToE5M2(dst []uint8, src []uint16, p *float8Params) {
+	if wantStream(2*len(src), 1*len(src)) {
+		ntConvertP(dst, src, p, avx2F16ToE5M2Store, ntF16ToE5M2AVX2)
+		return
+	}
+	avx2F16ToE5M2Store(dst, src, p)
+}
+
+func avx2F16ToE5M2Store(dst []uint8, src []uint16, p *float8Params) {
+	avx2BulkP(dst, src, p, f8p(p), f16ToE5M2AVX2, f16ToE5M2AVX2Lanes, float16ToFloat8Generic)
+}
+
+func ntF16ToE5M2AVX2(dst *uint8, src *uint16, n int, p *float8Params) int {
+	return f16ToE5M2AVX2NT(dst, src, n, f8p(p))
+}
+
+// avx512F16ToE5M2 is the AVX512 kernel f16ToE5M2AVX512 (gen/amd64), streaming above the cache sizes.
+func avx512F16ToE5M2(dst []uint8, src []uint16, p *float8Params) {
+	if wantStream(2*len(src), 1*len(src)) {
+		ntConvertP(dst, src, p, avx512F16ToE5M2Store, ntF16ToE5M2AVX512)
+		return
+	}
+	avx512F16ToE5M2Store(dst, src, p)
+}
+
+func avx512F16ToE5M2Store(dst []uint8, src []uint16, p *float8Params) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	f16ToE5M2AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), (*[8]uint32)(unsafe.Pointer(p)))
+}
+
+func ntF16ToE5M2AVX512(dst *uint8, src *uint16, n int, p *float8Params) int {
+	return f16ToE5M2AVX512NT(dst, src, n, f8p(p))
+}
+
+// avx2F16ToE5M2FNUZ is the AVX2 kernel f16ToE5M2FNUZAVX2 (gen/amd64), streaming above the cache sizes.
+func avx2F16ToE5M2FNUZ(dst []uint8, src []uint16, p *float8Params) {
+	if wantStream(2*len(src), 1*len(src)) {
+		ntConvertP(dst, src, p, avx2F16ToE5M2FNUZStore, ntF16ToE5M2FNUZAVX2)
+		return
+	}
+	avx2F16ToE5M2FNUZStore(dst, src, p)
+}
+
+func avx2F16ToE5M2FNUZStore(dst []uint8, src []uint16, p *float8Params) {
+	avx2BulkP(dst, src, p, f8p(p), f16ToE5M2FNUZAVX2, f16ToE5M2FNUZAVX2Lanes, float16ToFloat8Generic)
+}
+
+func ntF16ToE5M2FNUZAVX2(dst *uint8, src *uint16, n int, p *float8Params) int {
+	return f16ToE5M2FNUZAVX2NT(dst, src, n, f8p(p))
+}
+
+// avx512F16ToE5M2FNUZ is the AVX512 kernel f16ToE5M2FNUZAVX512 (gen/amd64), streaming above the cache sizes.
+func avx512F16ToE5M2FNUZ(dst []uint8, src []uint16, p *float8Params) {
+	if wantStream(2*len(src), 1*len(src)) {
+		ntConvertP(dst, src, p, avx512F16ToE5M2FNUZStore, ntF16ToE5M2FNUZAVX512)
+		return
+	}
+	avx512F16ToE5M2FNUZStore(dst, src, p)
+}
+
+func avx512F16ToE5M2FNUZStore(dst []uint8, src []uint16, p *float8Params) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	f16ToE5M2FNUZAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), (*[8]uint32)(unsafe.Pointer(p)))
+}
+
+func ntF16ToE5M2FNUZAVX512(dst *uint8, src *uint16, n int, p *float8Params) int {
+	return f16ToE5M2FNUZAVX512NT(dst, src, n, f8p(p))
+}

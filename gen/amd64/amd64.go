@@ -36,7 +36,7 @@ var kernels = []struct {
 	{bf16ToF32, true},
 	{narrowToF8, true},
 	{f32ToF8W, true},
-	{f16ToE5M2, false},
+	{f16ToE5M2, true},
 	{f8ToF32, true},
 	{f8ToInt, false},
 	{widenF8, true},
