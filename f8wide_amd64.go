@@ -12,7 +12,8 @@ import (
 // setFusedF8AVX512 installs the kernels of gen/amd64/float8w.go beyond
 // FLOAT, FLOAT16, BFLOAT16 → float8: FLOAT → FLOAT4E2M1 (VBMI), and the
 // fused kernels of INT16, UINT16, INT32, UINT32, INT64, UINT64 and DOUBLE
-// → the float8 types (VBMI and DQ).
+// → the float8 types (VBMI and DQ), and the stages of INT32, UINT32, INT64
+// and UINT64 → FLOAT4E2M1 (the same kernels with float4Params).
 func setFusedF8AVX512(k *kernelSet) {
 	if !asmFloat8WParams() || !cpu.X86.HasAVX512VBMI {
 		return
@@ -28,6 +29,35 @@ func setFusedF8AVX512(k *kernelSet) {
 	k.toF8[Int64] = kernel[fusedF8Func]{avx512FusedF8(i64ToF8AVX512W), k.tier}
 	k.toF8[Uint64] = kernel[fusedF8Func]{avx512FusedF8(u64ToF8AVX512W), k.tier}
 	k.toF8[Double] = kernel[fusedF8Func]{avx512FusedF8(f64ToF8AVX512W), k.tier}
+	registerStage(k.tier, Int32, Float4E2M1, fusedF4(i32ToF4AVX512W, func(v uint32) float32 { return float32(int32(v)) }))
+	registerStage(k.tier, Uint32, Float4E2M1, fusedF4(u32ToF4AVX512W, func(v uint32) float32 { return float32(v) }))
+	registerStage(k.tier, Int64, Float4E2M1, fusedF4(i64ToF4AVX512W, func(v uint64) float32 { return float32(int64(v)) }))
+	registerStage(k.tier, Uint64, Float4E2M1, fusedF4(u64ToF4AVX512W, func(v uint64) float32 { return float32(v) }))
+}
+
+// fusedF4 is the stage of an integer source → FLOAT4E2M1 with the fused
+// kernel fn (pairs of elements; gen/amd64/float8w.go); an odd last element
+// converts through near, the nearest float32 (Go's conversion: one
+// rounding on amd64), which FLOAT4E2M1 then rounds exactly (plan.go,
+// below2p24).
+func fusedF4[S uint32 | uint64](fn func(dst *uint8, src *S, n int, p *[8]uint32), near func(S) float32) stageFunc {
+	return func(dst, src []byte, n int) {
+		var s S
+		size := int(unsafe.Sizeof(s))
+		src, dst = src[:n*size], dst[:(n+1)/2]
+		raceRead(src)
+		raceWrite(dst)
+		if n >= 2 {
+			fn(&dst[0], (*S)(unsafe.Pointer(&src[0])), n/2, f8p(&float4Params))
+		}
+		if n%2 == 1 {
+			var v S
+			for i := range size {
+				v |= S(src[(n-1)*size+i]) << (8 * i)
+			}
+			dst[n/2] = f32ToF4(math.Float32bits(near(v)))
+		}
+	}
 }
 
 // avx512FusedF8 wraps a fused float8 kernel; the kernel masks its tail.

@@ -7736,196 +7736,170 @@ s5_fnuz_done:
 // func i32ToF8AVX512W(dst *uint8, src *uint32, n int, p *[8]uint32)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
 TEXT ·i32ToF8AVX512W(SB), NOSPLIT, $0-32
-	MOVL         $0x00000001, AX
-	VPBROADCASTD AX, Z0
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
 	MOVL         12(BX), SI
 	ADDL         $0x00400000, SI
-	VPBROADCASTD SI, Z1
+	VPBROADCASTD SI, Z0
 	MOVL         8(BX), SI
 	SHRL         $0x10, SI
-	VPBROADCASTW SI, Z2
+	VPBROADCASTW SI, Z1
 	MOVL         24(BX), SI
 	SHLL         $0x08, SI
-	VPBROADCASTW SI, Z3
+	VPBROADCASTW SI, Z2
 	MOVL         $0x00010001, SI
-	VPBROADCASTD SI, Z4
+	VPBROADCASTD SI, Z3
 	MOVL         $0x7fff7fff, SI
-	VPBROADCASTD SI, Z5
+	VPBROADCASTD SI, Z4
 	MOVL         $0x80008000, SI
-	VPBROADCASTD SI, Z6
+	VPBROADCASTD SI, Z5
 	MOVL         $0x7f807f80, SI
-	VPBROADCASTD SI, Z7
-	VMOVDQU64    evenwords<>+0(SB), Z8
-	VMOVDQU64    oddwords<>+0(SB), Z9
-	VMOVDQU64    dwordlowbytes<>+0(SB), Z10
-	VMOVDQU64    oddbytes<>+0(SB), Z11
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
 	CMPL         (BX), $0x14
 	JNE          s5
 	MOVL         4(BX), SI
 	SHLL         $0x04, SI
 	NEGL         SI
 	ADDL         $0x00000006, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x03, SI
 	ADDL         $0x00008007, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s4_fnuz
 
 s4_single:
-	CMPQ             DX, $0x00000040
-	JB               s4_tail
-	VMOVDQU64        (CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z16
-	VPCMPD           $0x04, Z16, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        64(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2DQ       Z16, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z16, K1, Z16
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z16, Z17
-	VMOVDQA64        Z9, Z18
-	VPERMI2W         Z16, Z15, Z18
-	VPERMT2W         Z16, Z8, Z15
-	VPERMT2B         Z17, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z18, Z15
-	VPSRLW           $0x04, Z18, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z15, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x05, Z16, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z14, Z14
-	VMOVDQU16        Z14, K2, Z16
-	VPTERNLOGD       $0xf8, Z6, Z18, Z16
-	VMOVDQU64        128(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        192(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2DQ       Z17, Z18
-	VPCMPD           $0x04, Z18, Z14, K1
-	VPORD            Z0, Z17, K1, Z17
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z17, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z17, Z15, Z19
-	VPERMT2W         Z17, Z8, Z15
-	VPERMT2B         Z18, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z19, Z15
-	VPSRLW           $0x04, Z19, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z15, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x05, Z17, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z14, Z14
-	VMOVDQU16        Z14, K2, Z17
-	VPTERNLOGD       $0xf8, Z6, Z19, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVDQU64        Z16, (AX)
-	ADDQ             $0x00000100, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s4_single
+	CMPQ       DX, $0x00000040
+	JB         s4_tail
+	VMOVDQU64  (CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTDQ2PS  Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x04, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z14, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z15
+	VMOVDQU16  Z15, K2, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTDQ2PS  Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x04, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z15, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z16
+	VMOVDQU16  Z16, K2, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVDQU64  Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s4_single
 
 s4_tail:
-	TESTQ            DX, DX
-	JZ               s4_done
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	KMOVQ            SI, K1
-	VMOVDQU32.Z      (CX), K1, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z16
-	VPCMPD           $0x04, Z16, Z14, K2
-	VPORD            Z0, Z15, K2, Z15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x10, SI
-	KMOVQ            SI, K2
-	VMOVDQU32.Z      64(CX), K2, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2DQ       Z16, Z17
-	VPCMPD           $0x04, Z17, Z14, K2
-	VPORD            Z0, Z16, K2, Z16
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z16, Z17
-	VMOVDQA64        Z9, Z18
-	VPERMI2W         Z16, Z15, Z18
-	VPERMT2W         Z16, Z8, Z15
-	VPERMT2B         Z17, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z18, Z15
-	VPSRLW           $0x04, Z18, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z15, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z15, K2
-	VPCMPUW          $0x01, Z2, Z15, K3
-	VPSLLW           $0x05, Z16, Z16
-	VMOVDQU16        Z3, K2, Z16
-	VPABSB           Z14, Z14
-	VMOVDQU16        Z14, K3, Z16
-	VPTERNLOGD       $0xf8, Z6, Z18, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x20, SI
-	KMOVQ            SI, K2
-	VMOVDQU32.Z      128(CX), K2, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z17
-	VPCMPD           $0x04, Z17, Z14, K2
-	VPORD            Z0, Z15, K2, Z15
-	MOVQ             $-1, BX
-	BZHIQ            DX, BX, BX
-	SHRQ             $0x30, BX
-	KMOVQ            BX, K2
-	VMOVDQU32.Z      192(CX), K2, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2DQ       Z17, Z18
-	VPCMPD           $0x04, Z18, Z14, K2
-	VPORD            Z0, Z17, K2, Z17
-	VADDPS           Z1, Z15, Z0
-	VADDPS           Z1, Z17, Z1
-	VMOVDQA64        Z9, Z9
-	VPERMI2W         Z17, Z15, Z9
-	VPERMT2W         Z17, Z8, Z15
-	VPERMT2B         Z1, Z10, Z0
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z9, Z15
-	VPSRLW           $0x04, Z9, Z1
-	VPTERNLOGD       $0xea, Z12, Z4, Z1
-	VPAVGW           Z1, Z15, Z1
-	VPMINUW          Z13, Z1, Z1
-	VPCMPUW          $0x06, Z7, Z15, K2
-	VPCMPUW          $0x01, Z2, Z15, K3
-	VPSLLW           $0x05, Z1, Z1
-	VMOVDQU16        Z3, K2, Z1
-	VPABSB           Z0, Z0
-	VMOVDQU16        Z0, K3, Z1
-	VPTERNLOGD       $0xf8, Z6, Z9, Z1
-	VPERMT2B         Z1, Z11, Z16
-	VMOVDQU8         Z16, K1, (AX)
+	TESTQ       DX, DX
+	JZ          s4_done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z (CX), K1, Z13
+	VCVTDQ2PS   Z13, Z13
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x10, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 64(CX), K2, Z14
+	VCVTDQ2PS   Z14, Z14
+	VADDPS      Z0, Z13, Z15
+	VADDPS      Z0, Z14, Z16
+	VMOVDQA64   Z8, Z17
+	VPERMI2W    Z14, Z13, Z17
+	VPERMT2W    Z14, Z7, Z13
+	VPERMT2B    Z16, Z9, Z15
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z17, Z13
+	VPSRLW      $0x04, Z17, Z14
+	VPTERNLOGD  $0xea, Z11, Z3, Z14
+	VPAVGW      Z14, Z13, Z14
+	VPMINUW     Z12, Z14, Z14
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x05, Z14, Z14
+	VMOVDQU16   Z2, K2, Z14
+	VPABSB      Z15, Z15
+	VMOVDQU16   Z15, K3, Z14
+	VPTERNLOGD  $0xf8, Z5, Z17, Z14
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 128(CX), K2, Z13
+	VCVTDQ2PS   Z13, Z13
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x30, BX
+	KMOVQ       BX, K2
+	VMOVDQU32.Z 192(CX), K2, Z15
+	VCVTDQ2PS   Z15, Z15
+	VADDPS      Z0, Z13, Z16
+	VADDPS      Z0, Z15, Z0
+	VMOVDQA64   Z8, Z8
+	VPERMI2W    Z15, Z13, Z8
+	VPERMT2W    Z15, Z7, Z13
+	VPERMT2B    Z0, Z9, Z16
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z8, Z13
+	VPSRLW      $0x04, Z8, Z0
+	VPTERNLOGD  $0xea, Z11, Z3, Z0
+	VPAVGW      Z0, Z13, Z0
+	VPMINUW     Z12, Z0, Z0
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x05, Z0, Z0
+	VMOVDQU16   Z2, K2, Z0
+	VPABSB      Z16, Z16
+	VMOVDQU16   Z16, K3, Z0
+	VPTERNLOGD  $0xf8, Z5, Z8, Z0
+	VPERMT2B    Z0, Z10, Z14
+	VMOVDQU8    Z14, K1, (AX)
 
 s4_done:
 	VZEROUPPER
@@ -7933,158 +7907,134 @@ s4_done:
 
 s4_fnuz:
 s4_fnuz_single:
-	CMPQ             DX, $0x00000040
-	JB               s4_fnuz_tail
-	VMOVDQU64        (CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z16
-	VPCMPD           $0x04, Z16, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        64(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2DQ       Z16, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z16, K1, Z16
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z16, Z17
-	VMOVDQA64        Z9, Z18
-	VPERMI2W         Z16, Z15, Z18
-	VPERMT2W         Z16, Z8, Z15
-	VPERMT2B         Z17, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z18, Z15
-	VPSRLW           $0x04, Z18, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z15, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x05, Z16, Z16
-	VPTERNLOGD       $0xf8, Z6, Z18, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z14, Z15
-	VPTERNLOGD       $0xf8, Z6, Z14, Z15
-	VMOVDQU16        Z15, K2, Z16
-	VMOVDQU64        128(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        192(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2DQ       Z17, Z18
-	VPCMPD           $0x04, Z18, Z14, K1
-	VPORD            Z0, Z17, K1, Z17
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z17, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z17, Z15, Z19
-	VPERMT2W         Z17, Z8, Z15
-	VPERMT2B         Z18, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z19, Z15
-	VPSRLW           $0x04, Z19, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z15, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x05, Z17, Z17
-	VPTERNLOGD       $0xf8, Z6, Z19, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z14, Z15
-	VPTERNLOGD       $0xf8, Z6, Z14, Z15
-	VMOVDQU16        Z15, K2, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVDQU64        Z16, (AX)
-	ADDQ             $0x00000100, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s4_fnuz_single
+	CMPQ       DX, $0x00000040
+	JB         s4_fnuz_tail
+	VMOVDQU64  (CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTDQ2PS  Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x04, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z14, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z13
+	VPTERNLOGD $0xf8, Z5, Z15, Z13
+	VMOVDQU16  Z13, K2, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTDQ2PS  Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x04, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z15, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z13
+	VPTERNLOGD $0xf8, Z5, Z16, Z13
+	VMOVDQU16  Z13, K2, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVDQU64  Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s4_fnuz_single
 
 s4_fnuz_tail:
-	TESTQ            DX, DX
-	JZ               s4_fnuz_done
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	KMOVQ            SI, K1
-	VMOVDQU32.Z      (CX), K1, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z16
-	VPCMPD           $0x04, Z16, Z14, K2
-	VPORD            Z0, Z15, K2, Z15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x10, SI
-	KMOVQ            SI, K2
-	VMOVDQU32.Z      64(CX), K2, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2DQ       Z16, Z17
-	VPCMPD           $0x04, Z17, Z14, K2
-	VPORD            Z0, Z16, K2, Z16
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z16, Z17
-	VMOVDQA64        Z9, Z18
-	VPERMI2W         Z16, Z15, Z18
-	VPERMT2W         Z16, Z8, Z15
-	VPERMT2B         Z17, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z18, Z15
-	VPSRLW           $0x04, Z18, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z15, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z15, K2
-	VPCMPUW          $0x01, Z2, Z15, K3
-	VPSLLW           $0x05, Z16, Z16
-	VPTERNLOGD       $0xf8, Z6, Z18, Z16
-	VMOVDQU16        Z3, K2, Z16
-	VPABSB           Z14, Z15
-	VPTERNLOGD       $0xf8, Z6, Z14, Z15
-	VMOVDQU16        Z15, K3, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x20, SI
-	KMOVQ            SI, K2
-	VMOVDQU32.Z      128(CX), K2, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z17
-	VPCMPD           $0x04, Z17, Z14, K2
-	VPORD            Z0, Z15, K2, Z15
-	MOVQ             $-1, BX
-	BZHIQ            DX, BX, BX
-	SHRQ             $0x30, BX
-	KMOVQ            BX, K2
-	VMOVDQU32.Z      192(CX), K2, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2DQ       Z17, Z18
-	VPCMPD           $0x04, Z18, Z14, K2
-	VPORD            Z0, Z17, K2, Z17
-	VADDPS           Z1, Z15, Z0
-	VADDPS           Z1, Z17, Z1
-	VMOVDQA64        Z9, Z9
-	VPERMI2W         Z17, Z15, Z9
-	VPERMT2W         Z17, Z8, Z15
-	VPERMT2B         Z1, Z10, Z0
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z9, Z15
-	VPSRLW           $0x04, Z9, Z1
-	VPTERNLOGD       $0xea, Z12, Z4, Z1
-	VPAVGW           Z1, Z15, Z1
-	VPMINUW          Z13, Z1, Z1
-	VPCMPUW          $0x06, Z7, Z15, K2
-	VPCMPUW          $0x01, Z2, Z15, K3
-	VPSLLW           $0x05, Z1, Z1
-	VPTERNLOGD       $0xf8, Z6, Z9, Z1
-	VMOVDQU16        Z3, K2, Z1
-	VPABSB           Z0, Z2
-	VPTERNLOGD       $0xf8, Z6, Z0, Z2
-	VMOVDQU16        Z2, K3, Z1
-	VPERMT2B         Z1, Z11, Z16
-	VMOVDQU8         Z16, K1, (AX)
+	TESTQ       DX, DX
+	JZ          s4_fnuz_done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z (CX), K1, Z13
+	VCVTDQ2PS   Z13, Z13
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x10, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 64(CX), K2, Z14
+	VCVTDQ2PS   Z14, Z14
+	VADDPS      Z0, Z13, Z15
+	VADDPS      Z0, Z14, Z16
+	VMOVDQA64   Z8, Z17
+	VPERMI2W    Z14, Z13, Z17
+	VPERMT2W    Z14, Z7, Z13
+	VPERMT2B    Z16, Z9, Z15
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z17, Z13
+	VPSRLW      $0x04, Z17, Z14
+	VPTERNLOGD  $0xea, Z11, Z3, Z14
+	VPAVGW      Z14, Z13, Z14
+	VPMINUW     Z12, Z14, Z14
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x05, Z14, Z14
+	VPTERNLOGD  $0xf8, Z5, Z17, Z14
+	VMOVDQU16   Z2, K2, Z14
+	VPABSB      Z15, Z13
+	VPTERNLOGD  $0xf8, Z5, Z15, Z13
+	VMOVDQU16   Z13, K3, Z14
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 128(CX), K2, Z13
+	VCVTDQ2PS   Z13, Z13
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x30, BX
+	KMOVQ       BX, K2
+	VMOVDQU32.Z 192(CX), K2, Z15
+	VCVTDQ2PS   Z15, Z15
+	VADDPS      Z0, Z13, Z16
+	VADDPS      Z0, Z15, Z0
+	VMOVDQA64   Z8, Z8
+	VPERMI2W    Z15, Z13, Z8
+	VPERMT2W    Z15, Z7, Z13
+	VPERMT2B    Z0, Z9, Z16
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z8, Z13
+	VPSRLW      $0x04, Z8, Z0
+	VPTERNLOGD  $0xea, Z11, Z3, Z0
+	VPAVGW      Z0, Z13, Z0
+	VPMINUW     Z12, Z0, Z0
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x05, Z0, Z0
+	VPTERNLOGD  $0xf8, Z5, Z8, Z0
+	VMOVDQU16   Z2, K2, Z0
+	VPABSB      Z16, Z1
+	VPTERNLOGD  $0xf8, Z5, Z16, Z1
+	VMOVDQU16   Z1, K3, Z0
+	VPERMT2B    Z0, Z10, Z14
+	VMOVDQU8    Z14, K1, (AX)
 
 s4_fnuz_done:
 	VZEROUPPER
@@ -8095,163 +8045,139 @@ s5:
 	SHLL         $0x05, SI
 	NEGL         SI
 	ADDL         $0x0000000e, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x04, SI
 	ADDL         $0x0000800f, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s5_fnuz
 
 s5_single:
-	CMPQ             DX, $0x00000040
-	JB               s5_tail
-	VMOVDQU64        (CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z16
-	VPCMPD           $0x04, Z16, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        64(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2DQ       Z16, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z16, K1, Z16
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z16, Z17
-	VMOVDQA64        Z9, Z18
-	VPERMI2W         Z16, Z15, Z18
-	VPERMT2W         Z16, Z8, Z15
-	VPERMT2B         Z17, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z18, Z15
-	VPSRLW           $0x05, Z18, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z15, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x04, Z16, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z14, Z14
-	VMOVDQU16        Z14, K2, Z16
-	VPTERNLOGD       $0xf8, Z6, Z18, Z16
-	VMOVDQU64        128(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        192(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2DQ       Z17, Z18
-	VPCMPD           $0x04, Z18, Z14, K1
-	VPORD            Z0, Z17, K1, Z17
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z17, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z17, Z15, Z19
-	VPERMT2W         Z17, Z8, Z15
-	VPERMT2B         Z18, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z19, Z15
-	VPSRLW           $0x05, Z19, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z15, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x04, Z17, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z14, Z14
-	VMOVDQU16        Z14, K2, Z17
-	VPTERNLOGD       $0xf8, Z6, Z19, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVDQU64        Z16, (AX)
-	ADDQ             $0x00000100, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s5_single
+	CMPQ       DX, $0x00000040
+	JB         s5_tail
+	VMOVDQU64  (CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTDQ2PS  Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x05, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z14, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z15
+	VMOVDQU16  Z15, K2, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTDQ2PS  Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x05, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z15, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z16
+	VMOVDQU16  Z16, K2, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVDQU64  Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s5_single
 
 s5_tail:
-	TESTQ            DX, DX
-	JZ               s5_done
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	KMOVQ            SI, K1
-	VMOVDQU32.Z      (CX), K1, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z16
-	VPCMPD           $0x04, Z16, Z14, K2
-	VPORD            Z0, Z15, K2, Z15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x10, SI
-	KMOVQ            SI, K2
-	VMOVDQU32.Z      64(CX), K2, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2DQ       Z16, Z17
-	VPCMPD           $0x04, Z17, Z14, K2
-	VPORD            Z0, Z16, K2, Z16
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z16, Z17
-	VMOVDQA64        Z9, Z18
-	VPERMI2W         Z16, Z15, Z18
-	VPERMT2W         Z16, Z8, Z15
-	VPERMT2B         Z17, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z18, Z15
-	VPSRLW           $0x05, Z18, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z15, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z15, K2
-	VPCMPUW          $0x01, Z2, Z15, K3
-	VPSLLW           $0x04, Z16, Z16
-	VMOVDQU16        Z3, K2, Z16
-	VPABSB           Z14, Z14
-	VMOVDQU16        Z14, K3, Z16
-	VPTERNLOGD       $0xf8, Z6, Z18, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x20, SI
-	KMOVQ            SI, K2
-	VMOVDQU32.Z      128(CX), K2, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z17
-	VPCMPD           $0x04, Z17, Z14, K2
-	VPORD            Z0, Z15, K2, Z15
-	MOVQ             $-1, BX
-	BZHIQ            DX, BX, BX
-	SHRQ             $0x30, BX
-	KMOVQ            BX, K2
-	VMOVDQU32.Z      192(CX), K2, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2DQ       Z17, Z18
-	VPCMPD           $0x04, Z18, Z14, K2
-	VPORD            Z0, Z17, K2, Z17
-	VADDPS           Z1, Z15, Z0
-	VADDPS           Z1, Z17, Z1
-	VMOVDQA64        Z9, Z9
-	VPERMI2W         Z17, Z15, Z9
-	VPERMT2W         Z17, Z8, Z15
-	VPERMT2B         Z1, Z10, Z0
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z9, Z15
-	VPSRLW           $0x05, Z9, Z1
-	VPTERNLOGD       $0xea, Z12, Z4, Z1
-	VPAVGW           Z1, Z15, Z1
-	VPMINUW          Z13, Z1, Z1
-	VPCMPUW          $0x06, Z7, Z15, K2
-	VPCMPUW          $0x01, Z2, Z15, K3
-	VPSLLW           $0x04, Z1, Z1
-	VMOVDQU16        Z3, K2, Z1
-	VPABSB           Z0, Z0
-	VMOVDQU16        Z0, K3, Z1
-	VPTERNLOGD       $0xf8, Z6, Z9, Z1
-	VPERMT2B         Z1, Z11, Z16
-	VMOVDQU8         Z16, K1, (AX)
+	TESTQ       DX, DX
+	JZ          s5_done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z (CX), K1, Z13
+	VCVTDQ2PS   Z13, Z13
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x10, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 64(CX), K2, Z14
+	VCVTDQ2PS   Z14, Z14
+	VADDPS      Z0, Z13, Z15
+	VADDPS      Z0, Z14, Z16
+	VMOVDQA64   Z8, Z17
+	VPERMI2W    Z14, Z13, Z17
+	VPERMT2W    Z14, Z7, Z13
+	VPERMT2B    Z16, Z9, Z15
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z17, Z13
+	VPSRLW      $0x05, Z17, Z14
+	VPTERNLOGD  $0xea, Z11, Z3, Z14
+	VPAVGW      Z14, Z13, Z14
+	VPMINUW     Z12, Z14, Z14
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x04, Z14, Z14
+	VMOVDQU16   Z2, K2, Z14
+	VPABSB      Z15, Z15
+	VMOVDQU16   Z15, K3, Z14
+	VPTERNLOGD  $0xf8, Z5, Z17, Z14
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 128(CX), K2, Z13
+	VCVTDQ2PS   Z13, Z13
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x30, BX
+	KMOVQ       BX, K2
+	VMOVDQU32.Z 192(CX), K2, Z15
+	VCVTDQ2PS   Z15, Z15
+	VADDPS      Z0, Z13, Z16
+	VADDPS      Z0, Z15, Z0
+	VMOVDQA64   Z8, Z8
+	VPERMI2W    Z15, Z13, Z8
+	VPERMT2W    Z15, Z7, Z13
+	VPERMT2B    Z0, Z9, Z16
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z8, Z13
+	VPSRLW      $0x05, Z8, Z0
+	VPTERNLOGD  $0xea, Z11, Z3, Z0
+	VPAVGW      Z0, Z13, Z0
+	VPMINUW     Z12, Z0, Z0
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x04, Z0, Z0
+	VMOVDQU16   Z2, K2, Z0
+	VPABSB      Z16, Z16
+	VMOVDQU16   Z16, K3, Z0
+	VPTERNLOGD  $0xf8, Z5, Z8, Z0
+	VPERMT2B    Z0, Z10, Z14
+	VMOVDQU8    Z14, K1, (AX)
 
 s5_done:
 	VZEROUPPER
@@ -8259,158 +8185,134 @@ s5_done:
 
 s5_fnuz:
 s5_fnuz_single:
-	CMPQ             DX, $0x00000040
-	JB               s5_fnuz_tail
-	VMOVDQU64        (CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z16
-	VPCMPD           $0x04, Z16, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        64(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2DQ       Z16, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z16, K1, Z16
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z16, Z17
-	VMOVDQA64        Z9, Z18
-	VPERMI2W         Z16, Z15, Z18
-	VPERMT2W         Z16, Z8, Z15
-	VPERMT2B         Z17, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z18, Z15
-	VPSRLW           $0x05, Z18, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z15, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x04, Z16, Z16
-	VPTERNLOGD       $0xf8, Z6, Z18, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z14, Z15
-	VPTERNLOGD       $0xf8, Z6, Z14, Z15
-	VMOVDQU16        Z15, K2, Z16
-	VMOVDQU64        128(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        192(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2DQ       Z17, Z18
-	VPCMPD           $0x04, Z18, Z14, K1
-	VPORD            Z0, Z17, K1, Z17
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z17, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z17, Z15, Z19
-	VPERMT2W         Z17, Z8, Z15
-	VPERMT2B         Z18, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z19, Z15
-	VPSRLW           $0x05, Z19, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z15, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x04, Z17, Z17
-	VPTERNLOGD       $0xf8, Z6, Z19, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z14, Z15
-	VPTERNLOGD       $0xf8, Z6, Z14, Z15
-	VMOVDQU16        Z15, K2, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVDQU64        Z16, (AX)
-	ADDQ             $0x00000100, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s5_fnuz_single
+	CMPQ       DX, $0x00000040
+	JB         s5_fnuz_tail
+	VMOVDQU64  (CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTDQ2PS  Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x05, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z14, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z13
+	VPTERNLOGD $0xf8, Z5, Z15, Z13
+	VMOVDQU16  Z13, K2, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTDQ2PS  Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x05, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z15, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z13
+	VPTERNLOGD $0xf8, Z5, Z16, Z13
+	VMOVDQU16  Z13, K2, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVDQU64  Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s5_fnuz_single
 
 s5_fnuz_tail:
-	TESTQ            DX, DX
-	JZ               s5_fnuz_done
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	KMOVQ            SI, K1
-	VMOVDQU32.Z      (CX), K1, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z16
-	VPCMPD           $0x04, Z16, Z14, K2
-	VPORD            Z0, Z15, K2, Z15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x10, SI
-	KMOVQ            SI, K2
-	VMOVDQU32.Z      64(CX), K2, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2DQ       Z16, Z17
-	VPCMPD           $0x04, Z17, Z14, K2
-	VPORD            Z0, Z16, K2, Z16
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z16, Z17
-	VMOVDQA64        Z9, Z18
-	VPERMI2W         Z16, Z15, Z18
-	VPERMT2W         Z16, Z8, Z15
-	VPERMT2B         Z17, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z18, Z15
-	VPSRLW           $0x05, Z18, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z15, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z15, K2
-	VPCMPUW          $0x01, Z2, Z15, K3
-	VPSLLW           $0x04, Z16, Z16
-	VPTERNLOGD       $0xf8, Z6, Z18, Z16
-	VMOVDQU16        Z3, K2, Z16
-	VPABSB           Z14, Z15
-	VPTERNLOGD       $0xf8, Z6, Z14, Z15
-	VMOVDQU16        Z15, K3, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x20, SI
-	KMOVQ            SI, K2
-	VMOVDQU32.Z      128(CX), K2, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z17
-	VPCMPD           $0x04, Z17, Z14, K2
-	VPORD            Z0, Z15, K2, Z15
-	MOVQ             $-1, BX
-	BZHIQ            DX, BX, BX
-	SHRQ             $0x30, BX
-	KMOVQ            BX, K2
-	VMOVDQU32.Z      192(CX), K2, Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2DQ       Z17, Z18
-	VPCMPD           $0x04, Z18, Z14, K2
-	VPORD            Z0, Z17, K2, Z17
-	VADDPS           Z1, Z15, Z0
-	VADDPS           Z1, Z17, Z1
-	VMOVDQA64        Z9, Z9
-	VPERMI2W         Z17, Z15, Z9
-	VPERMT2W         Z17, Z8, Z15
-	VPERMT2B         Z1, Z10, Z0
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z9, Z15
-	VPSRLW           $0x05, Z9, Z1
-	VPTERNLOGD       $0xea, Z12, Z4, Z1
-	VPAVGW           Z1, Z15, Z1
-	VPMINUW          Z13, Z1, Z1
-	VPCMPUW          $0x06, Z7, Z15, K2
-	VPCMPUW          $0x01, Z2, Z15, K3
-	VPSLLW           $0x04, Z1, Z1
-	VPTERNLOGD       $0xf8, Z6, Z9, Z1
-	VMOVDQU16        Z3, K2, Z1
-	VPABSB           Z0, Z2
-	VPTERNLOGD       $0xf8, Z6, Z0, Z2
-	VMOVDQU16        Z2, K3, Z1
-	VPERMT2B         Z1, Z11, Z16
-	VMOVDQU8         Z16, K1, (AX)
+	TESTQ       DX, DX
+	JZ          s5_fnuz_done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z (CX), K1, Z13
+	VCVTDQ2PS   Z13, Z13
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x10, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 64(CX), K2, Z14
+	VCVTDQ2PS   Z14, Z14
+	VADDPS      Z0, Z13, Z15
+	VADDPS      Z0, Z14, Z16
+	VMOVDQA64   Z8, Z17
+	VPERMI2W    Z14, Z13, Z17
+	VPERMT2W    Z14, Z7, Z13
+	VPERMT2B    Z16, Z9, Z15
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z17, Z13
+	VPSRLW      $0x05, Z17, Z14
+	VPTERNLOGD  $0xea, Z11, Z3, Z14
+	VPAVGW      Z14, Z13, Z14
+	VPMINUW     Z12, Z14, Z14
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x04, Z14, Z14
+	VPTERNLOGD  $0xf8, Z5, Z17, Z14
+	VMOVDQU16   Z2, K2, Z14
+	VPABSB      Z15, Z13
+	VPTERNLOGD  $0xf8, Z5, Z15, Z13
+	VMOVDQU16   Z13, K3, Z14
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 128(CX), K2, Z13
+	VCVTDQ2PS   Z13, Z13
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x30, BX
+	KMOVQ       BX, K2
+	VMOVDQU32.Z 192(CX), K2, Z15
+	VCVTDQ2PS   Z15, Z15
+	VADDPS      Z0, Z13, Z16
+	VADDPS      Z0, Z15, Z0
+	VMOVDQA64   Z8, Z8
+	VPERMI2W    Z15, Z13, Z8
+	VPERMT2W    Z15, Z7, Z13
+	VPERMT2B    Z0, Z9, Z16
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z8, Z13
+	VPSRLW      $0x05, Z8, Z0
+	VPTERNLOGD  $0xea, Z11, Z3, Z0
+	VPAVGW      Z0, Z13, Z0
+	VPMINUW     Z12, Z0, Z0
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x04, Z0, Z0
+	VPTERNLOGD  $0xf8, Z5, Z8, Z0
+	VMOVDQU16   Z2, K2, Z0
+	VPABSB      Z16, Z1
+	VPTERNLOGD  $0xf8, Z5, Z16, Z1
+	VMOVDQU16   Z1, K3, Z0
+	VPERMT2B    Z0, Z10, Z14
+	VMOVDQU8    Z14, K1, (AX)
 
 s5_fnuz_done:
 	VZEROUPPER
@@ -8419,196 +8321,170 @@ s5_fnuz_done:
 // func u32ToF8AVX512W(dst *uint8, src *uint32, n int, p *[8]uint32)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
 TEXT ·u32ToF8AVX512W(SB), NOSPLIT, $0-32
-	MOVL         $0x00000001, AX
-	VPBROADCASTD AX, Z0
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
 	MOVL         12(BX), SI
 	ADDL         $0x00400000, SI
-	VPBROADCASTD SI, Z1
+	VPBROADCASTD SI, Z0
 	MOVL         8(BX), SI
 	SHRL         $0x10, SI
-	VPBROADCASTW SI, Z2
+	VPBROADCASTW SI, Z1
 	MOVL         24(BX), SI
 	SHLL         $0x08, SI
-	VPBROADCASTW SI, Z3
+	VPBROADCASTW SI, Z2
 	MOVL         $0x00010001, SI
-	VPBROADCASTD SI, Z4
+	VPBROADCASTD SI, Z3
 	MOVL         $0x7fff7fff, SI
-	VPBROADCASTD SI, Z5
+	VPBROADCASTD SI, Z4
 	MOVL         $0x80008000, SI
-	VPBROADCASTD SI, Z6
+	VPBROADCASTD SI, Z5
 	MOVL         $0x7f807f80, SI
-	VPBROADCASTD SI, Z7
-	VMOVDQU64    evenwords<>+0(SB), Z8
-	VMOVDQU64    oddwords<>+0(SB), Z9
-	VMOVDQU64    dwordlowbytes<>+0(SB), Z10
-	VMOVDQU64    oddbytes<>+0(SB), Z11
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
 	CMPL         (BX), $0x14
 	JNE          s5
 	MOVL         4(BX), SI
 	SHLL         $0x04, SI
 	NEGL         SI
 	ADDL         $0x00000006, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x03, SI
 	ADDL         $0x00008007, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s4_fnuz
 
 s4_single:
-	CMPQ              DX, $0x00000040
-	JB                s4_tail
-	VMOVDQU64         (CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z16
-	VPCMPD            $0x04, Z16, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         64(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2UDQ       Z16, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z16, K1, Z16
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z16, Z17
-	VMOVDQA64         Z9, Z18
-	VPERMI2W          Z16, Z15, Z18
-	VPERMT2W          Z16, Z8, Z15
-	VPERMT2B          Z17, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z18, Z15
-	VPSRLW            $0x04, Z18, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z15, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x05, Z16, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z14, Z14
-	VMOVDQU16         Z14, K2, Z16
-	VPTERNLOGD        $0xf8, Z6, Z18, Z16
-	VMOVDQU64         128(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         192(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2UDQ       Z17, Z18
-	VPCMPD            $0x04, Z18, Z14, K1
-	VPORD             Z0, Z17, K1, Z17
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z17, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z17, Z15, Z19
-	VPERMT2W          Z17, Z8, Z15
-	VPERMT2B          Z18, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z19, Z15
-	VPSRLW            $0x04, Z19, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z15, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x05, Z17, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z14, Z14
-	VMOVDQU16         Z14, K2, Z17
-	VPTERNLOGD        $0xf8, Z6, Z19, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVDQU64         Z16, (AX)
-	ADDQ              $0x00000100, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s4_single
+	CMPQ       DX, $0x00000040
+	JB         s4_tail
+	VMOVDQU64  (CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTUDQ2PS Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x04, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z14, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z15
+	VMOVDQU16  Z15, K2, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTUDQ2PS Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x04, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z15, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z16
+	VMOVDQU16  Z16, K2, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVDQU64  Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s4_single
 
 s4_tail:
-	TESTQ             DX, DX
-	JZ                s4_done
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	KMOVQ             SI, K1
-	VMOVDQU32.Z       (CX), K1, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z16
-	VPCMPD            $0x04, Z16, Z14, K2
-	VPORD             Z0, Z15, K2, Z15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x10, SI
-	KMOVQ             SI, K2
-	VMOVDQU32.Z       64(CX), K2, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2UDQ       Z16, Z17
-	VPCMPD            $0x04, Z17, Z14, K2
-	VPORD             Z0, Z16, K2, Z16
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z16, Z17
-	VMOVDQA64         Z9, Z18
-	VPERMI2W          Z16, Z15, Z18
-	VPERMT2W          Z16, Z8, Z15
-	VPERMT2B          Z17, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z18, Z15
-	VPSRLW            $0x04, Z18, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z15, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z15, K2
-	VPCMPUW           $0x01, Z2, Z15, K3
-	VPSLLW            $0x05, Z16, Z16
-	VMOVDQU16         Z3, K2, Z16
-	VPABSB            Z14, Z14
-	VMOVDQU16         Z14, K3, Z16
-	VPTERNLOGD        $0xf8, Z6, Z18, Z16
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x20, SI
-	KMOVQ             SI, K2
-	VMOVDQU32.Z       128(CX), K2, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z17
-	VPCMPD            $0x04, Z17, Z14, K2
-	VPORD             Z0, Z15, K2, Z15
-	MOVQ              $-1, BX
-	BZHIQ             DX, BX, BX
-	SHRQ              $0x30, BX
-	KMOVQ             BX, K2
-	VMOVDQU32.Z       192(CX), K2, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2UDQ       Z17, Z18
-	VPCMPD            $0x04, Z18, Z14, K2
-	VPORD             Z0, Z17, K2, Z17
-	VADDPS            Z1, Z15, Z0
-	VADDPS            Z1, Z17, Z1
-	VMOVDQA64         Z9, Z9
-	VPERMI2W          Z17, Z15, Z9
-	VPERMT2W          Z17, Z8, Z15
-	VPERMT2B          Z1, Z10, Z0
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z9, Z15
-	VPSRLW            $0x04, Z9, Z1
-	VPTERNLOGD        $0xea, Z12, Z4, Z1
-	VPAVGW            Z1, Z15, Z1
-	VPMINUW           Z13, Z1, Z1
-	VPCMPUW           $0x06, Z7, Z15, K2
-	VPCMPUW           $0x01, Z2, Z15, K3
-	VPSLLW            $0x05, Z1, Z1
-	VMOVDQU16         Z3, K2, Z1
-	VPABSB            Z0, Z0
-	VMOVDQU16         Z0, K3, Z1
-	VPTERNLOGD        $0xf8, Z6, Z9, Z1
-	VPERMT2B          Z1, Z11, Z16
-	VMOVDQU8          Z16, K1, (AX)
+	TESTQ       DX, DX
+	JZ          s4_done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z (CX), K1, Z13
+	VCVTUDQ2PS  Z13, Z13
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x10, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 64(CX), K2, Z14
+	VCVTUDQ2PS  Z14, Z14
+	VADDPS      Z0, Z13, Z15
+	VADDPS      Z0, Z14, Z16
+	VMOVDQA64   Z8, Z17
+	VPERMI2W    Z14, Z13, Z17
+	VPERMT2W    Z14, Z7, Z13
+	VPERMT2B    Z16, Z9, Z15
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z17, Z13
+	VPSRLW      $0x04, Z17, Z14
+	VPTERNLOGD  $0xea, Z11, Z3, Z14
+	VPAVGW      Z14, Z13, Z14
+	VPMINUW     Z12, Z14, Z14
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x05, Z14, Z14
+	VMOVDQU16   Z2, K2, Z14
+	VPABSB      Z15, Z15
+	VMOVDQU16   Z15, K3, Z14
+	VPTERNLOGD  $0xf8, Z5, Z17, Z14
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 128(CX), K2, Z13
+	VCVTUDQ2PS  Z13, Z13
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x30, BX
+	KMOVQ       BX, K2
+	VMOVDQU32.Z 192(CX), K2, Z15
+	VCVTUDQ2PS  Z15, Z15
+	VADDPS      Z0, Z13, Z16
+	VADDPS      Z0, Z15, Z0
+	VMOVDQA64   Z8, Z8
+	VPERMI2W    Z15, Z13, Z8
+	VPERMT2W    Z15, Z7, Z13
+	VPERMT2B    Z0, Z9, Z16
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z8, Z13
+	VPSRLW      $0x04, Z8, Z0
+	VPTERNLOGD  $0xea, Z11, Z3, Z0
+	VPAVGW      Z0, Z13, Z0
+	VPMINUW     Z12, Z0, Z0
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x05, Z0, Z0
+	VMOVDQU16   Z2, K2, Z0
+	VPABSB      Z16, Z16
+	VMOVDQU16   Z16, K3, Z0
+	VPTERNLOGD  $0xf8, Z5, Z8, Z0
+	VPERMT2B    Z0, Z10, Z14
+	VMOVDQU8    Z14, K1, (AX)
 
 s4_done:
 	VZEROUPPER
@@ -8616,158 +8492,134 @@ s4_done:
 
 s4_fnuz:
 s4_fnuz_single:
-	CMPQ              DX, $0x00000040
-	JB                s4_fnuz_tail
-	VMOVDQU64         (CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z16
-	VPCMPD            $0x04, Z16, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         64(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2UDQ       Z16, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z16, K1, Z16
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z16, Z17
-	VMOVDQA64         Z9, Z18
-	VPERMI2W          Z16, Z15, Z18
-	VPERMT2W          Z16, Z8, Z15
-	VPERMT2B          Z17, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z18, Z15
-	VPSRLW            $0x04, Z18, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z15, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x05, Z16, Z16
-	VPTERNLOGD        $0xf8, Z6, Z18, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z14, Z15
-	VPTERNLOGD        $0xf8, Z6, Z14, Z15
-	VMOVDQU16         Z15, K2, Z16
-	VMOVDQU64         128(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         192(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2UDQ       Z17, Z18
-	VPCMPD            $0x04, Z18, Z14, K1
-	VPORD             Z0, Z17, K1, Z17
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z17, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z17, Z15, Z19
-	VPERMT2W          Z17, Z8, Z15
-	VPERMT2B          Z18, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z19, Z15
-	VPSRLW            $0x04, Z19, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z15, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x05, Z17, Z17
-	VPTERNLOGD        $0xf8, Z6, Z19, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z14, Z15
-	VPTERNLOGD        $0xf8, Z6, Z14, Z15
-	VMOVDQU16         Z15, K2, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVDQU64         Z16, (AX)
-	ADDQ              $0x00000100, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s4_fnuz_single
+	CMPQ       DX, $0x00000040
+	JB         s4_fnuz_tail
+	VMOVDQU64  (CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTUDQ2PS Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x04, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z14, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z13
+	VPTERNLOGD $0xf8, Z5, Z15, Z13
+	VMOVDQU16  Z13, K2, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTUDQ2PS Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x04, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z15, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z13
+	VPTERNLOGD $0xf8, Z5, Z16, Z13
+	VMOVDQU16  Z13, K2, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVDQU64  Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s4_fnuz_single
 
 s4_fnuz_tail:
-	TESTQ             DX, DX
-	JZ                s4_fnuz_done
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	KMOVQ             SI, K1
-	VMOVDQU32.Z       (CX), K1, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z16
-	VPCMPD            $0x04, Z16, Z14, K2
-	VPORD             Z0, Z15, K2, Z15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x10, SI
-	KMOVQ             SI, K2
-	VMOVDQU32.Z       64(CX), K2, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2UDQ       Z16, Z17
-	VPCMPD            $0x04, Z17, Z14, K2
-	VPORD             Z0, Z16, K2, Z16
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z16, Z17
-	VMOVDQA64         Z9, Z18
-	VPERMI2W          Z16, Z15, Z18
-	VPERMT2W          Z16, Z8, Z15
-	VPERMT2B          Z17, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z18, Z15
-	VPSRLW            $0x04, Z18, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z15, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z15, K2
-	VPCMPUW           $0x01, Z2, Z15, K3
-	VPSLLW            $0x05, Z16, Z16
-	VPTERNLOGD        $0xf8, Z6, Z18, Z16
-	VMOVDQU16         Z3, K2, Z16
-	VPABSB            Z14, Z15
-	VPTERNLOGD        $0xf8, Z6, Z14, Z15
-	VMOVDQU16         Z15, K3, Z16
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x20, SI
-	KMOVQ             SI, K2
-	VMOVDQU32.Z       128(CX), K2, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z17
-	VPCMPD            $0x04, Z17, Z14, K2
-	VPORD             Z0, Z15, K2, Z15
-	MOVQ              $-1, BX
-	BZHIQ             DX, BX, BX
-	SHRQ              $0x30, BX
-	KMOVQ             BX, K2
-	VMOVDQU32.Z       192(CX), K2, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2UDQ       Z17, Z18
-	VPCMPD            $0x04, Z18, Z14, K2
-	VPORD             Z0, Z17, K2, Z17
-	VADDPS            Z1, Z15, Z0
-	VADDPS            Z1, Z17, Z1
-	VMOVDQA64         Z9, Z9
-	VPERMI2W          Z17, Z15, Z9
-	VPERMT2W          Z17, Z8, Z15
-	VPERMT2B          Z1, Z10, Z0
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z9, Z15
-	VPSRLW            $0x04, Z9, Z1
-	VPTERNLOGD        $0xea, Z12, Z4, Z1
-	VPAVGW            Z1, Z15, Z1
-	VPMINUW           Z13, Z1, Z1
-	VPCMPUW           $0x06, Z7, Z15, K2
-	VPCMPUW           $0x01, Z2, Z15, K3
-	VPSLLW            $0x05, Z1, Z1
-	VPTERNLOGD        $0xf8, Z6, Z9, Z1
-	VMOVDQU16         Z3, K2, Z1
-	VPABSB            Z0, Z2
-	VPTERNLOGD        $0xf8, Z6, Z0, Z2
-	VMOVDQU16         Z2, K3, Z1
-	VPERMT2B          Z1, Z11, Z16
-	VMOVDQU8          Z16, K1, (AX)
+	TESTQ       DX, DX
+	JZ          s4_fnuz_done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z (CX), K1, Z13
+	VCVTUDQ2PS  Z13, Z13
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x10, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 64(CX), K2, Z14
+	VCVTUDQ2PS  Z14, Z14
+	VADDPS      Z0, Z13, Z15
+	VADDPS      Z0, Z14, Z16
+	VMOVDQA64   Z8, Z17
+	VPERMI2W    Z14, Z13, Z17
+	VPERMT2W    Z14, Z7, Z13
+	VPERMT2B    Z16, Z9, Z15
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z17, Z13
+	VPSRLW      $0x04, Z17, Z14
+	VPTERNLOGD  $0xea, Z11, Z3, Z14
+	VPAVGW      Z14, Z13, Z14
+	VPMINUW     Z12, Z14, Z14
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x05, Z14, Z14
+	VPTERNLOGD  $0xf8, Z5, Z17, Z14
+	VMOVDQU16   Z2, K2, Z14
+	VPABSB      Z15, Z13
+	VPTERNLOGD  $0xf8, Z5, Z15, Z13
+	VMOVDQU16   Z13, K3, Z14
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 128(CX), K2, Z13
+	VCVTUDQ2PS  Z13, Z13
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x30, BX
+	KMOVQ       BX, K2
+	VMOVDQU32.Z 192(CX), K2, Z15
+	VCVTUDQ2PS  Z15, Z15
+	VADDPS      Z0, Z13, Z16
+	VADDPS      Z0, Z15, Z0
+	VMOVDQA64   Z8, Z8
+	VPERMI2W    Z15, Z13, Z8
+	VPERMT2W    Z15, Z7, Z13
+	VPERMT2B    Z0, Z9, Z16
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z8, Z13
+	VPSRLW      $0x04, Z8, Z0
+	VPTERNLOGD  $0xea, Z11, Z3, Z0
+	VPAVGW      Z0, Z13, Z0
+	VPMINUW     Z12, Z0, Z0
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x05, Z0, Z0
+	VPTERNLOGD  $0xf8, Z5, Z8, Z0
+	VMOVDQU16   Z2, K2, Z0
+	VPABSB      Z16, Z1
+	VPTERNLOGD  $0xf8, Z5, Z16, Z1
+	VMOVDQU16   Z1, K3, Z0
+	VPERMT2B    Z0, Z10, Z14
+	VMOVDQU8    Z14, K1, (AX)
 
 s4_fnuz_done:
 	VZEROUPPER
@@ -8778,163 +8630,139 @@ s5:
 	SHLL         $0x05, SI
 	NEGL         SI
 	ADDL         $0x0000000e, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x04, SI
 	ADDL         $0x0000800f, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s5_fnuz
 
 s5_single:
-	CMPQ              DX, $0x00000040
-	JB                s5_tail
-	VMOVDQU64         (CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z16
-	VPCMPD            $0x04, Z16, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         64(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2UDQ       Z16, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z16, K1, Z16
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z16, Z17
-	VMOVDQA64         Z9, Z18
-	VPERMI2W          Z16, Z15, Z18
-	VPERMT2W          Z16, Z8, Z15
-	VPERMT2B          Z17, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z18, Z15
-	VPSRLW            $0x05, Z18, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z15, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x04, Z16, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z14, Z14
-	VMOVDQU16         Z14, K2, Z16
-	VPTERNLOGD        $0xf8, Z6, Z18, Z16
-	VMOVDQU64         128(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         192(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2UDQ       Z17, Z18
-	VPCMPD            $0x04, Z18, Z14, K1
-	VPORD             Z0, Z17, K1, Z17
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z17, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z17, Z15, Z19
-	VPERMT2W          Z17, Z8, Z15
-	VPERMT2B          Z18, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z19, Z15
-	VPSRLW            $0x05, Z19, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z15, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x04, Z17, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z14, Z14
-	VMOVDQU16         Z14, K2, Z17
-	VPTERNLOGD        $0xf8, Z6, Z19, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVDQU64         Z16, (AX)
-	ADDQ              $0x00000100, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s5_single
+	CMPQ       DX, $0x00000040
+	JB         s5_tail
+	VMOVDQU64  (CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTUDQ2PS Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x05, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z14, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z15
+	VMOVDQU16  Z15, K2, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTUDQ2PS Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x05, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z15, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z16
+	VMOVDQU16  Z16, K2, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVDQU64  Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s5_single
 
 s5_tail:
-	TESTQ             DX, DX
-	JZ                s5_done
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	KMOVQ             SI, K1
-	VMOVDQU32.Z       (CX), K1, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z16
-	VPCMPD            $0x04, Z16, Z14, K2
-	VPORD             Z0, Z15, K2, Z15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x10, SI
-	KMOVQ             SI, K2
-	VMOVDQU32.Z       64(CX), K2, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2UDQ       Z16, Z17
-	VPCMPD            $0x04, Z17, Z14, K2
-	VPORD             Z0, Z16, K2, Z16
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z16, Z17
-	VMOVDQA64         Z9, Z18
-	VPERMI2W          Z16, Z15, Z18
-	VPERMT2W          Z16, Z8, Z15
-	VPERMT2B          Z17, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z18, Z15
-	VPSRLW            $0x05, Z18, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z15, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z15, K2
-	VPCMPUW           $0x01, Z2, Z15, K3
-	VPSLLW            $0x04, Z16, Z16
-	VMOVDQU16         Z3, K2, Z16
-	VPABSB            Z14, Z14
-	VMOVDQU16         Z14, K3, Z16
-	VPTERNLOGD        $0xf8, Z6, Z18, Z16
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x20, SI
-	KMOVQ             SI, K2
-	VMOVDQU32.Z       128(CX), K2, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z17
-	VPCMPD            $0x04, Z17, Z14, K2
-	VPORD             Z0, Z15, K2, Z15
-	MOVQ              $-1, BX
-	BZHIQ             DX, BX, BX
-	SHRQ              $0x30, BX
-	KMOVQ             BX, K2
-	VMOVDQU32.Z       192(CX), K2, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2UDQ       Z17, Z18
-	VPCMPD            $0x04, Z18, Z14, K2
-	VPORD             Z0, Z17, K2, Z17
-	VADDPS            Z1, Z15, Z0
-	VADDPS            Z1, Z17, Z1
-	VMOVDQA64         Z9, Z9
-	VPERMI2W          Z17, Z15, Z9
-	VPERMT2W          Z17, Z8, Z15
-	VPERMT2B          Z1, Z10, Z0
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z9, Z15
-	VPSRLW            $0x05, Z9, Z1
-	VPTERNLOGD        $0xea, Z12, Z4, Z1
-	VPAVGW            Z1, Z15, Z1
-	VPMINUW           Z13, Z1, Z1
-	VPCMPUW           $0x06, Z7, Z15, K2
-	VPCMPUW           $0x01, Z2, Z15, K3
-	VPSLLW            $0x04, Z1, Z1
-	VMOVDQU16         Z3, K2, Z1
-	VPABSB            Z0, Z0
-	VMOVDQU16         Z0, K3, Z1
-	VPTERNLOGD        $0xf8, Z6, Z9, Z1
-	VPERMT2B          Z1, Z11, Z16
-	VMOVDQU8          Z16, K1, (AX)
+	TESTQ       DX, DX
+	JZ          s5_done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z (CX), K1, Z13
+	VCVTUDQ2PS  Z13, Z13
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x10, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 64(CX), K2, Z14
+	VCVTUDQ2PS  Z14, Z14
+	VADDPS      Z0, Z13, Z15
+	VADDPS      Z0, Z14, Z16
+	VMOVDQA64   Z8, Z17
+	VPERMI2W    Z14, Z13, Z17
+	VPERMT2W    Z14, Z7, Z13
+	VPERMT2B    Z16, Z9, Z15
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z17, Z13
+	VPSRLW      $0x05, Z17, Z14
+	VPTERNLOGD  $0xea, Z11, Z3, Z14
+	VPAVGW      Z14, Z13, Z14
+	VPMINUW     Z12, Z14, Z14
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x04, Z14, Z14
+	VMOVDQU16   Z2, K2, Z14
+	VPABSB      Z15, Z15
+	VMOVDQU16   Z15, K3, Z14
+	VPTERNLOGD  $0xf8, Z5, Z17, Z14
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 128(CX), K2, Z13
+	VCVTUDQ2PS  Z13, Z13
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x30, BX
+	KMOVQ       BX, K2
+	VMOVDQU32.Z 192(CX), K2, Z15
+	VCVTUDQ2PS  Z15, Z15
+	VADDPS      Z0, Z13, Z16
+	VADDPS      Z0, Z15, Z0
+	VMOVDQA64   Z8, Z8
+	VPERMI2W    Z15, Z13, Z8
+	VPERMT2W    Z15, Z7, Z13
+	VPERMT2B    Z0, Z9, Z16
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z8, Z13
+	VPSRLW      $0x05, Z8, Z0
+	VPTERNLOGD  $0xea, Z11, Z3, Z0
+	VPAVGW      Z0, Z13, Z0
+	VPMINUW     Z12, Z0, Z0
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x04, Z0, Z0
+	VMOVDQU16   Z2, K2, Z0
+	VPABSB      Z16, Z16
+	VMOVDQU16   Z16, K3, Z0
+	VPTERNLOGD  $0xf8, Z5, Z8, Z0
+	VPERMT2B    Z0, Z10, Z14
+	VMOVDQU8    Z14, K1, (AX)
 
 s5_done:
 	VZEROUPPER
@@ -8942,424 +8770,350 @@ s5_done:
 
 s5_fnuz:
 s5_fnuz_single:
-	CMPQ              DX, $0x00000040
-	JB                s5_fnuz_tail
-	VMOVDQU64         (CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z16
-	VPCMPD            $0x04, Z16, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         64(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2UDQ       Z16, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z16, K1, Z16
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z16, Z17
-	VMOVDQA64         Z9, Z18
-	VPERMI2W          Z16, Z15, Z18
-	VPERMT2W          Z16, Z8, Z15
-	VPERMT2B          Z17, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z18, Z15
-	VPSRLW            $0x05, Z18, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z15, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x04, Z16, Z16
-	VPTERNLOGD        $0xf8, Z6, Z18, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z14, Z15
-	VPTERNLOGD        $0xf8, Z6, Z14, Z15
-	VMOVDQU16         Z15, K2, Z16
-	VMOVDQU64         128(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         192(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2UDQ       Z17, Z18
-	VPCMPD            $0x04, Z18, Z14, K1
-	VPORD             Z0, Z17, K1, Z17
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z17, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z17, Z15, Z19
-	VPERMT2W          Z17, Z8, Z15
-	VPERMT2B          Z18, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z19, Z15
-	VPSRLW            $0x05, Z19, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z15, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x04, Z17, Z17
-	VPTERNLOGD        $0xf8, Z6, Z19, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z14, Z15
-	VPTERNLOGD        $0xf8, Z6, Z14, Z15
-	VMOVDQU16         Z15, K2, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVDQU64         Z16, (AX)
-	ADDQ              $0x00000100, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s5_fnuz_single
+	CMPQ       DX, $0x00000040
+	JB         s5_fnuz_tail
+	VMOVDQU64  (CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTUDQ2PS Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x05, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z14, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z13
+	VPTERNLOGD $0xf8, Z5, Z15, Z13
+	VMOVDQU16  Z13, K2, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTUDQ2PS Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x05, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z15, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z13
+	VPTERNLOGD $0xf8, Z5, Z16, Z13
+	VMOVDQU16  Z13, K2, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVDQU64  Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s5_fnuz_single
 
 s5_fnuz_tail:
-	TESTQ             DX, DX
-	JZ                s5_fnuz_done
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	KMOVQ             SI, K1
-	VMOVDQU32.Z       (CX), K1, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z16
-	VPCMPD            $0x04, Z16, Z14, K2
-	VPORD             Z0, Z15, K2, Z15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x10, SI
-	KMOVQ             SI, K2
-	VMOVDQU32.Z       64(CX), K2, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2UDQ       Z16, Z17
-	VPCMPD            $0x04, Z17, Z14, K2
-	VPORD             Z0, Z16, K2, Z16
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z16, Z17
-	VMOVDQA64         Z9, Z18
-	VPERMI2W          Z16, Z15, Z18
-	VPERMT2W          Z16, Z8, Z15
-	VPERMT2B          Z17, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z18, Z15
-	VPSRLW            $0x05, Z18, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z15, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z15, K2
-	VPCMPUW           $0x01, Z2, Z15, K3
-	VPSLLW            $0x04, Z16, Z16
-	VPTERNLOGD        $0xf8, Z6, Z18, Z16
-	VMOVDQU16         Z3, K2, Z16
-	VPABSB            Z14, Z15
-	VPTERNLOGD        $0xf8, Z6, Z14, Z15
-	VMOVDQU16         Z15, K3, Z16
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x20, SI
-	KMOVQ             SI, K2
-	VMOVDQU32.Z       128(CX), K2, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z17
-	VPCMPD            $0x04, Z17, Z14, K2
-	VPORD             Z0, Z15, K2, Z15
-	MOVQ              $-1, BX
-	BZHIQ             DX, BX, BX
-	SHRQ              $0x30, BX
-	KMOVQ             BX, K2
-	VMOVDQU32.Z       192(CX), K2, Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2UDQ       Z17, Z18
-	VPCMPD            $0x04, Z18, Z14, K2
-	VPORD             Z0, Z17, K2, Z17
-	VADDPS            Z1, Z15, Z0
-	VADDPS            Z1, Z17, Z1
-	VMOVDQA64         Z9, Z9
-	VPERMI2W          Z17, Z15, Z9
-	VPERMT2W          Z17, Z8, Z15
-	VPERMT2B          Z1, Z10, Z0
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z9, Z15
-	VPSRLW            $0x05, Z9, Z1
-	VPTERNLOGD        $0xea, Z12, Z4, Z1
-	VPAVGW            Z1, Z15, Z1
-	VPMINUW           Z13, Z1, Z1
-	VPCMPUW           $0x06, Z7, Z15, K2
-	VPCMPUW           $0x01, Z2, Z15, K3
-	VPSLLW            $0x04, Z1, Z1
-	VPTERNLOGD        $0xf8, Z6, Z9, Z1
-	VMOVDQU16         Z3, K2, Z1
-	VPABSB            Z0, Z2
-	VPTERNLOGD        $0xf8, Z6, Z0, Z2
-	VMOVDQU16         Z2, K3, Z1
-	VPERMT2B          Z1, Z11, Z16
-	VMOVDQU8          Z16, K1, (AX)
+	TESTQ       DX, DX
+	JZ          s5_fnuz_done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z (CX), K1, Z13
+	VCVTUDQ2PS  Z13, Z13
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x10, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 64(CX), K2, Z14
+	VCVTUDQ2PS  Z14, Z14
+	VADDPS      Z0, Z13, Z15
+	VADDPS      Z0, Z14, Z16
+	VMOVDQA64   Z8, Z17
+	VPERMI2W    Z14, Z13, Z17
+	VPERMT2W    Z14, Z7, Z13
+	VPERMT2B    Z16, Z9, Z15
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z17, Z13
+	VPSRLW      $0x05, Z17, Z14
+	VPTERNLOGD  $0xea, Z11, Z3, Z14
+	VPAVGW      Z14, Z13, Z14
+	VPMINUW     Z12, Z14, Z14
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x04, Z14, Z14
+	VPTERNLOGD  $0xf8, Z5, Z17, Z14
+	VMOVDQU16   Z2, K2, Z14
+	VPABSB      Z15, Z13
+	VPTERNLOGD  $0xf8, Z5, Z15, Z13
+	VMOVDQU16   Z13, K3, Z14
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K2
+	VMOVDQU32.Z 128(CX), K2, Z13
+	VCVTUDQ2PS  Z13, Z13
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x30, BX
+	KMOVQ       BX, K2
+	VMOVDQU32.Z 192(CX), K2, Z15
+	VCVTUDQ2PS  Z15, Z15
+	VADDPS      Z0, Z13, Z16
+	VADDPS      Z0, Z15, Z0
+	VMOVDQA64   Z8, Z8
+	VPERMI2W    Z15, Z13, Z8
+	VPERMT2W    Z15, Z7, Z13
+	VPERMT2B    Z0, Z9, Z16
+	VPMINUW     Z3, Z13, Z13
+	VPTERNLOGD  $0xa8, Z4, Z8, Z13
+	VPSRLW      $0x05, Z8, Z0
+	VPTERNLOGD  $0xea, Z11, Z3, Z0
+	VPAVGW      Z0, Z13, Z0
+	VPMINUW     Z12, Z0, Z0
+	VPCMPUW     $0x06, Z6, Z13, K2
+	VPCMPUW     $0x01, Z1, Z13, K3
+	VPSLLW      $0x04, Z0, Z0
+	VPTERNLOGD  $0xf8, Z5, Z8, Z0
+	VMOVDQU16   Z2, K2, Z0
+	VPABSB      Z16, Z1
+	VPTERNLOGD  $0xf8, Z5, Z16, Z1
+	VMOVDQU16   Z1, K3, Z0
+	VPERMT2B    Z0, Z10, Z14
+	VMOVDQU8    Z14, K1, (AX)
 
 s5_fnuz_done:
 	VZEROUPPER
 	RET
 
 // func i64ToF8AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI2
 TEXT ·i64ToF8AVX512W(SB), NOSPLIT, $0-32
-	MOVL         $0x00000001, AX
-	VPBROADCASTD AX, Z0
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
 	MOVL         12(BX), SI
 	ADDL         $0x00400000, SI
-	VPBROADCASTD SI, Z1
+	VPBROADCASTD SI, Z0
 	MOVL         8(BX), SI
 	SHRL         $0x10, SI
-	VPBROADCASTW SI, Z2
+	VPBROADCASTW SI, Z1
 	MOVL         24(BX), SI
 	SHLL         $0x08, SI
-	VPBROADCASTW SI, Z3
+	VPBROADCASTW SI, Z2
 	MOVL         $0x00010001, SI
-	VPBROADCASTD SI, Z4
+	VPBROADCASTD SI, Z3
 	MOVL         $0x7fff7fff, SI
-	VPBROADCASTD SI, Z5
+	VPBROADCASTD SI, Z4
 	MOVL         $0x80008000, SI
-	VPBROADCASTD SI, Z6
+	VPBROADCASTD SI, Z5
 	MOVL         $0x7f807f80, SI
-	VPBROADCASTD SI, Z7
-	VMOVDQU64    evenwords<>+0(SB), Z8
-	VMOVDQU64    oddwords<>+0(SB), Z9
-	VMOVDQU64    dwordlowbytes<>+0(SB), Z10
-	VMOVDQU64    oddbytes<>+0(SB), Z11
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
 	CMPL         (BX), $0x14
 	JNE          s5
 	MOVL         4(BX), SI
 	SHLL         $0x04, SI
 	NEGL         SI
 	ADDL         $0x00000006, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x03, SI
 	ADDL         $0x00008007, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s4_fnuz
 
 s4_single:
-	CMPQ             DX, $0x00000040
-	JB               s4_tail
-	VMOVDQU64        (CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z16
-	VPCMPQ           $0x04, Z16, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        64(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2QQ       Y16, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y16, K1, Y16
-	VINSERTI64X4     $0x01, Y16, Z15, Z14
-	VMOVDQU64        128(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z16, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        192(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z16, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z16
-	VADDPS           Z1, Z14, Z17
-	VADDPS           Z1, Z16, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z16, Z14, Z19
-	VPERMT2W         Z16, Z8, Z14
-	VPERMT2B         Z18, Z10, Z17
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z19, Z14
-	VPSRLW           $0x04, Z19, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z14, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x05, Z16, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z17, Z17
-	VMOVDQU16        Z17, K2, Z16
-	VPTERNLOGD       $0xf8, Z6, Z19, Z16
-	VMOVDQU64        256(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        320(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z14, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z14
-	VMOVDQU64        384(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2QQ       Y15, Z18
-	VPCMPQ           $0x04, Z18, Z17, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        448(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2QQ       Y18, Z19
-	VPCMPQ           $0x04, Z19, Z17, K1
-	VPORD            Y0, Y18, K1, Y18
-	VINSERTI64X4     $0x01, Y18, Z15, Z17
-	VADDPS           Z1, Z14, Z18
-	VADDPS           Z1, Z17, Z19
-	VMOVDQA64        Z9, Z20
-	VPERMI2W         Z17, Z14, Z20
-	VPERMT2W         Z17, Z8, Z14
-	VPERMT2B         Z19, Z10, Z18
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z20, Z14
-	VPSRLW           $0x04, Z20, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z14, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x05, Z17, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z18, Z18
-	VMOVDQU16        Z18, K2, Z17
-	VPTERNLOGD       $0xf8, Z6, Z20, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVDQU64        Z16, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s4_single
+	CMPQ         DX, $0x00000040
+	JB           s4_tail
+	VMOVDQU64    (CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTQQ2PS    Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x04, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z15, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K2, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTQQ2PS    Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTQQ2PS    Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x04, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z16, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z17
+	VMOVDQU16    Z17, K2, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVDQU64    Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s4_single
 
 s4_tail:
-	TESTQ            DX, DX
-	JZ               s4_done
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	KMOVQ            SI, K1
-	VMOVDQU64.Z      (CX), K1, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z16
-	VPCMPQ           $0x04, Z16, Z14, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x08, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      64(CX), K2, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2QQ       Y16, Z17
-	VPCMPQ           $0x04, Z17, Z14, K2
-	VPORD            Y0, Y16, K2, Y16
-	VINSERTI64X4     $0x01, Y16, Z15, Z14
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x10, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      128(CX), K2, Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z16, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x18, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      192(CX), K2, Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z16, K2
-	VPORD            Y0, Y17, K2, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z16
-	VADDPS           Z1, Z14, Z17
-	VADDPS           Z1, Z16, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z16, Z14, Z19
-	VPERMT2W         Z16, Z8, Z14
-	VPERMT2B         Z18, Z10, Z17
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z19, Z14
-	VPSRLW           $0x04, Z19, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z14, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z14, K2
-	VPCMPUW          $0x01, Z2, Z14, K3
-	VPSLLW           $0x05, Z16, Z16
-	VMOVDQU16        Z3, K2, Z16
-	VPABSB           Z17, Z17
-	VMOVDQU16        Z17, K3, Z16
-	VPTERNLOGD       $0xf8, Z6, Z19, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x20, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      256(CX), K2, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z14, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x28, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      320(CX), K2, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z14, K2
-	VPORD            Y0, Y17, K2, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z14
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x30, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      384(CX), K2, Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2QQ       Y15, Z18
-	VPCMPQ           $0x04, Z18, Z17, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             $-1, BX
-	BZHIQ            DX, BX, BX
-	SHRQ             $0x38, BX
-	KMOVQ            BX, K2
-	VMOVDQU64.Z      448(CX), K2, Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2QQ       Y18, Z19
-	VPCMPQ           $0x04, Z19, Z17, K2
-	VPORD            Y0, Y18, K2, Y18
-	VINSERTI64X4     $0x01, Y18, Z15, Z0
-	VADDPS           Z1, Z14, Z15
-	VADDPS           Z1, Z0, Z1
-	VMOVDQA64        Z9, Z9
-	VPERMI2W         Z0, Z14, Z9
-	VPERMT2W         Z0, Z8, Z14
-	VPERMT2B         Z1, Z10, Z15
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z9, Z14
-	VPSRLW           $0x04, Z9, Z0
-	VPTERNLOGD       $0xea, Z12, Z4, Z0
-	VPAVGW           Z0, Z14, Z0
-	VPMINUW          Z13, Z0, Z0
-	VPCMPUW          $0x06, Z7, Z14, K2
-	VPCMPUW          $0x01, Z2, Z14, K3
-	VPSLLW           $0x05, Z0, Z0
-	VMOVDQU16        Z3, K2, Z0
-	VPABSB           Z15, Z15
-	VMOVDQU16        Z15, K3, Z0
-	VPTERNLOGD       $0xf8, Z6, Z9, Z0
-	VPERMT2B         Z0, Z11, Z16
-	VMOVDQU8         Z16, K1, (AX)
+	TESTQ        DX, DX
+	JZ           s4_done
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z13
+	VCVTQQ2PS    Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  64(CX), K2, Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  128(CX), K2, Z15
+	VCVTQQ2PS    Z15, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  192(CX), K2, Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x04, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x05, Z15, Z15
+	VMOVDQU16    Z2, K2, Z15
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K3, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  256(CX), K2, Z13
+	VCVTQQ2PS    Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  320(CX), K2, Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  384(CX), K2, Z16
+	VCVTQQ2PS    Z16, Y14
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	SHRQ         $0x38, BX
+	KMOVQ        BX, K2
+	VMOVDQU64.Z  448(CX), K2, Z16
+	VCVTQQ2PS    Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z14
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z14, Z0
+	VMOVDQA64    Z8, Z8
+	VPERMI2W     Z14, Z13, Z8
+	VPERMT2W     Z14, Z7, Z13
+	VPERMT2B     Z0, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z8, Z13
+	VPSRLW       $0x04, Z8, Z0
+	VPTERNLOGD   $0xea, Z11, Z3, Z0
+	VPAVGW       Z0, Z13, Z0
+	VPMINUW      Z12, Z0, Z0
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x05, Z0, Z0
+	VMOVDQU16    Z2, K2, Z0
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K3, Z0
+	VPTERNLOGD   $0xf8, Z5, Z8, Z0
+	VPERMT2B     Z0, Z10, Z15
+	VMOVDQU8     Z15, K1, (AX)
 
 s4_done:
 	VZEROUPPER
@@ -9367,226 +9121,178 @@ s4_done:
 
 s4_fnuz:
 s4_fnuz_single:
-	CMPQ             DX, $0x00000040
-	JB               s4_fnuz_tail
-	VMOVDQU64        (CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z16
-	VPCMPQ           $0x04, Z16, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        64(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2QQ       Y16, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y16, K1, Y16
-	VINSERTI64X4     $0x01, Y16, Z15, Z14
-	VMOVDQU64        128(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z16, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        192(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z16, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z16
-	VADDPS           Z1, Z14, Z17
-	VADDPS           Z1, Z16, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z16, Z14, Z19
-	VPERMT2W         Z16, Z8, Z14
-	VPERMT2B         Z18, Z10, Z17
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z19, Z14
-	VPSRLW           $0x04, Z19, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z14, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x05, Z16, Z16
-	VPTERNLOGD       $0xf8, Z6, Z19, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z17, Z14
-	VPTERNLOGD       $0xf8, Z6, Z17, Z14
-	VMOVDQU16        Z14, K2, Z16
-	VMOVDQU64        256(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        320(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z14, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z14
-	VMOVDQU64        384(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2QQ       Y15, Z18
-	VPCMPQ           $0x04, Z18, Z17, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        448(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2QQ       Y18, Z19
-	VPCMPQ           $0x04, Z19, Z17, K1
-	VPORD            Y0, Y18, K1, Y18
-	VINSERTI64X4     $0x01, Y18, Z15, Z17
-	VADDPS           Z1, Z14, Z18
-	VADDPS           Z1, Z17, Z19
-	VMOVDQA64        Z9, Z20
-	VPERMI2W         Z17, Z14, Z20
-	VPERMT2W         Z17, Z8, Z14
-	VPERMT2B         Z19, Z10, Z18
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z20, Z14
-	VPSRLW           $0x04, Z20, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z14, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x05, Z17, Z17
-	VPTERNLOGD       $0xf8, Z6, Z20, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z18, Z14
-	VPTERNLOGD       $0xf8, Z6, Z18, Z14
-	VMOVDQU16        Z14, K2, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVDQU64        Z16, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s4_fnuz_single
+	CMPQ         DX, $0x00000040
+	JB           s4_fnuz_tail
+	VMOVDQU64    (CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTQQ2PS    Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x04, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z15, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z13
+	VPTERNLOGD   $0xf8, Z5, Z16, Z13
+	VMOVDQU16    Z13, K2, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTQQ2PS    Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTQQ2PS    Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x04, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z16, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z13
+	VPTERNLOGD   $0xf8, Z5, Z17, Z13
+	VMOVDQU16    Z13, K2, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVDQU64    Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s4_fnuz_single
 
 s4_fnuz_tail:
-	TESTQ            DX, DX
-	JZ               s4_fnuz_done
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	KMOVQ            SI, K1
-	VMOVDQU64.Z      (CX), K1, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z16
-	VPCMPQ           $0x04, Z16, Z14, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x08, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      64(CX), K2, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2QQ       Y16, Z17
-	VPCMPQ           $0x04, Z17, Z14, K2
-	VPORD            Y0, Y16, K2, Y16
-	VINSERTI64X4     $0x01, Y16, Z15, Z14
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x10, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      128(CX), K2, Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z16, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x18, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      192(CX), K2, Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z16, K2
-	VPORD            Y0, Y17, K2, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z16
-	VADDPS           Z1, Z14, Z17
-	VADDPS           Z1, Z16, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z16, Z14, Z19
-	VPERMT2W         Z16, Z8, Z14
-	VPERMT2B         Z18, Z10, Z17
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z19, Z14
-	VPSRLW           $0x04, Z19, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z14, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z14, K2
-	VPCMPUW          $0x01, Z2, Z14, K3
-	VPSLLW           $0x05, Z16, Z16
-	VPTERNLOGD       $0xf8, Z6, Z19, Z16
-	VMOVDQU16        Z3, K2, Z16
-	VPABSB           Z17, Z14
-	VPTERNLOGD       $0xf8, Z6, Z17, Z14
-	VMOVDQU16        Z14, K3, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x20, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      256(CX), K2, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z14, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x28, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      320(CX), K2, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z14, K2
-	VPORD            Y0, Y17, K2, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z14
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x30, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      384(CX), K2, Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2QQ       Y15, Z18
-	VPCMPQ           $0x04, Z18, Z17, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             $-1, BX
-	BZHIQ            DX, BX, BX
-	SHRQ             $0x38, BX
-	KMOVQ            BX, K2
-	VMOVDQU64.Z      448(CX), K2, Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2QQ       Y18, Z19
-	VPCMPQ           $0x04, Z19, Z17, K2
-	VPORD            Y0, Y18, K2, Y18
-	VINSERTI64X4     $0x01, Y18, Z15, Z0
-	VADDPS           Z1, Z14, Z15
-	VADDPS           Z1, Z0, Z1
-	VMOVDQA64        Z9, Z9
-	VPERMI2W         Z0, Z14, Z9
-	VPERMT2W         Z0, Z8, Z14
-	VPERMT2B         Z1, Z10, Z15
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z9, Z14
-	VPSRLW           $0x04, Z9, Z0
-	VPTERNLOGD       $0xea, Z12, Z4, Z0
-	VPAVGW           Z0, Z14, Z0
-	VPMINUW          Z13, Z0, Z0
-	VPCMPUW          $0x06, Z7, Z14, K2
-	VPCMPUW          $0x01, Z2, Z14, K3
-	VPSLLW           $0x05, Z0, Z0
-	VPTERNLOGD       $0xf8, Z6, Z9, Z0
-	VMOVDQU16        Z3, K2, Z0
-	VPABSB           Z15, Z1
-	VPTERNLOGD       $0xf8, Z6, Z15, Z1
-	VMOVDQU16        Z1, K3, Z0
-	VPERMT2B         Z0, Z11, Z16
-	VMOVDQU8         Z16, K1, (AX)
+	TESTQ        DX, DX
+	JZ           s4_fnuz_done
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z13
+	VCVTQQ2PS    Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  64(CX), K2, Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  128(CX), K2, Z15
+	VCVTQQ2PS    Z15, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  192(CX), K2, Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x04, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x05, Z15, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU16    Z2, K2, Z15
+	VPABSB       Z16, Z13
+	VPTERNLOGD   $0xf8, Z5, Z16, Z13
+	VMOVDQU16    Z13, K3, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  256(CX), K2, Z13
+	VCVTQQ2PS    Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  320(CX), K2, Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  384(CX), K2, Z16
+	VCVTQQ2PS    Z16, Y14
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	SHRQ         $0x38, BX
+	KMOVQ        BX, K2
+	VMOVDQU64.Z  448(CX), K2, Z16
+	VCVTQQ2PS    Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z14
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z14, Z0
+	VMOVDQA64    Z8, Z8
+	VPERMI2W     Z14, Z13, Z8
+	VPERMT2W     Z14, Z7, Z13
+	VPERMT2B     Z0, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z8, Z13
+	VPSRLW       $0x04, Z8, Z0
+	VPTERNLOGD   $0xea, Z11, Z3, Z0
+	VPAVGW       Z0, Z13, Z0
+	VPMINUW      Z12, Z0, Z0
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x05, Z0, Z0
+	VPTERNLOGD   $0xf8, Z5, Z8, Z0
+	VMOVDQU16    Z2, K2, Z0
+	VPABSB       Z16, Z1
+	VPTERNLOGD   $0xf8, Z5, Z16, Z1
+	VMOVDQU16    Z1, K3, Z0
+	VPERMT2B     Z0, Z10, Z15
+	VMOVDQU8     Z15, K1, (AX)
 
 s4_fnuz_done:
 	VZEROUPPER
@@ -9597,231 +9303,183 @@ s5:
 	SHLL         $0x05, SI
 	NEGL         SI
 	ADDL         $0x0000000e, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x04, SI
 	ADDL         $0x0000800f, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s5_fnuz
 
 s5_single:
-	CMPQ             DX, $0x00000040
-	JB               s5_tail
-	VMOVDQU64        (CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z16
-	VPCMPQ           $0x04, Z16, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        64(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2QQ       Y16, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y16, K1, Y16
-	VINSERTI64X4     $0x01, Y16, Z15, Z14
-	VMOVDQU64        128(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z16, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        192(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z16, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z16
-	VADDPS           Z1, Z14, Z17
-	VADDPS           Z1, Z16, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z16, Z14, Z19
-	VPERMT2W         Z16, Z8, Z14
-	VPERMT2B         Z18, Z10, Z17
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z19, Z14
-	VPSRLW           $0x05, Z19, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z14, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x04, Z16, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z17, Z17
-	VMOVDQU16        Z17, K2, Z16
-	VPTERNLOGD       $0xf8, Z6, Z19, Z16
-	VMOVDQU64        256(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        320(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z14, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z14
-	VMOVDQU64        384(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2QQ       Y15, Z18
-	VPCMPQ           $0x04, Z18, Z17, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        448(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2QQ       Y18, Z19
-	VPCMPQ           $0x04, Z19, Z17, K1
-	VPORD            Y0, Y18, K1, Y18
-	VINSERTI64X4     $0x01, Y18, Z15, Z17
-	VADDPS           Z1, Z14, Z18
-	VADDPS           Z1, Z17, Z19
-	VMOVDQA64        Z9, Z20
-	VPERMI2W         Z17, Z14, Z20
-	VPERMT2W         Z17, Z8, Z14
-	VPERMT2B         Z19, Z10, Z18
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z20, Z14
-	VPSRLW           $0x05, Z20, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z14, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x04, Z17, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z18, Z18
-	VMOVDQU16        Z18, K2, Z17
-	VPTERNLOGD       $0xf8, Z6, Z20, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVDQU64        Z16, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s5_single
+	CMPQ         DX, $0x00000040
+	JB           s5_tail
+	VMOVDQU64    (CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTQQ2PS    Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x05, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z15, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K2, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTQQ2PS    Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTQQ2PS    Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x05, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z16, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z17
+	VMOVDQU16    Z17, K2, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVDQU64    Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s5_single
 
 s5_tail:
-	TESTQ            DX, DX
-	JZ               s5_done
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	KMOVQ            SI, K1
-	VMOVDQU64.Z      (CX), K1, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z16
-	VPCMPQ           $0x04, Z16, Z14, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x08, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      64(CX), K2, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2QQ       Y16, Z17
-	VPCMPQ           $0x04, Z17, Z14, K2
-	VPORD            Y0, Y16, K2, Y16
-	VINSERTI64X4     $0x01, Y16, Z15, Z14
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x10, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      128(CX), K2, Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z16, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x18, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      192(CX), K2, Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z16, K2
-	VPORD            Y0, Y17, K2, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z16
-	VADDPS           Z1, Z14, Z17
-	VADDPS           Z1, Z16, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z16, Z14, Z19
-	VPERMT2W         Z16, Z8, Z14
-	VPERMT2B         Z18, Z10, Z17
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z19, Z14
-	VPSRLW           $0x05, Z19, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z14, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z14, K2
-	VPCMPUW          $0x01, Z2, Z14, K3
-	VPSLLW           $0x04, Z16, Z16
-	VMOVDQU16        Z3, K2, Z16
-	VPABSB           Z17, Z17
-	VMOVDQU16        Z17, K3, Z16
-	VPTERNLOGD       $0xf8, Z6, Z19, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x20, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      256(CX), K2, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z14, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x28, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      320(CX), K2, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z14, K2
-	VPORD            Y0, Y17, K2, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z14
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x30, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      384(CX), K2, Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2QQ       Y15, Z18
-	VPCMPQ           $0x04, Z18, Z17, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             $-1, BX
-	BZHIQ            DX, BX, BX
-	SHRQ             $0x38, BX
-	KMOVQ            BX, K2
-	VMOVDQU64.Z      448(CX), K2, Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2QQ       Y18, Z19
-	VPCMPQ           $0x04, Z19, Z17, K2
-	VPORD            Y0, Y18, K2, Y18
-	VINSERTI64X4     $0x01, Y18, Z15, Z0
-	VADDPS           Z1, Z14, Z15
-	VADDPS           Z1, Z0, Z1
-	VMOVDQA64        Z9, Z9
-	VPERMI2W         Z0, Z14, Z9
-	VPERMT2W         Z0, Z8, Z14
-	VPERMT2B         Z1, Z10, Z15
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z9, Z14
-	VPSRLW           $0x05, Z9, Z0
-	VPTERNLOGD       $0xea, Z12, Z4, Z0
-	VPAVGW           Z0, Z14, Z0
-	VPMINUW          Z13, Z0, Z0
-	VPCMPUW          $0x06, Z7, Z14, K2
-	VPCMPUW          $0x01, Z2, Z14, K3
-	VPSLLW           $0x04, Z0, Z0
-	VMOVDQU16        Z3, K2, Z0
-	VPABSB           Z15, Z15
-	VMOVDQU16        Z15, K3, Z0
-	VPTERNLOGD       $0xf8, Z6, Z9, Z0
-	VPERMT2B         Z0, Z11, Z16
-	VMOVDQU8         Z16, K1, (AX)
+	TESTQ        DX, DX
+	JZ           s5_done
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z13
+	VCVTQQ2PS    Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  64(CX), K2, Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  128(CX), K2, Z15
+	VCVTQQ2PS    Z15, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  192(CX), K2, Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x05, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x04, Z15, Z15
+	VMOVDQU16    Z2, K2, Z15
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K3, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  256(CX), K2, Z13
+	VCVTQQ2PS    Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  320(CX), K2, Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  384(CX), K2, Z16
+	VCVTQQ2PS    Z16, Y14
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	SHRQ         $0x38, BX
+	KMOVQ        BX, K2
+	VMOVDQU64.Z  448(CX), K2, Z16
+	VCVTQQ2PS    Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z14
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z14, Z0
+	VMOVDQA64    Z8, Z8
+	VPERMI2W     Z14, Z13, Z8
+	VPERMT2W     Z14, Z7, Z13
+	VPERMT2B     Z0, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z8, Z13
+	VPSRLW       $0x05, Z8, Z0
+	VPTERNLOGD   $0xea, Z11, Z3, Z0
+	VPAVGW       Z0, Z13, Z0
+	VPMINUW      Z12, Z0, Z0
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x04, Z0, Z0
+	VMOVDQU16    Z2, K2, Z0
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K3, Z0
+	VPTERNLOGD   $0xf8, Z5, Z8, Z0
+	VPERMT2B     Z0, Z10, Z15
+	VMOVDQU8     Z15, K1, (AX)
 
 s5_done:
 	VZEROUPPER
@@ -9829,492 +9487,394 @@ s5_done:
 
 s5_fnuz:
 s5_fnuz_single:
-	CMPQ             DX, $0x00000040
-	JB               s5_fnuz_tail
-	VMOVDQU64        (CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z16
-	VPCMPQ           $0x04, Z16, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        64(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2QQ       Y16, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y16, K1, Y16
-	VINSERTI64X4     $0x01, Y16, Z15, Z14
-	VMOVDQU64        128(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z16, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        192(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z16, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z16
-	VADDPS           Z1, Z14, Z17
-	VADDPS           Z1, Z16, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z16, Z14, Z19
-	VPERMT2W         Z16, Z8, Z14
-	VPERMT2B         Z18, Z10, Z17
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z19, Z14
-	VPSRLW           $0x05, Z19, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z14, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x04, Z16, Z16
-	VPTERNLOGD       $0xf8, Z6, Z19, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z17, Z14
-	VPTERNLOGD       $0xf8, Z6, Z17, Z14
-	VMOVDQU16        Z14, K2, Z16
-	VMOVDQU64        256(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        320(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z14, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z14
-	VMOVDQU64        384(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2QQ       Y15, Z18
-	VPCMPQ           $0x04, Z18, Z17, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        448(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2QQ       Y18, Z19
-	VPCMPQ           $0x04, Z19, Z17, K1
-	VPORD            Y0, Y18, K1, Y18
-	VINSERTI64X4     $0x01, Y18, Z15, Z17
-	VADDPS           Z1, Z14, Z18
-	VADDPS           Z1, Z17, Z19
-	VMOVDQA64        Z9, Z20
-	VPERMI2W         Z17, Z14, Z20
-	VPERMT2W         Z17, Z8, Z14
-	VPERMT2B         Z19, Z10, Z18
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z20, Z14
-	VPSRLW           $0x05, Z20, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z14, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x04, Z17, Z17
-	VPTERNLOGD       $0xf8, Z6, Z20, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z18, Z14
-	VPTERNLOGD       $0xf8, Z6, Z18, Z14
-	VMOVDQU16        Z14, K2, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVDQU64        Z16, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s5_fnuz_single
+	CMPQ         DX, $0x00000040
+	JB           s5_fnuz_tail
+	VMOVDQU64    (CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTQQ2PS    Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x05, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z15, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z13
+	VPTERNLOGD   $0xf8, Z5, Z16, Z13
+	VMOVDQU16    Z13, K2, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTQQ2PS    Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTQQ2PS    Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x05, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z16, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z13
+	VPTERNLOGD   $0xf8, Z5, Z17, Z13
+	VMOVDQU16    Z13, K2, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVDQU64    Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s5_fnuz_single
 
 s5_fnuz_tail:
-	TESTQ            DX, DX
-	JZ               s5_fnuz_done
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	KMOVQ            SI, K1
-	VMOVDQU64.Z      (CX), K1, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z16
-	VPCMPQ           $0x04, Z16, Z14, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x08, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      64(CX), K2, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2QQ       Y16, Z17
-	VPCMPQ           $0x04, Z17, Z14, K2
-	VPORD            Y0, Y16, K2, Y16
-	VINSERTI64X4     $0x01, Y16, Z15, Z14
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x10, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      128(CX), K2, Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z16, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x18, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      192(CX), K2, Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z16, K2
-	VPORD            Y0, Y17, K2, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z16
-	VADDPS           Z1, Z14, Z17
-	VADDPS           Z1, Z16, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z16, Z14, Z19
-	VPERMT2W         Z16, Z8, Z14
-	VPERMT2B         Z18, Z10, Z17
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z19, Z14
-	VPSRLW           $0x05, Z19, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z14, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z14, K2
-	VPCMPUW          $0x01, Z2, Z14, K3
-	VPSLLW           $0x04, Z16, Z16
-	VPTERNLOGD       $0xf8, Z6, Z19, Z16
-	VMOVDQU16        Z3, K2, Z16
-	VPABSB           Z17, Z14
-	VPTERNLOGD       $0xf8, Z6, Z17, Z14
-	VMOVDQU16        Z14, K3, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x20, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      256(CX), K2, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z14, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x28, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      320(CX), K2, Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z14, K2
-	VPORD            Y0, Y17, K2, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z14
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x30, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      384(CX), K2, Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2QQ       Y15, Z18
-	VPCMPQ           $0x04, Z18, Z17, K2
-	VPORD            Y0, Y15, K2, Y15
-	MOVQ             $-1, BX
-	BZHIQ            DX, BX, BX
-	SHRQ             $0x38, BX
-	KMOVQ            BX, K2
-	VMOVDQU64.Z      448(CX), K2, Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2QQ       Y18, Z19
-	VPCMPQ           $0x04, Z19, Z17, K2
-	VPORD            Y0, Y18, K2, Y18
-	VINSERTI64X4     $0x01, Y18, Z15, Z0
-	VADDPS           Z1, Z14, Z15
-	VADDPS           Z1, Z0, Z1
-	VMOVDQA64        Z9, Z9
-	VPERMI2W         Z0, Z14, Z9
-	VPERMT2W         Z0, Z8, Z14
-	VPERMT2B         Z1, Z10, Z15
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z9, Z14
-	VPSRLW           $0x05, Z9, Z0
-	VPTERNLOGD       $0xea, Z12, Z4, Z0
-	VPAVGW           Z0, Z14, Z0
-	VPMINUW          Z13, Z0, Z0
-	VPCMPUW          $0x06, Z7, Z14, K2
-	VPCMPUW          $0x01, Z2, Z14, K3
-	VPSLLW           $0x04, Z0, Z0
-	VPTERNLOGD       $0xf8, Z6, Z9, Z0
-	VMOVDQU16        Z3, K2, Z0
-	VPABSB           Z15, Z1
-	VPTERNLOGD       $0xf8, Z6, Z15, Z1
-	VMOVDQU16        Z1, K3, Z0
-	VPERMT2B         Z0, Z11, Z16
-	VMOVDQU8         Z16, K1, (AX)
+	TESTQ        DX, DX
+	JZ           s5_fnuz_done
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z13
+	VCVTQQ2PS    Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  64(CX), K2, Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  128(CX), K2, Z15
+	VCVTQQ2PS    Z15, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  192(CX), K2, Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x05, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x04, Z15, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU16    Z2, K2, Z15
+	VPABSB       Z16, Z13
+	VPTERNLOGD   $0xf8, Z5, Z16, Z13
+	VMOVDQU16    Z13, K3, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  256(CX), K2, Z13
+	VCVTQQ2PS    Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  320(CX), K2, Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  384(CX), K2, Z16
+	VCVTQQ2PS    Z16, Y14
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	SHRQ         $0x38, BX
+	KMOVQ        BX, K2
+	VMOVDQU64.Z  448(CX), K2, Z16
+	VCVTQQ2PS    Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z14
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z14, Z0
+	VMOVDQA64    Z8, Z8
+	VPERMI2W     Z14, Z13, Z8
+	VPERMT2W     Z14, Z7, Z13
+	VPERMT2B     Z0, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z8, Z13
+	VPSRLW       $0x05, Z8, Z0
+	VPTERNLOGD   $0xea, Z11, Z3, Z0
+	VPAVGW       Z0, Z13, Z0
+	VPMINUW      Z12, Z0, Z0
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x04, Z0, Z0
+	VPTERNLOGD   $0xf8, Z5, Z8, Z0
+	VMOVDQU16    Z2, K2, Z0
+	VPABSB       Z16, Z1
+	VPTERNLOGD   $0xf8, Z5, Z16, Z1
+	VMOVDQU16    Z1, K3, Z0
+	VPERMT2B     Z0, Z10, Z15
+	VMOVDQU8     Z15, K1, (AX)
 
 s5_fnuz_done:
 	VZEROUPPER
 	RET
 
 // func u64ToF8AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI2
 TEXT ·u64ToF8AVX512W(SB), NOSPLIT, $0-32
-	MOVL         $0x00000001, AX
-	VPBROADCASTD AX, Z0
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
 	MOVL         12(BX), SI
 	ADDL         $0x00400000, SI
-	VPBROADCASTD SI, Z1
+	VPBROADCASTD SI, Z0
 	MOVL         8(BX), SI
 	SHRL         $0x10, SI
-	VPBROADCASTW SI, Z2
+	VPBROADCASTW SI, Z1
 	MOVL         24(BX), SI
 	SHLL         $0x08, SI
-	VPBROADCASTW SI, Z3
+	VPBROADCASTW SI, Z2
 	MOVL         $0x00010001, SI
-	VPBROADCASTD SI, Z4
+	VPBROADCASTD SI, Z3
 	MOVL         $0x7fff7fff, SI
-	VPBROADCASTD SI, Z5
+	VPBROADCASTD SI, Z4
 	MOVL         $0x80008000, SI
-	VPBROADCASTD SI, Z6
+	VPBROADCASTD SI, Z5
 	MOVL         $0x7f807f80, SI
-	VPBROADCASTD SI, Z7
-	VMOVDQU64    evenwords<>+0(SB), Z8
-	VMOVDQU64    oddwords<>+0(SB), Z9
-	VMOVDQU64    dwordlowbytes<>+0(SB), Z10
-	VMOVDQU64    oddbytes<>+0(SB), Z11
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
 	CMPL         (BX), $0x14
 	JNE          s5
 	MOVL         4(BX), SI
 	SHLL         $0x04, SI
 	NEGL         SI
 	ADDL         $0x00000006, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x03, SI
 	ADDL         $0x00008007, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s4_fnuz
 
 s4_single:
-	CMPQ              DX, $0x00000040
-	JB                s4_tail
-	VMOVDQU64         (CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z16
-	VPCMPQ            $0x04, Z16, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         64(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2UQQ       Y16, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y16, K1, Y16
-	VINSERTI64X4      $0x01, Y16, Z15, Z14
-	VMOVDQU64         128(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z16, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         192(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z16, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z16
-	VADDPS            Z1, Z14, Z17
-	VADDPS            Z1, Z16, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z16, Z14, Z19
-	VPERMT2W          Z16, Z8, Z14
-	VPERMT2B          Z18, Z10, Z17
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z19, Z14
-	VPSRLW            $0x04, Z19, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z14, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x05, Z16, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z17, Z17
-	VMOVDQU16         Z17, K2, Z16
-	VPTERNLOGD        $0xf8, Z6, Z19, Z16
-	VMOVDQU64         256(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         320(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z14, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z14
-	VMOVDQU64         384(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2UQQ       Y15, Z18
-	VPCMPQ            $0x04, Z18, Z17, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         448(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2UQQ       Y18, Z19
-	VPCMPQ            $0x04, Z19, Z17, K1
-	VPORD             Y0, Y18, K1, Y18
-	VINSERTI64X4      $0x01, Y18, Z15, Z17
-	VADDPS            Z1, Z14, Z18
-	VADDPS            Z1, Z17, Z19
-	VMOVDQA64         Z9, Z20
-	VPERMI2W          Z17, Z14, Z20
-	VPERMT2W          Z17, Z8, Z14
-	VPERMT2B          Z19, Z10, Z18
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z20, Z14
-	VPSRLW            $0x04, Z20, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z14, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x05, Z17, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z18, Z18
-	VMOVDQU16         Z18, K2, Z17
-	VPTERNLOGD        $0xf8, Z6, Z20, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVDQU64         Z16, (AX)
-	ADDQ              $0x00000200, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s4_single
+	CMPQ         DX, $0x00000040
+	JB           s4_tail
+	VMOVDQU64    (CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTUQQ2PS   Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x04, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z15, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K2, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTUQQ2PS   Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTUQQ2PS   Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x04, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z16, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z17
+	VMOVDQU16    Z17, K2, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVDQU64    Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s4_single
 
 s4_tail:
-	TESTQ             DX, DX
-	JZ                s4_done
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	KMOVQ             SI, K1
-	VMOVDQU64.Z       (CX), K1, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z16
-	VPCMPQ            $0x04, Z16, Z14, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x08, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       64(CX), K2, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2UQQ       Y16, Z17
-	VPCMPQ            $0x04, Z17, Z14, K2
-	VPORD             Y0, Y16, K2, Y16
-	VINSERTI64X4      $0x01, Y16, Z15, Z14
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x10, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       128(CX), K2, Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z16, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x18, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       192(CX), K2, Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z16, K2
-	VPORD             Y0, Y17, K2, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z16
-	VADDPS            Z1, Z14, Z17
-	VADDPS            Z1, Z16, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z16, Z14, Z19
-	VPERMT2W          Z16, Z8, Z14
-	VPERMT2B          Z18, Z10, Z17
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z19, Z14
-	VPSRLW            $0x04, Z19, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z14, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z14, K2
-	VPCMPUW           $0x01, Z2, Z14, K3
-	VPSLLW            $0x05, Z16, Z16
-	VMOVDQU16         Z3, K2, Z16
-	VPABSB            Z17, Z17
-	VMOVDQU16         Z17, K3, Z16
-	VPTERNLOGD        $0xf8, Z6, Z19, Z16
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x20, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       256(CX), K2, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z14, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x28, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       320(CX), K2, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z14, K2
-	VPORD             Y0, Y17, K2, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z14
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x30, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       384(CX), K2, Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2UQQ       Y15, Z18
-	VPCMPQ            $0x04, Z18, Z17, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              $-1, BX
-	BZHIQ             DX, BX, BX
-	SHRQ              $0x38, BX
-	KMOVQ             BX, K2
-	VMOVDQU64.Z       448(CX), K2, Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2UQQ       Y18, Z19
-	VPCMPQ            $0x04, Z19, Z17, K2
-	VPORD             Y0, Y18, K2, Y18
-	VINSERTI64X4      $0x01, Y18, Z15, Z0
-	VADDPS            Z1, Z14, Z15
-	VADDPS            Z1, Z0, Z1
-	VMOVDQA64         Z9, Z9
-	VPERMI2W          Z0, Z14, Z9
-	VPERMT2W          Z0, Z8, Z14
-	VPERMT2B          Z1, Z10, Z15
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z9, Z14
-	VPSRLW            $0x04, Z9, Z0
-	VPTERNLOGD        $0xea, Z12, Z4, Z0
-	VPAVGW            Z0, Z14, Z0
-	VPMINUW           Z13, Z0, Z0
-	VPCMPUW           $0x06, Z7, Z14, K2
-	VPCMPUW           $0x01, Z2, Z14, K3
-	VPSLLW            $0x05, Z0, Z0
-	VMOVDQU16         Z3, K2, Z0
-	VPABSB            Z15, Z15
-	VMOVDQU16         Z15, K3, Z0
-	VPTERNLOGD        $0xf8, Z6, Z9, Z0
-	VPERMT2B          Z0, Z11, Z16
-	VMOVDQU8          Z16, K1, (AX)
+	TESTQ        DX, DX
+	JZ           s4_done
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z13
+	VCVTUQQ2PS   Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  64(CX), K2, Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  128(CX), K2, Z15
+	VCVTUQQ2PS   Z15, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  192(CX), K2, Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x04, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x05, Z15, Z15
+	VMOVDQU16    Z2, K2, Z15
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K3, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  256(CX), K2, Z13
+	VCVTUQQ2PS   Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  320(CX), K2, Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  384(CX), K2, Z16
+	VCVTUQQ2PS   Z16, Y14
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	SHRQ         $0x38, BX
+	KMOVQ        BX, K2
+	VMOVDQU64.Z  448(CX), K2, Z16
+	VCVTUQQ2PS   Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z14
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z14, Z0
+	VMOVDQA64    Z8, Z8
+	VPERMI2W     Z14, Z13, Z8
+	VPERMT2W     Z14, Z7, Z13
+	VPERMT2B     Z0, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z8, Z13
+	VPSRLW       $0x04, Z8, Z0
+	VPTERNLOGD   $0xea, Z11, Z3, Z0
+	VPAVGW       Z0, Z13, Z0
+	VPMINUW      Z12, Z0, Z0
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x05, Z0, Z0
+	VMOVDQU16    Z2, K2, Z0
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K3, Z0
+	VPTERNLOGD   $0xf8, Z5, Z8, Z0
+	VPERMT2B     Z0, Z10, Z15
+	VMOVDQU8     Z15, K1, (AX)
 
 s4_done:
 	VZEROUPPER
@@ -10322,226 +9882,178 @@ s4_done:
 
 s4_fnuz:
 s4_fnuz_single:
-	CMPQ              DX, $0x00000040
-	JB                s4_fnuz_tail
-	VMOVDQU64         (CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z16
-	VPCMPQ            $0x04, Z16, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         64(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2UQQ       Y16, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y16, K1, Y16
-	VINSERTI64X4      $0x01, Y16, Z15, Z14
-	VMOVDQU64         128(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z16, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         192(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z16, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z16
-	VADDPS            Z1, Z14, Z17
-	VADDPS            Z1, Z16, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z16, Z14, Z19
-	VPERMT2W          Z16, Z8, Z14
-	VPERMT2B          Z18, Z10, Z17
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z19, Z14
-	VPSRLW            $0x04, Z19, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z14, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x05, Z16, Z16
-	VPTERNLOGD        $0xf8, Z6, Z19, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z17, Z14
-	VPTERNLOGD        $0xf8, Z6, Z17, Z14
-	VMOVDQU16         Z14, K2, Z16
-	VMOVDQU64         256(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         320(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z14, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z14
-	VMOVDQU64         384(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2UQQ       Y15, Z18
-	VPCMPQ            $0x04, Z18, Z17, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         448(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2UQQ       Y18, Z19
-	VPCMPQ            $0x04, Z19, Z17, K1
-	VPORD             Y0, Y18, K1, Y18
-	VINSERTI64X4      $0x01, Y18, Z15, Z17
-	VADDPS            Z1, Z14, Z18
-	VADDPS            Z1, Z17, Z19
-	VMOVDQA64         Z9, Z20
-	VPERMI2W          Z17, Z14, Z20
-	VPERMT2W          Z17, Z8, Z14
-	VPERMT2B          Z19, Z10, Z18
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z20, Z14
-	VPSRLW            $0x04, Z20, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z14, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x05, Z17, Z17
-	VPTERNLOGD        $0xf8, Z6, Z20, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z18, Z14
-	VPTERNLOGD        $0xf8, Z6, Z18, Z14
-	VMOVDQU16         Z14, K2, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVDQU64         Z16, (AX)
-	ADDQ              $0x00000200, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s4_fnuz_single
+	CMPQ         DX, $0x00000040
+	JB           s4_fnuz_tail
+	VMOVDQU64    (CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTUQQ2PS   Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x04, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z15, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z13
+	VPTERNLOGD   $0xf8, Z5, Z16, Z13
+	VMOVDQU16    Z13, K2, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTUQQ2PS   Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTUQQ2PS   Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x04, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z16, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z13
+	VPTERNLOGD   $0xf8, Z5, Z17, Z13
+	VMOVDQU16    Z13, K2, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVDQU64    Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s4_fnuz_single
 
 s4_fnuz_tail:
-	TESTQ             DX, DX
-	JZ                s4_fnuz_done
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	KMOVQ             SI, K1
-	VMOVDQU64.Z       (CX), K1, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z16
-	VPCMPQ            $0x04, Z16, Z14, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x08, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       64(CX), K2, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2UQQ       Y16, Z17
-	VPCMPQ            $0x04, Z17, Z14, K2
-	VPORD             Y0, Y16, K2, Y16
-	VINSERTI64X4      $0x01, Y16, Z15, Z14
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x10, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       128(CX), K2, Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z16, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x18, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       192(CX), K2, Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z16, K2
-	VPORD             Y0, Y17, K2, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z16
-	VADDPS            Z1, Z14, Z17
-	VADDPS            Z1, Z16, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z16, Z14, Z19
-	VPERMT2W          Z16, Z8, Z14
-	VPERMT2B          Z18, Z10, Z17
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z19, Z14
-	VPSRLW            $0x04, Z19, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z14, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z14, K2
-	VPCMPUW           $0x01, Z2, Z14, K3
-	VPSLLW            $0x05, Z16, Z16
-	VPTERNLOGD        $0xf8, Z6, Z19, Z16
-	VMOVDQU16         Z3, K2, Z16
-	VPABSB            Z17, Z14
-	VPTERNLOGD        $0xf8, Z6, Z17, Z14
-	VMOVDQU16         Z14, K3, Z16
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x20, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       256(CX), K2, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z14, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x28, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       320(CX), K2, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z14, K2
-	VPORD             Y0, Y17, K2, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z14
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x30, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       384(CX), K2, Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2UQQ       Y15, Z18
-	VPCMPQ            $0x04, Z18, Z17, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              $-1, BX
-	BZHIQ             DX, BX, BX
-	SHRQ              $0x38, BX
-	KMOVQ             BX, K2
-	VMOVDQU64.Z       448(CX), K2, Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2UQQ       Y18, Z19
-	VPCMPQ            $0x04, Z19, Z17, K2
-	VPORD             Y0, Y18, K2, Y18
-	VINSERTI64X4      $0x01, Y18, Z15, Z0
-	VADDPS            Z1, Z14, Z15
-	VADDPS            Z1, Z0, Z1
-	VMOVDQA64         Z9, Z9
-	VPERMI2W          Z0, Z14, Z9
-	VPERMT2W          Z0, Z8, Z14
-	VPERMT2B          Z1, Z10, Z15
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z9, Z14
-	VPSRLW            $0x04, Z9, Z0
-	VPTERNLOGD        $0xea, Z12, Z4, Z0
-	VPAVGW            Z0, Z14, Z0
-	VPMINUW           Z13, Z0, Z0
-	VPCMPUW           $0x06, Z7, Z14, K2
-	VPCMPUW           $0x01, Z2, Z14, K3
-	VPSLLW            $0x05, Z0, Z0
-	VPTERNLOGD        $0xf8, Z6, Z9, Z0
-	VMOVDQU16         Z3, K2, Z0
-	VPABSB            Z15, Z1
-	VPTERNLOGD        $0xf8, Z6, Z15, Z1
-	VMOVDQU16         Z1, K3, Z0
-	VPERMT2B          Z0, Z11, Z16
-	VMOVDQU8          Z16, K1, (AX)
+	TESTQ        DX, DX
+	JZ           s4_fnuz_done
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z13
+	VCVTUQQ2PS   Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  64(CX), K2, Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  128(CX), K2, Z15
+	VCVTUQQ2PS   Z15, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  192(CX), K2, Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x04, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x05, Z15, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU16    Z2, K2, Z15
+	VPABSB       Z16, Z13
+	VPTERNLOGD   $0xf8, Z5, Z16, Z13
+	VMOVDQU16    Z13, K3, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  256(CX), K2, Z13
+	VCVTUQQ2PS   Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  320(CX), K2, Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  384(CX), K2, Z16
+	VCVTUQQ2PS   Z16, Y14
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	SHRQ         $0x38, BX
+	KMOVQ        BX, K2
+	VMOVDQU64.Z  448(CX), K2, Z16
+	VCVTUQQ2PS   Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z14
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z14, Z0
+	VMOVDQA64    Z8, Z8
+	VPERMI2W     Z14, Z13, Z8
+	VPERMT2W     Z14, Z7, Z13
+	VPERMT2B     Z0, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z8, Z13
+	VPSRLW       $0x04, Z8, Z0
+	VPTERNLOGD   $0xea, Z11, Z3, Z0
+	VPAVGW       Z0, Z13, Z0
+	VPMINUW      Z12, Z0, Z0
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x05, Z0, Z0
+	VPTERNLOGD   $0xf8, Z5, Z8, Z0
+	VMOVDQU16    Z2, K2, Z0
+	VPABSB       Z16, Z1
+	VPTERNLOGD   $0xf8, Z5, Z16, Z1
+	VMOVDQU16    Z1, K3, Z0
+	VPERMT2B     Z0, Z10, Z15
+	VMOVDQU8     Z15, K1, (AX)
 
 s4_fnuz_done:
 	VZEROUPPER
@@ -10552,231 +10064,183 @@ s5:
 	SHLL         $0x05, SI
 	NEGL         SI
 	ADDL         $0x0000000e, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x04, SI
 	ADDL         $0x0000800f, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s5_fnuz
 
 s5_single:
-	CMPQ              DX, $0x00000040
-	JB                s5_tail
-	VMOVDQU64         (CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z16
-	VPCMPQ            $0x04, Z16, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         64(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2UQQ       Y16, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y16, K1, Y16
-	VINSERTI64X4      $0x01, Y16, Z15, Z14
-	VMOVDQU64         128(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z16, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         192(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z16, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z16
-	VADDPS            Z1, Z14, Z17
-	VADDPS            Z1, Z16, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z16, Z14, Z19
-	VPERMT2W          Z16, Z8, Z14
-	VPERMT2B          Z18, Z10, Z17
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z19, Z14
-	VPSRLW            $0x05, Z19, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z14, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x04, Z16, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z17, Z17
-	VMOVDQU16         Z17, K2, Z16
-	VPTERNLOGD        $0xf8, Z6, Z19, Z16
-	VMOVDQU64         256(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         320(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z14, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z14
-	VMOVDQU64         384(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2UQQ       Y15, Z18
-	VPCMPQ            $0x04, Z18, Z17, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         448(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2UQQ       Y18, Z19
-	VPCMPQ            $0x04, Z19, Z17, K1
-	VPORD             Y0, Y18, K1, Y18
-	VINSERTI64X4      $0x01, Y18, Z15, Z17
-	VADDPS            Z1, Z14, Z18
-	VADDPS            Z1, Z17, Z19
-	VMOVDQA64         Z9, Z20
-	VPERMI2W          Z17, Z14, Z20
-	VPERMT2W          Z17, Z8, Z14
-	VPERMT2B          Z19, Z10, Z18
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z20, Z14
-	VPSRLW            $0x05, Z20, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z14, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x04, Z17, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z18, Z18
-	VMOVDQU16         Z18, K2, Z17
-	VPTERNLOGD        $0xf8, Z6, Z20, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVDQU64         Z16, (AX)
-	ADDQ              $0x00000200, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s5_single
+	CMPQ         DX, $0x00000040
+	JB           s5_tail
+	VMOVDQU64    (CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTUQQ2PS   Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x05, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z15, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K2, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTUQQ2PS   Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTUQQ2PS   Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x05, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z16, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z17
+	VMOVDQU16    Z17, K2, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVDQU64    Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s5_single
 
 s5_tail:
-	TESTQ             DX, DX
-	JZ                s5_done
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	KMOVQ             SI, K1
-	VMOVDQU64.Z       (CX), K1, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z16
-	VPCMPQ            $0x04, Z16, Z14, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x08, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       64(CX), K2, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2UQQ       Y16, Z17
-	VPCMPQ            $0x04, Z17, Z14, K2
-	VPORD             Y0, Y16, K2, Y16
-	VINSERTI64X4      $0x01, Y16, Z15, Z14
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x10, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       128(CX), K2, Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z16, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x18, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       192(CX), K2, Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z16, K2
-	VPORD             Y0, Y17, K2, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z16
-	VADDPS            Z1, Z14, Z17
-	VADDPS            Z1, Z16, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z16, Z14, Z19
-	VPERMT2W          Z16, Z8, Z14
-	VPERMT2B          Z18, Z10, Z17
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z19, Z14
-	VPSRLW            $0x05, Z19, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z14, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z14, K2
-	VPCMPUW           $0x01, Z2, Z14, K3
-	VPSLLW            $0x04, Z16, Z16
-	VMOVDQU16         Z3, K2, Z16
-	VPABSB            Z17, Z17
-	VMOVDQU16         Z17, K3, Z16
-	VPTERNLOGD        $0xf8, Z6, Z19, Z16
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x20, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       256(CX), K2, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z14, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x28, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       320(CX), K2, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z14, K2
-	VPORD             Y0, Y17, K2, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z14
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x30, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       384(CX), K2, Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2UQQ       Y15, Z18
-	VPCMPQ            $0x04, Z18, Z17, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              $-1, BX
-	BZHIQ             DX, BX, BX
-	SHRQ              $0x38, BX
-	KMOVQ             BX, K2
-	VMOVDQU64.Z       448(CX), K2, Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2UQQ       Y18, Z19
-	VPCMPQ            $0x04, Z19, Z17, K2
-	VPORD             Y0, Y18, K2, Y18
-	VINSERTI64X4      $0x01, Y18, Z15, Z0
-	VADDPS            Z1, Z14, Z15
-	VADDPS            Z1, Z0, Z1
-	VMOVDQA64         Z9, Z9
-	VPERMI2W          Z0, Z14, Z9
-	VPERMT2W          Z0, Z8, Z14
-	VPERMT2B          Z1, Z10, Z15
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z9, Z14
-	VPSRLW            $0x05, Z9, Z0
-	VPTERNLOGD        $0xea, Z12, Z4, Z0
-	VPAVGW            Z0, Z14, Z0
-	VPMINUW           Z13, Z0, Z0
-	VPCMPUW           $0x06, Z7, Z14, K2
-	VPCMPUW           $0x01, Z2, Z14, K3
-	VPSLLW            $0x04, Z0, Z0
-	VMOVDQU16         Z3, K2, Z0
-	VPABSB            Z15, Z15
-	VMOVDQU16         Z15, K3, Z0
-	VPTERNLOGD        $0xf8, Z6, Z9, Z0
-	VPERMT2B          Z0, Z11, Z16
-	VMOVDQU8          Z16, K1, (AX)
+	TESTQ        DX, DX
+	JZ           s5_done
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z13
+	VCVTUQQ2PS   Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  64(CX), K2, Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  128(CX), K2, Z15
+	VCVTUQQ2PS   Z15, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  192(CX), K2, Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x05, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x04, Z15, Z15
+	VMOVDQU16    Z2, K2, Z15
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K3, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  256(CX), K2, Z13
+	VCVTUQQ2PS   Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  320(CX), K2, Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  384(CX), K2, Z16
+	VCVTUQQ2PS   Z16, Y14
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	SHRQ         $0x38, BX
+	KMOVQ        BX, K2
+	VMOVDQU64.Z  448(CX), K2, Z16
+	VCVTUQQ2PS   Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z14
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z14, Z0
+	VMOVDQA64    Z8, Z8
+	VPERMI2W     Z14, Z13, Z8
+	VPERMT2W     Z14, Z7, Z13
+	VPERMT2B     Z0, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z8, Z13
+	VPSRLW       $0x05, Z8, Z0
+	VPTERNLOGD   $0xea, Z11, Z3, Z0
+	VPAVGW       Z0, Z13, Z0
+	VPMINUW      Z12, Z0, Z0
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x04, Z0, Z0
+	VMOVDQU16    Z2, K2, Z0
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K3, Z0
+	VPTERNLOGD   $0xf8, Z5, Z8, Z0
+	VPERMT2B     Z0, Z10, Z15
+	VMOVDQU8     Z15, K1, (AX)
 
 s5_done:
 	VZEROUPPER
@@ -10784,226 +10248,178 @@ s5_done:
 
 s5_fnuz:
 s5_fnuz_single:
-	CMPQ              DX, $0x00000040
-	JB                s5_fnuz_tail
-	VMOVDQU64         (CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z16
-	VPCMPQ            $0x04, Z16, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         64(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2UQQ       Y16, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y16, K1, Y16
-	VINSERTI64X4      $0x01, Y16, Z15, Z14
-	VMOVDQU64         128(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z16, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         192(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z16, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z16
-	VADDPS            Z1, Z14, Z17
-	VADDPS            Z1, Z16, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z16, Z14, Z19
-	VPERMT2W          Z16, Z8, Z14
-	VPERMT2B          Z18, Z10, Z17
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z19, Z14
-	VPSRLW            $0x05, Z19, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z14, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x04, Z16, Z16
-	VPTERNLOGD        $0xf8, Z6, Z19, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z17, Z14
-	VPTERNLOGD        $0xf8, Z6, Z17, Z14
-	VMOVDQU16         Z14, K2, Z16
-	VMOVDQU64         256(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         320(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z14, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z14
-	VMOVDQU64         384(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2UQQ       Y15, Z18
-	VPCMPQ            $0x04, Z18, Z17, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         448(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2UQQ       Y18, Z19
-	VPCMPQ            $0x04, Z19, Z17, K1
-	VPORD             Y0, Y18, K1, Y18
-	VINSERTI64X4      $0x01, Y18, Z15, Z17
-	VADDPS            Z1, Z14, Z18
-	VADDPS            Z1, Z17, Z19
-	VMOVDQA64         Z9, Z20
-	VPERMI2W          Z17, Z14, Z20
-	VPERMT2W          Z17, Z8, Z14
-	VPERMT2B          Z19, Z10, Z18
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z20, Z14
-	VPSRLW            $0x05, Z20, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z14, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x04, Z17, Z17
-	VPTERNLOGD        $0xf8, Z6, Z20, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z18, Z14
-	VPTERNLOGD        $0xf8, Z6, Z18, Z14
-	VMOVDQU16         Z14, K2, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVDQU64         Z16, (AX)
-	ADDQ              $0x00000200, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s5_fnuz_single
+	CMPQ         DX, $0x00000040
+	JB           s5_fnuz_tail
+	VMOVDQU64    (CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTUQQ2PS   Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x05, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z15, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z13
+	VPTERNLOGD   $0xf8, Z5, Z16, Z13
+	VMOVDQU16    Z13, K2, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTUQQ2PS   Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTUQQ2PS   Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x05, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z16, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z13
+	VPTERNLOGD   $0xf8, Z5, Z17, Z13
+	VMOVDQU16    Z13, K2, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVDQU64    Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s5_fnuz_single
 
 s5_fnuz_tail:
-	TESTQ             DX, DX
-	JZ                s5_fnuz_done
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	KMOVQ             SI, K1
-	VMOVDQU64.Z       (CX), K1, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z16
-	VPCMPQ            $0x04, Z16, Z14, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x08, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       64(CX), K2, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2UQQ       Y16, Z17
-	VPCMPQ            $0x04, Z17, Z14, K2
-	VPORD             Y0, Y16, K2, Y16
-	VINSERTI64X4      $0x01, Y16, Z15, Z14
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x10, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       128(CX), K2, Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z16, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x18, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       192(CX), K2, Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z16, K2
-	VPORD             Y0, Y17, K2, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z16
-	VADDPS            Z1, Z14, Z17
-	VADDPS            Z1, Z16, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z16, Z14, Z19
-	VPERMT2W          Z16, Z8, Z14
-	VPERMT2B          Z18, Z10, Z17
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z19, Z14
-	VPSRLW            $0x05, Z19, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z14, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z14, K2
-	VPCMPUW           $0x01, Z2, Z14, K3
-	VPSLLW            $0x04, Z16, Z16
-	VPTERNLOGD        $0xf8, Z6, Z19, Z16
-	VMOVDQU16         Z3, K2, Z16
-	VPABSB            Z17, Z14
-	VPTERNLOGD        $0xf8, Z6, Z17, Z14
-	VMOVDQU16         Z14, K3, Z16
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x20, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       256(CX), K2, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z14, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x28, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       320(CX), K2, Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z14, K2
-	VPORD             Y0, Y17, K2, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z14
-	MOVQ              DX, BX
-	MOVQ              $-1, SI
-	BZHIQ             BX, SI, SI
-	SHRQ              $0x30, SI
-	KMOVQ             SI, K2
-	VMOVDQU64.Z       384(CX), K2, Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2UQQ       Y15, Z18
-	VPCMPQ            $0x04, Z18, Z17, K2
-	VPORD             Y0, Y15, K2, Y15
-	MOVQ              $-1, BX
-	BZHIQ             DX, BX, BX
-	SHRQ              $0x38, BX
-	KMOVQ             BX, K2
-	VMOVDQU64.Z       448(CX), K2, Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2UQQ       Y18, Z19
-	VPCMPQ            $0x04, Z19, Z17, K2
-	VPORD             Y0, Y18, K2, Y18
-	VINSERTI64X4      $0x01, Y18, Z15, Z0
-	VADDPS            Z1, Z14, Z15
-	VADDPS            Z1, Z0, Z1
-	VMOVDQA64         Z9, Z9
-	VPERMI2W          Z0, Z14, Z9
-	VPERMT2W          Z0, Z8, Z14
-	VPERMT2B          Z1, Z10, Z15
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z9, Z14
-	VPSRLW            $0x05, Z9, Z0
-	VPTERNLOGD        $0xea, Z12, Z4, Z0
-	VPAVGW            Z0, Z14, Z0
-	VPMINUW           Z13, Z0, Z0
-	VPCMPUW           $0x06, Z7, Z14, K2
-	VPCMPUW           $0x01, Z2, Z14, K3
-	VPSLLW            $0x04, Z0, Z0
-	VPTERNLOGD        $0xf8, Z6, Z9, Z0
-	VMOVDQU16         Z3, K2, Z0
-	VPABSB            Z15, Z1
-	VPTERNLOGD        $0xf8, Z6, Z15, Z1
-	VMOVDQU16         Z1, K3, Z0
-	VPERMT2B          Z0, Z11, Z16
-	VMOVDQU8          Z16, K1, (AX)
+	TESTQ        DX, DX
+	JZ           s5_fnuz_done
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z13
+	VCVTUQQ2PS   Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  64(CX), K2, Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  128(CX), K2, Z15
+	VCVTUQQ2PS   Z15, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  192(CX), K2, Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x05, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x04, Z15, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU16    Z2, K2, Z15
+	VPABSB       Z16, Z13
+	VPTERNLOGD   $0xf8, Z5, Z16, Z13
+	VMOVDQU16    Z13, K3, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  256(CX), K2, Z13
+	VCVTUQQ2PS   Z13, Y14
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  320(CX), K2, Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  384(CX), K2, Z16
+	VCVTUQQ2PS   Z16, Y14
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	SHRQ         $0x38, BX
+	KMOVQ        BX, K2
+	VMOVDQU64.Z  448(CX), K2, Z16
+	VCVTUQQ2PS   Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z14
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z14, Z0
+	VMOVDQA64    Z8, Z8
+	VPERMI2W     Z14, Z13, Z8
+	VPERMT2W     Z14, Z7, Z13
+	VPERMT2B     Z0, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z8, Z13
+	VPSRLW       $0x05, Z8, Z0
+	VPTERNLOGD   $0xea, Z11, Z3, Z0
+	VPAVGW       Z0, Z13, Z0
+	VPMINUW      Z12, Z0, Z0
+	VPCMPUW      $0x06, Z6, Z13, K2
+	VPCMPUW      $0x01, Z1, Z13, K3
+	VPSLLW       $0x04, Z0, Z0
+	VPTERNLOGD   $0xf8, Z5, Z8, Z0
+	VMOVDQU16    Z2, K2, Z0
+	VPABSB       Z16, Z1
+	VPTERNLOGD   $0xf8, Z5, Z16, Z1
+	VMOVDQU16    Z1, K3, Z0
+	VPERMT2B     Z0, Z10, Z15
+	VMOVDQU8     Z15, K1, (AX)
 
 s5_fnuz_done:
 	VZEROUPPER
@@ -12337,6 +11753,862 @@ s6_tail:
 	BZHIQ       CX, DX, DX
 	KMOVQ       DX, K1
 	VMOVDQU8    Y16, K1, (AX)
+
+s6_done:
+	VZEROUPPER
+	RET
+
+// func i32ToF4AVX512W(dst *uint8, src *uint32, n int, p *[8]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
+TEXT ·i32ToF4AVX512W(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         12(BX), SI
+	ADDL         $0x00400000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         8(BX), SI
+	SHRL         $0x10, SI
+	VPBROADCASTW SI, Z1
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x7f807f80, SI
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
+	MOVL         $0x07070707, SI
+	VPBROADCASTD SI, Z11
+	MOVL         $0x0f0f0f0f, SI
+	VPBROADCASTD SI, Z12
+	MOVL         4(BX), SI
+	SHLL         $0x06, SI
+	NEGL         SI
+	ADDL         $0x0000001e, SI
+	VPBROADCASTW SI, Z13
+	MOVL         20(BX), BX
+	SHLL         $0x05, BX
+	ADDL         $0x0000801f, BX
+	VPBROADCASTW BX, Z14
+
+s6_single:
+	CMPQ       DX, $0x00000020
+	JB         s6_tail
+	VMOVDQU64  (CX), Z15
+	VCVTDQ2PS  Z15, Z15
+	VMOVDQU64  64(CX), Z16
+	VCVTDQ2PS  Z16, Z16
+	VADDPS     Z0, Z15, Z17
+	VADDPS     Z0, Z16, Z18
+	VMOVDQA64  Z8, Z19
+	VPERMI2W   Z16, Z15, Z19
+	VPERMT2W   Z16, Z7, Z15
+	VPERMT2B   Z18, Z9, Z17
+	VPMINUW    Z3, Z15, Z15
+	VPTERNLOGD $0xa8, Z4, Z19, Z15
+	VPSRLW     $0x06, Z19, Z16
+	VPTERNLOGD $0xea, Z13, Z3, Z16
+	VPAVGW     Z16, Z15, Z16
+	VPMINUW    Z14, Z16, Z16
+	VPCMPUW    $0x06, Z6, Z15, K1
+	VPCMPUW    $0x01, Z1, Z15, K2
+	VPSLLW     $0x03, Z16, Z16
+	VMOVDQU16  Z2, K1, Z16
+	VPABSB     Z17, Z17
+	VMOVDQU16  Z17, K2, Z16
+	VPTERNLOGD $0xf8, Z5, Z19, Z16
+	VMOVDQU64  128(CX), Z15
+	VCVTDQ2PS  Z15, Z15
+	VMOVDQU64  192(CX), Z17
+	VCVTDQ2PS  Z17, Z17
+	VADDPS     Z0, Z15, Z18
+	VADDPS     Z0, Z17, Z19
+	VMOVDQA64  Z8, Z20
+	VPERMI2W   Z17, Z15, Z20
+	VPERMT2W   Z17, Z7, Z15
+	VPERMT2B   Z19, Z9, Z18
+	VPMINUW    Z3, Z15, Z15
+	VPTERNLOGD $0xa8, Z4, Z20, Z15
+	VPSRLW     $0x06, Z20, Z17
+	VPTERNLOGD $0xea, Z13, Z3, Z17
+	VPAVGW     Z17, Z15, Z17
+	VPMINUW    Z14, Z17, Z17
+	VPCMPUW    $0x06, Z6, Z15, K1
+	VPCMPUW    $0x01, Z1, Z15, K2
+	VPSLLW     $0x03, Z17, Z17
+	VMOVDQU16  Z2, K1, Z17
+	VPABSB     Z18, Z18
+	VMOVDQU16  Z18, K2, Z17
+	VPTERNLOGD $0xf8, Z5, Z20, Z17
+	VPERMT2B   Z17, Z10, Z16
+	VPSRLW     $0x04, Z16, Z15
+	VPTERNLOGD $0xe4, Z11, Z15, Z16
+	VPSRLW     $0x04, Z16, Z15
+	VPTERNLOGD $0xe4, Z12, Z15, Z16
+	VPMOVWB    Z16, Y16
+	VMOVDQU64  Y16, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        s6_single
+
+s6_tail:
+	TESTQ       DX, DX
+	JZ          s6_done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z (CX), K1, Z15
+	VCVTDQ2PS   Z15, Z15
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x10, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z 64(CX), K1, Z16
+	VCVTDQ2PS   Z16, Z16
+	VADDPS      Z0, Z15, Z17
+	VADDPS      Z0, Z16, Z18
+	VMOVDQA64   Z8, Z19
+	VPERMI2W    Z16, Z15, Z19
+	VPERMT2W    Z16, Z7, Z15
+	VPERMT2B    Z18, Z9, Z17
+	VPMINUW     Z3, Z15, Z15
+	VPTERNLOGD  $0xa8, Z4, Z19, Z15
+	VPSRLW      $0x06, Z19, Z16
+	VPTERNLOGD  $0xea, Z13, Z3, Z16
+	VPAVGW      Z16, Z15, Z16
+	VPMINUW     Z14, Z16, Z16
+	VPCMPUW     $0x06, Z6, Z15, K1
+	VPCMPUW     $0x01, Z1, Z15, K2
+	VPSLLW      $0x03, Z16, Z16
+	VMOVDQU16   Z2, K1, Z16
+	VPABSB      Z17, Z17
+	VMOVDQU16   Z17, K2, Z16
+	VPTERNLOGD  $0xf8, Z5, Z19, Z16
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z 128(CX), K1, Z15
+	VCVTDQ2PS   Z15, Z15
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x30, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z 192(CX), K1, Z17
+	VCVTDQ2PS   Z17, Z17
+	VADDPS      Z0, Z15, Z18
+	VADDPS      Z0, Z17, Z0
+	VMOVDQA64   Z8, Z8
+	VPERMI2W    Z17, Z15, Z8
+	VPERMT2W    Z17, Z7, Z15
+	VPERMT2B    Z0, Z9, Z18
+	VPMINUW     Z3, Z15, Z15
+	VPTERNLOGD  $0xa8, Z4, Z8, Z15
+	VPSRLW      $0x06, Z8, Z0
+	VPTERNLOGD  $0xea, Z13, Z3, Z0
+	VPAVGW      Z0, Z15, Z0
+	VPMINUW     Z14, Z0, Z0
+	VPCMPUW     $0x06, Z6, Z15, K1
+	VPCMPUW     $0x01, Z1, Z15, K2
+	VPSLLW      $0x03, Z0, Z0
+	VMOVDQU16   Z2, K1, Z0
+	VPABSB      Z18, Z18
+	VMOVDQU16   Z18, K2, Z0
+	VPTERNLOGD  $0xf8, Z5, Z8, Z0
+	VPERMT2B    Z0, Z10, Z16
+	VPSRLW      $0x04, Z16, Z0
+	VPTERNLOGD  $0xe4, Z11, Z0, Z16
+	VPSRLW      $0x04, Z16, Z0
+	VPTERNLOGD  $0xe4, Z12, Z0, Z16
+	VPMOVWB     Z16, Y16
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VMOVDQU8    Y16, K1, (AX)
+
+s6_done:
+	VZEROUPPER
+	RET
+
+// func u32ToF4AVX512W(dst *uint8, src *uint32, n int, p *[8]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
+TEXT ·u32ToF4AVX512W(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         12(BX), SI
+	ADDL         $0x00400000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         8(BX), SI
+	SHRL         $0x10, SI
+	VPBROADCASTW SI, Z1
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x7f807f80, SI
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
+	MOVL         $0x07070707, SI
+	VPBROADCASTD SI, Z11
+	MOVL         $0x0f0f0f0f, SI
+	VPBROADCASTD SI, Z12
+	MOVL         4(BX), SI
+	SHLL         $0x06, SI
+	NEGL         SI
+	ADDL         $0x0000001e, SI
+	VPBROADCASTW SI, Z13
+	MOVL         20(BX), BX
+	SHLL         $0x05, BX
+	ADDL         $0x0000801f, BX
+	VPBROADCASTW BX, Z14
+
+s6_single:
+	CMPQ       DX, $0x00000020
+	JB         s6_tail
+	VMOVDQU64  (CX), Z15
+	VCVTUDQ2PS Z15, Z15
+	VMOVDQU64  64(CX), Z16
+	VCVTUDQ2PS Z16, Z16
+	VADDPS     Z0, Z15, Z17
+	VADDPS     Z0, Z16, Z18
+	VMOVDQA64  Z8, Z19
+	VPERMI2W   Z16, Z15, Z19
+	VPERMT2W   Z16, Z7, Z15
+	VPERMT2B   Z18, Z9, Z17
+	VPMINUW    Z3, Z15, Z15
+	VPTERNLOGD $0xa8, Z4, Z19, Z15
+	VPSRLW     $0x06, Z19, Z16
+	VPTERNLOGD $0xea, Z13, Z3, Z16
+	VPAVGW     Z16, Z15, Z16
+	VPMINUW    Z14, Z16, Z16
+	VPCMPUW    $0x06, Z6, Z15, K1
+	VPCMPUW    $0x01, Z1, Z15, K2
+	VPSLLW     $0x03, Z16, Z16
+	VMOVDQU16  Z2, K1, Z16
+	VPABSB     Z17, Z17
+	VMOVDQU16  Z17, K2, Z16
+	VPTERNLOGD $0xf8, Z5, Z19, Z16
+	VMOVDQU64  128(CX), Z15
+	VCVTUDQ2PS Z15, Z15
+	VMOVDQU64  192(CX), Z17
+	VCVTUDQ2PS Z17, Z17
+	VADDPS     Z0, Z15, Z18
+	VADDPS     Z0, Z17, Z19
+	VMOVDQA64  Z8, Z20
+	VPERMI2W   Z17, Z15, Z20
+	VPERMT2W   Z17, Z7, Z15
+	VPERMT2B   Z19, Z9, Z18
+	VPMINUW    Z3, Z15, Z15
+	VPTERNLOGD $0xa8, Z4, Z20, Z15
+	VPSRLW     $0x06, Z20, Z17
+	VPTERNLOGD $0xea, Z13, Z3, Z17
+	VPAVGW     Z17, Z15, Z17
+	VPMINUW    Z14, Z17, Z17
+	VPCMPUW    $0x06, Z6, Z15, K1
+	VPCMPUW    $0x01, Z1, Z15, K2
+	VPSLLW     $0x03, Z17, Z17
+	VMOVDQU16  Z2, K1, Z17
+	VPABSB     Z18, Z18
+	VMOVDQU16  Z18, K2, Z17
+	VPTERNLOGD $0xf8, Z5, Z20, Z17
+	VPERMT2B   Z17, Z10, Z16
+	VPSRLW     $0x04, Z16, Z15
+	VPTERNLOGD $0xe4, Z11, Z15, Z16
+	VPSRLW     $0x04, Z16, Z15
+	VPTERNLOGD $0xe4, Z12, Z15, Z16
+	VPMOVWB    Z16, Y16
+	VMOVDQU64  Y16, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        s6_single
+
+s6_tail:
+	TESTQ       DX, DX
+	JZ          s6_done
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z (CX), K1, Z15
+	VCVTUDQ2PS  Z15, Z15
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x10, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z 64(CX), K1, Z16
+	VCVTUDQ2PS  Z16, Z16
+	VADDPS      Z0, Z15, Z17
+	VADDPS      Z0, Z16, Z18
+	VMOVDQA64   Z8, Z19
+	VPERMI2W    Z16, Z15, Z19
+	VPERMT2W    Z16, Z7, Z15
+	VPERMT2B    Z18, Z9, Z17
+	VPMINUW     Z3, Z15, Z15
+	VPTERNLOGD  $0xa8, Z4, Z19, Z15
+	VPSRLW      $0x06, Z19, Z16
+	VPTERNLOGD  $0xea, Z13, Z3, Z16
+	VPAVGW      Z16, Z15, Z16
+	VPMINUW     Z14, Z16, Z16
+	VPCMPUW     $0x06, Z6, Z15, K1
+	VPCMPUW     $0x01, Z1, Z15, K2
+	VPSLLW      $0x03, Z16, Z16
+	VMOVDQU16   Z2, K1, Z16
+	VPABSB      Z17, Z17
+	VMOVDQU16   Z17, K2, Z16
+	VPTERNLOGD  $0xf8, Z5, Z19, Z16
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z 128(CX), K1, Z15
+	VCVTUDQ2PS  Z15, Z15
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x30, SI
+	KMOVQ       SI, K1
+	VMOVDQU32.Z 192(CX), K1, Z17
+	VCVTUDQ2PS  Z17, Z17
+	VADDPS      Z0, Z15, Z18
+	VADDPS      Z0, Z17, Z0
+	VMOVDQA64   Z8, Z8
+	VPERMI2W    Z17, Z15, Z8
+	VPERMT2W    Z17, Z7, Z15
+	VPERMT2B    Z0, Z9, Z18
+	VPMINUW     Z3, Z15, Z15
+	VPTERNLOGD  $0xa8, Z4, Z8, Z15
+	VPSRLW      $0x06, Z8, Z0
+	VPTERNLOGD  $0xea, Z13, Z3, Z0
+	VPAVGW      Z0, Z15, Z0
+	VPMINUW     Z14, Z0, Z0
+	VPCMPUW     $0x06, Z6, Z15, K1
+	VPCMPUW     $0x01, Z1, Z15, K2
+	VPSLLW      $0x03, Z0, Z0
+	VMOVDQU16   Z2, K1, Z0
+	VPABSB      Z18, Z18
+	VMOVDQU16   Z18, K2, Z0
+	VPTERNLOGD  $0xf8, Z5, Z8, Z0
+	VPERMT2B    Z0, Z10, Z16
+	VPSRLW      $0x04, Z16, Z0
+	VPTERNLOGD  $0xe4, Z11, Z0, Z16
+	VPSRLW      $0x04, Z16, Z0
+	VPTERNLOGD  $0xe4, Z12, Z0, Z16
+	VPMOVWB     Z16, Y16
+	MOVQ        DX, CX
+	MOVQ        $-1, DX
+	BZHIQ       CX, DX, DX
+	KMOVQ       DX, K1
+	VMOVDQU8    Y16, K1, (AX)
+
+s6_done:
+	VZEROUPPER
+	RET
+
+// func i64ToF4AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI2
+TEXT ·i64ToF4AVX512W(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         12(BX), SI
+	ADDL         $0x00400000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         8(BX), SI
+	SHRL         $0x10, SI
+	VPBROADCASTW SI, Z1
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x7f807f80, SI
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
+	MOVL         $0x07070707, SI
+	VPBROADCASTD SI, Z11
+	MOVL         $0x0f0f0f0f, SI
+	VPBROADCASTD SI, Z12
+	MOVL         4(BX), SI
+	SHLL         $0x06, SI
+	NEGL         SI
+	ADDL         $0x0000001e, SI
+	VPBROADCASTW SI, Z13
+	MOVL         20(BX), BX
+	SHLL         $0x05, BX
+	ADDL         $0x0000801f, BX
+	VPBROADCASTW BX, Z14
+
+s6_single:
+	CMPQ         DX, $0x00000020
+	JB           s6_tail
+	VMOVDQU64    (CX), Z15
+	VCVTQQ2PS    Z15, Y16
+	VMOVDQU64    64(CX), Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    128(CX), Z17
+	VCVTQQ2PS    Z17, Y16
+	VMOVDQU64    192(CX), Z17
+	VCVTQQ2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z0, Z15, Z18
+	VADDPS       Z0, Z17, Z19
+	VMOVDQA64    Z8, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z7, Z15
+	VPERMT2B     Z19, Z9, Z18
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z20, Z15
+	VPSRLW       $0x06, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z3, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z17, Z17
+	VMOVDQU16    Z2, K1, Z17
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K2, Z17
+	VPTERNLOGD   $0xf8, Z5, Z20, Z17
+	VMOVDQU64    256(CX), Z15
+	VCVTQQ2PS    Z15, Y16
+	VMOVDQU64    320(CX), Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    384(CX), Z18
+	VCVTQQ2PS    Z18, Y16
+	VMOVDQU64    448(CX), Z18
+	VCVTQQ2PS    Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z18
+	VADDPS       Z0, Z15, Z19
+	VADDPS       Z0, Z18, Z20
+	VMOVDQA64    Z8, Z21
+	VPERMI2W     Z18, Z15, Z21
+	VPERMT2W     Z18, Z7, Z15
+	VPERMT2B     Z20, Z9, Z19
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z21, Z15
+	VPSRLW       $0x06, Z21, Z18
+	VPTERNLOGD   $0xea, Z13, Z3, Z18
+	VPAVGW       Z18, Z15, Z18
+	VPMINUW      Z14, Z18, Z18
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z18, Z18
+	VMOVDQU16    Z2, K1, Z18
+	VPABSB       Z19, Z19
+	VMOVDQU16    Z19, K2, Z18
+	VPTERNLOGD   $0xf8, Z5, Z21, Z18
+	VPERMT2B     Z18, Z10, Z17
+	VPSRLW       $0x04, Z17, Z15
+	VPTERNLOGD   $0xe4, Z11, Z15, Z17
+	VPSRLW       $0x04, Z17, Z15
+	VPTERNLOGD   $0xe4, Z12, Z15, Z17
+	VPMOVWB      Z17, Y17
+	VMOVDQU64    Y17, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          s6_single
+
+s6_tail:
+	TESTQ        DX, DX
+	JZ           s6_done
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z15
+	VCVTQQ2PS    Z15, Y16
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  64(CX), K1, Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  128(CX), K1, Z17
+	VCVTQQ2PS    Z17, Y16
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  192(CX), K1, Z17
+	VCVTQQ2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z0, Z15, Z18
+	VADDPS       Z0, Z17, Z19
+	VMOVDQA64    Z8, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z7, Z15
+	VPERMT2B     Z19, Z9, Z18
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z20, Z15
+	VPSRLW       $0x06, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z3, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z17, Z17
+	VMOVDQU16    Z2, K1, Z17
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K2, Z17
+	VPTERNLOGD   $0xf8, Z5, Z20, Z17
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  256(CX), K1, Z15
+	VCVTQQ2PS    Z15, Y16
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  320(CX), K1, Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  384(CX), K1, Z18
+	VCVTQQ2PS    Z18, Y16
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x38, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  448(CX), K1, Z18
+	VCVTQQ2PS    Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z16
+	VADDPS       Z0, Z15, Z18
+	VADDPS       Z0, Z16, Z0
+	VMOVDQA64    Z8, Z8
+	VPERMI2W     Z16, Z15, Z8
+	VPERMT2W     Z16, Z7, Z15
+	VPERMT2B     Z0, Z9, Z18
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z8, Z15
+	VPSRLW       $0x06, Z8, Z0
+	VPTERNLOGD   $0xea, Z13, Z3, Z0
+	VPAVGW       Z0, Z15, Z0
+	VPMINUW      Z14, Z0, Z0
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z0, Z0
+	VMOVDQU16    Z2, K1, Z0
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K2, Z0
+	VPTERNLOGD   $0xf8, Z5, Z8, Z0
+	VPERMT2B     Z0, Z10, Z17
+	VPSRLW       $0x04, Z17, Z0
+	VPTERNLOGD   $0xe4, Z11, Z0, Z17
+	VPSRLW       $0x04, Z17, Z0
+	VPTERNLOGD   $0xe4, Z12, Z0, Z17
+	VPMOVWB      Z17, Y17
+	MOVQ         DX, CX
+	MOVQ         $-1, DX
+	BZHIQ        CX, DX, DX
+	KMOVQ        DX, K1
+	VMOVDQU8     Y17, K1, (AX)
+
+s6_done:
+	VZEROUPPER
+	RET
+
+// func u64ToF4AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI2
+TEXT ·u64ToF4AVX512W(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         12(BX), SI
+	ADDL         $0x00400000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         8(BX), SI
+	SHRL         $0x10, SI
+	VPBROADCASTW SI, Z1
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x7f807f80, SI
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
+	MOVL         $0x07070707, SI
+	VPBROADCASTD SI, Z11
+	MOVL         $0x0f0f0f0f, SI
+	VPBROADCASTD SI, Z12
+	MOVL         4(BX), SI
+	SHLL         $0x06, SI
+	NEGL         SI
+	ADDL         $0x0000001e, SI
+	VPBROADCASTW SI, Z13
+	MOVL         20(BX), BX
+	SHLL         $0x05, BX
+	ADDL         $0x0000801f, BX
+	VPBROADCASTW BX, Z14
+
+s6_single:
+	CMPQ         DX, $0x00000020
+	JB           s6_tail
+	VMOVDQU64    (CX), Z15
+	VCVTUQQ2PS   Z15, Y16
+	VMOVDQU64    64(CX), Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    128(CX), Z17
+	VCVTUQQ2PS   Z17, Y16
+	VMOVDQU64    192(CX), Z17
+	VCVTUQQ2PS   Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z0, Z15, Z18
+	VADDPS       Z0, Z17, Z19
+	VMOVDQA64    Z8, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z7, Z15
+	VPERMT2B     Z19, Z9, Z18
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z20, Z15
+	VPSRLW       $0x06, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z3, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z17, Z17
+	VMOVDQU16    Z2, K1, Z17
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K2, Z17
+	VPTERNLOGD   $0xf8, Z5, Z20, Z17
+	VMOVDQU64    256(CX), Z15
+	VCVTUQQ2PS   Z15, Y16
+	VMOVDQU64    320(CX), Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    384(CX), Z18
+	VCVTUQQ2PS   Z18, Y16
+	VMOVDQU64    448(CX), Z18
+	VCVTUQQ2PS   Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z18
+	VADDPS       Z0, Z15, Z19
+	VADDPS       Z0, Z18, Z20
+	VMOVDQA64    Z8, Z21
+	VPERMI2W     Z18, Z15, Z21
+	VPERMT2W     Z18, Z7, Z15
+	VPERMT2B     Z20, Z9, Z19
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z21, Z15
+	VPSRLW       $0x06, Z21, Z18
+	VPTERNLOGD   $0xea, Z13, Z3, Z18
+	VPAVGW       Z18, Z15, Z18
+	VPMINUW      Z14, Z18, Z18
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z18, Z18
+	VMOVDQU16    Z2, K1, Z18
+	VPABSB       Z19, Z19
+	VMOVDQU16    Z19, K2, Z18
+	VPTERNLOGD   $0xf8, Z5, Z21, Z18
+	VPERMT2B     Z18, Z10, Z17
+	VPSRLW       $0x04, Z17, Z15
+	VPTERNLOGD   $0xe4, Z11, Z15, Z17
+	VPSRLW       $0x04, Z17, Z15
+	VPTERNLOGD   $0xe4, Z12, Z15, Z17
+	VPMOVWB      Z17, Y17
+	VMOVDQU64    Y17, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          s6_single
+
+s6_tail:
+	TESTQ        DX, DX
+	JZ           s6_done
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z15
+	VCVTUQQ2PS   Z15, Y16
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  64(CX), K1, Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  128(CX), K1, Z17
+	VCVTUQQ2PS   Z17, Y16
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  192(CX), K1, Z17
+	VCVTUQQ2PS   Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z0, Z15, Z18
+	VADDPS       Z0, Z17, Z19
+	VMOVDQA64    Z8, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z7, Z15
+	VPERMT2B     Z19, Z9, Z18
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z20, Z15
+	VPSRLW       $0x06, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z3, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z17, Z17
+	VMOVDQU16    Z2, K1, Z17
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K2, Z17
+	VPTERNLOGD   $0xf8, Z5, Z20, Z17
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  256(CX), K1, Z15
+	VCVTUQQ2PS   Z15, Y16
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  320(CX), K1, Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  384(CX), K1, Z18
+	VCVTUQQ2PS   Z18, Y16
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x38, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  448(CX), K1, Z18
+	VCVTUQQ2PS   Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z16
+	VADDPS       Z0, Z15, Z18
+	VADDPS       Z0, Z16, Z0
+	VMOVDQA64    Z8, Z8
+	VPERMI2W     Z16, Z15, Z8
+	VPERMT2W     Z16, Z7, Z15
+	VPERMT2B     Z0, Z9, Z18
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z8, Z15
+	VPSRLW       $0x06, Z8, Z0
+	VPTERNLOGD   $0xea, Z13, Z3, Z0
+	VPAVGW       Z0, Z15, Z0
+	VPMINUW      Z14, Z0, Z0
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z0, Z0
+	VMOVDQU16    Z2, K1, Z0
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K2, Z0
+	VPTERNLOGD   $0xf8, Z5, Z8, Z0
+	VPERMT2B     Z0, Z10, Z17
+	VPSRLW       $0x04, Z17, Z0
+	VPTERNLOGD   $0xe4, Z11, Z0, Z17
+	VPSRLW       $0x04, Z17, Z0
+	VPTERNLOGD   $0xe4, Z12, Z0, Z17
+	VPMOVWB      Z17, Y17
+	MOVQ         DX, CX
+	MOVQ         $-1, DX
+	BZHIQ        CX, DX, DX
+	KMOVQ        DX, K1
+	VMOVDQU8     Y17, K1, (AX)
 
 s6_done:
 	VZEROUPPER
@@ -13915,115 +14187,101 @@ s5_fnuz_done:
 // func i32ToF8AVX512WNT(dst *uint8, src *uint32, n int, p *[8]uint32) int
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
 TEXT ·i32ToF8AVX512WNT(SB), NOSPLIT, $0-40
-	MOVL         $0x00000001, AX
-	VPBROADCASTD AX, Z0
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
 	MOVL         12(BX), SI
 	ADDL         $0x00400000, SI
-	VPBROADCASTD SI, Z1
+	VPBROADCASTD SI, Z0
 	MOVL         8(BX), SI
 	SHRL         $0x10, SI
-	VPBROADCASTW SI, Z2
+	VPBROADCASTW SI, Z1
 	MOVL         24(BX), SI
 	SHLL         $0x08, SI
-	VPBROADCASTW SI, Z3
+	VPBROADCASTW SI, Z2
 	MOVL         $0x00010001, SI
-	VPBROADCASTD SI, Z4
+	VPBROADCASTD SI, Z3
 	MOVL         $0x7fff7fff, SI
-	VPBROADCASTD SI, Z5
+	VPBROADCASTD SI, Z4
 	MOVL         $0x80008000, SI
-	VPBROADCASTD SI, Z6
+	VPBROADCASTD SI, Z5
 	MOVL         $0x7f807f80, SI
-	VPBROADCASTD SI, Z7
-	VMOVDQU64    evenwords<>+0(SB), Z8
-	VMOVDQU64    oddwords<>+0(SB), Z9
-	VMOVDQU64    dwordlowbytes<>+0(SB), Z10
-	VMOVDQU64    oddbytes<>+0(SB), Z11
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
 	CMPL         (BX), $0x14
 	JNE          s5
 	MOVL         4(BX), SI
 	SHLL         $0x04, SI
 	NEGL         SI
 	ADDL         $0x00000006, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x03, SI
 	ADDL         $0x00008007, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s4_fnuz
 	MOVQ         DX, BX
 
 s4_body:
-	CMPQ             DX, $0x00000040
-	JB               s4_done
-	VMOVDQU64        (CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z16
-	VPCMPD           $0x04, Z16, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        64(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2DQ       Z16, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z16, K1, Z16
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z16, Z17
-	VMOVDQA64        Z9, Z18
-	VPERMI2W         Z16, Z15, Z18
-	VPERMT2W         Z16, Z8, Z15
-	VPERMT2B         Z17, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z18, Z15
-	VPSRLW           $0x04, Z18, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z15, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x05, Z16, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z14, Z14
-	VMOVDQU16        Z14, K2, Z16
-	VPTERNLOGD       $0xf8, Z6, Z18, Z16
-	VMOVDQU64        128(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        192(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2DQ       Z17, Z18
-	VPCMPD           $0x04, Z18, Z14, K1
-	VPORD            Z0, Z17, K1, Z17
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z17, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z17, Z15, Z19
-	VPERMT2W         Z17, Z8, Z15
-	VPERMT2B         Z18, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z19, Z15
-	VPSRLW           $0x04, Z19, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z15, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x05, Z17, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z14, Z14
-	VMOVDQU16        Z14, K2, Z17
-	VPTERNLOGD       $0xf8, Z6, Z19, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVNTDQ         Z16, (AX)
-	ADDQ             $0x00000100, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s4_body
+	CMPQ       DX, $0x00000040
+	JB         s4_done
+	VMOVDQU64  (CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTDQ2PS  Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x04, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z14, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z15
+	VMOVDQU16  Z15, K2, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTDQ2PS  Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x04, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z15, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z16
+	VMOVDQU16  Z16, K2, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVNTDQ   Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s4_body
 
 s4_done:
 	SFENCE
@@ -14036,74 +14294,62 @@ s4_fnuz:
 	MOVQ DX, BX
 
 s4_fnuz_body:
-	CMPQ             DX, $0x00000040
-	JB               s4_fnuz_done
-	VMOVDQU64        (CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z16
-	VPCMPD           $0x04, Z16, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        64(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2DQ       Z16, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z16, K1, Z16
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z16, Z17
-	VMOVDQA64        Z9, Z18
-	VPERMI2W         Z16, Z15, Z18
-	VPERMT2W         Z16, Z8, Z15
-	VPERMT2B         Z17, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z18, Z15
-	VPSRLW           $0x04, Z18, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z15, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x05, Z16, Z16
-	VPTERNLOGD       $0xf8, Z6, Z18, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z14, Z15
-	VPTERNLOGD       $0xf8, Z6, Z14, Z15
-	VMOVDQU16        Z15, K2, Z16
-	VMOVDQU64        128(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        192(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2DQ       Z17, Z18
-	VPCMPD           $0x04, Z18, Z14, K1
-	VPORD            Z0, Z17, K1, Z17
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z17, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z17, Z15, Z19
-	VPERMT2W         Z17, Z8, Z15
-	VPERMT2B         Z18, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z19, Z15
-	VPSRLW           $0x04, Z19, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z15, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x05, Z17, Z17
-	VPTERNLOGD       $0xf8, Z6, Z19, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z14, Z15
-	VPTERNLOGD       $0xf8, Z6, Z14, Z15
-	VMOVDQU16        Z15, K2, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVNTDQ         Z16, (AX)
-	ADDQ             $0x00000100, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s4_fnuz_body
+	CMPQ       DX, $0x00000040
+	JB         s4_fnuz_done
+	VMOVDQU64  (CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTDQ2PS  Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x04, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z14, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z13
+	VPTERNLOGD $0xf8, Z5, Z15, Z13
+	VMOVDQU16  Z13, K2, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTDQ2PS  Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x04, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z15, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z13
+	VPTERNLOGD $0xf8, Z5, Z16, Z13
+	VMOVDQU16  Z13, K2, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVNTDQ   Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s4_fnuz_body
 
 s4_fnuz_done:
 	SFENCE
@@ -14117,82 +14363,70 @@ s5:
 	SHLL         $0x05, SI
 	NEGL         SI
 	ADDL         $0x0000000e, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x04, SI
 	ADDL         $0x0000800f, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s5_fnuz
 	MOVQ         DX, BX
 
 s5_body:
-	CMPQ             DX, $0x00000040
-	JB               s5_done
-	VMOVDQU64        (CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z16
-	VPCMPD           $0x04, Z16, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        64(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2DQ       Z16, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z16, K1, Z16
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z16, Z17
-	VMOVDQA64        Z9, Z18
-	VPERMI2W         Z16, Z15, Z18
-	VPERMT2W         Z16, Z8, Z15
-	VPERMT2B         Z17, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z18, Z15
-	VPSRLW           $0x05, Z18, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z15, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x04, Z16, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z14, Z14
-	VMOVDQU16        Z14, K2, Z16
-	VPTERNLOGD       $0xf8, Z6, Z18, Z16
-	VMOVDQU64        128(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        192(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2DQ       Z17, Z18
-	VPCMPD           $0x04, Z18, Z14, K1
-	VPORD            Z0, Z17, K1, Z17
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z17, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z17, Z15, Z19
-	VPERMT2W         Z17, Z8, Z15
-	VPERMT2B         Z18, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z19, Z15
-	VPSRLW           $0x05, Z19, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z15, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x04, Z17, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z14, Z14
-	VMOVDQU16        Z14, K2, Z17
-	VPTERNLOGD       $0xf8, Z6, Z19, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVNTDQ         Z16, (AX)
-	ADDQ             $0x00000100, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s5_body
+	CMPQ       DX, $0x00000040
+	JB         s5_done
+	VMOVDQU64  (CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTDQ2PS  Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x05, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z14, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z15
+	VMOVDQU16  Z15, K2, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTDQ2PS  Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x05, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z15, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z16
+	VMOVDQU16  Z16, K2, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVNTDQ   Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s5_body
 
 s5_done:
 	SFENCE
@@ -14205,74 +14439,62 @@ s5_fnuz:
 	MOVQ DX, BX
 
 s5_fnuz_body:
-	CMPQ             DX, $0x00000040
-	JB               s5_fnuz_done
-	VMOVDQU64        (CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z16
-	VPCMPD           $0x04, Z16, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        64(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2DQ       Z16, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z16, K1, Z16
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z16, Z17
-	VMOVDQA64        Z9, Z18
-	VPERMI2W         Z16, Z15, Z18
-	VPERMT2W         Z16, Z8, Z15
-	VPERMT2B         Z17, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z18, Z15
-	VPSRLW           $0x05, Z18, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z15, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x04, Z16, Z16
-	VPTERNLOGD       $0xf8, Z6, Z18, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z14, Z15
-	VPTERNLOGD       $0xf8, Z6, Z14, Z15
-	VMOVDQU16        Z15, K2, Z16
-	VMOVDQU64        128(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2DQ       Z15, Z17
-	VPCMPD           $0x04, Z17, Z14, K1
-	VPORD            Z0, Z15, K1, Z15
-	VMOVDQU64        192(CX), Z14
-	VCVTDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2DQ       Z17, Z18
-	VPCMPD           $0x04, Z18, Z14, K1
-	VPORD            Z0, Z17, K1, Z17
-	VADDPS           Z1, Z15, Z14
-	VADDPS           Z1, Z17, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z17, Z15, Z19
-	VPERMT2W         Z17, Z8, Z15
-	VPERMT2B         Z18, Z10, Z14
-	VPMINUW          Z4, Z15, Z15
-	VPTERNLOGD       $0xa8, Z5, Z19, Z15
-	VPSRLW           $0x05, Z19, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z15, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z15, K1
-	VPCMPUW          $0x01, Z2, Z15, K2
-	VPSLLW           $0x04, Z17, Z17
-	VPTERNLOGD       $0xf8, Z6, Z19, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z14, Z15
-	VPTERNLOGD       $0xf8, Z6, Z14, Z15
-	VMOVDQU16        Z15, K2, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVNTDQ         Z16, (AX)
-	ADDQ             $0x00000100, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s5_fnuz_body
+	CMPQ       DX, $0x00000040
+	JB         s5_fnuz_done
+	VMOVDQU64  (CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTDQ2PS  Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x05, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z14, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z13
+	VPTERNLOGD $0xf8, Z5, Z15, Z13
+	VMOVDQU16  Z13, K2, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTDQ2PS  Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTDQ2PS  Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x05, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z15, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z13
+	VPTERNLOGD $0xf8, Z5, Z16, Z13
+	VMOVDQU16  Z13, K2, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVNTDQ   Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s5_fnuz_body
 
 s5_fnuz_done:
 	SFENCE
@@ -14284,115 +14506,101 @@ s5_fnuz_done:
 // func u32ToF8AVX512WNT(dst *uint8, src *uint32, n int, p *[8]uint32) int
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
 TEXT ·u32ToF8AVX512WNT(SB), NOSPLIT, $0-40
-	MOVL         $0x00000001, AX
-	VPBROADCASTD AX, Z0
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
 	MOVL         12(BX), SI
 	ADDL         $0x00400000, SI
-	VPBROADCASTD SI, Z1
+	VPBROADCASTD SI, Z0
 	MOVL         8(BX), SI
 	SHRL         $0x10, SI
-	VPBROADCASTW SI, Z2
+	VPBROADCASTW SI, Z1
 	MOVL         24(BX), SI
 	SHLL         $0x08, SI
-	VPBROADCASTW SI, Z3
+	VPBROADCASTW SI, Z2
 	MOVL         $0x00010001, SI
-	VPBROADCASTD SI, Z4
+	VPBROADCASTD SI, Z3
 	MOVL         $0x7fff7fff, SI
-	VPBROADCASTD SI, Z5
+	VPBROADCASTD SI, Z4
 	MOVL         $0x80008000, SI
-	VPBROADCASTD SI, Z6
+	VPBROADCASTD SI, Z5
 	MOVL         $0x7f807f80, SI
-	VPBROADCASTD SI, Z7
-	VMOVDQU64    evenwords<>+0(SB), Z8
-	VMOVDQU64    oddwords<>+0(SB), Z9
-	VMOVDQU64    dwordlowbytes<>+0(SB), Z10
-	VMOVDQU64    oddbytes<>+0(SB), Z11
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
 	CMPL         (BX), $0x14
 	JNE          s5
 	MOVL         4(BX), SI
 	SHLL         $0x04, SI
 	NEGL         SI
 	ADDL         $0x00000006, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x03, SI
 	ADDL         $0x00008007, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s4_fnuz
 	MOVQ         DX, BX
 
 s4_body:
-	CMPQ              DX, $0x00000040
-	JB                s4_done
-	VMOVDQU64         (CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z16
-	VPCMPD            $0x04, Z16, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         64(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2UDQ       Z16, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z16, K1, Z16
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z16, Z17
-	VMOVDQA64         Z9, Z18
-	VPERMI2W          Z16, Z15, Z18
-	VPERMT2W          Z16, Z8, Z15
-	VPERMT2B          Z17, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z18, Z15
-	VPSRLW            $0x04, Z18, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z15, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x05, Z16, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z14, Z14
-	VMOVDQU16         Z14, K2, Z16
-	VPTERNLOGD        $0xf8, Z6, Z18, Z16
-	VMOVDQU64         128(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         192(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2UDQ       Z17, Z18
-	VPCMPD            $0x04, Z18, Z14, K1
-	VPORD             Z0, Z17, K1, Z17
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z17, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z17, Z15, Z19
-	VPERMT2W          Z17, Z8, Z15
-	VPERMT2B          Z18, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z19, Z15
-	VPSRLW            $0x04, Z19, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z15, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x05, Z17, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z14, Z14
-	VMOVDQU16         Z14, K2, Z17
-	VPTERNLOGD        $0xf8, Z6, Z19, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVNTDQ          Z16, (AX)
-	ADDQ              $0x00000100, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s4_body
+	CMPQ       DX, $0x00000040
+	JB         s4_done
+	VMOVDQU64  (CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTUDQ2PS Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x04, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z14, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z15
+	VMOVDQU16  Z15, K2, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTUDQ2PS Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x04, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z15, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z16
+	VMOVDQU16  Z16, K2, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVNTDQ   Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s4_body
 
 s4_done:
 	SFENCE
@@ -14405,74 +14613,62 @@ s4_fnuz:
 	MOVQ DX, BX
 
 s4_fnuz_body:
-	CMPQ              DX, $0x00000040
-	JB                s4_fnuz_done
-	VMOVDQU64         (CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z16
-	VPCMPD            $0x04, Z16, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         64(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2UDQ       Z16, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z16, K1, Z16
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z16, Z17
-	VMOVDQA64         Z9, Z18
-	VPERMI2W          Z16, Z15, Z18
-	VPERMT2W          Z16, Z8, Z15
-	VPERMT2B          Z17, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z18, Z15
-	VPSRLW            $0x04, Z18, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z15, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x05, Z16, Z16
-	VPTERNLOGD        $0xf8, Z6, Z18, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z14, Z15
-	VPTERNLOGD        $0xf8, Z6, Z14, Z15
-	VMOVDQU16         Z15, K2, Z16
-	VMOVDQU64         128(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         192(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2UDQ       Z17, Z18
-	VPCMPD            $0x04, Z18, Z14, K1
-	VPORD             Z0, Z17, K1, Z17
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z17, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z17, Z15, Z19
-	VPERMT2W          Z17, Z8, Z15
-	VPERMT2B          Z18, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z19, Z15
-	VPSRLW            $0x04, Z19, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z15, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x05, Z17, Z17
-	VPTERNLOGD        $0xf8, Z6, Z19, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z14, Z15
-	VPTERNLOGD        $0xf8, Z6, Z14, Z15
-	VMOVDQU16         Z15, K2, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVNTDQ          Z16, (AX)
-	ADDQ              $0x00000100, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s4_fnuz_body
+	CMPQ       DX, $0x00000040
+	JB         s4_fnuz_done
+	VMOVDQU64  (CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTUDQ2PS Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x04, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z14, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z13
+	VPTERNLOGD $0xf8, Z5, Z15, Z13
+	VMOVDQU16  Z13, K2, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTUDQ2PS Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x04, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x05, Z15, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z13
+	VPTERNLOGD $0xf8, Z5, Z16, Z13
+	VMOVDQU16  Z13, K2, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVNTDQ   Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s4_fnuz_body
 
 s4_fnuz_done:
 	SFENCE
@@ -14486,82 +14682,70 @@ s5:
 	SHLL         $0x05, SI
 	NEGL         SI
 	ADDL         $0x0000000e, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x04, SI
 	ADDL         $0x0000800f, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s5_fnuz
 	MOVQ         DX, BX
 
 s5_body:
-	CMPQ              DX, $0x00000040
-	JB                s5_done
-	VMOVDQU64         (CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z16
-	VPCMPD            $0x04, Z16, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         64(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2UDQ       Z16, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z16, K1, Z16
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z16, Z17
-	VMOVDQA64         Z9, Z18
-	VPERMI2W          Z16, Z15, Z18
-	VPERMT2W          Z16, Z8, Z15
-	VPERMT2B          Z17, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z18, Z15
-	VPSRLW            $0x05, Z18, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z15, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x04, Z16, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z14, Z14
-	VMOVDQU16         Z14, K2, Z16
-	VPTERNLOGD        $0xf8, Z6, Z18, Z16
-	VMOVDQU64         128(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         192(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2UDQ       Z17, Z18
-	VPCMPD            $0x04, Z18, Z14, K1
-	VPORD             Z0, Z17, K1, Z17
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z17, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z17, Z15, Z19
-	VPERMT2W          Z17, Z8, Z15
-	VPERMT2B          Z18, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z19, Z15
-	VPSRLW            $0x05, Z19, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z15, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x04, Z17, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z14, Z14
-	VMOVDQU16         Z14, K2, Z17
-	VPTERNLOGD        $0xf8, Z6, Z19, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVNTDQ          Z16, (AX)
-	ADDQ              $0x00000100, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s5_body
+	CMPQ       DX, $0x00000040
+	JB         s5_done
+	VMOVDQU64  (CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTUDQ2PS Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x05, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z14, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z15
+	VMOVDQU16  Z15, K2, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTUDQ2PS Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x05, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z15, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z16
+	VMOVDQU16  Z16, K2, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVNTDQ   Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s5_body
 
 s5_done:
 	SFENCE
@@ -14574,74 +14758,62 @@ s5_fnuz:
 	MOVQ DX, BX
 
 s5_fnuz_body:
-	CMPQ              DX, $0x00000040
-	JB                s5_fnuz_done
-	VMOVDQU64         (CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z16
-	VPCMPD            $0x04, Z16, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         64(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z16
-	VCVTTPS2UDQ       Z16, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z16, K1, Z16
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z16, Z17
-	VMOVDQA64         Z9, Z18
-	VPERMI2W          Z16, Z15, Z18
-	VPERMT2W          Z16, Z8, Z15
-	VPERMT2B          Z17, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z18, Z15
-	VPSRLW            $0x05, Z18, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z15, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x04, Z16, Z16
-	VPTERNLOGD        $0xf8, Z6, Z18, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z14, Z15
-	VPTERNLOGD        $0xf8, Z6, Z14, Z15
-	VMOVDQU16         Z15, K2, Z16
-	VMOVDQU64         128(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z15
-	VCVTTPS2UDQ       Z15, Z17
-	VPCMPD            $0x04, Z17, Z14, K1
-	VPORD             Z0, Z15, K1, Z15
-	VMOVDQU64         192(CX), Z14
-	VCVTUDQ2PS.RZ_SAE Z14, Z17
-	VCVTTPS2UDQ       Z17, Z18
-	VPCMPD            $0x04, Z18, Z14, K1
-	VPORD             Z0, Z17, K1, Z17
-	VADDPS            Z1, Z15, Z14
-	VADDPS            Z1, Z17, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z17, Z15, Z19
-	VPERMT2W          Z17, Z8, Z15
-	VPERMT2B          Z18, Z10, Z14
-	VPMINUW           Z4, Z15, Z15
-	VPTERNLOGD        $0xa8, Z5, Z19, Z15
-	VPSRLW            $0x05, Z19, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z15, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z15, K1
-	VPCMPUW           $0x01, Z2, Z15, K2
-	VPSLLW            $0x04, Z17, Z17
-	VPTERNLOGD        $0xf8, Z6, Z19, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z14, Z15
-	VPTERNLOGD        $0xf8, Z6, Z14, Z15
-	VMOVDQU16         Z15, K2, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVNTDQ          Z16, (AX)
-	ADDQ              $0x00000100, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s5_fnuz_body
+	CMPQ       DX, $0x00000040
+	JB         s5_fnuz_done
+	VMOVDQU64  (CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  64(CX), Z14
+	VCVTUDQ2PS Z14, Z14
+	VADDPS     Z0, Z13, Z15
+	VADDPS     Z0, Z14, Z16
+	VMOVDQA64  Z8, Z17
+	VPERMI2W   Z14, Z13, Z17
+	VPERMT2W   Z14, Z7, Z13
+	VPERMT2B   Z16, Z9, Z15
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z17, Z13
+	VPSRLW     $0x05, Z17, Z14
+	VPTERNLOGD $0xea, Z11, Z3, Z14
+	VPAVGW     Z14, Z13, Z14
+	VPMINUW    Z12, Z14, Z14
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z14, Z14
+	VPTERNLOGD $0xf8, Z5, Z17, Z14
+	VMOVDQU16  Z2, K1, Z14
+	VPABSB     Z15, Z13
+	VPTERNLOGD $0xf8, Z5, Z15, Z13
+	VMOVDQU16  Z13, K2, Z14
+	VMOVDQU64  128(CX), Z13
+	VCVTUDQ2PS Z13, Z13
+	VMOVDQU64  192(CX), Z15
+	VCVTUDQ2PS Z15, Z15
+	VADDPS     Z0, Z13, Z16
+	VADDPS     Z0, Z15, Z17
+	VMOVDQA64  Z8, Z18
+	VPERMI2W   Z15, Z13, Z18
+	VPERMT2W   Z15, Z7, Z13
+	VPERMT2B   Z17, Z9, Z16
+	VPMINUW    Z3, Z13, Z13
+	VPTERNLOGD $0xa8, Z4, Z18, Z13
+	VPSRLW     $0x05, Z18, Z15
+	VPTERNLOGD $0xea, Z11, Z3, Z15
+	VPAVGW     Z15, Z13, Z15
+	VPMINUW    Z12, Z15, Z15
+	VPCMPUW    $0x06, Z6, Z13, K1
+	VPCMPUW    $0x01, Z1, Z13, K2
+	VPSLLW     $0x04, Z15, Z15
+	VPTERNLOGD $0xf8, Z5, Z18, Z15
+	VMOVDQU16  Z2, K1, Z15
+	VPABSB     Z16, Z13
+	VPTERNLOGD $0xf8, Z5, Z16, Z13
+	VMOVDQU16  Z13, K2, Z15
+	VPERMT2B   Z15, Z10, Z14
+	VMOVNTDQ   Z14, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s5_fnuz_body
 
 s5_fnuz_done:
 	SFENCE
@@ -14651,141 +14823,115 @@ s5_fnuz_done:
 	RET
 
 // func i64ToF8AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, MMX+
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, MMX+
 TEXT ·i64ToF8AVX512WNT(SB), NOSPLIT, $0-40
-	MOVL         $0x00000001, AX
-	VPBROADCASTD AX, Z0
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
 	MOVL         12(BX), SI
 	ADDL         $0x00400000, SI
-	VPBROADCASTD SI, Z1
+	VPBROADCASTD SI, Z0
 	MOVL         8(BX), SI
 	SHRL         $0x10, SI
-	VPBROADCASTW SI, Z2
+	VPBROADCASTW SI, Z1
 	MOVL         24(BX), SI
 	SHLL         $0x08, SI
-	VPBROADCASTW SI, Z3
+	VPBROADCASTW SI, Z2
 	MOVL         $0x00010001, SI
-	VPBROADCASTD SI, Z4
+	VPBROADCASTD SI, Z3
 	MOVL         $0x7fff7fff, SI
-	VPBROADCASTD SI, Z5
+	VPBROADCASTD SI, Z4
 	MOVL         $0x80008000, SI
-	VPBROADCASTD SI, Z6
+	VPBROADCASTD SI, Z5
 	MOVL         $0x7f807f80, SI
-	VPBROADCASTD SI, Z7
-	VMOVDQU64    evenwords<>+0(SB), Z8
-	VMOVDQU64    oddwords<>+0(SB), Z9
-	VMOVDQU64    dwordlowbytes<>+0(SB), Z10
-	VMOVDQU64    oddbytes<>+0(SB), Z11
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
 	CMPL         (BX), $0x14
 	JNE          s5
 	MOVL         4(BX), SI
 	SHLL         $0x04, SI
 	NEGL         SI
 	ADDL         $0x00000006, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x03, SI
 	ADDL         $0x00008007, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s4_fnuz
 	MOVQ         DX, BX
 
 s4_body:
-	CMPQ             DX, $0x00000040
-	JB               s4_done
-	VMOVDQU64        (CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z16
-	VPCMPQ           $0x04, Z16, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        64(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2QQ       Y16, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y16, K1, Y16
-	VINSERTI64X4     $0x01, Y16, Z15, Z14
-	VMOVDQU64        128(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z16, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        192(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z16, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z16
-	VADDPS           Z1, Z14, Z17
-	VADDPS           Z1, Z16, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z16, Z14, Z19
-	VPERMT2W         Z16, Z8, Z14
-	VPERMT2B         Z18, Z10, Z17
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z19, Z14
-	VPSRLW           $0x04, Z19, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z14, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x05, Z16, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z17, Z17
-	VMOVDQU16        Z17, K2, Z16
-	VPTERNLOGD       $0xf8, Z6, Z19, Z16
-	VMOVDQU64        256(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        320(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z14, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z14
-	VMOVDQU64        384(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2QQ       Y15, Z18
-	VPCMPQ           $0x04, Z18, Z17, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        448(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2QQ       Y18, Z19
-	VPCMPQ           $0x04, Z19, Z17, K1
-	VPORD            Y0, Y18, K1, Y18
-	VINSERTI64X4     $0x01, Y18, Z15, Z17
-	VADDPS           Z1, Z14, Z18
-	VADDPS           Z1, Z17, Z19
-	VMOVDQA64        Z9, Z20
-	VPERMI2W         Z17, Z14, Z20
-	VPERMT2W         Z17, Z8, Z14
-	VPERMT2B         Z19, Z10, Z18
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z20, Z14
-	VPSRLW           $0x04, Z20, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z14, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x05, Z17, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z18, Z18
-	VMOVDQU16        Z18, K2, Z17
-	VPTERNLOGD       $0xf8, Z6, Z20, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVNTDQ         Z16, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s4_body
+	CMPQ         DX, $0x00000040
+	JB           s4_done
+	VMOVDQU64    (CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTQQ2PS    Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x04, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z15, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K2, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTQQ2PS    Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTQQ2PS    Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x04, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z16, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z17
+	VMOVDQU16    Z17, K2, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVNTDQ     Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s4_body
 
 s4_done:
 	SFENCE
@@ -14798,98 +14944,74 @@ s4_fnuz:
 	MOVQ DX, BX
 
 s4_fnuz_body:
-	CMPQ             DX, $0x00000040
-	JB               s4_fnuz_done
-	VMOVDQU64        (CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z16
-	VPCMPQ           $0x04, Z16, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        64(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2QQ       Y16, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y16, K1, Y16
-	VINSERTI64X4     $0x01, Y16, Z15, Z14
-	VMOVDQU64        128(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z16, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        192(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z16, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z16
-	VADDPS           Z1, Z14, Z17
-	VADDPS           Z1, Z16, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z16, Z14, Z19
-	VPERMT2W         Z16, Z8, Z14
-	VPERMT2B         Z18, Z10, Z17
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z19, Z14
-	VPSRLW           $0x04, Z19, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z14, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x05, Z16, Z16
-	VPTERNLOGD       $0xf8, Z6, Z19, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z17, Z14
-	VPTERNLOGD       $0xf8, Z6, Z17, Z14
-	VMOVDQU16        Z14, K2, Z16
-	VMOVDQU64        256(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        320(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z14, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z14
-	VMOVDQU64        384(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2QQ       Y15, Z18
-	VPCMPQ           $0x04, Z18, Z17, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        448(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2QQ       Y18, Z19
-	VPCMPQ           $0x04, Z19, Z17, K1
-	VPORD            Y0, Y18, K1, Y18
-	VINSERTI64X4     $0x01, Y18, Z15, Z17
-	VADDPS           Z1, Z14, Z18
-	VADDPS           Z1, Z17, Z19
-	VMOVDQA64        Z9, Z20
-	VPERMI2W         Z17, Z14, Z20
-	VPERMT2W         Z17, Z8, Z14
-	VPERMT2B         Z19, Z10, Z18
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z20, Z14
-	VPSRLW           $0x04, Z20, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z14, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x05, Z17, Z17
-	VPTERNLOGD       $0xf8, Z6, Z20, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z18, Z14
-	VPTERNLOGD       $0xf8, Z6, Z18, Z14
-	VMOVDQU16        Z14, K2, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVNTDQ         Z16, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s4_fnuz_body
+	CMPQ         DX, $0x00000040
+	JB           s4_fnuz_done
+	VMOVDQU64    (CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTQQ2PS    Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x04, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z15, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z13
+	VPTERNLOGD   $0xf8, Z5, Z16, Z13
+	VMOVDQU16    Z13, K2, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTQQ2PS    Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTQQ2PS    Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x04, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z16, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z13
+	VPTERNLOGD   $0xf8, Z5, Z17, Z13
+	VMOVDQU16    Z13, K2, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVNTDQ     Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s4_fnuz_body
 
 s4_fnuz_done:
 	SFENCE
@@ -14903,106 +15025,82 @@ s5:
 	SHLL         $0x05, SI
 	NEGL         SI
 	ADDL         $0x0000000e, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x04, SI
 	ADDL         $0x0000800f, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s5_fnuz
 	MOVQ         DX, BX
 
 s5_body:
-	CMPQ             DX, $0x00000040
-	JB               s5_done
-	VMOVDQU64        (CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z16
-	VPCMPQ           $0x04, Z16, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        64(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2QQ       Y16, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y16, K1, Y16
-	VINSERTI64X4     $0x01, Y16, Z15, Z14
-	VMOVDQU64        128(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z16, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        192(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z16, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z16
-	VADDPS           Z1, Z14, Z17
-	VADDPS           Z1, Z16, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z16, Z14, Z19
-	VPERMT2W         Z16, Z8, Z14
-	VPERMT2B         Z18, Z10, Z17
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z19, Z14
-	VPSRLW           $0x05, Z19, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z14, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x04, Z16, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z17, Z17
-	VMOVDQU16        Z17, K2, Z16
-	VPTERNLOGD       $0xf8, Z6, Z19, Z16
-	VMOVDQU64        256(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        320(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z14, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z14
-	VMOVDQU64        384(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2QQ       Y15, Z18
-	VPCMPQ           $0x04, Z18, Z17, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        448(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2QQ       Y18, Z19
-	VPCMPQ           $0x04, Z19, Z17, K1
-	VPORD            Y0, Y18, K1, Y18
-	VINSERTI64X4     $0x01, Y18, Z15, Z17
-	VADDPS           Z1, Z14, Z18
-	VADDPS           Z1, Z17, Z19
-	VMOVDQA64        Z9, Z20
-	VPERMI2W         Z17, Z14, Z20
-	VPERMT2W         Z17, Z8, Z14
-	VPERMT2B         Z19, Z10, Z18
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z20, Z14
-	VPSRLW           $0x05, Z20, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z14, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x04, Z17, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z18, Z18
-	VMOVDQU16        Z18, K2, Z17
-	VPTERNLOGD       $0xf8, Z6, Z20, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVNTDQ         Z16, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s5_body
+	CMPQ         DX, $0x00000040
+	JB           s5_done
+	VMOVDQU64    (CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTQQ2PS    Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x05, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z15, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K2, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTQQ2PS    Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTQQ2PS    Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x05, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z16, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z17
+	VMOVDQU16    Z17, K2, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVNTDQ     Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s5_body
 
 s5_done:
 	SFENCE
@@ -15015,98 +15113,74 @@ s5_fnuz:
 	MOVQ DX, BX
 
 s5_fnuz_body:
-	CMPQ             DX, $0x00000040
-	JB               s5_fnuz_done
-	VMOVDQU64        (CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z16
-	VPCMPQ           $0x04, Z16, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        64(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2QQ       Y16, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y16, K1, Y16
-	VINSERTI64X4     $0x01, Y16, Z15, Z14
-	VMOVDQU64        128(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z16, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        192(CX), Z16
-	VCVTQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z16, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z16
-	VADDPS           Z1, Z14, Z17
-	VADDPS           Z1, Z16, Z18
-	VMOVDQA64        Z9, Z19
-	VPERMI2W         Z16, Z14, Z19
-	VPERMT2W         Z16, Z8, Z14
-	VPERMT2B         Z18, Z10, Z17
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z19, Z14
-	VPSRLW           $0x05, Z19, Z16
-	VPTERNLOGD       $0xea, Z12, Z4, Z16
-	VPAVGW           Z16, Z14, Z16
-	VPMINUW          Z13, Z16, Z16
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x04, Z16, Z16
-	VPTERNLOGD       $0xf8, Z6, Z19, Z16
-	VMOVDQU16        Z3, K1, Z16
-	VPABSB           Z17, Z14
-	VPTERNLOGD       $0xf8, Z6, Z17, Z14
-	VMOVDQU16        Z14, K2, Z16
-	VMOVDQU64        256(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2QQ       Y15, Z17
-	VPCMPQ           $0x04, Z17, Z14, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        320(CX), Z14
-	VCVTQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2QQ       Y17, Z18
-	VPCMPQ           $0x04, Z18, Z14, K1
-	VPORD            Y0, Y17, K1, Y17
-	VINSERTI64X4     $0x01, Y17, Z15, Z14
-	VMOVDQU64        384(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2QQ       Y15, Z18
-	VPCMPQ           $0x04, Z18, Z17, K1
-	VPORD            Y0, Y15, K1, Y15
-	VMOVDQU64        448(CX), Z17
-	VCVTQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2QQ       Y18, Z19
-	VPCMPQ           $0x04, Z19, Z17, K1
-	VPORD            Y0, Y18, K1, Y18
-	VINSERTI64X4     $0x01, Y18, Z15, Z17
-	VADDPS           Z1, Z14, Z18
-	VADDPS           Z1, Z17, Z19
-	VMOVDQA64        Z9, Z20
-	VPERMI2W         Z17, Z14, Z20
-	VPERMT2W         Z17, Z8, Z14
-	VPERMT2B         Z19, Z10, Z18
-	VPMINUW          Z4, Z14, Z14
-	VPTERNLOGD       $0xa8, Z5, Z20, Z14
-	VPSRLW           $0x05, Z20, Z17
-	VPTERNLOGD       $0xea, Z12, Z4, Z17
-	VPAVGW           Z17, Z14, Z17
-	VPMINUW          Z13, Z17, Z17
-	VPCMPUW          $0x06, Z7, Z14, K1
-	VPCMPUW          $0x01, Z2, Z14, K2
-	VPSLLW           $0x04, Z17, Z17
-	VPTERNLOGD       $0xf8, Z6, Z20, Z17
-	VMOVDQU16        Z3, K1, Z17
-	VPABSB           Z18, Z14
-	VPTERNLOGD       $0xf8, Z6, Z18, Z14
-	VMOVDQU16        Z14, K2, Z17
-	VPERMT2B         Z17, Z11, Z16
-	VMOVNTDQ         Z16, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s5_fnuz_body
+	CMPQ         DX, $0x00000040
+	JB           s5_fnuz_done
+	VMOVDQU64    (CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTQQ2PS    Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x05, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z15, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z13
+	VPTERNLOGD   $0xf8, Z5, Z16, Z13
+	VMOVDQU16    Z13, K2, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTQQ2PS    Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTQQ2PS    Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTQQ2PS    Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTQQ2PS    Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x05, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z16, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z13
+	VPTERNLOGD   $0xf8, Z5, Z17, Z13
+	VMOVDQU16    Z13, K2, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVNTDQ     Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s5_fnuz_body
 
 s5_fnuz_done:
 	SFENCE
@@ -15116,141 +15190,115 @@ s5_fnuz_done:
 	RET
 
 // func u64ToF8AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, MMX+
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, MMX+
 TEXT ·u64ToF8AVX512WNT(SB), NOSPLIT, $0-40
-	MOVL         $0x00000001, AX
-	VPBROADCASTD AX, Z0
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
 	MOVL         12(BX), SI
 	ADDL         $0x00400000, SI
-	VPBROADCASTD SI, Z1
+	VPBROADCASTD SI, Z0
 	MOVL         8(BX), SI
 	SHRL         $0x10, SI
-	VPBROADCASTW SI, Z2
+	VPBROADCASTW SI, Z1
 	MOVL         24(BX), SI
 	SHLL         $0x08, SI
-	VPBROADCASTW SI, Z3
+	VPBROADCASTW SI, Z2
 	MOVL         $0x00010001, SI
-	VPBROADCASTD SI, Z4
+	VPBROADCASTD SI, Z3
 	MOVL         $0x7fff7fff, SI
-	VPBROADCASTD SI, Z5
+	VPBROADCASTD SI, Z4
 	MOVL         $0x80008000, SI
-	VPBROADCASTD SI, Z6
+	VPBROADCASTD SI, Z5
 	MOVL         $0x7f807f80, SI
-	VPBROADCASTD SI, Z7
-	VMOVDQU64    evenwords<>+0(SB), Z8
-	VMOVDQU64    oddwords<>+0(SB), Z9
-	VMOVDQU64    dwordlowbytes<>+0(SB), Z10
-	VMOVDQU64    oddbytes<>+0(SB), Z11
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
 	CMPL         (BX), $0x14
 	JNE          s5
 	MOVL         4(BX), SI
 	SHLL         $0x04, SI
 	NEGL         SI
 	ADDL         $0x00000006, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x03, SI
 	ADDL         $0x00008007, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s4_fnuz
 	MOVQ         DX, BX
 
 s4_body:
-	CMPQ              DX, $0x00000040
-	JB                s4_done
-	VMOVDQU64         (CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z16
-	VPCMPQ            $0x04, Z16, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         64(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2UQQ       Y16, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y16, K1, Y16
-	VINSERTI64X4      $0x01, Y16, Z15, Z14
-	VMOVDQU64         128(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z16, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         192(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z16, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z16
-	VADDPS            Z1, Z14, Z17
-	VADDPS            Z1, Z16, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z16, Z14, Z19
-	VPERMT2W          Z16, Z8, Z14
-	VPERMT2B          Z18, Z10, Z17
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z19, Z14
-	VPSRLW            $0x04, Z19, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z14, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x05, Z16, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z17, Z17
-	VMOVDQU16         Z17, K2, Z16
-	VPTERNLOGD        $0xf8, Z6, Z19, Z16
-	VMOVDQU64         256(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         320(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z14, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z14
-	VMOVDQU64         384(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2UQQ       Y15, Z18
-	VPCMPQ            $0x04, Z18, Z17, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         448(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2UQQ       Y18, Z19
-	VPCMPQ            $0x04, Z19, Z17, K1
-	VPORD             Y0, Y18, K1, Y18
-	VINSERTI64X4      $0x01, Y18, Z15, Z17
-	VADDPS            Z1, Z14, Z18
-	VADDPS            Z1, Z17, Z19
-	VMOVDQA64         Z9, Z20
-	VPERMI2W          Z17, Z14, Z20
-	VPERMT2W          Z17, Z8, Z14
-	VPERMT2B          Z19, Z10, Z18
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z20, Z14
-	VPSRLW            $0x04, Z20, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z14, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x05, Z17, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z18, Z18
-	VMOVDQU16         Z18, K2, Z17
-	VPTERNLOGD        $0xf8, Z6, Z20, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVNTDQ          Z16, (AX)
-	ADDQ              $0x00000200, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s4_body
+	CMPQ         DX, $0x00000040
+	JB           s4_done
+	VMOVDQU64    (CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTUQQ2PS   Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x04, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z15, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K2, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTUQQ2PS   Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTUQQ2PS   Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x04, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z16, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z17
+	VMOVDQU16    Z17, K2, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVNTDQ     Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s4_body
 
 s4_done:
 	SFENCE
@@ -15263,98 +15311,74 @@ s4_fnuz:
 	MOVQ DX, BX
 
 s4_fnuz_body:
-	CMPQ              DX, $0x00000040
-	JB                s4_fnuz_done
-	VMOVDQU64         (CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z16
-	VPCMPQ            $0x04, Z16, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         64(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2UQQ       Y16, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y16, K1, Y16
-	VINSERTI64X4      $0x01, Y16, Z15, Z14
-	VMOVDQU64         128(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z16, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         192(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z16, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z16
-	VADDPS            Z1, Z14, Z17
-	VADDPS            Z1, Z16, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z16, Z14, Z19
-	VPERMT2W          Z16, Z8, Z14
-	VPERMT2B          Z18, Z10, Z17
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z19, Z14
-	VPSRLW            $0x04, Z19, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z14, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x05, Z16, Z16
-	VPTERNLOGD        $0xf8, Z6, Z19, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z17, Z14
-	VPTERNLOGD        $0xf8, Z6, Z17, Z14
-	VMOVDQU16         Z14, K2, Z16
-	VMOVDQU64         256(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         320(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z14, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z14
-	VMOVDQU64         384(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2UQQ       Y15, Z18
-	VPCMPQ            $0x04, Z18, Z17, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         448(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2UQQ       Y18, Z19
-	VPCMPQ            $0x04, Z19, Z17, K1
-	VPORD             Y0, Y18, K1, Y18
-	VINSERTI64X4      $0x01, Y18, Z15, Z17
-	VADDPS            Z1, Z14, Z18
-	VADDPS            Z1, Z17, Z19
-	VMOVDQA64         Z9, Z20
-	VPERMI2W          Z17, Z14, Z20
-	VPERMT2W          Z17, Z8, Z14
-	VPERMT2B          Z19, Z10, Z18
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z20, Z14
-	VPSRLW            $0x04, Z20, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z14, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x05, Z17, Z17
-	VPTERNLOGD        $0xf8, Z6, Z20, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z18, Z14
-	VPTERNLOGD        $0xf8, Z6, Z18, Z14
-	VMOVDQU16         Z14, K2, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVNTDQ          Z16, (AX)
-	ADDQ              $0x00000200, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s4_fnuz_body
+	CMPQ         DX, $0x00000040
+	JB           s4_fnuz_done
+	VMOVDQU64    (CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTUQQ2PS   Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x04, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z15, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z13
+	VPTERNLOGD   $0xf8, Z5, Z16, Z13
+	VMOVDQU16    Z13, K2, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTUQQ2PS   Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTUQQ2PS   Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x04, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x05, Z16, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z13
+	VPTERNLOGD   $0xf8, Z5, Z17, Z13
+	VMOVDQU16    Z13, K2, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVNTDQ     Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s4_fnuz_body
 
 s4_fnuz_done:
 	SFENCE
@@ -15368,106 +15392,82 @@ s5:
 	SHLL         $0x05, SI
 	NEGL         SI
 	ADDL         $0x0000000e, SI
-	VPBROADCASTW SI, Z12
+	VPBROADCASTW SI, Z11
 	MOVL         20(BX), SI
 	SHLL         $0x04, SI
 	ADDL         $0x0000800f, SI
-	VPBROADCASTW SI, Z13
+	VPBROADCASTW SI, Z12
 	CMPL         28(BX), $0x00
 	JE           s5_fnuz
 	MOVQ         DX, BX
 
 s5_body:
-	CMPQ              DX, $0x00000040
-	JB                s5_done
-	VMOVDQU64         (CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z16
-	VPCMPQ            $0x04, Z16, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         64(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2UQQ       Y16, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y16, K1, Y16
-	VINSERTI64X4      $0x01, Y16, Z15, Z14
-	VMOVDQU64         128(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z16, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         192(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z16, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z16
-	VADDPS            Z1, Z14, Z17
-	VADDPS            Z1, Z16, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z16, Z14, Z19
-	VPERMT2W          Z16, Z8, Z14
-	VPERMT2B          Z18, Z10, Z17
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z19, Z14
-	VPSRLW            $0x05, Z19, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z14, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x04, Z16, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z17, Z17
-	VMOVDQU16         Z17, K2, Z16
-	VPTERNLOGD        $0xf8, Z6, Z19, Z16
-	VMOVDQU64         256(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         320(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z14, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z14
-	VMOVDQU64         384(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2UQQ       Y15, Z18
-	VPCMPQ            $0x04, Z18, Z17, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         448(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2UQQ       Y18, Z19
-	VPCMPQ            $0x04, Z19, Z17, K1
-	VPORD             Y0, Y18, K1, Y18
-	VINSERTI64X4      $0x01, Y18, Z15, Z17
-	VADDPS            Z1, Z14, Z18
-	VADDPS            Z1, Z17, Z19
-	VMOVDQA64         Z9, Z20
-	VPERMI2W          Z17, Z14, Z20
-	VPERMT2W          Z17, Z8, Z14
-	VPERMT2B          Z19, Z10, Z18
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z20, Z14
-	VPSRLW            $0x05, Z20, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z14, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x04, Z17, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z18, Z18
-	VMOVDQU16         Z18, K2, Z17
-	VPTERNLOGD        $0xf8, Z6, Z20, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVNTDQ          Z16, (AX)
-	ADDQ              $0x00000200, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s5_body
+	CMPQ         DX, $0x00000040
+	JB           s5_done
+	VMOVDQU64    (CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTUQQ2PS   Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x05, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z15, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z16
+	VMOVDQU16    Z16, K2, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTUQQ2PS   Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTUQQ2PS   Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x05, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z16, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z17
+	VMOVDQU16    Z17, K2, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVNTDQ     Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s5_body
 
 s5_done:
 	SFENCE
@@ -15480,98 +15480,74 @@ s5_fnuz:
 	MOVQ DX, BX
 
 s5_fnuz_body:
-	CMPQ              DX, $0x00000040
-	JB                s5_fnuz_done
-	VMOVDQU64         (CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z16
-	VPCMPQ            $0x04, Z16, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         64(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y16
-	VCVTTPS2UQQ       Y16, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y16, K1, Y16
-	VINSERTI64X4      $0x01, Y16, Z15, Z14
-	VMOVDQU64         128(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z16, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         192(CX), Z16
-	VCVTUQQ2PS.RZ_SAE Z16, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z16, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z16
-	VADDPS            Z1, Z14, Z17
-	VADDPS            Z1, Z16, Z18
-	VMOVDQA64         Z9, Z19
-	VPERMI2W          Z16, Z14, Z19
-	VPERMT2W          Z16, Z8, Z14
-	VPERMT2B          Z18, Z10, Z17
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z19, Z14
-	VPSRLW            $0x05, Z19, Z16
-	VPTERNLOGD        $0xea, Z12, Z4, Z16
-	VPAVGW            Z16, Z14, Z16
-	VPMINUW           Z13, Z16, Z16
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x04, Z16, Z16
-	VPTERNLOGD        $0xf8, Z6, Z19, Z16
-	VMOVDQU16         Z3, K1, Z16
-	VPABSB            Z17, Z14
-	VPTERNLOGD        $0xf8, Z6, Z17, Z14
-	VMOVDQU16         Z14, K2, Z16
-	VMOVDQU64         256(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y15
-	VCVTTPS2UQQ       Y15, Z17
-	VPCMPQ            $0x04, Z17, Z14, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         320(CX), Z14
-	VCVTUQQ2PS.RZ_SAE Z14, Y17
-	VCVTTPS2UQQ       Y17, Z18
-	VPCMPQ            $0x04, Z18, Z14, K1
-	VPORD             Y0, Y17, K1, Y17
-	VINSERTI64X4      $0x01, Y17, Z15, Z14
-	VMOVDQU64         384(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y15
-	VCVTTPS2UQQ       Y15, Z18
-	VPCMPQ            $0x04, Z18, Z17, K1
-	VPORD             Y0, Y15, K1, Y15
-	VMOVDQU64         448(CX), Z17
-	VCVTUQQ2PS.RZ_SAE Z17, Y18
-	VCVTTPS2UQQ       Y18, Z19
-	VPCMPQ            $0x04, Z19, Z17, K1
-	VPORD             Y0, Y18, K1, Y18
-	VINSERTI64X4      $0x01, Y18, Z15, Z17
-	VADDPS            Z1, Z14, Z18
-	VADDPS            Z1, Z17, Z19
-	VMOVDQA64         Z9, Z20
-	VPERMI2W          Z17, Z14, Z20
-	VPERMT2W          Z17, Z8, Z14
-	VPERMT2B          Z19, Z10, Z18
-	VPMINUW           Z4, Z14, Z14
-	VPTERNLOGD        $0xa8, Z5, Z20, Z14
-	VPSRLW            $0x05, Z20, Z17
-	VPTERNLOGD        $0xea, Z12, Z4, Z17
-	VPAVGW            Z17, Z14, Z17
-	VPMINUW           Z13, Z17, Z17
-	VPCMPUW           $0x06, Z7, Z14, K1
-	VPCMPUW           $0x01, Z2, Z14, K2
-	VPSLLW            $0x04, Z17, Z17
-	VPTERNLOGD        $0xf8, Z6, Z20, Z17
-	VMOVDQU16         Z3, K1, Z17
-	VPABSB            Z18, Z14
-	VPTERNLOGD        $0xf8, Z6, Z18, Z14
-	VMOVDQU16         Z14, K2, Z17
-	VPERMT2B          Z17, Z11, Z16
-	VMOVNTDQ          Z16, (AX)
-	ADDQ              $0x00000200, CX
-	ADDQ              $0x00000040, AX
-	SUBQ              $0x00000040, DX
-	JMP               s5_fnuz_body
+	CMPQ         DX, $0x00000040
+	JB           s5_fnuz_done
+	VMOVDQU64    (CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    64(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    128(CX), Z15
+	VCVTUQQ2PS   Z15, Y14
+	VMOVDQU64    192(CX), Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z15
+	VADDPS       Z0, Z13, Z16
+	VADDPS       Z0, Z15, Z17
+	VMOVDQA64    Z8, Z18
+	VPERMI2W     Z15, Z13, Z18
+	VPERMT2W     Z15, Z7, Z13
+	VPERMT2B     Z17, Z9, Z16
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z18, Z13
+	VPSRLW       $0x05, Z18, Z15
+	VPTERNLOGD   $0xea, Z11, Z3, Z15
+	VPAVGW       Z15, Z13, Z15
+	VPMINUW      Z12, Z15, Z15
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z15, Z15
+	VPTERNLOGD   $0xf8, Z5, Z18, Z15
+	VMOVDQU16    Z2, K1, Z15
+	VPABSB       Z16, Z13
+	VPTERNLOGD   $0xf8, Z5, Z16, Z13
+	VMOVDQU16    Z13, K2, Z15
+	VMOVDQU64    256(CX), Z13
+	VCVTUQQ2PS   Z13, Y14
+	VMOVDQU64    320(CX), Z13
+	VCVTUQQ2PS   Z13, Y13
+	VINSERTI64X4 $0x01, Y13, Z14, Z13
+	VMOVDQU64    384(CX), Z16
+	VCVTUQQ2PS   Z16, Y14
+	VMOVDQU64    448(CX), Z16
+	VCVTUQQ2PS   Z16, Y16
+	VINSERTI64X4 $0x01, Y16, Z14, Z16
+	VADDPS       Z0, Z13, Z17
+	VADDPS       Z0, Z16, Z18
+	VMOVDQA64    Z8, Z19
+	VPERMI2W     Z16, Z13, Z19
+	VPERMT2W     Z16, Z7, Z13
+	VPERMT2B     Z18, Z9, Z17
+	VPMINUW      Z3, Z13, Z13
+	VPTERNLOGD   $0xa8, Z4, Z19, Z13
+	VPSRLW       $0x05, Z19, Z16
+	VPTERNLOGD   $0xea, Z11, Z3, Z16
+	VPAVGW       Z16, Z13, Z16
+	VPMINUW      Z12, Z16, Z16
+	VPCMPUW      $0x06, Z6, Z13, K1
+	VPCMPUW      $0x01, Z1, Z13, K2
+	VPSLLW       $0x04, Z16, Z16
+	VPTERNLOGD   $0xf8, Z5, Z19, Z16
+	VMOVDQU16    Z2, K1, Z16
+	VPABSB       Z17, Z13
+	VPTERNLOGD   $0xf8, Z5, Z17, Z13
+	VMOVDQU16    Z13, K2, Z16
+	VPERMT2B     Z16, Z10, Z15
+	VMOVNTDQ     Z15, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s5_fnuz_body
 
 s5_fnuz_done:
 	SFENCE
@@ -16292,6 +16268,706 @@ s6_body:
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, DX
 	JMP        s6_body
+
+s6_done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func i32ToF4AVX512WNT(dst *uint8, src *uint32, n int, p *[8]uint32) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·i32ToF4AVX512WNT(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         12(BX), SI
+	ADDL         $0x00400000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         8(BX), SI
+	SHRL         $0x10, SI
+	VPBROADCASTW SI, Z1
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x7f807f80, SI
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
+	MOVL         $0x07070707, SI
+	VPBROADCASTD SI, Z11
+	MOVL         $0x0f0f0f0f, SI
+	VPBROADCASTD SI, Z12
+	MOVL         4(BX), SI
+	SHLL         $0x06, SI
+	NEGL         SI
+	ADDL         $0x0000001e, SI
+	VPBROADCASTW SI, Z13
+	MOVL         20(BX), BX
+	SHLL         $0x05, BX
+	ADDL         $0x0000801f, BX
+	VPBROADCASTW BX, Z14
+	MOVQ         DX, BX
+
+s6_body:
+	CMPQ       DX, $0x00000040
+	JB         s6_done
+	VMOVDQU64  (CX), Z15
+	VCVTDQ2PS  Z15, Z15
+	VMOVDQU64  64(CX), Z16
+	VCVTDQ2PS  Z16, Z16
+	VADDPS     Z0, Z15, Z17
+	VADDPS     Z0, Z16, Z18
+	VMOVDQA64  Z8, Z19
+	VPERMI2W   Z16, Z15, Z19
+	VPERMT2W   Z16, Z7, Z15
+	VPERMT2B   Z18, Z9, Z17
+	VPMINUW    Z3, Z15, Z15
+	VPTERNLOGD $0xa8, Z4, Z19, Z15
+	VPSRLW     $0x06, Z19, Z16
+	VPTERNLOGD $0xea, Z13, Z3, Z16
+	VPAVGW     Z16, Z15, Z16
+	VPMINUW    Z14, Z16, Z16
+	VPCMPUW    $0x06, Z6, Z15, K1
+	VPCMPUW    $0x01, Z1, Z15, K2
+	VPSLLW     $0x03, Z16, Z16
+	VMOVDQU16  Z2, K1, Z16
+	VPABSB     Z17, Z17
+	VMOVDQU16  Z17, K2, Z16
+	VPTERNLOGD $0xf8, Z5, Z19, Z16
+	VMOVDQU64  128(CX), Z15
+	VCVTDQ2PS  Z15, Z15
+	VMOVDQU64  192(CX), Z17
+	VCVTDQ2PS  Z17, Z17
+	VADDPS     Z0, Z15, Z18
+	VADDPS     Z0, Z17, Z19
+	VMOVDQA64  Z8, Z20
+	VPERMI2W   Z17, Z15, Z20
+	VPERMT2W   Z17, Z7, Z15
+	VPERMT2B   Z19, Z9, Z18
+	VPMINUW    Z3, Z15, Z15
+	VPTERNLOGD $0xa8, Z4, Z20, Z15
+	VPSRLW     $0x06, Z20, Z17
+	VPTERNLOGD $0xea, Z13, Z3, Z17
+	VPAVGW     Z17, Z15, Z17
+	VPMINUW    Z14, Z17, Z17
+	VPCMPUW    $0x06, Z6, Z15, K1
+	VPCMPUW    $0x01, Z1, Z15, K2
+	VPSLLW     $0x03, Z17, Z17
+	VMOVDQU16  Z2, K1, Z17
+	VPABSB     Z18, Z18
+	VMOVDQU16  Z18, K2, Z17
+	VPTERNLOGD $0xf8, Z5, Z20, Z17
+	VPERMT2B   Z17, Z10, Z16
+	VPSRLW     $0x04, Z16, Z15
+	VPTERNLOGD $0xe4, Z11, Z15, Z16
+	VPSRLW     $0x04, Z16, Z15
+	VPTERNLOGD $0xe4, Z12, Z15, Z16
+	VPMOVWB    Z16, Y16
+	VMOVNTDQ   Y16, (AX)
+	VMOVDQU64  256(CX), Z15
+	VCVTDQ2PS  Z15, Z15
+	VMOVDQU64  320(CX), Z16
+	VCVTDQ2PS  Z16, Z16
+	VADDPS     Z0, Z15, Z17
+	VADDPS     Z0, Z16, Z18
+	VMOVDQA64  Z8, Z19
+	VPERMI2W   Z16, Z15, Z19
+	VPERMT2W   Z16, Z7, Z15
+	VPERMT2B   Z18, Z9, Z17
+	VPMINUW    Z3, Z15, Z15
+	VPTERNLOGD $0xa8, Z4, Z19, Z15
+	VPSRLW     $0x06, Z19, Z16
+	VPTERNLOGD $0xea, Z13, Z3, Z16
+	VPAVGW     Z16, Z15, Z16
+	VPMINUW    Z14, Z16, Z16
+	VPCMPUW    $0x06, Z6, Z15, K1
+	VPCMPUW    $0x01, Z1, Z15, K2
+	VPSLLW     $0x03, Z16, Z16
+	VMOVDQU16  Z2, K1, Z16
+	VPABSB     Z17, Z17
+	VMOVDQU16  Z17, K2, Z16
+	VPTERNLOGD $0xf8, Z5, Z19, Z16
+	VMOVDQU64  384(CX), Z15
+	VCVTDQ2PS  Z15, Z15
+	VMOVDQU64  448(CX), Z17
+	VCVTDQ2PS  Z17, Z17
+	VADDPS     Z0, Z15, Z18
+	VADDPS     Z0, Z17, Z19
+	VMOVDQA64  Z8, Z20
+	VPERMI2W   Z17, Z15, Z20
+	VPERMT2W   Z17, Z7, Z15
+	VPERMT2B   Z19, Z9, Z18
+	VPMINUW    Z3, Z15, Z15
+	VPTERNLOGD $0xa8, Z4, Z20, Z15
+	VPSRLW     $0x06, Z20, Z17
+	VPTERNLOGD $0xea, Z13, Z3, Z17
+	VPAVGW     Z17, Z15, Z17
+	VPMINUW    Z14, Z17, Z17
+	VPCMPUW    $0x06, Z6, Z15, K1
+	VPCMPUW    $0x01, Z1, Z15, K2
+	VPSLLW     $0x03, Z17, Z17
+	VMOVDQU16  Z2, K1, Z17
+	VPABSB     Z18, Z18
+	VMOVDQU16  Z18, K2, Z17
+	VPTERNLOGD $0xf8, Z5, Z20, Z17
+	VPERMT2B   Z17, Z10, Z16
+	VPSRLW     $0x04, Z16, Z15
+	VPTERNLOGD $0xe4, Z11, Z15, Z16
+	VPSRLW     $0x04, Z16, Z15
+	VPTERNLOGD $0xe4, Z12, Z15, Z16
+	VPMOVWB    Z16, Y16
+	VMOVNTDQ   Y16, 32(AX)
+	ADDQ       $0x00000200, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s6_body
+
+s6_done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func u32ToF4AVX512WNT(dst *uint8, src *uint32, n int, p *[8]uint32) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·u32ToF4AVX512WNT(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         12(BX), SI
+	ADDL         $0x00400000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         8(BX), SI
+	SHRL         $0x10, SI
+	VPBROADCASTW SI, Z1
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x7f807f80, SI
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
+	MOVL         $0x07070707, SI
+	VPBROADCASTD SI, Z11
+	MOVL         $0x0f0f0f0f, SI
+	VPBROADCASTD SI, Z12
+	MOVL         4(BX), SI
+	SHLL         $0x06, SI
+	NEGL         SI
+	ADDL         $0x0000001e, SI
+	VPBROADCASTW SI, Z13
+	MOVL         20(BX), BX
+	SHLL         $0x05, BX
+	ADDL         $0x0000801f, BX
+	VPBROADCASTW BX, Z14
+	MOVQ         DX, BX
+
+s6_body:
+	CMPQ       DX, $0x00000040
+	JB         s6_done
+	VMOVDQU64  (CX), Z15
+	VCVTUDQ2PS Z15, Z15
+	VMOVDQU64  64(CX), Z16
+	VCVTUDQ2PS Z16, Z16
+	VADDPS     Z0, Z15, Z17
+	VADDPS     Z0, Z16, Z18
+	VMOVDQA64  Z8, Z19
+	VPERMI2W   Z16, Z15, Z19
+	VPERMT2W   Z16, Z7, Z15
+	VPERMT2B   Z18, Z9, Z17
+	VPMINUW    Z3, Z15, Z15
+	VPTERNLOGD $0xa8, Z4, Z19, Z15
+	VPSRLW     $0x06, Z19, Z16
+	VPTERNLOGD $0xea, Z13, Z3, Z16
+	VPAVGW     Z16, Z15, Z16
+	VPMINUW    Z14, Z16, Z16
+	VPCMPUW    $0x06, Z6, Z15, K1
+	VPCMPUW    $0x01, Z1, Z15, K2
+	VPSLLW     $0x03, Z16, Z16
+	VMOVDQU16  Z2, K1, Z16
+	VPABSB     Z17, Z17
+	VMOVDQU16  Z17, K2, Z16
+	VPTERNLOGD $0xf8, Z5, Z19, Z16
+	VMOVDQU64  128(CX), Z15
+	VCVTUDQ2PS Z15, Z15
+	VMOVDQU64  192(CX), Z17
+	VCVTUDQ2PS Z17, Z17
+	VADDPS     Z0, Z15, Z18
+	VADDPS     Z0, Z17, Z19
+	VMOVDQA64  Z8, Z20
+	VPERMI2W   Z17, Z15, Z20
+	VPERMT2W   Z17, Z7, Z15
+	VPERMT2B   Z19, Z9, Z18
+	VPMINUW    Z3, Z15, Z15
+	VPTERNLOGD $0xa8, Z4, Z20, Z15
+	VPSRLW     $0x06, Z20, Z17
+	VPTERNLOGD $0xea, Z13, Z3, Z17
+	VPAVGW     Z17, Z15, Z17
+	VPMINUW    Z14, Z17, Z17
+	VPCMPUW    $0x06, Z6, Z15, K1
+	VPCMPUW    $0x01, Z1, Z15, K2
+	VPSLLW     $0x03, Z17, Z17
+	VMOVDQU16  Z2, K1, Z17
+	VPABSB     Z18, Z18
+	VMOVDQU16  Z18, K2, Z17
+	VPTERNLOGD $0xf8, Z5, Z20, Z17
+	VPERMT2B   Z17, Z10, Z16
+	VPSRLW     $0x04, Z16, Z15
+	VPTERNLOGD $0xe4, Z11, Z15, Z16
+	VPSRLW     $0x04, Z16, Z15
+	VPTERNLOGD $0xe4, Z12, Z15, Z16
+	VPMOVWB    Z16, Y16
+	VMOVNTDQ   Y16, (AX)
+	VMOVDQU64  256(CX), Z15
+	VCVTUDQ2PS Z15, Z15
+	VMOVDQU64  320(CX), Z16
+	VCVTUDQ2PS Z16, Z16
+	VADDPS     Z0, Z15, Z17
+	VADDPS     Z0, Z16, Z18
+	VMOVDQA64  Z8, Z19
+	VPERMI2W   Z16, Z15, Z19
+	VPERMT2W   Z16, Z7, Z15
+	VPERMT2B   Z18, Z9, Z17
+	VPMINUW    Z3, Z15, Z15
+	VPTERNLOGD $0xa8, Z4, Z19, Z15
+	VPSRLW     $0x06, Z19, Z16
+	VPTERNLOGD $0xea, Z13, Z3, Z16
+	VPAVGW     Z16, Z15, Z16
+	VPMINUW    Z14, Z16, Z16
+	VPCMPUW    $0x06, Z6, Z15, K1
+	VPCMPUW    $0x01, Z1, Z15, K2
+	VPSLLW     $0x03, Z16, Z16
+	VMOVDQU16  Z2, K1, Z16
+	VPABSB     Z17, Z17
+	VMOVDQU16  Z17, K2, Z16
+	VPTERNLOGD $0xf8, Z5, Z19, Z16
+	VMOVDQU64  384(CX), Z15
+	VCVTUDQ2PS Z15, Z15
+	VMOVDQU64  448(CX), Z17
+	VCVTUDQ2PS Z17, Z17
+	VADDPS     Z0, Z15, Z18
+	VADDPS     Z0, Z17, Z19
+	VMOVDQA64  Z8, Z20
+	VPERMI2W   Z17, Z15, Z20
+	VPERMT2W   Z17, Z7, Z15
+	VPERMT2B   Z19, Z9, Z18
+	VPMINUW    Z3, Z15, Z15
+	VPTERNLOGD $0xa8, Z4, Z20, Z15
+	VPSRLW     $0x06, Z20, Z17
+	VPTERNLOGD $0xea, Z13, Z3, Z17
+	VPAVGW     Z17, Z15, Z17
+	VPMINUW    Z14, Z17, Z17
+	VPCMPUW    $0x06, Z6, Z15, K1
+	VPCMPUW    $0x01, Z1, Z15, K2
+	VPSLLW     $0x03, Z17, Z17
+	VMOVDQU16  Z2, K1, Z17
+	VPABSB     Z18, Z18
+	VMOVDQU16  Z18, K2, Z17
+	VPTERNLOGD $0xf8, Z5, Z20, Z17
+	VPERMT2B   Z17, Z10, Z16
+	VPSRLW     $0x04, Z16, Z15
+	VPTERNLOGD $0xe4, Z11, Z15, Z16
+	VPSRLW     $0x04, Z16, Z15
+	VPTERNLOGD $0xe4, Z12, Z15, Z16
+	VPMOVWB    Z16, Y16
+	VMOVNTDQ   Y16, 32(AX)
+	ADDQ       $0x00000200, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        s6_body
+
+s6_done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func i64ToF4AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, MMX+
+TEXT ·i64ToF4AVX512WNT(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         12(BX), SI
+	ADDL         $0x00400000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         8(BX), SI
+	SHRL         $0x10, SI
+	VPBROADCASTW SI, Z1
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x7f807f80, SI
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
+	MOVL         $0x07070707, SI
+	VPBROADCASTD SI, Z11
+	MOVL         $0x0f0f0f0f, SI
+	VPBROADCASTD SI, Z12
+	MOVL         4(BX), SI
+	SHLL         $0x06, SI
+	NEGL         SI
+	ADDL         $0x0000001e, SI
+	VPBROADCASTW SI, Z13
+	MOVL         20(BX), BX
+	SHLL         $0x05, BX
+	ADDL         $0x0000801f, BX
+	VPBROADCASTW BX, Z14
+	MOVQ         DX, BX
+
+s6_body:
+	CMPQ         DX, $0x00000040
+	JB           s6_done
+	VMOVDQU64    (CX), Z15
+	VCVTQQ2PS    Z15, Y16
+	VMOVDQU64    64(CX), Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    128(CX), Z17
+	VCVTQQ2PS    Z17, Y16
+	VMOVDQU64    192(CX), Z17
+	VCVTQQ2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z0, Z15, Z18
+	VADDPS       Z0, Z17, Z19
+	VMOVDQA64    Z8, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z7, Z15
+	VPERMT2B     Z19, Z9, Z18
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z20, Z15
+	VPSRLW       $0x06, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z3, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z17, Z17
+	VMOVDQU16    Z2, K1, Z17
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K2, Z17
+	VPTERNLOGD   $0xf8, Z5, Z20, Z17
+	VMOVDQU64    256(CX), Z15
+	VCVTQQ2PS    Z15, Y16
+	VMOVDQU64    320(CX), Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    384(CX), Z18
+	VCVTQQ2PS    Z18, Y16
+	VMOVDQU64    448(CX), Z18
+	VCVTQQ2PS    Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z18
+	VADDPS       Z0, Z15, Z19
+	VADDPS       Z0, Z18, Z20
+	VMOVDQA64    Z8, Z21
+	VPERMI2W     Z18, Z15, Z21
+	VPERMT2W     Z18, Z7, Z15
+	VPERMT2B     Z20, Z9, Z19
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z21, Z15
+	VPSRLW       $0x06, Z21, Z18
+	VPTERNLOGD   $0xea, Z13, Z3, Z18
+	VPAVGW       Z18, Z15, Z18
+	VPMINUW      Z14, Z18, Z18
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z18, Z18
+	VMOVDQU16    Z2, K1, Z18
+	VPABSB       Z19, Z19
+	VMOVDQU16    Z19, K2, Z18
+	VPTERNLOGD   $0xf8, Z5, Z21, Z18
+	VPERMT2B     Z18, Z10, Z17
+	VPSRLW       $0x04, Z17, Z15
+	VPTERNLOGD   $0xe4, Z11, Z15, Z17
+	VPSRLW       $0x04, Z17, Z15
+	VPTERNLOGD   $0xe4, Z12, Z15, Z17
+	VPMOVWB      Z17, Y17
+	VMOVNTDQ     Y17, (AX)
+	VMOVDQU64    512(CX), Z15
+	VCVTQQ2PS    Z15, Y16
+	VMOVDQU64    576(CX), Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    640(CX), Z17
+	VCVTQQ2PS    Z17, Y16
+	VMOVDQU64    704(CX), Z17
+	VCVTQQ2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z0, Z15, Z18
+	VADDPS       Z0, Z17, Z19
+	VMOVDQA64    Z8, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z7, Z15
+	VPERMT2B     Z19, Z9, Z18
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z20, Z15
+	VPSRLW       $0x06, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z3, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z17, Z17
+	VMOVDQU16    Z2, K1, Z17
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K2, Z17
+	VPTERNLOGD   $0xf8, Z5, Z20, Z17
+	VMOVDQU64    768(CX), Z15
+	VCVTQQ2PS    Z15, Y16
+	VMOVDQU64    832(CX), Z15
+	VCVTQQ2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    896(CX), Z18
+	VCVTQQ2PS    Z18, Y16
+	VMOVDQU64    960(CX), Z18
+	VCVTQQ2PS    Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z18
+	VADDPS       Z0, Z15, Z19
+	VADDPS       Z0, Z18, Z20
+	VMOVDQA64    Z8, Z21
+	VPERMI2W     Z18, Z15, Z21
+	VPERMT2W     Z18, Z7, Z15
+	VPERMT2B     Z20, Z9, Z19
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z21, Z15
+	VPSRLW       $0x06, Z21, Z18
+	VPTERNLOGD   $0xea, Z13, Z3, Z18
+	VPAVGW       Z18, Z15, Z18
+	VPMINUW      Z14, Z18, Z18
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z18, Z18
+	VMOVDQU16    Z2, K1, Z18
+	VPABSB       Z19, Z19
+	VMOVDQU16    Z19, K2, Z18
+	VPTERNLOGD   $0xf8, Z5, Z21, Z18
+	VPERMT2B     Z18, Z10, Z17
+	VPSRLW       $0x04, Z17, Z15
+	VPTERNLOGD   $0xe4, Z11, Z15, Z17
+	VPSRLW       $0x04, Z17, Z15
+	VPTERNLOGD   $0xe4, Z12, Z15, Z17
+	VPMOVWB      Z17, Y17
+	VMOVNTDQ     Y17, 32(AX)
+	ADDQ         $0x00000400, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s6_body
+
+s6_done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func u64ToF4AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, MMX+
+TEXT ·u64ToF4AVX512WNT(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         12(BX), SI
+	ADDL         $0x00400000, SI
+	VPBROADCASTD SI, Z0
+	MOVL         8(BX), SI
+	SHRL         $0x10, SI
+	VPBROADCASTW SI, Z1
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x7f807f80, SI
+	VPBROADCASTD SI, Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	VMOVDQU64    oddwords<>+0(SB), Z8
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z9
+	VMOVDQU64    oddbytes<>+0(SB), Z10
+	MOVL         $0x07070707, SI
+	VPBROADCASTD SI, Z11
+	MOVL         $0x0f0f0f0f, SI
+	VPBROADCASTD SI, Z12
+	MOVL         4(BX), SI
+	SHLL         $0x06, SI
+	NEGL         SI
+	ADDL         $0x0000001e, SI
+	VPBROADCASTW SI, Z13
+	MOVL         20(BX), BX
+	SHLL         $0x05, BX
+	ADDL         $0x0000801f, BX
+	VPBROADCASTW BX, Z14
+	MOVQ         DX, BX
+
+s6_body:
+	CMPQ         DX, $0x00000040
+	JB           s6_done
+	VMOVDQU64    (CX), Z15
+	VCVTUQQ2PS   Z15, Y16
+	VMOVDQU64    64(CX), Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    128(CX), Z17
+	VCVTUQQ2PS   Z17, Y16
+	VMOVDQU64    192(CX), Z17
+	VCVTUQQ2PS   Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z0, Z15, Z18
+	VADDPS       Z0, Z17, Z19
+	VMOVDQA64    Z8, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z7, Z15
+	VPERMT2B     Z19, Z9, Z18
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z20, Z15
+	VPSRLW       $0x06, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z3, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z17, Z17
+	VMOVDQU16    Z2, K1, Z17
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K2, Z17
+	VPTERNLOGD   $0xf8, Z5, Z20, Z17
+	VMOVDQU64    256(CX), Z15
+	VCVTUQQ2PS   Z15, Y16
+	VMOVDQU64    320(CX), Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    384(CX), Z18
+	VCVTUQQ2PS   Z18, Y16
+	VMOVDQU64    448(CX), Z18
+	VCVTUQQ2PS   Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z18
+	VADDPS       Z0, Z15, Z19
+	VADDPS       Z0, Z18, Z20
+	VMOVDQA64    Z8, Z21
+	VPERMI2W     Z18, Z15, Z21
+	VPERMT2W     Z18, Z7, Z15
+	VPERMT2B     Z20, Z9, Z19
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z21, Z15
+	VPSRLW       $0x06, Z21, Z18
+	VPTERNLOGD   $0xea, Z13, Z3, Z18
+	VPAVGW       Z18, Z15, Z18
+	VPMINUW      Z14, Z18, Z18
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z18, Z18
+	VMOVDQU16    Z2, K1, Z18
+	VPABSB       Z19, Z19
+	VMOVDQU16    Z19, K2, Z18
+	VPTERNLOGD   $0xf8, Z5, Z21, Z18
+	VPERMT2B     Z18, Z10, Z17
+	VPSRLW       $0x04, Z17, Z15
+	VPTERNLOGD   $0xe4, Z11, Z15, Z17
+	VPSRLW       $0x04, Z17, Z15
+	VPTERNLOGD   $0xe4, Z12, Z15, Z17
+	VPMOVWB      Z17, Y17
+	VMOVNTDQ     Y17, (AX)
+	VMOVDQU64    512(CX), Z15
+	VCVTUQQ2PS   Z15, Y16
+	VMOVDQU64    576(CX), Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    640(CX), Z17
+	VCVTUQQ2PS   Z17, Y16
+	VMOVDQU64    704(CX), Z17
+	VCVTUQQ2PS   Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z0, Z15, Z18
+	VADDPS       Z0, Z17, Z19
+	VMOVDQA64    Z8, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z7, Z15
+	VPERMT2B     Z19, Z9, Z18
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z20, Z15
+	VPSRLW       $0x06, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z3, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z17, Z17
+	VMOVDQU16    Z2, K1, Z17
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K2, Z17
+	VPTERNLOGD   $0xf8, Z5, Z20, Z17
+	VMOVDQU64    768(CX), Z15
+	VCVTUQQ2PS   Z15, Y16
+	VMOVDQU64    832(CX), Z15
+	VCVTUQQ2PS   Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    896(CX), Z18
+	VCVTUQQ2PS   Z18, Y16
+	VMOVDQU64    960(CX), Z18
+	VCVTUQQ2PS   Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z18
+	VADDPS       Z0, Z15, Z19
+	VADDPS       Z0, Z18, Z20
+	VMOVDQA64    Z8, Z21
+	VPERMI2W     Z18, Z15, Z21
+	VPERMT2W     Z18, Z7, Z15
+	VPERMT2B     Z20, Z9, Z19
+	VPMINUW      Z3, Z15, Z15
+	VPTERNLOGD   $0xa8, Z4, Z21, Z15
+	VPSRLW       $0x06, Z21, Z18
+	VPTERNLOGD   $0xea, Z13, Z3, Z18
+	VPAVGW       Z18, Z15, Z18
+	VPMINUW      Z14, Z18, Z18
+	VPCMPUW      $0x06, Z6, Z15, K1
+	VPCMPUW      $0x01, Z1, Z15, K2
+	VPSLLW       $0x03, Z18, Z18
+	VMOVDQU16    Z2, K1, Z18
+	VPABSB       Z19, Z19
+	VMOVDQU16    Z19, K2, Z18
+	VPTERNLOGD   $0xf8, Z5, Z21, Z18
+	VPERMT2B     Z18, Z10, Z17
+	VPSRLW       $0x04, Z17, Z15
+	VPTERNLOGD   $0xe4, Z11, Z15, Z17
+	VPSRLW       $0x04, Z17, Z15
+	VPTERNLOGD   $0xe4, Z12, Z15, Z17
+	VPMOVWB      Z17, Y17
+	VMOVNTDQ     Y17, 32(AX)
+	ADDQ         $0x00000400, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s6_body
 
 s6_done:
 	SFENCE

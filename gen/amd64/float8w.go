@@ -2,6 +2,7 @@ package amd64
 
 import (
 	"fmt"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -63,10 +64,11 @@ func f32ToF8W(a *Asm) {
 	}
 	// The fused kernels of the other sources that reach float8 through
 	// FLOAT (plan.go): INT16 and UINT16 widen exactly (VPMOVSXWD or
-	// VPMOVZXWD, VCVTDQ2PS); INT32, UINT32, INT64, UINT64 and DOUBLE round
-	// to odd at 24 bits first (odd.go's algorithm), and step 1's round to odd
-	// at 8 bits of that is the round to odd at 8 bits of the value itself
-	// (the sticky bit survives), so the one rounding of step 2 stays exact.
+	// VPMOVZXWD, VCVTDQ2PS); INT32, UINT32, INT64 and UINT64 convert to the
+	// nearest float32 (nearestIntAVX512); DOUBLE rounds to odd at 24 bits
+	// first (odd.go's algorithm), and step 1's round to odd at 8 bits of
+	// that is the round to odd at 8 bits of the value itself (the sticky
+	// bit survives), so the one rounding of step 2 stays exact.
 	for _, from := range []struct {
 		name string
 		t    num
@@ -81,24 +83,33 @@ func f32ToF8W(a *Asm) {
 	// measured no faster than the route through FLOAT (0.41× copy() for
 	// INT32 either way; 0.48× against 0.52× for DOUBLE), so there are none.
 	f8W(a, "f32ToF4", "float32", 4)
+	// The integer sources to FLOAT4E2M1 the same way, through the nearest
+	// float32 (nearestIntAVX512; every FLOAT4E2M1 value is below 2^24).
+	for _, from := range []struct {
+		name string
+		t    num
+	}{{"i32ToF4", tI32}, {"u32ToF4", tU32}, {"i64ToF4", tI64}, {"u64ToF4", tU64}} {
+		f8W(a, from.name, "uint"+fmt.Sprint(from.t.bits), from.t.bytes())
+	}
 }
 
 // f8WSources maps the fused kernels' names to their source types.
-var f8WSources = map[string]num{"i16ToF8": tI16, "u16ToF8": tU16, "i32ToF8": tI32, "u32ToF8": tU32, "i64ToF8": tI64, "u64ToF8": tU64, "f64ToF8": tF64}
+var f8WSources = map[string]num{"i16ToF8": tI16, "u16ToF8": tU16, "i32ToF8": tI32, "u32ToF8": tU32, "i64ToF8": tI64, "u64ToF8": tU64, "f64ToF8": tF64,
+	"i32ToF4": tI32, "u32ToF4": tU32, "i64ToF4": tI64, "u64ToF4": tU64}
 
 // f8WLoad returns the loader of the j-th 16 elements of a step as float32
 // (rounded to odd where the source is wider), for the sources of
 // f8WSources; its constants are set up here, before the loop.
-func f8WLoad(a *Asm, name string) func(st *Step, j int) VecVirtual {
+func f8WLoad(a *Asm, name string, per int) func(st *Step, j int) VecVirtual {
 	from := f8WSources[name]
 	var conv func(x VecVirtual) VecVirtual
 	switch from {
 	case tF64:
 		conv = oddF64AVX512(a)
 	case tI32, tU32, tI64, tU64:
-		conv = oddStage{from}.oddIntAVX512(a)
+		conv = nearestIntAVX512(a, from)
 	}
-	per := 1 // mask bits per element of the loop
+	// per: mask bits per element of the loop (2 where it counts pairs)
 	return func(st *Step, j int) VecVirtual {
 		m := st.Src.Offset(16 * from.bytes() * j)
 		x := a.Vec()
@@ -127,14 +138,44 @@ func f8WLoad(a *Asm, name string) func(st *Step, j int) VecVirtual {
 	}
 }
 
+// nearestIntAVX512 converts 32- or 64-bit integers to the nearest float32
+// (a YMM for the 64-bit ones). The float8 kernels need no round to odd for
+// them: every float8 value is below 2^24 in magnitude, so the float32 is
+// the integer or, like the integer, beyond the target's range (plan.go,
+// below2p24).
+func nearestIntAVX512(a *Asm, from num) func(x VecVirtual) VecVirtual {
+	return func(x VecVirtual) VecVirtual {
+		switch from {
+		case tI32:
+			a.VCVTDQ2PS(x, x)
+		case tU32:
+			a.VCVTUDQ2PS(x, x)
+		case tI64:
+			y := a.YMM()
+			a.VCVTQQ2PS(x, y)
+			return y
+		default:
+			y := a.YMM()
+			a.VCVTUQQ2PS(x, y)
+			return y
+		}
+		return x
+	}
+}
+
 // f8W emits the kernel of f32ToF8W for one source type.
 func f8W(a *Asm, name, typ string, size int) {
 	a.Func(name+"AVX512W", AVX512, "func(dst *uint8, src *"+typ+", n int, p *[8]uint32)")
 	a.Needs("AVX512VBMI") // VPERMI2B, VPERMT2B
+	fp4 := strings.HasSuffix(name, "ToF4")
 	var load func(st *Step, j int) VecVirtual
 	if _, fused := f8WSources[name]; fused {
 		a.Needs("AVX512DQ") // the round-to-odd conversions
-		load = f8WLoad(a, name)
+		per := 1
+		if fp4 {
+			per = 2
+		}
+		load = f8WLoad(a, name, per)
 	}
 	dst, src, n := a.Args()
 	p := a.GP64()
@@ -157,7 +198,6 @@ func f8W(a *Asm, name, typ string, size int) {
 		a.MOVL(Mem{Base: p, Disp: f8MinNormal}, r)
 		a.SHRL(U8(16), r)
 	})
-	fp4 := name == "f32ToF4"
 	var nanW VecVirtual
 	if fp4 {
 		nanW = a.Const16(0x8000)
