@@ -3,7 +3,6 @@
 package tensorcast
 
 import (
-	"math"
 	"unsafe"
 
 	"github.com/klauspost/cpuid/v2"
@@ -397,175 +396,6 @@ func ntAlwaysP[D, S, P any](store func([]D, []S, P), nt func(*D, *S, int, P) int
 	return func(dst []D, src []S, p P) { ntConvertP(dst, src, p, store, nt) }
 }
 
-// The packed kernels: the assembly converts whole pairs (whole source
-// bytes when unpacking); an odd last element is converted here.
-
-func avx2F32ToF4(dst []uint8, src []float32) {
-	n := len(src)
-	dst = dst[:(n+1)/2]
-	raceRead(src)
-	raceWrite(dst)
-	m := n / 2 &^ (f32ToF4AVX2Lanes - 1)
-	if m > 0 {
-		f32ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
-	}
-	float32ToFloat4Generic(dst[m:], src[2*m:])
-}
-
-func avx512F32ToF4(dst []uint8, src []float32) {
-	n := len(src)
-	dst = dst[:(n+1)/2]
-	raceRead(src)
-	raceWrite(dst)
-	f32ToF4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n/2)
-	if n%2 == 1 {
-		dst[n/2] = f32ToF4(math.Float32bits(src[n-1]))
-	}
-}
-
-func avx2F32ToI4(dst []uint8, src []float32) {
-	n := len(src)
-	dst = dst[:(n+1)/2]
-	raceRead(src)
-	raceWrite(dst)
-	m := n / 2 &^ (f32ToI4AVX2Lanes - 1)
-	if m > 0 {
-		f32ToI4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
-	}
-	float32ToInt4Generic(dst[m:], src[2*m:])
-}
-
-func avx512F32ToI4(dst []uint8, src []float32) {
-	n := len(src)
-	dst = dst[:(n+1)/2]
-	raceRead(src)
-	raceWrite(dst)
-	f32ToI4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n/2)
-	if n%2 == 1 {
-		dst[n/2] = f32ToI4(src[n-1])
-	}
-}
-
-func avx2F4ToF32(dst []float32, src []uint8) {
-	n := len(dst)
-	src = src[:(n+1)/2]
-	raceRead(src)
-	raceWrite(dst)
-	m := n / 2 &^ (f4ToF32AVX2Lanes - 1)
-	if m > 0 {
-		f4ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
-	}
-	float4ToFloat32Generic(dst[2*m:], src[m:])
-}
-
-func avx512F4ToF32(dst []float32, src []uint8) {
-	n := len(dst)
-	src = src[:(n+1)/2]
-	raceRead(src)
-	raceWrite(dst)
-	f4ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n/2)
-	if n%2 == 1 {
-		dst[n-1] = math.Float32frombits(widenFloat4[src[n/2]&15])
-	}
-}
-
-func avx2I8ToI4(dst []uint8, src []uint8) {
-	n := len(src)
-	dst = dst[:(n+1)/2]
-	raceRead(src)
-	raceWrite(dst)
-	m := n / 2 &^ (i8ToI4AVX2Lanes - 1)
-	if m > 0 {
-		i8ToI4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
-	}
-	int8ToInt4Generic(dst[m:], src[2*m:])
-}
-
-func avx512I8ToI4(dst []uint8, src []uint8) {
-	n := len(src)
-	dst = dst[:(n+1)/2]
-	raceRead(src)
-	raceWrite(dst)
-	i8ToI4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n/2)
-	if n%2 == 1 {
-		dst[n/2] = src[n-1] & 15
-	}
-}
-
-// avx2I8ToI2 packs whole steps of quads with i8ToI2AVX2 and
-// the rest (a partial last byte included) with the generic kernel.
-func avx2I8ToI2(dst []uint8, src []uint8) {
-	n := len(src)
-	dst = dst[:(n+3)/4]
-	raceRead(src)
-	raceWrite(dst)
-	m := n / 4 &^ (i8ToI2AVX2Lanes - 1)
-	if m > 0 {
-		i8ToI2AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
-	}
-	int8ToInt2Generic(dst[m:], src[4*m:])
-}
-
-// avx512I8ToI2 packs the whole quads with i8ToI2AVX512 (its tail masked) and
-// a partial last quad in Go, zero-padded.
-func avx512I8ToI2(dst []uint8, src []uint8) {
-	n := len(src)
-	dst = dst[:(n+3)/4]
-	raceRead(src)
-	raceWrite(dst)
-	q := n / 4
-	i8ToI2AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	if 4*q < n {
-		int8ToInt2Generic(dst[q:], src[4*q:])
-	}
-}
-
-func avx2I4ToI8(dst []uint8, src []uint8) {
-	n := len(dst)
-	src = src[:(n+1)/2]
-	raceRead(src)
-	raceWrite(dst)
-	m := n / 2 &^ (i4ToI8AVX2Lanes - 1)
-	if m > 0 {
-		i4ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
-	}
-	int4ToInt8Generic(dst[2*m:], src[m:])
-}
-
-func avx512I4ToI8(dst []uint8, src []uint8) {
-	n := len(dst)
-	src = src[:(n+1)/2]
-	raceRead(src)
-	raceWrite(dst)
-	i4ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n/2)
-	if n%2 == 1 {
-		dst[n-1] = uint8(int8(src[n/2]<<4) >> 4)
-	}
-}
-
-func avx2U4ToU8(dst []uint8, src []uint8) {
-	n := len(dst)
-	src = src[:(n+1)/2]
-	raceRead(src)
-	raceWrite(dst)
-	m := n / 2 &^ (u4ToU8AVX2Lanes - 1)
-	if m > 0 {
-		u4ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
-	}
-	uint4ToUint8Generic(dst[2*m:], src[m:])
-}
-
-func avx512U4ToU8(dst []uint8, src []uint8) {
-	n := len(dst)
-	src = src[:(n+1)/2]
-	raceRead(src)
-	raceWrite(dst)
-	u4ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n/2)
-	if n%2 == 1 {
-		dst[n-1] = src[n/2] & 15
-	}
-}
-
 // avx2Bulk runs an AVX2 kernel on the largest multiple of its lanes (a
 // power of two) and the portable kernel on the rest.
 func avx2Bulk[D, S any](dst []D, src []S, asm func(*D, *S, int), lanes int, rest func([]D, []S)) {
@@ -598,29 +428,13 @@ func avx2BulkP[D, S, P, Q any](dst []D, src []S, p P, q Q, asm func(*D, *S, int,
 	}
 }
 
-// The table lookups and FLOAT16 <-> BFLOAT16 (gen/amd64/lut.go). The AVX-512
-// kernels mask their tails; the AVX2 ones convert whole steps.
+// The wrappers that do more than wrappers_amd64.go's rules (gen/amd64
+// plainWrappers, streamWrappers): lut16, whose kernels need a scratch
+// buffer and whose AVX2 form sends the tables it can compute to kernels
+// that do (lut.go).
 
-func avx512Lut8(dst []uint8, src []uint8, table *[256]uint8) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	lut8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), table)
-}
-
-func avx512Lut16(dst []uint16, src []uint8, table *[256]uint16) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	lut16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), table)
-}
-
-// avx512BWLut8 and avx512BWLut16 serve AVX-512 CPUs without VBMI (the
-// AVX2 algorithm on 64 bytes at a time).
-func avx512BWLut8(dst []uint8, src []uint8, table *[256]uint8) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	lut8AVX512BW(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), table)
-}
-
+// avx512BWLut16 serves AVX-512 CPUs without VBMI (the AVX2 algorithm on 64
+// bytes at a time).
 func avx512BWLut16(dst []uint16, src []uint8, table *[256]uint16) {
 	if fn, _ := avx2IntToHalf(table); fn != nil { // computed: faster than the tree
 		avx2Lut16(dst, src, table)
@@ -630,18 +444,6 @@ func avx512BWLut16(dst []uint16, src []uint8, table *[256]uint16) {
 	raceRead(src)
 	raceWrite(dst[:len(src)])
 	lut16AVX512BW(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), table, &planes)
-}
-
-func avx2Lut8(dst []uint8, src []uint8, table *[256]uint8) {
-	n := len(src)
-	dst = dst[:n]
-	m := n &^ (lut8AVX2Lanes - 1)
-	if m > 0 {
-		raceRead(src[:m])
-		raceWrite(dst[:m])
-		lut8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, table)
-	}
-	lut8Generic(dst[m:], src[m:], table)
 }
 
 // avx2Lut16 gives the kernel a buffer on its stack for the table's byte
@@ -698,38 +500,4 @@ func avx2IntToHalf(table *[256]uint16) (func(*uint16, *uint8, int), int) {
 		return e5m2ToBF16AVX2, e5m2ToBF16AVX2Lanes
 	}
 	return nil, 0
-}
-
-func avx512F16ToBF16(dst []uint16, src []uint16) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	f16ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
-}
-
-func avx512BF16F16ToBF16(dst []uint16, src []uint16) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	f16ToBF16AVX512BF16(unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
-}
-
-func avx512BF16ToF16(dst []uint16, src []uint16) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	bf16ToF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src))
-}
-
-func avx2F16ToBF16(dst []uint16, src []uint16) {
-	n := len(src)
-	dst = dst[:n]
-	m := n &^ (f16ToBF16AVX2Lanes - 1)
-	if m > 0 {
-		raceRead(src[:m])
-		raceWrite(dst[:m])
-		f16ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
-	}
-	float16ToBFloat16Generic(dst[m:], src[m:])
-}
-
-func avx2BF16ToF16(dst []uint16, src []uint16) {
-	avx2Bulk(dst, src, bf16ToF16AVX2, bf16ToF16AVX2Lanes, bfloat16ToFloat16Generic)
 }

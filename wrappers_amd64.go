@@ -499,3 +499,300 @@ func avx512F16ToE5M2FNUZStore(dst []uint8, src []uint16, p *float8Params) {
 func ntF16ToE5M2FNUZAVX512(dst *uint8, src *uint16, n int, p *float8Params) int {
 	return f16ToE5M2FNUZAVX512NT(dst, src, n, f8p(p))
 }
+
+// The other kernels' wrappers (gen/amd64/wrappers.go, plainWrappers).
+
+// avx512Lut8 is the AVX512 kernel lut8AVX512 (gen/amd64 plainWrappers).
+func avx512Lut8(dst []uint8, src []uint8, p *[256]uint8) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	lut8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n, p)
+}
+
+// avx512Lut16 is the AVX512 kernel lut16AVX512 (gen/amd64 plainWrappers).
+func avx512Lut16(dst []uint16, src []uint8, p *[256]uint16) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	lut16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n, p)
+}
+
+// avx512BWLut8 is the AVX512 kernel lut8AVX512BW (gen/amd64 plainWrappers).
+func avx512BWLut8(dst []uint8, src []uint8, p *[256]uint8) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	lut8AVX512BW(unsafe.SliceData(dst), unsafe.SliceData(src), n, p)
+}
+
+// avx2Lut8 is the AVX2 kernel lut8AVX2 (gen/amd64 plainWrappers).
+func avx2Lut8(dst []uint8, src []uint8, p *[256]uint8) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n &^ (lut8AVX2Lanes - 1)
+	if m > 0 {
+		lut8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, p)
+	}
+	if m < n {
+		lut8Generic(dst[m:], src[m:], p)
+	}
+}
+
+// avx512F16ToBF16 is the AVX512 kernel f16ToBF16AVX512 (gen/amd64 plainWrappers).
+func avx512F16ToBF16(dst []uint16, src []uint16) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	f16ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// avx512BF16F16ToBF16 is the AVX512 kernel f16ToBF16AVX512BF16 (gen/amd64 plainWrappers).
+func avx512BF16F16ToBF16(dst []uint16, src []uint16) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	f16ToBF16AVX512BF16(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// avx512BF16ToF16 is the AVX512 kernel bf16ToF16AVX512 (gen/amd64 plainWrappers).
+func avx512BF16ToF16(dst []uint16, src []uint16) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	bf16ToF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// avx2F16ToBF16 is the AVX2 kernel f16ToBF16AVX2 (gen/amd64 plainWrappers).
+func avx2F16ToBF16(dst []uint16, src []uint16) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n &^ (f16ToBF16AVX2Lanes - 1)
+	if m > 0 {
+		f16ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if m < n {
+		float16ToBFloat16Generic(dst[m:], src[m:])
+	}
+}
+
+// avx2BF16ToF16 is the AVX2 kernel bf16ToF16AVX2 (gen/amd64 plainWrappers).
+func avx2BF16ToF16(dst []uint16, src []uint16) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n &^ (bf16ToF16AVX2Lanes - 1)
+	if m > 0 {
+		bf16ToF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if m < n {
+		bfloat16ToFloat16Generic(dst[m:], src[m:])
+	}
+}
+
+// avx2F32ToF4 is the AVX2 kernel f32ToF4AVX2 (gen/amd64 plainWrappers).
+func avx2F32ToF4(dst []uint8, src []float32) {
+	n := len(src)
+	dst = dst[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2 &^ (f32ToF4AVX2Lanes - 1)
+	if m > 0 {
+		f32ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if 2*m < n {
+		float32ToFloat4Generic(dst[m:], src[2*m:])
+	}
+}
+
+// avx512F32ToF4 is the AVX512 kernel f32ToF4AVX512 (gen/amd64 plainWrappers).
+func avx512F32ToF4(dst []uint8, src []float32) {
+	n := len(src)
+	dst = dst[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2
+	f32ToF4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	if 2*m < n {
+		float32ToFloat4Generic(dst[m:], src[2*m:])
+	}
+}
+
+// avx2F32ToI4 is the AVX2 kernel f32ToI4AVX2 (gen/amd64 plainWrappers).
+func avx2F32ToI4(dst []uint8, src []float32) {
+	n := len(src)
+	dst = dst[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2 &^ (f32ToI4AVX2Lanes - 1)
+	if m > 0 {
+		f32ToI4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if 2*m < n {
+		float32ToInt4Generic(dst[m:], src[2*m:])
+	}
+}
+
+// avx512F32ToI4 is the AVX512 kernel f32ToI4AVX512 (gen/amd64 plainWrappers).
+func avx512F32ToI4(dst []uint8, src []float32) {
+	n := len(src)
+	dst = dst[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2
+	f32ToI4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	if 2*m < n {
+		float32ToInt4Generic(dst[m:], src[2*m:])
+	}
+}
+
+// avx2F4ToF32 is the AVX2 kernel f4ToF32AVX2 (gen/amd64 plainWrappers).
+func avx2F4ToF32(dst []float32, src []uint8) {
+	n := len(dst)
+	src = src[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2 &^ (f4ToF32AVX2Lanes - 1)
+	if m > 0 {
+		f4ToF32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if 2*m < n {
+		float4ToFloat32Generic(dst[2*m:], src[m:])
+	}
+}
+
+// avx512F4ToF32 is the AVX512 kernel f4ToF32AVX512 (gen/amd64 plainWrappers).
+func avx512F4ToF32(dst []float32, src []uint8) {
+	n := len(dst)
+	src = src[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2
+	f4ToF32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	if 2*m < n {
+		float4ToFloat32Generic(dst[2*m:], src[m:])
+	}
+}
+
+// avx2I8ToI4 is the AVX2 kernel i8ToI4AVX2 (gen/amd64 plainWrappers).
+func avx2I8ToI4(dst []uint8, src []uint8) {
+	n := len(src)
+	dst = dst[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2 &^ (i8ToI4AVX2Lanes - 1)
+	if m > 0 {
+		i8ToI4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if 2*m < n {
+		int8ToInt4Generic(dst[m:], src[2*m:])
+	}
+}
+
+// avx512I8ToI4 is the AVX512 kernel i8ToI4AVX512 (gen/amd64 plainWrappers).
+func avx512I8ToI4(dst []uint8, src []uint8) {
+	n := len(src)
+	dst = dst[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2
+	i8ToI4AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	if 2*m < n {
+		int8ToInt4Generic(dst[m:], src[2*m:])
+	}
+}
+
+// avx2I8ToI2 is the AVX2 kernel i8ToI2AVX2 (gen/amd64 plainWrappers).
+func avx2I8ToI2(dst []uint8, src []uint8) {
+	n := len(src)
+	dst = dst[:(n+3)/4]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 4 &^ (i8ToI2AVX2Lanes - 1)
+	if m > 0 {
+		i8ToI2AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if 4*m < n {
+		int8ToInt2Generic(dst[m:], src[4*m:])
+	}
+}
+
+// avx512I8ToI2 is the AVX512 kernel i8ToI2AVX512 (gen/amd64 plainWrappers).
+func avx512I8ToI2(dst []uint8, src []uint8) {
+	n := len(src)
+	dst = dst[:(n+3)/4]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 4
+	i8ToI2AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	if 4*m < n {
+		int8ToInt2Generic(dst[m:], src[4*m:])
+	}
+}
+
+// avx2I4ToI8 is the AVX2 kernel i4ToI8AVX2 (gen/amd64 plainWrappers).
+func avx2I4ToI8(dst []uint8, src []uint8) {
+	n := len(dst)
+	src = src[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2 &^ (i4ToI8AVX2Lanes - 1)
+	if m > 0 {
+		i4ToI8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if 2*m < n {
+		int4ToInt8Generic(dst[2*m:], src[m:])
+	}
+}
+
+// avx512I4ToI8 is the AVX512 kernel i4ToI8AVX512 (gen/amd64 plainWrappers).
+func avx512I4ToI8(dst []uint8, src []uint8) {
+	n := len(dst)
+	src = src[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2
+	i4ToI8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	if 2*m < n {
+		int4ToInt8Generic(dst[2*m:], src[m:])
+	}
+}
+
+// avx2U4ToU8 is the AVX2 kernel u4ToU8AVX2 (gen/amd64 plainWrappers).
+func avx2U4ToU8(dst []uint8, src []uint8) {
+	n := len(dst)
+	src = src[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2 &^ (u4ToU8AVX2Lanes - 1)
+	if m > 0 {
+		u4ToU8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if 2*m < n {
+		uint4ToUint8Generic(dst[2*m:], src[m:])
+	}
+}
+
+// avx512U4ToU8 is the AVX512 kernel u4ToU8AVX512 (gen/amd64 plainWrappers).
+func avx512U4ToU8(dst []uint8, src []uint8) {
+	n := len(dst)
+	src = src[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2
+	u4ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	if 2*m < n {
+		uint4ToUint8Generic(dst[2*m:], src[m:])
+	}
+}

@@ -91,7 +91,109 @@ func wrapperGlue(a *Asm) ([]byte, error) {
 			w.emit(p, isa, a)
 		}
 	}
+	p("\n// The other kernels' wrappers (gen/amd64/wrappers.go, plainWrappers).\n")
+	for _, w := range plainWrappers {
+		if err := w.emit(p, a); err != nil {
+			return nil, err
+		}
+	}
 	return format.Source(b.Bytes())
+}
+
+// plainWrapper is a kernel without a streaming variant whose Go wrapper
+// follows the rule: declare the memory to the race detector, then on
+// AVX-512 convert everything in assembly (the kernels mask their tails),
+// and on AVX2 convert whole steps (Loop.Lanes) in assembly and the rest
+// with the portable kernel. A packed side (pack elements to a byte) counts
+// whole bytes: the assembly converts whole bytes' worth of elements
+// (n/pack, masked on AVX-512 too), and the portable kernel the rest, a
+// partial last byte included.
+type plainWrapper struct {
+	goName   string // the wrapper
+	asm      string // the kernel
+	isa      ISA
+	dst, src string // Go element types
+	param    string // "" or the type of a parameter passed to both kernels
+	generic  string // the portable kernel (AVX2's rest, packed tails)
+	pack     int    // 0, or elements per byte of the packed side
+	packDst  bool   // the packed side is dst (else src)
+}
+
+var plainWrappers = []plainWrapper{
+	{"avx512Lut8", "lut8AVX512", AVX512, "uint8", "uint8", "*[256]uint8", "", 0, false},
+	{"avx512Lut16", "lut16AVX512", AVX512, "uint16", "uint8", "*[256]uint16", "", 0, false},
+	{"avx512BWLut8", "lut8AVX512BW", AVX512, "uint8", "uint8", "*[256]uint8", "", 0, false},
+	{"avx2Lut8", "lut8AVX2", AVX2, "uint8", "uint8", "*[256]uint8", "lut8Generic", 0, false},
+	{"avx512F16ToBF16", "f16ToBF16AVX512", AVX512, "uint16", "uint16", "", "", 0, false},
+	{"avx512BF16F16ToBF16", "f16ToBF16AVX512BF16", AVX512, "uint16", "uint16", "", "", 0, false},
+	{"avx512BF16ToF16", "bf16ToF16AVX512", AVX512, "uint16", "uint16", "", "", 0, false},
+	{"avx2F16ToBF16", "f16ToBF16AVX2", AVX2, "uint16", "uint16", "", "float16ToBFloat16Generic", 0, false},
+	{"avx2BF16ToF16", "bf16ToF16AVX2", AVX2, "uint16", "uint16", "", "bfloat16ToFloat16Generic", 0, false},
+	{"avx2F32ToF4", "f32ToF4AVX2", AVX2, "uint8", "float32", "", "float32ToFloat4Generic", 2, true},
+	{"avx512F32ToF4", "f32ToF4AVX512", AVX512, "uint8", "float32", "", "float32ToFloat4Generic", 2, true},
+	{"avx2F32ToI4", "f32ToI4AVX2", AVX2, "uint8", "float32", "", "float32ToInt4Generic", 2, true},
+	{"avx512F32ToI4", "f32ToI4AVX512", AVX512, "uint8", "float32", "", "float32ToInt4Generic", 2, true},
+	{"avx2F4ToF32", "f4ToF32AVX2", AVX2, "float32", "uint8", "", "float4ToFloat32Generic", 2, false},
+	{"avx512F4ToF32", "f4ToF32AVX512", AVX512, "float32", "uint8", "", "float4ToFloat32Generic", 2, false},
+	{"avx2I8ToI4", "i8ToI4AVX2", AVX2, "uint8", "uint8", "", "int8ToInt4Generic", 2, true},
+	{"avx512I8ToI4", "i8ToI4AVX512", AVX512, "uint8", "uint8", "", "int8ToInt4Generic", 2, true},
+	{"avx2I8ToI2", "i8ToI2AVX2", AVX2, "uint8", "uint8", "", "int8ToInt2Generic", 4, true},
+	{"avx512I8ToI2", "i8ToI2AVX512", AVX512, "uint8", "uint8", "", "int8ToInt2Generic", 4, true},
+	{"avx2I4ToI8", "i4ToI8AVX2", AVX2, "uint8", "uint8", "", "int4ToInt8Generic", 2, false},
+	{"avx512I4ToI8", "i4ToI8AVX512", AVX512, "uint8", "uint8", "", "int4ToInt8Generic", 2, false},
+	{"avx2U4ToU8", "u4ToU8AVX2", AVX2, "uint8", "uint8", "", "uint4ToUint8Generic", 2, false},
+	{"avx512U4ToU8", "u4ToU8AVX512", AVX512, "uint8", "uint8", "", "uint4ToUint8Generic", 2, false},
+}
+
+func (w plainWrapper) emit(p func(string, ...any), a *Asm) error {
+	if isa, ok := a.funcs[w.asm]; !ok || isa != w.isa {
+		return fmt.Errorf("plainWrappers: %s names no %v kernel %s", w.goName, w.isa, w.asm)
+	}
+	params, arg := "", ""
+	if w.param != "" {
+		params, arg = ", p "+w.param, ", p"
+	}
+	call := func(n string) string {
+		return fmt.Sprintf("%s(unsafe.SliceData(dst), unsafe.SliceData(src), %s%s)", w.asm, n, arg)
+	}
+	p("\n// %s is the %v kernel %s (gen/amd64 plainWrappers).\n", w.goName, w.isa, w.asm)
+	p("func %s(dst []%s, src []%s%s) {\n", w.goName, w.dst, w.src, params)
+	if w.pack == 0 {
+		p("\tn := len(src)\n\tdst = dst[:n]\n")
+		p("\traceRead(src)\n\traceWrite(dst)\n")
+		if w.isa == AVX512 {
+			p("\t%s\n}\n", call("n"))
+			return nil
+		}
+		p("\tm := n &^ (%sLanes - 1)\n", w.asm)
+		p("\tif m > 0 {\n\t\t%s\n\t}\n", call("m"))
+		p("\tif m < n {\n\t\t%s(dst[m:], src[m:]%s)\n\t}\n}\n", w.generic, arg)
+		return nil
+	}
+	unpacked, packed := "src", "dst"
+	if !w.packDst {
+		unpacked, packed = "dst", "src"
+	}
+	g := w.pack
+	p("\tn := len(%s)\n\t%s = %s[:(n+%d)/%d]\n", unpacked, packed, packed, g-1, g)
+	p("\traceRead(src)\n\traceWrite(dst)\n")
+	// m: whole packed bytes converted in assembly; the slices' offsets.
+	off := func(side string) string {
+		if side == packed {
+			return "m"
+		}
+		return fmt.Sprintf("%d*m", g)
+	}
+	if w.isa == AVX512 {
+		p("\tm := n / %d\n\t%s\n", g, call("m"))
+		p("\tif %d*m < n {\n", g)
+	} else {
+		p("\tm := n / %d &^ (%sLanes - 1)\n", g, w.asm)
+		p("\tif m > 0 {\n\t\t%s\n\t}\n", call("m"))
+		p("\tif %d*m < n {\n", g)
+	}
+	p("\t\t%s(dst[%s:], src[%s:]%s)\n\t}\n}\n", w.generic, off("dst"), off("src"), arg)
+	return nil
 }
 
 func (w streamWrapper) emit(p func(string, ...any), isa ISA, a *Asm) {
