@@ -60,6 +60,47 @@ func fusedF4[S uint32 | uint64](fn func(dst *uint8, src *S, n int, p *[8]uint32)
 	}
 }
 
+// setFusedF8AVX2 installs the AVX2 fused kernels of INT16, UINT16, INT32
+// and UINT32 → the float8 types (gen/amd64/float8.go, narrowToF8); the
+// AVX-512 tier replaces them with its own.
+func setFusedF8AVX2(k *kernelSet) {
+	if !asmFloat8Params() {
+		return
+	}
+	k.toF8[Int16] = kernel[fusedF8Func]{avx2FusedF8(i16ToF8AVX2, i16ToF8AVX2Lanes, func(v uint16) float32 { return float32(int16(v)) }), k.tier}
+	k.toF8[Uint16] = kernel[fusedF8Func]{avx2FusedF8(u16ToF8AVX2, u16ToF8AVX2Lanes, func(v uint16) float32 { return float32(v) }), k.tier}
+	k.toF8[Int32] = kernel[fusedF8Func]{avx2FusedF8(i32ToF8AVX2, i32ToF8AVX2Lanes, func(v uint32) float32 { return float32(int32(v)) }), k.tier}
+	k.toF8[Uint32] = kernel[fusedF8Func]{avx2FusedF8(u32ToF8AVX2, u32ToF8AVX2Lanes, func(v uint32) float32 { return float32(v) }), k.tier}
+}
+
+// avx2FusedF8 wraps an AVX2 fused float8 kernel, which converts multiples of
+// lanes (at most 32); the rest converts through near, the nearest float32
+// (exact, or beyond every float8 type's range like the value: plan.go,
+// below2p24), and the portable FLOAT → float8 kernel.
+func avx2FusedF8[S uint16 | uint32](fn func(dst *uint8, src *S, n int, p *[8]uint32), lanes int, near func(S) float32) fusedF8Func {
+	return func(dst, src []byte, p *float8Params) {
+		var s S
+		size := int(unsafe.Sizeof(s))
+		n := len(dst)
+		src = src[:n*size]
+		raceRead(src)
+		raceWrite(dst)
+		m := n &^ (lanes - 1)
+		if m > 0 {
+			fn(&dst[0], (*S)(unsafe.Pointer(&src[0])), m, f8p(p))
+		}
+		var tail [32]float32
+		for i := m; i < n; i++ {
+			var v S
+			for j := range size {
+				v |= S(src[i*size+j]) << (8 * j)
+			}
+			tail[i-m] = near(v)
+		}
+		float32ToFloat8Generic(dst[m:], tail[:n-m], p)
+	}
+}
+
 // avx512FusedF8 wraps a fused float8 kernel; the kernel masks its tail.
 func avx512FusedF8[S uint16 | uint32 | uint64](fn func(dst *uint8, src *S, n int, p *[8]uint32)) fusedF8Func {
 	return func(dst, src []byte, p *float8Params) {

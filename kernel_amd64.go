@@ -107,6 +107,7 @@ func init() {
 	k.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx2Lut8, t2}
 	k.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx2Lut16, t2}
 	setUnpackAVX2(&k)
+	setFusedF8AVX2(&k)
 	k.f16ToBF16 = kernel[func([]uint16, []uint16)]{avx2F16ToBF16, t2}
 	k.bf16ToF16 = kernel[func([]uint16, []uint16)]{avx2BF16ToF16, t2}
 	tiers = append(tiers, &k)

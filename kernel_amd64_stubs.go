@@ -108,6 +108,18 @@ func bf16ToF8AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
 //go:noescape
 func bf16ToF8AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
 
+//go:noescape
+func i16ToF8AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+//go:noescape
+func u16ToF8AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+//go:noescape
+func i32ToF8AVX2(dst *uint8, src *uint32, n int, p *[8]uint32)
+
+//go:noescape
+func u32ToF8AVX2(dst *uint8, src *uint32, n int, p *[8]uint32)
+
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
 // (a multiple of the block); dst must be 64-byte aligned.
@@ -149,6 +161,34 @@ func bf16ToF8AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 //
 //go:noescape
 func bf16ToF8AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func i16ToF8AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func u16ToF8AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func i32ToF8AVX2NT(dst *uint8, src *uint32, n int, p *[8]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func u32ToF8AVX2NT(dst *uint8, src *uint32, n int, p *[8]uint32) int
 
 //go:noescape
 func f32ToF8AVX512W(dst *uint8, src *float32, n int, p *[8]uint32)

@@ -91,6 +91,8 @@ const (
 	fusedU16ToBF16AVX2Lanes  = 8
 	fusedU16ToF16AVX2Lanes   = 8
 	fusedU16ToF4AVX2Lanes    = 8
+	i16ToF8AVX2Lanes         = 8
+	i32ToF8AVX2Lanes         = 8
 	i4ToI8AVX2Lanes          = 16
 	i8ToBF16AVX2Lanes        = 16
 	i8ToF16AVX2Lanes         = 16
@@ -100,6 +102,8 @@ const (
 	lut8AVX2Lanes            = 32
 	map4AVX2Lanes            = 32
 	map4PackAVX2Lanes        = 16
+	u16ToF8AVX2Lanes         = 8
+	u32ToF8AVX2Lanes         = 8
 	u4ToU8AVX2Lanes          = 16
 	u8ToBF16AVX2Lanes        = 16
 	u8ToF16AVX2Lanes         = 16

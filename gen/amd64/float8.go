@@ -2,6 +2,7 @@ package amd64
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/tensorcast/tensorcast/gen/layout"
 
@@ -195,17 +196,31 @@ func (a *Asm) packOrder() VecVirtual {
 // serve the AVX2 tier and AVX-512 CPUs without VBMI; with VBMI the AVX-512
 // tier uses f32ToF8W (float8w.go), which computes on 16-bit lanes and runs
 // about 1.5-2x faster.
+//
+// On AVX2 the same loops also serve INT16, UINT16, INT32 and UINT32 in one
+// pass (AVX-512 has f32ToF8W's fused kernels): each converts to the nearest
+// float32, which is exact or, like the integer, beyond every float8 type's
+// range (plan.go, below2p24); UINT32 is first clamped to 2^31-1, which
+// keeps every value from 2^24 up beyond the range (float8 values are below
+// 2^16), so the signed conversion serves.
 func narrowToF8(a *Asm) {
+	both, avx2 := []ISA{AVX2, AVX512}, []ISA{AVX2}
 	for _, from := range []struct {
 		name, typ string
 		size      int
-	}{{"f32ToF8", "float32", 4}, {"f16ToF8", "uint16", 2}, {"bf16ToF8", "uint16", 2}} {
-		for _, isa := range []ISA{AVX2, AVX512} {
+		isas      []ISA
+	}{{"f32ToF8", "float32", 4, both}, {"f16ToF8", "uint16", 2, both}, {"bf16ToF8", "uint16", 2, both},
+		{"i16ToF8", "uint16", 2, avx2}, {"u16ToF8", "uint16", 2, avx2}, {"i32ToF8", "uint32", 4, avx2}, {"u32ToF8", "uint32", 4, avx2}} {
+		for _, isa := range from.isas {
 			a.Func(from.name+isa.String(), isa, "func(dst *uint8, src *"+from.typ+", n int, p *[8]uint32)")
 			dst, src, n := a.Args()
 			p := a.GP64()
 			a.Context.Load(a.Param("p"), p)
 			c := a.loadF8(p)
+			var maxInt Op
+			if from.name == "u32ToF8" {
+				maxInt = a.Splat(math.MaxInt32)
+			}
 			eighty := a.Splat(0x80)
 			order := a.packOrder()
 			lanes := a.Lanes32()
@@ -228,12 +243,23 @@ func narrowToF8(a *Asm) {
 						case 2:
 							h := Half(x)
 							a.VLoad(h, p.Src, 16, p.M(1, 0))
-							if from.name == "f16ToF8" {
+							switch from.name {
+							case "f16ToF8":
 								a.VCVTPH2PS(h, x)
-							} else {
+							case "i16ToF8":
+								a.VPMOVSXWD(h, x)
+							default:
 								a.VPMOVZXWD(h, x)
-								a.VPSLLD(U8(16), x, x)
 							}
+						}
+						switch from.name {
+						case "bf16ToF8":
+							a.VPSLLD(U8(16), x, x)
+						case "i16ToF8", "u16ToF8", "i32ToF8":
+							a.VCVTDQ2PS(x, x)
+						case "u32ToF8":
+							a.VPMINUD(maxInt, x, x)
+							a.VCVTDQ2PS(x, x)
 						}
 						ab, r := a.narrowMag(c, x)
 						a.pickGT(ab, c.inf, c.nan, r)
