@@ -1,0 +1,92 @@
+package tensorcast
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// DOUBLE → FLOAT16 and DOUBLE → BFLOAT16 for the portable tier, rounded
+// once from the DOUBLE (the composed plan rounds to odd at float32 first,
+// then to the target: the same result, in two passes over the data). Each
+// element looks its sign and exponent up in a table (as f32ToF16Table does
+// for float32) that gives the target's sign and exponent less the implicit
+// bit, and how many of the 53 significand bits to drop; rounding to nearest
+// even at that point and adding carries into the exponent where the
+// significand overflows (up to ±Inf). NaN keeps the sign and the top
+// payload bits, quieted, as the float32 route gives it (README, rule 4).
+// They serve the generic tier only (registerTierStage): the SIMD tiers have
+// their own plans.
+
+// f64Narrow is the table of one target, indexed by the top 12 bits of a
+// DOUBLE (sign and exponent field).
+type f64Narrow [4096]struct {
+	base  uint16
+	shift uint8
+}
+
+// makeF64Narrow builds the table of a target with mbits significand bits,
+// exponent bias and infinity bits inf.
+func makeF64Narrow(mbits, bias int, inf uint16) *f64Narrow {
+	t := new(f64Narrow)
+	for i := range t {
+		sign := uint16(i>>11) << 15
+		e := i&0x7FF - 1023 // the unbiased exponent; -1023 for zero and subnormals
+		base, shift := sign, 63
+		switch {
+		case i&0x7FF == 0x7FF || e > bias: // ±Inf (NaN apart), and beyond the range
+			base |= inf
+		case e >= 1-bias: // normal
+			base |= uint16(e+bias-1) << mbits
+			shift = 52 - mbits
+		case e >= -bias-mbits && i&0x7FF != 0: // subnormal, or rounding up to the smallest
+			shift = 52 - mbits + (1 - bias - e)
+		}
+		t[i].base, t[i].shift = base, uint8(shift)
+	}
+	return t
+}
+
+var (
+	f64ToF16Table  = makeF64Narrow(10, 15, 0x7C00)
+	f64ToBF16Table = makeF64Narrow(7, 127, 0x7F80)
+)
+
+// narrowF64 rounds the DOUBLE bits x through t.
+func narrowF64(t *f64Narrow, x uint64) uint16 {
+	e := &t[x>>52]
+	m := x&(1<<52-1) | 1<<52
+	s := uint64(e.shift) & 63
+	half := uint64(1)<<(s-1) - 1
+	return e.base + uint16((m+half+(m>>s)&1)>>s)
+}
+
+// float64ToFloat16Stage is the portable DOUBLE → FLOAT16 stage.
+func float64ToFloat16Stage(dst, src []byte, n int) {
+	src, dst = src[:8*n], dst[:2*n]
+	for i := range n {
+		x := binary.LittleEndian.Uint64(src[8*i:])
+		h := narrowF64(f64ToF16Table, x)
+		if x&math.MaxInt64 > 0x7FF0000000000000 { // NaN
+			h = uint16(x>>48)&0x8000 | 0x7E00 | uint16(x>>42)&0x3FF
+		}
+		binary.LittleEndian.PutUint16(dst[2*i:], h)
+	}
+}
+
+// float64ToBFloat16Stage is the portable DOUBLE → BFLOAT16 stage.
+func float64ToBFloat16Stage(dst, src []byte, n int) {
+	src, dst = src[:8*n], dst[:2*n]
+	for i := range n {
+		x := binary.LittleEndian.Uint64(src[8*i:])
+		h := narrowF64(f64ToBF16Table, x)
+		if x&math.MaxInt64 > 0x7FF0000000000000 { // NaN
+			h = uint16(x>>48)&0x8000 | 0x7FC0
+		}
+		binary.LittleEndian.PutUint16(dst[2*i:], h)
+	}
+}
+
+func init() {
+	registerTierStage("generic", Double, Float16, float64ToFloat16Stage)
+	registerTierStage("generic", Double, BFloat16, float64ToBFloat16Stage)
+}
