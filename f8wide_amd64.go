@@ -29,6 +29,14 @@ func setFusedF8AVX512(k *kernelSet) {
 	k.toF8[Int64] = kernel[fusedF8Func]{avx512FusedF8(i64ToF8AVX512W), k.tier}
 	k.toF8[Uint64] = kernel[fusedF8Func]{avx512FusedF8(u64ToF8AVX512W), k.tier}
 	k.toF8[Double] = kernel[fusedF8Func]{avx512FusedF8(f64ToF8AVX512W), k.tier}
+	if asmE8M0Params() {
+		k.toE8[Float16] = kernel[fusedE8Func]{avx512FusedE8(f16ToE8M0AVX512), k.tier}
+		k.toE8[BFloat16] = kernel[fusedE8Func]{avx512FusedE8(bf16ToE8M0AVX512), k.tier}
+		k.toE8[Int16] = kernel[fusedE8Func]{avx512FusedE8(i16ToE8M0AVX512), k.tier}
+		k.toE8[Uint16] = kernel[fusedE8Func]{avx512FusedE8(u16ToE8M0AVX512), k.tier}
+		k.toE8[Int32] = kernel[fusedE8Func]{avx512FusedE8(i32ToE8M0AVX512), k.tier}
+		k.toE8[Uint32] = kernel[fusedE8Func]{avx512FusedE8(u32ToE8M0AVX512), k.tier}
+	}
 	registerStage(k.tier, Int32, Float4E2M1, fusedF4(i32ToF4AVX512W, func(v uint32) float32 { return float32(int32(v)) }))
 	registerStage(k.tier, Uint32, Float4E2M1, fusedF4(u32ToF4AVX512W, func(v uint32) float32 { return float32(v) }))
 	registerStage(k.tier, Int64, Float4E2M1, fusedF4(i64ToF4AVX512W, func(v uint64) float32 { return float32(int64(v)) }))
@@ -98,6 +106,21 @@ func avx2FusedF8[S uint16 | uint32](fn func(dst *uint8, src *S, n int, p *[8]uin
 			tail[i-m] = near(v)
 		}
 		float32ToFloat8Generic(dst[m:], tail[:n-m], p)
+	}
+}
+
+// avx512FusedE8 wraps a fused E8M0 kernel (gen/amd64/e8m0.go); the kernel
+// masks its tail.
+func avx512FusedE8[S uint16 | uint32](fn func(dst *uint8, src *S, n int, p *[4]uint32)) fusedE8Func {
+	return func(dst, src []byte, p *e8m0Params) {
+		if len(dst) == 0 {
+			return
+		}
+		var s S
+		src = src[:len(dst)*int(unsafe.Sizeof(s))]
+		raceRead(src)
+		raceWrite(dst)
+		fn(&dst[0], (*S)(unsafe.Pointer(&src[0])), len(dst), e8p(p))
 	}
 }
 

@@ -89,6 +89,9 @@ type kernelSet struct {
 	// UINT64, DOUBLE) to a float8 type in one kernel, where the tier has
 	// one; elsewhere the pair's plan goes through FLOAT (fusedF8Step).
 	toF8 [numTypes]kernel[fusedF8Func]
+	// toE8[from]: the same for FLOAT8E8M0 (FLOAT16, BFLOAT16, INT16, UINT16,
+	// INT32, UINT32; fusedE8Step).
+	toE8 [numTypes]kernel[fusedE8Func]
 
 	// FLOAT16 ↔ BFLOAT16, each rounded once (to nearest even; NaN as the
 	// FLOAT pivot would give it).

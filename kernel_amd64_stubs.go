@@ -816,6 +816,24 @@ func f32ToE8M0AVX2NT(dst *uint8, src *float32, n int, p *[4]uint32) int
 //go:noescape
 func f32ToE8M0AVX512NT(dst *uint8, src *float32, n int, p *[4]uint32) int
 
+//go:noescape
+func f16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
+
+//go:noescape
+func bf16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
+
+//go:noescape
+func i16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
+
+//go:noescape
+func u16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
+
+//go:noescape
+func i32ToE8M0AVX512(dst *uint8, src *uint32, n int, p *[4]uint32)
+
+//go:noescape
+func u32ToE8M0AVX512(dst *uint8, src *uint32, n int, p *[4]uint32)
+
 // n counts pairs of source elements (a multiple of 8).
 //
 //go:noescape

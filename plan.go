@@ -229,6 +229,9 @@ func makePlan(from, to DataType) *plan {
 		// One kernel where the tier has it, else the plan above.
 		p = &plan{from: from, to: to, a: fusedF8Step(from, to, p), pivot: p}
 	}
+	if fusedE8Source(from) && to == Float8E8M0 {
+		p = &plan{from: from, to: to, a: fusedE8Step(from, p), pivot: p}
+	}
 	return p
 }
 

@@ -518,13 +518,40 @@ func fusedF8Source(from DataType) bool {
 // tier is "" where k has no such kernel, and the plan then takes its route
 // through FLOAT (plan.pivot, resolveStages).
 func fusedF8Step(from, to DataType, via *plan) *step {
+	return fusedStep(from, to, via, func(k *kernelSet) *kernel[fusedF8Func] { return &k.toF8[from] },
+		func(opt Options) *float8Params { return float8ParamsFor(to, opt) })
+}
+
+// fusedE8Func converts len(dst) elements of src to FLOAT8E8M0 in the mode p
+// describes.
+type fusedE8Func = func(dst, src []byte, p *e8m0Params)
+
+// fusedE8Source reports whether k.toE8 may hold a kernel of from.
+func fusedE8Source(from DataType) bool {
+	switch from {
+	case Float16, BFloat16, Int16, Uint16, Int32, Uint32:
+		return true
+	}
+	return false
+}
+
+// fusedE8Step is fusedF8Step for FLOAT8E8M0 with k.toE8.
+func fusedE8Step(from DataType, via *plan) *step {
+	return fusedStep(from, Float8E8M0, via, func(k *kernelSet) *kernel[fusedE8Func] { return &k.toE8[from] }, e8m0ParamsFor)
+}
+
+// fusedStep converts from → to with the kernel slot gives, with the
+// parameters of to in the call's Options; its tier is "" where k has no
+// such kernel, and the plan then takes its route through FLOAT (plan.pivot,
+// resolveStages).
+func fusedStep[P any](from, to DataType, via *plan, slot func(k *kernelSet) *kernel[func(dst, src []byte, p P)], params func(Options) P) *step {
 	return &step{name: from.String() + " -> " + to.String() + " (fused)",
 		run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
-			if f := k.toF8[from].fn; f != nil {
-				f(dst[:n], src[:from.Size(n)], float8ParamsFor(to, opt))
+			if f := slot(k).fn; f != nil {
+				f(dst[:n], src[:from.Size(n)], params(opt))
 				return
 			}
 			via.run(k, dst, src, n, opt) // a kernel table resolveStages has not seen
 		},
-		tier: func(k *kernelSet) string { return k.toF8[from].tier }}
+		tier: func(k *kernelSet) string { return slot(k).tier }}
 }

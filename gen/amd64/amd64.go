@@ -41,6 +41,7 @@ var kernels = []struct {
 	{f8ToInt, false},
 	{widenF8, true},
 	{f32ToE8M0, true},
+	{e8m0Fused, false},
 	{f32ToF4, false},
 	{f4ToF32, false},
 	{i8ToI4, false},

@@ -28,9 +28,47 @@ var (
 // it into overflow, which is then 0xFF too (kernel_amd64.go checks that the
 // parameter sets are of these two kinds). NaN has e ≥ 255, so only the
 // saturating mode needs it set apart.
+//
+// On AVX-512 the same core also serves FLOAT16, BFLOAT16, INT16, UINT16,
+// INT32 and UINT32 in one pass (e8m0Sources): the 16-bit sources widen to
+// float32 exactly, and the 32-bit integers round to odd at 24 bits first
+// (odd.go), which keeps every rounding mode's answer (plan.go).
 func f32ToE8M0(a *Asm) {
 	for _, isa := range []ISA{AVX2, AVX512} {
-		a.Func("f32ToE8M0"+isa.String(), isa, "func(dst *uint8, src *float32, n int, p *[4]uint32)")
+		f32ToE8M0From(a, e8m0Sources[0], isa)
+	}
+}
+
+// e8m0Fused emits the AVX-512 kernels of the other e8m0Sources (no
+// streaming variants: kernel_amd64.go's fused stages have none).
+func e8m0Fused(a *Asm) {
+	for _, src := range e8m0Sources[1:] {
+		f32ToE8M0From(a, src, AVX512)
+	}
+}
+
+// e8m0Source is a source of the E8M0 kernels: its name (the kernel is
+// name+"ToE8M0"+ISA), Go element type and size, and how a vector of it
+// becomes float32 lanes.
+type e8m0Source struct {
+	name, typ string
+	size      int
+	t         num
+}
+
+var e8m0Sources = []e8m0Source{
+	{"f32", "float32", 4, tF32}, {"f16", "uint16", 2, num{}}, {"bf16", "uint16", 2, num{}},
+	{"i16", "uint16", 2, tI16}, {"u16", "uint16", 2, tU16}, {"i32", "uint32", 4, tI32}, {"u32", "uint32", 4, tU32},
+}
+
+func f32ToE8M0From(a *Asm, from e8m0Source, isa ISA) {
+	{
+		a.Func(from.name+"ToE8M0"+isa.String(), isa, "func(dst *uint8, src *"+from.typ+", n int, p *[4]uint32)")
+		var odd func(x VecVirtual) VecVirtual
+		if from.name == "i32" || from.name == "u32" {
+			a.Needs("AVX512DQ") // the round-to-odd conversions
+			odd = oddStage{from.t}.oddIntAVX512(a)
+		}
 		dst, src, n := a.Args()
 		p := a.GP64()
 		a.Context.Load(a.Param("p"), p)
@@ -43,12 +81,31 @@ func f32ToE8M0(a *Asm) {
 		a.VPSRAD(U8(24), lo, lo) // int8(underflow): 0 or -1
 		order := a.packOrder()
 		lanes := a.Lanes32()
-		a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: lanes, Unroll: 4}, dst, src, n, func(s *Step) {
+		a.Stream(Loop{SrcSize: from.size, DstSize: 1, Lanes: lanes, Unroll: 4}, dst, src, n, func(s *Step) {
 			var rs []VecVirtual
 			for i := 0; i < s.Lanes; i += lanes {
 				p := s.Part(i, lanes)
 				x, ab, e := a.Vec(), a.Vec(), a.Vec()
-				a.VLoad(x, p.Src, 32, p.M(1, 0))
+				if from.size == 4 {
+					a.VLoad(x, p.Src, 32, p.M(1, 0))
+				} else {
+					a.VLoad(Half(x), p.Src, 16, p.M(1, 0))
+				}
+				switch from.name {
+				case "f16":
+					a.VCVTPH2PS(Half(x), x)
+				case "bf16":
+					a.VPMOVZXWD(Half(x), x)
+					a.VPSLLD(U8(16), x, x)
+				case "i16":
+					a.VPMOVSXWD(Half(x), x)
+					a.VCVTDQ2PS(x, x)
+				case "u16":
+					a.VPMOVZXWD(Half(x), x)
+					a.VCVTDQ2PS(x, x)
+				case "i32", "u32":
+					x = odd(x)
+				}
 				a.And(abs, x, ab)
 				if isa == AVX512 {
 					sub := a.K()
