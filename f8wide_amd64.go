@@ -68,10 +68,17 @@ func fusedF4[S uint32 | uint64](fn func(dst *uint8, src *S, n int, p *[8]uint32)
 	}
 }
 
-// setFusedF8AVX2 installs the AVX2 fused kernels of INT16, UINT16, INT32
-// and UINT32 → the float8 types (gen/amd64/float8.go, narrowToF8); the
-// AVX-512 tier replaces them with its own.
+// setFusedF8AVX2 installs the AVX2 fused kernels of FLOAT16, BFLOAT16,
+// INT16 and UINT16 → FLOAT8E8M0 (gen/amd64/e8m0.go), and of INT16, UINT16,
+// INT32 and UINT32 → the float8 types (gen/amd64/float8.go, narrowToF8);
+// the AVX-512 tier replaces them with its own.
 func setFusedF8AVX2(k *kernelSet) {
+	if asmE8M0Params() {
+		k.toE8[Float16] = kernel[fusedE8Func]{avx2FusedE8(f16ToE8M0AVX2, f16ToE8M0AVX2Lanes, f16ToF32), k.tier}
+		k.toE8[BFloat16] = kernel[fusedE8Func]{avx2FusedE8(bf16ToE8M0AVX2, bf16ToE8M0AVX2Lanes, func(v uint16) uint32 { return uint32(v) << 16 }), k.tier}
+		k.toE8[Int16] = kernel[fusedE8Func]{avx2FusedE8(i16ToE8M0AVX2, i16ToE8M0AVX2Lanes, func(v uint16) uint32 { return math.Float32bits(float32(int16(v))) }), k.tier}
+		k.toE8[Uint16] = kernel[fusedE8Func]{avx2FusedE8(u16ToE8M0AVX2, u16ToE8M0AVX2Lanes, func(v uint16) uint32 { return math.Float32bits(float32(v)) }), k.tier}
+	}
 	if !asmFloat8Params() {
 		return
 	}
@@ -79,6 +86,34 @@ func setFusedF8AVX2(k *kernelSet) {
 	k.toF8[Uint16] = kernel[fusedF8Func]{avx2FusedF8(u16ToF8AVX2, u16ToF8AVX2Lanes, func(v uint16) float32 { return float32(v) }), k.tier}
 	k.toF8[Int32] = kernel[fusedF8Func]{avx2FusedF8(i32ToF8AVX2, i32ToF8AVX2Lanes, func(v uint32) float32 { return float32(int32(v)) }), k.tier}
 	k.toF8[Uint32] = kernel[fusedF8Func]{avx2FusedF8(u32ToF8AVX2, u32ToF8AVX2Lanes, func(v uint32) float32 { return float32(v) }), k.tier}
+}
+
+// avx2FusedE8 wraps an AVX2 fused E8M0 kernel (gen/amd64/e8m0.go), which
+// converts multiples of lanes (at most 32); the rest goes through f32, the
+// float32 the kernel computes (exact), and the portable FLOAT → E8M0
+// kernel.
+func avx2FusedE8[S uint16](fn func(dst *uint8, src *S, n int, p *[4]uint32), lanes int, f32 func(S) uint32) fusedE8Func {
+	return func(dst, src []byte, p *e8m0Params) {
+		var s S
+		size := int(unsafe.Sizeof(s))
+		n := len(dst)
+		src = src[:n*size]
+		raceRead(src)
+		raceWrite(dst)
+		m := n &^ (lanes - 1)
+		if m > 0 {
+			fn(&dst[0], (*S)(unsafe.Pointer(&src[0])), m, e8p(p))
+		}
+		var tail [32]float32
+		for i := m; i < n; i++ {
+			var v S
+			for j := range size {
+				v |= S(src[i*size+j]) << (8 * j)
+			}
+			tail[i-m] = math.Float32frombits(f32(v))
+		}
+		float32ToE8M0Generic(dst[m:], tail[:n-m], p)
+	}
 }
 
 // avx2FusedF8 wraps an AVX2 fused float8 kernel, which converts multiples of

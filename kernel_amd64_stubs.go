@@ -820,13 +820,25 @@ func f32ToE8M0AVX512NT(dst *uint8, src *float32, n int, p *[4]uint32) int
 func f16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
 
 //go:noescape
+func f16ToE8M0AVX2(dst *uint8, src *uint16, n int, p *[4]uint32)
+
+//go:noescape
 func bf16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
+
+//go:noescape
+func bf16ToE8M0AVX2(dst *uint8, src *uint16, n int, p *[4]uint32)
 
 //go:noescape
 func i16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
 
 //go:noescape
+func i16ToE8M0AVX2(dst *uint8, src *uint16, n int, p *[4]uint32)
+
+//go:noescape
 func u16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
+
+//go:noescape
+func u16ToE8M0AVX2(dst *uint8, src *uint16, n int, p *[4]uint32)
 
 //go:noescape
 func i32ToE8M0AVX512(dst *uint8, src *uint32, n int, p *[4]uint32)

@@ -9,6 +9,7 @@ import "unsafe"
 // Elements per step of each AVX2 kernel (its Loop.Lanes in gen/amd64): the
 // wrappers pass a multiple and convert the rest in Go.
 const (
+	bf16ToE8M0AVX2Lanes      = 8
 	bf16ToF16AVX2Lanes       = 8
 	bf16ToF32AVX2Lanes       = 16
 	bf16ToF8AVX2Lanes        = 8
@@ -50,6 +51,7 @@ const (
 	f16ToBF16AVX2Lanes       = 16
 	f16ToE5M2AVX2Lanes       = 32
 	f16ToE5M2FNUZAVX2Lanes   = 32
+	f16ToE8M0AVX2Lanes       = 8
 	f16ToF32AVX2Lanes        = 8
 	f16ToF8AVX2Lanes         = 8
 	f32ToBF16AVX2Lanes       = 8
@@ -91,6 +93,7 @@ const (
 	fusedU16ToBF16AVX2Lanes  = 8
 	fusedU16ToF16AVX2Lanes   = 8
 	fusedU16ToF4AVX2Lanes    = 8
+	i16ToE8M0AVX2Lanes       = 8
 	i16ToF8AVX2Lanes         = 8
 	i32ToF8AVX2Lanes         = 8
 	i4ToI8AVX2Lanes          = 16
@@ -102,6 +105,7 @@ const (
 	lut8AVX2Lanes            = 32
 	map4AVX2Lanes            = 32
 	map4PackAVX2Lanes        = 16
+	u16ToE8M0AVX2Lanes       = 8
 	u16ToF8AVX2Lanes         = 8
 	u32ToF8AVX2Lanes         = 8
 	u4ToU8AVX2Lanes          = 16
