@@ -20,7 +20,7 @@ import (
 // of these pairs') would leave the stage to a plain lookup of the reference
 // table.
 func init() {
-	if !(cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 && cpu.X86.HasAVX512VBMI) {
+	if !(cpu.X86.HasAVX2 && cpu.X86.HasF16C && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 && cpu.X86.HasAVX512VBMI) {
 		return
 	}
 	targets := []DataType{Int32, Uint32}

@@ -75,11 +75,20 @@ func sortedPairs(m map[pairKey]stageFunc) []pairKey {
 }
 
 // TestStagesTable checks that both tiers provide the 111 pairs, where the
-// CPU has them.
+// CPU has them: a tier with any classic stage has them all (a tier may
+// register other stages, e.g. f8int_amd64.go's, on CPUs without the
+// extensions the classic ones need, such as AVX512DQ turned off).
 func TestStagesTable(t *testing.T) {
 	classics := []DataType{Float, Double, Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64, Bool}
 	for name, m := range simdStages {
 		if name != "avx2" && name != "avx512" {
+			continue
+		}
+		any := false
+		for k := range m {
+			any = any || classic(k.from) && classic(k.to)
+		}
+		if !any {
 			continue
 		}
 		for _, from := range classics {
