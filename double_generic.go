@@ -60,33 +60,27 @@ func narrowF64(t *f64Narrow, x uint64) uint16 {
 	return e.base + uint16((m+half+(m>>s)&1)>>s)
 }
 
-// float64ToFloat16Stage is the portable DOUBLE → FLOAT16 stage.
-func float64ToFloat16Stage(dst, src []byte, n int) {
-	src, dst = src[:8*n], dst[:2*n]
-	for i := range n {
-		x := binary.LittleEndian.Uint64(src[8*i:])
-		h := narrowF64(f64ToF16Table, x)
-		if x&math.MaxInt64 > 0x7FF0000000000000 { // NaN
-			h = uint16(x>>48)&0x8000 | 0x7E00 | uint16(x>>42)&0x3FF
+// float64ToHalfStage is the portable stage of DOUBLE → the 16-bit float of
+// table t, whose NaN for the DOUBLE NaN x is nan(x).
+func float64ToHalfStage(t *f64Narrow, nan func(x uint64) uint16) stageFunc {
+	return func(dst, src []byte, n int) {
+		src, dst = src[:8*n], dst[:2*n]
+		for i := range n {
+			x := binary.LittleEndian.Uint64(src[8*i:])
+			h := narrowF64(t, x)
+			if x&math.MaxInt64 > 0x7FF0000000000000 {
+				h = nan(x)
+			}
+			binary.LittleEndian.PutUint16(dst[2*i:], h)
 		}
-		binary.LittleEndian.PutUint16(dst[2*i:], h)
-	}
-}
-
-// float64ToBFloat16Stage is the portable DOUBLE → BFLOAT16 stage.
-func float64ToBFloat16Stage(dst, src []byte, n int) {
-	src, dst = src[:8*n], dst[:2*n]
-	for i := range n {
-		x := binary.LittleEndian.Uint64(src[8*i:])
-		h := narrowF64(f64ToBF16Table, x)
-		if x&math.MaxInt64 > 0x7FF0000000000000 { // NaN
-			h = uint16(x>>48)&0x8000 | 0x7FC0
-		}
-		binary.LittleEndian.PutUint16(dst[2*i:], h)
 	}
 }
 
 func init() {
-	registerTierStage("generic", Double, Float16, float64ToFloat16Stage)
-	registerTierStage("generic", Double, BFloat16, float64ToBFloat16Stage)
+	registerTierStage("generic", Double, Float16, float64ToHalfStage(f64ToF16Table, func(x uint64) uint16 {
+		return uint16(x>>48)&0x8000 | 0x7E00 | uint16(x>>42)&0x3FF // quiet, top payload bits
+	}))
+	registerTierStage("generic", Double, BFloat16, float64ToHalfStage(f64ToBF16Table, func(x uint64) uint16 {
+		return uint16(x>>48)&0x8000 | 0x7FC0
+	}))
 }

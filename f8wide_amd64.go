@@ -59,11 +59,7 @@ func fusedF4[S uint32 | uint64](fn func(dst *uint8, src *S, n int, p *[8]uint32)
 			fn(&dst[0], (*S)(unsafe.Pointer(&src[0])), n/2, f8p(&float4Params))
 		}
 		if n%2 == 1 {
-			var v S
-			for i := range size {
-				v |= S(src[(n-1)*size+i]) << (8 * i)
-			}
-			dst[n/2] = f32ToF4(math.Float32bits(near(v)))
+			dst[n/2] = f32ToF4(math.Float32bits(near(loadLE[S](src[(n-1)*size:]))))
 		}
 	}
 }
@@ -88,12 +84,25 @@ func setFusedF8AVX2(k *kernelSet) {
 	k.toF8[Uint32] = kernel[fusedF8Func]{avx2FusedF8(u32ToF8AVX2, u32ToF8AVX2Lanes, func(v uint32) float32 { return float32(v) }), k.tier}
 }
 
-// avx2FusedE8 wraps an AVX2 fused E8M0 kernel (gen/amd64/e8m0.go), which
-// converts multiples of lanes (at most 32); the rest goes through f32, the
-// float32 the kernel computes (exact), and the portable FLOAT → E8M0
-// kernel.
-func avx2FusedE8[S uint16](fn func(dst *uint8, src *S, n int, p *[4]uint32), lanes int, f32 func(S) uint32) fusedE8Func {
-	return func(dst, src []byte, p *e8m0Params) {
+// avx2FusedE8 wraps an AVX2 fused E8M0 kernel (gen/amd64/e8m0.go); f32 is
+// the (exact) float32 bits of an element.
+func avx2FusedE8(fn func(dst *uint8, src *uint16, n int, p *[4]uint32), lanes int, f32 func(uint16) uint32) fusedE8Func {
+	return avx2Fused(fn, lanes, e8p, func(v uint16) float32 { return math.Float32frombits(f32(v)) }, float32ToE8M0Generic)
+}
+
+// avx2FusedF8 wraps an AVX2 fused float8 kernel (gen/amd64/float8.go); near
+// is the nearest float32 of an element (exact, or beyond every float8
+// type's range like the value: plan.go, below2p24).
+func avx2FusedF8[S uint16 | uint32](fn func(dst *uint8, src *S, n int, p *[8]uint32), lanes int, near func(S) float32) fusedF8Func {
+	return avx2Fused(fn, lanes, f8p, near, float32ToFloat8Generic)
+}
+
+// avx2Fused wraps an AVX2 fused kernel fn with parameters P (q(p) as the
+// assembly reads them), which converts multiples of lanes (at most 32);
+// the rest converts through f32, the float32 fn computes of an element, and
+// the portable FLOAT → target kernel rest.
+func avx2Fused[S uint16 | uint32, P, Q any](fn func(dst *uint8, src *S, n int, q Q), lanes int, q func(P) Q, f32 func(S) float32, rest func([]uint8, []float32, P)) func(dst, src []byte, p P) {
+	return func(dst, src []byte, p P) {
 		var s S
 		size := int(unsafe.Sizeof(s))
 		n := len(dst)
@@ -102,46 +111,23 @@ func avx2FusedE8[S uint16](fn func(dst *uint8, src *S, n int, p *[4]uint32), lan
 		raceWrite(dst)
 		m := n &^ (lanes - 1)
 		if m > 0 {
-			fn(&dst[0], (*S)(unsafe.Pointer(&src[0])), m, e8p(p))
+			fn(&dst[0], (*S)(unsafe.Pointer(&src[0])), m, q(p))
 		}
 		var tail [32]float32
 		for i := m; i < n; i++ {
-			var v S
-			for j := range size {
-				v |= S(src[i*size+j]) << (8 * j)
-			}
-			tail[i-m] = math.Float32frombits(f32(v))
+			tail[i-m] = f32(loadLE[S](src[i*size:]))
 		}
-		float32ToE8M0Generic(dst[m:], tail[:n-m], p)
+		rest(dst[m:], tail[:n-m], p)
 	}
 }
 
-// avx2FusedF8 wraps an AVX2 fused float8 kernel, which converts multiples of
-// lanes (at most 32); the rest converts through near, the nearest float32
-// (exact, or beyond every float8 type's range like the value: plan.go,
-// below2p24), and the portable FLOAT → float8 kernel.
-func avx2FusedF8[S uint16 | uint32](fn func(dst *uint8, src *S, n int, p *[8]uint32), lanes int, near func(S) float32) fusedF8Func {
-	return func(dst, src []byte, p *float8Params) {
-		var s S
-		size := int(unsafe.Sizeof(s))
-		n := len(dst)
-		src = src[:n*size]
-		raceRead(src)
-		raceWrite(dst)
-		m := n &^ (lanes - 1)
-		if m > 0 {
-			fn(&dst[0], (*S)(unsafe.Pointer(&src[0])), m, f8p(p))
-		}
-		var tail [32]float32
-		for i := m; i < n; i++ {
-			var v S
-			for j := range size {
-				v |= S(src[i*size+j]) << (8 * j)
-			}
-			tail[i-m] = near(v)
-		}
-		float32ToFloat8Generic(dst[m:], tail[:n-m], p)
+// loadLE reads an element of type S from the little-endian bytes b.
+func loadLE[S uint16 | uint32 | uint64](b []byte) S {
+	var v S
+	for j := range int(unsafe.Sizeof(v)) {
+		v |= S(b[j]) << (8 * j)
 	}
+	return v
 }
 
 // avx512FusedE8 wraps a fused E8M0 kernel (gen/amd64/e8m0.go); the kernel
