@@ -164,25 +164,35 @@ func f32ToInt[D integer](dst []D, src []uint32) {
 	var z D
 	if unsafe.Sizeof(z) <= 4 {
 		for i, x := range src {
-			r := int64(math.Float32frombits(x))
-			if x&0x7FFFFFFF >= 0x5F000000 { // ≥ 2^63, Inf, NaN
-				r = 0
-			}
-			dst[i] = D(r)
+			dst[i] = D(f32ToNarrowInt(x))
 		}
 		return
 	}
 	for i, x := range src {
-		r := uint64(int64(math.Float32frombits(x)))
-		big := uint64(x&0x7FFFFF|0x800000) << ((x>>23 - 150) & 63) // [2^63, 2^64): exponent 190
-		if x&0x7FFFFFFF > 0x5F000000 {                             // beyond ±2^63, Inf, NaN
-			r = 0
-		}
-		if x-0x5F000000 < 0x800000 { // [2^63, 2^64)
-			r = big
-		}
-		dst[i] = D(r)
+		dst[i] = D(f32ToWideInt(x))
 	}
+}
+
+// f32ToNarrowInt is f32ToInt's element for targets of at most 32 bits.
+func f32ToNarrowInt(x uint32) int64 {
+	r := int64(math.Float32frombits(x))
+	if x&0x7FFFFFFF >= 0x5F000000 { // ≥ 2^63, Inf, NaN
+		r = 0
+	}
+	return r
+}
+
+// f32ToWideInt is f32ToInt's element for the 64-bit targets.
+func f32ToWideInt(x uint32) uint64 {
+	r := uint64(int64(math.Float32frombits(x)))
+	big := uint64(x&0x7FFFFF|0x800000) << ((x>>23 - 150) & 63) // [2^63, 2^64): exponent 190
+	if x&0x7FFFFFFF > 0x5F000000 {                             // beyond ±2^63, Inf, NaN
+		r = 0
+	}
+	if x-0x5F000000 < 0x800000 { // [2^63, 2^64)
+		r = big
+	}
+	return r
 }
 
 // truncWrap truncates toward zero and returns the two's complement bits,

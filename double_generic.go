@@ -1,7 +1,6 @@
 package tensorcast
 
 import (
-	"encoding/binary"
 	"math"
 )
 
@@ -60,27 +59,30 @@ func narrowF64(t *f64Narrow, x uint64) uint16 {
 	return e.base + uint16((m+half+(m>>s)&1)>>s)
 }
 
-// float64ToHalfStage is the portable stage of DOUBLE → the 16-bit float of
-// table t, whose NaN for the DOUBLE NaN x is nan(x).
-func float64ToHalfStage(t *f64Narrow, nan func(x uint64) uint16) stageFunc {
-	return func(dst, src []byte, n int) {
-		src, dst = src[:8*n], dst[:2*n]
-		for i := range n {
-			x := binary.LittleEndian.Uint64(src[8*i:])
-			h := narrowF64(t, x)
-			if x&math.MaxInt64 > 0x7FF0000000000000 {
-				h = nan(x)
-			}
-			binary.LittleEndian.PutUint16(dst[2*i:], h)
+// float64ToHalf converts DOUBLE bits to the 16-bit float of table t, whose
+// NaN for the DOUBLE NaN x is the sign, nan, and (FLOAT16: payload) the top
+// payload bits. A function of its own, not a closure of init: the compiler
+// inlines less into closures built there (measured 3x slower).
+func float64ToHalf(d []uint16, s []uint64, t *f64Narrow, nan uint16, payload bool) {
+	d = d[:len(s)]
+	for i, x := range s {
+		h := narrowF64(t, x)
+		q := uint16(x>>48)&0x8000 | nan
+		if payload {
+			q |= uint16(x>>42) & 0x3FF
 		}
+		if x&math.MaxInt64 > 0x7FF0000000000000 {
+			h = q
+		}
+		d[i] = h
 	}
 }
 
 func init() {
-	registerTierStage("generic", Double, Float16, float64ToHalfStage(f64ToF16Table, func(x uint64) uint16 {
-		return uint16(x>>48)&0x8000 | 0x7E00 | uint16(x>>42)&0x3FF // quiet, top payload bits
-	}))
-	registerTierStage("generic", Double, BFloat16, float64ToHalfStage(f64ToBF16Table, func(x uint64) uint16 {
-		return uint16(x>>48)&0x8000 | 0x7FC0
-	}))
+	registerTierStage("generic", Double, Float16, func(dst, src []byte, n int) {
+		float64ToHalf(view[uint16](dst, n), view[uint64](src, n), f64ToF16Table, 0x7E00, true) // quiet, top payload bits
+	})
+	registerTierStage("generic", Double, BFloat16, func(dst, src []byte, n int) {
+		float64ToHalf(view[uint16](dst, n), view[uint64](src, n), f64ToBF16Table, 0x7FC0, false)
+	})
 }

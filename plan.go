@@ -64,12 +64,14 @@ type plan struct {
 	// which then replaces a and b on that tier.
 	direct bool
 	// table converts by lookup (tables.go); it replaces a and b on the
-	// tiers where one of them would run as portable Go. nil if the source
+	// tiers where one of them would run as portable Go (where the fused
+	// step a has no kernel: where a step of pivot would). nil if the source
 	// has too many values.
 	table *step
 	// pivot is the route through FLOAT of a pair whose plan is a table
 	// kernel (lut8, lut16), taken on the tiers where that kernel is slower
-	// than two SIMD steps (AVX2 has no byte permute reaching 256 entries).
+	// than two SIMD steps (AVX2 has no byte permute reaching 256 entries),
+	// or a fused kernel (toF8, toE8), taken on the tiers without one.
 	pivot *plan
 }
 
@@ -227,10 +229,10 @@ func makePlan(from, to DataType) *plan {
 	}
 	if fusedF8Source(from) && !optionFree(to) && to != Float8E8M0 {
 		// One kernel where the tier has it, else the plan above.
-		p = &plan{from: from, to: to, a: fusedF8Step(from, to, p), pivot: p}
+		p = &plan{from: from, to: to, a: fusedF8Step(from, to, p), pivot: p, table: p.table}
 	}
 	if fusedE8Source(from) && to == Float8E8M0 {
-		p = &plan{from: from, to: to, a: fusedE8Step(from, p), pivot: p}
+		p = &plan{from: from, to: to, a: fusedE8Step(from, p), pivot: p, table: p.table}
 	}
 	return p
 }

@@ -148,7 +148,11 @@ var resolveStages = sync.OnceFunc(func() {
 					if p == nil || p.table == nil || p.direct && t.direct[from][to].fn != nil {
 						continue
 					}
-					t.useTable[from][to] = p.a.tier(k) == "generic" || p.b != nil && p.b.tier(k) == "generic"
+					steps := p
+					if p.pivot != nil && p.a.tier(k) == "" { // no fused kernel here: the route through FLOAT runs
+						steps = p.pivot
+					}
+					t.useTable[from][to] = steps.a.tier(k) == "generic" || steps.b != nil && steps.b.tier(k) == "generic"
 				}
 			}
 		}

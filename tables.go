@@ -114,8 +114,8 @@ func tableSource(from, to DataType) bool {
 	switch from.BitSize() {
 	case 2, 4, 8:
 		return true
-	case 16: // 64 Ki entries: only to targets of at most 16 bits
-		return (from == Float16 || from == BFloat16) && to.BitSize() <= 16
+	case 16: // 64 Ki entries: only to targets of at most 16 bits (INT16, UINT16: the float ones)
+		return to.BitSize() <= 16 && (from == Float16 || from == BFloat16 || !to.IsInteger())
 	}
 	return from == Float && oddBF16Target(to)
 }
