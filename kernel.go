@@ -70,6 +70,10 @@ type kernelSet struct {
 	// 16-bit target, in one step.
 	lut8  kernel[func(dst []uint8, src []uint8, table *[256]uint8)]
 	lut16 kernel[func(dst []uint16, src []uint8, table *[256]uint16)]
+	// sel8 and sel16 look up two-valued tables (select.go) instead of lut8
+	// and lut16, where the tier has them (nil elsewhere).
+	sel8  kernel[func(dst []uint8, src []uint8, p *selectParams)]
+	sel16 kernel[func(dst []uint16, src []uint8, p *selectParams)]
 
 	// unpack[b][w]: packed sources (b 0: 4-bit, 1: 2-bit) to targets of
 	// 8<<w bits through a 16-entry table (unpack.go).
@@ -128,6 +132,10 @@ type KernelInfo struct {
 func Kernels() []KernelInfo { return active.list() }
 
 func (s *kernelSet) list() []KernelInfo {
+	sel := s.sel8.tier // two-valued tables: select kernels where the tier has them, else lut8
+	if sel == "" {
+		sel = s.lut8.tier
+	}
 	return []KernelInfo{
 		{"FLOAT -> FLOAT16", s.f32ToF16.tier},
 		{"FLOAT16 -> FLOAT", s.f16ToF32.tier},
@@ -147,6 +155,7 @@ func (s *kernelSet) list() []KernelInfo {
 		{"INT8/UINT8 -> INT2/UINT2", s.i8ToI2.tier},
 		{"8-bit types -> 8-bit types (256-entry table)", s.lut8.tier},
 		{"8-bit types -> 16-bit types (256-entry table)", s.lut16.tier},
+		{"BOOL -> 8/16-bit types, FLOAT8 -> BOOL (two-valued table)", sel},
 		{"4-bit types -> 8- to 64-bit types (16-entry table)", s.unpack[0][3].tier},
 		{"2-bit types -> 8- to 64-bit types (4-entry table)", s.unpack[1][3].tier},
 		{"packed types -> packed types (nibble tables)", s.map4.tier},

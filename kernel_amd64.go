@@ -27,8 +27,9 @@ var (
 	_ = [1]struct{}{}[unsafe.Sizeof(e8m0Params{})-16]
 )
 
-func f8p(p *float8Params) *[8]uint32 { return (*[8]uint32)(unsafe.Pointer(p)) }
-func e8p(p *e8m0Params) *[4]uint32   { return (*[4]uint32)(unsafe.Pointer(p)) }
+func f8p(p *float8Params) *[8]uint32  { return (*[8]uint32)(unsafe.Pointer(p)) }
+func e8p(p *e8m0Params) *[4]uint32    { return (*[4]uint32)(unsafe.Pointer(p)) }
+func selp(p *selectParams) *[3]uint32 { return (*[3]uint32)(unsafe.Pointer(p)) }
 
 // asmFloat8Params reports whether the float8 parameter sets meet what the
 // narrowing kernels assume: overflow is maxBits (saturating) or maxBits+1,
@@ -106,6 +107,8 @@ func init() {
 	k.f32ToI4 = kernel[func([]uint8, []float32)]{avx2F32ToI4, t2}
 	k.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx2Lut8, t2}
 	k.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx2Lut16, t2}
+	k.sel8 = kernel[func([]uint8, []uint8, *selectParams)]{avx2Select8, t2}
+	k.sel16 = kernel[func([]uint16, []uint8, *selectParams)]{avx2Select16, t2}
 	setUnpackAVX2(&k)
 	setFusedF8AVX2(&k)
 	k.f16ToBF16 = kernel[func([]uint16, []uint16)]{avx2F16ToBF16, t2}
@@ -164,6 +167,8 @@ func init() {
 	k5.f32ToI4 = kernel[func([]uint8, []float32)]{avx512F32ToI4, t5}
 	k5.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx512BWLut8, t5}
 	k5.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx512BWLut16, t5}
+	k5.sel8 = kernel[func([]uint8, []uint8, *selectParams)]{avx512Select8, t5}
+	k5.sel16 = kernel[func([]uint16, []uint8, *selectParams)]{avx512Select16, t5}
 	if cpu.X86.HasAVX512VBMI {
 		k5.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx512Lut8, t5}
 		k5.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx512Lut16, t5}

@@ -23045,366 +23045,6 @@ tail:
 	VZEROUPPER
 	RET
 
-// func e4m3fnToBoolAVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
-TEXT ·e4m3fnToBoolAVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x43800000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xfe00fe00, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x41804180, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x00000001, BX
-	VMOVD        BX, X5
-	VPBROADCASTD X5, Y5
-	VXORPS       Y4, Y4, Y4
-	VPMOVZXBD    packorder8<>+0(SB), Y6
-
-single:
-	CMPQ         DX, $0x00000020
-	JB           tail
-	VPMOVSXBW    (CX), Y7
-	VPSLLW       $0x07, Y7, Y8
-	VPAND        Y0, Y8, Y8
-	VPSLLW       $0x09, Y7, Y7
-	VPCMPEQW     Y2, Y7, Y7
-	VPAND        Y3, Y7, Y7
-	VPXOR        Y7, Y8, Y8
-	VCVTPH2PS    X8, Y7
-	VMULPS       Y1, Y7, Y7
-	VEXTRACTI128 $0x01, Y8, X8
-	VCVTPH2PS    X8, Y8
-	VMULPS       Y1, Y8, Y8
-	VPMOVSXBW    16(CX), Y9
-	VPSLLW       $0x07, Y9, Y10
-	VPAND        Y0, Y10, Y10
-	VPSLLW       $0x09, Y9, Y9
-	VPCMPEQW     Y2, Y9, Y9
-	VPAND        Y3, Y9, Y9
-	VPXOR        Y9, Y10, Y10
-	VCVTPH2PS    X10, Y9
-	VMULPS       Y1, Y9, Y9
-	VEXTRACTI128 $0x01, Y10, X10
-	VCVTPH2PS    X10, Y10
-	VMULPS       Y1, Y10, Y10
-	VCMPPS       $0x04, Y4, Y7, Y7
-	VPAND        Y5, Y7, Y7
-	VCMPPS       $0x04, Y4, Y8, Y8
-	VPAND        Y5, Y8, Y8
-	VCMPPS       $0x04, Y4, Y9, Y9
-	VPAND        Y5, Y9, Y9
-	VCMPPS       $0x04, Y4, Y10, Y10
-	VPAND        Y5, Y10, Y10
-	VPACKUSDW    Y8, Y7, Y7
-	VPACKUSDW    Y10, Y9, Y9
-	VPACKUSWB    Y9, Y7, Y7
-	VPERMD       Y7, Y6, Y7
-	VMOVDQU      Y7, (AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000020, DX
-	JMP          single
-
-tail:
-	VZEROUPPER
-	RET
-
-// func e4m3fnuzToBoolAVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
-TEXT ·e4m3fnuzToBoolAVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x43000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xff80ff80, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x7e007e00, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x00000001, BX
-	VMOVD        BX, X5
-	VPBROADCASTD X5, Y5
-	VXORPS       Y4, Y4, Y4
-	VPMOVZXBD    packorder8<>+0(SB), Y6
-
-single:
-	CMPQ         DX, $0x00000020
-	JB           tail
-	VPMOVSXBW    (CX), Y7
-	VPSLLW       $0x07, Y7, Y8
-	VPAND        Y0, Y8, Y8
-	VPCMPEQW     Y2, Y7, Y7
-	VPAND        Y3, Y7, Y7
-	VPOR         Y7, Y8, Y8
-	VCVTPH2PS    X8, Y7
-	VMULPS       Y1, Y7, Y7
-	VEXTRACTI128 $0x01, Y8, X8
-	VCVTPH2PS    X8, Y8
-	VMULPS       Y1, Y8, Y8
-	VPMOVSXBW    16(CX), Y9
-	VPSLLW       $0x07, Y9, Y10
-	VPAND        Y0, Y10, Y10
-	VPCMPEQW     Y2, Y9, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y10, Y10
-	VCVTPH2PS    X10, Y9
-	VMULPS       Y1, Y9, Y9
-	VEXTRACTI128 $0x01, Y10, X10
-	VCVTPH2PS    X10, Y10
-	VMULPS       Y1, Y10, Y10
-	VCMPPS       $0x04, Y4, Y7, Y7
-	VPAND        Y5, Y7, Y7
-	VCMPPS       $0x04, Y4, Y8, Y8
-	VPAND        Y5, Y8, Y8
-	VCMPPS       $0x04, Y4, Y9, Y9
-	VPAND        Y5, Y9, Y9
-	VCMPPS       $0x04, Y4, Y10, Y10
-	VPAND        Y5, Y10, Y10
-	VPACKUSDW    Y8, Y7, Y7
-	VPACKUSDW    Y10, Y9, Y9
-	VPACKUSWB    Y9, Y7, Y7
-	VPERMD       Y7, Y6, Y7
-	VMOVDQU      Y7, (AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000020, DX
-	JMP          single
-
-tail:
-	VZEROUPPER
-	RET
-
-// func e5m2fnuzToBoolAVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2
-TEXT ·e5m2fnuzToBoolAVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x8fe00000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x77000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x7fc00000, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0xffffff80, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x00000001, BX
-	VMOVD        BX, X5
-	VPBROADCASTD X5, Y5
-	VXORPS       Y4, Y4, Y4
-	VPMOVZXBD    packorder8<>+0(SB), Y6
-
-single:
-	CMPQ      DX, $0x00000020
-	JB        tail
-	VPMOVSXBD (CX), Y7
-	VPSLLD    $0x15, Y7, Y8
-	VPAND     Y0, Y8, Y8
-	VPCMPEQD  Y3, Y7, Y7
-	VPAND     Y2, Y7, Y7
-	VPOR      Y7, Y8, Y8
-	VMULPS    Y1, Y8, Y8
-	VPMOVSXBD 8(CX), Y7
-	VPSLLD    $0x15, Y7, Y9
-	VPAND     Y0, Y9, Y9
-	VPCMPEQD  Y3, Y7, Y7
-	VPAND     Y2, Y7, Y7
-	VPOR      Y7, Y9, Y9
-	VMULPS    Y1, Y9, Y9
-	VPMOVSXBD 16(CX), Y7
-	VPSLLD    $0x15, Y7, Y10
-	VPAND     Y0, Y10, Y10
-	VPCMPEQD  Y3, Y7, Y7
-	VPAND     Y2, Y7, Y7
-	VPOR      Y7, Y10, Y10
-	VMULPS    Y1, Y10, Y10
-	VPMOVSXBD 24(CX), Y7
-	VPSLLD    $0x15, Y7, Y11
-	VPAND     Y0, Y11, Y11
-	VPCMPEQD  Y3, Y7, Y7
-	VPAND     Y2, Y7, Y7
-	VPOR      Y7, Y11, Y11
-	VMULPS    Y1, Y11, Y11
-	VCMPPS    $0x04, Y4, Y8, Y8
-	VPAND     Y5, Y8, Y8
-	VCMPPS    $0x04, Y4, Y9, Y9
-	VPAND     Y5, Y9, Y9
-	VCMPPS    $0x04, Y4, Y10, Y10
-	VPAND     Y5, Y10, Y10
-	VCMPPS    $0x04, Y4, Y11, Y11
-	VPAND     Y5, Y11, Y11
-	VPACKUSDW Y9, Y8, Y8
-	VPACKUSDW Y11, Y10, Y10
-	VPACKUSWB Y10, Y8, Y8
-	VPERMD    Y8, Y6, Y8
-	VMOVDQU   Y8, (AX)
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000020, AX
-	SUBQ      $0x00000020, DX
-	JMP       single
-
-tail:
-	VZEROUPPER
-	RET
-
-// func e5m2ToBoolAVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
-TEXT ·e5m2ToBoolAVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x7c7c7c7c, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x03030303, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	VPXOR        X3, X3, X3
-	MOVL         $0x00000001, BX
-	VMOVD        BX, X5
-	VPBROADCASTD X5, Y5
-	VXORPS       Y4, Y4, Y4
-	VPMOVZXBD    packorder8<>+0(SB), Y6
-
-single:
-	CMPQ       DX, $0x00000020
-	JB         tail
-	VMOVDQU    (CX), X7
-	VPAND      X0, X7, X8
-	VPCMPGTB   X1, X8, X8
-	VPAND      X2, X8, X9
-	VPOR       X9, X7, X7
-	VPADDB     X8, X7, X7
-	VPUNPCKLBW X7, X3, X8
-	VCVTPH2PS  X8, Y8
-	VPUNPCKHBW X7, X3, X7
-	VCVTPH2PS  X7, Y7
-	VMOVDQU    16(CX), X9
-	VPAND      X0, X9, X10
-	VPCMPGTB   X1, X10, X10
-	VPAND      X2, X10, X11
-	VPOR       X11, X9, X9
-	VPADDB     X10, X9, X9
-	VPUNPCKLBW X9, X3, X10
-	VCVTPH2PS  X10, Y10
-	VPUNPCKHBW X9, X3, X9
-	VCVTPH2PS  X9, Y9
-	VCMPPS     $0x04, Y4, Y8, Y8
-	VPAND      Y5, Y8, Y8
-	VCMPPS     $0x04, Y4, Y7, Y7
-	VPAND      Y5, Y7, Y7
-	VCMPPS     $0x04, Y4, Y10, Y10
-	VPAND      Y5, Y10, Y10
-	VCMPPS     $0x04, Y4, Y9, Y9
-	VPAND      Y5, Y9, Y9
-	VPACKUSDW  Y7, Y8, Y8
-	VPACKUSDW  Y9, Y10, Y10
-	VPACKUSWB  Y10, Y8, Y8
-	VPERMD     Y8, Y6, Y8
-	VMOVDQU    Y8, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        single
-
-tail:
-	VZEROUPPER
-	RET
-
-// func e8m0ToBoolAVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2
-TEXT ·e8m0ToBoolAVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-	MOVL         $0x00000001, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
-	VXORPS       Y3, Y3, Y3
-	VPMOVZXBD    packorder8<>+0(SB), Y5
-
-single:
-	CMPQ      DX, $0x00000020
-	JB        tail
-	VPMOVZXBD (CX), Y6
-	VPSLLD    $0x17, Y6, Y6
-	VPCMPEQD  Y2, Y6, Y7
-	VPCMPEQD  Y0, Y6, Y8
-	VPOR      Y8, Y7, Y7
-	VPAND     Y1, Y7, Y7
-	VPOR      Y7, Y6, Y6
-	VPMOVZXBD 8(CX), Y7
-	VPSLLD    $0x17, Y7, Y7
-	VPCMPEQD  Y2, Y7, Y8
-	VPCMPEQD  Y0, Y7, Y9
-	VPOR      Y9, Y8, Y8
-	VPAND     Y1, Y8, Y8
-	VPOR      Y8, Y7, Y7
-	VPMOVZXBD 16(CX), Y8
-	VPSLLD    $0x17, Y8, Y8
-	VPCMPEQD  Y2, Y8, Y9
-	VPCMPEQD  Y0, Y8, Y10
-	VPOR      Y10, Y9, Y9
-	VPAND     Y1, Y9, Y9
-	VPOR      Y9, Y8, Y8
-	VPMOVZXBD 24(CX), Y9
-	VPSLLD    $0x17, Y9, Y9
-	VPCMPEQD  Y2, Y9, Y10
-	VPCMPEQD  Y0, Y9, Y11
-	VPOR      Y11, Y10, Y10
-	VPAND     Y1, Y10, Y10
-	VPOR      Y10, Y9, Y9
-	VCMPPS    $0x04, Y3, Y6, Y6
-	VPAND     Y4, Y6, Y6
-	VCMPPS    $0x04, Y3, Y7, Y7
-	VPAND     Y4, Y7, Y7
-	VCMPPS    $0x04, Y3, Y8, Y8
-	VPAND     Y4, Y8, Y8
-	VCMPPS    $0x04, Y3, Y9, Y9
-	VPAND     Y4, Y9, Y9
-	VPACKUSDW Y7, Y6, Y6
-	VPACKUSDW Y9, Y8, Y8
-	VPACKUSWB Y8, Y6, Y6
-	VPERMD    Y6, Y5, Y6
-	VMOVDQU   Y6, (AX)
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000020, AX
-	SUBQ      $0x00000020, DX
-	JMP       single
-
-tail:
-	VZEROUPPER
-	RET
-
 // func e4m3fnuzToF16AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·e4m3fnuzToF16AVX2(SB), NOSPLIT, $0-24
@@ -25571,573 +25211,6 @@ body:
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, DX
 	JMP        body
-
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func e4m3fnToBoolAVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
-TEXT ·e4m3fnToBoolAVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x43800000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xfe00fe00, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x41804180, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x00000001, BX
-	VMOVD        BX, X5
-	VPBROADCASTD X5, Y5
-	VXORPS       Y4, Y4, Y4
-	VPMOVZXBD    packorder8<>+0(SB), Y6
-	MOVQ         DX, BX
-
-body:
-	CMPQ         DX, $0x00000040
-	JB           done
-	VPMOVSXBW    (CX), Y7
-	VPSLLW       $0x07, Y7, Y8
-	VPAND        Y0, Y8, Y8
-	VPSLLW       $0x09, Y7, Y7
-	VPCMPEQW     Y2, Y7, Y7
-	VPAND        Y3, Y7, Y7
-	VPXOR        Y7, Y8, Y8
-	VCVTPH2PS    X8, Y7
-	VMULPS       Y1, Y7, Y7
-	VEXTRACTI128 $0x01, Y8, X8
-	VCVTPH2PS    X8, Y8
-	VMULPS       Y1, Y8, Y8
-	VPMOVSXBW    16(CX), Y9
-	VPSLLW       $0x07, Y9, Y10
-	VPAND        Y0, Y10, Y10
-	VPSLLW       $0x09, Y9, Y9
-	VPCMPEQW     Y2, Y9, Y9
-	VPAND        Y3, Y9, Y9
-	VPXOR        Y9, Y10, Y10
-	VCVTPH2PS    X10, Y9
-	VMULPS       Y1, Y9, Y9
-	VEXTRACTI128 $0x01, Y10, X10
-	VCVTPH2PS    X10, Y10
-	VMULPS       Y1, Y10, Y10
-	VCMPPS       $0x04, Y4, Y7, Y7
-	VPAND        Y5, Y7, Y7
-	VCMPPS       $0x04, Y4, Y8, Y8
-	VPAND        Y5, Y8, Y8
-	VCMPPS       $0x04, Y4, Y9, Y9
-	VPAND        Y5, Y9, Y9
-	VCMPPS       $0x04, Y4, Y10, Y10
-	VPAND        Y5, Y10, Y10
-	VPACKUSDW    Y8, Y7, Y7
-	VPACKUSDW    Y10, Y9, Y9
-	VPACKUSWB    Y9, Y7, Y7
-	VPERMD       Y7, Y6, Y7
-	VMOVNTDQ     Y7, (AX)
-	VPMOVSXBW    32(CX), Y7
-	VPSLLW       $0x07, Y7, Y8
-	VPAND        Y0, Y8, Y8
-	VPSLLW       $0x09, Y7, Y7
-	VPCMPEQW     Y2, Y7, Y7
-	VPAND        Y3, Y7, Y7
-	VPXOR        Y7, Y8, Y8
-	VCVTPH2PS    X8, Y7
-	VMULPS       Y1, Y7, Y7
-	VEXTRACTI128 $0x01, Y8, X8
-	VCVTPH2PS    X8, Y8
-	VMULPS       Y1, Y8, Y8
-	VPMOVSXBW    48(CX), Y9
-	VPSLLW       $0x07, Y9, Y10
-	VPAND        Y0, Y10, Y10
-	VPSLLW       $0x09, Y9, Y9
-	VPCMPEQW     Y2, Y9, Y9
-	VPAND        Y3, Y9, Y9
-	VPXOR        Y9, Y10, Y10
-	VCVTPH2PS    X10, Y9
-	VMULPS       Y1, Y9, Y9
-	VEXTRACTI128 $0x01, Y10, X10
-	VCVTPH2PS    X10, Y10
-	VMULPS       Y1, Y10, Y10
-	VCMPPS       $0x04, Y4, Y7, Y7
-	VPAND        Y5, Y7, Y7
-	VCMPPS       $0x04, Y4, Y8, Y8
-	VPAND        Y5, Y8, Y8
-	VCMPPS       $0x04, Y4, Y9, Y9
-	VPAND        Y5, Y9, Y9
-	VCMPPS       $0x04, Y4, Y10, Y10
-	VPAND        Y5, Y10, Y10
-	VPACKUSDW    Y8, Y7, Y7
-	VPACKUSDW    Y10, Y9, Y9
-	VPACKUSWB    Y9, Y7, Y7
-	VPERMD       Y7, Y6, Y7
-	VMOVNTDQ     Y7, 32(AX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000040, DX
-	JMP          body
-
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func e4m3fnuzToBoolAVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
-TEXT ·e4m3fnuzToBoolAVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x43000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xff80ff80, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x7e007e00, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x00000001, BX
-	VMOVD        BX, X5
-	VPBROADCASTD X5, Y5
-	VXORPS       Y4, Y4, Y4
-	VPMOVZXBD    packorder8<>+0(SB), Y6
-	MOVQ         DX, BX
-
-body:
-	CMPQ         DX, $0x00000040
-	JB           done
-	VPMOVSXBW    (CX), Y7
-	VPSLLW       $0x07, Y7, Y8
-	VPAND        Y0, Y8, Y8
-	VPCMPEQW     Y2, Y7, Y7
-	VPAND        Y3, Y7, Y7
-	VPOR         Y7, Y8, Y8
-	VCVTPH2PS    X8, Y7
-	VMULPS       Y1, Y7, Y7
-	VEXTRACTI128 $0x01, Y8, X8
-	VCVTPH2PS    X8, Y8
-	VMULPS       Y1, Y8, Y8
-	VPMOVSXBW    16(CX), Y9
-	VPSLLW       $0x07, Y9, Y10
-	VPAND        Y0, Y10, Y10
-	VPCMPEQW     Y2, Y9, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y10, Y10
-	VCVTPH2PS    X10, Y9
-	VMULPS       Y1, Y9, Y9
-	VEXTRACTI128 $0x01, Y10, X10
-	VCVTPH2PS    X10, Y10
-	VMULPS       Y1, Y10, Y10
-	VCMPPS       $0x04, Y4, Y7, Y7
-	VPAND        Y5, Y7, Y7
-	VCMPPS       $0x04, Y4, Y8, Y8
-	VPAND        Y5, Y8, Y8
-	VCMPPS       $0x04, Y4, Y9, Y9
-	VPAND        Y5, Y9, Y9
-	VCMPPS       $0x04, Y4, Y10, Y10
-	VPAND        Y5, Y10, Y10
-	VPACKUSDW    Y8, Y7, Y7
-	VPACKUSDW    Y10, Y9, Y9
-	VPACKUSWB    Y9, Y7, Y7
-	VPERMD       Y7, Y6, Y7
-	VMOVNTDQ     Y7, (AX)
-	VPMOVSXBW    32(CX), Y7
-	VPSLLW       $0x07, Y7, Y8
-	VPAND        Y0, Y8, Y8
-	VPCMPEQW     Y2, Y7, Y7
-	VPAND        Y3, Y7, Y7
-	VPOR         Y7, Y8, Y8
-	VCVTPH2PS    X8, Y7
-	VMULPS       Y1, Y7, Y7
-	VEXTRACTI128 $0x01, Y8, X8
-	VCVTPH2PS    X8, Y8
-	VMULPS       Y1, Y8, Y8
-	VPMOVSXBW    48(CX), Y9
-	VPSLLW       $0x07, Y9, Y10
-	VPAND        Y0, Y10, Y10
-	VPCMPEQW     Y2, Y9, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y10, Y10
-	VCVTPH2PS    X10, Y9
-	VMULPS       Y1, Y9, Y9
-	VEXTRACTI128 $0x01, Y10, X10
-	VCVTPH2PS    X10, Y10
-	VMULPS       Y1, Y10, Y10
-	VCMPPS       $0x04, Y4, Y7, Y7
-	VPAND        Y5, Y7, Y7
-	VCMPPS       $0x04, Y4, Y8, Y8
-	VPAND        Y5, Y8, Y8
-	VCMPPS       $0x04, Y4, Y9, Y9
-	VPAND        Y5, Y9, Y9
-	VCMPPS       $0x04, Y4, Y10, Y10
-	VPAND        Y5, Y10, Y10
-	VPACKUSDW    Y8, Y7, Y7
-	VPACKUSDW    Y10, Y9, Y9
-	VPACKUSWB    Y9, Y7, Y7
-	VPERMD       Y7, Y6, Y7
-	VMOVNTDQ     Y7, 32(AX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000040, DX
-	JMP          body
-
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func e5m2fnuzToBoolAVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, MMX+
-TEXT ·e5m2fnuzToBoolAVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x8fe00000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x77000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x7fc00000, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0xffffff80, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x00000001, BX
-	VMOVD        BX, X5
-	VPBROADCASTD X5, Y5
-	VXORPS       Y4, Y4, Y4
-	VPMOVZXBD    packorder8<>+0(SB), Y6
-	MOVQ         DX, BX
-
-body:
-	CMPQ      DX, $0x00000040
-	JB        done
-	VPMOVSXBD (CX), Y7
-	VPSLLD    $0x15, Y7, Y8
-	VPAND     Y0, Y8, Y8
-	VPCMPEQD  Y3, Y7, Y7
-	VPAND     Y2, Y7, Y7
-	VPOR      Y7, Y8, Y8
-	VMULPS    Y1, Y8, Y8
-	VPMOVSXBD 8(CX), Y7
-	VPSLLD    $0x15, Y7, Y9
-	VPAND     Y0, Y9, Y9
-	VPCMPEQD  Y3, Y7, Y7
-	VPAND     Y2, Y7, Y7
-	VPOR      Y7, Y9, Y9
-	VMULPS    Y1, Y9, Y9
-	VPMOVSXBD 16(CX), Y7
-	VPSLLD    $0x15, Y7, Y10
-	VPAND     Y0, Y10, Y10
-	VPCMPEQD  Y3, Y7, Y7
-	VPAND     Y2, Y7, Y7
-	VPOR      Y7, Y10, Y10
-	VMULPS    Y1, Y10, Y10
-	VPMOVSXBD 24(CX), Y7
-	VPSLLD    $0x15, Y7, Y11
-	VPAND     Y0, Y11, Y11
-	VPCMPEQD  Y3, Y7, Y7
-	VPAND     Y2, Y7, Y7
-	VPOR      Y7, Y11, Y11
-	VMULPS    Y1, Y11, Y11
-	VCMPPS    $0x04, Y4, Y8, Y8
-	VPAND     Y5, Y8, Y8
-	VCMPPS    $0x04, Y4, Y9, Y9
-	VPAND     Y5, Y9, Y9
-	VCMPPS    $0x04, Y4, Y10, Y10
-	VPAND     Y5, Y10, Y10
-	VCMPPS    $0x04, Y4, Y11, Y11
-	VPAND     Y5, Y11, Y11
-	VPACKUSDW Y9, Y8, Y8
-	VPACKUSDW Y11, Y10, Y10
-	VPACKUSWB Y10, Y8, Y8
-	VPERMD    Y8, Y6, Y8
-	VMOVNTDQ  Y8, (AX)
-	VPMOVSXBD 32(CX), Y7
-	VPSLLD    $0x15, Y7, Y8
-	VPAND     Y0, Y8, Y8
-	VPCMPEQD  Y3, Y7, Y7
-	VPAND     Y2, Y7, Y7
-	VPOR      Y7, Y8, Y8
-	VMULPS    Y1, Y8, Y8
-	VPMOVSXBD 40(CX), Y7
-	VPSLLD    $0x15, Y7, Y9
-	VPAND     Y0, Y9, Y9
-	VPCMPEQD  Y3, Y7, Y7
-	VPAND     Y2, Y7, Y7
-	VPOR      Y7, Y9, Y9
-	VMULPS    Y1, Y9, Y9
-	VPMOVSXBD 48(CX), Y7
-	VPSLLD    $0x15, Y7, Y10
-	VPAND     Y0, Y10, Y10
-	VPCMPEQD  Y3, Y7, Y7
-	VPAND     Y2, Y7, Y7
-	VPOR      Y7, Y10, Y10
-	VMULPS    Y1, Y10, Y10
-	VPMOVSXBD 56(CX), Y7
-	VPSLLD    $0x15, Y7, Y11
-	VPAND     Y0, Y11, Y11
-	VPCMPEQD  Y3, Y7, Y7
-	VPAND     Y2, Y7, Y7
-	VPOR      Y7, Y11, Y11
-	VMULPS    Y1, Y11, Y11
-	VCMPPS    $0x04, Y4, Y8, Y8
-	VPAND     Y5, Y8, Y8
-	VCMPPS    $0x04, Y4, Y9, Y9
-	VPAND     Y5, Y9, Y9
-	VCMPPS    $0x04, Y4, Y10, Y10
-	VPAND     Y5, Y10, Y10
-	VCMPPS    $0x04, Y4, Y11, Y11
-	VPAND     Y5, Y11, Y11
-	VPACKUSDW Y9, Y8, Y8
-	VPACKUSDW Y11, Y10, Y10
-	VPACKUSWB Y10, Y8, Y8
-	VPERMD    Y8, Y6, Y8
-	VMOVNTDQ  Y8, 32(AX)
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000040, AX
-	SUBQ      $0x00000040, DX
-	JMP       body
-
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func e5m2ToBoolAVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
-TEXT ·e5m2ToBoolAVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x7c7c7c7c, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x03030303, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	VPXOR        X3, X3, X3
-	MOVL         $0x00000001, BX
-	VMOVD        BX, X5
-	VPBROADCASTD X5, Y5
-	VXORPS       Y4, Y4, Y4
-	VPMOVZXBD    packorder8<>+0(SB), Y6
-	MOVQ         DX, BX
-
-body:
-	CMPQ       DX, $0x00000040
-	JB         done
-	VMOVDQU    (CX), X7
-	VPAND      X0, X7, X8
-	VPCMPGTB   X1, X8, X8
-	VPAND      X2, X8, X9
-	VPOR       X9, X7, X7
-	VPADDB     X8, X7, X7
-	VPUNPCKLBW X7, X3, X8
-	VCVTPH2PS  X8, Y8
-	VPUNPCKHBW X7, X3, X7
-	VCVTPH2PS  X7, Y7
-	VMOVDQU    16(CX), X9
-	VPAND      X0, X9, X10
-	VPCMPGTB   X1, X10, X10
-	VPAND      X2, X10, X11
-	VPOR       X11, X9, X9
-	VPADDB     X10, X9, X9
-	VPUNPCKLBW X9, X3, X10
-	VCVTPH2PS  X10, Y10
-	VPUNPCKHBW X9, X3, X9
-	VCVTPH2PS  X9, Y9
-	VCMPPS     $0x04, Y4, Y8, Y8
-	VPAND      Y5, Y8, Y8
-	VCMPPS     $0x04, Y4, Y7, Y7
-	VPAND      Y5, Y7, Y7
-	VCMPPS     $0x04, Y4, Y10, Y10
-	VPAND      Y5, Y10, Y10
-	VCMPPS     $0x04, Y4, Y9, Y9
-	VPAND      Y5, Y9, Y9
-	VPACKUSDW  Y7, Y8, Y8
-	VPACKUSDW  Y9, Y10, Y10
-	VPACKUSWB  Y10, Y8, Y8
-	VPERMD     Y8, Y6, Y8
-	VMOVNTDQ   Y8, (AX)
-	VMOVDQU    32(CX), X7
-	VPAND      X0, X7, X8
-	VPCMPGTB   X1, X8, X8
-	VPAND      X2, X8, X9
-	VPOR       X9, X7, X7
-	VPADDB     X8, X7, X7
-	VPUNPCKLBW X7, X3, X8
-	VCVTPH2PS  X8, Y8
-	VPUNPCKHBW X7, X3, X7
-	VCVTPH2PS  X7, Y7
-	VMOVDQU    48(CX), X9
-	VPAND      X0, X9, X10
-	VPCMPGTB   X1, X10, X10
-	VPAND      X2, X10, X11
-	VPOR       X11, X9, X9
-	VPADDB     X10, X9, X9
-	VPUNPCKLBW X9, X3, X10
-	VCVTPH2PS  X10, Y10
-	VPUNPCKHBW X9, X3, X9
-	VCVTPH2PS  X9, Y9
-	VCMPPS     $0x04, Y4, Y8, Y8
-	VPAND      Y5, Y8, Y8
-	VCMPPS     $0x04, Y4, Y7, Y7
-	VPAND      Y5, Y7, Y7
-	VCMPPS     $0x04, Y4, Y10, Y10
-	VPAND      Y5, Y10, Y10
-	VCMPPS     $0x04, Y4, Y9, Y9
-	VPAND      Y5, Y9, Y9
-	VPACKUSDW  Y7, Y8, Y8
-	VPACKUSDW  Y9, Y10, Y10
-	VPACKUSWB  Y10, Y8, Y8
-	VPERMD     Y8, Y6, Y8
-	VMOVNTDQ   Y8, 32(AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        body
-
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func e8m0ToBoolAVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, MMX+
-TEXT ·e8m0ToBoolAVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-	MOVL         $0x00000001, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
-	VXORPS       Y3, Y3, Y3
-	VPMOVZXBD    packorder8<>+0(SB), Y5
-	MOVQ         DX, BX
-
-body:
-	CMPQ      DX, $0x00000040
-	JB        done
-	VPMOVZXBD (CX), Y6
-	VPSLLD    $0x17, Y6, Y6
-	VPCMPEQD  Y2, Y6, Y7
-	VPCMPEQD  Y0, Y6, Y8
-	VPOR      Y8, Y7, Y7
-	VPAND     Y1, Y7, Y7
-	VPOR      Y7, Y6, Y6
-	VPMOVZXBD 8(CX), Y7
-	VPSLLD    $0x17, Y7, Y7
-	VPCMPEQD  Y2, Y7, Y8
-	VPCMPEQD  Y0, Y7, Y9
-	VPOR      Y9, Y8, Y8
-	VPAND     Y1, Y8, Y8
-	VPOR      Y8, Y7, Y7
-	VPMOVZXBD 16(CX), Y8
-	VPSLLD    $0x17, Y8, Y8
-	VPCMPEQD  Y2, Y8, Y9
-	VPCMPEQD  Y0, Y8, Y10
-	VPOR      Y10, Y9, Y9
-	VPAND     Y1, Y9, Y9
-	VPOR      Y9, Y8, Y8
-	VPMOVZXBD 24(CX), Y9
-	VPSLLD    $0x17, Y9, Y9
-	VPCMPEQD  Y2, Y9, Y10
-	VPCMPEQD  Y0, Y9, Y11
-	VPOR      Y11, Y10, Y10
-	VPAND     Y1, Y10, Y10
-	VPOR      Y10, Y9, Y9
-	VCMPPS    $0x04, Y3, Y6, Y6
-	VPAND     Y4, Y6, Y6
-	VCMPPS    $0x04, Y3, Y7, Y7
-	VPAND     Y4, Y7, Y7
-	VCMPPS    $0x04, Y3, Y8, Y8
-	VPAND     Y4, Y8, Y8
-	VCMPPS    $0x04, Y3, Y9, Y9
-	VPAND     Y4, Y9, Y9
-	VPACKUSDW Y7, Y6, Y6
-	VPACKUSDW Y9, Y8, Y8
-	VPACKUSWB Y8, Y6, Y6
-	VPERMD    Y6, Y5, Y6
-	VMOVNTDQ  Y6, (AX)
-	VPMOVZXBD 32(CX), Y6
-	VPSLLD    $0x17, Y6, Y6
-	VPCMPEQD  Y2, Y6, Y7
-	VPCMPEQD  Y0, Y6, Y8
-	VPOR      Y8, Y7, Y7
-	VPAND     Y1, Y7, Y7
-	VPOR      Y7, Y6, Y6
-	VPMOVZXBD 40(CX), Y7
-	VPSLLD    $0x17, Y7, Y7
-	VPCMPEQD  Y2, Y7, Y8
-	VPCMPEQD  Y0, Y7, Y9
-	VPOR      Y9, Y8, Y8
-	VPAND     Y1, Y8, Y8
-	VPOR      Y8, Y7, Y7
-	VPMOVZXBD 48(CX), Y8
-	VPSLLD    $0x17, Y8, Y8
-	VPCMPEQD  Y2, Y8, Y9
-	VPCMPEQD  Y0, Y8, Y10
-	VPOR      Y10, Y9, Y9
-	VPAND     Y1, Y9, Y9
-	VPOR      Y9, Y8, Y8
-	VPMOVZXBD 56(CX), Y9
-	VPSLLD    $0x17, Y9, Y9
-	VPCMPEQD  Y2, Y9, Y10
-	VPCMPEQD  Y0, Y9, Y11
-	VPOR      Y11, Y10, Y10
-	VPAND     Y1, Y10, Y10
-	VPOR      Y10, Y9, Y9
-	VCMPPS    $0x04, Y3, Y6, Y6
-	VPAND     Y4, Y6, Y6
-	VCMPPS    $0x04, Y3, Y7, Y7
-	VPAND     Y4, Y7, Y7
-	VCMPPS    $0x04, Y3, Y8, Y8
-	VPAND     Y4, Y8, Y8
-	VCMPPS    $0x04, Y3, Y9, Y9
-	VPAND     Y4, Y9, Y9
-	VPACKUSDW Y7, Y6, Y6
-	VPACKUSDW Y9, Y8, Y8
-	VPACKUSWB Y8, Y6, Y6
-	VPERMD    Y6, Y5, Y6
-	VMOVNTDQ  Y6, 32(AX)
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000040, AX
-	SUBQ      $0x00000040, DX
-	JMP       body
 
 done:
 	SFENCE
@@ -47400,6 +46473,215 @@ tail:
 	BZHIQ      CX, DX, DX
 	KMOVQ      DX, K1
 	VMOVDQU8   X7, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func select8AVX2(dst *uint8, src *uint8, n int, p *[3]uint32)
+// Requires: AVX, AVX2
+TEXT ·select8AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	VPBROADCASTD (BX), Y0
+	VPBROADCASTD 4(BX), Y1
+	VPBROADCASTD 8(BX), Y2
+	VPXOR        Y3, Y3, Y3
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU   (CX), Y4
+	VPAND     Y0, Y4, Y4
+	VPCMPEQB  Y3, Y4, Y4
+	VPBLENDVB Y4, Y1, Y2, Y4
+	VMOVDQU   Y4, (AX)
+	VMOVDQU   32(CX), Y4
+	VPAND     Y0, Y4, Y4
+	VPCMPEQB  Y3, Y4, Y4
+	VPBLENDVB Y4, Y1, Y2, Y4
+	VMOVDQU   Y4, 32(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU   (CX), Y4
+	VPAND     Y0, Y4, Y4
+	VPCMPEQB  Y3, Y4, Y4
+	VPBLENDVB Y4, Y1, Y2, Y4
+	VMOVDQU   Y4, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func select16AVX2(dst *uint16, src *uint8, n int, p *[3]uint32)
+// Requires: AVX, AVX2
+TEXT ·select16AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	VPBROADCASTD (BX), Y0
+	VPBROADCASTD 4(BX), Y1
+	VPBROADCASTD 8(BX), Y2
+	VPXOR        Y3, Y3, Y3
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), X4
+	VPMOVZXBW X4, Y4
+	VPAND     Y0, Y4, Y4
+	VPCMPEQW  Y3, Y4, Y4
+	VPBLENDVB Y4, Y1, Y2, Y4
+	VMOVDQU   Y4, (AX)
+	VMOVDQU   16(CX), X4
+	VPMOVZXBW X4, Y4
+	VPAND     Y0, Y4, Y4
+	VPCMPEQW  Y3, Y4, Y4
+	VPBLENDVB Y4, Y1, Y2, Y4
+	VMOVDQU   Y4, 32(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU   (CX), X4
+	VPMOVZXBW X4, Y4
+	VPAND     Y0, Y4, Y4
+	VPCMPEQW  Y3, Y4, Y4
+	VPBLENDVB Y4, Y1, Y2, Y4
+	VMOVDQU   Y4, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func select8AVX512(dst *uint8, src *uint8, n int, p *[3]uint32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·select8AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	VPBROADCASTD (BX), Z0
+	VPBROADCASTD 4(BX), Z1
+	VPBROADCASTD 8(BX), Z2
+
+main:
+	CMPQ      DX, $0x00000080
+	JB        single
+	VMOVDQU64 (CX), Z3
+	VPTESTMB  Z0, Z3, K1
+	VPBLENDMB Z2, Z1, K1, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQU64 64(CX), Z3
+	VPTESTMB  Z0, Z3, K1
+	VPBLENDMB Z2, Z1, K1, Z5
+	VMOVDQU64 Z5, 64(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000080, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000040
+	JB        tail
+	VMOVDQU64 (CX), Z3
+	VPTESTMB  Z0, Z3, K1
+	VPBLENDMB Z2, Z1, K1, Z6
+	VMOVDQU64 Z6, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Z3
+	VPTESTMB   Z0, Z3, K2
+	VPBLENDMB  Z2, Z1, K2, Z7
+	VMOVDQU8   Z7, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func select16AVX512(dst *uint16, src *uint8, n int, p *[3]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·select16AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	VPBROADCASTD (BX), Z0
+	VPBROADCASTD 4(BX), Z1
+	VPBROADCASTD 8(BX), Z2
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Y3
+	VPMOVZXBW Y3, Z3
+	VPTESTMW  Z0, Z3, K1
+	VPBLENDMW Z2, Z1, K1, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQU64 32(CX), Y3
+	VPMOVZXBW Y3, Z3
+	VPTESTMW  Z0, Z3, K1
+	VPBLENDMW Z2, Z1, K1, Z5
+	VMOVDQU64 Z5, 64(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000020
+	JB        tail
+	VMOVDQU64 (CX), Y3
+	VPMOVZXBW Y3, Z3
+	VPTESTMW  Z0, Z3, K1
+	VPBLENDMW Z2, Z1, K1, Z6
+	VMOVDQU64 Z6, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
+
+tail:
+	TESTQ      DX, DX
+	JZ         done
+	MOVQ       $-1, BX
+	BZHIQ      DX, BX, BX
+	KMOVQ      BX, K1
+	VMOVDQU8.Z (CX), K1, Y3
+	VPMOVZXBW  Y3, Z3
+	VPTESTMW   Z0, Z3, K2
+	VPBLENDMW  Z2, Z1, K2, Z7
+	VMOVDQU16  Z7, K1, (AX)
 
 done:
 	VZEROUPPER

@@ -498,31 +498,6 @@ func e5m2ToI8AVX2(dst *uint8, src *uint8, n int)
 //go:noescape
 func e8m0ToI8AVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
-//
-//go:noescape
-func e4m3fnToBoolAVX2(dst *uint8, src *uint8, n int)
-
-// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
-//
-//go:noescape
-func e4m3fnuzToBoolAVX2(dst *uint8, src *uint8, n int)
-
-// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
-//
-//go:noescape
-func e5m2fnuzToBoolAVX2(dst *uint8, src *uint8, n int)
-
-// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
-//
-//go:noescape
-func e5m2ToBoolAVX2(dst *uint8, src *uint8, n int)
-
-// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
-//
-//go:noescape
-func e8m0ToBoolAVX2(dst *uint8, src *uint8, n int)
-
 // n is a multiple of 16 (gen/amd64 widen8Targets: F16).
 //
 //go:noescape
@@ -707,46 +682,6 @@ func e5m2ToI8AVX2NT(dst *uint8, src *uint8, n int) int
 //
 //go:noescape
 func e8m0ToI8AVX2NT(dst *uint8, src *uint8, n int) int
-
-// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func e4m3fnToBoolAVX2NT(dst *uint8, src *uint8, n int) int
-
-// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func e4m3fnuzToBoolAVX2NT(dst *uint8, src *uint8, n int) int
-
-// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func e5m2fnuzToBoolAVX2NT(dst *uint8, src *uint8, n int) int
-
-// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func e5m2ToBoolAVX2NT(dst *uint8, src *uint8, n int) int
-
-// n is a multiple of 32 (gen/amd64 widen8Targets: Bool).
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func e8m0ToBoolAVX2NT(dst *uint8, src *uint8, n int) int
 
 // n is a multiple of 16 (gen/amd64 widen8Targets: F16).
 // It converts with non-temporal stores the longest prefix of whole blocks
@@ -2290,6 +2225,26 @@ func lut8Pack4AVX512(dst *uint8, src *uint8, n int, table *[256]uint8)
 //
 //go:noescape
 func lut8Pack2AVX512(dst *uint8, src *uint8, n int, table *[256]uint8)
+
+// sets dst[i] to p.zero where src[i]&p.mask == 0 and to p.other elsewhere, for i < n (a multiple of Lanes).
+//
+//go:noescape
+func select8AVX2(dst *uint8, src *uint8, n int, p *[3]uint32)
+
+// sets dst[i] to p.zero where src[i]&p.mask == 0 and to p.other elsewhere, for i < n (a multiple of Lanes).
+//
+//go:noescape
+func select16AVX2(dst *uint16, src *uint8, n int, p *[3]uint32)
+
+// sets dst[i] to p.zero where src[i]&p.mask == 0 and to p.other elsewhere, for i < n.
+//
+//go:noescape
+func select8AVX512(dst *uint8, src *uint8, n int, p *[3]uint32)
+
+// sets dst[i] to p.zero where src[i]&p.mask == 0 and to p.other elsewhere, for i < n.
+//
+//go:noescape
+func select16AVX512(dst *uint16, src *uint8, n int, p *[3]uint32)
 
 // fusedF16ToI8AVX512 converts n groups of 1 FLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {F16, I8}).
 //

@@ -149,3 +149,15 @@ func widenFloat8(b uint32, mbits, bias int, special bool) uint32 {
 	}
 	return sign | math.Float32bits(float32(v))
 }
+
+// selectParams describes a two-valued table of an 8-bit source (tables.go,
+// selectShape) for the select kernels: dst[i] = zero where src[i]&mask == 0,
+// else other. Each field holds its byte (mask; the values of 8-bit targets)
+// or word (the values of 16-bit targets) repeated to fill 32 bits, as the
+// assembly broadcasts it. The layout is fixed: assembly reads the fields at
+// these offsets.
+type selectParams struct {
+	mask  uint32
+	zero  uint32
+	other uint32
+}

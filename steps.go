@@ -176,9 +176,10 @@ var resolveStages = sync.OnceFunc(func() {
 // the pivot except for the tables its wrapper computes instead of looking
 // up (INT8, UINT8, FLOAT8E4M3FN, FLOAT8E5M2 → FLOAT16, BFLOAT16: 0.3-1.1×).
 // For 8-bit targets the one tree (0.13×) beats every pivot (0.05-0.13×, the
-// same run: the float8 narrowing kernels cost most there).
+// same run: the float8 narrowing kernels cost most there). Two-valued
+// tables (BOOL's) run select16, not the tree.
 func slowLut(k *kernelSet, from, to DataType) bool {
-	if to.BitSize() == 8 {
+	if to.BitSize() == 8 || k.sel16.fn != nil && tableFor(from, to, Options{}).sel != nil { // two-valued: select16
 		return false
 	}
 	computed := (from == Int8 || from == Uint8 || from == Float8E4M3FN || from == Float8E5M2) && (to == Float16 || to == BFloat16)
@@ -437,15 +438,30 @@ func lutStep(from, to DataType) *step {
 	if to.BitSize() == 8 {
 		return &step{name: from.String() + " -> " + to.String() + " (table)", lookup: true,
 			run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
-				k.lut8.fn(dst[:n], src[:n], (*[256]uint8)(tableFor(from, to, opt).b8))
+				lookup8(k, dst[:n], src[:n], tableFor(from, to, opt))
 			},
 			tier: func(k *kernelSet) string { return k.lut8.tier }}
 	}
 	return &step{name: from.String() + " -> " + to.String() + " (table)", lookup: true,
 		run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
-			k.lut16.fn(view[uint16](dst, n), src[:n], (*[256]uint16)(tableFor(from, to, opt).b16))
+			t := tableFor(from, to, opt)
+			if t.sel != nil && k.sel16.fn != nil {
+				k.sel16.fn(view[uint16](dst, n), src[:n], t.sel)
+				return
+			}
+			k.lut16.fn(view[uint16](dst, n), src[:n], (*[256]uint16)(t.b16))
 		},
 		tier: func(k *kernelSet) string { return k.lut16.tier }}
+}
+
+// lookup8 looks the bytes of src up in the table t of 8-bit entries: by
+// k.sel8 where the table is two-valued and k has one, else by k.lut8.
+func lookup8(k *kernelSet, dst, src []byte, t *convTable) {
+	if t.sel != nil && k.sel8.fn != nil {
+		k.sel8.fn(dst, src, t.sel)
+		return
+	}
+	k.lut8.fn(dst, src, (*[256]uint8)(t.b8))
 }
 
 // halfStep converts FLOAT16 ↔ BFLOAT16.
@@ -479,15 +495,15 @@ func lutPackStep(from, to DataType) *step {
 	}
 	return &step{name: from.String() + " -> " + to.String() + " (table, packed)", lookup: true,
 		run: func(k *kernelSet, dst, src []byte, n int, opt Options) {
-			t := (*[256]uint8)(tableFor(from, to, opt).b8)
+			t := tableFor(from, to, opt)
 			if f := k.lutPack[b].fn; f != nil {
-				f(dst[:to.Size(n)], src[:n], t)
+				f(dst[:to.Size(n)], src[:n], (*[256]uint8)(t.b8))
 				return
 			}
 			bp, bi := getBlock()
 			for i := 0; i < n; i += len(bp) {
 				c := min(len(bp), n-i)
-				k.lut8.fn(bp[:c], src[i:i+c], t)
+				lookup8(k, bp[:c], src[i:i+c], t)
 				d := dst[i/per : i/per+(c+per-1)/per]
 				if b == 0 {
 					k.i8ToI4.fn(d, bp[:c])

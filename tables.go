@@ -49,6 +49,10 @@ type convTable struct {
 	// packed types (unpack.go).
 	codes *codeTable
 	nib   *[32]uint8
+
+	// sel describes the table of an 8-bit source to an 8- or 16-bit target
+	// if it is two-valued (select.go), else nil.
+	sel *selectParams
 }
 
 var convTables [numTypes][numTypes][numModes]atomic.Pointer[convTable]
@@ -98,6 +102,14 @@ func tableFor(from, to DataType, opt Options) *convTable {
 	}
 	if from.BitSize() < 8 && to.BitSize() >= 8 {
 		t.codes = newCodeTable(t, to.Size(1))
+	}
+	if from.BitSize() == 8 {
+		switch {
+		case t.b8 != nil:
+			t.sel = selectShape(t.b8)
+		case t.b16 != nil:
+			t.sel = selectShape(t.b16)
+		}
 	}
 	if from.BitSize() < 8 && to.BitSize() < 8 {
 		t.nib, t.codes = nibbleTables(t.b8, from.BitSize(), to.BitSize())

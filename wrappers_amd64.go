@@ -14,35 +14,30 @@ const (
 	bf16ToF32AVX2Lanes       = 16
 	bf16ToF8AVX2Lanes        = 8
 	e4m3fnToBF16AVX2Lanes    = 16
-	e4m3fnToBoolAVX2Lanes    = 32
 	e4m3fnToF16AVX2Lanes     = 16
 	e4m3fnToF32AVX2Lanes     = 8
 	e4m3fnToI16AVX2Lanes     = 16
 	e4m3fnToI32AVX2Lanes     = 16
 	e4m3fnToI8AVX2Lanes      = 32
 	e4m3fnuzToBF16AVX2Lanes  = 16
-	e4m3fnuzToBoolAVX2Lanes  = 32
 	e4m3fnuzToF16AVX2Lanes   = 16
 	e4m3fnuzToF32AVX2Lanes   = 8
 	e4m3fnuzToI16AVX2Lanes   = 16
 	e4m3fnuzToI32AVX2Lanes   = 16
 	e4m3fnuzToI8AVX2Lanes    = 32
 	e5m2ToBF16AVX2Lanes      = 16
-	e5m2ToBoolAVX2Lanes      = 32
 	e5m2ToF16AVX2Lanes       = 16
 	e5m2ToF32AVX2Lanes       = 8
 	e5m2ToI16AVX2Lanes       = 16
 	e5m2ToI32AVX2Lanes       = 16
 	e5m2ToI8AVX2Lanes        = 32
 	e5m2fnuzToBF16AVX2Lanes  = 16
-	e5m2fnuzToBoolAVX2Lanes  = 32
 	e5m2fnuzToF16AVX2Lanes   = 16
 	e5m2fnuzToF32AVX2Lanes   = 8
 	e5m2fnuzToI16AVX2Lanes   = 16
 	e5m2fnuzToI32AVX2Lanes   = 16
 	e5m2fnuzToI8AVX2Lanes    = 32
 	e8m0ToBF16AVX2Lanes      = 16
-	e8m0ToBoolAVX2Lanes      = 32
 	e8m0ToF16AVX2Lanes       = 16
 	e8m0ToF32AVX2Lanes       = 8
 	e8m0ToI16AVX2Lanes       = 16
@@ -105,6 +100,8 @@ const (
 	lut8AVX2Lanes            = 32
 	map4AVX2Lanes            = 32
 	map4PackAVX2Lanes        = 16
+	select16AVX2Lanes        = 16
+	select8AVX2Lanes         = 32
 	u16ToE8M0AVX2Lanes       = 8
 	u16ToF8AVX2Lanes         = 8
 	u32ToF8AVX2Lanes         = 8
@@ -549,6 +546,54 @@ func avx2Lut8(dst []uint8, src []uint8, p *[256]uint8) {
 	}
 	if m < n {
 		lut8Generic(dst[m:], src[m:], p)
+	}
+}
+
+// avx512Select8 is the AVX512 kernel select8AVX512 (gen/amd64 plainWrappers).
+func avx512Select8(dst []uint8, src []uint8, p *selectParams) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	select8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n, selp(p))
+}
+
+// avx512Select16 is the AVX512 kernel select16AVX512 (gen/amd64 plainWrappers).
+func avx512Select16(dst []uint16, src []uint8, p *selectParams) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	select16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n, selp(p))
+}
+
+// avx2Select8 is the AVX2 kernel select8AVX2 (gen/amd64 plainWrappers).
+func avx2Select8(dst []uint8, src []uint8, p *selectParams) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n &^ (select8AVX2Lanes - 1)
+	if m > 0 {
+		select8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, selp(p))
+	}
+	if m < n {
+		select8Generic(dst[m:], src[m:], p)
+	}
+}
+
+// avx2Select16 is the AVX2 kernel select16AVX2 (gen/amd64 plainWrappers).
+func avx2Select16(dst []uint16, src []uint8, p *selectParams) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n &^ (select16AVX2Lanes - 1)
+	if m > 0 {
+		select16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, selp(p))
+	}
+	if m < n {
+		select16Generic(dst[m:], src[m:], p)
 	}
 }
 

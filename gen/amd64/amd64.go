@@ -54,6 +54,7 @@ var kernels = []struct {
 	{i8ToI2, false},
 	{unpackTables, false}, // packed sources through 16-entry tables (unpacktab.go)
 	{lut8Pack, false},     // 8-bit sources to packed targets (lut.go)
+	{selects, false},      // two-valued tables (select.go)
 	{fusedFuncs, false},   // the fused stages (fused.go), with their Go glue
 }
 

@@ -254,15 +254,15 @@ type widen8Target struct {
 //     quieted with its top payload bits, which is the reference's FLOAT16.
 //   - BF16: a float8 value has at most 4 significant bits and an E8M0 value
 //     one, so the high half of the float32 is the value (NaN: 0x7FC0|sign).
-//   - Bool: r != 0, NaN included (VCMPPS NEQ_UQ).
 //
+// BOOL has no target here: the float8 types' BOOL tables are two-valued, and
+// the select kernels (select.go) look them up at memory speed.
 // FLOAT8E4M3FN and FLOAT8E5M2 → FLOAT16/BFLOAT16 have kernels of their own
 // (lut.go, f8ToHalfAVX2) that the AVX2 lut16 wrapper picks.
 var widen8Targets = []widen8Target{
 	{"I16", []string{"Int16", "Uint16"}, 2, 16, true, nil, finishInt(16)},
 	{"I32", []string{"Int32", "Uint32"}, 4, 16, true, nil, finishInt(32)},
 	{"I8", []string{"Int8", "Uint8"}, 1, 32, true, nil, finishInt(8)},
-	{"Bool", []string{"Bool"}, 1, 32, false, nil, finishBool},
 	{"F16", []string{"Float16"}, 2, 16, false, []string{"e4m3fnuz", "e5m2fnuz", "e8m0"}, finishF16},
 	{"BF16", []string{"BFloat16"}, 2, 16, false, []string{"e4m3fnuz", "e5m2fnuz", "e8m0"}, finishBF16},
 }
@@ -365,20 +365,6 @@ func packBytes4(a *Asm, s *Step, rs []VecVirtual, order VecVirtual) {
 	a.VPACKUSWB(rs[2], rs[0], rs[0])
 	a.VPERMD(rs[0], order, rs[0])
 	s.Store(rs[0], s.Dst, 8, nil)
-}
-
-func finishBool(a *Asm) func(s *Step, rs []VecVirtual) {
-	zero, one := a.Vec(), a.Const32(1)
-	a.VXORPS(zero, zero, zero)
-	order := a.Vec()
-	a.VPMOVZXBD(a.DataBytes("packorder8", []byte{0, 4, 1, 5, 2, 6, 3, 7}), order)
-	return func(s *Step, rs []VecVirtual) {
-		for _, r := range rs {
-			a.VCMPPS(U8(4), zero, r, r) // NEQ_UQ: NaN is true
-			a.VPAND(one, r, r)
-		}
-		packBytes4(a, s, rs, order)
-	}
 }
 
 func finishF16(a *Asm) func(s *Step, rs []VecVirtual) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/format"
 	"sort"
+	"strings"
 )
 
 // The Go side of the streaming kernels (wrappers_amd64.go): for each entry
@@ -54,6 +55,7 @@ var streamWrappers = []streamWrapper{
 var paramArrays = map[string][2]string{
 	"float8Params": {"*[8]uint32", "f8p"},
 	"e8m0Params":   {"*[4]uint32", "e8p"},
+	"selectParams": {"*[3]uint32", "selp"},
 }
 
 // wrapperGlue returns the contents of wrappers_amd64.go; lanes holds the
@@ -124,6 +126,10 @@ var plainWrappers = []plainWrapper{
 	{"avx512Lut16", "lut16AVX512", AVX512, "uint16", "uint8", "*[256]uint16", "", 0, false},
 	{"avx512BWLut8", "lut8AVX512BW", AVX512, "uint8", "uint8", "*[256]uint8", "", 0, false},
 	{"avx2Lut8", "lut8AVX2", AVX2, "uint8", "uint8", "*[256]uint8", "lut8Generic", 0, false},
+	{"avx512Select8", "select8AVX512", AVX512, "uint8", "uint8", "*selectParams", "", 0, false},
+	{"avx512Select16", "select16AVX512", AVX512, "uint16", "uint8", "*selectParams", "", 0, false},
+	{"avx2Select8", "select8AVX2", AVX2, "uint8", "uint8", "*selectParams", "select8Generic", 0, false},
+	{"avx2Select16", "select16AVX2", AVX2, "uint16", "uint8", "*selectParams", "select16Generic", 0, false},
 	{"avx512F16ToBF16", "f16ToBF16AVX512", AVX512, "uint16", "uint16", "", "", 0, false},
 	{"avx512BF16F16ToBF16", "f16ToBF16AVX512BF16", AVX512, "uint16", "uint16", "", "", 0, false},
 	{"avx512BF16ToF16", "bf16ToF16AVX512", AVX512, "uint16", "uint16", "", "", 0, false},
@@ -149,12 +155,15 @@ func (w plainWrapper) emit(p func(string, ...any), a *Asm) error {
 	if isa, ok := a.funcs[w.asm]; !ok || isa != w.isa {
 		return fmt.Errorf("plainWrappers: %s names no %v kernel %s", w.goName, w.isa, w.asm)
 	}
-	params, arg := "", ""
+	params, arg, asmArg := "", "", ""
 	if w.param != "" {
-		params, arg = ", p "+w.param, ", p"
+		params, arg, asmArg = ", p "+w.param, ", p", ", p"
+		if pa, ok := paramArrays[strings.TrimPrefix(w.param, "*")]; ok {
+			asmArg = ", " + pa[1] + "(p)" // the parameter struct as the array the assembly reads
+		}
 	}
 	call := func(n string) string {
-		return fmt.Sprintf("%s(unsafe.SliceData(dst), unsafe.SliceData(src), %s%s)", w.asm, n, arg)
+		return fmt.Sprintf("%s(unsafe.SliceData(dst), unsafe.SliceData(src), %s%s)", w.asm, n, asmArg)
 	}
 	p("\n// %s is the %v kernel %s (gen/amd64 plainWrappers).\n", w.goName, w.isa, w.asm)
 	p("func %s(dst []%s, src []%s%s) {\n", w.goName, w.dst, w.src, params)
