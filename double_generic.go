@@ -77,4 +77,3 @@ func init() {
 		float64ToHalf(view[uint16](dst, n), view[uint64](src, n), f64ToBF16Table, 0x7FC0, 0)
 	})
 }
-
