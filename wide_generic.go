@@ -61,10 +61,9 @@ func intToHalf[S integer](dst []uint16, src []S) {
 		for i, v := range src {
 			dst[i] = halfOfIntF32(math.Float32bits(float32(int64(v))))
 		}
-	default:
+	default: // from 2^24 every value is beyond FLOAT16's range: clamped there, one signed conversion serves
 		for i, v := range src {
-			h := uint64(v) >> 63 // from 2^63: halve, keeping the dropped bit as a sticky bit (intToF32)
-			dst[i] = halfOfIntF32(math.Float32bits(float32(int64(uint64(v)>>h|uint64(v)&h)) * float32(1+h)))
+			dst[i] = halfOfIntF32(math.Float32bits(float32(int64(min(uint64(v), 1<<24)))))
 		}
 	}
 }
