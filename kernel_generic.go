@@ -38,9 +38,17 @@ func genericKernels() *kernelSet {
 		f16ToBF16: kernel[func([]uint16, []uint16)]{float16ToBFloat16Generic, t},
 		bf16ToF16: kernel[func([]uint16, []uint16)]{bfloat16ToFloat16Generic, t},
 		unpack:    genericUnpack(t),
+		toE8:      genericToE8(t),
 		map4:      kernel[map4Func]{map4Generic, t},
 		map4Pack:  kernel[map4Func]{map4PackGeneric, t},
 	}
+}
+
+// genericToE8 holds the portable fused kernels to FLOAT8E8M0 (wide_generic.go).
+func genericToE8(t string) (k [numTypes]kernel[fusedE8Func]) {
+	k[Int32] = kernel[fusedE8Func]{intToE8M0[int32], t}
+	k[Uint32] = kernel[fusedE8Func]{intToE8M0[uint32], t}
+	return k
 }
 
 // f32ToF16 rounds a float32 (as bits) to FLOAT16, to nearest even, with

@@ -215,11 +215,10 @@ func structuredInputs(from DataType, n int, seed uint64) []byte {
 // and UINT64 with the reference on structured inputs (10M per pair in the
 // full run), on every tier, the Options modes taking turns by block.
 func TestPlansWideSources(t *testing.T) {
-	n := 10_000_000
+	n, chunk := 10_000_000, 1<<16
 	if testing.Short() {
-		n = 200_000
+		n, chunk = 200_000, 1<<14 // still every Options mode (one per chunk), twice
 	}
-	const chunk = 1 << 16
 	type job struct{ from, to DataType }
 	var jobs []job
 	for _, from := range []DataType{Double, Int32, Uint32, Int64, Uint64} {

@@ -159,8 +159,11 @@ var resolveStages = sync.OnceFunc(func() {
 		for from := range plans {
 			for to, p := range plans[from] {
 				if p != nil && p.pivot != nil && !t.useTable[from][to] {
-					t.usePivot[from][to] = p.a.tier(k) == "" || slowLut(k, DataType(from), DataType(to)) &&
-						p.pivot.a.tier(k) != "generic" && p.pivot.b.tier(k) != "generic"
+					simd := p.pivot.a.tier(k) != "generic" && p.pivot.b.tier(k) != "generic"
+					// No kernel for the step; a table kernel slower than the
+					// pivot; or a portable fused kernel on a SIMD tier.
+					t.usePivot[from][to] = p.a.tier(k) == "" || simd && (slowLut(k, DataType(from), DataType(to)) ||
+						p.a.tier(k) == "generic" && k.tier != "generic")
 				}
 			}
 		}

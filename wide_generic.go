@@ -171,3 +171,32 @@ func f32ToF64Bits(x uint32) uint64 {
 	}
 	return r
 }
+
+// intToE8M0 is the portable fused kernel INT32 or UINT32 → FLOAT8E8M0
+// (kernelSet.toE8): E8M0 reads the magnitude's exponent, rounded up by its
+// significand per mode (f32ToE8M0), and the DOUBLE of a 32-bit integer is
+// exact, so its exponent field, with the significand rounded into it
+// (up: any bit; nearest: the top one; down: none), is the exact value's
+// rounding, with no round to odd. Zero gives the underflow code; nothing
+// overflows.
+func intToE8M0[S int32 | uint32](dst, src []byte, p *e8m0Params) {
+	var add uint64
+	switch RoundMode(p.mode) {
+	case RoundUp:
+		add = 1<<52 - 1
+	case RoundNearest:
+		add = 1 << 51
+	}
+	s := view[S](src, len(dst))
+	dst = dst[:len(s)]
+	under := uint8(p.underflow)
+	for i, v := range s {
+		a := math.Float64bits(float64(v)) &^ (1 << 63)
+		e := int64((a+add)>>52) - (1023 - 127)
+		r := uint8(e)
+		if e < 0 {
+			r = under
+		}
+		dst[i] = r
+	}
+}
