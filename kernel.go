@@ -20,87 +20,15 @@ type kernel[F any] struct {
 	tier string
 }
 
-// kernelSet is the table of hot conversions.
-type kernelSet struct {
-	tier string
+// kernelSet, the table of hot conversions, is generated (kernelset.go,
+// from gen/kernelset's Table), with the listing Kernels returns.
 
-	// stages holds the best registered SIMD stage of each classic pair for
-	// this tier (stage.go), filled by resolveStages.
-	stages *stageTable
-
-	f32ToF16  kernel[func(dst []uint16, src []float32)]
-	f16ToF32  kernel[func(dst []float32, src []uint16)]
-	f32ToBF16 kernel[func(dst []uint16, src []float32)]
-	bf16ToF32 kernel[func(dst []float32, src []uint16)]
-
-	// f32ToF8 narrows to one of the four float8 types in one saturate
-	// mode, described by p; f8ToF32 widens any 8-bit float through its
-	// 256-entry table of float32 bit patterns.
-	f32ToF8 kernel[func(dst []uint8, src []float32, p *float8Params)]
-	f8ToF32 kernel[func(dst []float32, src []uint8, table *[256]uint32)]
-	// f16ToF8 and bf16ToF8 narrow 16-bit floats to float8 with one rounding.
-	f16ToF8  kernel[func(dst []uint8, src []uint16, p *float8Params)]
-	bf16ToF8 kernel[func(dst []uint8, src []uint16, p *float8Params)]
-
-	f32ToE8M0 kernel[func(dst []uint8, src []float32, p *e8m0Params)]
-
-	// f32ToF4 packs two FLOAT4E2M1 per byte (len(src) elements); f4ToF32
-	// unpacks len(dst) elements.
-	f32ToF4 kernel[func(dst []uint8, src []float32)]
-	f4ToF32 kernel[func(dst []float32, src []uint8)]
-
-	// Nibble packing: i8ToI4 keeps the low 4 bits of each byte (INT8→INT4
-	// and UINT8→UINT4 wrap the same way), packing len(src) elements;
-	// i4ToI8 and u4ToU8 unpack len(dst) elements with sign or zero
-	// extension; f32ToI4 truncates toward zero and wraps (INT4 and UINT4
-	// share bits).
-	i8ToI4  kernel[func(dst []uint8, src []uint8)]
-	i4ToI8  kernel[func(dst []uint8, src []uint8)]
-	u4ToU8  kernel[func(dst []uint8, src []uint8)]
-	f32ToI4 kernel[func(dst []uint8, src []float32)]
-
-	// i8ToI2 keeps the low 2 bits of each byte, packing len(src) elements
-	// four to a byte (INT2 and UINT2 share bits; padding bits zero).
-	i8ToI2 kernel[func(dst []uint8, src []uint8)]
-
-	// Table lookups of 8-bit sources (tables.go builds the tables from the
-	// reference, one per pair and Options mode): lut8 sets dst[i] =
-	// table[src[i]], lut16 the same with 16-bit entries. They serve every
-	// pair from INT8, UINT8, BOOL, the float8 types and E8M0 to an 8- or
-	// 16-bit target, in one step.
-	lut8  kernel[func(dst []uint8, src []uint8, table *[256]uint8)]
-	lut16 kernel[func(dst []uint16, src []uint8, table *[256]uint16)]
-	// sel8 and sel16 look up two-valued tables (select.go) instead of lut8
-	// and lut16, where the tier has them (nil elsewhere).
-	sel8  kernel[func(dst []uint8, src []uint8, p *selectParams)]
-	sel16 kernel[func(dst []uint16, src []uint8, p *selectParams)]
-
-	// unpack[b][w]: packed sources (b 0: 4-bit, 1: 2-bit) to targets of
-	// 8<<w bits through a 16-entry table (unpack.go).
-	unpack [2][4]kernel[unpackFunc]
-
-	// lutPack[b]: 8-bit sources to packed targets (b 0: 4-bit, 1: 2-bit),
-	// lut8's lookup and the packing in one kernel; nil where the tier has
-	// none (lutPackStep then runs lut8 and i8ToI4 or i8ToI2).
-	lutPack [2]kernel[lutPackFunc]
-
-	// map4 sets dst[i] = t[src[i]&15] | t[16+src[i]>>4]; map4Pack packs
-	// those values (4 bits each) two to a byte. With the tables of
-	// nibbleTables they convert between the packed types.
-	map4, map4Pack kernel[map4Func]
-
-	// toF8[from] converts from (INT16, UINT16, INT32, UINT32, INT64,
-	// UINT64, DOUBLE) to a float8 type in one kernel, where the tier has
-	// one; elsewhere the pair's plan goes through FLOAT (fusedF8Step).
-	toF8 [numTypes]kernel[fusedF8Func]
-	// toE8[from]: the same for FLOAT8E8M0 (FLOAT16, BFLOAT16, INT16, UINT16,
-	// INT32, UINT32; fusedE8Step).
-	toE8 [numTypes]kernel[fusedE8Func]
-
-	// FLOAT16 ↔ BFLOAT16, each rounded once (to nearest even; NaN as the
-	// FLOAT pivot would give it).
-	f16ToBF16 kernel[func(dst []uint16, src []uint16)]
-	bf16ToF16 kernel[func(dst []uint16, src []uint16)]
+// tierOr returns k's tier, or other where k has no kernel.
+func (k kernel[F]) tierOr(other string) string {
+	if k.tier == "" {
+		return other
+	}
+	return k.tier
 }
 
 // tiers lists every kernel table this machine can run, lowest first, so tests
@@ -130,39 +58,6 @@ type KernelInfo struct {
 // Kernels lists, for each hot conversion, which kernel tier serves it on this
 // machine. Conversions not listed run the portable element-wise code.
 func Kernels() []KernelInfo { return active.list() }
-
-func (s *kernelSet) list() []KernelInfo {
-	sel := s.sel8.tier // two-valued tables: select kernels where the tier has them, else lut8
-	if sel == "" {
-		sel = s.lut8.tier
-	}
-	return []KernelInfo{
-		{"FLOAT -> FLOAT16", s.f32ToF16.tier},
-		{"FLOAT16 -> FLOAT", s.f16ToF32.tier},
-		{"FLOAT -> BFLOAT16", s.f32ToBF16.tier},
-		{"BFLOAT16 -> FLOAT", s.bf16ToF32.tier},
-		{"FLOAT -> FLOAT8 (E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ)", s.f32ToF8.tier},
-		{"FLOAT8 (all four), FLOAT8E8M0 -> FLOAT", s.f8ToF32.tier},
-		{"FLOAT16 -> FLOAT8", s.f16ToF8.tier},
-		{"BFLOAT16 -> FLOAT8", s.bf16ToF8.tier},
-		{"FLOAT -> FLOAT8E8M0", s.f32ToE8M0.tier},
-		{"FLOAT -> FLOAT4E2M1", s.f32ToF4.tier},
-		{"FLOAT4E2M1 -> FLOAT", s.f4ToF32.tier},
-		{"INT8/UINT8 -> INT4/UINT4", s.i8ToI4.tier},
-		{"INT4 -> INT8", s.i4ToI8.tier},
-		{"UINT4 -> UINT8", s.u4ToU8.tier},
-		{"FLOAT -> INT4/UINT4", s.f32ToI4.tier},
-		{"INT8/UINT8 -> INT2/UINT2", s.i8ToI2.tier},
-		{"8-bit types -> 8-bit types (256-entry table)", s.lut8.tier},
-		{"8-bit types -> 16-bit types (256-entry table)", s.lut16.tier},
-		{"BOOL -> 8/16-bit types, FLOAT8 -> BOOL (two-valued table)", sel},
-		{"4-bit types -> 8- to 64-bit types (16-entry table)", s.unpack[0][3].tier},
-		{"2-bit types -> 8- to 64-bit types (4-entry table)", s.unpack[1][3].tier},
-		{"packed types -> packed types (nibble tables)", s.map4.tier},
-		{"FLOAT16 -> BFLOAT16", s.f16ToBF16.tier},
-		{"BFLOAT16 -> FLOAT16", s.bf16ToF16.tier},
-	}
-}
 
 // Tiers lists the kernel tiers this machine can run, lowest first:
 // "generic", then "avx2" and "avx512" on amd64 (as the CPU allows), or

@@ -1,6 +1,7 @@
 // Command gen writes tensorcast's assembly kernels: kernel_amd64.s and its Go
 // stubs (through avo), and kernel_arm64.s and its Go stubs (through the small
-// arm64 emitter in package arm64). Run it with `go generate ./...` at the
+// arm64 emitter in package arm64), and kernelset.go, the kernel table type
+// and its Kernels listing (package kernelset). Run it with `go generate ./...` at the
 // repository root; never edit its outputs by hand.
 package main
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/tensorcast/tensorcast/gen/amd64"
 	"github.com/tensorcast/tensorcast/gen/arm64"
+	"github.com/tensorcast/tensorcast/gen/kernelset"
 )
 
 func main() {
@@ -25,6 +27,9 @@ func main() {
 		log.Fatal(err)
 	}
 	if err := arm64.Generate(*out); err != nil {
+		log.Fatal(err)
+	}
+	if err := kernelset.Generate(*out); err != nil {
 		log.Fatal(err)
 	}
 }
