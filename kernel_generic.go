@@ -48,6 +48,8 @@ func genericKernels() *kernelSet {
 func genericToE8(t string) (k [numTypes]kernel[fusedE8Func]) {
 	k[Int32] = kernel[fusedE8Func]{intToE8M0[int32], t}
 	k[Uint32] = kernel[fusedE8Func]{intToE8M0[uint32], t}
+	k[Int64] = kernel[fusedE8Func]{intToE8M0[int64], t}
+	k[Uint64] = kernel[fusedE8Func]{intToE8M0[uint64], t}
 	return k
 }
 

@@ -80,7 +80,7 @@ type kernelSet struct {
 	toF8 [numTypes]kernel[fusedF8Func]
 
 	// toE8[from]: the same for FLOAT8E8M0 (FLOAT16, BFLOAT16, INT16, UINT16,
-	// INT32, UINT32; fusedE8Step).
+	// INT32, UINT32, INT64, UINT64; fusedE8Step).
 	toE8 [numTypes]kernel[fusedE8Func]
 
 	// FLOAT16 ↔ BFLOAT16, each rounded once (to nearest even; NaN as the

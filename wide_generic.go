@@ -2,6 +2,7 @@ package tensorcast
 
 import (
 	"math"
+	"math/bits"
 	"unsafe"
 )
 
@@ -172,29 +173,36 @@ func f32ToF64Bits(x uint32) uint64 {
 	return r
 }
 
-// intToE8M0 is the portable fused kernel INT32 or UINT32 → FLOAT8E8M0
-// (kernelSet.toE8): E8M0 reads the magnitude's exponent, rounded up by its
-// significand per mode (f32ToE8M0), and the DOUBLE of a 32-bit integer is
-// exact, so its exponent field, with the significand rounded into it
-// (up: any bit; nearest: the top one; down: none), is the exact value's
-// rounding, with no round to odd. Zero gives the underflow code; nothing
-// overflows.
-func intToE8M0[S int32 | uint32](dst, src []byte, p *e8m0Params) {
+// intToE8M0 is the portable fused kernel of the 32- and 64-bit integers →
+// FLOAT8E8M0 (kernelSet.toE8), computed on the exact magnitude a: E8M0
+// reads its exponent k = 63 - lz (lz leading zeros) rounded up by the bits
+// below the leading one (f32ToE8M0's rule, with no float in between, so no
+// round to odd): m = a << (lz+1) holds them left-aligned, and the carry of
+// m + add is the rounding (up: add = 2^64-1, any bit; nearest: 2^63, the
+// top one; down: 0). Zero gives the underflow code; nothing overflows
+// (k < 64).
+func intToE8M0[S int32 | uint32 | int64 | uint64](dst, src []byte, p *e8m0Params) {
 	var add uint64
 	switch RoundMode(p.mode) {
 	case RoundUp:
-		add = 1<<52 - 1
+		add = math.MaxUint64
 	case RoundNearest:
-		add = 1 << 51
+		add = 1 << 63
 	}
 	s := view[S](src, len(dst))
 	dst = dst[:len(s)]
 	under := uint8(p.underflow)
+	signed := signedInt[S]()
 	for i, v := range s {
-		a := math.Float64bits(float64(v)) &^ (1 << 63)
-		e := int64((a+add)>>52) - (1023 - 127)
-		r := uint8(e)
-		if e < 0 {
+		a := uint64(v)
+		if signed {
+			m := uint64(int64(v) >> 63)
+			a = (a ^ m) - m
+		}
+		lz := bits.LeadingZeros64(a)
+		_, carry := bits.Add64(a<<(uint(lz)+1), add, 0)
+		r := uint8(127 + 63 - lz + int(carry))
+		if a == 0 {
 			r = under
 		}
 		dst[i] = r

@@ -124,7 +124,7 @@ var Table = []group{
 	}, []slot{{"toF8", "[numTypes]kernel[fusedF8Func]", "", "", nil}}},
 	{[]string{
 		"toE8[from]: the same for FLOAT8E8M0 (FLOAT16, BFLOAT16, INT16, UINT16,",
-		"INT32, UINT32; fusedE8Step).",
+		"INT32, UINT32, INT64, UINT64; fusedE8Step).",
 	}, []slot{{"toE8", "[numTypes]kernel[fusedE8Func]", "", "", nil}}},
 	{[]string{
 		"FLOAT16 ↔ BFLOAT16, each rounded once (to nearest even; NaN as the",
