@@ -74,6 +74,8 @@ func setFusedF8AVX2(k *kernelSet) {
 		k.toE8[BFloat16] = kernel[fusedE8Func]{avx2FusedE8(bf16ToE8M0AVX2, bf16ToE8M0AVX2Lanes, func(v uint16) uint32 { return uint32(v) << 16 }), k.tier}
 		k.toE8[Int16] = kernel[fusedE8Func]{avx2FusedE8(i16ToE8M0AVX2, i16ToE8M0AVX2Lanes, func(v uint16) uint32 { return math.Float32bits(float32(int16(v))) }), k.tier}
 		k.toE8[Uint16] = kernel[fusedE8Func]{avx2FusedE8(u16ToE8M0AVX2, u16ToE8M0AVX2Lanes, func(v uint16) uint32 { return math.Float32bits(float32(v)) }), k.tier}
+		k.toE8[Int32] = kernel[fusedE8Func]{avx2IntToE8[int32](i32ToE8M0AVX2, i32ToE8M0AVX2Lanes), k.tier}
+		k.toE8[Uint32] = kernel[fusedE8Func]{avx2IntToE8[uint32](u32ToE8M0AVX2, u32ToE8M0AVX2Lanes), k.tier}
 	}
 	if !asmFloat8Params() {
 		return
@@ -82,6 +84,23 @@ func setFusedF8AVX2(k *kernelSet) {
 	k.toF8[Uint16] = kernel[fusedF8Func]{avx2FusedF8(u16ToF8AVX2, u16ToF8AVX2Lanes, func(v uint16) float32 { return float32(v) }), k.tier}
 	k.toF8[Int32] = kernel[fusedF8Func]{avx2FusedF8(i32ToF8AVX2, i32ToF8AVX2Lanes, func(v uint32) float32 { return float32(int32(v)) }), k.tier}
 	k.toF8[Uint32] = kernel[fusedF8Func]{avx2FusedF8(u32ToF8AVX2, u32ToF8AVX2Lanes, func(v uint32) float32 { return float32(v) }), k.tier}
+}
+
+// avx2IntToE8 wraps the AVX2 kernel INT32 or UINT32 → FLOAT8E8M0
+// (gen/amd64/e8m0.go, e8m0Int), which converts multiples of lanes; the
+// rest converts by the portable intToE8M0, the same algorithm.
+func avx2IntToE8[S int32 | uint32](fn func(dst *uint8, src *uint32, n int, p *[4]uint32), lanes int) fusedE8Func {
+	return func(dst, src []byte, p *e8m0Params) {
+		n := len(dst)
+		src = src[:4*n]
+		raceRead(src)
+		raceWrite(dst)
+		m := n &^ (lanes - 1)
+		if m > 0 {
+			fn(&dst[0], (*uint32)(unsafe.Pointer(&src[0])), m, e8p(p))
+		}
+		intToE8M0[S](dst[m:], src[4*m:], p)
+	}
 }
 
 // avx2FusedE8 wraps an AVX2 fused E8M0 kernel (gen/amd64/e8m0.go); f32 is

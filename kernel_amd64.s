@@ -27147,252 +27147,378 @@ tail:
 	VZEROUPPER
 	RET
 
-// func i32ToE8M0AVX512(dst *uint8, src *uint32, n int, p *[4]uint32)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·i32ToE8M0AVX512(SB), NOSPLIT, $0-32
-	MOVL         $0x00000001, AX
-	VPBROADCASTD AX, Z0
+// func i32ToE8M0AVX2(dst *uint8, src *uint32, n int, p *[4]uint32)
+// Requires: AVX, AVX2
+TEXT ·i32ToE8M0AVX2(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
-	MOVL         $0x7fffffff, SI
-	VPBROADCASTD SI, Z1
-	MOVL         $0x00800000, SI
-	VPBROADCASTD SI, Z2
-	MOVL         $0x7f800000, SI
-	VPBROADCASTD SI, Z3
-	MOVL         $0x00000095, SI
-	VPBROADCASTD SI, Z4
-	MOVL         $0x000000ff, SI
-	VPBROADCASTD SI, Z5
-	VPBROADCASTD (BX), Z6
-	VPBROADCASTD 4(BX), Z7
-	VPBROADCASTD 8(BX), Z8
-	VPSLLD       $0x18, Z8, Z8
-	VPSRAD       $0x18, Z8, Z8
-	VMOVDQU32    packdb4_4<>+0(SB), Z9
+	VPBROADCASTD (BX), Y0
+	VPSLLD       $0x1f, Y0, Y1
+	VPSRAD       $0x1f, Y1, Y1
+	VPSRLD       $0x17, Y1, Y1
+	VPSLLD       $0x09, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VPXOR        splat32_7fffffff<>+0(SB), Y0, Y0
+	VPBROADCASTD 8(BX), Y1
+	MOVL         $0x0000009f, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VMOVDQU      packdb4_2<>+0(SB), Y3
 
 main:
-	CMPQ             DX, $0x00000040
-	JB               single
-	VMOVDQU64        (CX), Z10
-	VCVTDQ2PS.RZ_SAE Z10, Z11
-	VCVTTPS2DQ       Z11, Z12
-	VPCMPD           $0x04, Z12, Z10, K1
-	VPORD            Z0, Z11, K1, Z11
-	VPANDD           Z1, Z11, Z10
-	VPCMPUD          $0x01, Z2, Z10, K1
-	VCVTDQ2PS        Z10, K1, Z10
-	VPADDD           Z6, Z10, Z11
-	VPSRLD           $0x17, Z11, Z11
-	VPSUBD           Z4, Z11, K1, Z11
-	VPMAXSD          Z8, Z11, Z11
-	VPMINUD          Z7, Z11, Z11
-	VPCMPUD          $0x06, Z3, Z10, K1
-	VMOVDQA32        Z5, K1, Z11
-	VMOVDQU64        64(CX), Z10
-	VCVTDQ2PS.RZ_SAE Z10, Z12
-	VCVTTPS2DQ       Z12, Z13
-	VPCMPD           $0x04, Z13, Z10, K1
-	VPORD            Z0, Z12, K1, Z12
-	VPANDD           Z1, Z12, Z10
-	VPCMPUD          $0x01, Z2, Z10, K1
-	VCVTDQ2PS        Z10, K1, Z10
-	VPADDD           Z6, Z10, Z12
-	VPSRLD           $0x17, Z12, Z12
-	VPSUBD           Z4, Z12, K1, Z12
-	VPMAXSD          Z8, Z12, Z12
-	VPMINUD          Z7, Z12, Z12
-	VPCMPUD          $0x06, Z3, Z10, K1
-	VMOVDQA32        Z5, K1, Z12
-	VMOVDQU64        128(CX), Z10
-	VCVTDQ2PS.RZ_SAE Z10, Z13
-	VCVTTPS2DQ       Z13, Z14
-	VPCMPD           $0x04, Z14, Z10, K1
-	VPORD            Z0, Z13, K1, Z13
-	VPANDD           Z1, Z13, Z10
-	VPCMPUD          $0x01, Z2, Z10, K1
-	VCVTDQ2PS        Z10, K1, Z10
-	VPADDD           Z6, Z10, Z13
-	VPSRLD           $0x17, Z13, Z13
-	VPSUBD           Z4, Z13, K1, Z13
-	VPMAXSD          Z8, Z13, Z13
-	VPMINUD          Z7, Z13, Z13
-	VPCMPUD          $0x06, Z3, Z10, K1
-	VMOVDQA32        Z5, K1, Z13
-	VMOVDQU64        192(CX), Z10
-	VCVTDQ2PS.RZ_SAE Z10, Z14
-	VCVTTPS2DQ       Z14, Z15
-	VPCMPD           $0x04, Z15, Z10, K1
-	VPORD            Z0, Z14, K1, Z14
-	VPANDD           Z1, Z14, Z10
-	VPCMPUD          $0x01, Z2, Z10, K1
-	VCVTDQ2PS        Z10, K1, Z10
-	VPADDD           Z6, Z10, Z14
-	VPSRLD           $0x17, Z14, Z14
-	VPSUBD           Z4, Z14, K1, Z14
-	VPMAXSD          Z8, Z14, Z14
-	VPMINUD          Z7, Z14, Z14
-	VPCMPUD          $0x06, Z3, Z10, K1
-	VMOVDQA32        Z5, K1, Z14
-	VPACKUSDW        Z12, Z11, Z11
-	VPACKUSDW        Z14, Z13, Z13
-	VPACKUSWB        Z13, Z11, Z11
-	VPERMD           Z11, Z9, Z11
-	VMOVDQU64        Z11, (AX)
-	ADDQ             $0x00000100, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              main
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), Y4
+	VPABSD    Y4, Y4
+	VPSRLD    $0x08, Y4, Y5
+	VPCMPGTD  splat32_00ffffff<>+0(SB), Y4, Y6
+	VPSRAD    $0x1f, Y4, Y7
+	VPOR      Y7, Y6, Y6
+	VPBLENDVB Y6, Y5, Y4, Y5
+	VCVTDQ2PS Y5, Y5
+	VPSRLD    $0x17, Y5, Y5
+	VPAND     splat32_00000008<>+0(SB), Y6, Y6
+	VPADDD    Y6, Y5, Y5
+	VPSUBD    Y5, Y2, Y6
+	VPSLLVD   Y6, Y4, Y6
+	VPXOR     splat32_80000000<>+0(SB), Y6, Y6
+	VPCMPGTD  Y0, Y6, Y6
+	VPSUBD    Y6, Y5, Y5
+	VPXOR     Y6, Y6, Y6
+	VPCMPEQD  Y6, Y4, Y6
+	VPBLENDVB Y6, Y1, Y5, Y5
+	VMOVDQU   32(CX), Y4
+	VPABSD    Y4, Y4
+	VPSRLD    $0x08, Y4, Y6
+	VPCMPGTD  splat32_00ffffff<>+0(SB), Y4, Y7
+	VPSRAD    $0x1f, Y4, Y8
+	VPOR      Y8, Y7, Y7
+	VPBLENDVB Y7, Y6, Y4, Y6
+	VCVTDQ2PS Y6, Y6
+	VPSRLD    $0x17, Y6, Y6
+	VPAND     splat32_00000008<>+0(SB), Y7, Y7
+	VPADDD    Y7, Y6, Y6
+	VPSUBD    Y6, Y2, Y7
+	VPSLLVD   Y7, Y4, Y7
+	VPXOR     splat32_80000000<>+0(SB), Y7, Y7
+	VPCMPGTD  Y0, Y7, Y7
+	VPSUBD    Y7, Y6, Y6
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQD  Y7, Y4, Y7
+	VPBLENDVB Y7, Y1, Y6, Y6
+	VMOVDQU   64(CX), Y4
+	VPABSD    Y4, Y4
+	VPSRLD    $0x08, Y4, Y7
+	VPCMPGTD  splat32_00ffffff<>+0(SB), Y4, Y8
+	VPSRAD    $0x1f, Y4, Y9
+	VPOR      Y9, Y8, Y8
+	VPBLENDVB Y8, Y7, Y4, Y7
+	VCVTDQ2PS Y7, Y7
+	VPSRLD    $0x17, Y7, Y7
+	VPAND     splat32_00000008<>+0(SB), Y8, Y8
+	VPADDD    Y8, Y7, Y7
+	VPSUBD    Y7, Y2, Y8
+	VPSLLVD   Y8, Y4, Y8
+	VPXOR     splat32_80000000<>+0(SB), Y8, Y8
+	VPCMPGTD  Y0, Y8, Y8
+	VPSUBD    Y8, Y7, Y7
+	VPXOR     Y8, Y8, Y8
+	VPCMPEQD  Y8, Y4, Y8
+	VPBLENDVB Y8, Y1, Y7, Y7
+	VMOVDQU   96(CX), Y4
+	VPABSD    Y4, Y4
+	VPSRLD    $0x08, Y4, Y8
+	VPCMPGTD  splat32_00ffffff<>+0(SB), Y4, Y9
+	VPSRAD    $0x1f, Y4, Y10
+	VPOR      Y10, Y9, Y9
+	VPBLENDVB Y9, Y8, Y4, Y8
+	VCVTDQ2PS Y8, Y8
+	VPSRLD    $0x17, Y8, Y8
+	VPAND     splat32_00000008<>+0(SB), Y9, Y9
+	VPADDD    Y9, Y8, Y8
+	VPSUBD    Y8, Y2, Y9
+	VPSLLVD   Y9, Y4, Y9
+	VPXOR     splat32_80000000<>+0(SB), Y9, Y9
+	VPCMPGTD  Y0, Y9, Y9
+	VPSUBD    Y9, Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQD  Y9, Y4, Y9
+	VPBLENDVB Y9, Y1, Y8, Y8
+	VPACKUSDW Y6, Y5, Y5
+	VPACKUSDW Y8, Y7, Y7
+	VPACKUSWB Y7, Y5, Y5
+	VPERMD    Y5, Y3, Y5
+	VMOVDQU   Y5, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
 
 single:
-	CMPQ             DX, $0x00000010
-	JB               tail
-	VMOVDQU64        (CX), Z9
-	VCVTDQ2PS.RZ_SAE Z9, Z10
-	VCVTTPS2DQ       Z10, Z11
-	VPCMPD           $0x04, Z11, Z9, K1
-	VPORD            Z0, Z10, K1, Z10
-	VPANDD           Z1, Z10, Z9
-	VPCMPUD          $0x01, Z2, Z9, K1
-	VCVTDQ2PS        Z9, K1, Z9
-	VPADDD           Z6, Z9, Z10
-	VPSRLD           $0x17, Z10, Z10
-	VPSUBD           Z4, Z10, K1, Z10
-	VPMAXSD          Z8, Z10, Z10
-	VPMINUD          Z7, Z10, Z10
-	VPCMPUD          $0x06, Z3, Z9, K1
-	VMOVDQA32        Z5, K1, Z10
-	VPMOVDB          Z10, X10
-	VMOVDQU64        X10, (AX)
-	ADDQ             $0x00000040, CX
-	ADDQ             $0x00000010, AX
-	SUBQ             $0x00000010, DX
-	JMP              single
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU      (CX), Y3
+	VPABSD       Y3, Y3
+	VPSRLD       $0x08, Y3, Y4
+	VPCMPGTD     splat32_00ffffff<>+0(SB), Y3, Y5
+	VPSRAD       $0x1f, Y3, Y6
+	VPOR         Y6, Y5, Y5
+	VPBLENDVB    Y5, Y4, Y3, Y4
+	VCVTDQ2PS    Y4, Y4
+	VPSRLD       $0x17, Y4, Y4
+	VPAND        splat32_00000008<>+0(SB), Y5, Y5
+	VPADDD       Y5, Y4, Y4
+	VPSUBD       Y4, Y2, Y5
+	VPSLLVD      Y5, Y3, Y5
+	VPXOR        splat32_80000000<>+0(SB), Y5, Y5
+	VPCMPGTD     Y0, Y5, Y5
+	VPSUBD       Y5, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	VPCMPEQD     Y5, Y3, Y5
+	VPBLENDVB    Y5, Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X3
+	VPACKUSDW    X3, X4, X4
+	VPACKUSWB    X4, X4, X4
+	VMOVQ        X4, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
 
 tail:
-	TESTQ            DX, DX
-	JZ               done
-	MOVQ             $-1, BX
-	BZHIQ            DX, BX, BX
-	KMOVQ            BX, K1
-	VMOVDQU32.Z      (CX), K1, Z9
-	VCVTDQ2PS.RZ_SAE Z9, Z10
-	VCVTTPS2DQ       Z10, Z11
-	VPCMPD           $0x04, Z11, Z9, K2
-	VPORD            Z0, Z10, K2, Z10
-	VPANDD           Z1, Z10, Z0
-	VPCMPUD          $0x01, Z2, Z0, K2
-	VCVTDQ2PS        Z0, K2, Z0
-	VPADDD           Z6, Z0, Z1
-	VPSRLD           $0x17, Z1, Z1
-	VPSUBD           Z4, Z1, K2, Z1
-	VPMAXSD          Z8, Z1, Z1
-	VPMINUD          Z7, Z1, Z1
-	VPCMPUD          $0x06, Z3, Z0, K2
-	VMOVDQA32        Z5, K2, Z1
-	VPMOVDB          Z1, X1
-	VMOVDQU8         X1, K1, (AX)
-
-done:
 	VZEROUPPER
 	RET
 
-// func u32ToE8M0AVX512(dst *uint8, src *uint32, n int, p *[4]uint32)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·u32ToE8M0AVX512(SB), NOSPLIT, $0-32
-	MOVL         $0x00000001, AX
-	VPBROADCASTD AX, Z0
+DATA splat32_00ffffff<>+0(SB)/4, $0x00ffffff
+DATA splat32_00ffffff<>+4(SB)/4, $0x00ffffff
+DATA splat32_00ffffff<>+8(SB)/4, $0x00ffffff
+DATA splat32_00ffffff<>+12(SB)/4, $0x00ffffff
+DATA splat32_00ffffff<>+16(SB)/4, $0x00ffffff
+DATA splat32_00ffffff<>+20(SB)/4, $0x00ffffff
+DATA splat32_00ffffff<>+24(SB)/4, $0x00ffffff
+DATA splat32_00ffffff<>+28(SB)/4, $0x00ffffff
+GLOBL splat32_00ffffff<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00000008<>+0(SB)/4, $0x00000008
+DATA splat32_00000008<>+4(SB)/4, $0x00000008
+DATA splat32_00000008<>+8(SB)/4, $0x00000008
+DATA splat32_00000008<>+12(SB)/4, $0x00000008
+DATA splat32_00000008<>+16(SB)/4, $0x00000008
+DATA splat32_00000008<>+20(SB)/4, $0x00000008
+DATA splat32_00000008<>+24(SB)/4, $0x00000008
+DATA splat32_00000008<>+28(SB)/4, $0x00000008
+GLOBL splat32_00000008<>(SB), RODATA|NOPTR, $32
+
+// func u32ToE8M0AVX2(dst *uint8, src *uint32, n int, p *[4]uint32)
+// Requires: AVX, AVX2
+TEXT ·u32ToE8M0AVX2(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
-	MOVL         $0x7fffffff, SI
-	VPBROADCASTD SI, Z1
-	MOVL         $0x00800000, SI
-	VPBROADCASTD SI, Z2
-	MOVL         $0x7f800000, SI
-	VPBROADCASTD SI, Z3
-	MOVL         $0x00000095, SI
-	VPBROADCASTD SI, Z4
-	MOVL         $0x000000ff, SI
-	VPBROADCASTD SI, Z5
-	VPBROADCASTD (BX), Z6
-	VPBROADCASTD 4(BX), Z7
-	VPBROADCASTD 8(BX), Z8
-	VPSLLD       $0x18, Z8, Z8
-	VPSRAD       $0x18, Z8, Z8
-	VMOVDQU32    packdb4_4<>+0(SB), Z9
+	VPBROADCASTD (BX), Y0
+	VPSLLD       $0x1f, Y0, Y1
+	VPSRAD       $0x1f, Y1, Y1
+	VPSRLD       $0x17, Y1, Y1
+	VPSLLD       $0x09, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VPXOR        splat32_7fffffff<>+0(SB), Y0, Y0
+	VPBROADCASTD 8(BX), Y1
+	MOVL         $0x0000009f, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VMOVDQU      packdb4_2<>+0(SB), Y3
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), Y4
+	VPSRLD    $0x08, Y4, Y5
+	VPCMPGTD  splat32_00ffffff<>+0(SB), Y4, Y6
+	VPSRAD    $0x1f, Y4, Y7
+	VPOR      Y7, Y6, Y6
+	VPBLENDVB Y6, Y5, Y4, Y5
+	VCVTDQ2PS Y5, Y5
+	VPSRLD    $0x17, Y5, Y5
+	VPAND     splat32_00000008<>+0(SB), Y6, Y6
+	VPADDD    Y6, Y5, Y5
+	VPSUBD    Y5, Y2, Y6
+	VPSLLVD   Y6, Y4, Y6
+	VPXOR     splat32_80000000<>+0(SB), Y6, Y6
+	VPCMPGTD  Y0, Y6, Y6
+	VPSUBD    Y6, Y5, Y5
+	VPXOR     Y6, Y6, Y6
+	VPCMPEQD  Y6, Y4, Y6
+	VPBLENDVB Y6, Y1, Y5, Y5
+	VMOVDQU   32(CX), Y4
+	VPSRLD    $0x08, Y4, Y6
+	VPCMPGTD  splat32_00ffffff<>+0(SB), Y4, Y7
+	VPSRAD    $0x1f, Y4, Y8
+	VPOR      Y8, Y7, Y7
+	VPBLENDVB Y7, Y6, Y4, Y6
+	VCVTDQ2PS Y6, Y6
+	VPSRLD    $0x17, Y6, Y6
+	VPAND     splat32_00000008<>+0(SB), Y7, Y7
+	VPADDD    Y7, Y6, Y6
+	VPSUBD    Y6, Y2, Y7
+	VPSLLVD   Y7, Y4, Y7
+	VPXOR     splat32_80000000<>+0(SB), Y7, Y7
+	VPCMPGTD  Y0, Y7, Y7
+	VPSUBD    Y7, Y6, Y6
+	VPXOR     Y7, Y7, Y7
+	VPCMPEQD  Y7, Y4, Y7
+	VPBLENDVB Y7, Y1, Y6, Y6
+	VMOVDQU   64(CX), Y4
+	VPSRLD    $0x08, Y4, Y7
+	VPCMPGTD  splat32_00ffffff<>+0(SB), Y4, Y8
+	VPSRAD    $0x1f, Y4, Y9
+	VPOR      Y9, Y8, Y8
+	VPBLENDVB Y8, Y7, Y4, Y7
+	VCVTDQ2PS Y7, Y7
+	VPSRLD    $0x17, Y7, Y7
+	VPAND     splat32_00000008<>+0(SB), Y8, Y8
+	VPADDD    Y8, Y7, Y7
+	VPSUBD    Y7, Y2, Y8
+	VPSLLVD   Y8, Y4, Y8
+	VPXOR     splat32_80000000<>+0(SB), Y8, Y8
+	VPCMPGTD  Y0, Y8, Y8
+	VPSUBD    Y8, Y7, Y7
+	VPXOR     Y8, Y8, Y8
+	VPCMPEQD  Y8, Y4, Y8
+	VPBLENDVB Y8, Y1, Y7, Y7
+	VMOVDQU   96(CX), Y4
+	VPSRLD    $0x08, Y4, Y8
+	VPCMPGTD  splat32_00ffffff<>+0(SB), Y4, Y9
+	VPSRAD    $0x1f, Y4, Y10
+	VPOR      Y10, Y9, Y9
+	VPBLENDVB Y9, Y8, Y4, Y8
+	VCVTDQ2PS Y8, Y8
+	VPSRLD    $0x17, Y8, Y8
+	VPAND     splat32_00000008<>+0(SB), Y9, Y9
+	VPADDD    Y9, Y8, Y8
+	VPSUBD    Y8, Y2, Y9
+	VPSLLVD   Y9, Y4, Y9
+	VPXOR     splat32_80000000<>+0(SB), Y9, Y9
+	VPCMPGTD  Y0, Y9, Y9
+	VPSUBD    Y9, Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VPCMPEQD  Y9, Y4, Y9
+	VPBLENDVB Y9, Y1, Y8, Y8
+	VPACKUSDW Y6, Y5, Y5
+	VPACKUSDW Y8, Y7, Y7
+	VPACKUSWB Y7, Y5, Y5
+	VPERMD    Y5, Y3, Y5
+	VMOVDQU   Y5, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU      (CX), Y3
+	VPSRLD       $0x08, Y3, Y4
+	VPCMPGTD     splat32_00ffffff<>+0(SB), Y3, Y5
+	VPSRAD       $0x1f, Y3, Y6
+	VPOR         Y6, Y5, Y5
+	VPBLENDVB    Y5, Y4, Y3, Y4
+	VCVTDQ2PS    Y4, Y4
+	VPSRLD       $0x17, Y4, Y4
+	VPAND        splat32_00000008<>+0(SB), Y5, Y5
+	VPADDD       Y5, Y4, Y4
+	VPSUBD       Y4, Y2, Y5
+	VPSLLVD      Y5, Y3, Y5
+	VPXOR        splat32_80000000<>+0(SB), Y5, Y5
+	VPCMPGTD     Y0, Y5, Y5
+	VPSUBD       Y5, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	VPCMPEQD     Y5, Y3, Y5
+	VPBLENDVB    Y5, Y1, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X3
+	VPACKUSDW    X3, X4, X4
+	VPACKUSWB    X4, X4, X4
+	VMOVQ        X4, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func i32ToE8M0AVX512(dst *uint8, src *uint32, n int, p *[4]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·i32ToE8M0AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	VPBROADCASTD (BX), Z0
+	VPSLLD       $0x1f, Z0, Z1
+	VPSRAD       $0x1f, Z1, Z1
+	VPSRLD       $0x17, Z1, Z1
+	VPSLLD       $0x09, Z0, Z0
+	VPORD        Z1, Z0, Z0
+	VPTERNLOGD   $0x55, Z0, Z0, Z0
+	VPBROADCASTD 8(BX), Z1
+	MOVL         $0x0000009f, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z3
+	VMOVDQU32    packdb4_4<>+0(SB), Z4
 
 main:
 	CMPQ              DX, $0x00000040
 	JB                single
-	VMOVDQU64         (CX), Z10
-	VCVTUDQ2PS.RZ_SAE Z10, Z11
-	VCVTTPS2UDQ       Z11, Z12
-	VPCMPD            $0x04, Z12, Z10, K1
-	VPORD             Z0, Z11, K1, Z11
-	VPANDD            Z1, Z11, Z10
-	VPCMPUD           $0x01, Z2, Z10, K1
-	VCVTDQ2PS         Z10, K1, Z10
-	VPADDD            Z6, Z10, Z11
-	VPSRLD            $0x17, Z11, Z11
-	VPSUBD            Z4, Z11, K1, Z11
-	VPMAXSD           Z8, Z11, Z11
-	VPMINUD           Z7, Z11, Z11
-	VPCMPUD           $0x06, Z3, Z10, K1
-	VMOVDQA32         Z5, K1, Z11
-	VMOVDQU64         64(CX), Z10
-	VCVTUDQ2PS.RZ_SAE Z10, Z12
-	VCVTTPS2UDQ       Z12, Z13
-	VPCMPD            $0x04, Z13, Z10, K1
-	VPORD             Z0, Z12, K1, Z12
-	VPANDD            Z1, Z12, Z10
-	VPCMPUD           $0x01, Z2, Z10, K1
-	VCVTDQ2PS         Z10, K1, Z10
-	VPADDD            Z6, Z10, Z12
-	VPSRLD            $0x17, Z12, Z12
-	VPSUBD            Z4, Z12, K1, Z12
-	VPMAXSD           Z8, Z12, Z12
-	VPMINUD           Z7, Z12, Z12
-	VPCMPUD           $0x06, Z3, Z10, K1
-	VMOVDQA32         Z5, K1, Z12
-	VMOVDQU64         128(CX), Z10
-	VCVTUDQ2PS.RZ_SAE Z10, Z13
-	VCVTTPS2UDQ       Z13, Z14
-	VPCMPD            $0x04, Z14, Z10, K1
-	VPORD             Z0, Z13, K1, Z13
-	VPANDD            Z1, Z13, Z10
-	VPCMPUD           $0x01, Z2, Z10, K1
-	VCVTDQ2PS         Z10, K1, Z10
-	VPADDD            Z6, Z10, Z13
-	VPSRLD            $0x17, Z13, Z13
-	VPSUBD            Z4, Z13, K1, Z13
-	VPMAXSD           Z8, Z13, Z13
-	VPMINUD           Z7, Z13, Z13
-	VPCMPUD           $0x06, Z3, Z10, K1
-	VMOVDQA32         Z5, K1, Z13
-	VMOVDQU64         192(CX), Z10
-	VCVTUDQ2PS.RZ_SAE Z10, Z14
-	VCVTTPS2UDQ       Z14, Z15
-	VPCMPD            $0x04, Z15, Z10, K1
-	VPORD             Z0, Z14, K1, Z14
-	VPANDD            Z1, Z14, Z10
-	VPCMPUD           $0x01, Z2, Z10, K1
-	VCVTDQ2PS         Z10, K1, Z10
-	VPADDD            Z6, Z10, Z14
-	VPSRLD            $0x17, Z14, Z14
-	VPSUBD            Z4, Z14, K1, Z14
-	VPMAXSD           Z8, Z14, Z14
-	VPMINUD           Z7, Z14, Z14
-	VPCMPUD           $0x06, Z3, Z10, K1
-	VMOVDQA32         Z5, K1, Z14
-	VPACKUSDW         Z12, Z11, Z11
-	VPACKUSDW         Z14, Z13, Z13
-	VPACKUSWB         Z13, Z11, Z11
-	VPERMD            Z11, Z9, Z11
-	VMOVDQU64         Z11, (AX)
+	VMOVDQU64         (CX), Z5
+	VPABSD            Z5, Z5
+	VCVTUDQ2PS.RZ_SAE Z5, Z6
+	VPSRLD            $0x17, Z6, Z6
+	VPSUBD            Z6, Z2, Z7
+	VPSLLVD           Z7, Z5, Z7
+	VPCMPUD           $0x06, Z0, Z7, K1
+	VPADDD            Z3, Z6, K1, Z6
+	VPTESTNMD         Z5, Z5, K1
+	VMOVDQA32         Z1, K1, Z6
+	VMOVDQU64         64(CX), Z5
+	VPABSD            Z5, Z5
+	VCVTUDQ2PS.RZ_SAE Z5, Z7
+	VPSRLD            $0x17, Z7, Z7
+	VPSUBD            Z7, Z2, Z8
+	VPSLLVD           Z8, Z5, Z8
+	VPCMPUD           $0x06, Z0, Z8, K1
+	VPADDD            Z3, Z7, K1, Z7
+	VPTESTNMD         Z5, Z5, K1
+	VMOVDQA32         Z1, K1, Z7
+	VMOVDQU64         128(CX), Z5
+	VPABSD            Z5, Z5
+	VCVTUDQ2PS.RZ_SAE Z5, Z8
+	VPSRLD            $0x17, Z8, Z8
+	VPSUBD            Z8, Z2, Z9
+	VPSLLVD           Z9, Z5, Z9
+	VPCMPUD           $0x06, Z0, Z9, K1
+	VPADDD            Z3, Z8, K1, Z8
+	VPTESTNMD         Z5, Z5, K1
+	VMOVDQA32         Z1, K1, Z8
+	VMOVDQU64         192(CX), Z5
+	VPABSD            Z5, Z5
+	VCVTUDQ2PS.RZ_SAE Z5, Z9
+	VPSRLD            $0x17, Z9, Z9
+	VPSUBD            Z9, Z2, Z10
+	VPSLLVD           Z10, Z5, Z10
+	VPCMPUD           $0x06, Z0, Z10, K1
+	VPADDD            Z3, Z9, K1, Z9
+	VPTESTNMD         Z5, Z5, K1
+	VMOVDQA32         Z1, K1, Z9
+	VPACKUSDW         Z7, Z6, Z6
+	VPACKUSDW         Z9, Z8, Z8
+	VPACKUSWB         Z8, Z6, Z6
+	VPERMD            Z6, Z4, Z6
+	VMOVDQU64         Z6, (AX)
 	ADDQ              $0x00000100, CX
 	ADDQ              $0x00000040, AX
 	SUBQ              $0x00000040, DX
@@ -27401,23 +27527,18 @@ main:
 single:
 	CMPQ              DX, $0x00000010
 	JB                tail
-	VMOVDQU64         (CX), Z9
-	VCVTUDQ2PS.RZ_SAE Z9, Z10
-	VCVTTPS2UDQ       Z10, Z11
-	VPCMPD            $0x04, Z11, Z9, K1
-	VPORD             Z0, Z10, K1, Z10
-	VPANDD            Z1, Z10, Z9
-	VPCMPUD           $0x01, Z2, Z9, K1
-	VCVTDQ2PS         Z9, K1, Z9
-	VPADDD            Z6, Z9, Z10
-	VPSRLD            $0x17, Z10, Z10
-	VPSUBD            Z4, Z10, K1, Z10
-	VPMAXSD           Z8, Z10, Z10
-	VPMINUD           Z7, Z10, Z10
-	VPCMPUD           $0x06, Z3, Z9, K1
-	VMOVDQA32         Z5, K1, Z10
-	VPMOVDB           Z10, X10
-	VMOVDQU64         X10, (AX)
+	VMOVDQU64         (CX), Z4
+	VPABSD            Z4, Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z5
+	VPSRLD            $0x17, Z5, Z5
+	VPSUBD            Z5, Z2, Z6
+	VPSLLVD           Z6, Z4, Z6
+	VPCMPUD           $0x06, Z0, Z6, K1
+	VPADDD            Z3, Z5, K1, Z5
+	VPTESTNMD         Z4, Z4, K1
+	VMOVDQA32         Z1, K1, Z5
+	VPMOVDB           Z5, X5
+	VMOVDQU64         X5, (AX)
 	ADDQ              $0x00000040, CX
 	ADDQ              $0x00000010, AX
 	SUBQ              $0x00000010, DX
@@ -27429,23 +27550,129 @@ tail:
 	MOVQ              $-1, BX
 	BZHIQ             DX, BX, BX
 	KMOVQ             BX, K1
-	VMOVDQU32.Z       (CX), K1, Z9
-	VCVTUDQ2PS.RZ_SAE Z9, Z10
-	VCVTTPS2UDQ       Z10, Z11
-	VPCMPD            $0x04, Z11, Z9, K2
-	VPORD             Z0, Z10, K2, Z10
-	VPANDD            Z1, Z10, Z0
-	VPCMPUD           $0x01, Z2, Z0, K2
-	VCVTDQ2PS         Z0, K2, Z0
-	VPADDD            Z6, Z0, Z1
-	VPSRLD            $0x17, Z1, Z1
-	VPSUBD            Z4, Z1, K2, Z1
-	VPMAXSD           Z8, Z1, Z1
-	VPMINUD           Z7, Z1, Z1
-	VPCMPUD           $0x06, Z3, Z0, K2
-	VMOVDQA32         Z5, K2, Z1
-	VPMOVDB           Z1, X1
-	VMOVDQU8          X1, K1, (AX)
+	VMOVDQU32.Z       (CX), K1, Z4
+	VPABSD            Z4, Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z5
+	VPSRLD            $0x17, Z5, Z5
+	VPSUBD            Z5, Z2, Z2
+	VPSLLVD           Z2, Z4, Z2
+	VPCMPUD           $0x06, Z0, Z2, K2
+	VPADDD            Z3, Z5, K2, Z5
+	VPTESTNMD         Z4, Z4, K2
+	VMOVDQA32         Z1, K2, Z5
+	VPMOVDB           Z5, X5
+	VMOVDQU8          X5, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func u32ToE8M0AVX512(dst *uint8, src *uint32, n int, p *[4]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·u32ToE8M0AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	VPBROADCASTD (BX), Z0
+	VPSLLD       $0x1f, Z0, Z1
+	VPSRAD       $0x1f, Z1, Z1
+	VPSRLD       $0x17, Z1, Z1
+	VPSLLD       $0x09, Z0, Z0
+	VPORD        Z1, Z0, Z0
+	VPTERNLOGD   $0x55, Z0, Z0, Z0
+	VPBROADCASTD 8(BX), Z1
+	MOVL         $0x0000009f, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z3
+	VMOVDQU32    packdb4_4<>+0(SB), Z4
+
+main:
+	CMPQ              DX, $0x00000040
+	JB                single
+	VMOVDQU64         (CX), Z5
+	VCVTUDQ2PS.RZ_SAE Z5, Z6
+	VPSRLD            $0x17, Z6, Z6
+	VPSUBD            Z6, Z2, Z7
+	VPSLLVD           Z7, Z5, Z7
+	VPCMPUD           $0x06, Z0, Z7, K1
+	VPADDD            Z3, Z6, K1, Z6
+	VPTESTNMD         Z5, Z5, K1
+	VMOVDQA32         Z1, K1, Z6
+	VMOVDQU64         64(CX), Z5
+	VCVTUDQ2PS.RZ_SAE Z5, Z7
+	VPSRLD            $0x17, Z7, Z7
+	VPSUBD            Z7, Z2, Z8
+	VPSLLVD           Z8, Z5, Z8
+	VPCMPUD           $0x06, Z0, Z8, K1
+	VPADDD            Z3, Z7, K1, Z7
+	VPTESTNMD         Z5, Z5, K1
+	VMOVDQA32         Z1, K1, Z7
+	VMOVDQU64         128(CX), Z5
+	VCVTUDQ2PS.RZ_SAE Z5, Z8
+	VPSRLD            $0x17, Z8, Z8
+	VPSUBD            Z8, Z2, Z9
+	VPSLLVD           Z9, Z5, Z9
+	VPCMPUD           $0x06, Z0, Z9, K1
+	VPADDD            Z3, Z8, K1, Z8
+	VPTESTNMD         Z5, Z5, K1
+	VMOVDQA32         Z1, K1, Z8
+	VMOVDQU64         192(CX), Z5
+	VCVTUDQ2PS.RZ_SAE Z5, Z9
+	VPSRLD            $0x17, Z9, Z9
+	VPSUBD            Z9, Z2, Z10
+	VPSLLVD           Z10, Z5, Z10
+	VPCMPUD           $0x06, Z0, Z10, K1
+	VPADDD            Z3, Z9, K1, Z9
+	VPTESTNMD         Z5, Z5, K1
+	VMOVDQA32         Z1, K1, Z9
+	VPACKUSDW         Z7, Z6, Z6
+	VPACKUSDW         Z9, Z8, Z8
+	VPACKUSWB         Z8, Z6, Z6
+	VPERMD            Z6, Z4, Z6
+	VMOVDQU64         Z6, (AX)
+	ADDQ              $0x00000100, CX
+	ADDQ              $0x00000040, AX
+	SUBQ              $0x00000040, DX
+	JMP               main
+
+single:
+	CMPQ              DX, $0x00000010
+	JB                tail
+	VMOVDQU64         (CX), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z5
+	VPSRLD            $0x17, Z5, Z5
+	VPSUBD            Z5, Z2, Z6
+	VPSLLVD           Z6, Z4, Z6
+	VPCMPUD           $0x06, Z0, Z6, K1
+	VPADDD            Z3, Z5, K1, Z5
+	VPTESTNMD         Z4, Z4, K1
+	VMOVDQA32         Z1, K1, Z5
+	VPMOVDB           Z5, X5
+	VMOVDQU64         X5, (AX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000010, AX
+	SUBQ              $0x00000010, DX
+	JMP               single
+
+tail:
+	TESTQ             DX, DX
+	JZ                done
+	MOVQ              $-1, BX
+	BZHIQ             DX, BX, BX
+	KMOVQ             BX, K1
+	VMOVDQU32.Z       (CX), K1, Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z5
+	VPSRLD            $0x17, Z5, Z5
+	VPSUBD            Z5, Z2, Z2
+	VPSLLVD           Z2, Z4, Z2
+	VPCMPUD           $0x06, Z0, Z2, K2
+	VPADDD            Z3, Z5, K2, Z5
+	VPTESTNMD         Z4, Z4, K2
+	VMOVDQA32         Z1, K2, Z5
+	VPMOVDB           Z5, X5
+	VMOVDQU8          X5, K1, (AX)
 
 done:
 	VZEROUPPER

@@ -776,6 +776,12 @@ func u16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
 func u16ToE8M0AVX2(dst *uint8, src *uint16, n int, p *[4]uint32)
 
 //go:noescape
+func i32ToE8M0AVX2(dst *uint8, src *uint32, n int, p *[4]uint32)
+
+//go:noescape
+func u32ToE8M0AVX2(dst *uint8, src *uint32, n int, p *[4]uint32)
+
+//go:noescape
 func i32ToE8M0AVX512(dst *uint8, src *uint32, n int, p *[4]uint32)
 
 //go:noescape

@@ -90,6 +90,7 @@ const (
 	fusedU16ToF4AVX2Lanes    = 8
 	i16ToE8M0AVX2Lanes       = 8
 	i16ToF8AVX2Lanes         = 8
+	i32ToE8M0AVX2Lanes       = 8
 	i32ToF8AVX2Lanes         = 8
 	i4ToI8AVX2Lanes          = 16
 	i8ToBF16AVX2Lanes        = 16
@@ -104,6 +105,7 @@ const (
 	select8AVX2Lanes         = 32
 	u16ToE8M0AVX2Lanes       = 8
 	u16ToF8AVX2Lanes         = 8
+	u32ToE8M0AVX2Lanes       = 8
 	u32ToF8AVX2Lanes         = 8
 	u4ToU8AVX2Lanes          = 16
 	u8ToBF16AVX2Lanes        = 16

@@ -39,19 +39,117 @@ func f32ToE8M0(a *Asm) {
 	}
 }
 
-// e8m0Fused emits the AVX-512 kernels of the other e8m0Sources, and the
-// AVX2 ones of the 16-bit sources (no streaming variants: the fused stages
-// have none). On AVX2 the 32-bit integers' round to odd in registers
-// measured no faster than its own stage through a FLOAT block (INT32 0.25×
-// against 0.26×, UINT32 0.20× against 0.22× copy(), Zen 4), so they have
-// no fused kernel there.
+// e8m0Fused emits the AVX-512 and AVX2 kernels of the other e8m0Sources (no
+// streaming variants: the fused stages have none): the 16-bit sources
+// through the E8M0 core above, INT32 and UINT32 by e8m0Int's integer
+// algorithm (the round to odd in registers followed by the core measured
+// no faster than the two stages on AVX2).
 func e8m0Fused(a *Asm) {
 	for _, src := range e8m0Sources[1:] {
+		if src.size == 4 { // the 32-bit integers: e8m0Int
+			continue
+		}
 		f32ToE8M0From(a, src, AVX512)
-		if src.size == 2 {
-			f32ToE8M0From(a, src, AVX2)
+		f32ToE8M0From(a, src, AVX2)
+	}
+	for _, isa := range []ISA{AVX2, AVX512} {
+		for _, src := range e8m0Sources[1:] {
+			if src.size == 4 {
+				e8m0Int(a, src, isa)
+			}
 		}
 	}
+}
+
+// e8m0Int emits INT32 or UINT32 → FLOAT8E8M0 on the magnitude a as an
+// integer, as the portable intToE8M0 does: E8M0 is the exponent k of a's
+// leading one, plus 1 where the bits below it, left-aligned (m = a << (32-k),
+// 0 for k = 0), carry when the mode's add is added (up: 2^32-1, any bit;
+// nearest: 2^31, the top one; down: 0; add = roundAdd << 9 with roundAdd's
+// low bit repeated below, which gives those three from e8m0Table's). Zero
+// gives the underflow code, and nothing overflows. k is the exponent field
+// of a float32 conversion that cannot round up into the next power of two:
+// AVX-512 truncates ({rz-sae}); AVX2 converts a >> 8 where a ≥ 2^24 (exact,
+// its exponent is k - 8) and a itself below (exact). No round to odd and no
+// float core: about half the operations of the odd stage and the E8M0
+// kernel in sequence.
+func e8m0Int(a *Asm, from e8m0Source, isa ISA) {
+	a.Func(from.name+"ToE8M0"+isa.String(), isa, "func(dst *uint8, src *"+from.typ+", n int, p *[4]uint32)")
+	dst, src, n := a.Args()
+	p := a.GP64()
+	a.Context.Load(a.Param("p"), p)
+	// notAdd = ^add, biased by 2^31 on AVX2, whose compares are signed.
+	notAdd, t := a.Vec(), a.Vec()
+	add := a.Splat32(Mem{Base: p, Disp: e8RoundAdd})
+	a.VPSLLD(U8(31), add, t)
+	a.VPSRAD(U8(31), t, t)
+	a.VPSRLD(U8(23), t, t) // 0x1FF where roundAdd is odd
+	a.VPSLLD(U8(9), add, notAdd)
+	a.Or(t, notAdd, notAdd)
+	if isa == AVX512 {
+		a.VPTERNLOGD(U8(0x55), notAdd, notAdd, notAdd) // not
+	} else {
+		a.VPXOR(a.Splat(0x7FFFFFFF), notAdd, notAdd) // not, then the bias
+	}
+	under := a.Splat32(Mem{Base: p, Disp: e8Underflow})
+	c159, one := a.Const32(127+32), a.Splat(1)
+	var c24, bias Op
+	if isa == AVX2 {
+		c24, bias = a.Splat(1<<24-1), a.Splat(0x80000000)
+	}
+	order := a.packOrder()
+	lanes := a.Lanes32()
+	signed := from.name == "i32"
+	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: lanes, Unroll: 4}, dst, src, n, func(s *Step) {
+		var rs []VecVirtual
+		for i := 0; i < s.Lanes; i += lanes {
+			p := s.Part(i, lanes)
+			x, e, cnt, m := a.Vec(), a.Vec(), a.Vec(), a.Vec()
+			a.VLoad(x, p.Src, 32, p.M(1, 0))
+			if signed {
+				a.VPABSD(x, x) // INT32's minimum stays 2^31, read unsigned
+			}
+			if isa == AVX512 {
+				a.VCVTUDQ2PS_RZ_SAE(x, e)
+				a.VPSRLD(U8(23), e, e) // 127 + k
+			} else {
+				big, h := a.Vec(), a.Vec()
+				a.VPSRLD(U8(8), x, h)
+				a.VPCMPGTD(c24, x, big) // x ≥ 2^24 below 2^31 (a signed compare)
+				neg := a.Vec()
+				a.VPSRAD(U8(31), x, neg) // and from 2^31 (UINT32, and INT32's minimum)
+				a.VPOR(neg, big, big)
+				a.VPBLENDVB(big, h, x, e)
+				a.VCVTDQ2PS(e, e)
+				a.VPSRLD(U8(23), e, e)
+				a.VPAND(a.Splat(8), big, big)
+				a.VPADDD(big, e, e) // 127 + k
+			}
+			a.VPSUBD(e, c159, cnt) // 32 - k
+			a.VPSLLVD(cnt, x, m)
+			if isa == AVX512 {
+				k, z := a.K(), a.K()
+				a.VPCMPUD(U8(cmpGT), notAdd, m, k)
+				a.VPADDD(one, e, k, e)
+				a.VPTESTNMD(x, x, z)
+				a.VMOVDQA32(under, z, e)
+			} else {
+				c, z := a.Vec(), a.Vec()
+				a.VPXOR(bias, m, m)
+				a.VPCMPGTD(notAdd, m, c) // -1 where m + add carries
+				a.VPSUBD(c, e, e)
+				a.VPXOR(z, z, z)
+				a.VPCMPEQD(z, x, z)
+				a.VPBLENDVB(z, under, e, e)
+			}
+			rs = append(rs, e)
+		}
+		if len(rs) == 4 {
+			s.Store(a.packDB4(rs, order), s.Dst, 8, nil)
+			return
+		}
+		s.StoreLow(a.packDB(rs[0]), lanes, s.Dst, 8, s.M(1, 0))
+	})
 }
 
 // e8m0Source is a source of the E8M0 kernels: its name (the kernel is
