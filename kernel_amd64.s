@@ -49800,6 +49800,222 @@ DATA float4_bf16<>+56(SB)/4, $0xc040c000
 DATA float4_bf16<>+60(SB)/4, $0xc0c0c080
 GLOBL float4_bf16<>(SB), RODATA|NOPTR, $64
 
+// func fusedI32ToBF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedI32ToBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z2
+	VMOVDQU64    oddwords<>+0(SB), Z3
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z5
+	VMOVDQU64    oddwords<>+0(SB), Z6
+
+main:
+	CMPQ             DX, $0x00000040
+	JB               single
+	VMOVDQU64        (CX), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z8
+	VCVTTPS2DQ       Z8, Z9
+	VPCMPD           $0x04, Z9, Z7, K1
+	VPORD            Z0, Z8, K1, Z8
+	VMOVDQU64        64(CX), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z9
+	VCVTTPS2DQ       Z9, Z10
+	VPCMPD           $0x04, Z10, Z7, K1
+	VPORD            Z0, Z9, K1, Z9
+	VMOVDQU64        128(CX), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z10
+	VCVTTPS2DQ       Z10, Z11
+	VPCMPD           $0x04, Z11, Z7, K1
+	VPORD            Z0, Z10, K1, Z10
+	VMOVDQU64        192(CX), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z11
+	VCVTTPS2DQ       Z11, Z12
+	VPCMPD           $0x04, Z12, Z7, K1
+	VPORD            Z0, Z11, K1, Z11
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z4, Z7, Z7
+	VPADDD           Z5, Z8, Z8
+	VPADDD           Z7, Z8, Z8
+	VPSRLD           $0x10, Z9, Z7
+	VPANDD           Z4, Z7, Z7
+	VPADDD           Z5, Z9, Z9
+	VPADDD           Z7, Z9, Z9
+	VPSRLD           $0x10, Z10, Z7
+	VPANDD           Z4, Z7, Z7
+	VPADDD           Z5, Z10, Z10
+	VPADDD           Z7, Z10, Z10
+	VPSRLD           $0x10, Z11, Z7
+	VPANDD           Z4, Z7, Z7
+	VPADDD           Z5, Z11, Z11
+	VPADDD           Z7, Z11, Z11
+	VPERMT2W         Z9, Z6, Z8
+	VMOVDQU64        Z8, (AX)
+	VPERMT2W         Z11, Z6, Z10
+	VMOVDQU64        Z10, 64(AX)
+	ADDQ             $0x00000100, CX
+	ADDQ             $0x00000080, AX
+	SUBQ             $0x00000040, DX
+	JMP              main
+
+single:
+	CMPQ             DX, $0x00000010
+	JB               tail
+	VMOVDQU64        (CX), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z5
+	VCVTTPS2DQ       Z5, Z6
+	VPCMPD           $0x04, Z6, Z4, K1
+	VPORD            Z0, Z5, K1, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z1, Z4, Z4
+	VPADDD           Z2, Z5, Z5
+	VPADDD           Z4, Z5, Z5
+	VPERMW           Z5, Z3, Z5
+	VMOVDQU64        Y5, (AX)
+	ADDQ             $0x00000040, CX
+	ADDQ             $0x00000020, AX
+	SUBQ             $0x00000010, DX
+	JMP              single
+
+tail:
+	TESTQ            DX, DX
+	JZ               done
+	MOVQ             $-1, BX
+	BZHIQ            DX, BX, BX
+	KMOVQ            BX, K1
+	VMOVDQU32.Z      (CX), K1, Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z5
+	VCVTTPS2DQ       Z5, Z6
+	VPCMPD           $0x04, Z6, Z4, K2
+	VPORD            Z0, Z5, K2, Z5
+	VPSRLD           $0x10, Z5, Z0
+	VPANDD           Z1, Z0, Z0
+	VPADDD           Z2, Z5, Z5
+	VPADDD           Z0, Z5, Z5
+	VPERMW           Z5, Z3, Z5
+	VMOVDQU16        Y5, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedU32ToBF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedU32ToBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z2
+	VMOVDQU64    oddwords<>+0(SB), Z3
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z5
+	VMOVDQU64    oddwords<>+0(SB), Z6
+
+main:
+	CMPQ              DX, $0x00000040
+	JB                single
+	VMOVDQU64         (CX), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z8
+	VCVTTPS2UDQ       Z8, Z9
+	VPCMPD            $0x04, Z9, Z7, K1
+	VPORD             Z0, Z8, K1, Z8
+	VMOVDQU64         64(CX), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z9
+	VCVTTPS2UDQ       Z9, Z10
+	VPCMPD            $0x04, Z10, Z7, K1
+	VPORD             Z0, Z9, K1, Z9
+	VMOVDQU64         128(CX), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z10
+	VCVTTPS2UDQ       Z10, Z11
+	VPCMPD            $0x04, Z11, Z7, K1
+	VPORD             Z0, Z10, K1, Z10
+	VMOVDQU64         192(CX), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z11
+	VCVTTPS2UDQ       Z11, Z12
+	VPCMPD            $0x04, Z12, Z7, K1
+	VPORD             Z0, Z11, K1, Z11
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z4, Z7, Z7
+	VPADDD            Z5, Z8, Z8
+	VPADDD            Z7, Z8, Z8
+	VPSRLD            $0x10, Z9, Z7
+	VPANDD            Z4, Z7, Z7
+	VPADDD            Z5, Z9, Z9
+	VPADDD            Z7, Z9, Z9
+	VPSRLD            $0x10, Z10, Z7
+	VPANDD            Z4, Z7, Z7
+	VPADDD            Z5, Z10, Z10
+	VPADDD            Z7, Z10, Z10
+	VPSRLD            $0x10, Z11, Z7
+	VPANDD            Z4, Z7, Z7
+	VPADDD            Z5, Z11, Z11
+	VPADDD            Z7, Z11, Z11
+	VPERMT2W          Z9, Z6, Z8
+	VMOVDQU64         Z8, (AX)
+	VPERMT2W          Z11, Z6, Z10
+	VMOVDQU64         Z10, 64(AX)
+	ADDQ              $0x00000100, CX
+	ADDQ              $0x00000080, AX
+	SUBQ              $0x00000040, DX
+	JMP               main
+
+single:
+	CMPQ              DX, $0x00000010
+	JB                tail
+	VMOVDQU64         (CX), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z5
+	VCVTTPS2UDQ       Z5, Z6
+	VPCMPD            $0x04, Z6, Z4, K1
+	VPORD             Z0, Z5, K1, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z1, Z4, Z4
+	VPADDD            Z2, Z5, Z5
+	VPADDD            Z4, Z5, Z5
+	VPERMW            Z5, Z3, Z5
+	VMOVDQU64         Y5, (AX)
+	ADDQ              $0x00000040, CX
+	ADDQ              $0x00000020, AX
+	SUBQ              $0x00000010, DX
+	JMP               single
+
+tail:
+	TESTQ             DX, DX
+	JZ                done
+	MOVQ              $-1, BX
+	BZHIQ             DX, BX, BX
+	KMOVQ             BX, K1
+	VMOVDQU32.Z       (CX), K1, Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z5
+	VCVTTPS2UDQ       Z5, Z6
+	VPCMPD            $0x04, Z6, Z4, K2
+	VPORD             Z0, Z5, K2, Z5
+	VPSRLD            $0x10, Z5, Z0
+	VPANDD            Z1, Z0, Z0
+	VPADDD            Z2, Z5, Z5
+	VPADDD            Z0, Z5, Z5
+	VPERMW            Z5, Z3, Z5
+	VMOVDQU16         Y5, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
 // func fusedF16ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·fusedF16ToI8AVX2(SB), NOSPLIT, $0-24
@@ -52193,3 +52409,264 @@ DATA float4_bf16_hi<>+20(SB)/4, $0x40404040
 DATA float4_bf16_hi<>+24(SB)/4, $0xbfbfbf80
 DATA float4_bf16_hi<>+28(SB)/4, $0xc0c0c0c0
 GLOBL float4_bf16_hi<>(SB), RODATA|NOPTR, $32
+
+// func fusedI32ToBF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedI32ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y1
+	VCVTDQ2PS  Y1, Y2
+	VCVTTPS2DQ Y2, Y3
+	VPSUBD     Y3, Y1, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPXOR      Y1, Y3, Y3
+	VPSRAD     $0x1f, Y3, Y3
+	VPANDN     Y3, Y4, Y3
+	VPADDD     Y3, Y2, Y2
+	VPANDN     splat32_00000001<>+0(SB), Y4, Y4
+	VPOR       Y4, Y2, Y2
+	VPSRLD     $0x10, Y2, Y1
+	VPAND      splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD     splat32_00007fff<>+0(SB), Y2, Y2
+	VPADDD     Y1, Y2, Y2
+	VPSRLD     $0x10, Y2, Y2
+	VPACKUSDW  Y2, Y2, Y2
+	VPERMQ     $0x08, Y2, Y2
+	VMOVDQU    X2, (AX)
+	VMOVDQU    32(CX), Y1
+	VCVTDQ2PS  Y1, Y2
+	VCVTTPS2DQ Y2, Y3
+	VPSUBD     Y3, Y1, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPXOR      Y1, Y3, Y3
+	VPSRAD     $0x1f, Y3, Y3
+	VPANDN     Y3, Y4, Y3
+	VPADDD     Y3, Y2, Y2
+	VPANDN     splat32_00000001<>+0(SB), Y4, Y4
+	VPOR       Y4, Y2, Y2
+	VPSRLD     $0x10, Y2, Y1
+	VPAND      splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD     splat32_00007fff<>+0(SB), Y2, Y2
+	VPADDD     Y1, Y2, Y2
+	VPSRLD     $0x10, Y2, Y2
+	VPACKUSDW  Y2, Y2, Y2
+	VPERMQ     $0x08, Y2, Y2
+	VMOVDQU    X2, 16(AX)
+	VMOVDQU    64(CX), Y1
+	VCVTDQ2PS  Y1, Y2
+	VCVTTPS2DQ Y2, Y3
+	VPSUBD     Y3, Y1, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPXOR      Y1, Y3, Y3
+	VPSRAD     $0x1f, Y3, Y3
+	VPANDN     Y3, Y4, Y3
+	VPADDD     Y3, Y2, Y2
+	VPANDN     splat32_00000001<>+0(SB), Y4, Y4
+	VPOR       Y4, Y2, Y2
+	VPSRLD     $0x10, Y2, Y1
+	VPAND      splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD     splat32_00007fff<>+0(SB), Y2, Y2
+	VPADDD     Y1, Y2, Y2
+	VPSRLD     $0x10, Y2, Y2
+	VPACKUSDW  Y2, Y2, Y2
+	VPERMQ     $0x08, Y2, Y2
+	VMOVDQU    X2, 32(AX)
+	VMOVDQU    96(CX), Y1
+	VCVTDQ2PS  Y1, Y2
+	VCVTTPS2DQ Y2, Y3
+	VPSUBD     Y3, Y1, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPXOR      Y1, Y3, Y3
+	VPSRAD     $0x1f, Y3, Y3
+	VPANDN     Y3, Y4, Y3
+	VPADDD     Y3, Y2, Y2
+	VPANDN     splat32_00000001<>+0(SB), Y4, Y4
+	VPOR       Y4, Y2, Y2
+	VPSRLD     $0x10, Y2, Y1
+	VPAND      splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD     splat32_00007fff<>+0(SB), Y2, Y2
+	VPADDD     Y1, Y2, Y2
+	VPSRLD     $0x10, Y2, Y2
+	VPACKUSDW  Y2, Y2, Y2
+	VPERMQ     $0x08, Y2, Y2
+	VMOVDQU    X2, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU    (CX), Y1
+	VCVTDQ2PS  Y1, Y2
+	VCVTTPS2DQ Y2, Y3
+	VPSUBD     Y3, Y1, Y3
+	VPCMPEQD   Y0, Y3, Y4
+	VPXOR      Y1, Y3, Y3
+	VPSRAD     $0x1f, Y3, Y3
+	VPANDN     Y3, Y4, Y3
+	VPADDD     Y3, Y2, Y2
+	VPANDN     splat32_00000001<>+0(SB), Y4, Y4
+	VPOR       Y4, Y2, Y2
+	VPSRLD     $0x10, Y2, Y1
+	VPAND      splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD     splat32_00007fff<>+0(SB), Y2, Y2
+	VPADDD     Y1, Y2, Y2
+	VPSRLD     $0x10, Y2, Y2
+	VPACKUSDW  Y2, Y2, Y2
+	VPERMQ     $0x08, Y2, Y2
+	VMOVDQU    X2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedU32ToBF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedU32ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), Y1
+	VPSRLD    $0x08, Y1, Y2
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x17, Y2, Y2
+	VPSUBD    splat32_0000008e<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVD   Y2, Y1, Y3
+	VPSLLVD   Y2, Y3, Y4
+	VPCMPEQD  Y1, Y4, Y4
+	VPANDN    splat32_00000001<>+0(SB), Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTDQ2PS Y3, Y3
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y3, Y3
+	VPADDD    Y1, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VPACKUSDW Y3, Y3, Y3
+	VPERMQ    $0x08, Y3, Y3
+	VMOVDQU   X3, (AX)
+	VMOVDQU   32(CX), Y1
+	VPSRLD    $0x08, Y1, Y2
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x17, Y2, Y2
+	VPSUBD    splat32_0000008e<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVD   Y2, Y1, Y3
+	VPSLLVD   Y2, Y3, Y4
+	VPCMPEQD  Y1, Y4, Y4
+	VPANDN    splat32_00000001<>+0(SB), Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTDQ2PS Y3, Y3
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y3, Y3
+	VPADDD    Y1, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VPACKUSDW Y3, Y3, Y3
+	VPERMQ    $0x08, Y3, Y3
+	VMOVDQU   X3, 16(AX)
+	VMOVDQU   64(CX), Y1
+	VPSRLD    $0x08, Y1, Y2
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x17, Y2, Y2
+	VPSUBD    splat32_0000008e<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVD   Y2, Y1, Y3
+	VPSLLVD   Y2, Y3, Y4
+	VPCMPEQD  Y1, Y4, Y4
+	VPANDN    splat32_00000001<>+0(SB), Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTDQ2PS Y3, Y3
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y3, Y3
+	VPADDD    Y1, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VPACKUSDW Y3, Y3, Y3
+	VPERMQ    $0x08, Y3, Y3
+	VMOVDQU   X3, 32(AX)
+	VMOVDQU   96(CX), Y1
+	VPSRLD    $0x08, Y1, Y2
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x17, Y2, Y2
+	VPSUBD    splat32_0000008e<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVD   Y2, Y1, Y3
+	VPSLLVD   Y2, Y3, Y4
+	VPCMPEQD  Y1, Y4, Y4
+	VPANDN    splat32_00000001<>+0(SB), Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTDQ2PS Y3, Y3
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y3, Y3
+	VPADDD    Y1, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VPACKUSDW Y3, Y3, Y3
+	VPERMQ    $0x08, Y3, Y3
+	VMOVDQU   X3, 48(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU   (CX), Y1
+	VPSRLD    $0x08, Y1, Y2
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x17, Y2, Y2
+	VPSUBD    splat32_0000008e<>+0(SB), Y2, Y2
+	VPMAXSD   Y0, Y2, Y2
+	VPSRLVD   Y2, Y1, Y3
+	VPSLLVD   Y2, Y3, Y4
+	VPCMPEQD  Y1, Y4, Y4
+	VPANDN    splat32_00000001<>+0(SB), Y4, Y4
+	VPOR      Y4, Y3, Y3
+	VCVTDQ2PS Y3, Y3
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y3, Y3
+	VPADDD    Y1, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VPACKUSDW Y3, Y3, Y3
+	VPERMQ    $0x08, Y3, Y3
+	VMOVDQU   X3, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET

@@ -2417,6 +2417,16 @@ func fusedF4ToF16AVX512(dst *byte, src *byte, n int)
 //go:noescape
 func fusedF4ToBF16AVX512(dst *byte, src *byte, n int)
 
+// fusedI32ToBF16AVX512 converts n groups of 1 INT32 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {I32, BF16}).
+//
+//go:noescape
+func fusedI32ToBF16AVX512(dst *byte, src *byte, n int)
+
+// fusedU32ToBF16AVX512 converts n groups of 1 UINT32 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {U32, BF16}).
+//
+//go:noescape
+func fusedU32ToBF16AVX512(dst *byte, src *byte, n int)
+
 // fusedF16ToI8AVX2 converts n groups of 1 FLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {F16, I8}).
 //
 //go:noescape
@@ -2576,3 +2586,13 @@ func fusedF4ToF16AVX2(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedF4ToBF16AVX2(dst *byte, src *byte, n int)
+
+// fusedI32ToBF16AVX2 converts n groups of 1 INT32 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {I32, BF16}).
+//
+//go:noescape
+func fusedI32ToBF16AVX2(dst *byte, src *byte, n int)
+
+// fusedU32ToBF16AVX2 converts n groups of 1 UINT32 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {U32, BF16}).
+//
+//go:noescape
+func fusedU32ToBF16AVX2(dst *byte, src *byte, n int)

@@ -3192,6 +3192,8 @@ func init() {
 		registerStage("avx2", Float4E2M1, Uint16, stageFusedF4ToU16AVX2)
 		registerStage("avx2", Float4E2M1, Float16, stageFusedF4ToF16AVX2)
 		registerStage("avx2", Float4E2M1, BFloat16, stageFusedF4ToBF16AVX2)
+		registerStage("avx2", Int32, BFloat16, stageFusedI32ToBF16AVX2)
+		registerStage("avx2", Uint32, BFloat16, stageFusedU32ToBF16AVX2)
 	}
 	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
 		registerStage("avx512", Float16, Int8, stageFusedF16ToI8AVX512)
@@ -3227,6 +3229,8 @@ func init() {
 		registerStage("avx512", Float4E2M1, Int32, stageFusedF4ToI32AVX512)
 		registerStage("avx512", Float4E2M1, Float16, stageFusedF4ToF16AVX512)
 		registerStage("avx512", Float4E2M1, BFloat16, stageFusedF4ToBF16AVX512)
+		registerStage("avx512", Int32, BFloat16, stageFusedI32ToBF16AVX512)
+		registerStage("avx512", Uint32, BFloat16, stageFusedU32ToBF16AVX512)
 	}
 }
 
@@ -3661,6 +3665,24 @@ func stageFusedF4ToBF16AVX512(dst, src []byte, n int) {
 		fusedF4ToBF16AVX512(&d[0], &s[0], 1)
 		copy(dst[BFloat16.Size(2*q):], d[:BFloat16.Size(r)])
 	}
+}
+
+// stageFusedI32ToBF16AVX512 converts INT32 → BFLOAT16 in one pass: the entry {I32, BF16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedI32ToBF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Int32.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedI32ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedU32ToBF16AVX512 converts UINT32 → BFLOAT16 in one pass: the entry {U32, BF16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedU32ToBF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Uint32.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedU32ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
 // stageFusedF16ToI8AVX2 converts FLOAT16 → INT8 in one pass: the entry {F16, I8} of gen/amd64's
@@ -4300,6 +4322,46 @@ func stageFusedF4ToBF16AVX2(dst, src []byte, n int) {
 		copy(s[:], src[Float4E2M1.Size(2*q):])
 		fusedF4ToBF16AVX2(&d[0], &s[0], 8)
 		copy(dst[BFloat16.Size(2*q):], d[:BFloat16.Size(r)])
+	}
+}
+
+// stageFusedI32ToBF16AVX2 converts INT32 → BFLOAT16 in one pass: the entry {I32, BF16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedI32ToBF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Int32.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedI32ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [32]byte
+		var d [16]byte
+		copy(s[:], src[Int32.Size(1*q):])
+		fusedI32ToBF16AVX2(&d[0], &s[0], 8)
+		copy(dst[BFloat16.Size(1*q):], d[:BFloat16.Size(r)])
+	}
+}
+
+// stageFusedU32ToBF16AVX2 converts UINT32 → BFLOAT16 in one pass: the entry {U32, BF16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedU32ToBF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Uint32.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedU32ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [32]byte
+		var d [16]byte
+		copy(s[:], src[Uint32.Size(1*q):])
+		fusedU32ToBF16AVX2(&d[0], &s[0], 8)
+		copy(dst[BFloat16.Size(1*q):], d[:BFloat16.Size(r)])
 	}
 }
 

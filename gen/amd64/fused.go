@@ -31,7 +31,8 @@ import (
 // the table to float32 is exact (FLOAT16, BFLOAT16 and FLOAT4E2M1 values are
 // float32 values; INT16 and UINT16 convert exactly with VCVTDQ2PS), so the
 // narrowing sees the value the reference rounds, the same argument as the
-// two-step plan's. The narrowing snippets are the algorithms of the one-step
+// two-step plan's. INT32 and UINT32 (to BFLOAT16 only) round to odd at
+// float32 instead, which keeps BFLOAT16's one rounding exact (plan.go). The narrowing snippets are the algorithms of the one-step
 // FLOAT → target kernels (numeric.go's floatToInt and floatToBool,
 // packed.go's f32ToI4 and f32ToF4, packed2.go's 2-bit packing, half.go's
 // FLOAT16 conversion and BFLOAT16 rounding), NaN rules included: the integer
@@ -98,6 +99,8 @@ var (
 	fsI16 = fusedSrc{"Int16", "I16", 16, 32, false, widenInt16(true), f4FromInt16(true), true}
 	fsU16 = fusedSrc{"Uint16", "U16", 16, 32, false, widenInt16(false), f4FromInt16(false), true}
 	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, 32, false, widenF4, nil, true}
+	fsI32 = fusedSrc{"Int32", "I32", 32, 0, false, widenOdd32(tI32), nil, true}
+	fsU32 = fusedSrc{"Uint32", "U32", 32, 0, false, widenOdd32(tU32), nil, true}
 
 	fdI8   = fusedDst{"Int8", "I8", 8, narrowInt(tI8), nil, nil, true}
 	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8), nil, nil, true}
@@ -131,6 +134,8 @@ var fusedTable = []struct {
 	{fsI16, []fusedDst{fdF16, fdBF, fdF4}},
 	{fsU16, []fusedDst{fdF16, fdBF, fdF4}},
 	{fsF4, []fusedDst{fdI16, fdU16, fdI32, fdF16, fdBF}},
+	{fsI32, []fusedDst{fdBF}},
+	{fsU32, []fusedDst{fdBF}},
 }
 
 // fusedStage is one pair derived from the table, in one family.
@@ -302,6 +307,25 @@ func widenInt16(signed bool) func(a *Asm) func(s *Step, k Register) VecVirtual {
 			}
 			a.VCVTDQ2PS(x, x)
 			return x
+		}
+	}
+}
+
+// widenOdd32 is not a widening: INT32 and UINT32 round to odd at float32
+// (odd.go's snippets), after which BFLOAT16's rounding to nearest even is
+// the value's one rounding (plan.go), as in their two-step plan.
+func widenOdd32(t num) func(a *Asm) func(s *Step, k Register) VecVirtual {
+	return func(a *Asm) func(s *Step, k Register) VecVirtual {
+		var odd func(x VecVirtual) VecVirtual
+		if a.isa == AVX512 {
+			odd = oddStage{t}.oddIntAVX512(a)
+		} else {
+			odd = oddStage{t}.oddIntAVX2(a)
+		}
+		return func(s *Step, k Register) VecVirtual {
+			x := a.Vec()
+			a.VLoad(x, s.Src, 32, k)
+			return odd(x)
 		}
 	}
 }
