@@ -44,23 +44,11 @@ func isByte[T uint8 | uint16]() bool {
 	return any(z) == any(uint8(0))
 }
 
-// select8Generic and select16Generic are the portable select kernels (the
-// AVX2 wrappers' rest).
-func select8Generic(dst []uint8, src []uint8, p *selectParams) {
+// selectGeneric is the portable select kernel (the AVX2 wrappers' rest);
+// the fields of p hold T's value in their low bits.
+func selectGeneric[T uint8 | uint16](dst []T, src []uint8, p *selectParams) {
 	dst = dst[:len(src)]
-	mask, zero, other := uint8(p.mask), uint8(p.zero), uint8(p.other)
-	for i, v := range src {
-		r := zero
-		if v&mask != 0 {
-			r = other
-		}
-		dst[i] = r
-	}
-}
-
-func select16Generic(dst []uint16, src []uint8, p *selectParams) {
-	dst = dst[:len(src)]
-	mask, zero, other := uint8(p.mask), uint16(p.zero), uint16(p.other)
+	mask, zero, other := uint8(p.mask), T(p.zero), T(p.other)
 	for i, v := range src {
 		r := zero
 		if v&mask != 0 {

@@ -49,13 +49,13 @@ func TestSelectKernels(t *testing.T) {
 				for _, off := range []int{0, 1, 3} {
 					s := src[off : off+n]
 					want, got := make([]byte, n), make([]byte, n+8)
-					select8Generic(want, s, &p)
+					selectGeneric(want, s, &p)
 					k.sel8.fn(got[:n], s, &p)
 					if string(got[:n]) != string(want) || string(got[n:]) != "\x00\x00\x00\x00\x00\x00\x00\x00" {
 						t.Fatalf("%s sel8 %+v n=%d off=%d: got %x, want %x", k.tier, p, n, off, got, want)
 					}
 					w16, g16 := make([]uint16, n), make([]uint16, n+4)
-					select16Generic(w16, s, &p16)
+					selectGeneric(w16, s, &p16)
 					k.sel16.fn(g16[:n], s, &p16)
 					for i := range n {
 						if g16[i] != w16[i] {

@@ -582,7 +582,7 @@ func avx2Select8(dst []uint8, src []uint8, p *selectParams) {
 		select8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, selp(p))
 	}
 	if m < n {
-		select8Generic(dst[m:], src[m:], p)
+		selectGeneric[uint8](dst[m:], src[m:], p)
 	}
 }
 
@@ -597,7 +597,7 @@ func avx2Select16(dst []uint16, src []uint8, p *selectParams) {
 		select16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, selp(p))
 	}
 	if m < n {
-		select16Generic(dst[m:], src[m:], p)
+		selectGeneric[uint16](dst[m:], src[m:], p)
 	}
 }
 
