@@ -76,4 +76,122 @@ func init() {
 	registerTierStage("generic", Double, BFloat16, func(dst, src []byte, n int) {
 		float64ToHalf(view[uint16](dst, n), view[uint64](src, n), f64ToBF16Table, 0x7FC0, 0)
 	})
+	registerTierStage("generic", Double, Float4E2M1, float64ToFloat4Generic)
+}
+
+// DOUBLE → the float8 types, FLOAT8E8M0 and FLOAT4E2M1 for the portable
+// tier, in one pass where the composed plan takes two (DOUBLE → float32
+// rounded to odd, stored; then FLOAT's table route): each element is
+// rounded to odd at BFLOAT16's precision straight from its bits
+// (f64OddBF16) and looked up in the 64 KiB table of codes that the FLOAT
+// kernels use for long inputs (kernel_generic.go, oddTable). That is the
+// composed plan's index: round to odd at 24 bits and then at 8 is round to
+// odd at 8 (the odd last bit keeps every dropped bit's trace), and 8 bits
+// are at least two more than any of these targets keeps, so the lookup is
+// the one rounding of the DOUBLE (plan.go's argument, tables.go's for the
+// BFLOAT16 index). The edges are the composed plan's too: magnitudes of
+// 2^128 and more become ±Inf, magnitudes below BFLOAT16's smallest
+// subnormal its odd 2^-133, NaN a NaN. Short inputs (under oddTableMin)
+// take the element code instead, so that no call builds a table for a few
+// elements. Integer operations only: the float32 route's comparisons
+// compiled to branches here, which random data mispredicts (0.10 against
+// 0.35 elements/ns for the two passes).
+
+// f64OddEntry describes, for one exponent field of a DOUBLE, how its
+// BFLOAT16 rounded to odd is formed: base (the exponent field less the
+// implicit bit, or Inf's) plus the significand (with its implicit bit,
+// masked by keep) shifted right by shift, or-ed with 1 where the shift drops
+// a set bit (those bits, shifted left by 64 - shift, are not zero).
+type f64OddEntry struct {
+	keep        uint64
+	base        uint16
+	shift, left uint8
+}
+
+// f64OddBF16Table is indexed by the exponent field of a DOUBLE.
+var f64OddBF16Table = func() (t [2048]f64OddEntry) {
+	const frac, implicit = 1<<52 - 1, 1 << 52
+	for f := range t {
+		e := f - 1023 // unbiased
+		switch {
+		case f == 0x7FF: // Inf, NaN: the top payload bits, and the sticky bit, keep a NaN a NaN
+			t[f] = f64OddEntry{keep: frac, base: 0x7F80, shift: 45}
+		case e > 127: // beyond BFLOAT16 (and float32): Inf
+			t[f] = f64OddEntry{keep: 0, base: 0x7F80, shift: 63}
+		case e >= -126: // normal
+			t[f] = f64OddEntry{keep: frac | implicit, base: uint16(e+126) << 7, shift: 45}
+		case f == 0: // zero or a DOUBLE subnormal: 0, or the odd 2^-133
+			t[f] = f64OddEntry{keep: frac, base: 0, shift: 63}
+		default: // a BFLOAT16 subnormal, in units of 2^-133
+			t[f] = f64OddEntry{keep: frac | implicit, base: 0, shift: uint8(min(-e-81, 63))}
+		}
+		t[f].left = 64 - t[f].shift
+	}
+	return t
+}()
+
+// f64OddBF16 rounds DOUBLE bits to odd at BFLOAT16's precision.
+func f64OddBF16(x uint64) uint16 {
+	t := &f64OddBF16Table[x>>52&0x7FF]
+	m := (x | 1<<52) & t.keep
+	lo := m << (t.left & 63) // the dropped bits
+	return uint16(x>>48)&0x8000 | (t.base + uint16(m>>(t.shift&63)) | uint16((lo|-lo)>>63))
+}
+
+// genericToF8 holds the portable fused kernels to the float8 types.
+func genericToF8(t string) (k [numTypes]kernel[fusedF8Func]) {
+	k[Double] = kernel[fusedF8Func]{float64ToFloat8Generic, t}
+	return k
+}
+
+func float64ToFloat8Generic(dst, src []byte, p *float8Params) {
+	s := view[uint64](src, len(dst))
+	if t := float8OddTableOf(p); t != nil && len(s) >= oddTableMin {
+		f64OddGather(dst, s, t)
+		return
+	}
+	for i, x := range s {
+		dst[i] = f32ToF8(f64ToF32Odd(x), p)
+	}
+}
+
+func float64ToE8M0Generic(dst, src []byte, p *e8m0Params) {
+	s := view[uint64](src, len(dst))
+	if t := e8m0OddTableOf(p); t != nil && len(s) >= oddTableMin {
+		f64OddGather(dst, s, t)
+		return
+	}
+	for i, x := range s {
+		dst[i] = f32ToE8M0(f64ToF32Odd(x), p)
+	}
+}
+
+// float64ToFloat4Generic converts n DOUBLE to FLOAT4E2M1 codes, two to a
+// byte (the first in the low nibble).
+func float64ToFloat4Generic(dst, src []byte, n int) {
+	s := view[uint64](src, n)
+	d := dst[:(n+1)/2]
+	if n >= oddTableMin {
+		t := float4OddTableOf()
+		for j := range n / 2 {
+			p := s[2*j : 2*j+2 : 2*j+2]
+			d[j] = t[f64OddBF16(p[0])] | t[f64OddBF16(p[1])]<<4
+		}
+	} else {
+		for j := range n / 2 {
+			d[j] = f32ToF4(f64ToF32Odd(s[2*j])) | f32ToF4(f64ToF32Odd(s[2*j+1]))<<4
+		}
+	}
+	if n%2 == 1 {
+		d[n/2] = f32ToF4(f64ToF32Odd(s[n-1]))
+	}
+}
+
+// f64OddGather sets d[i] to t's code of s[i] rounded to odd at BFLOAT16's
+// precision.
+func f64OddGather(d []uint8, s []uint64, t *[65536]uint8) {
+	d = d[:len(s)]
+	for i, x := range s {
+		d[i] = t[f64OddBF16(x)]
+	}
 }

@@ -39,6 +39,7 @@ func genericKernels() *kernelSet {
 		bf16ToF16: kernel[func([]uint16, []uint16)]{bfloat16ToFloat16Generic, t},
 		unpack:    genericUnpack(t),
 		toE8:      genericToE8(t),
+		toF8:      genericToF8(t),
 		map4:      kernel[map4Func]{map4Generic, t},
 		map4Pack:  kernel[map4Func]{map4PackGeneric, t},
 	}
@@ -50,6 +51,7 @@ func genericToE8(t string) (k [numTypes]kernel[fusedE8Func]) {
 	k[Uint32] = kernel[fusedE8Func]{intToE8M0[uint32], t}
 	k[Int64] = kernel[fusedE8Func]{intToE8M0[int64], t}
 	k[Uint64] = kernel[fusedE8Func]{intToE8M0[uint64], t}
+	k[Double] = kernel[fusedE8Func]{float64ToE8M0Generic, t}
 	return k
 }
 
@@ -241,13 +243,40 @@ func bfloat16ToFloat32Generic(dst []float32, src []uint16) {
 func float32ToFloat8Generic(dst []uint8, src []float32, p *float8Params) {
 	s := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	if len(s) >= oddTableMin {
-		if i := uintptr(unsafe.Pointer(p)) - uintptr(unsafe.Pointer(&float8Table[0][0])); i < unsafe.Sizeof(float8Table) {
-			nt := &float8OddTables[i/unsafe.Sizeof(*p)]
-			oddGather(dst, s, nt.get(func(x []uint32, d []uint8) { narrowF8Bits(d, x, p) }))
+		if t := float8OddTableOf(p); t != nil {
+			oddGather(dst, s, t)
 			return
 		}
 	}
 	narrowF8Bits(dst, s, p)
+}
+
+// float8OddTableOf returns the table route's codes for p (built on first
+// use), or nil if p is not one of float8Table's parameter sets.
+func float8OddTableOf(p *float8Params) *[65536]uint8 {
+	i := uintptr(unsafe.Pointer(p)) - uintptr(unsafe.Pointer(&float8Table[0][0]))
+	if i >= unsafe.Sizeof(float8Table) {
+		return nil
+	}
+	return float8OddTables[i/unsafe.Sizeof(*p)].get(func(x []uint32, d []uint8) { narrowF8Bits(d, x, p) })
+}
+
+// e8m0OddTableOf is float8OddTableOf for e8m0Table's parameter sets.
+func e8m0OddTableOf(p *e8m0Params) *[65536]uint8 {
+	i := uintptr(unsafe.Pointer(p)) - uintptr(unsafe.Pointer(&e8m0Table[0][0]))
+	if i >= unsafe.Sizeof(e8m0Table) {
+		return nil
+	}
+	return e8m0OddTables[i/unsafe.Sizeof(*p)].get(func(x []uint32, d []uint8) { e8m0Bits(d, x, p) })
+}
+
+// float4OddTableOf is the table route's codes of FLOAT4E2M1.
+func float4OddTableOf() *[65536]uint8 {
+	return float4OddTable.get(func(x []uint32, d []uint8) {
+		for i, v := range x {
+			d[i] = f32ToF4(v)
+		}
+	})
 }
 
 // Long narrowings to the types of at most 3 significand bits use the table
@@ -422,11 +451,8 @@ func f32ToE8M0(x uint32, p *e8m0Params) uint8 {
 // the compiler's inlining budget), with p's fields in locals.
 func float32ToE8M0Generic(dst []uint8, src []float32, p *e8m0Params) {
 	if len(src) >= oddTableMin {
-		if i := uintptr(unsafe.Pointer(p)) - uintptr(unsafe.Pointer(&e8m0Table[0][0])); i < unsafe.Sizeof(e8m0Table) {
-			s := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
-			oddGather(dst, s, e8m0OddTables[i/unsafe.Sizeof(*p)].get(func(x []uint32, d []uint8) {
-				e8m0Bits(d, x, p)
-			}))
+		if t := e8m0OddTableOf(p); t != nil {
+			oddGather(dst, unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src)), t)
 			return
 		}
 	}
@@ -501,11 +527,7 @@ func float32ToFloat4Generic(dst []uint8, src []float32) {
 	n := len(src)
 	s := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), n)
 	if n >= oddTableMin {
-		oddGatherPack4(dst, s, float4OddTable.get(func(x []uint32, d []uint8) {
-			for i, v := range x {
-				d[i] = f32ToF4(v)
-			}
-		}))
+		oddGatherPack4(dst, s, float4OddTableOf())
 		return
 	}
 	d := dst[:(n+1)/2]

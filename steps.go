@@ -552,7 +552,7 @@ type fusedE8Func = func(dst, src []byte, p *e8m0Params)
 // fusedE8Source reports whether k.toE8 may hold a kernel of from.
 func fusedE8Source(from DataType) bool {
 	switch from {
-	case Float16, BFloat16, Int16, Uint16, Int32, Uint32, Int64, Uint64:
+	case Float16, BFloat16, Int16, Uint16, Int32, Uint32, Int64, Uint64, Double:
 		return true
 	}
 	return false
