@@ -26123,132 +26123,128 @@ done:
 	RET
 
 // func f16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
 TEXT ·f16ToE8M0AVX512(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
-	MOVL         $0x7fffffff, SI
-	VPBROADCASTD SI, Z0
-	MOVL         $0x00800000, SI
-	VPBROADCASTD SI, Z1
-	MOVL         $0x7f800000, SI
-	VPBROADCASTD SI, Z2
-	MOVL         $0x00000095, SI
-	VPBROADCASTD SI, Z3
-	MOVL         $0x000000ff, SI
-	VPBROADCASTD SI, Z4
-	VPBROADCASTD (BX), Z5
-	VPBROADCASTD 4(BX), Z6
-	VPBROADCASTD 8(BX), Z7
-	VPSLLD       $0x18, Z7, Z7
-	VPSRAD       $0x18, Z7, Z7
-	VMOVDQU32    packdb4_4<>+0(SB), Z8
-
-main:
-	CMPQ      DX, $0x00000040
-	JB        single
-	VMOVDQU64 (CX), Y9
-	VCVTPH2PS Y9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z10
-	VPSRLD    $0x17, Z10, Z10
-	VPSUBD    Z3, Z10, K1, Z10
-	VPMAXSD   Z7, Z10, Z10
-	VPMINUD   Z6, Z10, Z10
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z10
-	VMOVDQU64 32(CX), Y9
-	VCVTPH2PS Y9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z11
-	VPSRLD    $0x17, Z11, Z11
-	VPSUBD    Z3, Z11, K1, Z11
-	VPMAXSD   Z7, Z11, Z11
-	VPMINUD   Z6, Z11, Z11
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z11
-	VMOVDQU64 64(CX), Y9
-	VCVTPH2PS Y9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z12
-	VPSRLD    $0x17, Z12, Z12
-	VPSUBD    Z3, Z12, K1, Z12
-	VPMAXSD   Z7, Z12, Z12
-	VPMINUD   Z6, Z12, Z12
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z12
-	VMOVDQU64 96(CX), Y9
-	VCVTPH2PS Y9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z13
-	VPSRLD    $0x17, Z13, Z13
-	VPSUBD    Z3, Z13, K1, Z13
-	VPMAXSD   Z7, Z13, Z13
-	VPMINUD   Z6, Z13, Z13
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z13
-	VPACKUSDW Z11, Z10, Z10
-	VPACKUSDW Z13, Z12, Z12
-	VPACKUSWB Z12, Z10, Z10
-	VPERMD    Z10, Z8, Z10
-	VMOVDQU64 Z10, (AX)
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000040, AX
-	SUBQ      $0x00000040, DX
-	JMP       main
+	MOVL         8(BX), SI
+	ANDL         $0x01, SI
+	MOVL         (BX), BX
+	SHRL         $0x10, BX
+	MOVL         SI, DI
+	SHLL         $0x07, DI
+	SUBL         DI, BX
+	VPBROADCASTW SI, Z0
+	VPBROADCASTW BX, Z1
+	MOVL         $0x7fff7fff, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x00fe00fe, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x7f807f80, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00ff00ff, BX
+	VPBROADCASTD BX, Z5
+	VMOVDQU64    oddwords<>+0(SB), Z6
+	VMOVDQU64    evenwords<>+0(SB), Z7
+	MOVL         $0x00010001, BX
+	VPBROADCASTD BX, Z8
+	VMOVDQU64    evenbytes<>+0(SB), Z9
 
 single:
-	CMPQ      DX, $0x00000010
-	JB        tail
-	VMOVDQU64 (CX), Y8
-	VCVTPH2PS Y8, Z8
-	VPANDD    Z0, Z8, Z8
-	VPCMPUD   $0x01, Z1, Z8, K1
-	VCVTDQ2PS Z8, K1, Z8
-	VPADDD    Z5, Z8, Z9
-	VPSRLD    $0x17, Z9, Z9
-	VPSUBD    Z3, Z9, K1, Z9
-	VPMAXSD   Z7, Z9, Z9
-	VPMINUD   Z6, Z9, Z9
-	VPCMPUD   $0x06, Z2, Z8, K1
-	VMOVDQA32 Z4, K1, Z9
-	VPMOVDB   Z9, X9
-	VMOVDQU64 X9, (AX)
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000010, AX
-	SUBQ      $0x00000010, DX
-	JMP       single
+	CMPQ       DX, $0x00000040
+	JB         tail
+	VMOVDQU64  (CX), Y10
+	VCVTPH2PS  Y10, Z10
+	VMOVDQU64  32(CX), Y11
+	VCVTPH2PS  Y11, Z11
+	VMOVDQA64  Z6, Z12
+	VPERMI2W   Z11, Z10, Z12
+	VPERMT2W   Z11, Z7, Z10
+	VPMINUW    Z8, Z10, Z10
+	VPTERNLOGD $0xa8, Z2, Z12, Z10
+	VPADDW     Z1, Z10, Z11
+	VPSRLW     $0x07, Z11, Z11
+	VPMINUW    Z3, Z11, Z11
+	VPADDW     Z0, Z11, Z11
+	VPCMPUW    $0x06, Z4, Z10, K1
+	VMOVDQU16  Z5, K1, Z11
+	VMOVDQU64  64(CX), Y10
+	VCVTPH2PS  Y10, Z10
+	VMOVDQU64  96(CX), Y12
+	VCVTPH2PS  Y12, Z12
+	VMOVDQA64  Z6, Z13
+	VPERMI2W   Z12, Z10, Z13
+	VPERMT2W   Z12, Z7, Z10
+	VPMINUW    Z8, Z10, Z10
+	VPTERNLOGD $0xa8, Z2, Z13, Z10
+	VPADDW     Z1, Z10, Z12
+	VPSRLW     $0x07, Z12, Z12
+	VPMINUW    Z3, Z12, Z12
+	VPADDW     Z0, Z12, Z12
+	VPCMPUW    $0x06, Z4, Z10, K1
+	VMOVDQU16  Z5, K1, Z12
+	VPERMT2B   Z12, Z9, Z11
+	VMOVDQU64  Z11, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        single
 
 tail:
 	TESTQ       DX, DX
 	JZ          done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Y10
+	VCVTPH2PS   Y10, Z10
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x10, SI
+	KMOVQ       SI, K2
+	VMOVDQU16.Z 32(CX), K2, Y11
+	VCVTPH2PS   Y11, Z11
+	VMOVDQA64   Z6, Z12
+	VPERMI2W    Z11, Z10, Z12
+	VPERMT2W    Z11, Z7, Z10
+	VPMINUW     Z8, Z10, Z10
+	VPTERNLOGD  $0xa8, Z2, Z12, Z10
+	VPADDW      Z1, Z10, Z11
+	VPSRLW      $0x07, Z11, Z11
+	VPMINUW     Z3, Z11, Z11
+	VPADDW      Z0, Z11, Z11
+	VPCMPUW     $0x06, Z4, Z10, K2
+	VMOVDQU16   Z5, K2, Z11
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K2
+	VMOVDQU16.Z 64(CX), K2, Y10
+	VCVTPH2PS   Y10, Z10
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU16.Z (CX), K1, Y8
-	VCVTPH2PS   Y8, Z8
-	VPANDD      Z0, Z8, Z0
-	VPCMPUD     $0x01, Z1, Z0, K2
-	VCVTDQ2PS   Z0, K2, Z0
-	VPADDD      Z5, Z0, Z1
-	VPSRLD      $0x17, Z1, Z1
-	VPSUBD      Z3, Z1, K2, Z1
-	VPMAXSD     Z7, Z1, Z1
-	VPMINUD     Z6, Z1, Z1
-	VPCMPUD     $0x06, Z2, Z0, K2
-	VMOVDQA32   Z4, K2, Z1
-	VPMOVDB     Z1, X1
-	VMOVDQU8    X1, K1, (AX)
+	SHRQ        $0x30, BX
+	KMOVQ       BX, K2
+	VMOVDQU16.Z 96(CX), K2, Y12
+	VCVTPH2PS   Y12, Z12
+	VMOVDQA64   Z6, Z6
+	VPERMI2W    Z12, Z10, Z6
+	VPERMT2W    Z12, Z7, Z10
+	VPMINUW     Z8, Z10, Z10
+	VPTERNLOGD  $0xa8, Z2, Z6, Z10
+	VPADDW      Z1, Z10, Z1
+	VPSRLW      $0x07, Z1, Z1
+	VPMINUW     Z3, Z1, Z1
+	VPADDW      Z0, Z1, Z1
+	VPCMPUW     $0x06, Z4, Z10, K2
+	VMOVDQU16   Z5, K2, Z1
+	VPERMT2B    Z1, Z9, Z11
+	VMOVDQU8    Z11, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -26371,142 +26367,308 @@ tail:
 	RET
 
 // func bf16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
 TEXT ·bf16ToE8M0AVX512(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
-	MOVL         $0x7fffffff, SI
-	VPBROADCASTD SI, Z0
-	MOVL         $0x00800000, SI
-	VPBROADCASTD SI, Z1
-	MOVL         $0x7f800000, SI
-	VPBROADCASTD SI, Z2
-	MOVL         $0x00000095, SI
-	VPBROADCASTD SI, Z3
-	MOVL         $0x000000ff, SI
-	VPBROADCASTD SI, Z4
-	VPBROADCASTD (BX), Z5
-	VPBROADCASTD 4(BX), Z6
-	VPBROADCASTD 8(BX), Z7
-	VPSLLD       $0x18, Z7, Z7
-	VPSRAD       $0x18, Z7, Z7
-	VMOVDQU32    packdb4_4<>+0(SB), Z8
+	MOVL         8(BX), SI
+	ANDL         $0x01, SI
+	MOVL         (BX), DI
+	SHRL         $0x10, DI
+	MOVL         SI, R8
+	SHLL         $0x07, R8
+	SUBL         R8, DI
+	VPBROADCASTW SI, Z0
+	VPBROADCASTW DI, Z1
+	MOVL         $0x7fff7fff, DI
+	VPBROADCASTD DI, Z2
+	MOVL         $0x00fe00fe, DI
+	VPBROADCASTD DI, Z3
+	MOVL         $0x7f807f80, DI
+	VPBROADCASTD DI, Z4
+	MOVL         $0x00ff00ff, DI
+	VPBROADCASTD DI, Z5
+	LEAQ         e8m0subnormals<>+0(SB), DI
+	MOVL         12(BX), BX
+	LEAQ         (SI)(BX*2), BX
+	SHLQ         $0x07, BX
+	VMOVDQU64    (DI)(BX*1), Z6
+	VMOVDQU64    64(DI)(BX*1), Z7
+	MOVL         $0x00800080, BX
+	VPBROADCASTD BX, Z8
+	VMOVDQU64    evenbytes<>+0(SB), Z9
 
-main:
+single:
 	CMPQ      DX, $0x00000040
-	JB        single
-	VMOVDQU64 (CX), Y9
-	VPMOVZXWD Y9, Z9
-	VPSLLD    $0x10, Z9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z10
-	VPSRLD    $0x17, Z10, Z10
-	VPSUBD    Z3, Z10, K1, Z10
-	VPMAXSD   Z7, Z10, Z10
-	VPMINUD   Z6, Z10, Z10
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z10
-	VMOVDQU64 32(CX), Y9
-	VPMOVZXWD Y9, Z9
-	VPSLLD    $0x10, Z9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z11
-	VPSRLD    $0x17, Z11, Z11
-	VPSUBD    Z3, Z11, K1, Z11
-	VPMAXSD   Z7, Z11, Z11
-	VPMINUD   Z6, Z11, Z11
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z11
-	VMOVDQU64 64(CX), Y9
-	VPMOVZXWD Y9, Z9
-	VPSLLD    $0x10, Z9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z12
-	VPSRLD    $0x17, Z12, Z12
-	VPSUBD    Z3, Z12, K1, Z12
-	VPMAXSD   Z7, Z12, Z12
-	VPMINUD   Z6, Z12, Z12
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z12
-	VMOVDQU64 96(CX), Y9
-	VPMOVZXWD Y9, Z9
-	VPSLLD    $0x10, Z9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z13
-	VPSRLD    $0x17, Z13, Z13
-	VPSUBD    Z3, Z13, K1, Z13
-	VPMAXSD   Z7, Z13, Z13
-	VPMINUD   Z6, Z13, Z13
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z13
-	VPACKUSDW Z11, Z10, Z10
-	VPACKUSDW Z13, Z12, Z12
-	VPACKUSWB Z12, Z10, Z10
-	VPERMD    Z10, Z8, Z10
-	VMOVDQU64 Z10, (AX)
+	JB        tail
+	VMOVDQU64 (CX), Z10
+	VPANDD    Z2, Z10, Z10
+	VPADDW    Z1, Z10, Z11
+	VPSRLW    $0x07, Z11, Z11
+	VPMINUW   Z3, Z11, Z11
+	VPADDW    Z0, Z11, Z11
+	VPCMPUW   $0x06, Z4, Z10, K1
+	VMOVDQU16 Z5, K1, Z11
+	VPCMPUW   $0x01, Z8, Z10, K1
+	VMOVDQA64 Z10, Z10
+	VPERMI2B  Z7, Z6, Z10
+	VMOVDQU16 Z10, K1, Z11
+	VMOVDQU64 64(CX), Z10
+	VPANDD    Z2, Z10, Z10
+	VPADDW    Z1, Z10, Z12
+	VPSRLW    $0x07, Z12, Z12
+	VPMINUW   Z3, Z12, Z12
+	VPADDW    Z0, Z12, Z12
+	VPCMPUW   $0x06, Z4, Z10, K1
+	VMOVDQU16 Z5, K1, Z12
+	VPCMPUW   $0x01, Z8, Z10, K1
+	VMOVDQA64 Z10, Z10
+	VPERMI2B  Z7, Z6, Z10
+	VMOVDQU16 Z10, K1, Z12
+	VPERMT2B  Z12, Z9, Z11
+	VMOVDQU64 Z11, (AX)
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000040, DX
-	JMP       main
-
-single:
-	CMPQ      DX, $0x00000010
-	JB        tail
-	VMOVDQU64 (CX), Y8
-	VPMOVZXWD Y8, Z8
-	VPSLLD    $0x10, Z8, Z8
-	VPANDD    Z0, Z8, Z8
-	VPCMPUD   $0x01, Z1, Z8, K1
-	VCVTDQ2PS Z8, K1, Z8
-	VPADDD    Z5, Z8, Z9
-	VPSRLD    $0x17, Z9, Z9
-	VPSUBD    Z3, Z9, K1, Z9
-	VPMAXSD   Z7, Z9, Z9
-	VPMINUD   Z6, Z9, Z9
-	VPCMPUD   $0x06, Z2, Z8, K1
-	VMOVDQA32 Z4, K1, Z9
-	VPMOVDB   Z9, X9
-	VMOVDQU64 X9, (AX)
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000010, AX
-	SUBQ      $0x00000010, DX
 	JMP       single
 
 tail:
 	TESTQ       DX, DX
 	JZ          done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Z10
+	VPANDD      Z2, Z10, Z10
+	VPADDW      Z1, Z10, Z11
+	VPSRLW      $0x07, Z11, Z11
+	VPMINUW     Z3, Z11, Z11
+	VPADDW      Z0, Z11, Z11
+	VPCMPUW     $0x06, Z4, Z10, K2
+	VMOVDQU16   Z5, K2, Z11
+	VPCMPUW     $0x01, Z8, Z10, K2
+	VMOVDQA64   Z10, Z10
+	VPERMI2B    Z7, Z6, Z10
+	VMOVDQU16   Z10, K2, Z11
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU16.Z (CX), K1, Y8
-	VPMOVZXWD   Y8, Z8
-	VPSLLD      $0x10, Z8, Z8
-	VPANDD      Z0, Z8, Z0
-	VPCMPUD     $0x01, Z1, Z0, K2
-	VCVTDQ2PS   Z0, K2, Z0
-	VPADDD      Z5, Z0, Z1
-	VPSRLD      $0x17, Z1, Z1
-	VPSUBD      Z3, Z1, K2, Z1
-	VPMAXSD     Z7, Z1, Z1
-	VPMINUD     Z6, Z1, Z1
-	VPCMPUD     $0x06, Z2, Z0, K2
-	VMOVDQA32   Z4, K2, Z1
-	VPMOVDB     Z1, X1
-	VMOVDQU8    X1, K1, (AX)
+	SHRQ        $0x20, BX
+	KMOVQ       BX, K2
+	VMOVDQU16.Z 64(CX), K2, Z10
+	VPANDD      Z2, Z10, Z10
+	VPADDW      Z1, Z10, Z1
+	VPSRLW      $0x07, Z1, Z1
+	VPMINUW     Z3, Z1, Z1
+	VPADDW      Z0, Z1, Z1
+	VPCMPUW     $0x06, Z4, Z10, K2
+	VMOVDQU16   Z5, K2, Z1
+	VPCMPUW     $0x01, Z8, Z10, K2
+	VMOVDQA64   Z10, Z0
+	VPERMI2B    Z7, Z6, Z0
+	VMOVDQU16   Z0, K2, Z1
+	VPERMT2B    Z1, Z9, Z11
+	VMOVDQU8    Z11, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
+
+DATA e8m0subnormals<>+0(SB)/4, $0x00000000
+DATA e8m0subnormals<>+4(SB)/4, $0x00000000
+DATA e8m0subnormals<>+8(SB)/4, $0x00000000
+DATA e8m0subnormals<>+12(SB)/4, $0x00000000
+DATA e8m0subnormals<>+16(SB)/4, $0x00000000
+DATA e8m0subnormals<>+20(SB)/4, $0x00000000
+DATA e8m0subnormals<>+24(SB)/4, $0x00000000
+DATA e8m0subnormals<>+28(SB)/4, $0x00000000
+DATA e8m0subnormals<>+32(SB)/4, $0x00000000
+DATA e8m0subnormals<>+36(SB)/4, $0x00000000
+DATA e8m0subnormals<>+40(SB)/4, $0x00000000
+DATA e8m0subnormals<>+44(SB)/4, $0x00000000
+DATA e8m0subnormals<>+48(SB)/4, $0x00000000
+DATA e8m0subnormals<>+52(SB)/4, $0x00000000
+DATA e8m0subnormals<>+56(SB)/4, $0x00000000
+DATA e8m0subnormals<>+60(SB)/4, $0x00000000
+DATA e8m0subnormals<>+64(SB)/4, $0x01010100
+DATA e8m0subnormals<>+68(SB)/4, $0x01010101
+DATA e8m0subnormals<>+72(SB)/4, $0x01010101
+DATA e8m0subnormals<>+76(SB)/4, $0x01010101
+DATA e8m0subnormals<>+80(SB)/4, $0x01010101
+DATA e8m0subnormals<>+84(SB)/4, $0x01010101
+DATA e8m0subnormals<>+88(SB)/4, $0x01010101
+DATA e8m0subnormals<>+92(SB)/4, $0x01010101
+DATA e8m0subnormals<>+96(SB)/4, $0x01010101
+DATA e8m0subnormals<>+100(SB)/4, $0x01010101
+DATA e8m0subnormals<>+104(SB)/4, $0x01010101
+DATA e8m0subnormals<>+108(SB)/4, $0x01010101
+DATA e8m0subnormals<>+112(SB)/4, $0x01010101
+DATA e8m0subnormals<>+116(SB)/4, $0x01010101
+DATA e8m0subnormals<>+120(SB)/4, $0x01010101
+DATA e8m0subnormals<>+124(SB)/4, $0x01010101
+DATA e8m0subnormals<>+128(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+132(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+136(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+140(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+144(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+148(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+152(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+156(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+160(SB)/4, $0x000000ff
+DATA e8m0subnormals<>+164(SB)/4, $0x00000000
+DATA e8m0subnormals<>+168(SB)/4, $0x00000000
+DATA e8m0subnormals<>+172(SB)/4, $0x00000000
+DATA e8m0subnormals<>+176(SB)/4, $0x00000000
+DATA e8m0subnormals<>+180(SB)/4, $0x00000000
+DATA e8m0subnormals<>+184(SB)/4, $0x00000000
+DATA e8m0subnormals<>+188(SB)/4, $0x00000000
+DATA e8m0subnormals<>+192(SB)/4, $0x01010100
+DATA e8m0subnormals<>+196(SB)/4, $0x01010101
+DATA e8m0subnormals<>+200(SB)/4, $0x01010101
+DATA e8m0subnormals<>+204(SB)/4, $0x01010101
+DATA e8m0subnormals<>+208(SB)/4, $0x01010101
+DATA e8m0subnormals<>+212(SB)/4, $0x01010101
+DATA e8m0subnormals<>+216(SB)/4, $0x01010101
+DATA e8m0subnormals<>+220(SB)/4, $0x01010101
+DATA e8m0subnormals<>+224(SB)/4, $0x01010101
+DATA e8m0subnormals<>+228(SB)/4, $0x01010101
+DATA e8m0subnormals<>+232(SB)/4, $0x01010101
+DATA e8m0subnormals<>+236(SB)/4, $0x01010101
+DATA e8m0subnormals<>+240(SB)/4, $0x01010101
+DATA e8m0subnormals<>+244(SB)/4, $0x01010101
+DATA e8m0subnormals<>+248(SB)/4, $0x01010101
+DATA e8m0subnormals<>+252(SB)/4, $0x01010101
+DATA e8m0subnormals<>+256(SB)/4, $0x00000000
+DATA e8m0subnormals<>+260(SB)/4, $0x00000000
+DATA e8m0subnormals<>+264(SB)/4, $0x00000000
+DATA e8m0subnormals<>+268(SB)/4, $0x00000000
+DATA e8m0subnormals<>+272(SB)/4, $0x00000000
+DATA e8m0subnormals<>+276(SB)/4, $0x00000000
+DATA e8m0subnormals<>+280(SB)/4, $0x00000000
+DATA e8m0subnormals<>+284(SB)/4, $0x00000000
+DATA e8m0subnormals<>+288(SB)/4, $0x00000000
+DATA e8m0subnormals<>+292(SB)/4, $0x00000000
+DATA e8m0subnormals<>+296(SB)/4, $0x00000000
+DATA e8m0subnormals<>+300(SB)/4, $0x00000000
+DATA e8m0subnormals<>+304(SB)/4, $0x00000000
+DATA e8m0subnormals<>+308(SB)/4, $0x00000000
+DATA e8m0subnormals<>+312(SB)/4, $0x00000000
+DATA e8m0subnormals<>+316(SB)/4, $0x00000000
+DATA e8m0subnormals<>+320(SB)/4, $0x00000000
+DATA e8m0subnormals<>+324(SB)/4, $0x00000000
+DATA e8m0subnormals<>+328(SB)/4, $0x00000000
+DATA e8m0subnormals<>+332(SB)/4, $0x00000000
+DATA e8m0subnormals<>+336(SB)/4, $0x00000000
+DATA e8m0subnormals<>+340(SB)/4, $0x00000000
+DATA e8m0subnormals<>+344(SB)/4, $0x00000000
+DATA e8m0subnormals<>+348(SB)/4, $0x00000000
+DATA e8m0subnormals<>+352(SB)/4, $0x00000000
+DATA e8m0subnormals<>+356(SB)/4, $0x00000000
+DATA e8m0subnormals<>+360(SB)/4, $0x00000000
+DATA e8m0subnormals<>+364(SB)/4, $0x00000000
+DATA e8m0subnormals<>+368(SB)/4, $0x00000000
+DATA e8m0subnormals<>+372(SB)/4, $0x00000000
+DATA e8m0subnormals<>+376(SB)/4, $0x00000000
+DATA e8m0subnormals<>+380(SB)/4, $0x00000000
+DATA e8m0subnormals<>+384(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+388(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+392(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+396(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+400(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+404(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+408(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+412(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+416(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+420(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+424(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+428(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+432(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+436(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+440(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+444(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+448(SB)/4, $0x00000000
+DATA e8m0subnormals<>+452(SB)/4, $0x00000000
+DATA e8m0subnormals<>+456(SB)/4, $0x00000000
+DATA e8m0subnormals<>+460(SB)/4, $0x00000000
+DATA e8m0subnormals<>+464(SB)/4, $0x00000000
+DATA e8m0subnormals<>+468(SB)/4, $0x00000000
+DATA e8m0subnormals<>+472(SB)/4, $0x00000000
+DATA e8m0subnormals<>+476(SB)/4, $0x00000000
+DATA e8m0subnormals<>+480(SB)/4, $0x00000000
+DATA e8m0subnormals<>+484(SB)/4, $0x00000000
+DATA e8m0subnormals<>+488(SB)/4, $0x00000000
+DATA e8m0subnormals<>+492(SB)/4, $0x00000000
+DATA e8m0subnormals<>+496(SB)/4, $0x00000000
+DATA e8m0subnormals<>+500(SB)/4, $0x00000000
+DATA e8m0subnormals<>+504(SB)/4, $0x00000000
+DATA e8m0subnormals<>+508(SB)/4, $0x00000000
+DATA e8m0subnormals<>+512(SB)/4, $0x00000000
+DATA e8m0subnormals<>+516(SB)/4, $0x00000000
+DATA e8m0subnormals<>+520(SB)/4, $0x00000000
+DATA e8m0subnormals<>+524(SB)/4, $0x00000000
+DATA e8m0subnormals<>+528(SB)/4, $0x00000000
+DATA e8m0subnormals<>+532(SB)/4, $0x00000000
+DATA e8m0subnormals<>+536(SB)/4, $0x00000000
+DATA e8m0subnormals<>+540(SB)/4, $0x00000000
+DATA e8m0subnormals<>+544(SB)/4, $0x00000000
+DATA e8m0subnormals<>+548(SB)/4, $0x00000000
+DATA e8m0subnormals<>+552(SB)/4, $0x00000000
+DATA e8m0subnormals<>+556(SB)/4, $0x00000000
+DATA e8m0subnormals<>+560(SB)/4, $0x00000000
+DATA e8m0subnormals<>+564(SB)/4, $0x00000000
+DATA e8m0subnormals<>+568(SB)/4, $0x00000000
+DATA e8m0subnormals<>+572(SB)/4, $0x00000000
+DATA e8m0subnormals<>+576(SB)/4, $0x00000000
+DATA e8m0subnormals<>+580(SB)/4, $0x00000000
+DATA e8m0subnormals<>+584(SB)/4, $0x00000000
+DATA e8m0subnormals<>+588(SB)/4, $0x00000000
+DATA e8m0subnormals<>+592(SB)/4, $0x00000000
+DATA e8m0subnormals<>+596(SB)/4, $0x00000000
+DATA e8m0subnormals<>+600(SB)/4, $0x00000000
+DATA e8m0subnormals<>+604(SB)/4, $0x00000000
+DATA e8m0subnormals<>+608(SB)/4, $0x01010101
+DATA e8m0subnormals<>+612(SB)/4, $0x01010101
+DATA e8m0subnormals<>+616(SB)/4, $0x01010101
+DATA e8m0subnormals<>+620(SB)/4, $0x01010101
+DATA e8m0subnormals<>+624(SB)/4, $0x01010101
+DATA e8m0subnormals<>+628(SB)/4, $0x01010101
+DATA e8m0subnormals<>+632(SB)/4, $0x01010101
+DATA e8m0subnormals<>+636(SB)/4, $0x01010101
+DATA e8m0subnormals<>+640(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+644(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+648(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+652(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+656(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+660(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+664(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+668(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+672(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+676(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+680(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+684(SB)/4, $0xffffffff
+DATA e8m0subnormals<>+688(SB)/4, $0x00000000
+DATA e8m0subnormals<>+692(SB)/4, $0x00000000
+DATA e8m0subnormals<>+696(SB)/4, $0x00000000
+DATA e8m0subnormals<>+700(SB)/4, $0x00000000
+DATA e8m0subnormals<>+704(SB)/4, $0x00000000
+DATA e8m0subnormals<>+708(SB)/4, $0x00000000
+DATA e8m0subnormals<>+712(SB)/4, $0x00000000
+DATA e8m0subnormals<>+716(SB)/4, $0x00000000
+DATA e8m0subnormals<>+720(SB)/4, $0x00000000
+DATA e8m0subnormals<>+724(SB)/4, $0x00000000
+DATA e8m0subnormals<>+728(SB)/4, $0x00000000
+DATA e8m0subnormals<>+732(SB)/4, $0x00000000
+DATA e8m0subnormals<>+736(SB)/4, $0x01010101
+DATA e8m0subnormals<>+740(SB)/4, $0x01010101
+DATA e8m0subnormals<>+744(SB)/4, $0x01010101
+DATA e8m0subnormals<>+748(SB)/4, $0x01010101
+DATA e8m0subnormals<>+752(SB)/4, $0x01010101
+DATA e8m0subnormals<>+756(SB)/4, $0x01010101
+DATA e8m0subnormals<>+760(SB)/4, $0x01010101
+DATA e8m0subnormals<>+764(SB)/4, $0x01010101
+GLOBL e8m0subnormals<>(SB), RODATA|NOPTR, $768
 
 // func bf16ToE8M0AVX2(dst *uint8, src *uint16, n int, p *[4]uint32)
 // Requires: AVX, AVX2
@@ -26630,138 +26792,128 @@ tail:
 	RET
 
 // func i16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
 TEXT ·i16ToE8M0AVX512(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
-	MOVL         $0x7fffffff, SI
-	VPBROADCASTD SI, Z0
-	MOVL         $0x00800000, SI
-	VPBROADCASTD SI, Z1
-	MOVL         $0x7f800000, SI
-	VPBROADCASTD SI, Z2
-	MOVL         $0x00000095, SI
-	VPBROADCASTD SI, Z3
-	MOVL         $0x000000ff, SI
-	VPBROADCASTD SI, Z4
-	VPBROADCASTD (BX), Z5
-	VPBROADCASTD 4(BX), Z6
-	VPBROADCASTD 8(BX), Z7
-	VPSLLD       $0x18, Z7, Z7
-	VPSRAD       $0x18, Z7, Z7
-	VMOVDQU32    packdb4_4<>+0(SB), Z8
-
-main:
-	CMPQ      DX, $0x00000040
-	JB        single
-	VMOVDQU64 (CX), Y9
-	VPMOVSXWD Y9, Z9
-	VCVTDQ2PS Z9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z10
-	VPSRLD    $0x17, Z10, Z10
-	VPSUBD    Z3, Z10, K1, Z10
-	VPMAXSD   Z7, Z10, Z10
-	VPMINUD   Z6, Z10, Z10
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z10
-	VMOVDQU64 32(CX), Y9
-	VPMOVSXWD Y9, Z9
-	VCVTDQ2PS Z9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z11
-	VPSRLD    $0x17, Z11, Z11
-	VPSUBD    Z3, Z11, K1, Z11
-	VPMAXSD   Z7, Z11, Z11
-	VPMINUD   Z6, Z11, Z11
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z11
-	VMOVDQU64 64(CX), Y9
-	VPMOVSXWD Y9, Z9
-	VCVTDQ2PS Z9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z12
-	VPSRLD    $0x17, Z12, Z12
-	VPSUBD    Z3, Z12, K1, Z12
-	VPMAXSD   Z7, Z12, Z12
-	VPMINUD   Z6, Z12, Z12
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z12
-	VMOVDQU64 96(CX), Y9
-	VPMOVSXWD Y9, Z9
-	VCVTDQ2PS Z9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z13
-	VPSRLD    $0x17, Z13, Z13
-	VPSUBD    Z3, Z13, K1, Z13
-	VPMAXSD   Z7, Z13, Z13
-	VPMINUD   Z6, Z13, Z13
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z13
-	VPACKUSDW Z11, Z10, Z10
-	VPACKUSDW Z13, Z12, Z12
-	VPACKUSWB Z12, Z10, Z10
-	VPERMD    Z10, Z8, Z10
-	VMOVDQU64 Z10, (AX)
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000040, AX
-	SUBQ      $0x00000040, DX
-	JMP       main
+	MOVL         8(BX), SI
+	ANDL         $0x01, SI
+	MOVL         (BX), BX
+	SHRL         $0x10, BX
+	MOVL         SI, DI
+	SHLL         $0x07, DI
+	SUBL         DI, BX
+	VPBROADCASTW SI, Z0
+	VPBROADCASTW BX, Z1
+	MOVL         $0x7fff7fff, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x00fe00fe, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x7f807f80, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00ff00ff, BX
+	VPBROADCASTD BX, Z4
+	VMOVDQU64    oddwords<>+0(SB), Z4
+	VMOVDQU64    evenwords<>+0(SB), Z5
+	MOVL         $0x00010001, BX
+	VPBROADCASTD BX, Z6
+	VMOVDQU64    evenbytes<>+0(SB), Z7
 
 single:
-	CMPQ      DX, $0x00000010
-	JB        tail
-	VMOVDQU64 (CX), Y8
-	VPMOVSXWD Y8, Z8
-	VCVTDQ2PS Z8, Z8
-	VPANDD    Z0, Z8, Z8
-	VPCMPUD   $0x01, Z1, Z8, K1
-	VCVTDQ2PS Z8, K1, Z8
-	VPADDD    Z5, Z8, Z9
-	VPSRLD    $0x17, Z9, Z9
-	VPSUBD    Z3, Z9, K1, Z9
-	VPMAXSD   Z7, Z9, Z9
-	VPMINUD   Z6, Z9, Z9
-	VPCMPUD   $0x06, Z2, Z8, K1
-	VMOVDQA32 Z4, K1, Z9
-	VPMOVDB   Z9, X9
-	VMOVDQU64 X9, (AX)
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000010, AX
-	SUBQ      $0x00000010, DX
-	JMP       single
+	CMPQ       DX, $0x00000040
+	JB         tail
+	VMOVDQU64  (CX), Y8
+	VPMOVSXWD  Y8, Z8
+	VCVTDQ2PS  Z8, Z8
+	VMOVDQU64  32(CX), Y9
+	VPMOVSXWD  Y9, Z9
+	VCVTDQ2PS  Z9, Z9
+	VMOVDQA64  Z4, Z10
+	VPERMI2W   Z9, Z8, Z10
+	VPERMT2W   Z9, Z5, Z8
+	VPMINUW    Z6, Z8, Z8
+	VPTERNLOGD $0xa8, Z2, Z10, Z8
+	VPADDW     Z1, Z8, Z8
+	VPSRLW     $0x07, Z8, Z8
+	VPMINUW    Z3, Z8, Z8
+	VPADDW     Z0, Z8, Z8
+	VMOVDQU64  64(CX), Y9
+	VPMOVSXWD  Y9, Z9
+	VCVTDQ2PS  Z9, Z9
+	VMOVDQU64  96(CX), Y10
+	VPMOVSXWD  Y10, Z10
+	VCVTDQ2PS  Z10, Z10
+	VMOVDQA64  Z4, Z11
+	VPERMI2W   Z10, Z9, Z11
+	VPERMT2W   Z10, Z5, Z9
+	VPMINUW    Z6, Z9, Z9
+	VPTERNLOGD $0xa8, Z2, Z11, Z9
+	VPADDW     Z1, Z9, Z9
+	VPSRLW     $0x07, Z9, Z9
+	VPMINUW    Z3, Z9, Z9
+	VPADDW     Z0, Z9, Z9
+	VPERMT2B   Z9, Z7, Z8
+	VMOVDQU64  Z8, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        single
 
 tail:
 	TESTQ       DX, DX
 	JZ          done
-	MOVQ        $-1, BX
-	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
 	VMOVDQU16.Z (CX), K1, Y8
 	VPMOVSXWD   Y8, Z8
 	VCVTDQ2PS   Z8, Z8
-	VPANDD      Z0, Z8, Z0
-	VPCMPUD     $0x01, Z1, Z0, K2
-	VCVTDQ2PS   Z0, K2, Z0
-	VPADDD      Z5, Z0, Z1
-	VPSRLD      $0x17, Z1, Z1
-	VPSUBD      Z3, Z1, K2, Z1
-	VPMAXSD     Z7, Z1, Z1
-	VPMINUD     Z6, Z1, Z1
-	VPCMPUD     $0x06, Z2, Z0, K2
-	VMOVDQA32   Z4, K2, Z1
-	VPMOVDB     Z1, X1
-	VMOVDQU8    X1, K1, (AX)
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x10, SI
+	KMOVQ       SI, K2
+	VMOVDQU16.Z 32(CX), K2, Y9
+	VPMOVSXWD   Y9, Z9
+	VCVTDQ2PS   Z9, Z9
+	VMOVDQA64   Z4, Z10
+	VPERMI2W    Z9, Z8, Z10
+	VPERMT2W    Z9, Z5, Z8
+	VPMINUW     Z6, Z8, Z8
+	VPTERNLOGD  $0xa8, Z2, Z10, Z8
+	VPADDW      Z1, Z8, Z8
+	VPSRLW      $0x07, Z8, Z8
+	VPMINUW     Z3, Z8, Z8
+	VPADDW      Z0, Z8, Z8
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K2
+	VMOVDQU16.Z 64(CX), K2, Y9
+	VPMOVSXWD   Y9, Z9
+	VCVTDQ2PS   Z9, Z9
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x30, BX
+	KMOVQ       BX, K2
+	VMOVDQU16.Z 96(CX), K2, Y10
+	VPMOVSXWD   Y10, Z10
+	VCVTDQ2PS   Z10, Z10
+	VMOVDQA64   Z4, Z4
+	VPERMI2W    Z10, Z9, Z4
+	VPERMT2W    Z10, Z5, Z9
+	VPMINUW     Z6, Z9, Z9
+	VPTERNLOGD  $0xa8, Z2, Z4, Z9
+	VPADDW      Z1, Z9, Z1
+	VPSRLW      $0x07, Z1, Z1
+	VPMINUW     Z3, Z1, Z1
+	VPADDW      Z0, Z1, Z1
+	VPERMT2B    Z1, Z7, Z8
+	VMOVDQU8    Z8, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -26889,138 +27041,128 @@ tail:
 	RET
 
 // func u16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
 TEXT ·u16ToE8M0AVX512(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
-	MOVL         $0x7fffffff, SI
-	VPBROADCASTD SI, Z0
-	MOVL         $0x00800000, SI
-	VPBROADCASTD SI, Z1
-	MOVL         $0x7f800000, SI
-	VPBROADCASTD SI, Z2
-	MOVL         $0x00000095, SI
-	VPBROADCASTD SI, Z3
-	MOVL         $0x000000ff, SI
-	VPBROADCASTD SI, Z4
-	VPBROADCASTD (BX), Z5
-	VPBROADCASTD 4(BX), Z6
-	VPBROADCASTD 8(BX), Z7
-	VPSLLD       $0x18, Z7, Z7
-	VPSRAD       $0x18, Z7, Z7
-	VMOVDQU32    packdb4_4<>+0(SB), Z8
-
-main:
-	CMPQ      DX, $0x00000040
-	JB        single
-	VMOVDQU64 (CX), Y9
-	VPMOVZXWD Y9, Z9
-	VCVTDQ2PS Z9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z10
-	VPSRLD    $0x17, Z10, Z10
-	VPSUBD    Z3, Z10, K1, Z10
-	VPMAXSD   Z7, Z10, Z10
-	VPMINUD   Z6, Z10, Z10
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z10
-	VMOVDQU64 32(CX), Y9
-	VPMOVZXWD Y9, Z9
-	VCVTDQ2PS Z9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z11
-	VPSRLD    $0x17, Z11, Z11
-	VPSUBD    Z3, Z11, K1, Z11
-	VPMAXSD   Z7, Z11, Z11
-	VPMINUD   Z6, Z11, Z11
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z11
-	VMOVDQU64 64(CX), Y9
-	VPMOVZXWD Y9, Z9
-	VCVTDQ2PS Z9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z12
-	VPSRLD    $0x17, Z12, Z12
-	VPSUBD    Z3, Z12, K1, Z12
-	VPMAXSD   Z7, Z12, Z12
-	VPMINUD   Z6, Z12, Z12
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z12
-	VMOVDQU64 96(CX), Y9
-	VPMOVZXWD Y9, Z9
-	VCVTDQ2PS Z9, Z9
-	VPANDD    Z0, Z9, Z9
-	VPCMPUD   $0x01, Z1, Z9, K1
-	VCVTDQ2PS Z9, K1, Z9
-	VPADDD    Z5, Z9, Z13
-	VPSRLD    $0x17, Z13, Z13
-	VPSUBD    Z3, Z13, K1, Z13
-	VPMAXSD   Z7, Z13, Z13
-	VPMINUD   Z6, Z13, Z13
-	VPCMPUD   $0x06, Z2, Z9, K1
-	VMOVDQA32 Z4, K1, Z13
-	VPACKUSDW Z11, Z10, Z10
-	VPACKUSDW Z13, Z12, Z12
-	VPACKUSWB Z12, Z10, Z10
-	VPERMD    Z10, Z8, Z10
-	VMOVDQU64 Z10, (AX)
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000040, AX
-	SUBQ      $0x00000040, DX
-	JMP       main
+	MOVL         8(BX), SI
+	ANDL         $0x01, SI
+	MOVL         (BX), BX
+	SHRL         $0x10, BX
+	MOVL         SI, DI
+	SHLL         $0x07, DI
+	SUBL         DI, BX
+	VPBROADCASTW SI, Z0
+	VPBROADCASTW BX, Z1
+	MOVL         $0x7fff7fff, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x00fe00fe, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x7f807f80, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00ff00ff, BX
+	VPBROADCASTD BX, Z4
+	VMOVDQU64    oddwords<>+0(SB), Z4
+	VMOVDQU64    evenwords<>+0(SB), Z5
+	MOVL         $0x00010001, BX
+	VPBROADCASTD BX, Z6
+	VMOVDQU64    evenbytes<>+0(SB), Z7
 
 single:
-	CMPQ      DX, $0x00000010
-	JB        tail
-	VMOVDQU64 (CX), Y8
-	VPMOVZXWD Y8, Z8
-	VCVTDQ2PS Z8, Z8
-	VPANDD    Z0, Z8, Z8
-	VPCMPUD   $0x01, Z1, Z8, K1
-	VCVTDQ2PS Z8, K1, Z8
-	VPADDD    Z5, Z8, Z9
-	VPSRLD    $0x17, Z9, Z9
-	VPSUBD    Z3, Z9, K1, Z9
-	VPMAXSD   Z7, Z9, Z9
-	VPMINUD   Z6, Z9, Z9
-	VPCMPUD   $0x06, Z2, Z8, K1
-	VMOVDQA32 Z4, K1, Z9
-	VPMOVDB   Z9, X9
-	VMOVDQU64 X9, (AX)
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000010, AX
-	SUBQ      $0x00000010, DX
-	JMP       single
+	CMPQ       DX, $0x00000040
+	JB         tail
+	VMOVDQU64  (CX), Y8
+	VPMOVZXWD  Y8, Z8
+	VCVTDQ2PS  Z8, Z8
+	VMOVDQU64  32(CX), Y9
+	VPMOVZXWD  Y9, Z9
+	VCVTDQ2PS  Z9, Z9
+	VMOVDQA64  Z4, Z10
+	VPERMI2W   Z9, Z8, Z10
+	VPERMT2W   Z9, Z5, Z8
+	VPMINUW    Z6, Z8, Z8
+	VPTERNLOGD $0xa8, Z2, Z10, Z8
+	VPADDW     Z1, Z8, Z8
+	VPSRLW     $0x07, Z8, Z8
+	VPMINUW    Z3, Z8, Z8
+	VPADDW     Z0, Z8, Z8
+	VMOVDQU64  64(CX), Y9
+	VPMOVZXWD  Y9, Z9
+	VCVTDQ2PS  Z9, Z9
+	VMOVDQU64  96(CX), Y10
+	VPMOVZXWD  Y10, Z10
+	VCVTDQ2PS  Z10, Z10
+	VMOVDQA64  Z4, Z11
+	VPERMI2W   Z10, Z9, Z11
+	VPERMT2W   Z10, Z5, Z9
+	VPMINUW    Z6, Z9, Z9
+	VPTERNLOGD $0xa8, Z2, Z11, Z9
+	VPADDW     Z1, Z9, Z9
+	VPSRLW     $0x07, Z9, Z9
+	VPMINUW    Z3, Z9, Z9
+	VPADDW     Z0, Z9, Z9
+	VPERMT2B   Z9, Z7, Z8
+	VMOVDQU64  Z8, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        single
 
 tail:
 	TESTQ       DX, DX
 	JZ          done
-	MOVQ        $-1, BX
-	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
 	VMOVDQU16.Z (CX), K1, Y8
 	VPMOVZXWD   Y8, Z8
 	VCVTDQ2PS   Z8, Z8
-	VPANDD      Z0, Z8, Z0
-	VPCMPUD     $0x01, Z1, Z0, K2
-	VCVTDQ2PS   Z0, K2, Z0
-	VPADDD      Z5, Z0, Z1
-	VPSRLD      $0x17, Z1, Z1
-	VPSUBD      Z3, Z1, K2, Z1
-	VPMAXSD     Z7, Z1, Z1
-	VPMINUD     Z6, Z1, Z1
-	VPCMPUD     $0x06, Z2, Z0, K2
-	VMOVDQA32   Z4, K2, Z1
-	VPMOVDB     Z1, X1
-	VMOVDQU8    X1, K1, (AX)
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x10, SI
+	KMOVQ       SI, K2
+	VMOVDQU16.Z 32(CX), K2, Y9
+	VPMOVZXWD   Y9, Z9
+	VCVTDQ2PS   Z9, Z9
+	VMOVDQA64   Z4, Z10
+	VPERMI2W    Z9, Z8, Z10
+	VPERMT2W    Z9, Z5, Z8
+	VPMINUW     Z6, Z8, Z8
+	VPTERNLOGD  $0xa8, Z2, Z10, Z8
+	VPADDW      Z1, Z8, Z8
+	VPSRLW      $0x07, Z8, Z8
+	VPMINUW     Z3, Z8, Z8
+	VPADDW      Z0, Z8, Z8
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K2
+	VMOVDQU16.Z 64(CX), K2, Y9
+	VPMOVZXWD   Y9, Z9
+	VCVTDQ2PS   Z9, Z9
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x30, BX
+	KMOVQ       BX, K2
+	VMOVDQU16.Z 96(CX), K2, Y10
+	VPMOVZXWD   Y10, Z10
+	VCVTDQ2PS   Z10, Z10
+	VMOVDQA64   Z4, Z4
+	VPERMI2W    Z10, Z9, Z4
+	VPERMT2W    Z10, Z5, Z9
+	VPMINUW     Z6, Z9, Z9
+	VPTERNLOGD  $0xa8, Z2, Z4, Z9
+	VPADDW      Z1, Z9, Z1
+	VPSRLW      $0x07, Z1, Z1
+	VPMINUW     Z3, Z1, Z1
+	VPADDW      Z0, Z1, Z1
+	VPERMT2B    Z1, Z7, Z8
+	VMOVDQU8    Z8, K1, (AX)
 
 done:
 	VZEROUPPER

@@ -41,7 +41,8 @@ func f32ToE8M0(a *Asm) {
 
 // e8m0Fused emits the AVX-512 and AVX2 kernels of the other e8m0Sources (no
 // streaming variants: the fused stages have none): the 16-bit sources
-// through the E8M0 core above, INT32 and UINT32 by e8m0Int's integer
+// through the E8M0 core above on AVX2 and on 16-bit lanes on AVX-512
+// (e8m0w.go), INT32 and UINT32 by e8m0Int's integer
 // algorithm (the round to odd in registers followed by the core measured
 // no faster than the two stages on AVX2).
 func e8m0Fused(a *Asm) {
@@ -49,7 +50,7 @@ func e8m0Fused(a *Asm) {
 		if src.size == 4 { // the 32-bit integers: e8m0Int
 			continue
 		}
-		f32ToE8M0From(a, src, AVX512)
+		e8m0W(a, src)
 		f32ToE8M0From(a, src, AVX2)
 	}
 	for _, isa := range []ISA{AVX2, AVX512} {

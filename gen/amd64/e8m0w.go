@@ -1,0 +1,184 @@
+package amd64
+
+import (
+	"fmt"
+	"math"
+
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+	"github.com/tensorcast/tensorcast/gen/layout"
+)
+
+var e8Mode = layout.Offset("e8m0Params", "mode")
+
+// e8m0W emits the AVX-512 (VBMI) kernel of a 16-bit source → FLOAT8E8M0 on
+// 16-bit lanes, 32 per instruction, where f32ToE8M0From computes on 32-bit
+// lanes (about 16 instructions per 32 elements against 26).
+//
+// It works on the BFLOAT16 rounded to odd of each element, a = its
+// magnitude: BFLOAT16 itself; FLOAT16, INT16 and UINT16 widen to float32
+// exactly (VCVTPH2PS; VPMOVSXWD or VPMOVZXWD and VCVTDQ2PS), and the high
+// halves with the low halves' sticky bit (hi | min(lo, 1), as f32ToF8W
+// gathers them) are that BFLOAT16. Round to odd at 8 bits keeps the answer
+// of every E8M0 mode, which reads one significand bit and whether any below
+// it is set (plan.go). Then, with d = 1 when not saturating (underflow =
+// 0xFF) and 0 when saturating:
+//
+//	e = ((a + add - d<<7) mod 2^16) >> 7    add = roundAdd >> 16: 0x7F up, 0x40 nearest, 0 down
+//	r = min(e, 0xFE) + d
+//
+// For a ≥ 0x80 (normal) e + d is the exponent field rounded by the mode,
+// and the clamp gives overflow (0xFE saturating, 0xFF not) from 255 on,
+// ±Inf included. Zero wraps to e = 0x1FF when d = 1, so r is the underflow
+// code in both modes (0x00 saturating). NaN takes 0xFF (VPCMPUW, merge).
+// A BFLOAT16 subnormal (a < 0x80, zero included) is looked up in a
+// 128-entry table of its codes (VPERMI2B), one table per mode and
+// saturation, computed here as kernel_generic.go's f32ToE8M0 computes
+// them; the widened sources have no subnormals and skip it.
+func e8m0W(a *Asm, from e8m0Source) {
+	a.Func(from.name+"ToE8M0AVX512", AVX512, "func(dst *uint8, src *uint16, n int, p *[4]uint32)")
+	a.Needs("AVX512VBMI") // VPERMI2B, VPERMT2B
+	dst, src, n := a.Args()
+	p := a.GP64()
+	a.Context.Load(a.Param("p"), p)
+
+	// d and K = add - d<<7 as words.
+	d, k := a.GP32(), a.GP32()
+	a.MOVL(Mem{Base: p, Disp: e8Underflow}, d)
+	a.ANDL(U8(1), d)
+	a.MOVL(Mem{Base: p, Disp: e8RoundAdd}, k)
+	a.SHRL(U8(16), k)
+	t := a.GP32()
+	a.MOVL(d, t)
+	a.SHLL(U8(7), t)
+	a.SUBL(t, k)
+	dW, kW := a.Vec(), a.Vec()
+	a.VPBROADCASTW(d, dW)
+	a.VPBROADCASTW(k, kW)
+	abs, cap, nanT, ff := a.Const16(0x7FFF), a.Const16(0xFE), a.Const16(0x7F80), a.Const16(0xFF)
+	bf16 := from.name == "bf16"
+	hasNaN := from.name == "f16" || bf16
+
+	var sub0, sub1, subT VecVirtual
+	if bf16 {
+		// The table of p's mode and saturation: mode·2 + d.
+		base, i := a.GP64(), a.GP64()
+		a.LEAQ(a.DataBytes("e8m0subnormals", e8m0SubnormalTables()), base)
+		a.MOVL(Mem{Base: p, Disp: e8Mode}, i.As32())
+		a.LEAQ(Mem{Base: d.As64(), Index: i, Scale: 2}, i)
+		a.SHLQ(U8(7), i)
+		sub0, sub1 = a.Vec(), a.Vec()
+		a.VMOVDQU64(Mem{Base: base, Index: i, Scale: 1}, sub0)
+		a.VMOVDQU64(Mem{Base: base, Index: i, Scale: 1, Disp: 64}, sub1)
+		subT = a.Const16(0x80)
+	}
+	var odd, even, one VecVirtual
+	if !bf16 {
+		oddW, evenW := make([]uint16, 32), make([]uint16, 32)
+		for j := range 32 {
+			evenW[j], oddW[j] = uint16(2*j), uint16(2*j+1)
+		}
+		odd, even, one = a.ConstWords("oddwords", oddW), a.ConstWords("evenwords", evenW), a.Const16(1)
+	}
+	lows := a.ConstBytes("evenbytes", seq8(0, 2, 64))
+
+	a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 64, Unroll: 1}, dst, src, n, func(st *Step) {
+		var ws [2]VecVirtual
+		for h := range 2 {
+			ab := a.Vec()
+			if bf16 {
+				a.VLoad(ab, st.Src.Offset(64*h), 16, st.M(1, 32*h))
+				a.VPANDD(abs, ab, ab)
+			} else {
+				var x [2]VecVirtual
+				for i := range x {
+					j := 2*h + i // the j-th 16 elements of the block
+					x[i] = a.Vec()
+					a.VLoad(Half(x[i]), st.Src.Offset(32*j), 16, st.M(1, 16*j))
+					switch from.name {
+					case "f16":
+						a.VCVTPH2PS(Half(x[i]), x[i])
+					case "i16":
+						a.VPMOVSXWD(Half(x[i]), x[i])
+						a.VCVTDQ2PS(x[i], x[i])
+					case "u16":
+						a.VPMOVZXWD(Half(x[i]), x[i])
+						a.VCVTDQ2PS(x[i], x[i])
+					}
+				}
+				hi := a.Vec()
+				a.VMOVDQA64(odd, hi)
+				a.VPERMI2W(x[1], x[0], hi)
+				a.VPERMT2W(x[1], even, x[0])
+				a.VPMINUW(one, x[0], x[0])
+				a.VPTERNLOGD(Tern(func(l, h, m uint8) uint8 { return (l | h) & m }), abs, hi, x[0])
+				ab = x[0]
+			}
+			e := a.Vec()
+			a.VPADDW(kW, ab, e)
+			a.VPSRLW(U8(7), e, e)
+			a.VPMINUW(cap, e, e)
+			a.VPADDW(dW, e, e)
+			if hasNaN {
+				isNaN := a.K()
+				a.VPCMPUW(U8(cmpGT), nanT, ab, isNaN)
+				a.VMOVDQU16(ff, isNaN, e)
+			}
+			if bf16 {
+				isSub, c := a.K(), a.Vec()
+				a.VPCMPUW(U8(cmpLT), subT, ab, isSub)
+				a.VMOVDQA64(ab, c)
+				a.VPERMI2B(sub1, sub0, c)
+				a.VMOVDQU16(c, isSub, e)
+			}
+			ws[h] = e
+		}
+		a.VPERMT2B(ws[1], lows, ws[0])
+		st.Store(ws[0], st.Dst, 8, st.M(1, 0))
+	})
+}
+
+// e8m0SubnormalTables returns e8m0W's tables: for each e8m0Table entry
+// (mode m, saturation; index 2m + d, d = 1 when not saturating), the code
+// of every BFLOAT16 magnitude below 0x80 (zero and the subnormals).
+func e8m0SubnormalTables() []byte {
+	roundAdd := [3]uint32{0x7FFFFF, 0, 0x400000} // up, down, nearest: e8m0Table's order
+	var out []byte
+	for m := range 3 {
+		for d := range 2 {
+			overflow, underflow := uint32(0xFE), uint32(0x00)
+			if d == 1 {
+				overflow, underflow = 0xFF, 0xFF
+			}
+			for b := range 128 {
+				out = append(out, f32ToE8M0Ref(uint32(b)<<16, roundAdd[m], overflow, underflow))
+			}
+		}
+	}
+	if len(out) != 6*128 {
+		panic(fmt.Sprint("e8m0 tables: ", len(out), " bytes"))
+	}
+	return out
+}
+
+// f32ToE8M0Ref is kernel_generic.go's f32ToE8M0 (float32 bits to E8M0).
+func f32ToE8M0Ref(x, roundAdd, overflow, underflow uint32) uint8 {
+	a := x & 0x7FFFFFFF
+	scale := int32(0)
+	if a < 0x00800000 {
+		a = math.Float32bits(math.Float32frombits(a) * 0x1p64)
+		scale = 64
+	}
+	e := int32((a+roundAdd)>>23) - scale
+	r := uint32(e)
+	if e < 0 {
+		r = underflow
+	}
+	if e >= 255 {
+		r = overflow
+	}
+	if x&0x7FFFFFFF > 0x7F800000 {
+		r = 0xFF
+	}
+	return uint8(r)
+}
