@@ -42,6 +42,8 @@ import (
 //     count with the sign of x, k ≤ 8: the low byte of f is ±k in two's
 //     complement. VPERMI2B moves that byte into the high byte of each word
 //     and VPABSB makes it k; those lanes take it (merge).
+//     The integer sources (INT16 to UINT64) skip this step: their only
+//     value below every smallest normal is 0, whose lanes take 0.
 //  6. The sign: W | hi & 0x8000. For the FNUZ types (no negative zero) it
 //     is applied before steps 4-5 instead, and the subnormal byte is made
 //     sign-magnitude from its two's complement (|b| | b & 0x80), which is
@@ -215,7 +217,17 @@ func f8W(a *Asm, name, typ string, size int) {
 		evenW[j], oddW[j] = uint16(2*j), uint16(2*j+1)
 		lowB[2*j], lowB[2*j+1] = byte(4*j), byte(4*j)
 	}
-	var even, odd, low, zero, lowU VecVirtual
+	// The integer sources have no values below the smallest normal but 0
+	// (1 is normal in every float8 type and FLOAT4E2M1), so they skip step
+	// 5: their zero lanes take 0 instead (a zeroing shift), and no NaN.
+	intSrc := false
+	if from, ok := f8WSources[name]; ok && from != tF64 {
+		intSrc = true
+	}
+	// INT16 and UINT16 convert 2^16 times their values (scaledWords16);
+	// the exponent adjustment takes the 16 back.
+	scaled := name == "i16ToF8" || name == "u16ToF8"
+	var even, odd, low, zero, lowU, highHalves VecVirtual
 	if name == "bf16ToF8" {
 		zero = a.Vec()
 		a.VPXORD(zero, zero, zero)
@@ -232,8 +244,15 @@ func f8W(a *Asm, name, typ string, size int) {
 		}
 		lowU = a.ConstBytes("unpacklowbytes", lowUB)
 	} else {
-		even, odd = a.ConstWords("evenwords", evenW), a.ConstWords("oddwords", oddW)
-		low = a.ConstBytes("dwordlowbytes", lowB)
+		if scaled {
+			even, odd = scaledWordIndices(a)
+			highHalves = a.Const32(0xFFFF0000)
+		} else {
+			even, odd = a.ConstWords("evenwords", evenW), a.ConstWords("oddwords", oddW)
+		}
+		if !intSrc {
+			low = a.ConstBytes("dwordlowbytes", lowB)
+		}
 	}
 	highs := a.ConstBytes("oddbytes", seq8(1, 2, 64))
 
@@ -260,6 +279,9 @@ func f8W(a *Asm, name, typ string, size int) {
 			a.SHLL(U8(s), r)
 			a.NEGL(r)
 			a.ADDL(U32(1<<s>>1-2), r)
+			if scaled {
+				a.SUBL(U32(16<<7), r)
+			}
 		})
 		limit := word(func(r GPVirtual) {
 			a.MOVL(Mem{Base: p, Disp: f8Overflow}, r)
@@ -286,18 +308,32 @@ func f8W(a *Asm, name, typ string, size int) {
 					if name == "bf16ToF8" {
 						hi, lo, b = bf16Words(a, st, h, magic, zero, abs, lowU)
 					} else {
-						hi, lo, b = f32Words(a, st, h, name, size, per, load, magic, odd, even, low, one, abs)
+						if scaled {
+							hi, lo = scaledWords16(a, st, h, name == "i16ToF8", odd, even, one, abs, highHalves)
+						} else {
+							hi, lo, b = f32Words(a, st, h, name, size, per, load, magic, odd, even, low, one, abs, !intSrc)
+						}
 					}
 					y := a.Vec()
 					a.VPSRLW(U8(s), hi, y)
 					a.VPTERNLOGD(Tern(func(t, o, k uint8) uint8 { return t&o | k }), k, one, y)
 					a.VPAVGW(y, lo, y)
 					a.VPMINUW(limit, y, y)
+					signed := Tern(func(w, h, m uint8) uint8 { return w | h&m })
+					if intSrc { // no NaN, and zero (lo = 0) gives 0; no sign where unsigned
+						nz := a.K()
+						a.VPTESTMW(lo, lo, nz)
+						a.VPSLLW_Z(U8(9-s), y, nz, y)
+						if f8WSources[name].class != unsigned {
+							a.VPTERNLOGD(signed, sgn, hi, y)
+						}
+						ws[h] = y
+						continue
+					}
 					isNaN, isSub := a.K(), a.K()
 					a.VPCMPUW(U8(cmpGT), nanT, lo, isNaN)
 					a.VPCMPUW(U8(cmpLT), mn, lo, isSub)
 					a.VPSLLW(U8(9-s), y, y)
-					signed := Tern(func(w, h, m uint8) uint8 { return w | h&m })
 					if fnuz {
 						a.VPTERNLOGD(signed, sgn, hi, y)
 						a.VMOVDQU16(nanW, isNaN, y)
@@ -329,8 +365,9 @@ func f8W(a *Asm, name, typ string, size int) {
 
 // f32Words loads the h-th 32 elements of a block of f32ToF8W as float32 and
 // returns hi (their high halves, rounded to odd), a = hi & 0x7FFF, and b
-// (the low byte of x + 1.5·magic in the high byte of each word).
-func f32Words(a *Asm, st *Step, h int, name string, size, per int, load func(*Step, int) VecVirtual, magic, odd, even, low, one, abs VecVirtual) (hi, lo, b VecVirtual) {
+// (the low byte of x + 1.5·magic in the high byte of each word; nil unless
+// sub, for sources with no subnormal results).
+func f32Words(a *Asm, st *Step, h int, name string, size, per int, load func(*Step, int) VecVirtual, magic, odd, even, low, one, abs VecVirtual, sub bool) (hi, lo, b VecVirtual) {
 	x0, x1 := a.Vec(), a.Vec()
 	for i, x := range []*VecVirtual{&x0, &x1} {
 		j := 2*h + i // the j-th 16 elements of the block
@@ -345,16 +382,21 @@ func f32Words(a *Asm, st *Step, h int, name string, size, per int, load func(*St
 			*x = load(st, j)
 		}
 	}
-	f0, f1 := a.Vec(), a.Vec()
-	a.VADDPS(magic, x0, f0)
-	a.VADDPS(magic, x1, f1)
+	var f0, f1 VecVirtual
+	if sub {
+		f0, f1 = a.Vec(), a.Vec()
+		a.VADDPS(magic, x0, f0)
+		a.VADDPS(magic, x1, f1)
+	}
 	hi = a.Vec()
 	a.VMOVDQA64(odd, hi)
 	a.VPERMI2W(x1, x0, hi)
 	a.VPERMT2W(x1, even, x0)
 	lo = x0
-	a.VPERMT2B(f1, low, f0)
-	b = f0
+	if sub {
+		a.VPERMT2B(f1, low, f0)
+		b = f0
+	}
 	// a = (hi | (lo != 0)) & 0x7FFF, in lo.
 	a.VPMINUW(one, lo, lo)
 	a.VPTERNLOGD(Tern(func(l, h, m uint8) uint8 { return (l | h) & m }), abs, hi, lo)
@@ -376,4 +418,52 @@ func bf16Words(a *Asm, st *Step, h int, magic, zero, abs, lowU VecVirtual) (hi, 
 	a.VADDPS(magic, x1, x1)
 	a.VPERMT2B(x1, lowU, x0)
 	return hi, lo, x0
+}
+
+// scaledWords16 is f32Words for INT16 and UINT16 (f8W's i16ToF8 and
+// u16ToF8): one load of 32 elements and two conversions of 2^16 times their
+// values, exact (at most 16 significant bits): the even elements shifted
+// into the high half of each 32-bit lane (v << 16), the odd ones masked in
+// place (v & 0xFFFF0000), both read as INT32 (INT16's sign is bit 31) or
+// UINT32. VPMOVSXWD or VPMOVZXWD would take two loads and two conversions
+// more. The words come back in element order through the permutations of
+// scaledWordIndices; the kernel's exponent adjustment is 16 larger
+// (the rounding steps of f32ToF8W read a + 16<<7 as a: the 17-bit sums and
+// the parity bits are the same).
+func scaledWords16(a *Asm, st *Step, h int, signed bool, odd, even, one, abs, highHalves VecVirtual) (hi, lo VecVirtual) {
+	v, x0, x1 := a.Vec(), a.Vec(), a.Vec()
+	a.VLoad(v, st.Src.Offset(64*h), 16, st.M(1, 32*h))
+	a.VPSLLD(U8(16), v, x0)
+	a.VPANDD(highHalves, v, x1)
+	if signed {
+		a.VCVTDQ2PS(x0, x0)
+		a.VCVTDQ2PS(x1, x1)
+	} else {
+		a.VCVTUDQ2PS(x0, x0)
+		a.VCVTUDQ2PS(x1, x1)
+	}
+	hi = a.Vec()
+	a.VMOVDQA64(odd, hi)
+	a.VPERMI2W(x1, x0, hi)
+	a.VPERMT2W(x1, even, x0)
+	lo = x0
+	a.VPMINUW(one, lo, lo)
+	a.VPTERNLOGD(Tern(func(l, h, m uint8) uint8 { return (l | h) & m }), abs, hi, lo)
+	return hi, lo
+}
+
+// scaledWordIndices returns the VPERMT2W/VPERMI2W indices (low and high
+// halves) that put scaledWords16's words in element order: element i is
+// dword i/2 of x0 (i even) or of x1 (i odd), words 0-31 and 32-63 of the
+// pair.
+func scaledWordIndices(a *Asm) (low, high VecVirtual) {
+	lw, hw := make([]uint16, 32), make([]uint16, 32)
+	for i := range 32 {
+		d := uint16(i / 2 * 2) // the low word of the element's dword
+		if i%2 == 1 {
+			d += 32
+		}
+		lw[i], hw[i] = d, d+1
+	}
+	return a.ConstWords("scaledlowwords", lw), a.ConstWords("scaledhighwords", hw)
 }
