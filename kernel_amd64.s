@@ -45910,6 +45910,92 @@ done:
 	VZEROUPPER
 	RET
 
+// func fusedF16ToU32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF16ToU32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ         DX, $0x00000040
+	JB           single
+	VMOVDQU64    (CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	VMOVDQU64    32(CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 64(AX)
+	VMOVDQU64    64(CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 128(AX)
+	VMOVDQU64    96(CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 192(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU64    (CX), Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU16.Z  (CX), K1, Y2
+	VCVTPH2PS    Y2, Z2
+	VMULPS       Z0, Z2, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCMPPS       $0x07, Z0, Z0, K2
+	VCVTTPS2DQ.Z Z0, K2, Z0
+	VMOVDQU32    Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
 // func fusedF16ToBoolAVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·fusedF16ToBoolAVX512(SB), NOSPLIT, $0-24
@@ -46806,6 +46892,93 @@ done:
 // func fusedBF16ToI32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·fusedBF16ToI32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x2f800000, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z1
+
+main:
+	CMPQ         DX, $0x00000040
+	JB           single
+	VPMOVZXWD    (CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	VPMOVZXWD    32(CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 64(AX)
+	VPMOVZXWD    64(CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 128(AX)
+	VPMOVZXWD    96(CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, 192(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVZXWD    (CX), Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VREDUCEPS    $0x08, Z2, Z2
+	VMULPS       Z1, Z2, Z2
+	VCMPPS       $0x07, Z2, Z2, K1
+	VCVTTPS2DQ.Z Z2, K1, Z2
+	VMOVDQU64    Z2, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU16.Z  (CX), K1, Y2
+	VPMOVZXWD    Y2, Z2
+	VPSLLD       $0x10, Z2, Z2
+	VMULPS       Z0, Z2, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCMPPS       $0x07, Z0, Z0, K2
+	VCVTTPS2DQ.Z Z0, K2, Z0
+	VMOVDQU32    Z0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU32AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·fusedBF16ToU32AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -48670,6 +48843,122 @@ done:
 	VZEROUPPER
 	RET
 
+// func fusedI32ToF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedI32ToF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VMOVDQU64 (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 64(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 32(AX)
+	VMOVDQU64 128(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 64(AX)
+	VMOVDQU64 192(CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VMOVDQU64 (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VCVTPS2PH $0x00, Z0, Y0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z0
+	VCVTDQ2PS   Z0, Z0
+	VCVTPS2PH   $0x00, Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedU32ToF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedU32ToF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z0
+	VCVTUDQ2PS Z0, Z0
+	VCVTPS2PH  $0x00, Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	VMOVDQU64  64(CX), Z0
+	VCVTUDQ2PS Z0, Z0
+	VCVTPS2PH  $0x00, Z0, Y0
+	VMOVDQU64  Y0, 32(AX)
+	VMOVDQU64  128(CX), Z0
+	VCVTUDQ2PS Z0, Z0
+	VCVTPS2PH  $0x00, Z0, Y0
+	VMOVDQU64  Y0, 64(AX)
+	VMOVDQU64  192(CX), Z0
+	VCVTUDQ2PS Z0, Z0
+	VCVTPS2PH  $0x00, Z0, Y0
+	VMOVDQU64  Y0, 96(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000040, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z0
+	VCVTUDQ2PS Z0, Z0
+	VCVTPS2PH  $0x00, Z0, Y0
+	VMOVDQU64  Y0, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z0
+	VCVTUDQ2PS  Z0, Z0
+	VCVTPS2PH   $0x00, Z0, Y0
+	VMOVDQU16   Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
 // func fusedF16ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·fusedF16ToI8AVX2(SB), NOSPLIT, $0-24
@@ -48883,6 +49172,78 @@ tail:
 // func fusedF16ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·fusedF16ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VCVTPH2PS  (CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	VCVTPH2PS  16(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 32(AX)
+	VCVTPH2PS  32(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 64(AX)
+	VCVTPH2PS  48(CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 96(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VCVTPH2PS  (CX), Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToU32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToU32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -49655,6 +50016,83 @@ tail:
 // func fusedBF16ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·fusedBF16ToI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	VPMOVZXWD  16(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 32(AX)
+	VPMOVZXWD  32(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 64(AX)
+	VPMOVZXWD  48(CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, 96(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedBF16ToU32AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToU32AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
@@ -51316,6 +51754,53 @@ single:
 	VPACKUSDW Y3, Y3, Y3
 	VPERMQ    $0x08, Y3, Y3
 	VMOVDQU   X3, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedI32ToF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, F16C
+TEXT ·fusedI32ToF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (AX)
+	VMOVDQU   32(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 16(AX)
+	VMOVDQU   64(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 32(AX)
+	VMOVDQU   96(CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 48(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU   (CX), Y0
+	VCVTDQ2PS Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000010, AX
 	SUBQ      $0x00000008, DX

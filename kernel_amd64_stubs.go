@@ -2277,6 +2277,11 @@ func fusedF16ToU16AVX512(dst *byte, src *byte, n int)
 //go:noescape
 func fusedF16ToI32AVX512(dst *byte, src *byte, n int)
 
+// fusedF16ToU32AVX512 converts n groups of 1 FLOAT16 elements at src to UINT32 at dst (gen/amd64 fusedTable: {F16, U32}).
+//
+//go:noescape
+func fusedF16ToU32AVX512(dst *byte, src *byte, n int)
+
 // fusedF16ToBoolAVX512 converts n groups of 1 FLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {F16, Bool}).
 //
 //go:noescape
@@ -2331,6 +2336,11 @@ func fusedBF16ToU16AVX512(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedBF16ToI32AVX512(dst *byte, src *byte, n int)
+
+// fusedBF16ToU32AVX512 converts n groups of 1 BFLOAT16 elements at src to UINT32 at dst (gen/amd64 fusedTable: {BF16, U32}).
+//
+//go:noescape
+func fusedBF16ToU32AVX512(dst *byte, src *byte, n int)
 
 // fusedBF16ToBoolAVX512 converts n groups of 1 BFLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {BF16, Bool}).
 //
@@ -2427,6 +2437,16 @@ func fusedI32ToBF16AVX512(dst *byte, src *byte, n int)
 //go:noescape
 func fusedU32ToBF16AVX512(dst *byte, src *byte, n int)
 
+// fusedI32ToF16AVX512 converts n groups of 1 INT32 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {I32, F16}).
+//
+//go:noescape
+func fusedI32ToF16AVX512(dst *byte, src *byte, n int)
+
+// fusedU32ToF16AVX512 converts n groups of 1 UINT32 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {U32, F16}).
+//
+//go:noescape
+func fusedU32ToF16AVX512(dst *byte, src *byte, n int)
+
 // fusedF16ToI8AVX2 converts n groups of 1 FLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {F16, I8}).
 //
 //go:noescape
@@ -2451,6 +2471,11 @@ func fusedF16ToU16AVX2(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedF16ToI32AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToU32AVX2 converts n groups of 1 FLOAT16 elements at src to UINT32 at dst (gen/amd64 fusedTable: {F16, U32}).
+//
+//go:noescape
+func fusedF16ToU32AVX2(dst *byte, src *byte, n int)
 
 // fusedF16ToBoolAVX2 converts n groups of 1 FLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {F16, Bool}).
 //
@@ -2506,6 +2531,11 @@ func fusedBF16ToU16AVX2(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedBF16ToI32AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToU32AVX2 converts n groups of 1 BFLOAT16 elements at src to UINT32 at dst (gen/amd64 fusedTable: {BF16, U32}).
+//
+//go:noescape
+func fusedBF16ToU32AVX2(dst *byte, src *byte, n int)
 
 // fusedBF16ToBoolAVX2 converts n groups of 1 BFLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {BF16, Bool}).
 //
@@ -2596,3 +2626,8 @@ func fusedI32ToBF16AVX2(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedU32ToBF16AVX2(dst *byte, src *byte, n int)
+
+// fusedI32ToF16AVX2 converts n groups of 1 INT32 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {I32, F16}).
+//
+//go:noescape
+func fusedI32ToF16AVX2(dst *byte, src *byte, n int)

@@ -3165,6 +3165,7 @@ func init() {
 		registerStage("avx2", Float16, Int16, stageFusedF16ToI16AVX2)
 		registerStage("avx2", Float16, Uint16, stageFusedF16ToU16AVX2)
 		registerStage("avx2", Float16, Int32, stageFusedF16ToI32AVX2)
+		registerStage("avx2", Float16, Uint32, stageFusedF16ToU32AVX2)
 		registerStage("avx2", Float16, Bool, stageFusedF16ToBoolAVX2)
 		registerStage("avx2", Float16, Int4, stageFusedF16ToI4AVX2)
 		registerStage("avx2", Float16, Uint4, stageFusedF16ToU4AVX2)
@@ -3176,6 +3177,7 @@ func init() {
 		registerStage("avx2", BFloat16, Int16, stageFusedBF16ToI16AVX2)
 		registerStage("avx2", BFloat16, Uint16, stageFusedBF16ToU16AVX2)
 		registerStage("avx2", BFloat16, Int32, stageFusedBF16ToI32AVX2)
+		registerStage("avx2", BFloat16, Uint32, stageFusedBF16ToU32AVX2)
 		registerStage("avx2", BFloat16, Bool, stageFusedBF16ToBoolAVX2)
 		registerStage("avx2", BFloat16, Int4, stageFusedBF16ToI4AVX2)
 		registerStage("avx2", BFloat16, Uint4, stageFusedBF16ToU4AVX2)
@@ -3194,6 +3196,7 @@ func init() {
 		registerStage("avx2", Float4E2M1, BFloat16, stageFusedF4ToBF16AVX2)
 		registerStage("avx2", Int32, BFloat16, stageFusedI32ToBF16AVX2)
 		registerStage("avx2", Uint32, BFloat16, stageFusedU32ToBF16AVX2)
+		registerStage("avx2", Int32, Float16, stageFusedI32ToF16AVX2)
 	}
 	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
 		registerStage("avx512", Float16, Int8, stageFusedF16ToI8AVX512)
@@ -3201,6 +3204,7 @@ func init() {
 		registerStage("avx512", Float16, Int16, stageFusedF16ToI16AVX512)
 		registerStage("avx512", Float16, Uint16, stageFusedF16ToU16AVX512)
 		registerStage("avx512", Float16, Int32, stageFusedF16ToI32AVX512)
+		registerStage("avx512", Float16, Uint32, stageFusedF16ToU32AVX512)
 		registerStage("avx512", Float16, Bool, stageFusedF16ToBoolAVX512)
 		registerStage("avx512", Float16, Int4, stageFusedF16ToI4AVX512)
 		registerStage("avx512", Float16, Uint4, stageFusedF16ToU4AVX512)
@@ -3212,6 +3216,7 @@ func init() {
 		registerStage("avx512", BFloat16, Int16, stageFusedBF16ToI16AVX512)
 		registerStage("avx512", BFloat16, Uint16, stageFusedBF16ToU16AVX512)
 		registerStage("avx512", BFloat16, Int32, stageFusedBF16ToI32AVX512)
+		registerStage("avx512", BFloat16, Uint32, stageFusedBF16ToU32AVX512)
 		registerStage("avx512", BFloat16, Bool, stageFusedBF16ToBoolAVX512)
 		registerStage("avx512", BFloat16, Int4, stageFusedBF16ToI4AVX512)
 		registerStage("avx512", BFloat16, Uint4, stageFusedBF16ToU4AVX512)
@@ -3231,6 +3236,8 @@ func init() {
 		registerStage("avx512", Float4E2M1, BFloat16, stageFusedF4ToBF16AVX512)
 		registerStage("avx512", Int32, BFloat16, stageFusedI32ToBF16AVX512)
 		registerStage("avx512", Uint32, BFloat16, stageFusedU32ToBF16AVX512)
+		registerStage("avx512", Int32, Float16, stageFusedI32ToF16AVX512)
+		registerStage("avx512", Uint32, Float16, stageFusedU32ToF16AVX512)
 	}
 }
 
@@ -3277,6 +3284,15 @@ func stageFusedF16ToI32AVX512(dst, src []byte, n int) {
 	raceRead(src)
 	raceWrite(dst)
 	fusedF16ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedF16ToU32AVX512 converts FLOAT16 → UINT32 in one pass: the entry {F16, U32} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF16ToU32AVX512(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint32.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedF16ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
 // stageFusedF16ToBoolAVX512 converts FLOAT16 → BOOL in one pass: the entry {F16, Bool} of gen/amd64's
@@ -3416,6 +3432,15 @@ func stageFusedBF16ToI32AVX512(dst, src []byte, n int) {
 	raceRead(src)
 	raceWrite(dst)
 	fusedBF16ToI32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedBF16ToU32AVX512 converts BFLOAT16 → UINT32 in one pass: the entry {BF16, U32} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedBF16ToU32AVX512(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint32.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedBF16ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
 // stageFusedBF16ToBoolAVX512 converts BFLOAT16 → BOOL in one pass: the entry {BF16, Bool} of gen/amd64's
@@ -3685,6 +3710,24 @@ func stageFusedU32ToBF16AVX512(dst, src []byte, n int) {
 	fusedU32ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
+// stageFusedI32ToF16AVX512 converts INT32 → FLOAT16 in one pass: the entry {I32, F16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedI32ToF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Int32.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedI32ToF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedU32ToF16AVX512 converts UINT32 → FLOAT16 in one pass: the entry {U32, F16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedU32ToF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Uint32.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedU32ToF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
 // stageFusedF16ToI8AVX2 converts FLOAT16 → INT8 in one pass: the entry {F16, I8} of gen/amd64's
 // fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
 func stageFusedF16ToI8AVX2(dst, src []byte, n int) {
@@ -3782,6 +3825,26 @@ func stageFusedF16ToI32AVX2(dst, src []byte, n int) {
 		copy(s[:], src[Float16.Size(1*q):])
 		fusedF16ToI32AVX2(&d[0], &s[0], 8)
 		copy(dst[Int32.Size(1*q):], d[:Int32.Size(r)])
+	}
+}
+
+// stageFusedF16ToU32AVX2 converts FLOAT16 → UINT32 in one pass: the entry {F16, U32} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToU32AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint32.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [32]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToU32AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint32.Size(1*q):], d[:Uint32.Size(r)])
 	}
 }
 
@@ -4002,6 +4065,26 @@ func stageFusedBF16ToI32AVX2(dst, src []byte, n int) {
 		copy(s[:], src[BFloat16.Size(1*q):])
 		fusedBF16ToI32AVX2(&d[0], &s[0], 8)
 		copy(dst[Int32.Size(1*q):], d[:Int32.Size(r)])
+	}
+}
+
+// stageFusedBF16ToU32AVX2 converts BFLOAT16 → UINT32 in one pass: the entry {BF16, U32} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToU32AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint32.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToU32AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [32]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToU32AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint32.Size(1*q):], d[:Uint32.Size(r)])
 	}
 }
 
@@ -4362,6 +4445,26 @@ func stageFusedU32ToBF16AVX2(dst, src []byte, n int) {
 		copy(s[:], src[Uint32.Size(1*q):])
 		fusedU32ToBF16AVX2(&d[0], &s[0], 8)
 		copy(dst[BFloat16.Size(1*q):], d[:BFloat16.Size(r)])
+	}
+}
+
+// stageFusedI32ToF16AVX2 converts INT32 → FLOAT16 in one pass: the entry {I32, F16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedI32ToF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Int32.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedI32ToF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [32]byte
+		var d [16]byte
+		copy(s[:], src[Int32.Size(1*q):])
+		fusedI32ToF16AVX2(&d[0], &s[0], 8)
+		copy(dst[Float16.Size(1*q):], d[:Float16.Size(r)])
 	}
 }
 

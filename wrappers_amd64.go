@@ -65,6 +65,7 @@ const (
 	fusedBF16ToI8AVX2Lanes   = 8
 	fusedBF16ToU16AVX2Lanes  = 8
 	fusedBF16ToU2AVX2Lanes   = 8
+	fusedBF16ToU32AVX2Lanes  = 8
 	fusedBF16ToU4AVX2Lanes   = 4
 	fusedBF16ToU8AVX2Lanes   = 8
 	fusedF16ToBoolAVX2Lanes  = 8
@@ -76,6 +77,7 @@ const (
 	fusedF16ToI8AVX2Lanes    = 8
 	fusedF16ToU16AVX2Lanes   = 8
 	fusedF16ToU2AVX2Lanes    = 8
+	fusedF16ToU32AVX2Lanes   = 8
 	fusedF16ToU4AVX2Lanes    = 4
 	fusedF16ToU8AVX2Lanes    = 8
 	fusedF4ToBF16AVX2Lanes   = 8
@@ -86,6 +88,7 @@ const (
 	fusedI16ToF16AVX2Lanes   = 8
 	fusedI16ToF4AVX2Lanes    = 8
 	fusedI32ToBF16AVX2Lanes  = 8
+	fusedI32ToF16AVX2Lanes   = 8
 	fusedU16ToBF16AVX2Lanes  = 8
 	fusedU16ToF16AVX2Lanes   = 8
 	fusedU16ToF4AVX2Lanes    = 8

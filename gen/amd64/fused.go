@@ -101,12 +101,17 @@ var (
 	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, 32, false, widenF4, nil, true}
 	fsI32 = fusedSrc{"Int32", "I32", 32, 0, false, widenOdd32(tI32), nil, true}
 	fsU32 = fusedSrc{"Uint32", "U32", 32, 0, false, widenOdd32(tU32), nil, true}
+	// The same sources to FLOAT16 convert to the nearest float32 instead
+	// (plan.go, below2p24); only their rows' targets name the kernels.
+	fsI32Near = fusedSrc{"Int32", "I32", 32, 0, false, widenNear32(tI32), nil, true}
+	fsU32Near = fusedSrc{"Uint32", "U32", 32, 0, false, widenNear32(tU32), nil, false}
 
 	fdI8   = fusedDst{"Int8", "I8", 8, narrowInt(tI8), nil, nil, true}
 	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8), nil, nil, true}
 	fdI16  = fusedDst{"Int16", "I16", 16, narrowInt(tI16), exactInt, nil, true}
 	fdU16  = fusedDst{"Uint16", "U16", 16, narrowInt(tU16), exactInt, nil, true}
 	fdI32  = fusedDst{"Int32", "I32", 32, narrowInt(tI32), nil, nil, true}
+	fdU32  = fusedDst{"Uint32", "U32", 32, narrowInt(tU32), nil, nil, true}
 	fdBool = fusedDst{"Bool", "Bool", 8, narrowBool, nil, nil, true}
 	fdI4   = fusedDst{"Int4", "I4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
 	fdU4   = fusedDst{"Uint4", "U4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
@@ -129,13 +134,15 @@ var fusedTable = []struct {
 	from fusedSrc
 	to   []fusedDst
 }{
-	{fsF16, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdBool, fdI4, fdU4, fdI2, fdU2, fdF4}},
-	{fsBF, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdBool, fdI4, fdU4, fdI2, fdU2, fdF4}},
+	{fsF16, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdU32, fdBool, fdI4, fdU4, fdI2, fdU2, fdF4}},
+	{fsBF, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdU32, fdBool, fdI4, fdU4, fdI2, fdU2, fdF4}},
 	{fsI16, []fusedDst{fdF16, fdBF, fdF4}},
 	{fsU16, []fusedDst{fdF16, fdBF, fdF4}},
 	{fsF4, []fusedDst{fdI16, fdU16, fdI32, fdF16, fdBF}},
 	{fsI32, []fusedDst{fdBF}},
 	{fsU32, []fusedDst{fdBF}},
+	{fsI32Near, []fusedDst{fdF16}},
+	{fsU32Near, []fusedDst{fdF16}},
 }
 
 // fusedStage is one pair derived from the table, in one family.
@@ -306,6 +313,26 @@ func widenInt16(signed bool) func(a *Asm) func(s *Step, k Register) VecVirtual {
 				ext(s.Src, x)
 			}
 			a.VCVTDQ2PS(x, x)
+			return x
+		}
+	}
+}
+
+// widenNear32 is not a widening either: INT32 or UINT32 to the nearest
+// float32 (VCVTDQ2PS; VCVTUDQ2PS, which AVX2 lacks), which FLOAT16 then
+// rounds exactly: below 2^24 the float32 is the integer, above it the
+// integer and the float32 are both beyond FLOAT16's range (plan.go,
+// below2p24).
+func widenNear32(t num) func(a *Asm) func(s *Step, k Register) VecVirtual {
+	return func(a *Asm) func(s *Step, k Register) VecVirtual {
+		return func(s *Step, k Register) VecVirtual {
+			x := a.Vec()
+			a.VLoad(x, s.Src, 32, k)
+			if t == tU32 {
+				a.VCVTUDQ2PS(x, x)
+			} else {
+				a.VCVTDQ2PS(x, x)
+			}
 			return x
 		}
 	}
