@@ -145,24 +145,26 @@ func genericToF8(t string) (k [numTypes]kernel[fusedF8Func]) {
 }
 
 func float64ToFloat8Generic(dst, src []byte, p *float8Params) {
-	s := view[uint64](src, len(dst))
-	if t := float8OddTableOf(p); t != nil && len(s) >= oddTableMin {
-		f64OddGather(dst, s, t)
-		return
-	}
-	for i, x := range s {
-		dst[i] = f32ToF8(f64ToF32Odd(x), p)
-	}
+	f64ToCodes(dst, src, p, float8OddTableOf, f32ToF8)
 }
 
 func float64ToE8M0Generic(dst, src []byte, p *e8m0Params) {
+	f64ToCodes(dst, src, p, e8m0OddTableOf, f32ToE8M0)
+}
+
+// f64ToCodes converts DOUBLE to the 8-bit codes of p: by the table route
+// when p has a table and the input is long, else element by element (elem,
+// the float32 code of the round-to-odd float32).
+func f64ToCodes[P any](dst, src []byte, p P, table func(P) *[65536]uint8, elem func(uint32, P) uint8) {
 	s := view[uint64](src, len(dst))
-	if t := e8m0OddTableOf(p); t != nil && len(s) >= oddTableMin {
-		f64OddGather(dst, s, t)
-		return
+	if len(s) >= oddTableMin {
+		if t := table(p); t != nil {
+			f64OddGather(dst, s, t)
+			return
+		}
 	}
 	for i, x := range s {
-		dst[i] = f32ToE8M0(f64ToF32Odd(x), p)
+		dst[i] = elem(f64ToF32Odd(x), p)
 	}
 }
 

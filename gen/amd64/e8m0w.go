@@ -140,18 +140,28 @@ func e8m0W(a *Asm, from e8m0Source) {
 
 // e8m0SubnormalTables returns e8m0W's tables: for each e8m0Table entry
 // (mode m, saturation; index 2m + d, d = 1 when not saturating), the code
-// of every BFLOAT16 magnitude below 0x80 (zero and the subnormals).
+// of every BFLOAT16 magnitude b below 0x80, b·2^-133, from E8M0's
+// definition (not from the kernels' algorithm, which the tests compare
+// with the reference): the power of two 2^e at or above (up), at or below
+// (down) or nearest (ties up) the value, code e + 127; below 2^-127, and
+// zero, the underflow code (0x00 saturating, 0xFF not).
 func e8m0SubnormalTables() []byte {
-	roundAdd := [3]uint32{0x7FFFFF, 0, 0x400000} // up, down, nearest: e8m0Table's order
 	var out []byte
-	for m := range 3 {
+	for m := range 3 { // up, down, nearest: e8m0Table's order
 		for d := range 2 {
-			overflow, underflow := uint32(0xFE), uint32(0x00)
-			if d == 1 {
-				overflow, underflow = 0xFF, 0xFF
-			}
 			for b := range 128 {
-				out = append(out, f32ToE8M0Ref(uint32(b)<<16, roundAdd[m], overflow, underflow))
+				code := byte(0xFF * d) // underflow
+				if b != 0 {
+					f, x := math.Frexp(math.Ldexp(float64(b), -133)) // f·2^x, 0.5 ≤ f < 1
+					e := x - 1                                       // 2^e ≤ value < 2^(e+1)
+					if m == 0 && f > 0.5 || m == 2 && f >= 0.75 {
+						e++
+					}
+					if e >= -127 {
+						code = byte(e + 127)
+					}
+				}
+				out = append(out, code)
 			}
 		}
 	}
@@ -159,26 +169,4 @@ func e8m0SubnormalTables() []byte {
 		panic(fmt.Sprint("e8m0 tables: ", len(out), " bytes"))
 	}
 	return out
-}
-
-// f32ToE8M0Ref is kernel_generic.go's f32ToE8M0 (float32 bits to E8M0).
-func f32ToE8M0Ref(x, roundAdd, overflow, underflow uint32) uint8 {
-	a := x & 0x7FFFFFFF
-	scale := int32(0)
-	if a < 0x00800000 {
-		a = math.Float32bits(math.Float32frombits(a) * 0x1p64)
-		scale = 64
-	}
-	e := int32((a+roundAdd)>>23) - scale
-	r := uint32(e)
-	if e < 0 {
-		r = underflow
-	}
-	if e >= 255 {
-		r = overflow
-	}
-	if x&0x7FFFFFFF > 0x7F800000 {
-		r = 0xFF
-	}
-	return uint8(r)
 }
