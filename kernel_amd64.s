@@ -19138,6 +19138,492 @@ done:
 	VZEROUPPER
 	RET
 
+// func f16ToE4M3AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·f16ToE4M3AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         4(BX), SI
+	SUBL         $0x00000380, SI
+	SHLL         $0x07, SI
+	NEGL         SI
+	ADDL         $0x3e, SI
+	VPBROADCASTW SI, Z0
+	MOVL         20(BX), SI
+	SHLL         $0x06, SI
+	ADDL         $0x0000803f, SI
+	VPBROADCASTW SI, Z1
+	MOVL         24(BX), SI
+	SHLL         $0x08, SI
+	VPBROADCASTW SI, Z2
+	MOVL         8(BX), SI
+	SHRL         $0x17, SI
+	SUBL         $0x70, SI
+	SHLL         $0x0a, SI
+	VPBROADCASTW SI, Z3
+	MOVL         $0x10001000, SI
+	VPBROADCASTD SI, Z4
+	VPSUBW       Z4, Z3, Z4
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z8
+	MOVL         $0x003f003f, SI
+	VPBROADCASTD SI, Z9
+	MOVL         $0x01000100, SI
+	VPBROADCASTD SI, Z10
+	VMOVDQU64    oddbytes<>+0(SB), Z11
+	CMPL         28(BX), $0x00
+	JE           fnuz
+	VMOVDQU64    e4m3fnsubnormals<>+0(SB), Z12
+	VMOVDQU64    e4m3fnsubnormalshi<>+0(SB), Z13
+
+single:
+	CMPQ       DX, $0x00000040
+	JB         tail
+	VMOVDQU64  (CX), Z14
+	VPANDD     Z5, Z14, Z15
+	VPSRLW     $0x07, Z15, Z16
+	VPTERNLOGD $0xea, Z0, Z6, Z16
+	VPAVGW     Z16, Z15, Z16
+	VPMINUW    Z1, Z16, Z16
+	VPSLLW     $0x02, Z16, Z16
+	VPCMPUW    $0x06, Z8, Z15, K1
+	VPCMPUW    $0x01, Z3, Z15, K2
+	VMOVDQU16  Z2, K1, Z16
+	VPSUBUSW   Z4, Z15, Z15
+	VPSRLW     $0x06, Z15, Z17
+	VPSLLW     $0x09, Z17, Z17
+	VPTESTMW   Z9, Z15, K1
+	VPADDW     Z10, Z17, K1, Z17
+	VPERMI2B   Z13, Z12, Z17
+	VMOVDQU16  Z17, K2, Z16
+	VPTERNLOGD $0xf8, Z7, Z14, Z16
+	VMOVDQU64  64(CX), Z14
+	VPANDD     Z5, Z14, Z15
+	VPSRLW     $0x07, Z15, Z17
+	VPTERNLOGD $0xea, Z0, Z6, Z17
+	VPAVGW     Z17, Z15, Z17
+	VPMINUW    Z1, Z17, Z17
+	VPSLLW     $0x02, Z17, Z17
+	VPCMPUW    $0x06, Z8, Z15, K1
+	VPCMPUW    $0x01, Z3, Z15, K2
+	VMOVDQU16  Z2, K1, Z17
+	VPSUBUSW   Z4, Z15, Z15
+	VPSRLW     $0x06, Z15, Z18
+	VPSLLW     $0x09, Z18, Z18
+	VPTESTMW   Z9, Z15, K1
+	VPADDW     Z10, Z18, K1, Z18
+	VPERMI2B   Z13, Z12, Z18
+	VMOVDQU16  Z18, K2, Z17
+	VPTERNLOGD $0xf8, Z7, Z14, Z17
+	VPERMT2B   Z17, Z11, Z16
+	VMOVDQU64  Z16, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Z14
+	VPANDD      Z5, Z14, Z15
+	VPSRLW      $0x07, Z15, Z16
+	VPTERNLOGD  $0xea, Z0, Z6, Z16
+	VPAVGW      Z16, Z15, Z16
+	VPMINUW     Z1, Z16, Z16
+	VPSLLW      $0x02, Z16, Z16
+	VPCMPUW     $0x06, Z8, Z15, K2
+	VPCMPUW     $0x01, Z3, Z15, K3
+	VMOVDQU16   Z2, K2, Z16
+	VPSUBUSW    Z4, Z15, Z15
+	VPSRLW      $0x06, Z15, Z17
+	VPSLLW      $0x09, Z17, Z17
+	VPTESTMW    Z9, Z15, K2
+	VPADDW      Z10, Z17, K2, Z17
+	VPERMI2B    Z13, Z12, Z17
+	VMOVDQU16   Z17, K3, Z16
+	VPTERNLOGD  $0xf8, Z7, Z14, Z16
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x20, BX
+	KMOVQ       BX, K2
+	VMOVDQU16.Z 64(CX), K2, Z14
+	VPANDD      Z5, Z14, Z5
+	VPSRLW      $0x07, Z5, Z15
+	VPTERNLOGD  $0xea, Z0, Z6, Z15
+	VPAVGW      Z15, Z5, Z15
+	VPMINUW     Z1, Z15, Z15
+	VPSLLW      $0x02, Z15, Z15
+	VPCMPUW     $0x06, Z8, Z5, K2
+	VPCMPUW     $0x01, Z3, Z5, K3
+	VMOVDQU16   Z2, K2, Z15
+	VPSUBUSW    Z4, Z5, Z0
+	VPSRLW      $0x06, Z0, Z1
+	VPSLLW      $0x09, Z1, Z1
+	VPTESTMW    Z9, Z0, K2
+	VPADDW      Z10, Z1, K2, Z1
+	VPERMI2B    Z13, Z12, Z1
+	VMOVDQU16   Z1, K3, Z15
+	VPTERNLOGD  $0xf8, Z7, Z14, Z15
+	VPERMT2B    Z15, Z11, Z16
+	VMOVDQU8    Z16, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+fnuz:
+	VMOVDQU64 e4m3fnuzsubnormals<>+0(SB), Z12
+	VMOVDQU64 e4m3fnuzsubnormalshi<>+0(SB), Z13
+
+fnuz_single:
+	CMPQ       DX, $0x00000040
+	JB         fnuz_tail
+	VMOVDQU64  (CX), Z14
+	VPANDD     Z5, Z14, Z15
+	VPSRLW     $0x07, Z15, Z16
+	VPTERNLOGD $0xea, Z0, Z6, Z16
+	VPAVGW     Z16, Z15, Z16
+	VPMINUW    Z1, Z16, Z16
+	VPSLLW     $0x02, Z16, Z16
+	VPCMPUW    $0x06, Z8, Z15, K1
+	VPCMPUW    $0x01, Z3, Z15, K2
+	VPTERNLOGD $0xf8, Z7, Z14, Z16
+	VMOVDQU16  Z2, K1, Z16
+	VPSUBUSW   Z4, Z15, Z15
+	VPSRLW     $0x06, Z15, Z17
+	VPSLLW     $0x09, Z17, Z17
+	VPTESTMW   Z9, Z15, K1
+	VPADDW     Z10, Z17, K1, Z17
+	VPERMI2B   Z13, Z12, Z17
+	VPTERNLOGD $0xe0, Z5, Z14, Z17
+	VMOVDQU16  Z17, K2, Z16
+	VMOVDQU64  64(CX), Z14
+	VPANDD     Z5, Z14, Z15
+	VPSRLW     $0x07, Z15, Z17
+	VPTERNLOGD $0xea, Z0, Z6, Z17
+	VPAVGW     Z17, Z15, Z17
+	VPMINUW    Z1, Z17, Z17
+	VPSLLW     $0x02, Z17, Z17
+	VPCMPUW    $0x06, Z8, Z15, K1
+	VPCMPUW    $0x01, Z3, Z15, K2
+	VPTERNLOGD $0xf8, Z7, Z14, Z17
+	VMOVDQU16  Z2, K1, Z17
+	VPSUBUSW   Z4, Z15, Z15
+	VPSRLW     $0x06, Z15, Z18
+	VPSLLW     $0x09, Z18, Z18
+	VPTESTMW   Z9, Z15, K1
+	VPADDW     Z10, Z18, K1, Z18
+	VPERMI2B   Z13, Z12, Z18
+	VPTERNLOGD $0xe0, Z5, Z14, Z18
+	VMOVDQU16  Z18, K2, Z17
+	VPERMT2B   Z17, Z11, Z16
+	VMOVDQU64  Z16, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        fnuz_single
+
+fnuz_tail:
+	TESTQ       DX, DX
+	JZ          fnuz_done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Z14
+	VPANDD      Z5, Z14, Z15
+	VPSRLW      $0x07, Z15, Z16
+	VPTERNLOGD  $0xea, Z0, Z6, Z16
+	VPAVGW      Z16, Z15, Z16
+	VPMINUW     Z1, Z16, Z16
+	VPSLLW      $0x02, Z16, Z16
+	VPCMPUW     $0x06, Z8, Z15, K2
+	VPCMPUW     $0x01, Z3, Z15, K3
+	VPTERNLOGD  $0xf8, Z7, Z14, Z16
+	VMOVDQU16   Z2, K2, Z16
+	VPSUBUSW    Z4, Z15, Z15
+	VPSRLW      $0x06, Z15, Z17
+	VPSLLW      $0x09, Z17, Z17
+	VPTESTMW    Z9, Z15, K2
+	VPADDW      Z10, Z17, K2, Z17
+	VPERMI2B    Z13, Z12, Z17
+	VPTERNLOGD  $0xe0, Z5, Z14, Z17
+	VMOVDQU16   Z17, K3, Z16
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x20, BX
+	KMOVQ       BX, K2
+	VMOVDQU16.Z 64(CX), K2, Z14
+	VPANDD      Z5, Z14, Z15
+	VPSRLW      $0x07, Z15, Z17
+	VPTERNLOGD  $0xea, Z0, Z6, Z17
+	VPAVGW      Z17, Z15, Z17
+	VPMINUW     Z1, Z17, Z17
+	VPSLLW      $0x02, Z17, Z17
+	VPCMPUW     $0x06, Z8, Z15, K2
+	VPCMPUW     $0x01, Z3, Z15, K3
+	VPTERNLOGD  $0xf8, Z7, Z14, Z17
+	VMOVDQU16   Z2, K2, Z17
+	VPSUBUSW    Z4, Z15, Z0
+	VPSRLW      $0x06, Z0, Z1
+	VPSLLW      $0x09, Z1, Z1
+	VPTESTMW    Z9, Z0, K2
+	VPADDW      Z10, Z1, K2, Z1
+	VPERMI2B    Z13, Z12, Z1
+	VPTERNLOGD  $0xe0, Z5, Z14, Z1
+	VMOVDQU16   Z1, K3, Z17
+	VPERMT2B    Z17, Z11, Z16
+	VMOVDQU8    Z16, K1, (AX)
+
+fnuz_done:
+	VZEROUPPER
+	RET
+
+DATA e4m3fnsubnormals<>+0(SB)/4, $0x01010100
+DATA e4m3fnsubnormals<>+4(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+8(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+12(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+16(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+20(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+24(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+28(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+32(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+36(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+40(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+44(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+48(SB)/4, $0x02020202
+DATA e4m3fnsubnormals<>+52(SB)/4, $0x02020202
+DATA e4m3fnsubnormals<>+56(SB)/4, $0x02020202
+DATA e4m3fnsubnormals<>+60(SB)/4, $0x02020202
+GLOBL e4m3fnsubnormals<>(SB), RODATA|NOPTR, $64
+
+DATA e4m3fnsubnormalshi<>+0(SB)/4, $0x02020202
+DATA e4m3fnsubnormalshi<>+4(SB)/4, $0x02020202
+DATA e4m3fnsubnormalshi<>+8(SB)/4, $0x03030302
+DATA e4m3fnsubnormalshi<>+12(SB)/4, $0x03030303
+DATA e4m3fnsubnormalshi<>+16(SB)/4, $0x03030303
+DATA e4m3fnsubnormalshi<>+20(SB)/4, $0x03030303
+DATA e4m3fnsubnormalshi<>+24(SB)/4, $0x04040404
+DATA e4m3fnsubnormalshi<>+28(SB)/4, $0x04040404
+DATA e4m3fnsubnormalshi<>+32(SB)/4, $0x04040404
+DATA e4m3fnsubnormalshi<>+36(SB)/4, $0x05050504
+DATA e4m3fnsubnormalshi<>+40(SB)/4, $0x05050505
+DATA e4m3fnsubnormalshi<>+44(SB)/4, $0x06060606
+DATA e4m3fnsubnormalshi<>+48(SB)/4, $0x06060606
+DATA e4m3fnsubnormalshi<>+52(SB)/4, $0x07070706
+DATA e4m3fnsubnormalshi<>+56(SB)/4, $0x07070707
+DATA e4m3fnsubnormalshi<>+60(SB)/4, $0x08080808
+GLOBL e4m3fnsubnormalshi<>(SB), RODATA|NOPTR, $64
+
+DATA e4m3fnuzsubnormals<>+0(SB)/4, $0x81818100
+DATA e4m3fnuzsubnormals<>+4(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+8(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+12(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+16(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+20(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+24(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+28(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+32(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+36(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+40(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+44(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+48(SB)/4, $0x82828282
+DATA e4m3fnuzsubnormals<>+52(SB)/4, $0x82828282
+DATA e4m3fnuzsubnormals<>+56(SB)/4, $0x82828282
+DATA e4m3fnuzsubnormals<>+60(SB)/4, $0x82828282
+GLOBL e4m3fnuzsubnormals<>(SB), RODATA|NOPTR, $64
+
+DATA e4m3fnuzsubnormalshi<>+0(SB)/4, $0x82828282
+DATA e4m3fnuzsubnormalshi<>+4(SB)/4, $0x82828282
+DATA e4m3fnuzsubnormalshi<>+8(SB)/4, $0x83838382
+DATA e4m3fnuzsubnormalshi<>+12(SB)/4, $0x83838383
+DATA e4m3fnuzsubnormalshi<>+16(SB)/4, $0x83838383
+DATA e4m3fnuzsubnormalshi<>+20(SB)/4, $0x83838383
+DATA e4m3fnuzsubnormalshi<>+24(SB)/4, $0x84848484
+DATA e4m3fnuzsubnormalshi<>+28(SB)/4, $0x84848484
+DATA e4m3fnuzsubnormalshi<>+32(SB)/4, $0x84848484
+DATA e4m3fnuzsubnormalshi<>+36(SB)/4, $0x85858584
+DATA e4m3fnuzsubnormalshi<>+40(SB)/4, $0x85858585
+DATA e4m3fnuzsubnormalshi<>+44(SB)/4, $0x86868686
+DATA e4m3fnuzsubnormalshi<>+48(SB)/4, $0x86868686
+DATA e4m3fnuzsubnormalshi<>+52(SB)/4, $0x87878786
+DATA e4m3fnuzsubnormalshi<>+56(SB)/4, $0x87878787
+DATA e4m3fnuzsubnormalshi<>+60(SB)/4, $0x88888888
+GLOBL e4m3fnuzsubnormalshi<>(SB), RODATA|NOPTR, $64
+
+// func f16ToE4M3AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·f16ToE4M3AVX512NT(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         4(BX), SI
+	SUBL         $0x00000380, SI
+	SHLL         $0x07, SI
+	NEGL         SI
+	ADDL         $0x3e, SI
+	VPBROADCASTW SI, Z0
+	MOVL         20(BX), SI
+	SHLL         $0x06, SI
+	ADDL         $0x0000803f, SI
+	VPBROADCASTW SI, Z1
+	MOVL         24(BX), SI
+	SHLL         $0x08, SI
+	VPBROADCASTW SI, Z2
+	MOVL         8(BX), SI
+	SHRL         $0x17, SI
+	SUBL         $0x70, SI
+	SHLL         $0x0a, SI
+	VPBROADCASTW SI, Z3
+	MOVL         $0x10001000, SI
+	VPBROADCASTD SI, Z4
+	VPSUBW       Z4, Z3, Z4
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x7c007c00, SI
+	VPBROADCASTD SI, Z8
+	MOVL         $0x003f003f, SI
+	VPBROADCASTD SI, Z9
+	MOVL         $0x01000100, SI
+	VPBROADCASTD SI, Z10
+	VMOVDQU64    oddbytes<>+0(SB), Z11
+	CMPL         28(BX), $0x00
+	JE           fnuz
+	VMOVDQU64    e4m3fnsubnormals<>+0(SB), Z12
+	VMOVDQU64    e4m3fnsubnormalshi<>+0(SB), Z13
+	MOVQ         DX, BX
+
+body:
+	CMPQ       DX, $0x00000040
+	JB         done
+	VMOVDQU64  (CX), Z14
+	VPANDD     Z5, Z14, Z15
+	VPSRLW     $0x07, Z15, Z16
+	VPTERNLOGD $0xea, Z0, Z6, Z16
+	VPAVGW     Z16, Z15, Z16
+	VPMINUW    Z1, Z16, Z16
+	VPSLLW     $0x02, Z16, Z16
+	VPCMPUW    $0x06, Z8, Z15, K1
+	VPCMPUW    $0x01, Z3, Z15, K2
+	VMOVDQU16  Z2, K1, Z16
+	VPSUBUSW   Z4, Z15, Z15
+	VPSRLW     $0x06, Z15, Z17
+	VPSLLW     $0x09, Z17, Z17
+	VPTESTMW   Z9, Z15, K1
+	VPADDW     Z10, Z17, K1, Z17
+	VPERMI2B   Z13, Z12, Z17
+	VMOVDQU16  Z17, K2, Z16
+	VPTERNLOGD $0xf8, Z7, Z14, Z16
+	VMOVDQU64  64(CX), Z14
+	VPANDD     Z5, Z14, Z15
+	VPSRLW     $0x07, Z15, Z17
+	VPTERNLOGD $0xea, Z0, Z6, Z17
+	VPAVGW     Z17, Z15, Z17
+	VPMINUW    Z1, Z17, Z17
+	VPSLLW     $0x02, Z17, Z17
+	VPCMPUW    $0x06, Z8, Z15, K1
+	VPCMPUW    $0x01, Z3, Z15, K2
+	VMOVDQU16  Z2, K1, Z17
+	VPSUBUSW   Z4, Z15, Z15
+	VPSRLW     $0x06, Z15, Z18
+	VPSLLW     $0x09, Z18, Z18
+	VPTESTMW   Z9, Z15, K1
+	VPADDW     Z10, Z18, K1, Z18
+	VPERMI2B   Z13, Z12, Z18
+	VMOVDQU16  Z18, K2, Z17
+	VPTERNLOGD $0xf8, Z7, Z14, Z17
+	VPERMT2B   Z17, Z11, Z16
+	VMOVNTDQ   Z16, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+fnuz:
+	VMOVDQU64 e4m3fnuzsubnormals<>+0(SB), Z12
+	VMOVDQU64 e4m3fnuzsubnormalshi<>+0(SB), Z13
+	MOVQ      DX, BX
+
+fnuz_body:
+	CMPQ       DX, $0x00000040
+	JB         fnuz_done
+	VMOVDQU64  (CX), Z14
+	VPANDD     Z5, Z14, Z15
+	VPSRLW     $0x07, Z15, Z16
+	VPTERNLOGD $0xea, Z0, Z6, Z16
+	VPAVGW     Z16, Z15, Z16
+	VPMINUW    Z1, Z16, Z16
+	VPSLLW     $0x02, Z16, Z16
+	VPCMPUW    $0x06, Z8, Z15, K1
+	VPCMPUW    $0x01, Z3, Z15, K2
+	VPTERNLOGD $0xf8, Z7, Z14, Z16
+	VMOVDQU16  Z2, K1, Z16
+	VPSUBUSW   Z4, Z15, Z15
+	VPSRLW     $0x06, Z15, Z17
+	VPSLLW     $0x09, Z17, Z17
+	VPTESTMW   Z9, Z15, K1
+	VPADDW     Z10, Z17, K1, Z17
+	VPERMI2B   Z13, Z12, Z17
+	VPTERNLOGD $0xe0, Z5, Z14, Z17
+	VMOVDQU16  Z17, K2, Z16
+	VMOVDQU64  64(CX), Z14
+	VPANDD     Z5, Z14, Z15
+	VPSRLW     $0x07, Z15, Z17
+	VPTERNLOGD $0xea, Z0, Z6, Z17
+	VPAVGW     Z17, Z15, Z17
+	VPMINUW    Z1, Z17, Z17
+	VPSLLW     $0x02, Z17, Z17
+	VPCMPUW    $0x06, Z8, Z15, K1
+	VPCMPUW    $0x01, Z3, Z15, K2
+	VPTERNLOGD $0xf8, Z7, Z14, Z17
+	VMOVDQU16  Z2, K1, Z17
+	VPSUBUSW   Z4, Z15, Z15
+	VPSRLW     $0x06, Z15, Z18
+	VPSLLW     $0x09, Z18, Z18
+	VPTESTMW   Z9, Z15, K1
+	VPADDW     Z10, Z18, K1, Z18
+	VPERMI2B   Z13, Z12, Z18
+	VPTERNLOGD $0xe0, Z5, Z14, Z18
+	VMOVDQU16  Z18, K2, Z17
+	VPERMT2B   Z17, Z11, Z16
+	VMOVNTDQ   Z16, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        fnuz_body
+
+fnuz_done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func f8ToF32AVX512(dst *float32, src *uint8, n int, table *[256]uint32) bool
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
 TEXT ·f8ToF32AVX512(SB), NOSPLIT, $0-33

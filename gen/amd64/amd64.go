@@ -37,6 +37,7 @@ var kernels = []struct {
 	{narrowToF8, true},
 	{f32ToF8W, true},
 	{f16ToE5M2, true},
+	{f16ToE4M3, true},
 	{f8ToF32, true},
 	{f8ToInt, false},
 	{widenF8, true},
