@@ -21,10 +21,11 @@ import (
 // Subnormal results (a below the smallest normal, FLOAT16 bits mn: 2^-6 or
 // 2^-7): only the four FLOAT16 binades below mn can give a non-zero code
 // (anything below 2^-4·mn is at most half the smallest subnormal), so
-// t = a - (mn - 0x1000), saturated at 0, has 12 bits. The rounding of such
+// t = a - (mn - 0x1000), saturated at 0, has 12 bits (computed as 4a - 4·
+// (mn - 0x1000), which cannot overflow where a < mn). The rounding of such
 // a value to the float8 subnormal grid reads t's bits from 7 up (the grid
 // is 2^8 FLOAT16 units or more there) and whether any below is set: the 7
-// bits (t>>6)<<1 | (t&0x3F != 0), in the high byte of each word, index a
+// bits t>>6 | (t&0x3F != 0)<<6, in the high byte of each word, index a
 // 128-entry table of codes (VPERMI2B), computed here from the format's
 // definition for a representative of each index.
 //
@@ -69,10 +70,11 @@ func f16ToE4M3(a *Asm) {
 		a.SUBL(U8(112), r)
 		a.SHLL(U8(10), r)
 	})
-	base := a.Vec()
-	a.VPSUBW(a.Const16(0x1000), mn, base)
+	base4 := a.Vec() // (mn - 0x1000) << 2
+	a.VPSUBW(a.Const16(0x1000), mn, base4)
+	a.VPSLLW(U8(2), base4, base4)
 	abs, one, sgn, inf := a.Const16(0x7FFF), a.Const16(1), a.Const16(0x8000), a.Const16(0x7C00)
-	low6, sticky := a.Const16(0x3F), a.Const16(0x100)
+	lowByte, sticky := a.Const16(0xFF), a.Const16(0x4000)
 	highs := a.ConstBytes("oddbytes", seq8(1, 2, 64))
 
 	a.CMPL(Mem{Base: p, Disp: f8SignedZero}, U8(0))
@@ -108,12 +110,11 @@ func f16ToE4M3(a *Asm) {
 				}
 				a.VMOVDQU16(nan, isNaN, y)
 				// Subnormal results: the table's code in the high byte.
-				t, c := a.Vec(), a.Vec()
-				a.VPSUBUSW(base, ab, t)
-				a.VPSRLW(U8(6), t, c)
-				a.VPSLLW(U8(9), c, c)
+				c := a.Vec()
+				a.VPSLLW(U8(2), ab, c)
+				a.VPSUBUSW(base4, c, c) // 4t: t>>6 in the high byte, t&0x3F in the low
 				st := a.K()
-				a.VPTESTMW(low6, t, st)
+				a.VPTESTMW(lowByte, c, st)
 				a.VPADDW(sticky, c, st, c)
 				a.VPERMI2B(t1, t0, c)
 				if fnuz {
@@ -132,7 +133,7 @@ func f16ToE4M3(a *Asm) {
 }
 
 // e4m3SubnormalTable is f16ToE4M3's table for the E4M3 type of the given
-// bias: entry j stands for t = (j>>1)<<6 | j&1 (the sticky bit as one
+// bias: entry j stands for t = (j&0x3F)<<6 | j>>6 (the sticky bit as one
 // FLOAT16 unit), the FLOAT16 a = mn - 0x1000 + t, and holds the code of
 // a's value rounded to nearest even on the subnormal grid 2^(-2-bias);
 // FNUZ codes other than 0 have bit 7 set (see f16ToE4M3).
@@ -143,7 +144,7 @@ func e4m3SubnormalTable(bias int, fnuz bool) struct {
 	mn := (16 - bias) << 10 // FLOAT16 bits of 2^(1-bias)
 	var b []byte
 	for j := range 128 {
-		h := mn - 0x1000 + (j>>1)<<6 | j&1
+		h := mn - 0x1000 + (j&0x3F)<<6 | j>>6
 		v := math.Ldexp(float64(0x400|h&0x3FF), h>>10-25) // a normal FLOAT16
 		code := byte(math.RoundToEven(math.Ldexp(v, 2+bias)))
 		if fnuz && code != 0 {
