@@ -554,7 +554,7 @@ func f4FromHalf(mant, bias int) func(a *Asm) func(h VecVirtual) VecVirtual {
 // bit 3, as in f4FromHalf. 12 instructions per 32 elements against 16.
 func f4TableHalf(a *Asm, mant int, q, inf uint16) func(h VecVirtual) VecVirtual {
 	sh := mant - 2
-	top := uint16(20<<sh - 1) // the last t below 8 (binade 4, both bits set)
+	top := uint16(20<<sh - 1)          // the last t below 8 (binade 4, both bits set)
 	decode := func(b uint16) float64 { // a normal magnitude of the format
 		e := int(b >> mant)
 		m := float64(b&(1<<mant-1)) / float64(int(1)<<mant)
