@@ -185,6 +185,19 @@ func f32ToE8M0From(a *Asm, from e8m0Source, isa ISA) {
 		lo := a.Splat32(Mem{Base: p, Disp: e8Underflow})
 		a.VPSLLD(U8(24), lo, lo)
 		a.VPSRAD(U8(24), lo, lo) // int8(underflow): 0 or -1
+		// FLOAT16, INT16 and UINT16 widen to normal float32 values or 0:
+		// e = ((a + roundAdd - d<<23) mod 2^32) >> 23, r = min(e, 0xFE) + d
+		// with d = 1 when not saturating (e8m0W's clamp on 32-bit lanes),
+		// where zero wraps to 0x1FF and so gives the underflow code.
+		normalOnly := from.name == "f16" || from.name == "i16" || from.name == "u16"
+		var d, k VecVirtual
+		var fe Op
+		if normalOnly {
+			d, k, fe = a.Vec(), a.Vec(), a.Splat(0xFE)
+			a.VPSRLD(U8(31), lo, d) // 1 where underflow is 0xFF
+			a.VPSLLD(U8(23), d, k)
+			a.VPSUBD(k, roundAdd, k)
+		}
 		order := a.packOrder()
 		lanes := a.Lanes32()
 		a.Stream(Loop{SrcSize: from.size, DstSize: 1, Lanes: lanes, Unroll: 4}, dst, src, n, func(s *Step) {
@@ -213,6 +226,17 @@ func f32ToE8M0From(a *Asm, from e8m0Source, isa ISA) {
 					x = odd(x)
 				}
 				a.And(abs, x, ab)
+				if normalOnly {
+					a.VPADDD(k, ab, e)
+					a.VPSRLD(U8(23), e, e)
+					a.VPMINUD(fe, e, e)
+					a.VPADDD(d, e, e)
+					if from.name == "f16" {
+						a.pickGT(ab, inf, ff, e)
+					}
+					rs = append(rs, e)
+					continue
+				}
 				if isa == AVX512 {
 					sub := a.K()
 					a.VPCMPUD(U8(cmpLT), minNormal, ab, sub)
