@@ -115,15 +115,7 @@ func f8WLoad(a *Asm, name string, per int) func(st *Step, j int) VecVirtual {
 	return func(st *Step, j int) VecVirtual {
 		m := st.Src.Offset(16 * from.bytes() * j)
 		x := a.Vec()
-		switch from.bits {
-		case 16:
-			a.VLoad(Half(x), m, 16, st.M(per, 16*j))
-			if from == tI16 {
-				a.VPMOVSXWD(Half(x), x)
-			} else {
-				a.VPMOVZXWD(Half(x), x)
-			}
-			a.VCVTDQ2PS(x, x)
+		switch from.bits { // 16-bit sources: scaledWords16
 		case 32:
 			a.VLoad(x, m, 32, st.M(per, 16*j))
 			x = conv(x)
@@ -425,8 +417,8 @@ func bf16Words(a *Asm, st *Step, h int, magic, zero, abs, lowU VecVirtual) (hi, 
 // values, exact (at most 16 significant bits): the even elements shifted
 // into the high half of each 32-bit lane (v << 16), the odd ones masked in
 // place (v & 0xFFFF0000), both read as INT32 (INT16's sign is bit 31) or
-// UINT32. VPMOVSXWD or VPMOVZXWD would take two loads and two conversions
-// more. The words come back in element order through the permutations of
+// UINT32, where the widening loads take two half-width loads and two
+// VPMOVSXWD or VPMOVZXWD. The words come back in element order through the permutations of
 // scaledWordIndices; the kernel's exponent adjustment is 16 larger
 // (the rounding steps of f32ToF8W read a + 16<<7 as a: the 17-bit sums and
 // the parity bits are the same).
