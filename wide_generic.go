@@ -13,7 +13,9 @@ import (
 // the cheaper one that the second allows. They serve the generic tier only
 // (registerTierStage): the SIMD tiers have their own plans.
 //
-//   - INT32, UINT32, INT64, UINT64 → FLOAT16: Go's nearest float32, then
+//   - INT32, UINT32, INT64, UINT64 → FLOAT16: from 512 elements on, the
+//     magnitude clamped to 65535 looks its FLOAT16 up in UINT16's table
+//     (intToHalfByTable); shorter calls take Go's nearest float32, then
 //     FLOAT16's normal rounding alone. The float32 is exact or, like the
 //     integer, beyond FLOAT16's range (below2p24, plan.go), and an integer
 //     float32 is 0 or at least 1: no subnormal, no NaN.
@@ -56,6 +58,10 @@ func init() {
 func intToHalf[S integer](dst []uint16, src []S) {
 	dst = dst[:len(src)]
 	var z S
+	if len(src) >= oddTableMin { // by UINT16's table (see intToHalfByTable)
+		intToHalfByTable(dst, src, (*[65536]uint16)(tableFor(Uint16, Float16, Options{}).b16))
+		return
+	}
 	switch {
 	case unsafe.Sizeof(z) <= 4:
 		for i, v := range src {
@@ -69,6 +75,26 @@ func intToHalf[S integer](dst []uint16, src []S) {
 		for i, v := range src {
 			dst[i] = halfOfIntF32(math.Float32bits(float32(int64(min(uint64(v), 1<<24)))))
 		}
+	}
+}
+
+// intToHalfByTable converts integers to FLOAT16 bits through t, UINT16's
+// FLOAT16 table: every magnitude from 65520 on is ±Inf, as 65535 is, so
+// the magnitude clamped to 65535 indexes t, and a negative value takes the
+// sign bit (FLOAT16 is symmetric; an integer is never -0). One lookup
+// where the conversion and its rounding took about 20 instructions (UINT64
+// → FLOAT16 0.48 → 1.5, INT64 0.55 → 0.89 elements/ns on Zen 5).
+func intToHalfByTable[S integer](dst []uint16, src []S, t *[65536]uint16) {
+	if !signedInt[S]() {
+		for i, v := range src {
+			dst[i] = t[min(uint64(v), 0xFFFF)]
+		}
+		return
+	}
+	for i, v := range src {
+		m := int64(v) >> 63
+		a := uint64((int64(v) ^ m) - m) // |v|; the minimum's is 2^63
+		dst[i] = t[min(a, 0xFFFF)] | uint16(m)&0x8000
 	}
 }
 
