@@ -304,3 +304,15 @@ func (a *Asm) ConstBytes(name string, b []byte) VecVirtual {
 	}
 	return x
 }
+
+// WordOf returns a vector holding, in every 16-bit lane, the low 16 bits of
+// the 32-bit general register that set computes (from the kernel's
+// parameters, before the loop). AVX-512 only: VPBROADCASTW from a general
+// register has no VEX form.
+func (a *Asm) WordOf(set func(r GPVirtual)) VecVirtual {
+	r := a.GP32()
+	set(r)
+	v := a.Vec()
+	a.VPBROADCASTW(r, v)
+	return v
+}

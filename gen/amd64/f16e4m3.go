@@ -41,13 +41,7 @@ func f16ToE4M3(a *Asm) {
 	dst, src, n := a.Args()
 	p := a.GP64()
 	a.Context.Load(a.Param("p"), p)
-	word := func(set func(r GPVirtual)) VecVirtual {
-		r := a.GP32()
-		set(r)
-		v := a.Vec()
-		a.VPBROADCASTW(r, v)
-		return v
-	}
+	word := a.WordOf
 	k := word(func(r GPVirtual) { // 62 - E<<7
 		a.MOVL(Mem{Base: p, Disp: f8ExpAdjust}, r)
 		a.SUBL(U32(112<<3), r)

@@ -181,13 +181,7 @@ func f8W(a *Asm, name, typ string, size int) {
 	a.ADDL(U32(0x400000), g) // 1.5·magic
 	magic := a.Vec()
 	a.VPBROADCASTD(g, magic)
-	word := func(set func(r GPVirtual)) VecVirtual {
-		r := a.GP32()
-		set(r)
-		v := a.Vec()
-		a.VPBROADCASTW(r, v)
-		return v
-	}
+	word := a.WordOf
 	mn := word(func(r GPVirtual) {
 		a.MOVL(Mem{Base: p, Disp: f8MinNormal}, r)
 		a.SHRL(U8(16), r)
