@@ -91,7 +91,7 @@ func init() {
 	k.bf16ToF32 = kernel[func([]float32, []uint16)]{avx2BF16ToF32, t2}
 	if asmFloat8Params() {
 		k.f32ToF8 = kernel[func([]uint8, []float32, *float8Params)]{avx2F32ToF8, t2}
-		k.f16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{withE5M2(avx2F16ToF8, nil, avx2F16ToE5M2, avx2F16ToE5M2FNUZ), t2}
+		k.f16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{withHalfLanes(avx2F16ToF8, avx2F16ToF8, avx2F16ToE5M2, avx2F16ToE5M2FNUZ), t2}
 		k.bf16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx2BF16ToF8, t2}
 	}
 	if asmE8M0Params() {
@@ -121,7 +121,8 @@ func init() {
 	ks.bf16ToF32.fn = ntAlways(avx2BF16ToF32Store, bf16ToF32AVX2NT)
 	if asmFloat8Params() {
 		ks.f32ToF8.fn = ntAlwaysP(avx2F32ToF8Store, ntF32ToF8AVX2)
-		ks.f16ToF8.fn = withE5M2(ntAlwaysP(avx2F16ToF8Store, ntF16ToF8AVX2), nil,
+		f16ToF8 := ntAlwaysP(avx2F16ToF8Store, ntF16ToF8AVX2)
+		ks.f16ToF8.fn = withHalfLanes(f16ToF8, f16ToF8,
 			ntAlwaysP(avx2F16ToE5M2Store, ntF16ToE5M2AVX2), ntAlwaysP(avx2F16ToE5M2FNUZStore, ntF16ToE5M2FNUZAVX2))
 		ks.bf16ToF8.fn = ntAlwaysP(avx2BF16ToF8Store, ntBF16ToF8AVX2)
 	}
@@ -149,7 +150,7 @@ func init() {
 	}
 	if asmFloat8WParams() && cpu.X86.HasAVX512VBMI {
 		k5.f32ToF8 = kernel[func([]uint8, []float32, *float8Params)]{avx512WF32ToF8, t5}
-		k5.f16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{withE5M2(avx512WF16ToF8, avx512F16ToE4M3, avx512F16ToE5M2, avx512F16ToE5M2FNUZ), t5}
+		k5.f16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{withHalfLanes(avx512WF16ToF8, avx512F16ToE4M3, avx512F16ToE5M2, avx512F16ToE5M2FNUZ), t5}
 		k5.bf16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx512WBF16ToF8, t5}
 	}
 	if cpu.X86.HasAVX512VBMI {
@@ -204,7 +205,7 @@ func init() {
 	}
 	if asmFloat8WParams() && cpu.X86.HasAVX512VBMI {
 		k5s.f32ToF8.fn = ntAlwaysP(avx512WF32ToF8Store, ntF32ToF8AVX512W)
-		k5s.f16ToF8.fn = withE5M2(ntAlwaysP(avx512WF16ToF8Store, ntF16ToF8AVX512W), ntAlwaysP(avx512F16ToE4M3Store, ntF16ToE4M3AVX512),
+		k5s.f16ToF8.fn = withHalfLanes(ntAlwaysP(avx512WF16ToF8Store, ntF16ToF8AVX512W), ntAlwaysP(avx512F16ToE4M3Store, ntF16ToE4M3AVX512),
 			ntAlwaysP(avx512F16ToE5M2Store, ntF16ToE5M2AVX512), ntAlwaysP(avx512F16ToE5M2FNUZStore, ntF16ToE5M2FNUZAVX512))
 		k5s.bf16ToF8.fn = ntAlwaysP(avx512WBF16ToF8Store, ntBF16ToF8AVX512W)
 	}

@@ -500,10 +500,6 @@ func f4FromHalf(mant, bias int) func(a *Asm) func(h VecVirtual) VecVirtual {
 		abs, lsb, addc := a.splat16(0x7FFF), a.splat16(1), a.splat16(add)
 		q, t3 := a.splat16(bits(0.25)), a.splat16(bits(0.75)-1)
 		infc, seven, eight := a.splat16(inf), a.splat16(7), a.splat16(8)
-		var two Op
-		if a.isa == AVX512 {
-			two = a.splat16(2)
-		}
 		return func(h VecVirtual) VecVirtual {
 			ab, t, r, u, v := a.Vec(), a.Vec(), a.Vec(), a.Vec(), a.Vec()
 			a.And(abs, h, ab)
@@ -512,19 +508,6 @@ func f4FromHalf(mant, bias int) func(a *Asm) func(h VecVirtual) VecVirtual {
 			a.VPADDW(addc, ab, r)
 			a.VPADDW(t, r, r)
 			a.VPSRAW(U8(drop), r, r)
-			if a.isa == AVX512 { // the comparisons into k masks: 3 instructions fewer
-				k1, k2, k3 := a.K(), a.K(), a.K()
-				a.VPCMPUW(U8(cmpGT), q, ab, k1)
-				a.VPCMPUW(U8(cmpGT), t3, ab, k2)
-				a.VPCMPUW(U8(cmpGT), infc, ab, k3)
-				a.VPMAXSW_Z(lsb, r, k1, r) // 0 where |x| ≤ 0.25
-				a.VPMAXSW(two, r, k2, r)
-				a.VPMINSW(seven, r, r)
-				a.VMOVDQU16(eight, k3, r)
-				a.VPSRLW(U8(12), h, t)
-				a.signBit3(t, eight, r)
-				return r
-			}
 			a.VPSUBUSW(q, ab, u)
 			a.VPMINUW(lsb, u, u)
 			a.VPSUBUSW(t3, ab, v)
