@@ -22033,545 +22033,6 @@ tail:
 	VZEROUPPER
 	RET
 
-// func e4m3fnuzToF16AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
-TEXT ·e4m3fnuzToF16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x43000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xff80ff80, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x7e007e00, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-
-main:
-	CMPQ         DX, $0x00000020
-	JB           single
-	VPMOVSXBW    (CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VPOR         Y4, Y5, Y5
-	VCVTPH2PS    X5, Y4
-	VMULPS       Y1, Y4, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VMULPS       Y1, Y5, Y5
-	VCVTPS2PH    $0x00, Y4, X4
-	VMOVDQU      X4, (AX)
-	VCVTPS2PH    $0x00, Y5, X5
-	VMOVDQU      X5, 16(AX)
-	VPMOVSXBW    16(CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VPOR         Y4, Y5, Y5
-	VCVTPH2PS    X5, Y4
-	VMULPS       Y1, Y4, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VMULPS       Y1, Y5, Y5
-	VCVTPS2PH    $0x00, Y4, X4
-	VMOVDQU      X4, 32(AX)
-	VCVTPS2PH    $0x00, Y5, X5
-	VMOVDQU      X5, 48(AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000020, DX
-	JMP          main
-
-single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VPMOVSXBW    (CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VPOR         Y4, Y5, Y5
-	VCVTPH2PS    X5, Y4
-	VMULPS       Y1, Y4, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VMULPS       Y1, Y5, Y5
-	VCVTPS2PH    $0x00, Y4, X4
-	VMOVDQU      X4, (AX)
-	VCVTPS2PH    $0x00, Y5, X5
-	VMOVDQU      X5, 16(AX)
-	ADDQ         $0x00000010, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
-
-tail:
-	VZEROUPPER
-	RET
-
-// func e5m2fnuzToF16AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
-TEXT ·e5m2fnuzToF16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x8fe00000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x77000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x7fc00000, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0xffffff80, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-
-main:
-	CMPQ      DX, $0x00000020
-	JB        single
-	VPMOVSXBD (CX), Y4
-	VPSLLD    $0x15, Y4, Y5
-	VPAND     Y0, Y5, Y5
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VMULPS    Y1, Y5, Y5
-	VPMOVSXBD 8(CX), Y4
-	VPSLLD    $0x15, Y4, Y6
-	VPAND     Y0, Y6, Y6
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y6, Y6
-	VMULPS    Y1, Y6, Y6
-	VCVTPS2PH $0x00, Y5, X5
-	VMOVDQU   X5, (AX)
-	VCVTPS2PH $0x00, Y6, X6
-	VMOVDQU   X6, 16(AX)
-	VPMOVSXBD 16(CX), Y4
-	VPSLLD    $0x15, Y4, Y5
-	VPAND     Y0, Y5, Y5
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VMULPS    Y1, Y5, Y5
-	VPMOVSXBD 24(CX), Y4
-	VPSLLD    $0x15, Y4, Y6
-	VPAND     Y0, Y6, Y6
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y6, Y6
-	VMULPS    Y1, Y6, Y6
-	VCVTPS2PH $0x00, Y5, X5
-	VMOVDQU   X5, 32(AX)
-	VCVTPS2PH $0x00, Y6, X6
-	VMOVDQU   X6, 48(AX)
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000040, AX
-	SUBQ      $0x00000020, DX
-	JMP       main
-
-single:
-	CMPQ      DX, $0x00000010
-	JB        tail
-	VPMOVSXBD (CX), Y4
-	VPSLLD    $0x15, Y4, Y5
-	VPAND     Y0, Y5, Y5
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VMULPS    Y1, Y5, Y5
-	VPMOVSXBD 8(CX), Y4
-	VPSLLD    $0x15, Y4, Y6
-	VPAND     Y0, Y6, Y6
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y6, Y6
-	VMULPS    Y1, Y6, Y6
-	VCVTPS2PH $0x00, Y5, X5
-	VMOVDQU   X5, (AX)
-	VCVTPS2PH $0x00, Y6, X6
-	VMOVDQU   X6, 16(AX)
-	ADDQ      $0x00000010, CX
-	ADDQ      $0x00000020, AX
-	SUBQ      $0x00000010, DX
-	JMP       single
-
-tail:
-	VZEROUPPER
-	RET
-
-// func e8m0ToF16AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
-TEXT ·e8m0ToF16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-
-main:
-	CMPQ      DX, $0x00000020
-	JB        single
-	VPMOVZXBD (CX), Y3
-	VPSLLD    $0x17, Y3, Y3
-	VPCMPEQD  Y2, Y3, Y4
-	VPCMPEQD  Y0, Y3, Y5
-	VPOR      Y5, Y4, Y4
-	VPAND     Y1, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VPMOVZXBD 8(CX), Y4
-	VPSLLD    $0x17, Y4, Y4
-	VPCMPEQD  Y2, Y4, Y5
-	VPCMPEQD  Y0, Y4, Y6
-	VPOR      Y6, Y5, Y5
-	VPAND     Y1, Y5, Y5
-	VPOR      Y5, Y4, Y4
-	VCVTPS2PH $0x00, Y3, X3
-	VMOVDQU   X3, (AX)
-	VCVTPS2PH $0x00, Y4, X4
-	VMOVDQU   X4, 16(AX)
-	VPMOVZXBD 16(CX), Y3
-	VPSLLD    $0x17, Y3, Y3
-	VPCMPEQD  Y2, Y3, Y4
-	VPCMPEQD  Y0, Y3, Y5
-	VPOR      Y5, Y4, Y4
-	VPAND     Y1, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VPMOVZXBD 24(CX), Y4
-	VPSLLD    $0x17, Y4, Y4
-	VPCMPEQD  Y2, Y4, Y5
-	VPCMPEQD  Y0, Y4, Y6
-	VPOR      Y6, Y5, Y5
-	VPAND     Y1, Y5, Y5
-	VPOR      Y5, Y4, Y4
-	VCVTPS2PH $0x00, Y3, X3
-	VMOVDQU   X3, 32(AX)
-	VCVTPS2PH $0x00, Y4, X4
-	VMOVDQU   X4, 48(AX)
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000040, AX
-	SUBQ      $0x00000020, DX
-	JMP       main
-
-single:
-	CMPQ      DX, $0x00000010
-	JB        tail
-	VPMOVZXBD (CX), Y3
-	VPSLLD    $0x17, Y3, Y3
-	VPCMPEQD  Y2, Y3, Y4
-	VPCMPEQD  Y0, Y3, Y5
-	VPOR      Y5, Y4, Y4
-	VPAND     Y1, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VPMOVZXBD 8(CX), Y4
-	VPSLLD    $0x17, Y4, Y4
-	VPCMPEQD  Y2, Y4, Y5
-	VPCMPEQD  Y0, Y4, Y6
-	VPOR      Y6, Y5, Y5
-	VPAND     Y1, Y5, Y5
-	VPOR      Y5, Y4, Y4
-	VCVTPS2PH $0x00, Y3, X3
-	VMOVDQU   X3, (AX)
-	VCVTPS2PH $0x00, Y4, X4
-	VMOVDQU   X4, 16(AX)
-	ADDQ      $0x00000010, CX
-	ADDQ      $0x00000020, AX
-	SUBQ      $0x00000010, DX
-	JMP       single
-
-tail:
-	VZEROUPPER
-	RET
-
-// func e4m3fnuzToBF16AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
-TEXT ·e4m3fnuzToBF16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x43000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xff80ff80, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x7e007e00, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-
-main:
-	CMPQ         DX, $0x00000020
-	JB           single
-	VPMOVSXBW    (CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VPOR         Y4, Y5, Y5
-	VCVTPH2PS    X5, Y4
-	VMULPS       Y1, Y4, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VMULPS       Y1, Y5, Y5
-	VPSRLD       $0x10, Y4, Y4
-	VPSRLD       $0x10, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVDQU      Y4, (AX)
-	VPMOVSXBW    16(CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VPOR         Y4, Y5, Y5
-	VCVTPH2PS    X5, Y4
-	VMULPS       Y1, Y4, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VMULPS       Y1, Y5, Y5
-	VPSRLD       $0x10, Y4, Y4
-	VPSRLD       $0x10, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVDQU      Y4, 32(AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000020, DX
-	JMP          main
-
-single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VPMOVSXBW    (CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VPOR         Y4, Y5, Y5
-	VCVTPH2PS    X5, Y4
-	VMULPS       Y1, Y4, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VMULPS       Y1, Y5, Y5
-	VPSRLD       $0x10, Y4, Y4
-	VPSRLD       $0x10, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVDQU      Y4, (AX)
-	ADDQ         $0x00000010, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
-
-tail:
-	VZEROUPPER
-	RET
-
-// func e5m2fnuzToBF16AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2
-TEXT ·e5m2fnuzToBF16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x8fe00000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x77000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x7fc00000, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0xffffff80, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-
-main:
-	CMPQ      DX, $0x00000020
-	JB        single
-	VPMOVSXBD (CX), Y4
-	VPSLLD    $0x15, Y4, Y5
-	VPAND     Y0, Y5, Y5
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VMULPS    Y1, Y5, Y5
-	VPMOVSXBD 8(CX), Y4
-	VPSLLD    $0x15, Y4, Y6
-	VPAND     Y0, Y6, Y6
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y6, Y6
-	VMULPS    Y1, Y6, Y6
-	VPSRLD    $0x10, Y5, Y5
-	VPSRLD    $0x10, Y6, Y6
-	VPACKUSDW Y6, Y5, Y5
-	VPERMQ    $0xd8, Y5, Y5
-	VMOVDQU   Y5, (AX)
-	VPMOVSXBD 16(CX), Y4
-	VPSLLD    $0x15, Y4, Y5
-	VPAND     Y0, Y5, Y5
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VMULPS    Y1, Y5, Y5
-	VPMOVSXBD 24(CX), Y4
-	VPSLLD    $0x15, Y4, Y6
-	VPAND     Y0, Y6, Y6
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y6, Y6
-	VMULPS    Y1, Y6, Y6
-	VPSRLD    $0x10, Y5, Y5
-	VPSRLD    $0x10, Y6, Y6
-	VPACKUSDW Y6, Y5, Y5
-	VPERMQ    $0xd8, Y5, Y5
-	VMOVDQU   Y5, 32(AX)
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000040, AX
-	SUBQ      $0x00000020, DX
-	JMP       main
-
-single:
-	CMPQ      DX, $0x00000010
-	JB        tail
-	VPMOVSXBD (CX), Y4
-	VPSLLD    $0x15, Y4, Y5
-	VPAND     Y0, Y5, Y5
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VMULPS    Y1, Y5, Y5
-	VPMOVSXBD 8(CX), Y4
-	VPSLLD    $0x15, Y4, Y6
-	VPAND     Y0, Y6, Y6
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y6, Y6
-	VMULPS    Y1, Y6, Y6
-	VPSRLD    $0x10, Y5, Y5
-	VPSRLD    $0x10, Y6, Y6
-	VPACKUSDW Y6, Y5, Y5
-	VPERMQ    $0xd8, Y5, Y5
-	VMOVDQU   Y5, (AX)
-	ADDQ      $0x00000010, CX
-	ADDQ      $0x00000020, AX
-	SUBQ      $0x00000010, DX
-	JMP       single
-
-tail:
-	VZEROUPPER
-	RET
-
-// func e8m0ToBF16AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2
-TEXT ·e8m0ToBF16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-
-main:
-	CMPQ      DX, $0x00000020
-	JB        single
-	VPMOVZXBD (CX), Y3
-	VPSLLD    $0x17, Y3, Y3
-	VPCMPEQD  Y2, Y3, Y4
-	VPCMPEQD  Y0, Y3, Y5
-	VPOR      Y5, Y4, Y4
-	VPAND     Y1, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VPMOVZXBD 8(CX), Y4
-	VPSLLD    $0x17, Y4, Y4
-	VPCMPEQD  Y2, Y4, Y5
-	VPCMPEQD  Y0, Y4, Y6
-	VPOR      Y6, Y5, Y5
-	VPAND     Y1, Y5, Y5
-	VPOR      Y5, Y4, Y4
-	VPSRLD    $0x10, Y3, Y3
-	VPSRLD    $0x10, Y4, Y4
-	VPACKUSDW Y4, Y3, Y3
-	VPERMQ    $0xd8, Y3, Y3
-	VMOVDQU   Y3, (AX)
-	VPMOVZXBD 16(CX), Y3
-	VPSLLD    $0x17, Y3, Y3
-	VPCMPEQD  Y2, Y3, Y4
-	VPCMPEQD  Y0, Y3, Y5
-	VPOR      Y5, Y4, Y4
-	VPAND     Y1, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VPMOVZXBD 24(CX), Y4
-	VPSLLD    $0x17, Y4, Y4
-	VPCMPEQD  Y2, Y4, Y5
-	VPCMPEQD  Y0, Y4, Y6
-	VPOR      Y6, Y5, Y5
-	VPAND     Y1, Y5, Y5
-	VPOR      Y5, Y4, Y4
-	VPSRLD    $0x10, Y3, Y3
-	VPSRLD    $0x10, Y4, Y4
-	VPACKUSDW Y4, Y3, Y3
-	VPERMQ    $0xd8, Y3, Y3
-	VMOVDQU   Y3, 32(AX)
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000040, AX
-	SUBQ      $0x00000020, DX
-	JMP       main
-
-single:
-	CMPQ      DX, $0x00000010
-	JB        tail
-	VPMOVZXBD (CX), Y3
-	VPSLLD    $0x17, Y3, Y3
-	VPCMPEQD  Y2, Y3, Y4
-	VPCMPEQD  Y0, Y3, Y5
-	VPOR      Y5, Y4, Y4
-	VPAND     Y1, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VPMOVZXBD 8(CX), Y4
-	VPSLLD    $0x17, Y4, Y4
-	VPCMPEQD  Y2, Y4, Y5
-	VPCMPEQD  Y0, Y4, Y6
-	VPOR      Y6, Y5, Y5
-	VPAND     Y1, Y5, Y5
-	VPOR      Y5, Y4, Y4
-	VPSRLD    $0x10, Y3, Y3
-	VPSRLD    $0x10, Y4, Y4
-	VPACKUSDW Y4, Y3, Y3
-	VPERMQ    $0xd8, Y3, Y3
-	VMOVDQU   Y3, (AX)
-	ADDQ      $0x00000010, CX
-	ADDQ      $0x00000020, AX
-	SUBQ      $0x00000010, DX
-	JMP       single
-
-tail:
-	VZEROUPPER
-	RET
-
 // func e4m3fnToF32AVX2NT(dst *float32, src *uint8, n int) int
 // Requires: AVX, AVX2, F16C, MMX+
 TEXT ·e4m3fnToF32AVX2NT(SB), NOSPLIT, $0-32
@@ -24207,415 +23668,898 @@ done:
 	VZEROUPPER
 	RET
 
-// func e4m3fnuzToF16AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
-TEXT ·e4m3fnuzToF16AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x43000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xff80ff80, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x7e007e00, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVQ         DX, BX
+// func e4m3fnToF16WAVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e4m3fnToF16WAVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e4m3fnToF16WAVX2_sub1<>+0(SB), Y0
 
-body:
-	CMPQ         DX, $0x00000020
-	JB           done
-	VPMOVSXBW    (CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VPOR         Y4, Y5, Y5
-	VCVTPH2PS    X5, Y4
-	VMULPS       Y1, Y4, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VMULPS       Y1, Y5, Y5
-	VCVTPS2PH    $0x00, Y4, X4
-	VMOVNTDQ     X4, (AX)
-	VCVTPS2PH    $0x00, Y5, X5
-	VMOVNTDQ     X5, 16(AX)
-	VPMOVSXBW    16(CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VPOR         Y4, Y5, Y5
-	VCVTPH2PS    X5, Y4
-	VMULPS       Y1, Y4, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VMULPS       Y1, Y5, Y5
-	VCVTPS2PH    $0x00, Y4, X4
-	VMOVNTDQ     X4, 32(AX)
-	VCVTPS2PH    $0x00, Y5, X5
-	VMOVNTDQ     X5, 48(AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000020, DX
-	JMP          body
-
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func e5m2fnuzToF16AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
-TEXT ·e5m2fnuzToF16AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x8fe00000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x77000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x7fc00000, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0xffffff80, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVQ         DX, BX
-
-body:
+main:
 	CMPQ      DX, $0x00000020
-	JB        done
-	VPMOVSXBD (CX), Y4
-	VPSLLD    $0x15, Y4, Y5
-	VPAND     Y0, Y5, Y5
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VMULPS    Y1, Y5, Y5
-	VPMOVSXBD 8(CX), Y4
-	VPSLLD    $0x15, Y4, Y6
-	VPAND     Y0, Y6, Y6
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y6, Y6
-	VMULPS    Y1, Y6, Y6
-	VCVTPS2PH $0x00, Y5, X5
-	VMOVNTDQ  X5, (AX)
-	VCVTPS2PH $0x00, Y6, X6
-	VMOVNTDQ  X6, 16(AX)
-	VPMOVSXBD 16(CX), Y4
-	VPSLLD    $0x15, Y4, Y5
-	VPAND     Y0, Y5, Y5
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VMULPS    Y1, Y5, Y5
-	VPMOVSXBD 24(CX), Y4
-	VPSLLD    $0x15, Y4, Y6
-	VPAND     Y0, Y6, Y6
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y6, Y6
-	VMULPS    Y1, Y6, Y6
-	VCVTPS2PH $0x00, Y5, X5
-	VMOVNTDQ  X5, 32(AX)
-	VCVTPS2PH $0x00, Y6, X6
-	VMOVNTDQ  X6, 48(AX)
+	JB        single
+	VPMOVSXBW (CX), Y1
+	VPAND     splat32_007f007f<>+0(SB), Y1, Y2
+	VPADDW    splat32_00400040<>+0(SB), Y2, Y3
+	VPSLLW    $0x07, Y3, Y3
+	VPOR      splat32_80008000<>+0(SB), Y2, Y4
+	VPSHUFB   Y4, Y0, Y4
+	VPSLLW    $0x08, Y4, Y4
+	VPCMPGTW  splat32_00070007<>+0(SB), Y2, Y5
+	VPBLENDVB Y5, Y3, Y4, Y3
+	VPCMPEQW  splat32_007f007f<>+0(SB), Y2, Y2
+	VPBLENDVB Y2, splat32_7e007e00<>+0(SB), Y3, Y3
+	VPAND     splat32_80008000<>+0(SB), Y1, Y1
+	VPOR      Y1, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	VPMOVSXBW 16(CX), Y1
+	VPAND     splat32_007f007f<>+0(SB), Y1, Y2
+	VPADDW    splat32_00400040<>+0(SB), Y2, Y3
+	VPSLLW    $0x07, Y3, Y3
+	VPOR      splat32_80008000<>+0(SB), Y2, Y4
+	VPSHUFB   Y4, Y0, Y4
+	VPSLLW    $0x08, Y4, Y4
+	VPCMPGTW  splat32_00070007<>+0(SB), Y2, Y5
+	VPBLENDVB Y5, Y3, Y4, Y3
+	VPCMPEQW  splat32_007f007f<>+0(SB), Y2, Y2
+	VPBLENDVB Y2, splat32_7e007e00<>+0(SB), Y3, Y3
+	VPAND     splat32_80008000<>+0(SB), Y1, Y1
+	VPOR      Y1, Y3, Y3
+	VMOVDQU   Y3, 32(AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000020, DX
-	JMP       body
+	JMP       main
 
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVSXBW (CX), Y1
+	VPAND     splat32_007f007f<>+0(SB), Y1, Y2
+	VPADDW    splat32_00400040<>+0(SB), Y2, Y3
+	VPSLLW    $0x07, Y3, Y3
+	VPOR      splat32_80008000<>+0(SB), Y2, Y4
+	VPSHUFB   Y4, Y0, Y4
+	VPSLLW    $0x08, Y4, Y4
+	VPCMPGTW  splat32_00070007<>+0(SB), Y2, Y5
+	VPBLENDVB Y5, Y3, Y4, Y3
+	VPCMPEQW  splat32_007f007f<>+0(SB), Y2, Y2
+	VPBLENDVB Y2, splat32_7e007e00<>+0(SB), Y3, Y3
+	VPAND     splat32_80008000<>+0(SB), Y1, Y1
+	VPOR      Y1, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
 	VZEROUPPER
 	RET
 
-// func e8m0ToF16AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
-TEXT ·e8m0ToF16AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-	MOVQ         DX, BX
+DATA splat32_00070007<>+0(SB)/4, $0x00070007
+DATA splat32_00070007<>+4(SB)/4, $0x00070007
+DATA splat32_00070007<>+8(SB)/4, $0x00070007
+DATA splat32_00070007<>+12(SB)/4, $0x00070007
+DATA splat32_00070007<>+16(SB)/4, $0x00070007
+DATA splat32_00070007<>+20(SB)/4, $0x00070007
+DATA splat32_00070007<>+24(SB)/4, $0x00070007
+DATA splat32_00070007<>+28(SB)/4, $0x00070007
+GLOBL splat32_00070007<>(SB), RODATA|NOPTR, $32
 
-body:
+DATA splat32_80008000<>+0(SB)/4, $0x80008000
+DATA splat32_80008000<>+4(SB)/4, $0x80008000
+DATA splat32_80008000<>+8(SB)/4, $0x80008000
+DATA splat32_80008000<>+12(SB)/4, $0x80008000
+DATA splat32_80008000<>+16(SB)/4, $0x80008000
+DATA splat32_80008000<>+20(SB)/4, $0x80008000
+DATA splat32_80008000<>+24(SB)/4, $0x80008000
+DATA splat32_80008000<>+28(SB)/4, $0x80008000
+GLOBL splat32_80008000<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00000000<>+0(SB)/4, $0x00000000
+DATA splat32_00000000<>+4(SB)/4, $0x00000000
+DATA splat32_00000000<>+8(SB)/4, $0x00000000
+DATA splat32_00000000<>+12(SB)/4, $0x00000000
+DATA splat32_00000000<>+16(SB)/4, $0x00000000
+DATA splat32_00000000<>+20(SB)/4, $0x00000000
+DATA splat32_00000000<>+24(SB)/4, $0x00000000
+DATA splat32_00000000<>+28(SB)/4, $0x00000000
+GLOBL splat32_00000000<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnToF16WAVX2_sub1<>+0(SB)/4, $0x1e1c1800
+DATA e4m3fnToF16WAVX2_sub1<>+4(SB)/4, $0x23222120
+DATA e4m3fnToF16WAVX2_sub1<>+8(SB)/4, $0x00000000
+DATA e4m3fnToF16WAVX2_sub1<>+12(SB)/4, $0x00000000
+DATA e4m3fnToF16WAVX2_sub1<>+16(SB)/4, $0x1e1c1800
+DATA e4m3fnToF16WAVX2_sub1<>+20(SB)/4, $0x23222120
+DATA e4m3fnToF16WAVX2_sub1<>+24(SB)/4, $0x00000000
+DATA e4m3fnToF16WAVX2_sub1<>+28(SB)/4, $0x00000000
+GLOBL e4m3fnToF16WAVX2_sub1<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7e007e00<>+0(SB)/4, $0x7e007e00
+DATA splat32_7e007e00<>+4(SB)/4, $0x7e007e00
+DATA splat32_7e007e00<>+8(SB)/4, $0x7e007e00
+DATA splat32_7e007e00<>+12(SB)/4, $0x7e007e00
+DATA splat32_7e007e00<>+16(SB)/4, $0x7e007e00
+DATA splat32_7e007e00<>+20(SB)/4, $0x7e007e00
+DATA splat32_7e007e00<>+24(SB)/4, $0x7e007e00
+DATA splat32_7e007e00<>+28(SB)/4, $0x7e007e00
+GLOBL splat32_7e007e00<>(SB), RODATA|NOPTR, $32
+
+// func e4m3fnuzToF16WAVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e4m3fnuzToF16WAVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e4m3fnuzToF16WAVX2_sub1<>+0(SB), Y0
+
+main:
 	CMPQ      DX, $0x00000020
-	JB        done
-	VPMOVZXBD (CX), Y3
-	VPSLLD    $0x17, Y3, Y3
-	VPCMPEQD  Y2, Y3, Y4
-	VPCMPEQD  Y0, Y3, Y5
-	VPOR      Y5, Y4, Y4
-	VPAND     Y1, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VPMOVZXBD 8(CX), Y4
-	VPSLLD    $0x17, Y4, Y4
-	VPCMPEQD  Y2, Y4, Y5
-	VPCMPEQD  Y0, Y4, Y6
-	VPOR      Y6, Y5, Y5
-	VPAND     Y1, Y5, Y5
-	VPOR      Y5, Y4, Y4
-	VCVTPS2PH $0x00, Y3, X3
-	VMOVNTDQ  X3, (AX)
-	VCVTPS2PH $0x00, Y4, X4
-	VMOVNTDQ  X4, 16(AX)
-	VPMOVZXBD 16(CX), Y3
-	VPSLLD    $0x17, Y3, Y3
-	VPCMPEQD  Y2, Y3, Y4
-	VPCMPEQD  Y0, Y3, Y5
-	VPOR      Y5, Y4, Y4
-	VPAND     Y1, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VPMOVZXBD 24(CX), Y4
-	VPSLLD    $0x17, Y4, Y4
-	VPCMPEQD  Y2, Y4, Y5
-	VPCMPEQD  Y0, Y4, Y6
-	VPOR      Y6, Y5, Y5
-	VPAND     Y1, Y5, Y5
-	VPOR      Y5, Y4, Y4
-	VCVTPS2PH $0x00, Y3, X3
-	VMOVNTDQ  X3, 32(AX)
-	VCVTPS2PH $0x00, Y4, X4
-	VMOVNTDQ  X4, 48(AX)
+	JB        single
+	VPMOVSXBW (CX), Y1
+	VPAND     splat32_007f007f<>+0(SB), Y1, Y2
+	VPADDW    splat32_00380038<>+0(SB), Y2, Y3
+	VPSLLW    $0x07, Y3, Y3
+	VPOR      splat32_80008000<>+0(SB), Y2, Y4
+	VPSHUFB   Y4, Y0, Y4
+	VPSLLW    $0x08, Y4, Y4
+	VPCMPGTW  splat32_00070007<>+0(SB), Y2, Y2
+	VPBLENDVB Y2, Y3, Y4, Y3
+	VPCMPEQW  splat32_ff80ff80<>+0(SB), Y1, Y2
+	VPBLENDVB Y2, splat32_7e007e00<>+0(SB), Y3, Y3
+	VPAND     splat32_80008000<>+0(SB), Y1, Y1
+	VPOR      Y1, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	VPMOVSXBW 16(CX), Y1
+	VPAND     splat32_007f007f<>+0(SB), Y1, Y2
+	VPADDW    splat32_00380038<>+0(SB), Y2, Y3
+	VPSLLW    $0x07, Y3, Y3
+	VPOR      splat32_80008000<>+0(SB), Y2, Y4
+	VPSHUFB   Y4, Y0, Y4
+	VPSLLW    $0x08, Y4, Y4
+	VPCMPGTW  splat32_00070007<>+0(SB), Y2, Y2
+	VPBLENDVB Y2, Y3, Y4, Y3
+	VPCMPEQW  splat32_ff80ff80<>+0(SB), Y1, Y2
+	VPBLENDVB Y2, splat32_7e007e00<>+0(SB), Y3, Y3
+	VPAND     splat32_80008000<>+0(SB), Y1, Y1
+	VPOR      Y1, Y3, Y3
+	VMOVDQU   Y3, 32(AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000020, DX
-	JMP       body
+	JMP       main
 
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVSXBW (CX), Y1
+	VPAND     splat32_007f007f<>+0(SB), Y1, Y2
+	VPADDW    splat32_00380038<>+0(SB), Y2, Y3
+	VPSLLW    $0x07, Y3, Y3
+	VPOR      splat32_80008000<>+0(SB), Y2, Y4
+	VPSHUFB   Y4, Y0, Y4
+	VPSLLW    $0x08, Y4, Y4
+	VPCMPGTW  splat32_00070007<>+0(SB), Y2, Y2
+	VPBLENDVB Y2, Y3, Y4, Y3
+	VPCMPEQW  splat32_ff80ff80<>+0(SB), Y1, Y2
+	VPBLENDVB Y2, splat32_7e007e00<>+0(SB), Y3, Y3
+	VPAND     splat32_80008000<>+0(SB), Y1, Y1
+	VPOR      Y1, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
 	VZEROUPPER
 	RET
 
-// func e4m3fnuzToBF16AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
-TEXT ·e4m3fnuzToBF16AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x43000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xff80ff80, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x7e007e00, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVQ         DX, BX
+DATA splat32_00380038<>+0(SB)/4, $0x00380038
+DATA splat32_00380038<>+4(SB)/4, $0x00380038
+DATA splat32_00380038<>+8(SB)/4, $0x00380038
+DATA splat32_00380038<>+12(SB)/4, $0x00380038
+DATA splat32_00380038<>+16(SB)/4, $0x00380038
+DATA splat32_00380038<>+20(SB)/4, $0x00380038
+DATA splat32_00380038<>+24(SB)/4, $0x00380038
+DATA splat32_00380038<>+28(SB)/4, $0x00380038
+GLOBL splat32_00380038<>(SB), RODATA|NOPTR, $32
 
-body:
-	CMPQ         DX, $0x00000020
-	JB           done
-	VPMOVSXBW    (CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VPOR         Y4, Y5, Y5
-	VCVTPH2PS    X5, Y4
-	VMULPS       Y1, Y4, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VMULPS       Y1, Y5, Y5
-	VPSRLD       $0x10, Y4, Y4
-	VPSRLD       $0x10, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVNTDQ     Y4, (AX)
-	VPMOVSXBW    16(CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VPOR         Y4, Y5, Y5
-	VCVTPH2PS    X5, Y4
-	VMULPS       Y1, Y4, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VMULPS       Y1, Y5, Y5
-	VPSRLD       $0x10, Y4, Y4
-	VPSRLD       $0x10, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVNTDQ     Y4, 32(AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000020, DX
-	JMP          body
+DATA e4m3fnuzToF16WAVX2_sub1<>+0(SB)/4, $0x1a181400
+DATA e4m3fnuzToF16WAVX2_sub1<>+4(SB)/4, $0x1f1e1d1c
+DATA e4m3fnuzToF16WAVX2_sub1<>+8(SB)/4, $0x00000000
+DATA e4m3fnuzToF16WAVX2_sub1<>+12(SB)/4, $0x00000000
+DATA e4m3fnuzToF16WAVX2_sub1<>+16(SB)/4, $0x1a181400
+DATA e4m3fnuzToF16WAVX2_sub1<>+20(SB)/4, $0x1f1e1d1c
+DATA e4m3fnuzToF16WAVX2_sub1<>+24(SB)/4, $0x00000000
+DATA e4m3fnuzToF16WAVX2_sub1<>+28(SB)/4, $0x00000000
+GLOBL e4m3fnuzToF16WAVX2_sub1<>(SB), RODATA|NOPTR, $32
 
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
-	VZEROUPPER
-	RET
+DATA splat32_ff80ff80<>+0(SB)/4, $0xff80ff80
+DATA splat32_ff80ff80<>+4(SB)/4, $0xff80ff80
+DATA splat32_ff80ff80<>+8(SB)/4, $0xff80ff80
+DATA splat32_ff80ff80<>+12(SB)/4, $0xff80ff80
+DATA splat32_ff80ff80<>+16(SB)/4, $0xff80ff80
+DATA splat32_ff80ff80<>+20(SB)/4, $0xff80ff80
+DATA splat32_ff80ff80<>+24(SB)/4, $0xff80ff80
+DATA splat32_ff80ff80<>+28(SB)/4, $0xff80ff80
+GLOBL splat32_ff80ff80<>(SB), RODATA|NOPTR, $32
 
-// func e5m2fnuzToBF16AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, MMX+
-TEXT ·e5m2fnuzToBF16AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x8fe00000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x77000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x7fc00000, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0xffffff80, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVQ         DX, BX
+// func e5m2fnuzToF16WAVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2fnuzToF16WAVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2fnuzToF16WAVX2_sub0<>+0(SB), Y0
+	VMOVDQU e5m2fnuzToF16WAVX2_sub1<>+0(SB), Y1
 
-body:
+main:
 	CMPQ      DX, $0x00000020
-	JB        done
-	VPMOVSXBD (CX), Y4
-	VPSLLD    $0x15, Y4, Y5
-	VPAND     Y0, Y5, Y5
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
+	JB        single
+	VPMOVSXBW (CX), Y2
+	VPAND     splat32_007f007f<>+0(SB), Y2, Y3
+	VPADDW    splat32_fffcfffc<>+0(SB), Y3, Y4
+	VPSLLW    $0x08, Y4, Y4
+	VPOR      splat32_80008000<>+0(SB), Y3, Y5
+	VPSHUFB   Y5, Y0, Y6
+	VPSHUFB   Y5, Y1, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPOR      Y5, Y6, Y6
+	VPCMPGTW  splat32_00070007<>+0(SB), Y3, Y3
+	VPBLENDVB Y3, Y4, Y6, Y4
+	VPCMPEQW  splat32_ff80ff80<>+0(SB), Y2, Y3
+	VPBLENDVB Y3, splat32_7e007e00<>+0(SB), Y4, Y4
+	VPAND     splat32_80008000<>+0(SB), Y2, Y5
+	VPOR      Y5, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	VPMOVSXBW 16(CX), Y2
+	VPAND     splat32_007f007f<>+0(SB), Y2, Y3
+	VPADDW    splat32_fffcfffc<>+0(SB), Y3, Y4
+	VPSLLW    $0x08, Y4, Y4
+	VPOR      splat32_80008000<>+0(SB), Y3, Y5
+	VPSHUFB   Y5, Y0, Y6
+	VPSHUFB   Y5, Y1, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPOR      Y5, Y6, Y6
+	VPCMPGTW  splat32_00070007<>+0(SB), Y3, Y3
+	VPBLENDVB Y3, Y4, Y6, Y4
+	VPCMPEQW  splat32_ff80ff80<>+0(SB), Y2, Y3
+	VPBLENDVB Y3, splat32_7e007e00<>+0(SB), Y4, Y4
+	VPAND     splat32_80008000<>+0(SB), Y2, Y5
+	VPOR      Y5, Y4, Y4
+	VMOVDQU   Y4, 32(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVSXBW (CX), Y2
+	VPAND     splat32_007f007f<>+0(SB), Y2, Y3
+	VPADDW    splat32_fffcfffc<>+0(SB), Y3, Y4
+	VPSLLW    $0x08, Y4, Y4
+	VPOR      splat32_80008000<>+0(SB), Y3, Y5
+	VPSHUFB   Y5, Y0, Y6
+	VPSHUFB   Y5, Y1, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPOR      Y5, Y6, Y6
+	VPCMPGTW  splat32_00070007<>+0(SB), Y3, Y3
+	VPBLENDVB Y3, Y4, Y6, Y4
+	VPCMPEQW  splat32_ff80ff80<>+0(SB), Y2, Y3
+	VPBLENDVB Y3, splat32_7e007e00<>+0(SB), Y4, Y4
+	VPAND     splat32_80008000<>+0(SB), Y2, Y5
+	VPOR      Y5, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_fffcfffc<>+0(SB)/4, $0xfffcfffc
+DATA splat32_fffcfffc<>+4(SB)/4, $0xfffcfffc
+DATA splat32_fffcfffc<>+8(SB)/4, $0xfffcfffc
+DATA splat32_fffcfffc<>+12(SB)/4, $0xfffcfffc
+DATA splat32_fffcfffc<>+16(SB)/4, $0xfffcfffc
+DATA splat32_fffcfffc<>+20(SB)/4, $0xfffcfffc
+DATA splat32_fffcfffc<>+24(SB)/4, $0xfffcfffc
+DATA splat32_fffcfffc<>+28(SB)/4, $0xfffcfffc
+GLOBL splat32_fffcfffc<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2fnuzToF16WAVX2_sub0<>+0(SB)/4, $0x80008000
+DATA e5m2fnuzToF16WAVX2_sub0<>+4(SB)/4, $0x80008000
+DATA e5m2fnuzToF16WAVX2_sub0<>+8(SB)/4, $0x00000000
+DATA e5m2fnuzToF16WAVX2_sub0<>+12(SB)/4, $0x00000000
+DATA e5m2fnuzToF16WAVX2_sub0<>+16(SB)/4, $0x80008000
+DATA e5m2fnuzToF16WAVX2_sub0<>+20(SB)/4, $0x80008000
+DATA e5m2fnuzToF16WAVX2_sub0<>+24(SB)/4, $0x00000000
+DATA e5m2fnuzToF16WAVX2_sub0<>+28(SB)/4, $0x00000000
+GLOBL e5m2fnuzToF16WAVX2_sub0<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2fnuzToF16WAVX2_sub1<>+0(SB)/4, $0x01010000
+DATA e5m2fnuzToF16WAVX2_sub1<>+4(SB)/4, $0x03030202
+DATA e5m2fnuzToF16WAVX2_sub1<>+8(SB)/4, $0x00000000
+DATA e5m2fnuzToF16WAVX2_sub1<>+12(SB)/4, $0x00000000
+DATA e5m2fnuzToF16WAVX2_sub1<>+16(SB)/4, $0x01010000
+DATA e5m2fnuzToF16WAVX2_sub1<>+20(SB)/4, $0x03030202
+DATA e5m2fnuzToF16WAVX2_sub1<>+24(SB)/4, $0x00000000
+DATA e5m2fnuzToF16WAVX2_sub1<>+28(SB)/4, $0x00000000
+GLOBL e5m2fnuzToF16WAVX2_sub1<>(SB), RODATA|NOPTR, $32
+
+// func e8m0ToF16WAVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e8m0ToF16WAVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e8m0ToF16WAVX2_sub0<>+0(SB), Y0
+	VMOVDQU e8m0ToF16WAVX2_sub1<>+0(SB), Y1
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXBW (CX), Y2
+	VPADDW    splat32_ff90ff90<>+0(SB), Y2, Y3
+	VPSLLW    $0x0a, Y3, Y3
+	VPSUBUSW  splat32_00610061<>+0(SB), Y2, Y4
+	VPOR      splat32_80008000<>+0(SB), Y4, Y4
+	VPSHUFB   Y4, Y0, Y5
+	VPSHUFB   Y4, Y1, Y4
+	VPSLLW    $0x08, Y4, Y4
 	VPOR      Y4, Y5, Y5
-	VMULPS    Y1, Y5, Y5
-	VPMOVSXBD 8(CX), Y4
-	VPSLLD    $0x15, Y4, Y6
-	VPAND     Y0, Y6, Y6
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y6, Y6
-	VMULPS    Y1, Y6, Y6
-	VPSRLD    $0x10, Y5, Y5
-	VPSRLD    $0x10, Y6, Y6
-	VPACKUSDW Y6, Y5, Y5
-	VPERMQ    $0xd8, Y5, Y5
-	VMOVNTDQ  Y5, (AX)
-	VPMOVSXBD 16(CX), Y4
-	VPSLLD    $0x15, Y4, Y5
-	VPAND     Y0, Y5, Y5
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
+	VPCMPGTW  splat32_00700070<>+0(SB), Y2, Y4
+	VPBLENDVB Y4, Y3, Y5, Y3
+	VPCMPGTW  splat32_008e008e<>+0(SB), Y2, Y4
+	VPBLENDVB Y4, splat32_7c007c00<>+0(SB), Y3, Y3
+	VPCMPEQW  splat32_00ff00ff<>+0(SB), Y2, Y2
+	VPBLENDVB Y2, splat32_7e007e00<>+0(SB), Y3, Y3
+	VMOVDQU   Y3, (AX)
+	VPMOVZXBW 16(CX), Y2
+	VPADDW    splat32_ff90ff90<>+0(SB), Y2, Y3
+	VPSLLW    $0x0a, Y3, Y3
+	VPSUBUSW  splat32_00610061<>+0(SB), Y2, Y4
+	VPOR      splat32_80008000<>+0(SB), Y4, Y4
+	VPSHUFB   Y4, Y0, Y5
+	VPSHUFB   Y4, Y1, Y4
+	VPSLLW    $0x08, Y4, Y4
 	VPOR      Y4, Y5, Y5
-	VMULPS    Y1, Y5, Y5
-	VPMOVSXBD 24(CX), Y4
-	VPSLLD    $0x15, Y4, Y6
-	VPAND     Y0, Y6, Y6
-	VPCMPEQD  Y3, Y4, Y4
-	VPAND     Y2, Y4, Y4
-	VPOR      Y4, Y6, Y6
-	VMULPS    Y1, Y6, Y6
-	VPSRLD    $0x10, Y5, Y5
-	VPSRLD    $0x10, Y6, Y6
-	VPACKUSDW Y6, Y5, Y5
-	VPERMQ    $0xd8, Y5, Y5
-	VMOVNTDQ  Y5, 32(AX)
+	VPCMPGTW  splat32_00700070<>+0(SB), Y2, Y4
+	VPBLENDVB Y4, Y3, Y5, Y3
+	VPCMPGTW  splat32_008e008e<>+0(SB), Y2, Y4
+	VPBLENDVB Y4, splat32_7c007c00<>+0(SB), Y3, Y3
+	VPCMPEQW  splat32_00ff00ff<>+0(SB), Y2, Y2
+	VPBLENDVB Y2, splat32_7e007e00<>+0(SB), Y3, Y3
+	VMOVDQU   Y3, 32(AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000020, DX
-	JMP       body
+	JMP       main
 
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXBW (CX), Y2
+	VPADDW    splat32_ff90ff90<>+0(SB), Y2, Y3
+	VPSLLW    $0x0a, Y3, Y3
+	VPSUBUSW  splat32_00610061<>+0(SB), Y2, Y4
+	VPOR      splat32_80008000<>+0(SB), Y4, Y4
+	VPSHUFB   Y4, Y0, Y5
+	VPSHUFB   Y4, Y1, Y4
+	VPSLLW    $0x08, Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VPCMPGTW  splat32_00700070<>+0(SB), Y2, Y4
+	VPBLENDVB Y4, Y3, Y5, Y3
+	VPCMPGTW  splat32_008e008e<>+0(SB), Y2, Y4
+	VPBLENDVB Y4, splat32_7c007c00<>+0(SB), Y3, Y3
+	VPCMPEQW  splat32_00ff00ff<>+0(SB), Y2, Y2
+	VPBLENDVB Y2, splat32_7e007e00<>+0(SB), Y3, Y3
+	VMOVDQU   Y3, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
 	VZEROUPPER
 	RET
 
-// func e8m0ToBF16AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, MMX+
-TEXT ·e8m0ToBF16AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-	MOVQ         DX, BX
+DATA splat32_ff90ff90<>+0(SB)/4, $0xff90ff90
+DATA splat32_ff90ff90<>+4(SB)/4, $0xff90ff90
+DATA splat32_ff90ff90<>+8(SB)/4, $0xff90ff90
+DATA splat32_ff90ff90<>+12(SB)/4, $0xff90ff90
+DATA splat32_ff90ff90<>+16(SB)/4, $0xff90ff90
+DATA splat32_ff90ff90<>+20(SB)/4, $0xff90ff90
+DATA splat32_ff90ff90<>+24(SB)/4, $0xff90ff90
+DATA splat32_ff90ff90<>+28(SB)/4, $0xff90ff90
+GLOBL splat32_ff90ff90<>(SB), RODATA|NOPTR, $32
 
-body:
+DATA splat32_00700070<>+0(SB)/4, $0x00700070
+DATA splat32_00700070<>+4(SB)/4, $0x00700070
+DATA splat32_00700070<>+8(SB)/4, $0x00700070
+DATA splat32_00700070<>+12(SB)/4, $0x00700070
+DATA splat32_00700070<>+16(SB)/4, $0x00700070
+DATA splat32_00700070<>+20(SB)/4, $0x00700070
+DATA splat32_00700070<>+24(SB)/4, $0x00700070
+DATA splat32_00700070<>+28(SB)/4, $0x00700070
+GLOBL splat32_00700070<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00610061<>+0(SB)/4, $0x00610061
+DATA splat32_00610061<>+4(SB)/4, $0x00610061
+DATA splat32_00610061<>+8(SB)/4, $0x00610061
+DATA splat32_00610061<>+12(SB)/4, $0x00610061
+DATA splat32_00610061<>+16(SB)/4, $0x00610061
+DATA splat32_00610061<>+20(SB)/4, $0x00610061
+DATA splat32_00610061<>+24(SB)/4, $0x00610061
+DATA splat32_00610061<>+28(SB)/4, $0x00610061
+GLOBL splat32_00610061<>(SB), RODATA|NOPTR, $32
+
+DATA e8m0ToF16WAVX2_sub0<>+0(SB)/4, $0x00000000
+DATA e8m0ToF16WAVX2_sub0<>+4(SB)/4, $0x02010000
+DATA e8m0ToF16WAVX2_sub0<>+8(SB)/4, $0x20100804
+DATA e8m0ToF16WAVX2_sub0<>+12(SB)/4, $0x00008040
+DATA e8m0ToF16WAVX2_sub0<>+16(SB)/4, $0x00000000
+DATA e8m0ToF16WAVX2_sub0<>+20(SB)/4, $0x02010000
+DATA e8m0ToF16WAVX2_sub0<>+24(SB)/4, $0x20100804
+DATA e8m0ToF16WAVX2_sub0<>+28(SB)/4, $0x00008040
+GLOBL e8m0ToF16WAVX2_sub0<>(SB), RODATA|NOPTR, $32
+
+DATA e8m0ToF16WAVX2_sub1<>+0(SB)/4, $0x00000000
+DATA e8m0ToF16WAVX2_sub1<>+4(SB)/4, $0x00000000
+DATA e8m0ToF16WAVX2_sub1<>+8(SB)/4, $0x00000000
+DATA e8m0ToF16WAVX2_sub1<>+12(SB)/4, $0x02010000
+DATA e8m0ToF16WAVX2_sub1<>+16(SB)/4, $0x00000000
+DATA e8m0ToF16WAVX2_sub1<>+20(SB)/4, $0x00000000
+DATA e8m0ToF16WAVX2_sub1<>+24(SB)/4, $0x00000000
+DATA e8m0ToF16WAVX2_sub1<>+28(SB)/4, $0x02010000
+GLOBL e8m0ToF16WAVX2_sub1<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_008e008e<>+0(SB)/4, $0x008e008e
+DATA splat32_008e008e<>+4(SB)/4, $0x008e008e
+DATA splat32_008e008e<>+8(SB)/4, $0x008e008e
+DATA splat32_008e008e<>+12(SB)/4, $0x008e008e
+DATA splat32_008e008e<>+16(SB)/4, $0x008e008e
+DATA splat32_008e008e<>+20(SB)/4, $0x008e008e
+DATA splat32_008e008e<>+24(SB)/4, $0x008e008e
+DATA splat32_008e008e<>+28(SB)/4, $0x008e008e
+GLOBL splat32_008e008e<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7c007c00<>+0(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+4(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+8(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+12(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+16(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+20(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+24(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+28(SB)/4, $0x7c007c00
+GLOBL splat32_7c007c00<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00ff00ff<>+0(SB)/4, $0x00ff00ff
+DATA splat32_00ff00ff<>+4(SB)/4, $0x00ff00ff
+DATA splat32_00ff00ff<>+8(SB)/4, $0x00ff00ff
+DATA splat32_00ff00ff<>+12(SB)/4, $0x00ff00ff
+DATA splat32_00ff00ff<>+16(SB)/4, $0x00ff00ff
+DATA splat32_00ff00ff<>+20(SB)/4, $0x00ff00ff
+DATA splat32_00ff00ff<>+24(SB)/4, $0x00ff00ff
+DATA splat32_00ff00ff<>+28(SB)/4, $0x00ff00ff
+GLOBL splat32_00ff00ff<>(SB), RODATA|NOPTR, $32
+
+// func e4m3fnToBF16WAVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e4m3fnToBF16WAVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e4m3fnToBF16WAVX2_sub0<>+0(SB), Y0
+	VMOVDQU e4m3fnToBF16WAVX2_sub1<>+0(SB), Y1
+
+main:
 	CMPQ      DX, $0x00000020
-	JB        done
-	VPMOVZXBD (CX), Y3
-	VPSLLD    $0x17, Y3, Y3
-	VPCMPEQD  Y2, Y3, Y4
-	VPCMPEQD  Y0, Y3, Y5
+	JB        single
+	VPMOVSXBW (CX), Y2
+	VPAND     splat32_007f007f<>+0(SB), Y2, Y3
+	VPADDW    splat32_03c003c0<>+0(SB), Y3, Y4
+	VPSLLW    $0x04, Y4, Y4
+	VPOR      splat32_80008000<>+0(SB), Y3, Y5
+	VPSHUFB   Y5, Y0, Y6
+	VPSHUFB   Y5, Y1, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPOR      Y5, Y6, Y6
+	VPCMPGTW  splat32_00070007<>+0(SB), Y3, Y5
+	VPBLENDVB Y5, Y4, Y6, Y4
+	VPCMPEQW  splat32_007f007f<>+0(SB), Y3, Y3
+	VPBLENDVB Y3, splat32_7fc07fc0<>+0(SB), Y4, Y4
+	VPAND     splat32_80008000<>+0(SB), Y2, Y5
 	VPOR      Y5, Y4, Y4
-	VPAND     Y1, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VPMOVZXBD 8(CX), Y4
-	VPSLLD    $0x17, Y4, Y4
-	VPCMPEQD  Y2, Y4, Y5
-	VPCMPEQD  Y0, Y4, Y6
-	VPOR      Y6, Y5, Y5
-	VPAND     Y1, Y5, Y5
+	VMOVDQU   Y4, (AX)
+	VPMOVSXBW 16(CX), Y2
+	VPAND     splat32_007f007f<>+0(SB), Y2, Y3
+	VPADDW    splat32_03c003c0<>+0(SB), Y3, Y4
+	VPSLLW    $0x04, Y4, Y4
+	VPOR      splat32_80008000<>+0(SB), Y3, Y5
+	VPSHUFB   Y5, Y0, Y6
+	VPSHUFB   Y5, Y1, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPOR      Y5, Y6, Y6
+	VPCMPGTW  splat32_00070007<>+0(SB), Y3, Y5
+	VPBLENDVB Y5, Y4, Y6, Y4
+	VPCMPEQW  splat32_007f007f<>+0(SB), Y3, Y3
+	VPBLENDVB Y3, splat32_7fc07fc0<>+0(SB), Y4, Y4
+	VPAND     splat32_80008000<>+0(SB), Y2, Y5
 	VPOR      Y5, Y4, Y4
-	VPSRLD    $0x10, Y3, Y3
-	VPSRLD    $0x10, Y4, Y4
-	VPACKUSDW Y4, Y3, Y3
-	VPERMQ    $0xd8, Y3, Y3
-	VMOVNTDQ  Y3, (AX)
-	VPMOVZXBD 16(CX), Y3
-	VPSLLD    $0x17, Y3, Y3
-	VPCMPEQD  Y2, Y3, Y4
-	VPCMPEQD  Y0, Y3, Y5
-	VPOR      Y5, Y4, Y4
-	VPAND     Y1, Y4, Y4
-	VPOR      Y4, Y3, Y3
-	VPMOVZXBD 24(CX), Y4
-	VPSLLD    $0x17, Y4, Y4
-	VPCMPEQD  Y2, Y4, Y5
-	VPCMPEQD  Y0, Y4, Y6
-	VPOR      Y6, Y5, Y5
-	VPAND     Y1, Y5, Y5
-	VPOR      Y5, Y4, Y4
-	VPSRLD    $0x10, Y3, Y3
-	VPSRLD    $0x10, Y4, Y4
-	VPACKUSDW Y4, Y3, Y3
-	VPERMQ    $0xd8, Y3, Y3
-	VMOVNTDQ  Y3, 32(AX)
+	VMOVDQU   Y4, 32(AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000020, DX
-	JMP       body
+	JMP       main
 
-done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+24(FP)
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVSXBW (CX), Y2
+	VPAND     splat32_007f007f<>+0(SB), Y2, Y3
+	VPADDW    splat32_03c003c0<>+0(SB), Y3, Y4
+	VPSLLW    $0x04, Y4, Y4
+	VPOR      splat32_80008000<>+0(SB), Y3, Y5
+	VPSHUFB   Y5, Y0, Y6
+	VPSHUFB   Y5, Y1, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPOR      Y5, Y6, Y6
+	VPCMPGTW  splat32_00070007<>+0(SB), Y3, Y5
+	VPBLENDVB Y5, Y4, Y6, Y4
+	VPCMPEQW  splat32_007f007f<>+0(SB), Y3, Y3
+	VPBLENDVB Y3, splat32_7fc07fc0<>+0(SB), Y4, Y4
+	VPAND     splat32_80008000<>+0(SB), Y2, Y5
+	VPOR      Y5, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
 	VZEROUPPER
 	RET
+
+DATA splat32_03c003c0<>+0(SB)/4, $0x03c003c0
+DATA splat32_03c003c0<>+4(SB)/4, $0x03c003c0
+DATA splat32_03c003c0<>+8(SB)/4, $0x03c003c0
+DATA splat32_03c003c0<>+12(SB)/4, $0x03c003c0
+DATA splat32_03c003c0<>+16(SB)/4, $0x03c003c0
+DATA splat32_03c003c0<>+20(SB)/4, $0x03c003c0
+DATA splat32_03c003c0<>+24(SB)/4, $0x03c003c0
+DATA splat32_03c003c0<>+28(SB)/4, $0x03c003c0
+GLOBL splat32_03c003c0<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnToBF16WAVX2_sub0<>+0(SB)/4, $0xc0800000
+DATA e4m3fnToBF16WAVX2_sub0<>+4(SB)/4, $0x60402000
+DATA e4m3fnToBF16WAVX2_sub0<>+8(SB)/4, $0x00000000
+DATA e4m3fnToBF16WAVX2_sub0<>+12(SB)/4, $0x00000000
+DATA e4m3fnToBF16WAVX2_sub0<>+16(SB)/4, $0xc0800000
+DATA e4m3fnToBF16WAVX2_sub0<>+20(SB)/4, $0x60402000
+DATA e4m3fnToBF16WAVX2_sub0<>+24(SB)/4, $0x00000000
+DATA e4m3fnToBF16WAVX2_sub0<>+28(SB)/4, $0x00000000
+GLOBL e4m3fnToBF16WAVX2_sub0<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnToBF16WAVX2_sub1<>+0(SB)/4, $0x3b3b3b00
+DATA e4m3fnToBF16WAVX2_sub1<>+4(SB)/4, $0x3c3c3c3c
+DATA e4m3fnToBF16WAVX2_sub1<>+8(SB)/4, $0x00000000
+DATA e4m3fnToBF16WAVX2_sub1<>+12(SB)/4, $0x00000000
+DATA e4m3fnToBF16WAVX2_sub1<>+16(SB)/4, $0x3b3b3b00
+DATA e4m3fnToBF16WAVX2_sub1<>+20(SB)/4, $0x3c3c3c3c
+DATA e4m3fnToBF16WAVX2_sub1<>+24(SB)/4, $0x00000000
+DATA e4m3fnToBF16WAVX2_sub1<>+28(SB)/4, $0x00000000
+GLOBL e4m3fnToBF16WAVX2_sub1<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7fc07fc0<>+0(SB)/4, $0x7fc07fc0
+DATA splat32_7fc07fc0<>+4(SB)/4, $0x7fc07fc0
+DATA splat32_7fc07fc0<>+8(SB)/4, $0x7fc07fc0
+DATA splat32_7fc07fc0<>+12(SB)/4, $0x7fc07fc0
+DATA splat32_7fc07fc0<>+16(SB)/4, $0x7fc07fc0
+DATA splat32_7fc07fc0<>+20(SB)/4, $0x7fc07fc0
+DATA splat32_7fc07fc0<>+24(SB)/4, $0x7fc07fc0
+DATA splat32_7fc07fc0<>+28(SB)/4, $0x7fc07fc0
+GLOBL splat32_7fc07fc0<>(SB), RODATA|NOPTR, $32
+
+// func e4m3fnuzToBF16WAVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e4m3fnuzToBF16WAVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e4m3fnuzToBF16WAVX2_sub0<>+0(SB), Y0
+	VMOVDQU e4m3fnuzToBF16WAVX2_sub1<>+0(SB), Y1
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVSXBW (CX), Y2
+	VPAND     splat32_007f007f<>+0(SB), Y2, Y3
+	VPADDW    splat32_03b803b8<>+0(SB), Y3, Y4
+	VPSLLW    $0x04, Y4, Y4
+	VPOR      splat32_80008000<>+0(SB), Y3, Y5
+	VPSHUFB   Y5, Y0, Y6
+	VPSHUFB   Y5, Y1, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPOR      Y5, Y6, Y6
+	VPCMPGTW  splat32_00070007<>+0(SB), Y3, Y3
+	VPBLENDVB Y3, Y4, Y6, Y4
+	VPCMPEQW  splat32_ff80ff80<>+0(SB), Y2, Y3
+	VPBLENDVB Y3, splat32_7fc07fc0<>+0(SB), Y4, Y4
+	VPAND     splat32_80008000<>+0(SB), Y2, Y5
+	VPOR      Y5, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	VPMOVSXBW 16(CX), Y2
+	VPAND     splat32_007f007f<>+0(SB), Y2, Y3
+	VPADDW    splat32_03b803b8<>+0(SB), Y3, Y4
+	VPSLLW    $0x04, Y4, Y4
+	VPOR      splat32_80008000<>+0(SB), Y3, Y5
+	VPSHUFB   Y5, Y0, Y6
+	VPSHUFB   Y5, Y1, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPOR      Y5, Y6, Y6
+	VPCMPGTW  splat32_00070007<>+0(SB), Y3, Y3
+	VPBLENDVB Y3, Y4, Y6, Y4
+	VPCMPEQW  splat32_ff80ff80<>+0(SB), Y2, Y3
+	VPBLENDVB Y3, splat32_7fc07fc0<>+0(SB), Y4, Y4
+	VPAND     splat32_80008000<>+0(SB), Y2, Y5
+	VPOR      Y5, Y4, Y4
+	VMOVDQU   Y4, 32(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVSXBW (CX), Y2
+	VPAND     splat32_007f007f<>+0(SB), Y2, Y3
+	VPADDW    splat32_03b803b8<>+0(SB), Y3, Y4
+	VPSLLW    $0x04, Y4, Y4
+	VPOR      splat32_80008000<>+0(SB), Y3, Y5
+	VPSHUFB   Y5, Y0, Y6
+	VPSHUFB   Y5, Y1, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPOR      Y5, Y6, Y6
+	VPCMPGTW  splat32_00070007<>+0(SB), Y3, Y3
+	VPBLENDVB Y3, Y4, Y6, Y4
+	VPCMPEQW  splat32_ff80ff80<>+0(SB), Y2, Y3
+	VPBLENDVB Y3, splat32_7fc07fc0<>+0(SB), Y4, Y4
+	VPAND     splat32_80008000<>+0(SB), Y2, Y5
+	VPOR      Y5, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_03b803b8<>+0(SB)/4, $0x03b803b8
+DATA splat32_03b803b8<>+4(SB)/4, $0x03b803b8
+DATA splat32_03b803b8<>+8(SB)/4, $0x03b803b8
+DATA splat32_03b803b8<>+12(SB)/4, $0x03b803b8
+DATA splat32_03b803b8<>+16(SB)/4, $0x03b803b8
+DATA splat32_03b803b8<>+20(SB)/4, $0x03b803b8
+DATA splat32_03b803b8<>+24(SB)/4, $0x03b803b8
+DATA splat32_03b803b8<>+28(SB)/4, $0x03b803b8
+GLOBL splat32_03b803b8<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnuzToBF16WAVX2_sub0<>+0(SB)/4, $0x40008000
+DATA e4m3fnuzToBF16WAVX2_sub0<>+4(SB)/4, $0xe0c0a080
+DATA e4m3fnuzToBF16WAVX2_sub0<>+8(SB)/4, $0x00000000
+DATA e4m3fnuzToBF16WAVX2_sub0<>+12(SB)/4, $0x00000000
+DATA e4m3fnuzToBF16WAVX2_sub0<>+16(SB)/4, $0x40008000
+DATA e4m3fnuzToBF16WAVX2_sub0<>+20(SB)/4, $0xe0c0a080
+DATA e4m3fnuzToBF16WAVX2_sub0<>+24(SB)/4, $0x00000000
+DATA e4m3fnuzToBF16WAVX2_sub0<>+28(SB)/4, $0x00000000
+GLOBL e4m3fnuzToBF16WAVX2_sub0<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnuzToBF16WAVX2_sub1<>+0(SB)/4, $0x3b3b3a00
+DATA e4m3fnuzToBF16WAVX2_sub1<>+4(SB)/4, $0x3b3b3b3b
+DATA e4m3fnuzToBF16WAVX2_sub1<>+8(SB)/4, $0x00000000
+DATA e4m3fnuzToBF16WAVX2_sub1<>+12(SB)/4, $0x00000000
+DATA e4m3fnuzToBF16WAVX2_sub1<>+16(SB)/4, $0x3b3b3a00
+DATA e4m3fnuzToBF16WAVX2_sub1<>+20(SB)/4, $0x3b3b3b3b
+DATA e4m3fnuzToBF16WAVX2_sub1<>+24(SB)/4, $0x00000000
+DATA e4m3fnuzToBF16WAVX2_sub1<>+28(SB)/4, $0x00000000
+GLOBL e4m3fnuzToBF16WAVX2_sub1<>(SB), RODATA|NOPTR, $32
+
+// func e5m2fnuzToBF16WAVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2fnuzToBF16WAVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2fnuzToBF16WAVX2_sub0<>+0(SB), Y0
+	VMOVDQU e5m2fnuzToBF16WAVX2_sub1<>+0(SB), Y1
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVSXBW (CX), Y2
+	VPAND     splat32_007f007f<>+0(SB), Y2, Y3
+	VPADDW    splat32_01bc01bc<>+0(SB), Y3, Y4
+	VPSLLW    $0x05, Y4, Y4
+	VPOR      splat32_80008000<>+0(SB), Y3, Y5
+	VPSHUFB   Y5, Y0, Y6
+	VPSHUFB   Y5, Y1, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPOR      Y5, Y6, Y6
+	VPCMPGTW  splat32_00030003<>+0(SB), Y3, Y3
+	VPBLENDVB Y3, Y4, Y6, Y4
+	VPCMPEQW  splat32_ff80ff80<>+0(SB), Y2, Y3
+	VPBLENDVB Y3, splat32_7fc07fc0<>+0(SB), Y4, Y4
+	VPAND     splat32_80008000<>+0(SB), Y2, Y5
+	VPOR      Y5, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	VPMOVSXBW 16(CX), Y2
+	VPAND     splat32_007f007f<>+0(SB), Y2, Y3
+	VPADDW    splat32_01bc01bc<>+0(SB), Y3, Y4
+	VPSLLW    $0x05, Y4, Y4
+	VPOR      splat32_80008000<>+0(SB), Y3, Y5
+	VPSHUFB   Y5, Y0, Y6
+	VPSHUFB   Y5, Y1, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPOR      Y5, Y6, Y6
+	VPCMPGTW  splat32_00030003<>+0(SB), Y3, Y3
+	VPBLENDVB Y3, Y4, Y6, Y4
+	VPCMPEQW  splat32_ff80ff80<>+0(SB), Y2, Y3
+	VPBLENDVB Y3, splat32_7fc07fc0<>+0(SB), Y4, Y4
+	VPAND     splat32_80008000<>+0(SB), Y2, Y5
+	VPOR      Y5, Y4, Y4
+	VMOVDQU   Y4, 32(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVSXBW (CX), Y2
+	VPAND     splat32_007f007f<>+0(SB), Y2, Y3
+	VPADDW    splat32_01bc01bc<>+0(SB), Y3, Y4
+	VPSLLW    $0x05, Y4, Y4
+	VPOR      splat32_80008000<>+0(SB), Y3, Y5
+	VPSHUFB   Y5, Y0, Y6
+	VPSHUFB   Y5, Y1, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPOR      Y5, Y6, Y6
+	VPCMPGTW  splat32_00030003<>+0(SB), Y3, Y3
+	VPBLENDVB Y3, Y4, Y6, Y4
+	VPCMPEQW  splat32_ff80ff80<>+0(SB), Y2, Y3
+	VPBLENDVB Y3, splat32_7fc07fc0<>+0(SB), Y4, Y4
+	VPAND     splat32_80008000<>+0(SB), Y2, Y5
+	VPOR      Y5, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_01bc01bc<>+0(SB)/4, $0x01bc01bc
+DATA splat32_01bc01bc<>+4(SB)/4, $0x01bc01bc
+DATA splat32_01bc01bc<>+8(SB)/4, $0x01bc01bc
+DATA splat32_01bc01bc<>+12(SB)/4, $0x01bc01bc
+DATA splat32_01bc01bc<>+16(SB)/4, $0x01bc01bc
+DATA splat32_01bc01bc<>+20(SB)/4, $0x01bc01bc
+DATA splat32_01bc01bc<>+24(SB)/4, $0x01bc01bc
+DATA splat32_01bc01bc<>+28(SB)/4, $0x01bc01bc
+GLOBL splat32_01bc01bc<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00030003<>+0(SB)/4, $0x00030003
+DATA splat32_00030003<>+4(SB)/4, $0x00030003
+DATA splat32_00030003<>+8(SB)/4, $0x00030003
+DATA splat32_00030003<>+12(SB)/4, $0x00030003
+DATA splat32_00030003<>+16(SB)/4, $0x00030003
+DATA splat32_00030003<>+20(SB)/4, $0x00030003
+DATA splat32_00030003<>+24(SB)/4, $0x00030003
+DATA splat32_00030003<>+28(SB)/4, $0x00030003
+GLOBL splat32_00030003<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2fnuzToBF16WAVX2_sub0<>+0(SB)/4, $0xc0800000
+DATA e5m2fnuzToBF16WAVX2_sub0<>+4(SB)/4, $0x00000000
+DATA e5m2fnuzToBF16WAVX2_sub0<>+8(SB)/4, $0x00000000
+DATA e5m2fnuzToBF16WAVX2_sub0<>+12(SB)/4, $0x00000000
+DATA e5m2fnuzToBF16WAVX2_sub0<>+16(SB)/4, $0xc0800000
+DATA e5m2fnuzToBF16WAVX2_sub0<>+20(SB)/4, $0x00000000
+DATA e5m2fnuzToBF16WAVX2_sub0<>+24(SB)/4, $0x00000000
+DATA e5m2fnuzToBF16WAVX2_sub0<>+28(SB)/4, $0x00000000
+GLOBL e5m2fnuzToBF16WAVX2_sub0<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2fnuzToBF16WAVX2_sub1<>+0(SB)/4, $0x37373700
+DATA e5m2fnuzToBF16WAVX2_sub1<>+4(SB)/4, $0x00000000
+DATA e5m2fnuzToBF16WAVX2_sub1<>+8(SB)/4, $0x00000000
+DATA e5m2fnuzToBF16WAVX2_sub1<>+12(SB)/4, $0x00000000
+DATA e5m2fnuzToBF16WAVX2_sub1<>+16(SB)/4, $0x37373700
+DATA e5m2fnuzToBF16WAVX2_sub1<>+20(SB)/4, $0x00000000
+DATA e5m2fnuzToBF16WAVX2_sub1<>+24(SB)/4, $0x00000000
+DATA e5m2fnuzToBF16WAVX2_sub1<>+28(SB)/4, $0x00000000
+GLOBL e5m2fnuzToBF16WAVX2_sub1<>(SB), RODATA|NOPTR, $32
+
+// func e8m0ToBF16WAVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e8m0ToBF16WAVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e8m0ToBF16WAVX2_sub0<>+0(SB), Y0
+
+main:
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXBW (CX), Y1
+	VPADDW    splat32_00000000<>+0(SB), Y1, Y2
+	VPSLLW    $0x07, Y2, Y2
+	VPOR      splat32_80008000<>+0(SB), Y1, Y3
+	VPSHUFB   Y3, Y0, Y3
+	VPCMPGTW  splat32_00000000<>+0(SB), Y1, Y4
+	VPBLENDVB Y4, Y2, Y3, Y2
+	VPCMPEQW  splat32_00ff00ff<>+0(SB), Y1, Y1
+	VPBLENDVB Y1, splat32_7fc07fc0<>+0(SB), Y2, Y2
+	VMOVDQU   Y2, (AX)
+	VPMOVZXBW 16(CX), Y1
+	VPADDW    splat32_00000000<>+0(SB), Y1, Y2
+	VPSLLW    $0x07, Y2, Y2
+	VPOR      splat32_80008000<>+0(SB), Y1, Y3
+	VPSHUFB   Y3, Y0, Y3
+	VPCMPGTW  splat32_00000000<>+0(SB), Y1, Y4
+	VPBLENDVB Y4, Y2, Y3, Y2
+	VPCMPEQW  splat32_00ff00ff<>+0(SB), Y1, Y1
+	VPBLENDVB Y1, splat32_7fc07fc0<>+0(SB), Y2, Y2
+	VMOVDQU   Y2, 32(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXBW (CX), Y1
+	VPADDW    splat32_00000000<>+0(SB), Y1, Y2
+	VPSLLW    $0x07, Y2, Y2
+	VPOR      splat32_80008000<>+0(SB), Y1, Y3
+	VPSHUFB   Y3, Y0, Y3
+	VPCMPGTW  splat32_00000000<>+0(SB), Y1, Y4
+	VPBLENDVB Y4, Y2, Y3, Y2
+	VPCMPEQW  splat32_00ff00ff<>+0(SB), Y1, Y1
+	VPBLENDVB Y1, splat32_7fc07fc0<>+0(SB), Y2, Y2
+	VMOVDQU   Y2, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA e8m0ToBF16WAVX2_sub0<>+0(SB)/4, $0x00000040
+DATA e8m0ToBF16WAVX2_sub0<>+4(SB)/4, $0x00000000
+DATA e8m0ToBF16WAVX2_sub0<>+8(SB)/4, $0x00000000
+DATA e8m0ToBF16WAVX2_sub0<>+12(SB)/4, $0x00000000
+DATA e8m0ToBF16WAVX2_sub0<>+16(SB)/4, $0x00000040
+DATA e8m0ToBF16WAVX2_sub0<>+20(SB)/4, $0x00000000
+DATA e8m0ToBF16WAVX2_sub0<>+24(SB)/4, $0x00000000
+DATA e8m0ToBF16WAVX2_sub0<>+28(SB)/4, $0x00000000
+GLOBL e8m0ToBF16WAVX2_sub0<>(SB), RODATA|NOPTR, $32
 
 // func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)
 // Requires: AVX, AVX2
@@ -27008,26 +26952,6 @@ DATA splat32_39ff39ff<>+20(SB)/4, $0x39ff39ff
 DATA splat32_39ff39ff<>+24(SB)/4, $0x39ff39ff
 DATA splat32_39ff39ff<>+28(SB)/4, $0x39ff39ff
 GLOBL splat32_39ff39ff<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_7c007c00<>+0(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+4(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+8(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+12(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+16(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+20(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+24(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+28(SB)/4, $0x7c007c00
-GLOBL splat32_7c007c00<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_00070007<>+0(SB)/4, $0x00070007
-DATA splat32_00070007<>+4(SB)/4, $0x00070007
-DATA splat32_00070007<>+8(SB)/4, $0x00070007
-DATA splat32_00070007<>+12(SB)/4, $0x00070007
-DATA splat32_00070007<>+16(SB)/4, $0x00070007
-DATA splat32_00070007<>+20(SB)/4, $0x00070007
-DATA splat32_00070007<>+24(SB)/4, $0x00070007
-DATA splat32_00070007<>+28(SB)/4, $0x00070007
-GLOBL splat32_00070007<>(SB), RODATA|NOPTR, $32
 
 DATA splat32_00080008<>+0(SB)/4, $0x00080008
 DATA splat32_00080008<>+4(SB)/4, $0x00080008
@@ -41995,183 +41919,6 @@ tail:
 	VZEROUPPER
 	RET
 
-// func e4m3fnToF16AVX2(dst *uint16, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
-TEXT ·e4m3fnToF16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x43800000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xfe00fe00, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x41804180, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-
-main:
-	CMPQ         DX, $0x00000020
-	JB           single
-	VPMOVSXBW    (CX), Y5
-	VPSLLW       $0x07, Y5, Y4
-	VPAND        Y0, Y4, Y4
-	VPSLLW       $0x09, Y5, Y5
-	VPCMPEQW     Y2, Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VCVTPH2PS    X4, Y5
-	VMULPS       Y1, Y5, Y5
-	VCVTPS2PH    $0x00, Y5, X5
-	VMOVDQU      X5, (AX)
-	VEXTRACTI128 $0x01, Y4, X4
-	VCVTPH2PS    X4, Y4
-	VMULPS       Y1, Y4, Y4
-	VCVTPS2PH    $0x00, Y4, X4
-	VMOVDQU      X4, 16(AX)
-	VPMOVSXBW    16(CX), Y5
-	VPSLLW       $0x07, Y5, Y4
-	VPAND        Y0, Y4, Y4
-	VPSLLW       $0x09, Y5, Y5
-	VPCMPEQW     Y2, Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VCVTPH2PS    X4, Y5
-	VMULPS       Y1, Y5, Y5
-	VCVTPS2PH    $0x00, Y5, X5
-	VMOVDQU      X5, 32(AX)
-	VEXTRACTI128 $0x01, Y4, X4
-	VCVTPH2PS    X4, Y4
-	VMULPS       Y1, Y4, Y4
-	VCVTPS2PH    $0x00, Y4, X4
-	VMOVDQU      X4, 48(AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000020, DX
-	JMP          main
-
-single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VPMOVSXBW    (CX), Y5
-	VPSLLW       $0x07, Y5, Y4
-	VPAND        Y0, Y4, Y4
-	VPSLLW       $0x09, Y5, Y5
-	VPCMPEQW     Y2, Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VCVTPH2PS    X4, Y5
-	VMULPS       Y1, Y5, Y5
-	VCVTPS2PH    $0x00, Y5, X5
-	VMOVDQU      X5, (AX)
-	VEXTRACTI128 $0x01, Y4, X4
-	VCVTPH2PS    X4, Y4
-	VMULPS       Y1, Y4, Y4
-	VCVTPS2PH    $0x00, Y4, X4
-	VMOVDQU      X4, 16(AX)
-	ADDQ         $0x00000010, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
-
-tail:
-	VZEROUPPER
-	RET
-
-// func e4m3fnToBF16AVX2(dst *uint16, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
-TEXT ·e4m3fnToBF16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x43800000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xfe00fe00, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x41804180, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-
-main:
-	CMPQ         DX, $0x00000020
-	JB           single
-	VPMOVSXBW    (CX), Y5
-	VPSLLW       $0x07, Y5, Y4
-	VPAND        Y0, Y4, Y4
-	VPSLLW       $0x09, Y5, Y5
-	VPCMPEQW     Y2, Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VCVTPH2PS    X4, Y5
-	VMULPS       Y1, Y5, Y5
-	VPSRLD       $0x10, Y5, Y5
-	VEXTRACTI128 $0x01, Y4, X4
-	VCVTPH2PS    X4, Y4
-	VMULPS       Y1, Y4, Y4
-	VPSRLD       $0x10, Y4, Y4
-	VPACKUSDW    Y4, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VMOVDQU      Y5, (AX)
-	VPMOVSXBW    16(CX), Y5
-	VPSLLW       $0x07, Y5, Y4
-	VPAND        Y0, Y4, Y4
-	VPSLLW       $0x09, Y5, Y5
-	VPCMPEQW     Y2, Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VCVTPH2PS    X4, Y5
-	VMULPS       Y1, Y5, Y5
-	VPSRLD       $0x10, Y5, Y5
-	VEXTRACTI128 $0x01, Y4, X4
-	VCVTPH2PS    X4, Y4
-	VMULPS       Y1, Y4, Y4
-	VPSRLD       $0x10, Y4, Y4
-	VPACKUSDW    Y4, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VMOVDQU      Y5, 32(AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000020, DX
-	JMP          main
-
-single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VPMOVSXBW    (CX), Y5
-	VPSLLW       $0x07, Y5, Y4
-	VPAND        Y0, Y4, Y4
-	VPSLLW       $0x09, Y5, Y5
-	VPCMPEQW     Y2, Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPXOR        Y5, Y4, Y4
-	VCVTPH2PS    X4, Y5
-	VMULPS       Y1, Y5, Y5
-	VPSRLD       $0x10, Y5, Y5
-	VEXTRACTI128 $0x01, Y4, X4
-	VCVTPH2PS    X4, Y4
-	VMULPS       Y1, Y4, Y4
-	VPSRLD       $0x10, Y4, Y4
-	VPACKUSDW    Y4, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VMOVDQU      Y5, (AX)
-	ADDQ         $0x00000010, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
-
-tail:
-	VZEROUPPER
-	RET
-
 // func e5m2ToF16AVX2(dst *uint16, src *uint8, n int)
 // Requires: AVX, AVX2
 TEXT ·e5m2ToF16AVX2(SB), NOSPLIT, $0-24
@@ -42420,16 +42167,6 @@ DATA splat32_7c017c01<>+20(SB)/4, $0x7c017c01
 DATA splat32_7c017c01<>+24(SB)/4, $0x7c017c01
 DATA splat32_7c017c01<>+28(SB)/4, $0x7c017c01
 GLOBL splat32_7c017c01<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_80008000<>+0(SB)/4, $0x80008000
-DATA splat32_80008000<>+4(SB)/4, $0x80008000
-DATA splat32_80008000<>+8(SB)/4, $0x80008000
-DATA splat32_80008000<>+12(SB)/4, $0x80008000
-DATA splat32_80008000<>+16(SB)/4, $0x80008000
-DATA splat32_80008000<>+20(SB)/4, $0x80008000
-DATA splat32_80008000<>+24(SB)/4, $0x80008000
-DATA splat32_80008000<>+28(SB)/4, $0x80008000
-GLOBL splat32_80008000<>(SB), RODATA|NOPTR, $32
 
 // func f16ToBF16AVX512(dst *uint16, src *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2

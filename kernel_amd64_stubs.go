@@ -511,36 +511,6 @@ func e5m2ToI8AVX2(dst *uint8, src *uint8, n int)
 //go:noescape
 func e8m0ToI8AVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16 (gen/amd64 widen8Targets: F16).
-//
-//go:noescape
-func e4m3fnuzToF16AVX2(dst *uint8, src *uint8, n int)
-
-// n is a multiple of 16 (gen/amd64 widen8Targets: F16).
-//
-//go:noescape
-func e5m2fnuzToF16AVX2(dst *uint8, src *uint8, n int)
-
-// n is a multiple of 16 (gen/amd64 widen8Targets: F16).
-//
-//go:noescape
-func e8m0ToF16AVX2(dst *uint8, src *uint8, n int)
-
-// n is a multiple of 16 (gen/amd64 widen8Targets: BF16).
-//
-//go:noescape
-func e4m3fnuzToBF16AVX2(dst *uint8, src *uint8, n int)
-
-// n is a multiple of 16 (gen/amd64 widen8Targets: BF16).
-//
-//go:noescape
-func e5m2fnuzToBF16AVX2(dst *uint8, src *uint8, n int)
-
-// n is a multiple of 16 (gen/amd64 widen8Targets: BF16).
-//
-//go:noescape
-func e8m0ToBF16AVX2(dst *uint8, src *uint8, n int)
-
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
 // (a multiple of the block); dst must be 64-byte aligned.
@@ -696,53 +666,45 @@ func e5m2ToI8AVX2NT(dst *uint8, src *uint8, n int) int
 //go:noescape
 func e8m0ToI8AVX2NT(dst *uint8, src *uint8, n int) int
 
-// n is a multiple of 16 (gen/amd64 widen8Targets: F16).
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
+// n is a multiple of 16 (gen/amd64 f8HalfPairs: Float8E4M3FN → Float16).
 //
 //go:noescape
-func e4m3fnuzToF16AVX2NT(dst *uint8, src *uint8, n int) int
+func e4m3fnToF16WAVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16 (gen/amd64 widen8Targets: F16).
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
+// n is a multiple of 16 (gen/amd64 f8HalfPairs: Float8E4M3FNUZ → Float16).
 //
 //go:noescape
-func e5m2fnuzToF16AVX2NT(dst *uint8, src *uint8, n int) int
+func e4m3fnuzToF16WAVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16 (gen/amd64 widen8Targets: F16).
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
+// n is a multiple of 16 (gen/amd64 f8HalfPairs: Float8E5M2FNUZ → Float16).
 //
 //go:noescape
-func e8m0ToF16AVX2NT(dst *uint8, src *uint8, n int) int
+func e5m2fnuzToF16WAVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16 (gen/amd64 widen8Targets: BF16).
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
+// n is a multiple of 16 (gen/amd64 f8HalfPairs: Float8E8M0 → Float16).
 //
 //go:noescape
-func e4m3fnuzToBF16AVX2NT(dst *uint8, src *uint8, n int) int
+func e8m0ToF16WAVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16 (gen/amd64 widen8Targets: BF16).
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
+// n is a multiple of 16 (gen/amd64 f8HalfPairs: Float8E4M3FN → BFloat16).
 //
 //go:noescape
-func e5m2fnuzToBF16AVX2NT(dst *uint8, src *uint8, n int) int
+func e4m3fnToBF16WAVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16 (gen/amd64 widen8Targets: BF16).
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
+// n is a multiple of 16 (gen/amd64 f8HalfPairs: Float8E4M3FNUZ → BFloat16).
 //
 //go:noescape
-func e8m0ToBF16AVX2NT(dst *uint8, src *uint8, n int) int
+func e4m3fnuzToBF16WAVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16 (gen/amd64 f8HalfPairs: Float8E5M2FNUZ → BFloat16).
+//
+//go:noescape
+func e5m2fnuzToBF16WAVX2(dst *uint8, src *uint8, n int)
+
+// n is a multiple of 16 (gen/amd64 f8HalfPairs: Float8E8M0 → BFloat16).
+//
+//go:noescape
+func e8m0ToBF16WAVX2(dst *uint8, src *uint8, n int)
 
 //go:noescape
 func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)
@@ -2021,16 +1983,6 @@ func i8ToBF16AVX2(dst *uint16, src *uint8, n int)
 //
 //go:noescape
 func u8ToBF16AVX2(dst *uint16, src *uint8, n int)
-
-// n is a multiple of 16.
-//
-//go:noescape
-func e4m3fnToF16AVX2(dst *uint16, src *uint8, n int)
-
-// n is a multiple of 16.
-//
-//go:noescape
-func e4m3fnToBF16AVX2(dst *uint16, src *uint8, n int)
 
 // n is a multiple of 16.
 //

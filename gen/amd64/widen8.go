@@ -48,8 +48,8 @@ import (
 // (the subnormal 0x00400000) and 0xFF is NaN (0x7FC00000), both b << 23 |
 // 0x00400000.
 //
-// The same widenings, then a conversion in registers, give the integer,
-// BOOL, FLOAT16 and BFLOAT16 targets in one pass (widenF8To).
+// The same widenings, then a conversion in registers, give the integer
+// and BOOL targets in one pass (widenF8To).
 func widenF8(a *Asm) {
 	for _, t := range widen8Types {
 		a.Func(t.name+"ToF32AVX2", AVX2, "func(dst *float32, src *uint8, n int)")
@@ -250,21 +250,16 @@ type widen8Target struct {
 //     saturation.
 //   - I32: the same, with the lanes of |r| ≥ 2^32 or NaN cleared (the
 //     reference's 0); E8M0's 2^31 stays 0x80000000, 2^31 modulo 2^32.
-//   - F16: VCVTPS2PH rounds the exact float32 once, to nearest even, NaN
-//     quieted with its top payload bits, which is the reference's FLOAT16.
-//   - BF16: a float8 value has at most 4 significant bits and an E8M0 value
-//     one, so the high half of the float32 is the value (NaN: 0x7FC0|sign).
 //
 // BOOL has no target here: the float8 types' BOOL tables are two-valued, and
 // the select kernels (select.go) look them up at memory speed.
-// FLOAT8E4M3FN and FLOAT8E5M2 → FLOAT16/BFLOAT16 have kernels of their own
-// (lut.go, f8ToHalfAVX2) that the AVX2 lut16 wrapper picks.
+// The 8-bit floats → FLOAT16/BFLOAT16 have kernels of their own: f8half.go's
+// on 16-bit lanes, and FLOAT8E5M2's in lut.go (f8ToHalfAVX2), which the
+// AVX2 lut16 wrapper picks.
 var widen8Targets = []widen8Target{
 	{"I16", []string{"Int16", "Uint16"}, 2, 16, true, nil, finishInt(16)},
 	{"I32", []string{"Int32", "Uint32"}, 4, 16, true, nil, finishInt(32)},
 	{"I8", []string{"Int8", "Uint8"}, 1, 32, true, nil, finishInt(8)},
-	{"F16", []string{"Float16"}, 2, 16, false, []string{"e4m3fnuz", "e5m2fnuz", "e8m0"}, finishF16},
-	{"BF16", []string{"BFloat16"}, 2, 16, false, []string{"e4m3fnuz", "e5m2fnuz", "e8m0"}, finishBF16},
 }
 
 // widen8GoTypes maps widen8Types' names to their DataTypes' Go names.
@@ -367,26 +362,6 @@ func packBytes4(a *Asm, s *Step, rs []VecVirtual, order VecVirtual) {
 	s.Store(rs[0], s.Dst, 8, nil)
 }
 
-func finishF16(a *Asm) func(s *Step, rs []VecVirtual) {
-	return func(s *Step, rs []VecVirtual) {
-		for j, r := range rs {
-			a.VCVTPS2PH(U8(0), r, r.AsX())
-			s.Store(r.AsX().(VecVirtual), s.Dst.Offset(16*j), 16, nil)
-		}
-	}
-}
-
-func finishBF16(a *Asm) func(s *Step, rs []VecVirtual) {
-	return func(s *Step, rs []VecVirtual) {
-		for _, r := range rs {
-			a.VPSRLD(U8(16), r, r)
-		}
-		a.VPACKUSDW(rs[1], rs[0], rs[0])
-		a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
-		s.Store(rs[0], s.Dst, 16, nil)
-	}
-}
-
 // widen8Glue writes the Go side of widen8Targets' kernels: their
 // registration as AVX2 tier stages (avx2F8Stage, f8int_amd64.go).
 func widen8Glue(b *bytes.Buffer) {
@@ -405,6 +380,9 @@ func widen8Glue(b *bytes.Buffer) {
 			from := widen8GoTypes[k.t.name]
 			p("\t\tregisterTierStage(%q, %s, %s, avx2F8Stage(%s, %s, %sTo%sAVX2, %d))\n", "avx2", from, to, from, to, k.t.name, k.tgt.suffix, k.tgt.lanes)
 		}
+	}
+	for _, k := range f8HalfPairs() { // f8half.go
+		p("\t\tregisterTierStage(%q, %s, %s, avx2F8Stage(%s, %s, %s, 16))\n", "avx2", k.f.goName, k.t.goName, k.f.goName, k.t.goName, k.name())
 	}
 	p("\t}\n}\n")
 }

@@ -1,0 +1,335 @@
+package amd64
+
+import (
+	"fmt"
+	"math"
+
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// f8Half emits the AVX2 kernels of the 8-bit float types → FLOAT16 and
+// BFLOAT16 (f8HalfPairs), on 16-bit lanes in integer arithmetic only: a
+// float8 value widens exactly, so its bits are the float8's fields moved
+// and rebiased, except where the target has no such field (the float8's
+// subnormals, E8M0's extremes, NaN and Inf). For each 16 bytes x
+// (sign-extended to words; E8M0 zero-extended) and m = x & 0x7F (E8M0: x):
+//
+//	r = (m + c0) << s            the normal values: s = Mt - M, c0 = (biasT - bias) << M
+//	r = sub[sat(m - base)]       where m < limit (VPSHUFB, one table per byte)
+//	r = out                      where m (or x) meets a special's test
+//	r |= x & 0x8000              the sign (not E8M0)
+//
+// Every parameter is derived from the two formats' definitions
+// (f8HalfPlan), and the generator replays this algorithm on all 256 bytes
+// against the definitions before it emits a kernel, so a kernel that would
+// differ from the reference does not build. VCVTPH2PS and VCVTPS2PH, which
+// the kernels they replace used (widen8.go's F16/BF16 targets, lut.go's
+// f8ToHalfAVX2), issue about once per two cycles on 256-bit registers on
+// this Zen 5; here about 15 one-cycle instructions convert 16 elements.
+func f8Half(a *Asm) {
+	for _, k := range f8HalfPairs() {
+		pl := f8HalfPlan(k.f, k.t)
+		a.Func(k.name(), AVX2, "func(dst *uint8, src *uint8, n int)",
+			fmt.Sprintf("n is a multiple of 16 (gen/amd64 f8HalfPairs: %s → %s).", k.f.goName, k.t.goName))
+		dst, src, n := a.Args()
+		// Constants in memory (Splat), which spares the 16 registers.
+		w := func(v uint16) Op { return a.Splat(uint32(v) | uint32(v)<<16) }
+		mag, c0, below, sign, base := w(0x7F), w(uint16(pl.c0)), w(uint16(pl.limit-1)), w(0x8000), w(uint16(pl.base))
+		var planes [2]VecVirtual // the sub table's low and high bytes, nil where all zero
+		for i := range planes {
+			var b [32]byte
+			zero := true
+			for j := range 16 {
+				b[j] = byte(pl.sub[j] >> (8 * i))
+				b[16+j] = b[j]
+				zero = zero && b[j] == 0
+			}
+			if !zero {
+				planes[i] = a.ConstBytes(fmt.Sprintf("%s_sub%d", k.name(), i), b[:])
+			}
+		}
+		type special struct{ at, out Op }
+		var specials []special
+		for _, sp := range pl.specials {
+			specials = append(specials, special{w(sp.at), w(sp.out)})
+		}
+		a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+			x, m, r := a.YMM(), a.YMM(), a.YMM()
+			if k.f.e8m0 {
+				a.VPMOVZXBW(s.Src, x)
+				m = x
+			} else {
+				a.VPMOVSXBW(s.Src, x)
+				a.VPAND(mag, x, m)
+			}
+			a.VPADDW(c0, m, r)
+			a.VPSLLW(U8(pl.s), r, r)
+			// The sub table's entry, where m < limit.
+			idx, v, t, ge := a.YMM(), a.YMM(), a.YMM(), a.YMM()
+			if pl.base > 0 {
+				a.VPSUBUSW(base, m, idx)
+				a.VPOR(sign, idx, idx) // 0x80 in each high byte: VPSHUFB zeroes it
+			} else {
+				a.VPOR(sign, m, idx)
+			}
+			switch {
+			case planes[0] != nil && planes[1] != nil:
+				a.VPSHUFB(idx, planes[0], v)
+				a.VPSHUFB(idx, planes[1], t)
+				a.VPSLLW(U8(8), t, t)
+				a.VPOR(t, v, v)
+			case planes[0] != nil:
+				a.VPSHUFB(idx, planes[0], v)
+			case planes[1] != nil:
+				a.VPSHUFB(idx, planes[1], v)
+				a.VPSLLW(U8(8), v, v)
+			default:
+				a.VPXOR(v, v, v)
+			}
+			a.VPCMPGTW(below, m, ge) // m ≥ limit
+			a.VPBLENDVB(ge, r, v, r)
+			for i, sp := range pl.specials {
+				c := a.YMM()
+				of := m
+				if sp.onX {
+					of = x
+				}
+				if sp.gt {
+					a.VPCMPGTW(specials[i].at, of, c)
+				} else {
+					a.VPCMPEQW(specials[i].at, of, c)
+				}
+				a.VPBLENDVB(c, specials[i].out, r, r)
+			}
+			if !k.f.e8m0 {
+				a.VPAND(sign, x, t)
+				a.VPOR(t, r, r)
+			}
+			s.Store(r, s.Dst, 16, nil)
+		}))
+	}
+}
+
+// f8Format describes an 8-bit float type by its fields: m significand
+// bits, the exponent bias, and its special values.
+type f8Format struct {
+	name, goName string
+	m, bias      int
+	fnuz         bool // 0x80 is the NaN; no -0, no Inf (E4M3FNUZ, E5M2FNUZ)
+	fn           bool // the magnitude 0x7F is NaN; no Inf (E4M3FN)
+	ieee         bool // exponent all ones: Inf (significand 0) or NaN (E5M2)
+	e8m0         bool // unsigned, no significand: 2^(b-127), 0xFF NaN
+}
+
+var f8Formats = []f8Format{
+	{name: "e4m3fn", goName: "Float8E4M3FN", m: 3, bias: 7, fn: true},
+	{name: "e4m3fnuz", goName: "Float8E4M3FNUZ", m: 3, bias: 8, fnuz: true},
+	{name: "e5m2", goName: "Float8E5M2", m: 2, bias: 15, ieee: true},
+	{name: "e5m2fnuz", goName: "Float8E5M2FNUZ", m: 2, bias: 16, fnuz: true},
+	{name: "e8m0", goName: "Float8E8M0", m: 0, bias: 127, e8m0: true},
+}
+
+// decode returns the value of the byte b (NaN as math.NaN with b's sign).
+func (f f8Format) decode(b byte) float64 {
+	if f.e8m0 {
+		if b == 0xFF {
+			return math.NaN()
+		}
+		return math.Ldexp(1, int(b)-127)
+	}
+	neg := b&0x80 != 0
+	e, man := int(b&0x7F)>>f.m, int(b)&(1<<f.m-1)
+	var v float64
+	switch {
+	case f.fnuz && b == 0x80, f.fn && b&0x7F == 0x7F, f.ieee && e == 1<<(7-f.m)-1 && man != 0:
+		v = math.NaN()
+	case f.ieee && e == 1<<(7-f.m)-1:
+		v = math.Inf(1)
+	case e == 0:
+		v = math.Ldexp(float64(man), 1-f.bias-f.m)
+	default:
+		v = math.Ldexp(float64(1<<f.m|man), e-f.bias-f.m)
+	}
+	if neg {
+		v = math.Copysign(v, -1)
+	}
+	return v
+}
+
+// halfFormat is FLOAT16 or BFLOAT16.
+type halfFormat struct {
+	suffix, goName string
+	m, bias        int
+}
+
+var (
+	halfF16  = halfFormat{"F16", "Float16", 10, 15}
+	halfBF16 = halfFormat{"BF16", "BFloat16", 7, 127}
+)
+
+// encode returns the bits of v, which is NaN (sign | quiet NaN without
+// payload, the reference's widening), ±Inf, or a value that the format
+// holds exactly or, for E8M0's powers of two, one beyond its range, which
+// rounds to ±0 or ±Inf (2^(emin-m-1), half the smallest subnormal, is a tie
+// and rounds to the even 0).
+func (h halfFormat) encode(v float64) uint16 {
+	var sign uint16
+	if math.Signbit(v) {
+		sign, v = 0x8000, -v
+	}
+	inf := uint16(1<<(15-h.m)-1) << h.m
+	switch {
+	case math.IsNaN(v):
+		return sign | inf | 1<<(h.m-1)
+	case math.IsInf(v, 0):
+		return sign | inf
+	case v == 0:
+		return sign
+	}
+	frac, exp := math.Frexp(v) // v = frac · 2^exp, frac ∈ [0.5, 1)
+	e := exp - 1 + h.bias      // the biased exponent of a normal result
+	switch {
+	case e >= int(inf>>h.m):
+		return sign | inf
+	case e >= 1:
+		man := math.Ldexp(frac, h.m+1) - float64(uint(1)<<h.m)
+		if man != math.Trunc(man) {
+			panic(fmt.Sprint(v, " is not exact in ", h.goName))
+		}
+		return sign | uint16(e)<<h.m | uint16(man)
+	}
+	units := math.Ldexp(v, h.bias-1+h.m) // in subnormal units
+	if units <= 0.5 {
+		return sign
+	}
+	if units != math.Trunc(units) {
+		panic(fmt.Sprint(v, " is not exact in ", h.goName))
+	}
+	return sign | uint16(units)
+}
+
+// f8HalfKernel is one entry of f8HalfPairs.
+type f8HalfKernel struct {
+	f f8Format
+	t halfFormat
+}
+
+func (k f8HalfKernel) name() string { return k.f.name + "To" + k.t.suffix + "WAVX2" }
+
+// f8HalfPairs is the table: every 8-bit float type to both 16-bit ones,
+// but FLOAT8E5M2, the high byte of a FLOAT16, whose kernels of lut.go
+// (f8ToHalfAVX2) work on bytes and measured faster (→ FLOAT16: 0.69×
+// copy() against 0.24×; → BFLOAT16: 0.26× against 0.25×).
+func f8HalfPairs() (ks []f8HalfKernel) {
+	for _, t := range []halfFormat{halfF16, halfBF16} {
+		for _, f := range f8Formats {
+			if f.name != "e5m2" {
+				ks = append(ks, f8HalfKernel{f, t})
+			}
+		}
+	}
+	return ks
+}
+
+// f8HalfParams are f8Half's constants for one pair.
+type f8HalfParams struct {
+	c0, s       int
+	limit, base int // sub holds the values of the magnitudes base..base+15; it serves m < limit
+	sub         [16]uint16
+	specials    []f8Special
+}
+
+// f8Special: where m (x, if onX) equals at (exceeds it, if gt), the
+// result is out (before the sign).
+type f8Special struct {
+	onX, gt bool
+	at, out uint16
+}
+
+// f8HalfPlan derives the parameters of f → t and checks them by replaying
+// the kernel on every byte against the definitions (decode, encode).
+func f8HalfPlan(f f8Format, t halfFormat) f8HalfParams {
+	want := func(b int) uint16 { return t.encode(f.decode(byte(b))) }
+	p := f8HalfParams{c0: (t.bias - f.bias) << f.m, s: t.m - f.m}
+	inf := uint16(1<<(15-t.m)-1) << t.m
+	nan := inf | 1<<(t.m-1) // quiet, no payload; the sign comes last
+	// The specials of the type.
+	switch {
+	case f.fn:
+		p.specials = []f8Special{{at: 0x7F, out: nan}}
+	case f.fnuz:
+		p.specials = []f8Special{{onX: true, at: 0xFF80, out: nan}} // 0x80, sign-extended
+	case f.ieee:
+		top := uint16(0x7F) &^ (1<<f.m - 1) // the exponent all ones
+		p.specials = []f8Special{{at: top, out: inf}, {gt: true, at: top, out: nan}}
+	case f.e8m0:
+		over := 0xFF // the first byte beyond the target's range
+		for b := 0; b < 0xFF; b++ {
+			if want(b) == inf {
+				over = b
+				break
+			}
+		}
+		if over < 0xFF {
+			p.specials = append(p.specials, f8Special{gt: true, at: uint16(over - 1), out: inf})
+		}
+		p.specials = append(p.specials, f8Special{at: 0xFF, out: nan})
+	}
+	mags := 0x80
+	if f.e8m0 {
+		mags = 0x100
+	}
+	special := func(x, m int) bool {
+		for _, sp := range p.specials {
+			v := m
+			if sp.onX {
+				v = int(uint16(int16(int8(x))))
+			}
+			if sp.gt && v > int(sp.at) || !sp.gt && v == int(sp.at) {
+				return true
+			}
+		}
+		return false
+	}
+	// limit: above the largest magnitude whose normal formula is wrong.
+	for m := 0; m < mags; m++ {
+		if !special(m, m) && uint16((m+p.c0)<<p.s) != want(m) {
+			p.limit = m + 1
+		}
+	}
+	p.base = max(p.limit-16, 0)
+	for j := range p.sub {
+		if m := p.base + j; m < p.limit { // the rest stay 0: fewer byte planes
+			p.sub[j] = want(m)
+		}
+	}
+	// Replay the kernel.
+	for b := range 256 {
+		x := int(int8(b))
+		m := x & 0x7F
+		if f.e8m0 {
+			x, m = b, b
+		}
+		r := uint16((m + p.c0) << p.s)
+		if m < p.limit {
+			r = p.sub[max(m-p.base, 0)]
+		}
+		for _, sp := range p.specials {
+			v := m
+			if sp.onX {
+				v = int(uint16(int16(x)))
+			}
+			if sp.gt && int16(v) > int16(sp.at) || !sp.gt && int16(v) == int16(sp.at) {
+				r = sp.out
+			}
+		}
+		if !f.e8m0 {
+			r |= uint16(x) & 0x8000
+		}
+		if r != want(b) {
+			panic(fmt.Sprintf("f8Half %s → %s: byte %#02x gives %#04x, want %#04x", f.goName, t.goName, b, r, want(b)))
+		}
+	}
+	return p
+}
