@@ -666,17 +666,17 @@ func e5m2ToI8AVX2NT(dst *uint8, src *uint8, n int) int
 //go:noescape
 func e8m0ToI8AVX2NT(dst *uint8, src *uint8, n int) int
 
-// n is a multiple of 16 (gen/amd64 f8HalfPairs: Float8E4M3FN → Float16).
+// n is a multiple of 32 (gen/amd64 f8HalfPairs: Float8E4M3FN → Float16).
 //
 //go:noescape
 func e4m3fnToF16WAVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16 (gen/amd64 f8HalfPairs: Float8E4M3FNUZ → Float16).
+// n is a multiple of 32 (gen/amd64 f8HalfPairs: Float8E4M3FNUZ → Float16).
 //
 //go:noescape
 func e4m3fnuzToF16WAVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16 (gen/amd64 f8HalfPairs: Float8E5M2FNUZ → Float16).
+// n is a multiple of 32 (gen/amd64 f8HalfPairs: Float8E5M2FNUZ → Float16).
 //
 //go:noescape
 func e5m2fnuzToF16WAVX2(dst *uint8, src *uint8, n int)
@@ -686,17 +686,17 @@ func e5m2fnuzToF16WAVX2(dst *uint8, src *uint8, n int)
 //go:noescape
 func e8m0ToF16WAVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16 (gen/amd64 f8HalfPairs: Float8E4M3FN → BFloat16).
+// n is a multiple of 32 (gen/amd64 f8HalfPairs: Float8E4M3FN → BFloat16).
 //
 //go:noescape
 func e4m3fnToBF16WAVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16 (gen/amd64 f8HalfPairs: Float8E4M3FNUZ → BFloat16).
+// n is a multiple of 32 (gen/amd64 f8HalfPairs: Float8E4M3FNUZ → BFloat16).
 //
 //go:noescape
 func e4m3fnuzToBF16WAVX2(dst *uint8, src *uint8, n int)
 
-// n is a multiple of 16 (gen/amd64 f8HalfPairs: Float8E5M2FNUZ → BFloat16).
+// n is a multiple of 32 (gen/amd64 f8HalfPairs: Float8E5M2FNUZ → BFloat16).
 //
 //go:noescape
 func e5m2fnuzToBF16WAVX2(dst *uint8, src *uint8, n int)

@@ -382,7 +382,7 @@ func widen8Glue(b *bytes.Buffer) {
 		}
 	}
 	for _, k := range f8HalfPairs() { // f8half.go
-		p("\t\tregisterTierStage(%q, %s, %s, avx2F8Stage(%s, %s, %s, 16))\n", "avx2", k.f.goName, k.t.goName, k.f.goName, k.t.goName, k.name())
+		p("\t\tregisterTierStage(%q, %s, %s, avx2F8Stage(%s, %s, %s, %d))\n", "avx2", k.f.goName, k.t.goName, k.f.goName, k.t.goName, k.name(), k.lanes())
 	}
 	p("\t}\n}\n")
 }
