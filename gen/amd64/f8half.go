@@ -40,19 +40,7 @@ func f8Half(a *Asm) {
 		// Constants in memory (Splat), which spares the 16 registers.
 		w := func(v uint16) Op { return a.Splat(uint32(v) | uint32(v)<<16) }
 		mag, c0, below, sign, base := w(0x7F), w(uint16(pl.c0)), w(uint16(pl.limit-1)), w(0x8000), w(uint16(pl.base))
-		var planes [2]VecVirtual // the sub table's low and high bytes, nil where all zero
-		for i := range planes {
-			var b [32]byte
-			zero := true
-			for j := range 16 {
-				b[j] = byte(pl.sub[j] >> (8 * i))
-				b[16+j] = b[j]
-				zero = zero && b[j] == 0
-			}
-			if !zero {
-				planes[i] = a.ConstBytes(fmt.Sprintf("%s_sub%d", k.name(), i), b[:])
-			}
-		}
+		planes := subPlanes(a, pl, false)
 		type special struct{ at, out Op }
 		var specials []special
 		for _, sp := range pl.specials {
@@ -132,23 +120,7 @@ func f8HalfBytes(a *Asm, pl f8HalfParams) {
 	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
 	zero := a.YMM()
 	a.VPXOR(zero, zero, zero)
-	// The byte planes of the table and the specials' results.
-	var planes [2]VecVirtual
-	for i := range planes {
-		var b [32]byte
-		used := false
-		for j := range 16 {
-			b[j] = byte(pl.sub[j] >> (8 * i))
-			b[16+j] = b[j]
-			used = used || b[j] != 0
-		}
-		for _, sp := range pl.specials {
-			used = used || byte(sp.out>>(8*i)) != 0
-		}
-		if used {
-			planes[i] = a.ConstBytes(fmt.Sprintf("%s_sub%d", a.name, i), b[:])
-		}
-	}
+	planes := subPlanes(a, pl, true) // the specials' bytes are blended into them
 	a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 32, Unroll: 1}, dst, src, n, Each(32, func(s *Step) {
 		x, m, ge := a.YMM(), a.YMM(), a.YMM()
 		a.VPERMQ(U8(0b11_01_10_00), s.Src, x)
@@ -195,6 +167,28 @@ func f8HalfBytes(a *Asm, pl f8HalfParams) {
 			s.Store(r, s.Dst.Offset(32*h), 16, nil)
 		}
 	}))
+}
+
+// subPlanes loads the low and high bytes of pl's table, each in both
+// 128-bit lanes for VPSHUFB; a plane is nil where every byte the kernel
+// reads from it is zero (the specials' results too, if specials).
+func subPlanes(a *Asm, pl f8HalfParams, specials bool) (planes [2]VecVirtual) {
+	for i := range planes {
+		var b [32]byte
+		used := false
+		for j := range 16 {
+			b[j] = byte(pl.sub[j] >> (8 * i))
+			b[16+j] = b[j]
+			used = used || b[j] != 0
+		}
+		for _, sp := range pl.specials {
+			used = used || specials && byte(sp.out>>(8*i)) != 0
+		}
+		if used {
+			planes[i] = a.ConstBytes(fmt.Sprintf("%s_sub%d", a.name, i), b[:])
+		}
+	}
+	return planes
 }
 
 // f8Format describes an 8-bit float type by its fields: m significand

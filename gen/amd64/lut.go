@@ -73,11 +73,7 @@ func f8ToHalfAVX2(a *Asm) {
 			w := a.Vec() // 16 FLOAT16
 			b, m, c := a.XMM(), a.XMM(), a.XMM()
 			a.VMOVDQU(s.Src, b)
-			a.VPAND(abs.AsX(), b, m)
-			a.VPCMPGTB(nanMin.AsX(), m, m) // NaN: 0xFF
-			a.VPAND(three.AsX(), m, c)
-			a.VPOR(c, b, b)
-			a.VPADDB(m, b, b) // low bits 0b11 - 1
+			a.quietE5M2(b, m, c, abs, nanMin, three)
 			a.VPERMQ(U8(0b01_01_00_00), b.AsY(), w)
 			a.VPUNPCKLBW(w, zero, w) // in each 128-bit lane: bytes 0..7, then 8..15
 			if !bf16 {

@@ -175,6 +175,18 @@ func widenE5M2FNUZ(a *Asm) func(p *Step) []VecVirtual {
 	}
 }
 
+// quietE5M2 gives the NaN bytes of the FLOAT8E5M2 bytes b (magnitude above
+// nanMin = 0x7C) the low bits 0b10, the quiet NaN without payload, in
+// place; m and c are scratch, abs and three the constants 0x7F and 3 in
+// every byte.
+func (a *Asm) quietE5M2(b, m, c, abs, nanMin, three VecVirtual) {
+	a.VPAND(abs.AsX(), b, m)
+	a.VPCMPGTB(nanMin.AsX(), m, m) // NaN: 0xFF
+	a.VPAND(three.AsX(), m, c)
+	a.VPOR(c, b, b)
+	a.VPADDB(m, b, b) // low bits 0b11 - 1
+}
+
 func widenE5M2(a *Asm) func(p *Step) []VecVirtual {
 	abs, nanMin, three := a.Const8(0x7F), a.Const8(0x7C), a.Const8(3)
 	zero := a.XMM()
@@ -186,11 +198,7 @@ func widenE5M2(a *Asm) func(p *Step) []VecVirtual {
 		} else {
 			a.VMOVQ(p.Src, b)
 		}
-		a.VPAND(abs.AsX(), b, m)
-		a.VPCMPGTB(nanMin.AsX(), m, m) // NaN: 0xFF
-		a.VPAND(three.AsX(), m, c)
-		a.VPOR(c, b, b)
-		a.VPADDB(m, b, b) // low bits 0b11 - 1
+		a.quietE5M2(b, m, c, abs, nanMin, three)
 		var rs []VecVirtual
 		for j := 0; j < p.Lanes; j += 8 {
 			w, r := a.XMM(), a.Vec()
