@@ -82,60 +82,132 @@ func e8m0W(a *Asm, from e8m0Source) {
 	}
 	lows := a.ConstBytes("evenbytes", seq8(0, 2, 64))
 
+	// widened returns the odd-BFLOAT16 magnitudes of the h-th 32 elements
+	// of a step (FLOAT16, INT16, UINT16).
+	widened := func(st *Step, h int) VecVirtual {
+		var x [2]VecVirtual
+		for i := range x {
+			j := 2*h + i // the j-th 16 elements of the block
+			x[i] = a.Vec()
+			a.VLoad(Half(x[i]), st.Src.Offset(32*j), 16, st.M(1, 16*j))
+			switch from.name {
+			case "f16":
+				a.VCVTPH2PS(Half(x[i]), x[i])
+			case "i16":
+				a.VPMOVSXWD(Half(x[i]), x[i])
+				a.VCVTDQ2PS(x[i], x[i])
+			case "u16":
+				a.VPMOVZXWD(Half(x[i]), x[i])
+				a.VCVTDQ2PS(x[i], x[i])
+			}
+		}
+		hi := a.Vec()
+		a.VMOVDQA64(odd, hi)
+		a.VPERMI2W(x[1], x[0], hi)
+		a.VPERMT2W(x[1], even, x[0])
+		a.VPMINUW(one, x[0], x[0])
+		a.VPTERNLOGD(Tern(func(l, h, m uint8) uint8 { return (l | h) & m }), abs, hi, x[0])
+		return x[0]
+	}
+	// codes returns the E8M0 codes of the BFLOAT16 magnitudes ab.
+	codes := func(ab VecVirtual) VecVirtual {
+		e := a.Vec()
+		a.VPADDW(kW, ab, e)
+		a.VPSRLW(U8(7), e, e)
+		a.VPMINUW(cap, e, e)
+		a.VPADDW(dW, e, e)
+		if hasNaN {
+			isNaN := a.K()
+			a.VPCMPUW(U8(cmpGT), nanT, ab, isNaN)
+			a.VMOVDQU16(ff, isNaN, e)
+		}
+		if bf16 {
+			isSub, c := a.K(), a.Vec()
+			a.VPCMPUW(U8(cmpLT), subT, ab, isSub)
+			a.VMOVDQA64(ab, c)
+			a.VPERMI2B(sub1, sub0, c)
+			a.VMOVDQU16(c, isSub, e)
+		}
+		return e
+	}
+	var direct func(st *Step, h int) VecVirtual
+	if from.name == "f16" {
+		direct = f16E8M0Direct(a, p, d, abs, ff, widened, codes)
+	}
+
 	a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 64, Unroll: 1}, dst, src, n, func(st *Step) {
 		var ws [2]VecVirtual
 		for h := range 2 {
-			ab := a.Vec()
-			if bf16 {
+			switch {
+			case direct != nil:
+				ws[h] = direct(st, h)
+			case bf16:
+				ab := a.Vec()
 				a.VLoad(ab, st.Src.Offset(64*h), 16, st.M(1, 32*h))
 				a.VPANDD(abs, ab, ab)
-			} else {
-				var x [2]VecVirtual
-				for i := range x {
-					j := 2*h + i // the j-th 16 elements of the block
-					x[i] = a.Vec()
-					a.VLoad(Half(x[i]), st.Src.Offset(32*j), 16, st.M(1, 16*j))
-					switch from.name {
-					case "f16":
-						a.VCVTPH2PS(Half(x[i]), x[i])
-					case "i16":
-						a.VPMOVSXWD(Half(x[i]), x[i])
-						a.VCVTDQ2PS(x[i], x[i])
-					case "u16":
-						a.VPMOVZXWD(Half(x[i]), x[i])
-						a.VCVTDQ2PS(x[i], x[i])
-					}
-				}
-				hi := a.Vec()
-				a.VMOVDQA64(odd, hi)
-				a.VPERMI2W(x[1], x[0], hi)
-				a.VPERMT2W(x[1], even, x[0])
-				a.VPMINUW(one, x[0], x[0])
-				a.VPTERNLOGD(Tern(func(l, h, m uint8) uint8 { return (l | h) & m }), abs, hi, x[0])
-				ab = x[0]
+				ws[h] = codes(ab)
+			default:
+				ws[h] = codes(widened(st, h))
 			}
-			e := a.Vec()
-			a.VPADDW(kW, ab, e)
-			a.VPSRLW(U8(7), e, e)
-			a.VPMINUW(cap, e, e)
-			a.VPADDW(dW, e, e)
-			if hasNaN {
-				isNaN := a.K()
-				a.VPCMPUW(U8(cmpGT), nanT, ab, isNaN)
-				a.VMOVDQU16(ff, isNaN, e)
-			}
-			if bf16 {
-				isSub, c := a.K(), a.Vec()
-				a.VPCMPUW(U8(cmpLT), subT, ab, isSub)
-				a.VMOVDQA64(ab, c)
-				a.VPERMI2B(sub1, sub0, c)
-				a.VMOVDQU16(c, isSub, e)
-			}
-			ws[h] = e
 		}
 		a.VPERMT2B(ws[1], lows, ws[0])
 		st.Store(ws[0], st.Dst, 8, st.M(1, 0))
 	})
+}
+
+// f16E8M0Direct returns the FLOAT16 path of e8m0W, on the FLOAT16 bits
+// themselves where no element is subnormal: with a the magnitude and
+// add = roundAdd >> 13 (FLOAT16's 10 significand bits: 0x3FF up, 0x200
+// nearest, 0 down),
+//
+//	normal:       e = ((a + add) >> 10) + 112     (rebias 15 → 127; the carry is the rounding)
+//	±Inf, NaN:    e = min(a - (0x7C00 - 0xFE - d), 0xFF)    (Inf: overflow, 0xFE + d; NaN: 0xFF)
+//	zero:         the underflow code
+//
+// (a normal FLOAT16 gives at most 143, far from E8M0's overflow). A block
+// of 32 with a subnormal (rare: below 2^-14) is redone out of line by the
+// widening route (widened, codes). Per 32 elements this skips the two
+// VCVTPH2PS and the gathering of the odd BFLOAT16 (VPERMI2W, VPERMT2W,
+// VPMINUW, VPTERNLOGD).
+func f16E8M0Direct(a *Asm, p, d GPVirtual, abs, ff VecVirtual, widened func(*Step, int) VecVirtual, codes func(VecVirtual) VecVirtual) func(st *Step, h int) VecVirtual {
+	add, spec, under := a.GP32(), a.GP32(), a.GP32()
+	a.MOVL(Mem{Base: p, Disp: e8RoundAdd}, add)
+	a.SHRL(U8(13), add)
+	a.MOVL(U32(0x7C00-0xFE), spec)
+	a.SUBL(d, spec)
+	a.MOVL(d, under)
+	a.NEGL(under) // 0 or 0xFFFF…: the underflow code in the low byte
+	addW, specW, underW := a.Vec(), a.Vec(), a.Vec()
+	a.VPBROADCASTW(add, addW)
+	a.VPBROADCASTW(spec, specW)
+	a.VPBROADCASTW(under, underW)
+	rebias, inf, minNormal := a.Const16(112), a.Const16(0x7C00), a.Const16(0x400)
+	return func(st *Step, h int) VecVirtual {
+		x, e := a.Vec(), a.Vec()
+		a.VLoad(x, st.Src.Offset(64*h), 16, st.M(1, 32*h))
+		a.VPANDD(abs, x, x)
+		a.VPADDW(addW, x, e)
+		a.VPSRLW(U8(10), e, e)
+		a.VPADDW(rebias, e, e)
+		special, zero, sub := a.K(), a.K(), a.K()
+		a.VPCMPUW(U8(cmpGE), inf, x, special) // a ≥ 0x7C00
+		a.VPSUBW(specW, x, special, e)
+		a.VPMINUW(ff, e, e)
+		a.VPTESTNMW(x, x, zero)
+		a.VMOVDQU16(underW, zero, e)
+		a.VPCMPUW(U8(cmpLT), minNormal, x, sub)
+		a.KANDND(sub, zero, sub) // nonzero and below the smallest normal
+		slow, back := a.NewLabel("subnormal"), a.NewLabel("normal")
+		a.KORTESTD(sub, sub)
+		a.JNZ(LabelRef(slow))
+		a.Label(back)
+		a.OutOfLine(func() {
+			a.Label(slow)
+			a.VMOVDQA64(codes(widened(st, h)), e)
+			a.JMP(LabelRef(back))
+		})
+		return e
+	}
 }
 
 // e8m0SubnormalTables returns e8m0W's tables: for each e8m0Table entry

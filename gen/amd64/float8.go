@@ -31,6 +31,7 @@ var (
 // VPCMPUD/VPCMPD predicates.
 const (
 	cmpLT = 1
+	cmpGE = 5 // not less
 	cmpGT = 6 // not less or equal
 )
 
