@@ -196,10 +196,22 @@ func halfToWideBy[D int32 | uint32 | int64 | uint64 | float64](d []D, s []uint16
 			d[i] = math.Float64frombits(f32ToF64Bits(widenHalf(h, t)))
 		}
 	case []int64:
+		if t != nil { // FLOAT16: below 2^16, where f32ToNarrowInt's rule is f32ToWideInt's, in fewer steps
+			for i, h := range s {
+				d[i] = f32ToNarrowInt(t[h])
+			}
+			return
+		}
 		for i, h := range s {
 			d[i] = int64(f32ToWideInt(widenHalf(h, t)))
 		}
 	case []uint64:
+		if t != nil { // as for INT64
+			for i, h := range s {
+				d[i] = uint64(f32ToNarrowInt(t[h]))
+			}
+			return
+		}
 		for i, h := range s {
 			d[i] = f32ToWideInt(widenHalf(h, t))
 		}
