@@ -455,7 +455,7 @@ func avx512BWLut16(dst []uint16, src []uint8, table *[256]uint16) {
 
 // avx2Lut16 gives the kernel a buffer on its stack for the table's byte
 // planes, which the kernel fills (64 instructions) before its loop. The
-// tables of INT8, UINT8 and FLOAT8E5M2 → FLOAT16 and BFLOAT16
+// tables of INT8 and UINT8 → FLOAT16 and BFLOAT16 and FLOAT8E5M2 → FLOAT16
 // (tables.go builds each once) go to kernels that compute their values,
 // several times faster than the lookup (gen/amd64/lut.go, intToHalfAVX2,
 // f8ToHalfAVX2).
@@ -499,8 +499,6 @@ func avx2IntToHalf(table *[256]uint16) (func(*uint16, *uint8, int), int) {
 		return u8ToBF16AVX2, u8ToBF16AVX2Lanes
 	case is(Float8E5M2, Float16):
 		return e5m2ToF16AVX2, e5m2ToF16AVX2Lanes
-	case is(Float8E5M2, BFloat16):
-		return e5m2ToBF16AVX2, e5m2ToBF16AVX2Lanes
 	}
 	return nil, 0
 }

@@ -696,6 +696,11 @@ func e4m3fnToBF16WAVX2(dst *uint8, src *uint8, n int)
 //go:noescape
 func e4m3fnuzToBF16WAVX2(dst *uint8, src *uint8, n int)
 
+// n is a multiple of 32 (gen/amd64 f8HalfPairs: Float8E5M2 → BFloat16).
+//
+//go:noescape
+func e5m2ToBF16WAVX2(dst *uint8, src *uint8, n int)
+
 // n is a multiple of 32 (gen/amd64 f8HalfPairs: Float8E5M2FNUZ → BFloat16).
 //
 //go:noescape
@@ -1988,11 +1993,6 @@ func u8ToBF16AVX2(dst *uint16, src *uint8, n int)
 //
 //go:noescape
 func e5m2ToF16AVX2(dst *uint16, src *uint8, n int)
-
-// n is a multiple of 16.
-//
-//go:noescape
-func e5m2ToBF16AVX2(dst *uint16, src *uint8, n int)
 
 //go:noescape
 func f16ToBF16AVX2(dst *uint16, src *uint16, n int)

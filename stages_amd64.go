@@ -4509,6 +4509,7 @@ func init() {
 		registerTierStage("avx2", Float8E8M0, Float16, avx2F8Stage(Float8E8M0, Float16, e8m0ToF16WAVX2, 16))
 		registerTierStage("avx2", Float8E4M3FN, BFloat16, avx2F8Stage(Float8E4M3FN, BFloat16, e4m3fnToBF16WAVX2, 32))
 		registerTierStage("avx2", Float8E4M3FNUZ, BFloat16, avx2F8Stage(Float8E4M3FNUZ, BFloat16, e4m3fnuzToBF16WAVX2, 32))
+		registerTierStage("avx2", Float8E5M2, BFloat16, avx2F8Stage(Float8E5M2, BFloat16, e5m2ToBF16WAVX2, 32))
 		registerTierStage("avx2", Float8E5M2FNUZ, BFloat16, avx2F8Stage(Float8E5M2FNUZ, BFloat16, e5m2fnuzToBF16WAVX2, 32))
 		registerTierStage("avx2", Float8E8M0, BFloat16, avx2F8Stage(Float8E8M0, BFloat16, e8m0ToBF16WAVX2, 16))
 	}

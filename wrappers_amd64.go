@@ -25,7 +25,7 @@ const (
 	e4m3fnuzToI16AVX2Lanes   = 16
 	e4m3fnuzToI32AVX2Lanes   = 16
 	e4m3fnuzToI8AVX2Lanes    = 32
-	e5m2ToBF16AVX2Lanes      = 16
+	e5m2ToBF16WAVX2Lanes     = 32
 	e5m2ToF16AVX2Lanes       = 16
 	e5m2ToF32AVX2Lanes       = 8
 	e5m2ToI16AVX2Lanes       = 16

@@ -36,9 +36,9 @@ import (
 // generic loops), and the 512-bit trees at 0.9× the AVX2 ones (the tier
 // never uses them there, as the CPU has VBMI). A VPGATHERDD kernel for
 // lut16 was slower than the tree (3.2 elements per ns). So the AVX2 lut16
-// wrapper sends the tables of INT8, UINT8 and FLOAT8E5M2 → FLOAT16 and
-// BFLOAT16 to kernels that compute their values (intToHalfAVX2,
-// f8ToHalfAVX2: 0.37-1.1× copy()).
+// wrapper sends the tables of INT8 and UINT8 → FLOAT16 and BFLOAT16 and
+// FLOAT8E5M2 → FLOAT16 to kernels that compute their values
+// (intToHalfAVX2, f8ToHalfAVX2: 0.37-1.1× copy()).
 func lut(a *Asm) {
 	lut8AVX512(a)
 	lut16AVX512(a)
@@ -50,53 +50,28 @@ func lut(a *Asm) {
 	f8ToHalfAVX2(a)
 }
 
-// f8ToHalfAVX2 emits the AVX2 kernels that compute the tables of
-// FLOAT8E5M2 → FLOAT16 and BFLOAT16 (picked by the table's address as in
-// intToHalfAVX2): E5M2 is the high byte of its FLOAT16 (NaNs given the
-// mantissa 0b10, the quiet NaN without payload), widened with VCVTPH2PS for
-// BFLOAT16. (The other 8-bit floats have f8half.go's kernels, registered
-// as tier stages; FLOAT8E4M3FN's kernels here, through VCVTPH2PS and
-// VCVTPS2PH, measured slower than those.) The tests compare them with the
-// tables, which come from the reference.
+// f8ToHalfAVX2 emits the AVX2 kernel that computes the table of
+// FLOAT8E5M2 → FLOAT16 (picked by the table's address as in
+// intToHalfAVX2): E5M2 is the high byte of its FLOAT16, with NaNs given
+// the mantissa 0b10, the quiet NaN without payload. (The other pairs of
+// 8-bit floats → FLOAT16 and BFLOAT16 have f8half.go's kernels, registered
+// as tier stages.) The tests compare it with the table, which comes from
+// the reference.
 func f8ToHalfAVX2(a *Asm) {
-	for _, bf16 := range []bool{false, true} {
-		name := "e5m2ToF16AVX2"
-		if bf16 {
-			name = "e5m2ToBF16AVX2"
-		}
-		a.Func(name, AVX2, "func(dst *uint16, src *uint8, n int)", "n is a multiple of 16.")
-		dst, src, n := a.Args()
-		abs, nanMin, three := a.Const8(0x7F), a.Const8(0x7C), a.Const8(3)
-		zero := a.Vec()
-		a.VPXOR(zero, zero, zero)
-		a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
-			w := a.Vec() // 16 FLOAT16
-			b, m, c := a.XMM(), a.XMM(), a.XMM()
-			a.VMOVDQU(s.Src, b)
-			a.quietE5M2(b, m, c, abs, nanMin, three)
-			a.VPERMQ(U8(0b01_01_00_00), b.AsY(), w)
-			a.VPUNPCKLBW(w, zero, w) // in each 128-bit lane: bytes 0..7, then 8..15
-			if !bf16 {
-				s.Store(w, s.Dst, 16, nil)
-				return
-			}
-			var rs []VecVirtual
-			for j := range 2 {
-				h := w.AsX().(VecVirtual)
-				if j > 0 {
-					h = a.XMM()
-					a.VEXTRACTI128(U8(1), w, h)
-				}
-				r := a.Vec()
-				a.VCVTPH2PS(h, r)
-				a.VPSRLD(U8(16), r, r)
-				rs = append(rs, r)
-			}
-			a.VPACKUSDW(rs[1], rs[0], rs[0])
-			a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
-			s.Store(rs[0], s.Dst, 16, nil)
-		}))
-	}
+	a.Func("e5m2ToF16AVX2", AVX2, "func(dst *uint16, src *uint8, n int)", "n is a multiple of 16.")
+	dst, src, n := a.Args()
+	abs, nanMin, three := a.Const8(0x7F), a.Const8(0x7C), a.Const8(3)
+	zero := a.Vec()
+	a.VPXOR(zero, zero, zero)
+	a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+		w := a.Vec() // 16 FLOAT16
+		b, m, c := a.XMM(), a.XMM(), a.XMM()
+		a.VMOVDQU(s.Src, b)
+		a.quietE5M2(b, m, c, abs, nanMin, three)
+		a.VPERMQ(U8(0b01_01_00_00), b.AsY(), w)
+		a.VPUNPCKLBW(w, zero, w) // in each 128-bit lane: bytes 0..7, then 8..15
+		s.Store(w, s.Dst, 16, nil)
+	}))
 }
 
 // intToHalfAVX2 emits the AVX2 kernels that compute, instead of looking up,

@@ -261,9 +261,9 @@ type widen8Target struct {
 //
 // BOOL has no target here: the float8 types' BOOL tables are two-valued, and
 // the select kernels (select.go) look them up at memory speed.
-// The 8-bit floats → FLOAT16/BFLOAT16 have kernels of their own: f8half.go's
-// on 16-bit lanes, and FLOAT8E5M2's in lut.go (f8ToHalfAVX2), which the
-// AVX2 lut16 wrapper picks.
+// The 8-bit floats → FLOAT16/BFLOAT16 have kernels of their own: f8half.go's,
+// and FLOAT8E5M2 → FLOAT16's in lut.go (f8ToHalfAVX2), which the AVX2 lut16
+// wrapper picks.
 var widen8Targets = []widen8Target{
 	{"I16", []string{"Int16", "Uint16"}, 2, 16, true, nil, finishInt(16)},
 	{"I32", []string{"Int32", "Uint32"}, 4, 16, true, nil, finishInt(32)},
