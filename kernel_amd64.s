@@ -42060,92 +42060,158 @@ tail:
 // func f16ToBF16AVX2(dst *uint16, src *uint16, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·f16ToBF16AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x38003800, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
 
 main:
-	CMPQ         DX, $0x00000020
-	JB           single
-	VMOVDQU      (CX), Y0
-	VPAND        splat32_7fff7fff<>+0(SB), Y0, Y1
-	VPMINUW      splat32_7c017c01<>+0(SB), Y1, Y1
-	VPAND        splat32_80008000<>+0(SB), Y0, Y0
-	VPOR         Y0, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X0
-	VCVTPH2PS    X1, Y1
-	VPSRLD       $0x10, Y1, Y2
-	VPAND        splat32_00000001<>+0(SB), Y2, Y2
-	VPADDD       splat32_00007fff<>+0(SB), Y1, Y1
-	VPADDD       Y2, Y1, Y1
-	VPSRLD       $0x10, Y1, Y1
-	VCVTPH2PS    X0, Y0
-	VPSRLD       $0x10, Y0, Y2
-	VPAND        splat32_00000001<>+0(SB), Y2, Y2
-	VPADDD       splat32_00007fff<>+0(SB), Y0, Y0
-	VPADDD       Y2, Y0, Y0
-	VPSRLD       $0x10, Y0, Y0
-	VPACKUSDW    Y0, Y1, Y1
-	VPERMQ       $0xd8, Y1, Y1
-	VMOVDQU      Y1, (AX)
-	VMOVDQU      32(CX), Y0
-	VPAND        splat32_7fff7fff<>+0(SB), Y0, Y1
-	VPMINUW      splat32_7c017c01<>+0(SB), Y1, Y1
-	VPAND        splat32_80008000<>+0(SB), Y0, Y0
-	VPOR         Y0, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X0
-	VCVTPH2PS    X1, Y1
-	VPSRLD       $0x10, Y1, Y2
-	VPAND        splat32_00000001<>+0(SB), Y2, Y2
-	VPADDD       splat32_00007fff<>+0(SB), Y1, Y1
-	VPADDD       Y2, Y1, Y1
-	VPSRLD       $0x10, Y1, Y1
-	VCVTPH2PS    X0, Y0
-	VPSRLD       $0x10, Y0, Y2
-	VPAND        splat32_00000001<>+0(SB), Y2, Y2
-	VPADDD       splat32_00007fff<>+0(SB), Y0, Y0
-	VPADDD       Y2, Y0, Y0
-	VPSRLD       $0x10, Y0, Y0
-	VPACKUSDW    Y0, Y1, Y1
-	VPERMQ       $0xd8, Y1, Y1
-	VMOVDQU      Y1, 32(AX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000020, DX
-	JMP          main
+	CMPQ     DX, $0x00000020
+	JB       single
+	VMOVDQU  (CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x03, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPOR     splat32_00020002<>+0(SB), Y3, Y3
+	VPAVGW   Y3, Y2, Y3
+	VPSRLW   $0x02, Y3, Y3
+	VPSIGNW  Y2, Y0, Y4
+	VPADDW   Y4, Y3, Y3
+	VPAND    splat32_80008000<>+0(SB), Y1, Y4
+	VPOR     Y4, Y3, Y3
+	VPCMPGTW splat32_7bff7bff<>+0(SB), Y2, Y5
+	VPADDW   splat32_7c007c00<>+0(SB), Y2, Y4
+	VPCMPGTW splat32_7c007c00<>+0(SB), Y4, Y4
+	VPOR     Y4, Y5, Y5
+	VPTEST   Y5, Y5
+	JNZ      special1
+	VMOVDQU  Y3, (AX)
+
+done16_2:
+	VMOVDQU  32(CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x03, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPOR     splat32_00020002<>+0(SB), Y3, Y3
+	VPAVGW   Y3, Y2, Y3
+	VPSRLW   $0x02, Y3, Y3
+	VPSIGNW  Y2, Y0, Y4
+	VPADDW   Y4, Y3, Y3
+	VPAND    splat32_80008000<>+0(SB), Y1, Y4
+	VPOR     Y4, Y3, Y3
+	VPCMPGTW splat32_7bff7bff<>+0(SB), Y2, Y5
+	VPADDW   splat32_7c007c00<>+0(SB), Y2, Y4
+	VPCMPGTW splat32_7c007c00<>+0(SB), Y4, Y4
+	VPOR     Y4, Y5, Y5
+	VPTEST   Y5, Y5
+	JNZ      special3
+	VMOVDQU  Y3, 32(AX)
+
+done16_4:
+	ADDQ $0x00000040, CX
+	ADDQ $0x00000040, AX
+	SUBQ $0x00000020, DX
+	JMP  main
 
 single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VMOVDQU      (CX), Y0
-	VPAND        splat32_7fff7fff<>+0(SB), Y0, Y1
-	VPMINUW      splat32_7c017c01<>+0(SB), Y1, Y1
-	VPAND        splat32_80008000<>+0(SB), Y0, Y0
-	VPOR         Y0, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X0
-	VCVTPH2PS    X1, Y1
-	VPSRLD       $0x10, Y1, Y2
-	VPAND        splat32_00000001<>+0(SB), Y2, Y2
-	VPADDD       splat32_00007fff<>+0(SB), Y1, Y1
-	VPADDD       Y2, Y1, Y1
-	VPSRLD       $0x10, Y1, Y1
-	VCVTPH2PS    X0, Y0
-	VPSRLD       $0x10, Y0, Y2
-	VPAND        splat32_00000001<>+0(SB), Y2, Y2
-	VPADDD       splat32_00007fff<>+0(SB), Y0, Y0
-	VPADDD       Y2, Y0, Y0
-	VPSRLD       $0x10, Y0, Y0
-	VPACKUSDW    Y0, Y1, Y1
-	VPERMQ       $0xd8, Y1, Y1
-	VMOVDQU      Y1, (AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
+	CMPQ     DX, $0x00000010
+	JB       tail
+	VMOVDQU  (CX), Y1
+	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW   $0x03, Y2, Y3
+	VPAND    splat32_00010001<>+0(SB), Y3, Y3
+	VPOR     splat32_00020002<>+0(SB), Y3, Y3
+	VPAVGW   Y3, Y2, Y3
+	VPSRLW   $0x02, Y3, Y3
+	VPSIGNW  Y2, Y0, Y4
+	VPADDW   Y4, Y3, Y3
+	VPAND    splat32_80008000<>+0(SB), Y1, Y4
+	VPOR     Y4, Y3, Y3
+	VPCMPGTW splat32_7bff7bff<>+0(SB), Y2, Y5
+	VPADDW   splat32_7c007c00<>+0(SB), Y2, Y4
+	VPCMPGTW splat32_7c007c00<>+0(SB), Y4, Y4
+	VPOR     Y4, Y5, Y5
+	VPTEST   Y5, Y5
+	JNZ      special5
+	VMOVDQU  Y3, (AX)
+
+done16_6:
+	ADDQ $0x00000020, CX
+	ADDQ $0x00000020, AX
+	SUBQ $0x00000010, DX
+	JMP  single
 
 tail:
 	VZEROUPPER
 	RET
+
+special1:
+	VPMINUW      splat32_7c017c01<>+0(SB), Y2, Y2
+	VPAND        splat32_80008000<>+0(SB), Y1, Y1
+	VPOR         Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VCVTPH2PS    X2, Y2
+	VPSRLD       $0x10, Y2, Y3
+	VPAND        splat32_00000001<>+0(SB), Y3, Y3
+	VPADDD       splat32_00007fff<>+0(SB), Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VCVTPH2PS    X1, Y1
+	VPSRLD       $0x10, Y1, Y3
+	VPAND        splat32_00000001<>+0(SB), Y3, Y3
+	VPADDD       splat32_00007fff<>+0(SB), Y1, Y1
+	VPADDD       Y3, Y1, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPACKUSDW    Y1, Y2, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      Y2, (AX)
+	JMP          done16_2
+
+special3:
+	VPMINUW      splat32_7c017c01<>+0(SB), Y2, Y2
+	VPAND        splat32_80008000<>+0(SB), Y1, Y1
+	VPOR         Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VCVTPH2PS    X2, Y2
+	VPSRLD       $0x10, Y2, Y3
+	VPAND        splat32_00000001<>+0(SB), Y3, Y3
+	VPADDD       splat32_00007fff<>+0(SB), Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VCVTPH2PS    X1, Y1
+	VPSRLD       $0x10, Y1, Y3
+	VPAND        splat32_00000001<>+0(SB), Y3, Y3
+	VPADDD       splat32_00007fff<>+0(SB), Y1, Y1
+	VPADDD       Y3, Y1, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPACKUSDW    Y1, Y2, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      Y2, 32(AX)
+	JMP          done16_4
+
+special5:
+	VPMINUW      splat32_7c017c01<>+0(SB), Y2, Y2
+	VPAND        splat32_80008000<>+0(SB), Y1, Y1
+	VPOR         Y1, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VCVTPH2PS    X2, Y2
+	VPSRLD       $0x10, Y2, Y3
+	VPAND        splat32_00000001<>+0(SB), Y3, Y3
+	VPADDD       splat32_00007fff<>+0(SB), Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VCVTPH2PS    X1, Y1
+	VPSRLD       $0x10, Y1, Y3
+	VPAND        splat32_00000001<>+0(SB), Y3, Y3
+	VPADDD       splat32_00007fff<>+0(SB), Y1, Y1
+	VPADDD       Y3, Y1, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPACKUSDW    Y1, Y2, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      Y2, (AX)
+	JMP          done16_6
 
 DATA splat32_7c017c01<>+0(SB)/4, $0x7c017c01
 DATA splat32_7c017c01<>+4(SB)/4, $0x7c017c01
@@ -42156,6 +42222,26 @@ DATA splat32_7c017c01<>+20(SB)/4, $0x7c017c01
 DATA splat32_7c017c01<>+24(SB)/4, $0x7c017c01
 DATA splat32_7c017c01<>+28(SB)/4, $0x7c017c01
 GLOBL splat32_7c017c01<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00020002<>+0(SB)/4, $0x00020002
+DATA splat32_00020002<>+4(SB)/4, $0x00020002
+DATA splat32_00020002<>+8(SB)/4, $0x00020002
+DATA splat32_00020002<>+12(SB)/4, $0x00020002
+DATA splat32_00020002<>+16(SB)/4, $0x00020002
+DATA splat32_00020002<>+20(SB)/4, $0x00020002
+DATA splat32_00020002<>+24(SB)/4, $0x00020002
+DATA splat32_00020002<>+28(SB)/4, $0x00020002
+GLOBL splat32_00020002<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7bff7bff<>+0(SB)/4, $0x7bff7bff
+DATA splat32_7bff7bff<>+4(SB)/4, $0x7bff7bff
+DATA splat32_7bff7bff<>+8(SB)/4, $0x7bff7bff
+DATA splat32_7bff7bff<>+12(SB)/4, $0x7bff7bff
+DATA splat32_7bff7bff<>+16(SB)/4, $0x7bff7bff
+DATA splat32_7bff7bff<>+20(SB)/4, $0x7bff7bff
+DATA splat32_7bff7bff<>+24(SB)/4, $0x7bff7bff
+DATA splat32_7bff7bff<>+28(SB)/4, $0x7bff7bff
+GLOBL splat32_7bff7bff<>(SB), RODATA|NOPTR, $32
 
 // func f16ToBF16AVX512(dst *uint16, src *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2

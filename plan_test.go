@@ -112,6 +112,59 @@ func TestPlansEveryNarrowSource(t *testing.T) {
 	logCount(t, "TestPlansEveryNarrowSource: %d inputs (all patterns × targets × modes) × %d tiers, 0 mismatches", inputs, len(tiers))
 }
 
+// TestPlansIsolatedPatterns converts every bit pattern of the 8- and 16-bit
+// sources alone among ordinary values (the source's 1): pattern j sits at
+// lane j mod 64 of its own block of 64, so a kernel that sends a block
+// with a special value (subnormal, Inf, NaN) to another path, or merges
+// specials by mask, is checked on each such value without its neighbours
+// in the all-patterns order (where an Inf sits among NaNs) doing it for
+// it. Every target, the modes taking turns, every tier.
+func TestPlansIsolatedPatterns(t *testing.T) {
+	const block = 64
+	for _, from := range numericTypeList() {
+		if from.BitSize() != 8 && from.BitSize() != 16 {
+			continue
+		}
+		t.Run(from.String(), func(t *testing.T) {
+			t.Parallel()
+			one := make([]byte, from.Size(1))
+			if err := Cast(one, from, byteSlice([]float32{1}), Float, 1, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			fill := ref.Get(ref.Kind(from), one, 0)
+			m := 1 << from.BitSize()
+			step := 1
+			if testing.Short() && m > 256 {
+				step = 61 // a sample of the 16-bit patterns
+			}
+			var n int
+			src := make([]byte, from.Size(m*block))
+			for j := 0; j < m; j += step {
+				for i := range block {
+					v := fill
+					if i == j%block {
+						v = uint64(j)
+					}
+					ref.Put(ref.Kind(from), src, n, v)
+					n++
+				}
+			}
+			src = src[:from.Size(n)]
+			for ti, to := range numericTypeList() {
+				modes := castModes(to)
+				opt := modes[ti%len(modes)]
+				want := make([]byte, to.Size(n))
+				ref.Cast(want, ref.Kind(to), src, ref.Kind(from), n, refOptions(opt))
+				if from == to && from != Bool {
+					copy(want, src)
+				}
+				checkAllTiers(t, want, src, from, to, n, opt)
+			}
+			t.Logf("%v: %d of %d patterns, each alone in a block of %d, to every target on each of %v: 0 mismatches", from, n/block, m, block, Tiers())
+		})
+	}
+}
+
 // structuredInputs returns n inputs of a 32- or 64-bit source type that hit
 // the places where conversions go wrong: the values of every narrow float
 // target and the midpoints between them (exactly and one unit either side),

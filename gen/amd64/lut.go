@@ -398,6 +398,32 @@ func f16BF16(a *Asm) {
 	}))
 }
 
+// f16ToBF16Widened is the AVX2 FLOAT16 → BFLOAT16 route for every input
+// (f16ToBF16's out-of-line path): the FLOAT16 h (m = its magnitude) with
+// NaNs made sign|0x7C01 widens exactly (VCVTPH2PS) and rounds to nearest
+// even at 16 bits; it stores the 16 results of s.
+func (a *Asm) f16ToBF16Widened(s *Step, h, m VecVirtual, nanMin, sign, one, bias Op) {
+	a.VPMINUW(nanMin, m, m)
+	a.VPAND(sign, h, h)
+	a.VPOR(h, m, m)
+	u := a.XMM()
+	a.VEXTRACTI128(U8(1), m, u)
+	var rs []VecVirtual
+	for _, half := range []VecVirtual{m.AsX().(VecVirtual), u} {
+		x, t := a.Vec(), a.Vec()
+		a.VCVTPH2PS(half, x)
+		a.VPSRLD(U8(16), x, t)
+		a.VPAND(one, t, t)
+		a.VPADDD(bias, x, x)
+		a.VPADDD(t, x, x)
+		a.VPSRLD(U8(16), x, x)
+		rs = append(rs, x)
+	}
+	a.VPACKUSDW(rs[1], rs[0], rs[0])
+	a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
+	s.Store(rs[0], s.Dst, 16, nil)
+}
+
 // f16ToBF16 emits the body of a FLOAT16 → BFLOAT16 kernel (see f16BF16);
 // hw selects VCVTNE2PS2BF16 over the integer rounding.
 func (a *Asm) f16ToBF16(hw bool) {
@@ -405,29 +431,45 @@ func (a *Asm) f16ToBF16(hw bool) {
 	if a.isa == AVX2 {
 		abs, nanMin, sign := a.Splat(0x7FFF7FFF), a.Splat(0x7C017C01), a.Splat(0x80008000)
 		one, bias := a.Splat(1), a.Splat(0x7FFF)
+		w := func(v uint16) Op { return a.Splat(uint32(v) * 0x10001) }
+		rebias := a.Const16(0x3800)
 		a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+			// Fast path, on the FLOAT16 bits (16-bit lanes): with a the
+			// magnitude of a normal FLOAT16 or zero, the BFLOAT16 is
+			// (a + 3 + (a>>3)&1) >> 3 (nearest even at 3 dropped bits: the
+			// average VPAVGW(a, 2 | (a>>3)&1) is the sum over 2, with no
+			// overflow) + 0x3800 (rebias 15 → 127; VPSIGNW gives 0 for
+			// zero), with the sign. A block of 16 with a subnormal or an
+			// Inf or NaN (a - 0x8400 above 0x7C00, or a above 0x7BFF, as
+			// signed words) takes the widening route below, out of line.
 			h, m := a.Vec(), a.Vec()
 			a.VLoad(h, s.Src, 16, nil)
 			a.VPAND(abs, h, m)
-			a.VPMINUW(nanMin, m, m)
-			a.VPAND(sign, h, h)
-			a.VPOR(h, m, m)
-			u := a.XMM()
-			a.VEXTRACTI128(U8(1), m, u)
-			var rs []VecVirtual
-			for _, half := range []VecVirtual{m.AsX().(VecVirtual), u} {
-				x, t := a.Vec(), a.Vec()
-				a.VCVTPH2PS(half, x)
-				a.VPSRLD(U8(16), x, t)
-				a.VPAND(one, t, t)
-				a.VPADDD(bias, x, x)
-				a.VPADDD(t, x, x)
-				a.VPSRLD(U8(16), x, x)
-				rs = append(rs, x)
-			}
-			a.VPACKUSDW(rs[1], rs[0], rs[0])
-			a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
-			s.Store(rs[0], s.Dst, 16, nil)
+			q, r, t := a.Vec(), a.Vec(), a.Vec()
+			a.VPSRLW(U8(3), m, q)
+			a.VPAND(w(1), q, q)
+			a.VPOR(w(2), q, q)
+			a.VPAVGW(q, m, r)
+			a.VPSRLW(U8(2), r, r)
+			a.VPSIGNW(m, rebias, t) // 0x3800, or 0 where a = 0
+			a.VPADDW(t, r, r)
+			a.VPAND(sign, h, t)
+			a.VPOR(t, r, r)
+			bad := a.Vec()
+			a.VPCMPGTW(w(0x7BFF), m, bad) // Inf, NaN
+			a.VPADDW(w(0x7C00), m, t)
+			a.VPCMPGTW(w(0x7C00), t, t) // subnormal
+			a.VPOR(t, bad, bad)
+			slow, back := a.NewLabel("special"), a.NewLabel("done16_")
+			a.VPTEST(bad, bad)
+			a.JNZ(LabelRef(slow))
+			s.Store(r, s.Dst, 16, nil)
+			a.Label(back)
+			a.OutOfLine(func() {
+				a.Label(slow)
+				a.f16ToBF16Widened(s, h, m, nanMin, sign, one, bias)
+				a.JMP(LabelRef(back))
+			})
 		}))
 		return
 	}
