@@ -21046,102 +21046,95 @@ tail:
 // func e8m0ToI16AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
 TEXT ·e8m0ToI16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-	MOVL         $0x0000ffff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e8m0pow2lo16<>+0(SB), Y0
+	VMOVDQU e8m0pow2hi<>+0(SB), Y1
 
 main:
-	CMPQ       DX, $0x00000020
-	JB         single
-	VPMOVZXBD  (CX), Y4
-	VPSLLD     $0x17, Y4, Y4
-	VPCMPEQD   Y2, Y4, Y5
-	VPCMPEQD   Y0, Y4, Y6
-	VPOR       Y6, Y5, Y5
-	VPAND      Y1, Y5, Y5
-	VPOR       Y5, Y4, Y4
-	VPMOVZXBD  8(CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VCVTTPS2DQ Y4, Y4
-	VPAND      Y3, Y4, Y4
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y3, Y5, Y5
-	VPACKUSDW  Y5, Y4, Y4
-	VPERMQ     $0xd8, Y4, Y4
-	VMOVDQU    Y4, (AX)
-	VPMOVZXBD  16(CX), Y4
-	VPSLLD     $0x17, Y4, Y4
-	VPCMPEQD   Y2, Y4, Y5
-	VPCMPEQD   Y0, Y4, Y6
-	VPOR       Y6, Y5, Y5
-	VPAND      Y1, Y5, Y5
-	VPOR       Y5, Y4, Y4
-	VPMOVZXBD  24(CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VCVTTPS2DQ Y4, Y4
-	VPAND      Y3, Y4, Y4
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y3, Y5, Y5
-	VPACKUSDW  Y5, Y4, Y4
-	VPERMQ     $0xd8, Y4, Y4
-	VMOVDQU    Y4, 32(AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXBW (CX), Y2
+	VPSUBB    splat32_7f7f7f7f<>+0(SB), Y2, Y2
+	VPADDUSB  splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB   Y2, Y0, Y3
+	VPSHUFB   Y2, Y1, Y2
+	VPSLLW    $0x08, Y2, Y2
+	VPOR      Y2, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	VPMOVZXBW 16(CX), Y2
+	VPSUBB    splat32_7f7f7f7f<>+0(SB), Y2, Y2
+	VPADDUSB  splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB   Y2, Y0, Y3
+	VPSHUFB   Y2, Y1, Y2
+	VPSLLW    $0x08, Y2, Y2
+	VPOR      Y2, Y3, Y3
+	VMOVDQU   Y3, 32(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
 
 single:
-	CMPQ       DX, $0x00000010
-	JB         tail
-	VPMOVZXBD  (CX), Y4
-	VPSLLD     $0x17, Y4, Y4
-	VPCMPEQD   Y2, Y4, Y5
-	VPCMPEQD   Y0, Y4, Y6
-	VPOR       Y6, Y5, Y5
-	VPAND      Y1, Y5, Y5
-	VPOR       Y5, Y4, Y4
-	VPMOVZXBD  8(CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VCVTTPS2DQ Y4, Y4
-	VPAND      Y3, Y4, Y4
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y3, Y5, Y5
-	VPACKUSDW  Y5, Y4, Y4
-	VPERMQ     $0xd8, Y4, Y4
-	VMOVDQU    Y4, (AX)
-	ADDQ       $0x00000010, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000010, DX
-	JMP        single
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXBW (CX), Y2
+	VPSUBB    splat32_7f7f7f7f<>+0(SB), Y2, Y2
+	VPADDUSB  splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB   Y2, Y0, Y3
+	VPSHUFB   Y2, Y1, Y2
+	VPSLLW    $0x08, Y2, Y2
+	VPOR      Y2, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
 
 tail:
 	VZEROUPPER
 	RET
+
+DATA e8m0pow2lo16<>+0(SB)/4, $0x08040201
+DATA e8m0pow2lo16<>+4(SB)/4, $0x80402010
+DATA e8m0pow2lo16<>+8(SB)/4, $0x00000000
+DATA e8m0pow2lo16<>+12(SB)/4, $0x00000000
+DATA e8m0pow2lo16<>+16(SB)/4, $0x08040201
+DATA e8m0pow2lo16<>+20(SB)/4, $0x80402010
+DATA e8m0pow2lo16<>+24(SB)/4, $0x00000000
+DATA e8m0pow2lo16<>+28(SB)/4, $0x00000000
+GLOBL e8m0pow2lo16<>(SB), RODATA|NOPTR, $32
+
+DATA e8m0pow2hi<>+0(SB)/4, $0x00000000
+DATA e8m0pow2hi<>+4(SB)/4, $0x00000000
+DATA e8m0pow2hi<>+8(SB)/4, $0x08040201
+DATA e8m0pow2hi<>+12(SB)/4, $0x80402010
+DATA e8m0pow2hi<>+16(SB)/4, $0x00000000
+DATA e8m0pow2hi<>+20(SB)/4, $0x00000000
+DATA e8m0pow2hi<>+24(SB)/4, $0x08040201
+DATA e8m0pow2hi<>+28(SB)/4, $0x80402010
+GLOBL e8m0pow2hi<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7f7f7f7f<>+0(SB)/4, $0x7f7f7f7f
+DATA splat32_7f7f7f7f<>+4(SB)/4, $0x7f7f7f7f
+DATA splat32_7f7f7f7f<>+8(SB)/4, $0x7f7f7f7f
+DATA splat32_7f7f7f7f<>+12(SB)/4, $0x7f7f7f7f
+DATA splat32_7f7f7f7f<>+16(SB)/4, $0x7f7f7f7f
+DATA splat32_7f7f7f7f<>+20(SB)/4, $0x7f7f7f7f
+DATA splat32_7f7f7f7f<>+24(SB)/4, $0x7f7f7f7f
+DATA splat32_7f7f7f7f<>+28(SB)/4, $0x7f7f7f7f
+GLOBL splat32_7f7f7f7f<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_70707070<>+0(SB)/4, $0x70707070
+DATA splat32_70707070<>+4(SB)/4, $0x70707070
+DATA splat32_70707070<>+8(SB)/4, $0x70707070
+DATA splat32_70707070<>+12(SB)/4, $0x70707070
+DATA splat32_70707070<>+16(SB)/4, $0x70707070
+DATA splat32_70707070<>+20(SB)/4, $0x70707070
+DATA splat32_70707070<>+24(SB)/4, $0x70707070
+DATA splat32_70707070<>+28(SB)/4, $0x70707070
+GLOBL splat32_70707070<>(SB), RODATA|NOPTR, $32
 
 // func e4m3fnToI32AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2, F16C
@@ -21576,111 +21569,63 @@ TEXT ·e8m0ToI32AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x7f800000, BX
+	MOVL         $0x00000001, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-	MOVL         $0x7fffffff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x4f800000, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
 
 main:
-	CMPQ       DX, $0x00000020
-	JB         single
-	VPMOVZXBD  (CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VPMOVZXBD  8(CX), Y6
-	VPSLLD     $0x17, Y6, Y6
-	VPCMPEQD   Y2, Y6, Y7
-	VPCMPEQD   Y0, Y6, Y8
-	VPOR       Y8, Y7, Y7
-	VPAND      Y1, Y7, Y7
-	VPOR       Y7, Y6, Y6
-	VCVTTPS2DQ Y5, Y7
-	VANDPS     Y3, Y5, Y5
-	VCMPPS     $0x01, Y4, Y5, Y5
-	VPAND      Y5, Y7, Y7
-	VMOVDQU    Y7, (AX)
-	VCVTTPS2DQ Y6, Y5
-	VANDPS     Y3, Y6, Y6
-	VCMPPS     $0x01, Y4, Y6, Y6
-	VPAND      Y6, Y5, Y5
-	VMOVDQU    Y5, 32(AX)
-	VPMOVZXBD  16(CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VPMOVZXBD  24(CX), Y6
-	VPSLLD     $0x17, Y6, Y6
-	VPCMPEQD   Y2, Y6, Y7
-	VPCMPEQD   Y0, Y6, Y8
-	VPOR       Y8, Y7, Y7
-	VPAND      Y1, Y7, Y7
-	VPOR       Y7, Y6, Y6
-	VCVTTPS2DQ Y5, Y7
-	VANDPS     Y3, Y5, Y5
-	VCMPPS     $0x01, Y4, Y5, Y5
-	VPAND      Y5, Y7, Y7
-	VMOVDQU    Y7, 64(AX)
-	VCVTTPS2DQ Y6, Y5
-	VANDPS     Y3, Y6, Y6
-	VCMPPS     $0x01, Y4, Y6, Y6
-	VPAND      Y6, Y5, Y5
-	VMOVDQU    Y5, 96(AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	CMPQ      DX, $0x00000020
+	JB        single
+	VPMOVZXBD (CX), Y1
+	VPSUBD    splat32_0000007f<>+0(SB), Y1, Y1
+	VPSLLVD   Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)
+	VPMOVZXBD 8(CX), Y1
+	VPSUBD    splat32_0000007f<>+0(SB), Y1, Y1
+	VPSLLVD   Y1, Y0, Y1
+	VMOVDQU   Y1, 32(AX)
+	VPMOVZXBD 16(CX), Y1
+	VPSUBD    splat32_0000007f<>+0(SB), Y1, Y1
+	VPSLLVD   Y1, Y0, Y1
+	VMOVDQU   Y1, 64(AX)
+	VPMOVZXBD 24(CX), Y1
+	VPSUBD    splat32_0000007f<>+0(SB), Y1, Y1
+	VPSLLVD   Y1, Y0, Y1
+	VMOVDQU   Y1, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
 
 single:
-	CMPQ       DX, $0x00000010
-	JB         tail
-	VPMOVZXBD  (CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VPMOVZXBD  8(CX), Y6
-	VPSLLD     $0x17, Y6, Y6
-	VPCMPEQD   Y2, Y6, Y7
-	VPCMPEQD   Y0, Y6, Y8
-	VPOR       Y8, Y7, Y7
-	VPAND      Y1, Y7, Y7
-	VPOR       Y7, Y6, Y6
-	VCVTTPS2DQ Y5, Y7
-	VANDPS     Y3, Y5, Y5
-	VCMPPS     $0x01, Y4, Y5, Y5
-	VPAND      Y5, Y7, Y7
-	VMOVDQU    Y7, (AX)
-	VCVTTPS2DQ Y6, Y5
-	VANDPS     Y3, Y6, Y6
-	VCMPPS     $0x01, Y4, Y6, Y6
-	VPAND      Y6, Y5, Y5
-	VMOVDQU    Y5, 32(AX)
-	ADDQ       $0x00000010, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000010, DX
-	JMP        single
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXBD (CX), Y1
+	VPSUBD    splat32_0000007f<>+0(SB), Y1, Y1
+	VPSLLVD   Y1, Y0, Y1
+	VMOVDQU   Y1, (AX)
+	VPMOVZXBD 8(CX), Y1
+	VPSUBD    splat32_0000007f<>+0(SB), Y1, Y1
+	VPSLLVD   Y1, Y0, Y1
+	VMOVDQU   Y1, 32(AX)
+	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
 
 tail:
 	VZEROUPPER
 	RET
+
+DATA splat32_0000007f<>+0(SB)/4, $0x0000007f
+DATA splat32_0000007f<>+4(SB)/4, $0x0000007f
+DATA splat32_0000007f<>+8(SB)/4, $0x0000007f
+DATA splat32_0000007f<>+12(SB)/4, $0x0000007f
+DATA splat32_0000007f<>+16(SB)/4, $0x0000007f
+DATA splat32_0000007f<>+20(SB)/4, $0x0000007f
+DATA splat32_0000007f<>+24(SB)/4, $0x0000007f
+DATA splat32_0000007f<>+28(SB)/4, $0x0000007f
+GLOBL splat32_0000007f<>(SB), RODATA|NOPTR, $32
 
 // func e4m3fnToI8AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2, F16C
@@ -21965,73 +21910,37 @@ tail:
 // func e8m0ToI8AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
 TEXT ·e8m0ToI8AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-	MOVL         $0x000000ff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	VPMOVZXBD    packorder8<>+0(SB), Y4
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e8m0pow2lo8<>+0(SB), Y0
 
 single:
-	CMPQ       DX, $0x00000020
-	JB         tail
-	VPMOVZXBD  (CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VPMOVZXBD  8(CX), Y6
-	VPSLLD     $0x17, Y6, Y6
-	VPCMPEQD   Y2, Y6, Y7
-	VPCMPEQD   Y0, Y6, Y8
-	VPOR       Y8, Y7, Y7
-	VPAND      Y1, Y7, Y7
-	VPOR       Y7, Y6, Y6
-	VPMOVZXBD  16(CX), Y7
-	VPSLLD     $0x17, Y7, Y7
-	VPCMPEQD   Y2, Y7, Y8
-	VPCMPEQD   Y0, Y7, Y9
-	VPOR       Y9, Y8, Y8
-	VPAND      Y1, Y8, Y8
-	VPOR       Y8, Y7, Y7
-	VPMOVZXBD  24(CX), Y8
-	VPSLLD     $0x17, Y8, Y8
-	VPCMPEQD   Y2, Y8, Y9
-	VPCMPEQD   Y0, Y8, Y10
-	VPOR       Y10, Y9, Y9
-	VPAND      Y1, Y9, Y9
-	VPOR       Y9, Y8, Y8
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y3, Y5, Y5
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y3, Y6, Y6
-	VCVTTPS2DQ Y7, Y7
-	VPAND      Y3, Y7, Y7
-	VCVTTPS2DQ Y8, Y8
-	VPAND      Y3, Y8, Y8
-	VPACKUSDW  Y6, Y5, Y5
-	VPACKUSDW  Y8, Y7, Y7
-	VPACKUSWB  Y7, Y5, Y5
-	VPERMD     Y5, Y4, Y5
-	VMOVDQU    Y5, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        single
+	CMPQ     DX, $0x00000020
+	JB       tail
+	VMOVDQU  (CX), Y1
+	VPSUBB   splat32_7f7f7f7f<>+0(SB), Y1, Y1
+	VPADDUSB splat32_70707070<>+0(SB), Y1, Y1
+	VPSHUFB  Y1, Y0, Y1
+	VMOVDQU  Y1, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000020, AX
+	SUBQ     $0x00000020, DX
+	JMP      single
 
 tail:
 	VZEROUPPER
 	RET
+
+DATA e8m0pow2lo8<>+0(SB)/4, $0x08040201
+DATA e8m0pow2lo8<>+4(SB)/4, $0x80402010
+DATA e8m0pow2lo8<>+8(SB)/4, $0x00000000
+DATA e8m0pow2lo8<>+12(SB)/4, $0x00000000
+DATA e8m0pow2lo8<>+16(SB)/4, $0x08040201
+DATA e8m0pow2lo8<>+20(SB)/4, $0x80402010
+DATA e8m0pow2lo8<>+24(SB)/4, $0x00000000
+DATA e8m0pow2lo8<>+28(SB)/4, $0x00000000
+GLOBL e8m0pow2lo8<>(SB), RODATA|NOPTR, $32
 
 // func e4m3fnToF32AVX2NT(dst *float32, src *uint8, n int) int
 // Requires: AVX, AVX2, F16C, MMX+
@@ -22638,70 +22547,36 @@ done:
 // func e8m0ToI16AVX2NT(dst *uint8, src *uint8, n int) int
 // Requires: AVX, AVX2, MMX+
 TEXT ·e8m0ToI16AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-	MOVL         $0x0000ffff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVQ         DX, BX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e8m0pow2lo16<>+0(SB), Y0
+	VMOVDQU e8m0pow2hi<>+0(SB), Y1
+	MOVQ    DX, BX
 
 body:
-	CMPQ       DX, $0x00000020
-	JB         done
-	VPMOVZXBD  (CX), Y4
-	VPSLLD     $0x17, Y4, Y4
-	VPCMPEQD   Y2, Y4, Y5
-	VPCMPEQD   Y0, Y4, Y6
-	VPOR       Y6, Y5, Y5
-	VPAND      Y1, Y5, Y5
-	VPOR       Y5, Y4, Y4
-	VPMOVZXBD  8(CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VCVTTPS2DQ Y4, Y4
-	VPAND      Y3, Y4, Y4
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y3, Y5, Y5
-	VPACKUSDW  Y5, Y4, Y4
-	VPERMQ     $0xd8, Y4, Y4
-	VMOVNTDQ   Y4, (AX)
-	VPMOVZXBD  16(CX), Y4
-	VPSLLD     $0x17, Y4, Y4
-	VPCMPEQD   Y2, Y4, Y5
-	VPCMPEQD   Y0, Y4, Y6
-	VPOR       Y6, Y5, Y5
-	VPAND      Y1, Y5, Y5
-	VPOR       Y5, Y4, Y4
-	VPMOVZXBD  24(CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VCVTTPS2DQ Y4, Y4
-	VPAND      Y3, Y4, Y4
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y3, Y5, Y5
-	VPACKUSDW  Y5, Y4, Y4
-	VPERMQ     $0xd8, Y4, Y4
-	VMOVNTDQ   Y4, 32(AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000020, DX
-	JMP        body
+	CMPQ      DX, $0x00000020
+	JB        done
+	VPMOVZXBW (CX), Y2
+	VPSUBB    splat32_7f7f7f7f<>+0(SB), Y2, Y2
+	VPADDUSB  splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB   Y2, Y0, Y3
+	VPSHUFB   Y2, Y1, Y2
+	VPSLLW    $0x08, Y2, Y2
+	VPOR      Y2, Y3, Y3
+	VMOVNTDQ  Y3, (AX)
+	VPMOVZXBW 16(CX), Y2
+	VPSUBB    splat32_7f7f7f7f<>+0(SB), Y2, Y2
+	VPADDUSB  splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB   Y2, Y0, Y3
+	VPSHUFB   Y2, Y1, Y2
+	VPSLLW    $0x08, Y2, Y2
+	VPOR      Y2, Y3, Y3
+	VMOVNTDQ  Y3, 32(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       body
 
 done:
 	SFENCE
@@ -23044,76 +22919,34 @@ TEXT ·e8m0ToI32AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x7f800000, BX
+	MOVL         $0x00000001, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-	MOVL         $0x7fffffff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x4f800000, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
 	MOVQ         DX, BX
 
 body:
-	CMPQ       DX, $0x00000020
-	JB         done
-	VPMOVZXBD  (CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VPMOVZXBD  8(CX), Y6
-	VPSLLD     $0x17, Y6, Y6
-	VPCMPEQD   Y2, Y6, Y7
-	VPCMPEQD   Y0, Y6, Y8
-	VPOR       Y8, Y7, Y7
-	VPAND      Y1, Y7, Y7
-	VPOR       Y7, Y6, Y6
-	VCVTTPS2DQ Y5, Y7
-	VANDPS     Y3, Y5, Y5
-	VCMPPS     $0x01, Y4, Y5, Y5
-	VPAND      Y5, Y7, Y7
-	VMOVNTDQ   Y7, (AX)
-	VCVTTPS2DQ Y6, Y5
-	VANDPS     Y3, Y6, Y6
-	VCMPPS     $0x01, Y4, Y6, Y6
-	VPAND      Y6, Y5, Y5
-	VMOVNTDQ   Y5, 32(AX)
-	VPMOVZXBD  16(CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VPMOVZXBD  24(CX), Y6
-	VPSLLD     $0x17, Y6, Y6
-	VPCMPEQD   Y2, Y6, Y7
-	VPCMPEQD   Y0, Y6, Y8
-	VPOR       Y8, Y7, Y7
-	VPAND      Y1, Y7, Y7
-	VPOR       Y7, Y6, Y6
-	VCVTTPS2DQ Y5, Y7
-	VANDPS     Y3, Y5, Y5
-	VCMPPS     $0x01, Y4, Y5, Y5
-	VPAND      Y5, Y7, Y7
-	VMOVNTDQ   Y7, 64(AX)
-	VCVTTPS2DQ Y6, Y5
-	VANDPS     Y3, Y6, Y6
-	VCMPPS     $0x01, Y4, Y6, Y6
-	VPAND      Y6, Y5, Y5
-	VMOVNTDQ   Y5, 96(AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000020, DX
-	JMP        body
+	CMPQ      DX, $0x00000020
+	JB        done
+	VPMOVZXBD (CX), Y1
+	VPSUBD    splat32_0000007f<>+0(SB), Y1, Y1
+	VPSLLVD   Y1, Y0, Y1
+	VMOVNTDQ  Y1, (AX)
+	VPMOVZXBD 8(CX), Y1
+	VPSUBD    splat32_0000007f<>+0(SB), Y1, Y1
+	VPSLLVD   Y1, Y0, Y1
+	VMOVNTDQ  Y1, 32(AX)
+	VPMOVZXBD 16(CX), Y1
+	VPSUBD    splat32_0000007f<>+0(SB), Y1, Y1
+	VPSLLVD   Y1, Y0, Y1
+	VMOVNTDQ  Y1, 64(AX)
+	VPMOVZXBD 24(CX), Y1
+	VPSUBD    splat32_0000007f<>+0(SB), Y1, Y1
+	VPSLLVD   Y1, Y0, Y1
+	VMOVNTDQ  Y1, 96(AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000020, DX
+	JMP       body
 
 done:
 	SFENCE
@@ -23555,111 +23388,29 @@ done:
 // func e8m0ToI8AVX2NT(dst *uint8, src *uint8, n int) int
 // Requires: AVX, AVX2, MMX+
 TEXT ·e8m0ToI8AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x00400000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-	MOVL         $0x000000ff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	VPMOVZXBD    packorder8<>+0(SB), Y4
-	MOVQ         DX, BX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e8m0pow2lo8<>+0(SB), Y0
+	MOVQ    DX, BX
 
 body:
-	CMPQ       DX, $0x00000040
-	JB         done
-	VPMOVZXBD  (CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VPMOVZXBD  8(CX), Y6
-	VPSLLD     $0x17, Y6, Y6
-	VPCMPEQD   Y2, Y6, Y7
-	VPCMPEQD   Y0, Y6, Y8
-	VPOR       Y8, Y7, Y7
-	VPAND      Y1, Y7, Y7
-	VPOR       Y7, Y6, Y6
-	VPMOVZXBD  16(CX), Y7
-	VPSLLD     $0x17, Y7, Y7
-	VPCMPEQD   Y2, Y7, Y8
-	VPCMPEQD   Y0, Y7, Y9
-	VPOR       Y9, Y8, Y8
-	VPAND      Y1, Y8, Y8
-	VPOR       Y8, Y7, Y7
-	VPMOVZXBD  24(CX), Y8
-	VPSLLD     $0x17, Y8, Y8
-	VPCMPEQD   Y2, Y8, Y9
-	VPCMPEQD   Y0, Y8, Y10
-	VPOR       Y10, Y9, Y9
-	VPAND      Y1, Y9, Y9
-	VPOR       Y9, Y8, Y8
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y3, Y5, Y5
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y3, Y6, Y6
-	VCVTTPS2DQ Y7, Y7
-	VPAND      Y3, Y7, Y7
-	VCVTTPS2DQ Y8, Y8
-	VPAND      Y3, Y8, Y8
-	VPACKUSDW  Y6, Y5, Y5
-	VPACKUSDW  Y8, Y7, Y7
-	VPACKUSWB  Y7, Y5, Y5
-	VPERMD     Y5, Y4, Y5
-	VMOVNTDQ   Y5, (AX)
-	VPMOVZXBD  32(CX), Y5
-	VPSLLD     $0x17, Y5, Y5
-	VPCMPEQD   Y2, Y5, Y6
-	VPCMPEQD   Y0, Y5, Y7
-	VPOR       Y7, Y6, Y6
-	VPAND      Y1, Y6, Y6
-	VPOR       Y6, Y5, Y5
-	VPMOVZXBD  40(CX), Y6
-	VPSLLD     $0x17, Y6, Y6
-	VPCMPEQD   Y2, Y6, Y7
-	VPCMPEQD   Y0, Y6, Y8
-	VPOR       Y8, Y7, Y7
-	VPAND      Y1, Y7, Y7
-	VPOR       Y7, Y6, Y6
-	VPMOVZXBD  48(CX), Y7
-	VPSLLD     $0x17, Y7, Y7
-	VPCMPEQD   Y2, Y7, Y8
-	VPCMPEQD   Y0, Y7, Y9
-	VPOR       Y9, Y8, Y8
-	VPAND      Y1, Y8, Y8
-	VPOR       Y8, Y7, Y7
-	VPMOVZXBD  56(CX), Y8
-	VPSLLD     $0x17, Y8, Y8
-	VPCMPEQD   Y2, Y8, Y9
-	VPCMPEQD   Y0, Y8, Y10
-	VPOR       Y10, Y9, Y9
-	VPAND      Y1, Y9, Y9
-	VPOR       Y9, Y8, Y8
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y3, Y5, Y5
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y3, Y6, Y6
-	VCVTTPS2DQ Y7, Y7
-	VPAND      Y3, Y7, Y7
-	VCVTTPS2DQ Y8, Y8
-	VPAND      Y3, Y8, Y8
-	VPACKUSDW  Y6, Y5, Y5
-	VPACKUSDW  Y8, Y7, Y7
-	VPACKUSWB  Y7, Y5, Y5
-	VPERMD     Y5, Y4, Y5
-	VMOVNTDQ   Y5, 32(AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        body
+	CMPQ     DX, $0x00000040
+	JB       done
+	VMOVDQU  (CX), Y1
+	VPSUBB   splat32_7f7f7f7f<>+0(SB), Y1, Y1
+	VPADDUSB splat32_70707070<>+0(SB), Y1, Y1
+	VPSHUFB  Y1, Y0, Y1
+	VMOVNTDQ Y1, (AX)
+	VMOVDQU  32(CX), Y1
+	VPSUBB   splat32_7f7f7f7f<>+0(SB), Y1, Y1
+	VPADDUSB splat32_70707070<>+0(SB), Y1, Y1
+	VPSHUFB  Y1, Y0, Y1
+	VMOVNTDQ Y1, 32(AX)
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, AX
+	SUBQ     $0x00000040, DX
+	JMP      body
 
 done:
 	SFENCE
@@ -23724,16 +23475,6 @@ DATA e4m3fnToF16WAVX2_sub1<>+20(SB)/4, $0x23222120
 DATA e4m3fnToF16WAVX2_sub1<>+24(SB)/4, $0x00000000
 DATA e4m3fnToF16WAVX2_sub1<>+28(SB)/4, $0x00000000
 GLOBL e4m3fnToF16WAVX2_sub1<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_7f7f7f7f<>+0(SB)/4, $0x7f7f7f7f
-DATA splat32_7f7f7f7f<>+4(SB)/4, $0x7f7f7f7f
-DATA splat32_7f7f7f7f<>+8(SB)/4, $0x7f7f7f7f
-DATA splat32_7f7f7f7f<>+12(SB)/4, $0x7f7f7f7f
-DATA splat32_7f7f7f7f<>+16(SB)/4, $0x7f7f7f7f
-DATA splat32_7f7f7f7f<>+20(SB)/4, $0x7f7f7f7f
-DATA splat32_7f7f7f7f<>+24(SB)/4, $0x7f7f7f7f
-DATA splat32_7f7f7f7f<>+28(SB)/4, $0x7f7f7f7f
-GLOBL splat32_7f7f7f7f<>(SB), RODATA|NOPTR, $32
 
 DATA splat32_07070707<>+0(SB)/4, $0x07070707
 DATA splat32_07070707<>+4(SB)/4, $0x07070707

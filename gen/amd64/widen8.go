@@ -299,6 +299,10 @@ func widenF8To(a *Asm) {
 		a.Func(t.name+"To"+tgt.suffix+"AVX2", AVX2, "func(dst *uint8, src *uint8, n int)",
 			fmt.Sprintf("n is a multiple of %d (gen/amd64 widen8Targets: %s).", tgt.lanes, tgt.suffix))
 		dst, src, n := a.Args()
+		if t.name == "e8m0" && tgt.toInt {
+			e8m0ToInt(a, tgt, dst, src, n)
+			continue
+		}
 		widen := t.widen
 		if tgt.toInt && t.toInt != nil {
 			widen = t.toInt
@@ -313,6 +317,69 @@ func widenF8To(a *Asm) {
 			finish(s, rs)
 		}))
 	}
+}
+
+// e8m0ToInt is widenF8To's kernel of FLOAT8E8M0 → an integer target, with
+// no float: the value of a byte x is 2^(x-127), whose truncation is 0 below
+// x = 127 and 1 << (x-127) from there, 0 modulo 2^bits from x = 127 + bits
+// on (as is every value from 2^64, and NaN, 0xFF, converts to 0):
+//
+//	8 and 16 bits: VPSHUFB looks 1 << i up for i = x - 127 < 16 (the byte
+//	i + 0x70, saturated, has bit 7 set, which VPSHUFB reads as 0, for
+//	every other x: below 127 x - 127 wraps to 129..255), in one plane of
+//	bytes or, for 16 bits, a low and a high plane unpacked into words;
+//	32 bits: VPSLLVD(1, x - 127), which gives 0 for every count beyond 31,
+//	the wrapped ones included.
+func e8m0ToInt(a *Asm, tgt widen8Target, dst, src, n GPVirtual) {
+	bits := 8 * tgt.bytes
+	if bits == 32 {
+		one, bias := a.Const32(1), a.Splat(127)
+		a.Stream(Loop{SrcSize: 1, DstSize: 4, Lanes: tgt.lanes, Unroll: 32 / tgt.lanes}, dst, src, n, Each(8, func(s *Step) {
+			x := a.Vec()
+			a.VPMOVZXBD(s.Src, x)
+			a.VPSUBD(bias, x, x)
+			r := a.Vec()
+			a.VPSLLVD(x, one, r)
+			s.Store(r, s.Dst, 32, nil)
+		}))
+		return
+	}
+	var lo, hi [32]byte // 1 << i in bytes 0..15 of each 128-bit lane
+	for i := range 16 {
+		v := uint16(1) << i
+		if bits == 8 {
+			v &= 0xFF
+		}
+		lo[i], lo[16+i] = byte(v), byte(v)
+		hi[i], hi[16+i] = byte(v>>8), byte(v>>8)
+	}
+	loP := a.ConstBytes(fmt.Sprintf("e8m0pow2lo%d", bits), lo[:])
+	var hiP VecVirtual
+	if bits == 16 {
+		hiP = a.ConstBytes("e8m0pow2hi", hi[:])
+	}
+	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	a.Stream(Loop{SrcSize: 1, DstSize: tgt.bytes, Lanes: tgt.lanes, Unroll: 32 / tgt.lanes}, dst, src, n, Each(tgt.lanes, func(s *Step) {
+		x := a.Vec() // 32 bytes, or 16 in the low half for 16-bit targets
+		if bits == 8 {
+			a.VMOVDQU(s.Src, x)
+		} else {
+			a.VPMOVZXBW(s.Src, x) // words: their high bytes become 0xF1 below, which VPSHUFB reads as 0
+		}
+		a.VPSUBB(b8(127), x, x)
+		a.VPADDUSB(b8(0x70), x, x)
+		if bits == 8 {
+			a.VPSHUFB(x, loP, x)
+			s.Store(x, s.Dst, 8, nil)
+			return
+		}
+		l, h := a.Vec(), a.Vec()
+		a.VPSHUFB(x, loP, l)
+		a.VPSHUFB(x, hiP, h)
+		a.VPSLLW(U8(8), h, h)
+		a.VPOR(h, l, l)
+		s.Store(l, s.Dst, 16, nil)
+	}))
 }
 
 // finishInt is the finish of the integer targets of the given bits.
