@@ -130,3 +130,30 @@ func avx2F8Stage(from, to DataType, fn func(dst, src *uint8, n int), lanes int) 
 		lookupTail(dst[to.Size(m):], src[m:], from, to)
 	}
 }
+
+// avx2F8PackedStage is avx2F8Stage for a packed integer target: fn packs
+// multiples of lanes source bytes, counted in groups of one result byte,
+// and the last elements are packed from the reference table's codes.
+func avx2F8PackedStage(from, to DataType, fn func(dst, src *uint8, n int), lanes int) stageFunc {
+	return func(dst, src []byte, n int) {
+		src, dst = src[:n], dst[:to.Size(n)]
+		raceRead(src)
+		raceWrite(dst)
+		bits := to.BitSize()
+		per := 8 / bits
+		m := n &^ (lanes - 1)
+		if m > 0 {
+			fn(&dst[0], &src[0], m/per) // groups of per source bytes
+		}
+		codes := tableFor(from, to, Options{}).b8
+		d := dst[to.Size(m):]
+		for i, b := range src[m:] {
+			c := codes[b] & (1<<bits - 1) << (bits * (i % per))
+			if i%per == 0 {
+				d[i/per] = c
+			} else {
+				d[i/per] |= c
+			}
+		}
+	}
+}

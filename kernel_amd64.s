@@ -24272,6 +24272,203 @@ DATA splat32_7fc07fc0<>+24(SB)/4, $0x7fc07fc0
 DATA splat32_7fc07fc0<>+28(SB)/4, $0x7fc07fc0
 GLOBL splat32_7fc07fc0<>(SB), RODATA|NOPTR, $32
 
+// func e8m0ToI4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e8m0ToI4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e8m0codes4<>+0(SB), Y0
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU      (CX), Y1
+	VPSUBB       splat32_7f7f7f7f<>+0(SB), Y1, Y1
+	VPADDUSB     splat32_70707070<>+0(SB), Y1, Y1
+	VPSHUFB      Y1, Y0, Y1
+	VPSRLW       $0x04, Y1, Y2
+	VPAND        splat32_000f000f<>+0(SB), Y1, Y1
+	VPAND        splat32_00f000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSWB    X2, X1, X1
+	VMOVDQU      X1, (AX)
+	VMOVDQU      32(CX), Y1
+	VPSUBB       splat32_7f7f7f7f<>+0(SB), Y1, Y1
+	VPADDUSB     splat32_70707070<>+0(SB), Y1, Y1
+	VPSHUFB      Y1, Y0, Y1
+	VPSRLW       $0x04, Y1, Y2
+	VPAND        splat32_000f000f<>+0(SB), Y1, Y1
+	VPAND        splat32_00f000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSWB    X2, X1, X1
+	VMOVDQU      X1, 16(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU      (CX), Y1
+	VPSUBB       splat32_7f7f7f7f<>+0(SB), Y1, Y1
+	VPADDUSB     splat32_70707070<>+0(SB), Y1, Y1
+	VPSHUFB      Y1, Y0, Y1
+	VPSRLW       $0x04, Y1, Y2
+	VPAND        splat32_000f000f<>+0(SB), Y1, Y1
+	VPAND        splat32_00f000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSWB    X2, X1, X1
+	VMOVDQU      X1, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA e8m0codes4<>+0(SB)/4, $0x08040201
+DATA e8m0codes4<>+4(SB)/4, $0x00000000
+DATA e8m0codes4<>+8(SB)/4, $0x00000000
+DATA e8m0codes4<>+12(SB)/4, $0x00000000
+DATA e8m0codes4<>+16(SB)/4, $0x08040201
+DATA e8m0codes4<>+20(SB)/4, $0x00000000
+DATA e8m0codes4<>+24(SB)/4, $0x00000000
+DATA e8m0codes4<>+28(SB)/4, $0x00000000
+GLOBL e8m0codes4<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_000f000f<>+0(SB)/4, $0x000f000f
+DATA splat32_000f000f<>+4(SB)/4, $0x000f000f
+DATA splat32_000f000f<>+8(SB)/4, $0x000f000f
+DATA splat32_000f000f<>+12(SB)/4, $0x000f000f
+DATA splat32_000f000f<>+16(SB)/4, $0x000f000f
+DATA splat32_000f000f<>+20(SB)/4, $0x000f000f
+DATA splat32_000f000f<>+24(SB)/4, $0x000f000f
+DATA splat32_000f000f<>+28(SB)/4, $0x000f000f
+GLOBL splat32_000f000f<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00f000f0<>+0(SB)/4, $0x00f000f0
+DATA splat32_00f000f0<>+4(SB)/4, $0x00f000f0
+DATA splat32_00f000f0<>+8(SB)/4, $0x00f000f0
+DATA splat32_00f000f0<>+12(SB)/4, $0x00f000f0
+DATA splat32_00f000f0<>+16(SB)/4, $0x00f000f0
+DATA splat32_00f000f0<>+20(SB)/4, $0x00f000f0
+DATA splat32_00f000f0<>+24(SB)/4, $0x00f000f0
+DATA splat32_00f000f0<>+28(SB)/4, $0x00f000f0
+GLOBL splat32_00f000f0<>(SB), RODATA|NOPTR, $32
+
+// func e8m0ToI2AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e8m0ToI2AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e8m0codes2<>+0(SB), Y0
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
+
+main:
+	CMPQ       DX, $0x00000010
+	JB         single
+	VMOVDQU    (CX), Y2
+	VPSUBB     splat32_7f7f7f7f<>+0(SB), Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y0, Y2
+	VPMADDUBSW splat32_04010401<>+0(SB), Y2, Y2
+	VPMADDWD   splat32_00100001<>+0(SB), Y2, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVQ      X2, (AX)
+	VMOVDQU    32(CX), Y2
+	VPSUBB     splat32_7f7f7f7f<>+0(SB), Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y0, Y2
+	VPMADDUBSW splat32_04010401<>+0(SB), Y2, Y2
+	VPMADDWD   splat32_00100001<>+0(SB), Y2, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVQ      X2, 8(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000008
+	JB         tail
+	VMOVDQU    (CX), Y2
+	VPSUBB     splat32_7f7f7f7f<>+0(SB), Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y0, Y2
+	VPMADDUBSW splat32_04010401<>+0(SB), Y2, Y2
+	VPMADDWD   splat32_00100001<>+0(SB), Y2, Y2
+	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVQ      X2, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000008, AX
+	SUBQ       $0x00000008, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA e8m0codes2<>+0(SB)/4, $0x00000201
+DATA e8m0codes2<>+4(SB)/4, $0x00000000
+DATA e8m0codes2<>+8(SB)/4, $0x00000000
+DATA e8m0codes2<>+12(SB)/4, $0x00000000
+DATA e8m0codes2<>+16(SB)/4, $0x00000201
+DATA e8m0codes2<>+20(SB)/4, $0x00000000
+DATA e8m0codes2<>+24(SB)/4, $0x00000000
+DATA e8m0codes2<>+28(SB)/4, $0x00000000
+GLOBL e8m0codes2<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_04010401<>+0(SB)/4, $0x04010401
+DATA splat32_04010401<>+4(SB)/4, $0x04010401
+DATA splat32_04010401<>+8(SB)/4, $0x04010401
+DATA splat32_04010401<>+12(SB)/4, $0x04010401
+DATA splat32_04010401<>+16(SB)/4, $0x04010401
+DATA splat32_04010401<>+20(SB)/4, $0x04010401
+DATA splat32_04010401<>+24(SB)/4, $0x04010401
+DATA splat32_04010401<>+28(SB)/4, $0x04010401
+GLOBL splat32_04010401<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00100001<>+0(SB)/4, $0x00100001
+DATA splat32_00100001<>+4(SB)/4, $0x00100001
+DATA splat32_00100001<>+8(SB)/4, $0x00100001
+DATA splat32_00100001<>+12(SB)/4, $0x00100001
+DATA splat32_00100001<>+16(SB)/4, $0x00100001
+DATA splat32_00100001<>+20(SB)/4, $0x00100001
+DATA splat32_00100001<>+24(SB)/4, $0x00100001
+DATA splat32_00100001<>+28(SB)/4, $0x00100001
+GLOBL splat32_00100001<>(SB), RODATA|NOPTR, $32
+
+DATA narrow_shuf_32_8<>+0(SB)/4, $0x0c080400
+DATA narrow_shuf_32_8<>+4(SB)/4, $0x80808080
+DATA narrow_shuf_32_8<>+8(SB)/4, $0x80808080
+DATA narrow_shuf_32_8<>+12(SB)/4, $0x80808080
+DATA narrow_shuf_32_8<>+16(SB)/4, $0x0c080400
+DATA narrow_shuf_32_8<>+20(SB)/4, $0x80808080
+DATA narrow_shuf_32_8<>+24(SB)/4, $0x80808080
+DATA narrow_shuf_32_8<>+28(SB)/4, $0x80808080
+GLOBL narrow_shuf_32_8<>(SB), RODATA|NOPTR, $32
+
+DATA narrow_lanes_d04<>+0(SB)/4, $0x00000000
+DATA narrow_lanes_d04<>+4(SB)/4, $0x00000004
+DATA narrow_lanes_d04<>+8(SB)/4, $0x00000000
+DATA narrow_lanes_d04<>+12(SB)/4, $0x00000004
+DATA narrow_lanes_d04<>+16(SB)/4, $0x00000000
+DATA narrow_lanes_d04<>+20(SB)/4, $0x00000004
+DATA narrow_lanes_d04<>+24(SB)/4, $0x00000000
+DATA narrow_lanes_d04<>+28(SB)/4, $0x00000004
+GLOBL narrow_lanes_d04<>(SB), RODATA|NOPTR, $32
+
 // func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)
 // Requires: AVX, AVX2
 TEXT ·f32ToE8M0AVX2(SB), NOSPLIT, $0-32
@@ -27188,26 +27385,6 @@ single:
 tail:
 	VZEROUPPER
 	RET
-
-DATA splat32_000f000f<>+0(SB)/4, $0x000f000f
-DATA splat32_000f000f<>+4(SB)/4, $0x000f000f
-DATA splat32_000f000f<>+8(SB)/4, $0x000f000f
-DATA splat32_000f000f<>+12(SB)/4, $0x000f000f
-DATA splat32_000f000f<>+16(SB)/4, $0x000f000f
-DATA splat32_000f000f<>+20(SB)/4, $0x000f000f
-DATA splat32_000f000f<>+24(SB)/4, $0x000f000f
-DATA splat32_000f000f<>+28(SB)/4, $0x000f000f
-GLOBL splat32_000f000f<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_00f000f0<>+0(SB)/4, $0x00f000f0
-DATA splat32_00f000f0<>+4(SB)/4, $0x00f000f0
-DATA splat32_00f000f0<>+8(SB)/4, $0x00f000f0
-DATA splat32_00f000f0<>+12(SB)/4, $0x00f000f0
-DATA splat32_00f000f0<>+16(SB)/4, $0x00f000f0
-DATA splat32_00f000f0<>+20(SB)/4, $0x00f000f0
-DATA splat32_00f000f0<>+24(SB)/4, $0x00f000f0
-DATA splat32_00f000f0<>+28(SB)/4, $0x00f000f0
-GLOBL splat32_00f000f0<>(SB), RODATA|NOPTR, $32
 
 // func i8ToI4AVX512(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
@@ -34192,26 +34369,6 @@ single:
 tail:
 	VZEROUPPER
 	RET
-
-DATA narrow_shuf_32_8<>+0(SB)/4, $0x0c080400
-DATA narrow_shuf_32_8<>+4(SB)/4, $0x80808080
-DATA narrow_shuf_32_8<>+8(SB)/4, $0x80808080
-DATA narrow_shuf_32_8<>+12(SB)/4, $0x80808080
-DATA narrow_shuf_32_8<>+16(SB)/4, $0x0c080400
-DATA narrow_shuf_32_8<>+20(SB)/4, $0x80808080
-DATA narrow_shuf_32_8<>+24(SB)/4, $0x80808080
-DATA narrow_shuf_32_8<>+28(SB)/4, $0x80808080
-GLOBL narrow_shuf_32_8<>(SB), RODATA|NOPTR, $32
-
-DATA narrow_lanes_d04<>+0(SB)/4, $0x00000000
-DATA narrow_lanes_d04<>+4(SB)/4, $0x00000004
-DATA narrow_lanes_d04<>+8(SB)/4, $0x00000000
-DATA narrow_lanes_d04<>+12(SB)/4, $0x00000004
-DATA narrow_lanes_d04<>+16(SB)/4, $0x00000000
-DATA narrow_lanes_d04<>+20(SB)/4, $0x00000004
-DATA narrow_lanes_d04<>+24(SB)/4, $0x00000000
-DATA narrow_lanes_d04<>+28(SB)/4, $0x00000004
-GLOBL narrow_lanes_d04<>(SB), RODATA|NOPTR, $32
 
 DATA splat32_10000000<>+0(SB)/4, $0x10000000
 DATA splat32_10000000<>+4(SB)/4, $0x10000000
@@ -43375,26 +43532,6 @@ single:
 tail:
 	VZEROUPPER
 	RET
-
-DATA splat32_04010401<>+0(SB)/4, $0x04010401
-DATA splat32_04010401<>+4(SB)/4, $0x04010401
-DATA splat32_04010401<>+8(SB)/4, $0x04010401
-DATA splat32_04010401<>+12(SB)/4, $0x04010401
-DATA splat32_04010401<>+16(SB)/4, $0x04010401
-DATA splat32_04010401<>+20(SB)/4, $0x04010401
-DATA splat32_04010401<>+24(SB)/4, $0x04010401
-DATA splat32_04010401<>+28(SB)/4, $0x04010401
-GLOBL splat32_04010401<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_00100001<>+0(SB)/4, $0x00100001
-DATA splat32_00100001<>+4(SB)/4, $0x00100001
-DATA splat32_00100001<>+8(SB)/4, $0x00100001
-DATA splat32_00100001<>+12(SB)/4, $0x00100001
-DATA splat32_00100001<>+16(SB)/4, $0x00100001
-DATA splat32_00100001<>+20(SB)/4, $0x00100001
-DATA splat32_00100001<>+24(SB)/4, $0x00100001
-DATA splat32_00100001<>+28(SB)/4, $0x00100001
-GLOBL splat32_00100001<>(SB), RODATA|NOPTR, $32
 
 // func i8ToI2AVX512(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2

@@ -711,6 +711,16 @@ func e5m2fnuzToBF16WAVX2(dst *uint8, src *uint8, n int)
 //go:noescape
 func e8m0ToBF16WAVX2(dst *uint8, src *uint8, n int)
 
+// n counts groups of 2 source bytes, a multiple of 16 (gen/amd64 e8m0Packed).
+//
+//go:noescape
+func e8m0ToI4AVX2(dst *uint8, src *uint8, n int)
+
+// n counts groups of 4 source bytes, a multiple of 8 (gen/amd64 e8m0Packed).
+//
+//go:noescape
+func e8m0ToI2AVX2(dst *uint8, src *uint8, n int)
+
 //go:noescape
 func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)
 

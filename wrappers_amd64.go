@@ -41,7 +41,9 @@ const (
 	e8m0ToF16WAVX2Lanes      = 16
 	e8m0ToF32AVX2Lanes       = 8
 	e8m0ToI16AVX2Lanes       = 16
+	e8m0ToI2AVX2Lanes        = 8
 	e8m0ToI32AVX2Lanes       = 16
+	e8m0ToI4AVX2Lanes        = 16
 	e8m0ToI8AVX2Lanes        = 32
 	f16ToBF16AVX2Lanes       = 16
 	f16ToE5M2AVX2Lanes       = 32

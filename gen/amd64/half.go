@@ -94,17 +94,13 @@ func f32ToBF16(a *Asm) {
 	a.Stream(Loop{SrcSize: 4, DstSize: 2, Lanes: 8, Unroll: 4}, dst, src, n, func(s *Step) {
 		var rs []VecVirtual
 		for i := 0; i < s.Lanes; i += 8 {
-			x, m, q, t, r := a.Vec(), a.Vec(), a.Vec(), a.Vec(), a.Vec()
+			x, m, q, r := a.Vec(), a.Vec(), a.Vec(), a.Vec()
 			a.VLoad(x, s.Part(i, 8).Src, 32, nil)
 			a.VCMPPS(U8(cmpUnord), x, x, m)
 			a.VPAND(sign2, x, q)
 			a.VPOR(qnan2, q, q)
 			a.VPBLENDVB(m, q, x, x)
-			a.VPSRLD(U8(16), x, t)
-			a.VPAND(one, t, t)
-			a.VPADDD(bias2, x, r)
-			a.VPADDD(t, r, r)
-			a.VPSRLD(U8(16), r, r)
+			a.roundBF16(x, one, bias2, r)
 			rs = append(rs, r)
 		}
 		if len(rs) == 1 {
@@ -170,6 +166,18 @@ func f32ToBF16BF16(a *Asm) {
 			a.JMP(LabelRef(back))
 		})
 	}))
+}
+
+// roundBF16 sets dst to the float32 bits x (not NaN) rounded to nearest
+// even at 16 bits, in the low half of each 32-bit lane (AVX2): (x + bias +
+// (x>>16)&1) >> 16 with bias 0x7FFF and one 1 in every lane.
+func (a *Asm) roundBF16(x VecVirtual, one, bias Op, dst VecVirtual) {
+	t := a.Vec()
+	a.VPSRLD(U8(16), x, t)
+	a.VPAND(one, t, t)
+	a.VPADDD(bias, x, dst)
+	a.VPADDD(t, dst, dst)
+	a.VPSRLD(U8(16), dst, dst)
 }
 
 // packDW narrows the 32-bit lanes of r (each < 2^16) to 16 bits, in order,

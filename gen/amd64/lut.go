@@ -410,13 +410,9 @@ func (a *Asm) f16ToBF16Widened(s *Step, h, m VecVirtual, nanMin, sign, one, bias
 	a.VEXTRACTI128(U8(1), m, u)
 	var rs []VecVirtual
 	for _, half := range []VecVirtual{m.AsX().(VecVirtual), u} {
-		x, t := a.Vec(), a.Vec()
+		x := a.Vec()
 		a.VCVTPH2PS(half, x)
-		a.VPSRLD(U8(16), x, t)
-		a.VPAND(one, t, t)
-		a.VPADDD(bias, x, x)
-		a.VPADDD(t, x, x)
-		a.VPSRLD(U8(16), x, x)
+		a.roundBF16(x, one, bias, x)
 		rs = append(rs, x)
 	}
 	a.VPACKUSDW(rs[1], rs[0], rs[0])

@@ -382,6 +382,50 @@ func e8m0ToInt(a *Asm, tgt widen8Target, dst, src, n GPVirtual) {
 	}))
 }
 
+// e8m0Packed emits the AVX2 kernels of FLOAT8E8M0 → the packed integers,
+// e8m0ToI4AVX2 (INT4, UINT4) and e8m0ToI2AVX2 (INT2, UINT2), which
+// e8m0ToInt's lookup of 1 << (x-127) modulo 2^bits gives codes that
+// packNibbles or i8ToI2's multiply-adds pack, 32 source bytes a step. (The AVX2 route through the 256-entry table, sixteen
+// VPSHUFB and fifteen VPBLENDVB, and the pack ran at 0.08× copy().)
+func e8m0Packed(a *Asm) {
+	for _, bits := range []int{4, 2} {
+		per := 8 / bits // source bytes per result byte
+		a.Func(fmt.Sprintf("e8m0ToI%dAVX2", bits), AVX2, "func(dst *uint8, src *uint8, n int)",
+			fmt.Sprintf("n counts groups of %d source bytes, a multiple of %d (gen/amd64 e8m0Packed).", per, 32/per))
+		dst, src, n := a.Args()
+		var codes [32]byte
+		for i := range 16 {
+			codes[i] = byte((1 << i) & (1<<bits - 1))
+			codes[16+i] = codes[i]
+		}
+		tab := a.ConstBytes(fmt.Sprintf("e8m0codes%d", bits), codes[:])
+		b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+		var nc nibbleConsts
+		var w14, w116 Op
+		var nw func(x VecVirtual) VecVirtual
+		if bits == 4 {
+			nc = a.nibbleConsts()
+		} else {
+			w14, w116 = a.Splat(0x04010401), a.Splat(0x00100001)
+			nw = a.narrower(32, 8)
+		}
+		a.Stream(Loop{SrcSize: per, DstSize: 1, Lanes: 32 / per, Unroll: 2}, dst, src, n, Each(32/per, func(s *Step) {
+			x := a.Vec()
+			a.VMOVDQU(s.Src, x)
+			a.VPSUBB(b8(127), x, x)
+			a.VPADDUSB(b8(0x70), x, x)
+			a.VPSHUFB(x, tab, x)
+			if bits == 4 {
+				s.StoreLow(a.packNibbles(nc, x), 16, s.Dst, 8, nil)
+				return
+			}
+			a.VPMADDUBSW(w14, x, x) // as i8ToI2
+			a.VPMADDWD(w116, x, x)
+			s.StoreLow(nw(x), 8, s.Dst, 8, nil)
+		}))
+	}
+}
+
 // finishInt is the finish of the integer targets of the given bits.
 func finishInt(bits int) func(a *Asm) func(s *Step, rs []VecVirtual) {
 	return func(a *Asm) func(s *Step, rs []VecVirtual) {
@@ -455,6 +499,9 @@ func widen8Glue(b *bytes.Buffer) {
 			from := widen8GoTypes[k.t.name]
 			p("\t\tregisterTierStage(%q, %s, %s, avx2F8Stage(%s, %s, %sTo%sAVX2, %d))\n", "avx2", from, to, from, to, k.t.name, k.tgt.suffix, k.tgt.lanes)
 		}
+	}
+	for _, t := range []struct{ to, fn string }{{"Int4", "e8m0ToI4AVX2"}, {"Uint4", "e8m0ToI4AVX2"}, {"Int2", "e8m0ToI2AVX2"}, {"Uint2", "e8m0ToI2AVX2"}} {
+		p("\t\tregisterTierStage(%q, Float8E8M0, %s, avx2F8PackedStage(Float8E8M0, %s, %s, 32))\n", "avx2", t.to, t.to, t.fn)
 	}
 	for _, k := range f8HalfPairs() { // f8half.go
 		p("\t\tregisterTierStage(%q, %s, %s, avx2F8Stage(%s, %s, %s, %d))\n", "avx2", k.f.goName, k.t.goName, k.f.goName, k.t.goName, k.name(), k.lanes())
