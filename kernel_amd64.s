@@ -24469,6 +24469,156 @@ DATA narrow_lanes_d04<>+24(SB)/4, $0x00000000
 DATA narrow_lanes_d04<>+28(SB)/4, $0x00000004
 GLOBL narrow_lanes_d04<>(SB), RODATA|NOPTR, $32
 
+// func i8ToF4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·i8ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU f4codes<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU      (CX), Y2
+	VPABSB       Y2, Y3
+	VPMINUB      splat32_07070707<>+0(SB), Y3, Y3
+	VPSHUFB      Y3, Y0, Y3
+	VPCMPGTB     Y2, Y1, Y2
+	VPAND        splat32_08080808<>+0(SB), Y2, Y2
+	VPOR         Y2, Y3, Y3
+	VPSRLW       $0x04, Y3, Y2
+	VPAND        splat32_000f000f<>+0(SB), Y3, Y3
+	VPAND        splat32_00f000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKUSWB    X2, X3, X3
+	VMOVDQU      X3, (AX)
+	VMOVDQU      32(CX), Y2
+	VPABSB       Y2, Y3
+	VPMINUB      splat32_07070707<>+0(SB), Y3, Y3
+	VPSHUFB      Y3, Y0, Y3
+	VPCMPGTB     Y2, Y1, Y2
+	VPAND        splat32_08080808<>+0(SB), Y2, Y2
+	VPOR         Y2, Y3, Y3
+	VPSRLW       $0x04, Y3, Y2
+	VPAND        splat32_000f000f<>+0(SB), Y3, Y3
+	VPAND        splat32_00f000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKUSWB    X2, X3, X3
+	VMOVDQU      X3, 16(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU      (CX), Y2
+	VPABSB       Y2, Y3
+	VPMINUB      splat32_07070707<>+0(SB), Y3, Y3
+	VPSHUFB      Y3, Y0, Y3
+	VPCMPGTB     Y2, Y1, Y2
+	VPAND        splat32_08080808<>+0(SB), Y2, Y2
+	VPOR         Y2, Y3, Y3
+	VPSRLW       $0x04, Y3, Y2
+	VPAND        splat32_000f000f<>+0(SB), Y3, Y3
+	VPAND        splat32_00f000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKUSWB    X2, X3, X3
+	VMOVDQU      X3, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA f4codes<>+0(SB)/4, $0x05040200
+DATA f4codes<>+4(SB)/4, $0x07070606
+DATA f4codes<>+8(SB)/4, $0x00000000
+DATA f4codes<>+12(SB)/4, $0x00000000
+DATA f4codes<>+16(SB)/4, $0x05040200
+DATA f4codes<>+20(SB)/4, $0x07070606
+DATA f4codes<>+24(SB)/4, $0x00000000
+DATA f4codes<>+28(SB)/4, $0x00000000
+GLOBL f4codes<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_08080808<>+0(SB)/4, $0x08080808
+DATA splat32_08080808<>+4(SB)/4, $0x08080808
+DATA splat32_08080808<>+8(SB)/4, $0x08080808
+DATA splat32_08080808<>+12(SB)/4, $0x08080808
+DATA splat32_08080808<>+16(SB)/4, $0x08080808
+DATA splat32_08080808<>+20(SB)/4, $0x08080808
+DATA splat32_08080808<>+24(SB)/4, $0x08080808
+DATA splat32_08080808<>+28(SB)/4, $0x08080808
+GLOBL splat32_08080808<>(SB), RODATA|NOPTR, $32
+
+// func u8ToF4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·u8ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU f4codes<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU      (CX), Y1
+	VPMINUB      splat32_07070707<>+0(SB), Y1, Y1
+	VPSHUFB      Y1, Y0, Y1
+	VPSRLW       $0x04, Y1, Y2
+	VPAND        splat32_000f000f<>+0(SB), Y1, Y1
+	VPAND        splat32_00f000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSWB    X2, X1, X1
+	VMOVDQU      X1, (AX)
+	VMOVDQU      32(CX), Y1
+	VPMINUB      splat32_07070707<>+0(SB), Y1, Y1
+	VPSHUFB      Y1, Y0, Y1
+	VPSRLW       $0x04, Y1, Y2
+	VPAND        splat32_000f000f<>+0(SB), Y1, Y1
+	VPAND        splat32_00f000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSWB    X2, X1, X1
+	VMOVDQU      X1, 16(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU      (CX), Y1
+	VPMINUB      splat32_07070707<>+0(SB), Y1, Y1
+	VPSHUFB      Y1, Y0, Y1
+	VPSRLW       $0x04, Y1, Y2
+	VPAND        splat32_000f000f<>+0(SB), Y1, Y1
+	VPAND        splat32_00f000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSWB    X2, X1, X1
+	VMOVDQU      X1, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)
 // Requires: AVX, AVX2
 TEXT ·f32ToE8M0AVX2(SB), NOSPLIT, $0-32
@@ -27505,16 +27655,6 @@ DATA splat32_0f0f0f0f<>+20(SB)/4, $0x0f0f0f0f
 DATA splat32_0f0f0f0f<>+24(SB)/4, $0x0f0f0f0f
 DATA splat32_0f0f0f0f<>+28(SB)/4, $0x0f0f0f0f
 GLOBL splat32_0f0f0f0f<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_08080808<>+0(SB)/4, $0x08080808
-DATA splat32_08080808<>+4(SB)/4, $0x08080808
-DATA splat32_08080808<>+8(SB)/4, $0x08080808
-DATA splat32_08080808<>+12(SB)/4, $0x08080808
-DATA splat32_08080808<>+16(SB)/4, $0x08080808
-DATA splat32_08080808<>+20(SB)/4, $0x08080808
-DATA splat32_08080808<>+24(SB)/4, $0x08080808
-DATA splat32_08080808<>+28(SB)/4, $0x08080808
-GLOBL splat32_08080808<>(SB), RODATA|NOPTR, $32
 
 // func i4ToI8AVX512(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2

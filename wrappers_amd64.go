@@ -102,6 +102,7 @@ const (
 	i4ToI8AVX2Lanes          = 16
 	i8ToBF16AVX2Lanes        = 16
 	i8ToF16AVX2Lanes         = 16
+	i8ToF4AVX2Lanes          = 16
 	i8ToI2AVX2Lanes          = 8
 	i8ToI4AVX2Lanes          = 16
 	lut16AVX2Lanes           = 32
@@ -117,6 +118,7 @@ const (
 	u4ToU8AVX2Lanes          = 16
 	u8ToBF16AVX2Lanes        = 16
 	u8ToF16AVX2Lanes         = 16
+	u8ToF4AVX2Lanes          = 16
 	unpack2To16AVX2Lanes     = 8
 	unpack2To32AVX2Lanes     = 8
 	unpack2To64AVX2Lanes     = 8

@@ -3,6 +3,7 @@ package amd64
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -426,6 +427,58 @@ func e8m0Packed(a *Asm) {
 	}
 }
 
+// int8F4 emits the AVX2 kernels of INT8 and UINT8 → FLOAT4E2M1
+// (i8ToF4AVX2, u8ToF4AVX2): every magnitude from 6 on saturates to 6 (code
+// 7), so min(|x|, 7) indexes a VPSHUFB table of the codes of 0..7, computed
+// here from the format's grid (0, 0.5, 1, 1.5, 2, 3, 4, 6; to nearest
+// even), the sign is bit 3 of the code (an integer is never -0), and
+// packNibbles packs the codes; n counts pairs of source bytes, a multiple
+// of 16. (The AVX2 route through the 256-entry table ran at 0.08× copy().)
+func int8F4(a *Asm) {
+	grid := []float64{0, 0.5, 1, 1.5, 2, 3, 4, 6}
+	var codes [32]byte
+	for v := range 8 {
+		best := 0
+		for c := range grid { // nearest, ties to the even code
+			d, bd := math.Abs(grid[c]-float64(v)), math.Abs(grid[best]-float64(v))
+			if d < bd || d == bd && c%2 == 0 {
+				best = c
+			}
+		}
+		codes[v], codes[16+v] = byte(best), byte(best)
+	}
+	for _, signed := range []bool{true, false} {
+		name := "u8ToF4AVX2"
+		if signed {
+			name = "i8ToF4AVX2"
+		}
+		a.Func(name, AVX2, "func(dst *uint8, src *uint8, n int)", "n counts pairs of source bytes, a multiple of 16 (gen/amd64 int8F4).")
+		dst, src, n := a.Args()
+		tab := a.ConstBytes("f4codes", codes[:])
+		seven, eight := a.Splat(0x07070707), a.Splat(0x08080808)
+		zero := a.Vec()
+		a.VPXOR(zero, zero, zero)
+		nc := a.nibbleConsts()
+		a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+			x, c := a.Vec(), a.Vec()
+			a.VMOVDQU(s.Src, x)
+			if signed {
+				a.VPABSB(x, c) // -128 gives 0x80, above 7 as an unsigned byte
+				a.VPMINUB(seven, c, c)
+			} else {
+				a.VPMINUB(seven, x, c)
+			}
+			a.VPSHUFB(c, tab, c)
+			if signed {
+				a.VPCMPGTB(x, zero, x) // x < 0
+				a.VPAND(eight, x, x)
+				a.VPOR(x, c, c)
+			}
+			s.StoreLow(a.packNibbles(nc, c), 16, s.Dst, 8, nil)
+		}))
+	}
+}
+
 // finishInt is the finish of the integer targets of the given bits.
 func finishInt(bits int) func(a *Asm) func(s *Step, rs []VecVirtual) {
 	return func(a *Asm) func(s *Step, rs []VecVirtual) {
@@ -503,6 +556,8 @@ func widen8Glue(b *bytes.Buffer) {
 	for _, t := range []struct{ to, fn string }{{"Int4", "e8m0ToI4AVX2"}, {"Uint4", "e8m0ToI4AVX2"}, {"Int2", "e8m0ToI2AVX2"}, {"Uint2", "e8m0ToI2AVX2"}} {
 		p("\t\tregisterTierStage(%q, Float8E8M0, %s, avx2F8PackedStage(Float8E8M0, %s, %s, 32))\n", "avx2", t.to, t.to, t.fn)
 	}
+	p("\t\tregisterTierStage(%q, Int8, Float4E2M1, avx2F8PackedStage(Int8, Float4E2M1, i8ToF4AVX2, 32))\n", "avx2")
+	p("\t\tregisterTierStage(%q, Uint8, Float4E2M1, avx2F8PackedStage(Uint8, Float4E2M1, u8ToF4AVX2, 32))\n", "avx2")
 	for _, k := range f8HalfPairs() { // f8half.go
 		p("\t\tregisterTierStage(%q, %s, %s, avx2F8Stage(%s, %s, %s, %d))\n", "avx2", k.f.goName, k.t.goName, k.f.goName, k.t.goName, k.name(), k.lanes())
 	}
