@@ -24619,6 +24619,97 @@ tail:
 	VZEROUPPER
 	RET
 
+// func e8m0ToF4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e8m0ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ     dst+0(FP), AX
+	MOVQ     src+8(FP), CX
+	MOVQ     n+16(FP), DX
+	VMOVDQU  e8m0f4codes<>+0(SB), Y0
+	VPCMPEQD Y1, Y1, Y1
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU      (CX), Y2
+	VPMINUB      splat32_82828282<>+0(SB), Y2, Y3
+	VPSUBB       splat32_7e7e7e7e<>+0(SB), Y3, Y3
+	VPADDUSB     splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB      Y3, Y0, Y3
+	VPCMPEQB     Y1, Y2, Y2
+	VPBLENDVB    Y2, splat32_08080808<>+0(SB), Y3, Y3
+	VPSRLW       $0x04, Y3, Y2
+	VPAND        splat32_000f000f<>+0(SB), Y3, Y3
+	VPAND        splat32_00f000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKUSWB    X2, X3, X3
+	VMOVDQU      X3, (AX)
+	VMOVDQU      32(CX), Y2
+	VPMINUB      splat32_82828282<>+0(SB), Y2, Y3
+	VPSUBB       splat32_7e7e7e7e<>+0(SB), Y3, Y3
+	VPADDUSB     splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB      Y3, Y0, Y3
+	VPCMPEQB     Y1, Y2, Y2
+	VPBLENDVB    Y2, splat32_08080808<>+0(SB), Y3, Y3
+	VPSRLW       $0x04, Y3, Y2
+	VPAND        splat32_000f000f<>+0(SB), Y3, Y3
+	VPAND        splat32_00f000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKUSWB    X2, X3, X3
+	VMOVDQU      X3, 16(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU      (CX), Y2
+	VPMINUB      splat32_82828282<>+0(SB), Y2, Y3
+	VPSUBB       splat32_7e7e7e7e<>+0(SB), Y3, Y3
+	VPADDUSB     splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB      Y3, Y0, Y3
+	VPCMPEQB     Y1, Y2, Y2
+	VPBLENDVB    Y2, splat32_08080808<>+0(SB), Y3, Y3
+	VPSRLW       $0x04, Y3, Y2
+	VPAND        splat32_000f000f<>+0(SB), Y3, Y3
+	VPAND        splat32_00f000f0<>+0(SB), Y2, Y2
+	VPOR         Y2, Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X2
+	VPACKUSWB    X2, X3, X3
+	VMOVDQU      X3, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA e8m0f4codes<>+0(SB)/4, $0x06040201
+DATA e8m0f4codes<>+4(SB)/4, $0x00000007
+DATA e8m0f4codes<>+8(SB)/4, $0x00000000
+DATA e8m0f4codes<>+12(SB)/4, $0x00000000
+DATA e8m0f4codes<>+16(SB)/4, $0x06040201
+DATA e8m0f4codes<>+20(SB)/4, $0x00000007
+DATA e8m0f4codes<>+24(SB)/4, $0x00000000
+DATA e8m0f4codes<>+28(SB)/4, $0x00000000
+GLOBL e8m0f4codes<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_82828282<>+0(SB)/4, $0x82828282
+DATA splat32_82828282<>+4(SB)/4, $0x82828282
+DATA splat32_82828282<>+8(SB)/4, $0x82828282
+DATA splat32_82828282<>+12(SB)/4, $0x82828282
+DATA splat32_82828282<>+16(SB)/4, $0x82828282
+DATA splat32_82828282<>+20(SB)/4, $0x82828282
+DATA splat32_82828282<>+24(SB)/4, $0x82828282
+DATA splat32_82828282<>+28(SB)/4, $0x82828282
+GLOBL splat32_82828282<>(SB), RODATA|NOPTR, $32
+
 // func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)
 // Requires: AVX, AVX2
 TEXT ·f32ToE8M0AVX2(SB), NOSPLIT, $0-32

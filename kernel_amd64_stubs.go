@@ -731,6 +731,11 @@ func i8ToF4AVX2(dst *uint8, src *uint8, n int)
 //go:noescape
 func u8ToF4AVX2(dst *uint8, src *uint8, n int)
 
+// n counts pairs of source bytes, a multiple of 16 (gen/amd64 e8m0F4).
+//
+//go:noescape
+func e8m0ToF4AVX2(dst *uint8, src *uint8, n int)
+
 //go:noescape
 func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)
 

@@ -4507,6 +4507,7 @@ func init() {
 		registerTierStage("avx2", Float8E8M0, Uint4, avx2F8PackedStage(Float8E8M0, Uint4, e8m0ToI4AVX2, 32))
 		registerTierStage("avx2", Float8E8M0, Int2, avx2F8PackedStage(Float8E8M0, Int2, e8m0ToI2AVX2, 32))
 		registerTierStage("avx2", Float8E8M0, Uint2, avx2F8PackedStage(Float8E8M0, Uint2, e8m0ToI2AVX2, 32))
+		registerTierStage("avx2", Float8E8M0, Float4E2M1, avx2F8PackedStage(Float8E8M0, Float4E2M1, e8m0ToF4AVX2, 32))
 		registerTierStage("avx2", Int8, Float4E2M1, avx2F8PackedStage(Int8, Float4E2M1, i8ToF4AVX2, 32))
 		registerTierStage("avx2", Uint8, Float4E2M1, avx2F8PackedStage(Uint8, Float4E2M1, u8ToF4AVX2, 32))
 		registerTierStage("avx2", Float8E4M3FN, Float16, avx2F8Stage(Float8E4M3FN, Float16, e4m3fnToF16WAVX2, 32))

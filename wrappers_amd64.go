@@ -40,6 +40,7 @@ const (
 	e8m0ToBF16WAVX2Lanes     = 16
 	e8m0ToF16WAVX2Lanes      = 16
 	e8m0ToF32AVX2Lanes       = 8
+	e8m0ToF4AVX2Lanes        = 16
 	e8m0ToI16AVX2Lanes       = 16
 	e8m0ToI2AVX2Lanes        = 8
 	e8m0ToI32AVX2Lanes       = 16

@@ -44,6 +44,7 @@ var kernels = []struct {
 	{f8Half, false}, // 8-bit floats → FLOAT16, BFLOAT16 on AVX2 (f8half.go)
 	{e8m0Packed, false},
 	{int8F4, false},
+	{e8m0F4, false},
 	{f32ToE8M0, true},
 	{e8m0Fused, false},
 	{f32ToF4, false},

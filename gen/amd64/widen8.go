@@ -435,17 +435,9 @@ func e8m0Packed(a *Asm) {
 // packNibbles packs the codes; n counts pairs of source bytes, a multiple
 // of 16. (The AVX2 route through the 256-entry table ran at 0.08× copy().)
 func int8F4(a *Asm) {
-	grid := []float64{0, 0.5, 1, 1.5, 2, 3, 4, 6}
 	var codes [32]byte
 	for v := range 8 {
-		best := 0
-		for c := range grid { // nearest, ties to the even code
-			d, bd := math.Abs(grid[c]-float64(v)), math.Abs(grid[best]-float64(v))
-			if d < bd || d == bd && c%2 == 0 {
-				best = c
-			}
-		}
-		codes[v], codes[16+v] = byte(best), byte(best)
+		codes[v], codes[16+v] = f4Code(float64(v)), f4Code(float64(v))
 	}
 	for _, signed := range []bool{true, false} {
 		name := "u8ToF4AVX2"
@@ -477,6 +469,43 @@ func int8F4(a *Asm) {
 			s.StoreLow(a.packNibbles(nc, c), 16, s.Dst, 8, nil)
 		}))
 	}
+}
+
+// e8m0F4 emits e8m0ToF4AVX2, FLOAT8E8M0 → FLOAT4E2M1 as e8m0Packed's
+// lookups: 2^(x-127) has a code other than 0 and 6's only for x in
+// 126..129, so min(x, 130) - 126 indexes a table of 5 codes (the smaller x
+// wrap to bytes that VPSHUFB reads as 0); NaN, 0xFF, is FLOAT4E2M1's NaN
+// code 0x8 (the reference's -0). n counts pairs of source bytes, a
+// multiple of 16.
+func e8m0F4(a *Asm) {
+	const lo, hi = 126, 130
+	var codes [32]byte
+	for x := range 255 {
+		c := f4Code(math.Ldexp(1, x-127))
+		switch {
+		case x < lo && c != 0, x > hi && c != 7:
+			panic(fmt.Sprintf("e8m0F4: 2^%d has the code %d", x-127, c))
+		case x >= lo && x <= hi:
+			codes[x-lo], codes[16+x-lo] = c, c
+		}
+	}
+	a.Func("e8m0ToF4AVX2", AVX2, "func(dst *uint8, src *uint8, n int)", "n counts pairs of source bytes, a multiple of 16 (gen/amd64 e8m0F4).")
+	dst, src, n := a.Args()
+	tab := a.ConstBytes("e8m0f4codes", codes[:])
+	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	ones := a.AllOnes()
+	nc := a.nibbleConsts()
+	a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+		x, c := a.Vec(), a.Vec()
+		a.VMOVDQU(s.Src, x)
+		a.VPMINUB(b8(hi), x, c)
+		a.VPSUBB(b8(lo), c, c)
+		a.VPADDUSB(b8(0x70), c, c)
+		a.VPSHUFB(c, tab, c)
+		a.VPCMPEQB(ones, x, x) // NaN
+		a.VPBLENDVB(x, b8(0x08), c, c)
+		s.StoreLow(a.packNibbles(nc, c), 16, s.Dst, 8, nil)
+	}))
 }
 
 // finishInt is the finish of the integer targets of the given bits.
@@ -556,6 +585,7 @@ func widen8Glue(b *bytes.Buffer) {
 	for _, t := range []struct{ to, fn string }{{"Int4", "e8m0ToI4AVX2"}, {"Uint4", "e8m0ToI4AVX2"}, {"Int2", "e8m0ToI2AVX2"}, {"Uint2", "e8m0ToI2AVX2"}} {
 		p("\t\tregisterTierStage(%q, Float8E8M0, %s, avx2F8PackedStage(Float8E8M0, %s, %s, 32))\n", "avx2", t.to, t.to, t.fn)
 	}
+	p("\t\tregisterTierStage(%q, Float8E8M0, Float4E2M1, avx2F8PackedStage(Float8E8M0, Float4E2M1, e8m0ToF4AVX2, 32))\n", "avx2")
 	p("\t\tregisterTierStage(%q, Int8, Float4E2M1, avx2F8PackedStage(Int8, Float4E2M1, i8ToF4AVX2, 32))\n", "avx2")
 	p("\t\tregisterTierStage(%q, Uint8, Float4E2M1, avx2F8PackedStage(Uint8, Float4E2M1, u8ToF4AVX2, 32))\n", "avx2")
 	for _, k := range f8HalfPairs() { // f8half.go
