@@ -41,8 +41,8 @@ var kernels = []struct {
 	{f8ToF32, true},
 	{f8ToInt, false},
 	{widenF8, true},
-	{f8Half, false}, // 8-bit floats → FLOAT16, BFLOAT16 on AVX2 (f8half.go)
-	{e8m0Packed, false},
+	{f8Half, false},     // 8-bit floats → FLOAT16, BFLOAT16 on AVX2 (f8half.go)
+	{e8m0Packed, false}, // window8.go: 8-bit sources by VPSHUFB windows on AVX2
 	{int8F4, false},
 	{e8m0F4, false},
 	{f32ToE8M0, true},

@@ -1,0 +1,207 @@
+package amd64
+
+import (
+	"fmt"
+	"math"
+
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The AVX2 kernels of 8-bit sources whose table, outside a window of at
+// most 16 source bytes, is one constant: a VPSHUFB of 16 entries looks the
+// window up, the source byte moved to 0..15 by a subtraction (and a clamp
+// where the constant above is not 0), and the bytes outside pushed to
+// VPSHUFB's zeroing bit 7 by a saturating addition of 0x70. Three or four
+// instructions per 32 bytes where the general 256-entry lookup (lut.go's
+// tree) takes 35; widen8Glue registers them as AVX2 tier stages.
+// FLOAT8E8M0's integer values 2^(x-127) are such tables, and the
+// FLOAT4E2M1 codes of E8M0, INT8 and UINT8.
+
+// e8m0ToInt is widenF8To's kernel of FLOAT8E8M0 → an integer target, with
+// no float: the value of a byte x is 2^(x-127), whose truncation is 0 below
+// x = 127 and 1 << (x-127) from there, 0 modulo 2^bits from x = 127 + bits
+// on (as is every value from 2^64, and NaN, 0xFF, converts to 0):
+//
+//	8 and 16 bits: VPSHUFB looks 1 << i up for i = x - 127 < 16 (the byte
+//	i + 0x70, saturated, has bit 7 set, which VPSHUFB reads as 0, for
+//	every other x: below 127 x - 127 wraps to 129..255), in one plane of
+//	bytes or, for 16 bits, a low and a high plane unpacked into words;
+//	32 bits: VPSLLVD(1, x - 127), which gives 0 for every count beyond 31,
+//	the wrapped ones included.
+func e8m0ToInt(a *Asm, tgt widen8Target, dst, src, n GPVirtual) {
+	bits := 8 * tgt.bytes
+	if bits == 32 {
+		one, bias := a.Const32(1), a.Splat(127)
+		a.Stream(Loop{SrcSize: 1, DstSize: 4, Lanes: tgt.lanes, Unroll: 32 / tgt.lanes}, dst, src, n, Each(8, func(s *Step) {
+			x := a.Vec()
+			a.VPMOVZXBD(s.Src, x)
+			a.VPSUBD(bias, x, x)
+			r := a.Vec()
+			a.VPSLLVD(x, one, r)
+			s.Store(r, s.Dst, 32, nil)
+		}))
+		return
+	}
+	var lo, hi [32]byte // 1 << i in bytes 0..15 of each 128-bit lane
+	for i := range 16 {
+		v := uint16(1) << i
+		if bits == 8 {
+			v &= 0xFF
+		}
+		lo[i], lo[16+i] = byte(v), byte(v)
+		hi[i], hi[16+i] = byte(v>>8), byte(v>>8)
+	}
+	loP := a.ConstBytes(fmt.Sprintf("e8m0pow2lo%d", bits), lo[:])
+	var hiP VecVirtual
+	if bits == 16 {
+		hiP = a.ConstBytes("e8m0pow2hi", hi[:])
+	}
+	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	a.Stream(Loop{SrcSize: 1, DstSize: tgt.bytes, Lanes: tgt.lanes, Unroll: 32 / tgt.lanes}, dst, src, n, Each(tgt.lanes, func(s *Step) {
+		x := a.Vec() // 32 bytes, or 16 in the low half for 16-bit targets
+		if bits == 8 {
+			a.VMOVDQU(s.Src, x)
+		} else {
+			a.VPMOVZXBW(s.Src, x) // words: their high bytes become 0xF1 below, which VPSHUFB reads as 0
+		}
+		a.VPSUBB(b8(127), x, x)
+		a.VPADDUSB(b8(0x70), x, x)
+		if bits == 8 {
+			a.VPSHUFB(x, loP, x)
+			s.Store(x, s.Dst, 8, nil)
+			return
+		}
+		l, h := a.Vec(), a.Vec()
+		a.VPSHUFB(x, loP, l)
+		a.VPSHUFB(x, hiP, h)
+		a.VPSLLW(U8(8), h, h)
+		a.VPOR(h, l, l)
+		s.Store(l, s.Dst, 16, nil)
+	}))
+}
+
+// e8m0Packed emits the AVX2 kernels of FLOAT8E8M0 → the packed integers,
+// e8m0ToI4AVX2 (INT4, UINT4) and e8m0ToI2AVX2 (INT2, UINT2), which
+// e8m0ToInt's lookup of 1 << (x-127) modulo 2^bits gives codes that
+// packNibbles or i8ToI2's multiply-adds pack, 32 source bytes a step. (The AVX2 route through the 256-entry table, sixteen
+// VPSHUFB and fifteen VPBLENDVB, and the pack ran at 0.08× copy().)
+func e8m0Packed(a *Asm) {
+	for _, bits := range []int{4, 2} {
+		per := 8 / bits // source bytes per result byte
+		a.Func(fmt.Sprintf("e8m0ToI%dAVX2", bits), AVX2, "func(dst *uint8, src *uint8, n int)",
+			fmt.Sprintf("n counts groups of %d source bytes, a multiple of %d (gen/amd64 e8m0Packed).", per, 32/per))
+		dst, src, n := a.Args()
+		var codes [32]byte
+		for i := range 16 {
+			codes[i] = byte((1 << i) & (1<<bits - 1))
+			codes[16+i] = codes[i]
+		}
+		tab := a.ConstBytes(fmt.Sprintf("e8m0codes%d", bits), codes[:])
+		b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+		var nc nibbleConsts
+		var w14, w116 Op
+		var nw func(x VecVirtual) VecVirtual
+		if bits == 4 {
+			nc = a.nibbleConsts()
+		} else {
+			w14, w116 = a.Splat(0x04010401), a.Splat(0x00100001)
+			nw = a.narrower(32, 8)
+		}
+		a.Stream(Loop{SrcSize: per, DstSize: 1, Lanes: 32 / per, Unroll: 2}, dst, src, n, Each(32/per, func(s *Step) {
+			x := a.Vec()
+			a.VMOVDQU(s.Src, x)
+			a.VPSUBB(b8(127), x, x)
+			a.VPADDUSB(b8(0x70), x, x)
+			a.VPSHUFB(x, tab, x)
+			if bits == 4 {
+				s.StoreLow(a.packNibbles(nc, x), 16, s.Dst, 8, nil)
+				return
+			}
+			a.VPMADDUBSW(w14, x, x) // as i8ToI2
+			a.VPMADDWD(w116, x, x)
+			s.StoreLow(nw(x), 8, s.Dst, 8, nil)
+		}))
+	}
+}
+
+// int8F4 emits the AVX2 kernels of INT8 and UINT8 → FLOAT4E2M1
+// (i8ToF4AVX2, u8ToF4AVX2): every magnitude from 6 on saturates to 6 (code
+// 7), so min(|x|, 7) indexes a VPSHUFB table of the codes of 0..7, computed
+// here from the format's grid (0, 0.5, 1, 1.5, 2, 3, 4, 6; to nearest
+// even), the sign is bit 3 of the code (an integer is never -0), and
+// packNibbles packs the codes; n counts pairs of source bytes, a multiple
+// of 16. (The AVX2 route through the 256-entry table ran at 0.08× copy().)
+func int8F4(a *Asm) {
+	var codes [32]byte
+	for v := range 8 {
+		codes[v], codes[16+v] = f4Code(float64(v)), f4Code(float64(v))
+	}
+	for _, signed := range []bool{true, false} {
+		name := "u8ToF4AVX2"
+		if signed {
+			name = "i8ToF4AVX2"
+		}
+		a.Func(name, AVX2, "func(dst *uint8, src *uint8, n int)", "n counts pairs of source bytes, a multiple of 16 (gen/amd64 int8F4).")
+		dst, src, n := a.Args()
+		tab := a.ConstBytes("f4codes", codes[:])
+		seven, eight := a.Splat(0x07070707), a.Splat(0x08080808)
+		zero := a.Vec()
+		a.VPXOR(zero, zero, zero)
+		nc := a.nibbleConsts()
+		a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+			x, c := a.Vec(), a.Vec()
+			a.VMOVDQU(s.Src, x)
+			if signed {
+				a.VPABSB(x, c) // -128 gives 0x80, above 7 as an unsigned byte
+				a.VPMINUB(seven, c, c)
+			} else {
+				a.VPMINUB(seven, x, c)
+			}
+			a.VPSHUFB(c, tab, c)
+			if signed {
+				a.VPCMPGTB(x, zero, x) // x < 0
+				a.VPAND(eight, x, x)
+				a.VPOR(x, c, c)
+			}
+			s.StoreLow(a.packNibbles(nc, c), 16, s.Dst, 8, nil)
+		}))
+	}
+}
+
+// e8m0F4 emits e8m0ToF4AVX2, FLOAT8E8M0 → FLOAT4E2M1 as e8m0Packed's
+// lookups: 2^(x-127) has a code other than 0 and 6's only for x in
+// 126..129, so min(x, 130) - 126 indexes a table of 5 codes (the smaller x
+// wrap to bytes that VPSHUFB reads as 0); NaN, 0xFF, is FLOAT4E2M1's NaN
+// code 0x8 (the reference's -0). n counts pairs of source bytes, a
+// multiple of 16.
+func e8m0F4(a *Asm) {
+	const lo, hi = 126, 130
+	var codes [32]byte
+	for x := range 255 {
+		c := f4Code(math.Ldexp(1, x-127))
+		switch {
+		case x < lo && c != 0, x > hi && c != 7:
+			panic(fmt.Sprintf("e8m0F4: 2^%d has the code %d", x-127, c))
+		case x >= lo && x <= hi:
+			codes[x-lo], codes[16+x-lo] = c, c
+		}
+	}
+	a.Func("e8m0ToF4AVX2", AVX2, "func(dst *uint8, src *uint8, n int)", "n counts pairs of source bytes, a multiple of 16 (gen/amd64 e8m0F4).")
+	dst, src, n := a.Args()
+	tab := a.ConstBytes("e8m0f4codes", codes[:])
+	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	ones := a.AllOnes()
+	nc := a.nibbleConsts()
+	a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+		x, c := a.Vec(), a.Vec()
+		a.VMOVDQU(s.Src, x)
+		a.VPMINUB(b8(hi), x, c)
+		a.VPSUBB(b8(lo), c, c)
+		a.VPADDUSB(b8(0x70), c, c)
+		a.VPSHUFB(c, tab, c)
+		a.VPCMPEQB(ones, x, x) // NaN
+		a.VPBLENDVB(x, b8(0x08), c, c)
+		s.StoreLow(a.packNibbles(nc, c), 16, s.Dst, 8, nil)
+	}))
+}
