@@ -482,54 +482,49 @@ TEXT ·f32ToBF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ n+16(FP), DX
 
 main:
-	CMPQ      DX, $0x00000020
-	JB        single
-	VMOVDQU   (CX), Y0
-	VCMPPS    $0x03, Y0, Y0, Y1
-	VPAND     splat32_80000000<>+0(SB), Y0, Y2
-	VPOR      splat32_7fc00000<>+0(SB), Y2, Y2
-	VPBLENDVB Y1, Y2, Y0, Y0
+	CMPQ    DX, $0x00000020
+	JB      single
+	VMOVDQU (CX), Y0
+	VCMPPS  $0x03, Y0, Y0, Y1
+	VMOVDQU 32(CX), Y2
+	VCMPPS  $0x03, Y2, Y2, Y3
+	VMOVDQU 64(CX), Y4
+	VCMPPS  $0x03, Y4, Y4, Y5
+	VMOVDQU 96(CX), Y6
+	VCMPPS  $0x03, Y6, Y6, Y7
+	VPOR    Y3, Y1, Y8
+	VPOR    Y5, Y8, Y8
+	VPOR    Y7, Y8, Y8
+	VPTEST  Y8, Y8
+	JNZ     nan1
+
+quiet2:
 	VPSRLD    $0x10, Y0, Y1
 	VPAND     splat32_00000001<>+0(SB), Y1, Y1
 	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
 	VPADDD    Y1, Y0, Y0
 	VPSRLD    $0x10, Y0, Y0
-	VMOVDQU   32(CX), Y1
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPAND     splat32_80000000<>+0(SB), Y1, Y3
-	VPOR      splat32_7fc00000<>+0(SB), Y3, Y3
-	VPBLENDVB Y2, Y3, Y1, Y1
-	VPSRLD    $0x10, Y1, Y2
-	VPAND     splat32_00000001<>+0(SB), Y2, Y2
-	VPADDD    splat32_00007fff<>+0(SB), Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VMOVDQU   64(CX), Y2
-	VCMPPS    $0x03, Y2, Y2, Y3
-	VPAND     splat32_80000000<>+0(SB), Y2, Y4
-	VPOR      splat32_7fc00000<>+0(SB), Y4, Y4
-	VPBLENDVB Y3, Y4, Y2, Y2
-	VPSRLD    $0x10, Y2, Y3
-	VPAND     splat32_00000001<>+0(SB), Y3, Y3
+	VPSRLD    $0x10, Y2, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
 	VPADDD    splat32_00007fff<>+0(SB), Y2, Y2
-	VPADDD    Y3, Y2, Y2
+	VPADDD    Y1, Y2, Y2
 	VPSRLD    $0x10, Y2, Y2
-	VMOVDQU   96(CX), Y3
-	VCMPPS    $0x03, Y3, Y3, Y4
-	VPAND     splat32_80000000<>+0(SB), Y3, Y5
-	VPOR      splat32_7fc00000<>+0(SB), Y5, Y5
-	VPBLENDVB Y4, Y5, Y3, Y3
-	VPSRLD    $0x10, Y3, Y4
-	VPAND     splat32_00000001<>+0(SB), Y4, Y4
-	VPADDD    splat32_00007fff<>+0(SB), Y3, Y3
-	VPADDD    Y4, Y3, Y3
+	VPSRLD    $0x10, Y4, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y4, Y3
+	VPADDD    Y1, Y3, Y3
 	VPSRLD    $0x10, Y3, Y3
-	VPACKUSDW Y1, Y0, Y0
+	VPSRLD    $0x10, Y6, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y6, Y4
+	VPADDD    Y1, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y2, Y0, Y0
 	VPERMQ    $0xd8, Y0, Y0
 	VMOVDQU   Y0, (AX)
-	VPACKUSDW Y3, Y2, Y2
-	VPERMQ    $0xd8, Y2, Y2
-	VMOVDQU   Y2, 32(AX)
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 32(AX)
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000020, DX
@@ -559,6 +554,21 @@ single:
 tail:
 	VZEROUPPER
 	RET
+
+nan1:
+	VPAND     splat32_80000000<>+0(SB), Y0, Y8
+	VPOR      splat32_7fc00000<>+0(SB), Y8, Y8
+	VPBLENDVB Y1, Y8, Y0, Y0
+	VPAND     splat32_80000000<>+0(SB), Y2, Y1
+	VPOR      splat32_7fc00000<>+0(SB), Y1, Y1
+	VPBLENDVB Y3, Y1, Y2, Y2
+	VPAND     splat32_80000000<>+0(SB), Y4, Y1
+	VPOR      splat32_7fc00000<>+0(SB), Y1, Y1
+	VPBLENDVB Y5, Y1, Y4, Y4
+	VPAND     splat32_80000000<>+0(SB), Y6, Y1
+	VPOR      splat32_7fc00000<>+0(SB), Y1, Y1
+	VPBLENDVB Y7, Y1, Y6, Y6
+	JMP       quiet2
 
 DATA splat32_80000000<>+0(SB)/4, $0x80000000
 DATA splat32_80000000<>+4(SB)/4, $0x80000000
@@ -673,54 +683,49 @@ TEXT ·f32ToBF16AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ DX, BX
 
 body:
-	CMPQ      DX, $0x00000020
-	JB        done
-	VMOVDQU   (CX), Y0
-	VCMPPS    $0x03, Y0, Y0, Y1
-	VPAND     splat32_80000000<>+0(SB), Y0, Y2
-	VPOR      splat32_7fc00000<>+0(SB), Y2, Y2
-	VPBLENDVB Y1, Y2, Y0, Y0
+	CMPQ    DX, $0x00000020
+	JB      done
+	VMOVDQU (CX), Y0
+	VCMPPS  $0x03, Y0, Y0, Y1
+	VMOVDQU 32(CX), Y2
+	VCMPPS  $0x03, Y2, Y2, Y3
+	VMOVDQU 64(CX), Y4
+	VCMPPS  $0x03, Y4, Y4, Y5
+	VMOVDQU 96(CX), Y6
+	VCMPPS  $0x03, Y6, Y6, Y7
+	VPOR    Y3, Y1, Y8
+	VPOR    Y5, Y8, Y8
+	VPOR    Y7, Y8, Y8
+	VPTEST  Y8, Y8
+	JNZ     nan1
+
+quiet2:
 	VPSRLD    $0x10, Y0, Y1
 	VPAND     splat32_00000001<>+0(SB), Y1, Y1
 	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
 	VPADDD    Y1, Y0, Y0
 	VPSRLD    $0x10, Y0, Y0
-	VMOVDQU   32(CX), Y1
-	VCMPPS    $0x03, Y1, Y1, Y2
-	VPAND     splat32_80000000<>+0(SB), Y1, Y3
-	VPOR      splat32_7fc00000<>+0(SB), Y3, Y3
-	VPBLENDVB Y2, Y3, Y1, Y1
-	VPSRLD    $0x10, Y1, Y2
-	VPAND     splat32_00000001<>+0(SB), Y2, Y2
-	VPADDD    splat32_00007fff<>+0(SB), Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VMOVDQU   64(CX), Y2
-	VCMPPS    $0x03, Y2, Y2, Y3
-	VPAND     splat32_80000000<>+0(SB), Y2, Y4
-	VPOR      splat32_7fc00000<>+0(SB), Y4, Y4
-	VPBLENDVB Y3, Y4, Y2, Y2
-	VPSRLD    $0x10, Y2, Y3
-	VPAND     splat32_00000001<>+0(SB), Y3, Y3
+	VPSRLD    $0x10, Y2, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
 	VPADDD    splat32_00007fff<>+0(SB), Y2, Y2
-	VPADDD    Y3, Y2, Y2
+	VPADDD    Y1, Y2, Y2
 	VPSRLD    $0x10, Y2, Y2
-	VMOVDQU   96(CX), Y3
-	VCMPPS    $0x03, Y3, Y3, Y4
-	VPAND     splat32_80000000<>+0(SB), Y3, Y5
-	VPOR      splat32_7fc00000<>+0(SB), Y5, Y5
-	VPBLENDVB Y4, Y5, Y3, Y3
-	VPSRLD    $0x10, Y3, Y4
-	VPAND     splat32_00000001<>+0(SB), Y4, Y4
-	VPADDD    splat32_00007fff<>+0(SB), Y3, Y3
-	VPADDD    Y4, Y3, Y3
+	VPSRLD    $0x10, Y4, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y4, Y3
+	VPADDD    Y1, Y3, Y3
 	VPSRLD    $0x10, Y3, Y3
-	VPACKUSDW Y1, Y0, Y0
+	VPSRLD    $0x10, Y6, Y1
+	VPAND     splat32_00000001<>+0(SB), Y1, Y1
+	VPADDD    splat32_00007fff<>+0(SB), Y6, Y4
+	VPADDD    Y1, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y2, Y0, Y0
 	VPERMQ    $0xd8, Y0, Y0
 	VMOVNTDQ  Y0, (AX)
-	VPACKUSDW Y3, Y2, Y2
-	VPERMQ    $0xd8, Y2, Y2
-	VMOVNTDQ  Y2, 32(AX)
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVNTDQ  Y3, 32(AX)
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000020, DX
@@ -732,6 +737,21 @@ done:
 	MOVQ BX, ret+24(FP)
 	VZEROUPPER
 	RET
+
+nan1:
+	VPAND     splat32_80000000<>+0(SB), Y0, Y8
+	VPOR      splat32_7fc00000<>+0(SB), Y8, Y8
+	VPBLENDVB Y1, Y8, Y0, Y0
+	VPAND     splat32_80000000<>+0(SB), Y2, Y1
+	VPOR      splat32_7fc00000<>+0(SB), Y1, Y1
+	VPBLENDVB Y3, Y1, Y2, Y2
+	VPAND     splat32_80000000<>+0(SB), Y4, Y1
+	VPOR      splat32_7fc00000<>+0(SB), Y1, Y1
+	VPBLENDVB Y5, Y1, Y4, Y4
+	VPAND     splat32_80000000<>+0(SB), Y6, Y1
+	VPOR      splat32_7fc00000<>+0(SB), Y1, Y1
+	VPBLENDVB Y7, Y1, Y6, Y6
+	JMP       quiet2
 
 // func f32ToBF16AVX512BF16(dst *uint16, src *float32, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512_BF16, BMI2
