@@ -36,6 +36,10 @@ func f8Half(a *Asm) {
 			f8HalfBytes(a, pl)
 			continue
 		}
+		if k.f.e8m0 && k.t == halfF16 {
+			e8m0F16(a)
+			continue
+		}
 		dst, src, n := a.Args()
 		// Constants in memory (Splat), which spares the 16 registers.
 		w := func(v uint16) Op { return a.Splat(uint32(v) | uint32(v)<<16) }
@@ -101,6 +105,28 @@ func f8Half(a *Asm) {
 			s.Store(r, s.Dst, 16, nil)
 		}))
 	}
+}
+
+// e8m0F16 is f8Half's FLOAT8E8M0 → FLOAT16: x << 23 is the float32 of
+// 2^(x-127) (+0 for x = 0, 2^-127, which FLOAT16 rounds to 0 anyway; +Inf
+// for 0xFF, which takes the quiet bit 0x00400000 to be NaN), and VCVTPS2PH
+// rounds it as the reference does: to 0 below 2^-24 (2^-25 is a tie, to
+// the even 0), subnormals exact, Inf from 2^16, NaN to 0x7E00. Six
+// instructions per 8 elements against about 16 per 16 on f8Half's route
+// (0.28× copy() there).
+func e8m0F16(a *Asm) {
+	dst, src, n := a.Args()
+	inf, quiet := a.Splat(0x7F800000), a.Splat(0x00400000)
+	a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, Each(8, func(s *Step) {
+		x, m := a.YMM(), a.YMM()
+		a.VPMOVZXBD(s.Src, x)
+		a.VPSLLD(U8(23), x, x)
+		a.VPCMPEQD(inf, x, m)
+		a.VPAND(quiet, m, m)
+		a.VPOR(m, x, x)
+		a.VCVTPS2PH(U8(0), x, x.AsX())
+		s.Store(x.AsX().(VecVirtual), s.Dst, 16, nil)
+	}))
 }
 
 // f8HalfBytes is f8Half for the signed types (all but E8M0), 32 elements
