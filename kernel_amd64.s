@@ -25782,119 +25782,97 @@ TEXT ·bf16ToE8M0AVX2(SB), NOSPLIT, $0-32
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
-	MOVL         $0x00800000, SI
+	MOVL         8(BX), SI
+	ANDL         $0x01, SI
 	VMOVD        SI, X0
-	VPBROADCASTD X0, Y0
-	VPBROADCASTD (BX), Y1
-	VPBROADCASTD 4(BX), Y2
-	VPBROADCASTD 8(BX), Y3
-	VPSLLD       $0x18, Y3, Y3
-	VPSRAD       $0x18, Y3, Y3
-	VMOVDQU      packdb4_2<>+0(SB), Y4
+	VPBROADCASTW X0, Y0
+	MOVL         8(BX), DI
+	ANDL         $0x01, DI
+	SHLL         $0x07, DI
+	MOVL         (BX), SI
+	SHRL         $0x10, SI
+	SUBL         DI, SI
+	VMOVD        SI, X1
+	VPBROADCASTW X1, Y1
+	MOVL         (BX), DI
+	SHRL         $0x12, DI
+	MOVL         $0x0000003f, SI
+	SUBL         DI, SI
+	VMOVD        SI, X2
+	VPBROADCASTW X2, Y2
+	MOVL         (BX), DI
+	SHRL         $0x11, DI
+	MOVL         $0x0000007f, SI
+	SUBL         DI, SI
+	VMOVD        SI, X3
+	VPBROADCASTW X3, Y3
+	MOVL         8(BX), BX
+	ANDL         $0x000000ff, BX
+	VMOVD        BX, X4
+	VPBROADCASTW X4, Y4
 
-main:
+single:
 	CMPQ      DX, $0x00000020
-	JB        single
-	VMOVDQU   (CX), X5
-	VPMOVZXWD X5, Y5
-	VPSLLD    $0x10, Y5, Y5
-	VPAND     splat32_7fffffff<>+0(SB), Y5, Y5
-	VPCMPGTD  Y5, Y0, Y7
-	VCVTDQ2PS Y5, Y6
-	VPBLENDVB Y7, Y6, Y5, Y5
-	VPADDD    Y1, Y5, Y6
-	VPSRLD    $0x17, Y6, Y6
-	VPAND     splat32_00000095<>+0(SB), Y7, Y7
-	VPSUBD    Y7, Y6, Y6
-	VPMAXSD   Y3, Y6, Y6
-	VPMINUD   Y2, Y6, Y6
-	VPCMPGTD  splat32_7f800000<>+0(SB), Y5, Y5
-	VPBLENDVB Y5, splat32_000000ff<>+0(SB), Y6, Y6
-	VMOVDQU   16(CX), X5
-	VPMOVZXWD X5, Y5
-	VPSLLD    $0x10, Y5, Y5
-	VPAND     splat32_7fffffff<>+0(SB), Y5, Y5
-	VPCMPGTD  Y5, Y0, Y8
-	VCVTDQ2PS Y5, Y7
-	VPBLENDVB Y8, Y7, Y5, Y5
-	VPADDD    Y1, Y5, Y7
-	VPSRLD    $0x17, Y7, Y7
-	VPAND     splat32_00000095<>+0(SB), Y8, Y8
-	VPSUBD    Y8, Y7, Y7
-	VPMAXSD   Y3, Y7, Y7
-	VPMINUD   Y2, Y7, Y7
-	VPCMPGTD  splat32_7f800000<>+0(SB), Y5, Y5
-	VPBLENDVB Y5, splat32_000000ff<>+0(SB), Y7, Y7
-	VMOVDQU   32(CX), X5
-	VPMOVZXWD X5, Y5
-	VPSLLD    $0x10, Y5, Y5
-	VPAND     splat32_7fffffff<>+0(SB), Y5, Y5
-	VPCMPGTD  Y5, Y0, Y9
-	VCVTDQ2PS Y5, Y8
-	VPBLENDVB Y9, Y8, Y5, Y5
-	VPADDD    Y1, Y5, Y8
-	VPSRLD    $0x17, Y8, Y8
-	VPAND     splat32_00000095<>+0(SB), Y9, Y9
-	VPSUBD    Y9, Y8, Y8
-	VPMAXSD   Y3, Y8, Y8
-	VPMINUD   Y2, Y8, Y8
-	VPCMPGTD  splat32_7f800000<>+0(SB), Y5, Y5
-	VPBLENDVB Y5, splat32_000000ff<>+0(SB), Y8, Y8
-	VMOVDQU   48(CX), X5
-	VPMOVZXWD X5, Y5
-	VPSLLD    $0x10, Y5, Y5
-	VPAND     splat32_7fffffff<>+0(SB), Y5, Y5
-	VPCMPGTD  Y5, Y0, Y10
-	VCVTDQ2PS Y5, Y9
-	VPBLENDVB Y10, Y9, Y5, Y5
-	VPADDD    Y1, Y5, Y9
-	VPSRLD    $0x17, Y9, Y9
-	VPAND     splat32_00000095<>+0(SB), Y10, Y10
-	VPSUBD    Y10, Y9, Y9
-	VPMAXSD   Y3, Y9, Y9
-	VPMINUD   Y2, Y9, Y9
-	VPCMPGTD  splat32_7f800000<>+0(SB), Y5, Y5
-	VPBLENDVB Y5, splat32_000000ff<>+0(SB), Y9, Y9
-	VPACKUSDW Y7, Y6, Y6
-	VPACKUSDW Y9, Y8, Y8
-	VPACKUSWB Y8, Y6, Y6
-	VPERMD    Y6, Y4, Y6
+	JB        tail
+	VMOVDQU   (CX), Y5
+	VPAND     splat32_7fff7fff<>+0(SB), Y5, Y5
+	VPADDW    Y1, Y5, Y6
+	VPSRLW    $0x07, Y6, Y6
+	VPMINUW   splat32_00fe00fe<>+0(SB), Y6, Y6
+	VPADDW    Y0, Y6, Y6
+	VPCMPGTW  splat32_7f807f80<>+0(SB), Y5, Y7
+	VPBLENDVB Y7, splat32_00ff00ff<>+0(SB), Y6, Y6
+	VPCMPGTW  Y2, Y5, Y7
+	VPANDN    Y4, Y7, Y8
+	VPCMPGTW  Y3, Y5, Y7
+	VPSUBW    Y7, Y8, Y8
+	VPCMPGTW  splat32_007f007f<>+0(SB), Y5, Y7
+	VPBLENDVB Y7, Y6, Y8, Y6
+	VMOVDQU   32(CX), Y5
+	VPAND     splat32_7fff7fff<>+0(SB), Y5, Y5
+	VPADDW    Y1, Y5, Y7
+	VPSRLW    $0x07, Y7, Y7
+	VPMINUW   splat32_00fe00fe<>+0(SB), Y7, Y7
+	VPADDW    Y0, Y7, Y7
+	VPCMPGTW  splat32_7f807f80<>+0(SB), Y5, Y8
+	VPBLENDVB Y8, splat32_00ff00ff<>+0(SB), Y7, Y7
+	VPCMPGTW  Y2, Y5, Y8
+	VPANDN    Y4, Y8, Y9
+	VPCMPGTW  Y3, Y5, Y8
+	VPSUBW    Y8, Y9, Y9
+	VPCMPGTW  splat32_007f007f<>+0(SB), Y5, Y8
+	VPBLENDVB Y8, Y7, Y9, Y7
+	VPACKUSWB Y7, Y6, Y6
+	VPERMQ    $0xd8, Y6, Y6
 	VMOVDQU   Y6, (AX)
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000020, AX
 	SUBQ      $0x00000020, DX
-	JMP       main
-
-single:
-	CMPQ         DX, $0x00000008
-	JB           tail
-	VMOVDQU      (CX), X4
-	VPMOVZXWD    X4, Y4
-	VPSLLD       $0x10, Y4, Y4
-	VPAND        splat32_7fffffff<>+0(SB), Y4, Y4
-	VPCMPGTD     Y4, Y0, Y6
-	VCVTDQ2PS    Y4, Y5
-	VPBLENDVB    Y6, Y5, Y4, Y4
-	VPADDD       Y1, Y4, Y5
-	VPSRLD       $0x17, Y5, Y5
-	VPAND        splat32_00000095<>+0(SB), Y6, Y6
-	VPSUBD       Y6, Y5, Y5
-	VPMAXSD      Y3, Y5, Y5
-	VPMINUD      Y2, Y5, Y5
-	VPCMPGTD     splat32_7f800000<>+0(SB), Y4, Y4
-	VPBLENDVB    Y4, splat32_000000ff<>+0(SB), Y5, Y5
-	VEXTRACTI128 $0x01, Y5, X4
-	VPACKUSDW    X4, X5, X5
-	VPACKUSWB    X5, X5, X5
-	VMOVQ        X5, (AX)
-	ADDQ         $0x00000010, CX
-	ADDQ         $0x00000008, AX
-	SUBQ         $0x00000008, DX
-	JMP          single
+	JMP       single
 
 tail:
 	VZEROUPPER
 	RET
+
+DATA splat32_00fe00fe<>+0(SB)/4, $0x00fe00fe
+DATA splat32_00fe00fe<>+4(SB)/4, $0x00fe00fe
+DATA splat32_00fe00fe<>+8(SB)/4, $0x00fe00fe
+DATA splat32_00fe00fe<>+12(SB)/4, $0x00fe00fe
+DATA splat32_00fe00fe<>+16(SB)/4, $0x00fe00fe
+DATA splat32_00fe00fe<>+20(SB)/4, $0x00fe00fe
+DATA splat32_00fe00fe<>+24(SB)/4, $0x00fe00fe
+DATA splat32_00fe00fe<>+28(SB)/4, $0x00fe00fe
+GLOBL splat32_00fe00fe<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7f807f80<>+0(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+4(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+8(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+12(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+16(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+20(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+24(SB)/4, $0x7f807f80
+DATA splat32_7f807f80<>+28(SB)/4, $0x7f807f80
+GLOBL splat32_7f807f80<>(SB), RODATA|NOPTR, $32
 
 // func i16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
@@ -50952,16 +50930,6 @@ DATA splat32_3f3f3f3f<>+20(SB)/4, $0x3f3f3f3f
 DATA splat32_3f3f3f3f<>+24(SB)/4, $0x3f3f3f3f
 DATA splat32_3f3f3f3f<>+28(SB)/4, $0x3f3f3f3f
 GLOBL splat32_3f3f3f3f<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_7f807f80<>+0(SB)/4, $0x7f807f80
-DATA splat32_7f807f80<>+4(SB)/4, $0x7f807f80
-DATA splat32_7f807f80<>+8(SB)/4, $0x7f807f80
-DATA splat32_7f807f80<>+12(SB)/4, $0x7f807f80
-DATA splat32_7f807f80<>+16(SB)/4, $0x7f807f80
-DATA splat32_7f807f80<>+20(SB)/4, $0x7f807f80
-DATA splat32_7f807f80<>+24(SB)/4, $0x7f807f80
-DATA splat32_7f807f80<>+28(SB)/4, $0x7f807f80
-GLOBL splat32_7f807f80<>(SB), RODATA|NOPTR, $32
 
 // func fusedI16ToF16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C

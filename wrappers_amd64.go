@@ -9,7 +9,7 @@ import "unsafe"
 // Elements per step of each AVX2 kernel (its Loop.Lanes in gen/amd64): the
 // wrappers pass a multiple and convert the rest in Go.
 const (
-	bf16ToE8M0AVX2Lanes      = 8
+	bf16ToE8M0AVX2Lanes      = 32
 	bf16ToF16AVX2Lanes       = 8
 	bf16ToF32AVX2Lanes       = 16
 	bf16ToF8AVX2Lanes        = 8

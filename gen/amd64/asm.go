@@ -307,12 +307,16 @@ func (a *Asm) ConstBytes(name string, b []byte) VecVirtual {
 
 // WordOf returns a vector holding, in every 16-bit lane, the low 16 bits of
 // the 32-bit general register that set computes (from the kernel's
-// parameters, before the loop). AVX-512 only: VPBROADCASTW from a general
-// register has no VEX form.
+// parameters, before the loop).
 func (a *Asm) WordOf(set func(r GPVirtual)) VecVirtual {
 	r := a.GP32()
 	set(r)
 	v := a.Vec()
+	if a.isa == AVX2 { // VPBROADCASTW from a general register is AVX-512
+		a.VMOVD(r, v.AsX())
+		a.VPBROADCASTW(v.AsX(), v)
+		return v
+	}
 	a.VPBROADCASTW(r, v)
 	return v
 }
