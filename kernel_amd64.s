@@ -25368,108 +25368,145 @@ subnormal7:
 	JMP         normal8
 
 // func f16ToE8M0AVX2(dst *uint8, src *uint16, n int, p *[4]uint32)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2
 TEXT ·f16ToE8M0AVX2(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
-	MOVL         $0x00800000, SI
+	MOVL         8(BX), SI
+	ANDL         $0x000000ff, SI
 	VMOVD        SI, X0
-	VPBROADCASTD X0, Y0
-	VPBROADCASTD (BX), Y0
-	VPBROADCASTD 4(BX), Y1
-	VPBROADCASTD 8(BX), Y1
-	VPSLLD       $0x18, Y1, Y1
-	VPSRAD       $0x18, Y1, Y1
-	VPSRLD       $0x1f, Y1, Y1
-	VPSLLD       $0x17, Y1, Y2
-	VPSUBD       Y2, Y0, Y2
-	VMOVDQU      packdb4_2<>+0(SB), Y0
+	VPBROADCASTW X0, Y0
+	MOVL         (BX), SI
+	SHRL         $0x0d, SI
+	VMOVD        SI, X1
+	VPBROADCASTW X1, Y1
+	MOVL         8(BX), DI
+	ANDL         $0x01, DI
+	MOVL         $0x00007b02, SI
+	SUBL         DI, SI
+	VMOVD        SI, X2
+	VPBROADCASTW X2, Y2
+	VPBROADCASTD (BX), Y3
+	VPXOR        Y4, Y4, Y4
 
-main:
+single:
 	CMPQ      DX, $0x00000020
-	JB        single
-	VMOVDQU   (CX), X3
-	VCVTPH2PS X3, Y3
-	VPAND     splat32_7fffffff<>+0(SB), Y3, Y3
-	VPADDD    Y2, Y3, Y4
-	VPSRLD    $0x17, Y4, Y4
-	VPMINUD   splat32_000000fe<>+0(SB), Y4, Y4
-	VPADDD    Y1, Y4, Y4
-	VPCMPGTD  splat32_7f800000<>+0(SB), Y3, Y3
-	VPBLENDVB Y3, splat32_000000ff<>+0(SB), Y4, Y4
-	VMOVDQU   16(CX), X3
-	VCVTPH2PS X3, Y3
-	VPAND     splat32_7fffffff<>+0(SB), Y3, Y3
-	VPADDD    Y2, Y3, Y5
-	VPSRLD    $0x17, Y5, Y5
-	VPMINUD   splat32_000000fe<>+0(SB), Y5, Y5
-	VPADDD    Y1, Y5, Y5
-	VPCMPGTD  splat32_7f800000<>+0(SB), Y3, Y3
-	VPBLENDVB Y3, splat32_000000ff<>+0(SB), Y5, Y5
-	VMOVDQU   32(CX), X3
-	VCVTPH2PS X3, Y3
-	VPAND     splat32_7fffffff<>+0(SB), Y3, Y3
-	VPADDD    Y2, Y3, Y6
-	VPSRLD    $0x17, Y6, Y6
-	VPMINUD   splat32_000000fe<>+0(SB), Y6, Y6
-	VPADDD    Y1, Y6, Y6
-	VPCMPGTD  splat32_7f800000<>+0(SB), Y3, Y3
-	VPBLENDVB Y3, splat32_000000ff<>+0(SB), Y6, Y6
-	VMOVDQU   48(CX), X3
-	VCVTPH2PS X3, Y3
-	VPAND     splat32_7fffffff<>+0(SB), Y3, Y3
-	VPADDD    Y2, Y3, Y7
-	VPSRLD    $0x17, Y7, Y7
-	VPMINUD   splat32_000000fe<>+0(SB), Y7, Y7
-	VPADDD    Y1, Y7, Y7
-	VPCMPGTD  splat32_7f800000<>+0(SB), Y3, Y3
-	VPBLENDVB Y3, splat32_000000ff<>+0(SB), Y7, Y7
-	VPACKUSDW Y5, Y4, Y4
-	VPACKUSDW Y7, Y6, Y6
-	VPACKUSWB Y6, Y4, Y4
-	VPERMD    Y4, Y0, Y4
-	VMOVDQU   Y4, (AX)
+	JB        tail
+	VMOVDQU   (CX), Y5
+	VPAND     splat32_7fff7fff<>+0(SB), Y5, Y5
+	VPADDW    Y1, Y5, Y6
+	VPSRLW    $0x0a, Y6, Y6
+	VPADDW    splat32_00700070<>+0(SB), Y6, Y6
+	VPCMPGTW  splat32_7bff7bff<>+0(SB), Y5, Y7
+	VPSUBW    Y2, Y5, Y8
+	VPMINUW   splat32_00ff00ff<>+0(SB), Y8, Y8
+	VPBLENDVB Y7, Y8, Y6, Y6
+	VPCMPEQW  Y4, Y5, Y7
+	VPBLENDVB Y7, Y0, Y6, Y6
+	VPADDW    splat32_7c007c00<>+0(SB), Y5, Y7
+	VPCMPGTW  splat32_7c007c00<>+0(SB), Y7, Y7
+	VMOVDQU   32(CX), Y8
+	VPAND     splat32_7fff7fff<>+0(SB), Y8, Y8
+	VPADDW    Y1, Y8, Y9
+	VPSRLW    $0x0a, Y9, Y9
+	VPADDW    splat32_00700070<>+0(SB), Y9, Y9
+	VPCMPGTW  splat32_7bff7bff<>+0(SB), Y8, Y10
+	VPSUBW    Y2, Y8, Y11
+	VPMINUW   splat32_00ff00ff<>+0(SB), Y11, Y11
+	VPBLENDVB Y10, Y11, Y9, Y9
+	VPCMPEQW  Y4, Y8, Y10
+	VPBLENDVB Y10, Y0, Y9, Y9
+	VPADDW    splat32_7c007c00<>+0(SB), Y8, Y10
+	VPCMPGTW  splat32_7c007c00<>+0(SB), Y10, Y10
+	VPOR      Y10, Y7, Y11
+	VPTEST    Y11, Y11
+	JNZ       subnormal1
+
+packed2:
+	VPACKUSWB Y9, Y6, Y6
+	VPERMQ    $0xd8, Y6, Y6
+	VMOVDQU   Y6, (AX)
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000020, AX
 	SUBQ      $0x00000020, DX
-	JMP       main
-
-single:
-	CMPQ         DX, $0x00000008
-	JB           tail
-	VMOVDQU      (CX), X0
-	VCVTPH2PS    X0, Y0
-	VPAND        splat32_7fffffff<>+0(SB), Y0, Y0
-	VPADDD       Y2, Y0, Y3
-	VPSRLD       $0x17, Y3, Y3
-	VPMINUD      splat32_000000fe<>+0(SB), Y3, Y3
-	VPADDD       Y1, Y3, Y3
-	VPCMPGTD     splat32_7f800000<>+0(SB), Y0, Y0
-	VPBLENDVB    Y0, splat32_000000ff<>+0(SB), Y3, Y3
-	VEXTRACTI128 $0x01, Y3, X0
-	VPACKUSDW    X0, X3, X3
-	VPACKUSWB    X3, X3, X3
-	VMOVQ        X3, (AX)
-	ADDQ         $0x00000010, CX
-	ADDQ         $0x00000008, AX
-	SUBQ         $0x00000008, DX
-	JMP          single
+	JMP       single
 
 tail:
 	VZEROUPPER
 	RET
 
-DATA splat32_000000fe<>+0(SB)/4, $0x000000fe
-DATA splat32_000000fe<>+4(SB)/4, $0x000000fe
-DATA splat32_000000fe<>+8(SB)/4, $0x000000fe
-DATA splat32_000000fe<>+12(SB)/4, $0x000000fe
-DATA splat32_000000fe<>+16(SB)/4, $0x000000fe
-DATA splat32_000000fe<>+20(SB)/4, $0x000000fe
-DATA splat32_000000fe<>+24(SB)/4, $0x000000fe
-DATA splat32_000000fe<>+28(SB)/4, $0x000000fe
-GLOBL splat32_000000fe<>(SB), RODATA|NOPTR, $32
+subnormal1:
+	VPMOVZXWD    X5, Y11
+	VCVTDQ2PS    Y11, Y11
+	VPADDD       Y3, Y11, Y11
+	VPSRLD       $0x17, Y11, Y11
+	VPSUBD       splat32_00000018<>+0(SB), Y11, Y11
+	VEXTRACTI128 $0x01, Y5, X5
+	VPMOVZXWD    X5, Y5
+	VCVTDQ2PS    Y5, Y5
+	VPADDD       Y3, Y5, Y5
+	VPSRLD       $0x17, Y5, Y5
+	VPSUBD       splat32_00000018<>+0(SB), Y5, Y5
+	VPACKUSDW    Y5, Y11, Y11
+	VPERMQ       $0xd8, Y11, Y11
+	VPBLENDVB    Y7, Y11, Y6, Y6
+	VPMOVZXWD    X8, Y5
+	VCVTDQ2PS    Y5, Y5
+	VPADDD       Y3, Y5, Y5
+	VPSRLD       $0x17, Y5, Y5
+	VPSUBD       splat32_00000018<>+0(SB), Y5, Y5
+	VEXTRACTI128 $0x01, Y8, X7
+	VPMOVZXWD    X7, Y7
+	VCVTDQ2PS    Y7, Y7
+	VPADDD       Y3, Y7, Y7
+	VPSRLD       $0x17, Y7, Y7
+	VPSUBD       splat32_00000018<>+0(SB), Y7, Y7
+	VPACKUSDW    Y7, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPBLENDVB    Y10, Y5, Y9, Y9
+	JMP          packed2
+
+DATA splat32_00700070<>+0(SB)/4, $0x00700070
+DATA splat32_00700070<>+4(SB)/4, $0x00700070
+DATA splat32_00700070<>+8(SB)/4, $0x00700070
+DATA splat32_00700070<>+12(SB)/4, $0x00700070
+DATA splat32_00700070<>+16(SB)/4, $0x00700070
+DATA splat32_00700070<>+20(SB)/4, $0x00700070
+DATA splat32_00700070<>+24(SB)/4, $0x00700070
+DATA splat32_00700070<>+28(SB)/4, $0x00700070
+GLOBL splat32_00700070<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7bff7bff<>+0(SB)/4, $0x7bff7bff
+DATA splat32_7bff7bff<>+4(SB)/4, $0x7bff7bff
+DATA splat32_7bff7bff<>+8(SB)/4, $0x7bff7bff
+DATA splat32_7bff7bff<>+12(SB)/4, $0x7bff7bff
+DATA splat32_7bff7bff<>+16(SB)/4, $0x7bff7bff
+DATA splat32_7bff7bff<>+20(SB)/4, $0x7bff7bff
+DATA splat32_7bff7bff<>+24(SB)/4, $0x7bff7bff
+DATA splat32_7bff7bff<>+28(SB)/4, $0x7bff7bff
+GLOBL splat32_7bff7bff<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7c007c00<>+0(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+4(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+8(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+12(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+16(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+20(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+24(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+28(SB)/4, $0x7c007c00
+GLOBL splat32_7c007c00<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00000018<>+0(SB)/4, $0x00000018
+DATA splat32_00000018<>+4(SB)/4, $0x00000018
+DATA splat32_00000018<>+8(SB)/4, $0x00000018
+DATA splat32_00000018<>+12(SB)/4, $0x00000018
+DATA splat32_00000018<>+16(SB)/4, $0x00000018
+DATA splat32_00000018<>+20(SB)/4, $0x00000018
+DATA splat32_00000018<>+24(SB)/4, $0x00000018
+DATA splat32_00000018<>+28(SB)/4, $0x00000018
+GLOBL splat32_00000018<>(SB), RODATA|NOPTR, $32
 
 // func bf16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
@@ -25783,31 +25820,31 @@ TEXT ·bf16ToE8M0AVX2(SB), NOSPLIT, $0-32
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
 	MOVL         8(BX), SI
-	ANDL         $0x01, SI
+	ANDL         $0x000000ff, SI
 	VMOVD        SI, X0
 	VPBROADCASTW X0, Y0
+	MOVL         8(BX), SI
+	ANDL         $0x01, SI
+	VMOVD        SI, X1
+	VPBROADCASTW X1, Y1
 	MOVL         8(BX), DI
 	ANDL         $0x01, DI
 	SHLL         $0x07, DI
 	MOVL         (BX), SI
 	SHRL         $0x10, SI
 	SUBL         DI, SI
-	VMOVD        SI, X1
-	VPBROADCASTW X1, Y1
+	VMOVD        SI, X2
+	VPBROADCASTW X2, Y2
 	MOVL         (BX), DI
 	SHRL         $0x12, DI
 	MOVL         $0x0000003f, SI
 	SUBL         DI, SI
-	VMOVD        SI, X2
-	VPBROADCASTW X2, Y2
-	MOVL         (BX), DI
-	SHRL         $0x11, DI
-	MOVL         $0x0000007f, SI
-	SUBL         DI, SI
 	VMOVD        SI, X3
 	VPBROADCASTW X3, Y3
-	MOVL         8(BX), BX
-	ANDL         $0x000000ff, BX
+	MOVL         (BX), SI
+	SHRL         $0x11, SI
+	MOVL         $0x0000007f, BX
+	SUBL         SI, BX
 	VMOVD        BX, X4
 	VPBROADCASTW X4, Y4
 
@@ -25816,29 +25853,29 @@ single:
 	JB        tail
 	VMOVDQU   (CX), Y5
 	VPAND     splat32_7fff7fff<>+0(SB), Y5, Y5
-	VPADDW    Y1, Y5, Y6
+	VPADDW    Y2, Y5, Y6
 	VPSRLW    $0x07, Y6, Y6
 	VPMINUW   splat32_00fe00fe<>+0(SB), Y6, Y6
-	VPADDW    Y0, Y6, Y6
+	VPADDW    Y1, Y6, Y6
 	VPCMPGTW  splat32_7f807f80<>+0(SB), Y5, Y7
 	VPBLENDVB Y7, splat32_00ff00ff<>+0(SB), Y6, Y6
-	VPCMPGTW  Y2, Y5, Y7
-	VPANDN    Y4, Y7, Y8
 	VPCMPGTW  Y3, Y5, Y7
+	VPANDN    Y0, Y7, Y8
+	VPCMPGTW  Y4, Y5, Y7
 	VPSUBW    Y7, Y8, Y8
 	VPCMPGTW  splat32_007f007f<>+0(SB), Y5, Y7
 	VPBLENDVB Y7, Y6, Y8, Y6
 	VMOVDQU   32(CX), Y5
 	VPAND     splat32_7fff7fff<>+0(SB), Y5, Y5
-	VPADDW    Y1, Y5, Y7
+	VPADDW    Y2, Y5, Y7
 	VPSRLW    $0x07, Y7, Y7
 	VPMINUW   splat32_00fe00fe<>+0(SB), Y7, Y7
-	VPADDW    Y0, Y7, Y7
+	VPADDW    Y1, Y7, Y7
 	VPCMPGTW  splat32_7f807f80<>+0(SB), Y5, Y8
 	VPBLENDVB Y8, splat32_00ff00ff<>+0(SB), Y7, Y7
-	VPCMPGTW  Y2, Y5, Y8
-	VPANDN    Y4, Y8, Y9
 	VPCMPGTW  Y3, Y5, Y8
+	VPANDN    Y0, Y8, Y9
+	VPCMPGTW  Y4, Y5, Y8
 	VPSUBW    Y8, Y9, Y9
 	VPCMPGTW  splat32_007f007f<>+0(SB), Y5, Y8
 	VPBLENDVB Y8, Y7, Y9, Y7
@@ -26090,6 +26127,16 @@ single:
 tail:
 	VZEROUPPER
 	RET
+
+DATA splat32_000000fe<>+0(SB)/4, $0x000000fe
+DATA splat32_000000fe<>+4(SB)/4, $0x000000fe
+DATA splat32_000000fe<>+8(SB)/4, $0x000000fe
+DATA splat32_000000fe<>+12(SB)/4, $0x000000fe
+DATA splat32_000000fe<>+16(SB)/4, $0x000000fe
+DATA splat32_000000fe<>+20(SB)/4, $0x000000fe
+DATA splat32_000000fe<>+24(SB)/4, $0x000000fe
+DATA splat32_000000fe<>+28(SB)/4, $0x000000fe
+GLOBL splat32_000000fe<>(SB), RODATA|NOPTR, $32
 
 // func u16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
@@ -27115,16 +27162,6 @@ DATA splat32_39ff39ff<>+20(SB)/4, $0x39ff39ff
 DATA splat32_39ff39ff<>+24(SB)/4, $0x39ff39ff
 DATA splat32_39ff39ff<>+28(SB)/4, $0x39ff39ff
 GLOBL splat32_39ff39ff<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_7c007c00<>+0(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+4(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+8(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+12(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+16(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+20(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+24(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+28(SB)/4, $0x7c007c00
-GLOBL splat32_7c007c00<>(SB), RODATA|NOPTR, $32
 
 DATA splat32_00070007<>+0(SB)/4, $0x00070007
 DATA splat32_00070007<>+4(SB)/4, $0x00070007
@@ -42291,16 +42328,6 @@ DATA splat32_00020002<>+20(SB)/4, $0x00020002
 DATA splat32_00020002<>+24(SB)/4, $0x00020002
 DATA splat32_00020002<>+28(SB)/4, $0x00020002
 GLOBL splat32_00020002<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_7bff7bff<>+0(SB)/4, $0x7bff7bff
-DATA splat32_7bff7bff<>+4(SB)/4, $0x7bff7bff
-DATA splat32_7bff7bff<>+8(SB)/4, $0x7bff7bff
-DATA splat32_7bff7bff<>+12(SB)/4, $0x7bff7bff
-DATA splat32_7bff7bff<>+16(SB)/4, $0x7bff7bff
-DATA splat32_7bff7bff<>+20(SB)/4, $0x7bff7bff
-DATA splat32_7bff7bff<>+24(SB)/4, $0x7bff7bff
-DATA splat32_7bff7bff<>+28(SB)/4, $0x7bff7bff
-GLOBL splat32_7bff7bff<>(SB), RODATA|NOPTR, $32
 
 // func f16ToBF16AVX512(dst *uint16, src *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2

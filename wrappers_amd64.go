@@ -49,7 +49,7 @@ const (
 	f16ToBF16AVX2Lanes       = 16
 	f16ToE5M2AVX2Lanes       = 32
 	f16ToE5M2FNUZAVX2Lanes   = 32
-	f16ToE8M0AVX2Lanes       = 8
+	f16ToE8M0AVX2Lanes       = 32
 	f16ToF32AVX2Lanes        = 8
 	f16ToF8AVX2Lanes         = 8
 	f32ToBF16AVX2Lanes       = 8
