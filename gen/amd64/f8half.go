@@ -40,71 +40,64 @@ func f8Half(a *Asm) {
 			e8m0F16(a)
 			continue
 		}
-		dst, src, n := a.Args()
-		// Constants in memory (Splat), which spares the 16 registers.
-		w := func(v uint16) Op { return a.Splat(uint32(v) | uint32(v)<<16) }
-		mag, c0, below, sign, base := w(0x7F), w(uint16(pl.c0)), w(uint16(pl.limit-1)), w(0x8000), w(uint16(pl.base))
-		planes := subPlanes(a, pl, false)
-		type special struct{ at, out Op }
-		var specials []special
-		for _, sp := range pl.specials {
-			specials = append(specials, special{w(sp.at), w(sp.out)})
-		}
-		a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
-			x, m, r := a.YMM(), a.YMM(), a.YMM()
-			if k.f.e8m0 {
-				a.VPMOVZXBW(s.Src, x)
-				m = x
-			} else {
-				a.VPMOVSXBW(s.Src, x)
-				a.VPAND(mag, x, m)
-			}
-			a.VPADDW(c0, m, r)
-			a.VPSLLW(U8(pl.s), r, r)
-			// The sub table's entry, where m < limit.
-			idx, v, t, ge := a.YMM(), a.YMM(), a.YMM(), a.YMM()
-			if pl.base > 0 {
-				a.VPSUBUSW(base, m, idx)
-				a.VPOR(sign, idx, idx) // 0x80 in each high byte: VPSHUFB zeroes it
-			} else {
-				a.VPOR(sign, m, idx)
-			}
-			switch {
-			case planes[0] != nil && planes[1] != nil:
-				a.VPSHUFB(idx, planes[0], v)
-				a.VPSHUFB(idx, planes[1], t)
-				a.VPSLLW(U8(8), t, t)
-				a.VPOR(t, v, v)
-			case planes[0] != nil:
-				a.VPSHUFB(idx, planes[0], v)
-			case planes[1] != nil:
-				a.VPSHUFB(idx, planes[1], v)
-				a.VPSLLW(U8(8), v, v)
-			default:
-				a.VPXOR(v, v, v)
-			}
-			a.VPCMPGTW(below, m, ge) // m ≥ limit
-			a.VPBLENDVB(ge, r, v, r)
-			for i, sp := range pl.specials {
-				c := a.YMM()
-				of := m
-				if sp.onX {
-					of = x
-				}
-				if sp.gt {
-					a.VPCMPGTW(specials[i].at, of, c)
-				} else {
-					a.VPCMPEQW(specials[i].at, of, c)
-				}
-				a.VPBLENDVB(c, specials[i].out, r, r)
-			}
-			if !k.f.e8m0 {
-				a.VPAND(sign, x, t)
-				a.VPOR(t, r, r)
-			}
-			s.Store(r, s.Dst, 16, nil)
-		}))
+		e8m0BF16(a, pl)
 	}
+}
+
+// e8m0BF16 is f8Half's FLOAT8E8M0 → BFLOAT16, 16 elements a step on words:
+// x << 7 (c0 = 0), the sub table for x = 0 (2^-127, BFLOAT16's subnormal
+// 0x0040) and the specials (0xFF: NaN); no sign.
+func e8m0BF16(a *Asm, pl f8HalfParams) {
+	for _, sp := range pl.specials {
+		if sp.onX || pl.base != 0 {
+			panic("e8m0BF16: a special on the signed byte, or a table beyond 16 magnitudes")
+		}
+	}
+	dst, src, n := a.Args()
+	// Constants in memory (Splat), which spares the 16 registers.
+	w := func(v uint16) Op { return a.Splat(uint32(v) | uint32(v)<<16) }
+	c0, below, high := w(uint16(pl.c0)), w(uint16(pl.limit-1)), w(0x8000)
+	planes := subPlanes(a, pl, false)
+	type special struct{ at, out Op }
+	var specials []special
+	for _, sp := range pl.specials {
+		specials = append(specials, special{w(sp.at), w(sp.out)})
+	}
+	a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+		m, r := a.YMM(), a.YMM()
+		a.VPMOVZXBW(s.Src, m)
+		a.VPADDW(c0, m, r)
+		a.VPSLLW(U8(pl.s), r, r)
+		// The sub table's entry, where m < limit.
+		idx, v, t, ge := a.YMM(), a.YMM(), a.YMM(), a.YMM()
+		a.VPOR(high, m, idx) // 0x80 in each high byte: VPSHUFB zeroes it
+		switch {
+		case planes[0] != nil && planes[1] != nil:
+			a.VPSHUFB(idx, planes[0], v)
+			a.VPSHUFB(idx, planes[1], t)
+			a.VPSLLW(U8(8), t, t)
+			a.VPOR(t, v, v)
+		case planes[0] != nil:
+			a.VPSHUFB(idx, planes[0], v)
+		case planes[1] != nil:
+			a.VPSHUFB(idx, planes[1], v)
+			a.VPSLLW(U8(8), v, v)
+		default:
+			a.VPXOR(v, v, v)
+		}
+		a.VPCMPGTW(below, m, ge) // m ≥ limit
+		a.VPBLENDVB(ge, r, v, r)
+		for i, sp := range pl.specials {
+			c := a.YMM()
+			if sp.gt {
+				a.VPCMPGTW(specials[i].at, m, c)
+			} else {
+				a.VPCMPEQW(specials[i].at, m, c)
+			}
+			a.VPBLENDVB(c, specials[i].out, r, r)
+		}
+		s.Store(r, s.Dst, 16, nil)
+	}))
 }
 
 // e8m0F16 is f8Half's FLOAT8E8M0 → FLOAT16: x << 23 is the float32 of
