@@ -27,9 +27,15 @@ var (
 	_ = [1]struct{}{}[unsafe.Sizeof(e8m0Params{})-16]
 )
 
-func f8p(p *float8Params) *[8]uint32  { return (*[8]uint32)(unsafe.Pointer(p)) }
-func e8p(p *e8m0Params) *[4]uint32    { return (*[4]uint32)(unsafe.Pointer(p)) }
-func selp(p *selectParams) *[3]uint32 { return (*[3]uint32)(unsafe.Pointer(p)) }
+func f8p(p *float8Params) *[8]uint32   { return (*[8]uint32)(unsafe.Pointer(p)) }
+func e8p(p *e8m0Params) *[4]uint32     { return (*[4]uint32)(unsafe.Pointer(p)) }
+func selp(p *selectParams) *[3]uint32  { return (*[3]uint32)(unsafe.Pointer(p)) }
+
+// splitp is p as the bytes split8AVX2 reads (its stub's array type, which
+// gen/amd64 sizes from the same layout).
+func splitp(p *splitParams) *[unsafe.Sizeof(splitParams{})]uint8 {
+	return (*[unsafe.Sizeof(splitParams{})]uint8)(unsafe.Pointer(p))
+}
 
 // asmFloat8Params reports whether the float8 parameter sets meet what the
 // narrowing kernels assume: overflow is maxBits (saturating) or maxBits+1,
@@ -109,6 +115,7 @@ func init() {
 	k.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx2Lut16, t2}
 	k.sel8 = kernel[func([]uint8, []uint8, *selectParams)]{avx2Select8, t2}
 	k.sel16 = kernel[func([]uint16, []uint8, *selectParams)]{avx2Select16, t2}
+	k.split8 = kernel[func([]uint8, []uint8, *splitParams)]{avx2Split8, t2}
 	setUnpackAVX2(&k)
 	setFusedF8AVX2(&k)
 	k.f16ToBF16 = kernel[func([]uint16, []uint16)]{avx2F16ToBF16, t2}
@@ -170,6 +177,7 @@ func init() {
 	k5.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx512BWLut16, t5}
 	k5.sel8 = kernel[func([]uint8, []uint8, *selectParams)]{avx512Select8, t5}
 	k5.sel16 = kernel[func([]uint16, []uint8, *selectParams)]{avx512Select16, t5}
+	k5.split8 = kernel[func([]uint8, []uint8, *splitParams)]{} // lut8's VPERMI2B is faster
 	if cpu.X86.HasAVX512VBMI {
 		k5.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx512Lut8, t5}
 		k5.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx512Lut16, t5}

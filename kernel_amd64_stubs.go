@@ -2242,6 +2242,11 @@ func select8AVX512(dst *uint8, src *uint8, n int, p *[3]uint32)
 //go:noescape
 func select16AVX512(dst *uint16, src *uint8, n int, p *[3]uint32)
 
+// sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).
+//
+//go:noescape
+func split8AVX2(dst *uint8, src *uint8, n int, p *[118]uint8)
+
 // fusedF16ToI8AVX512 converts n groups of 1 FLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {F16, I8}).
 //
 //go:noescape

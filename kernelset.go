@@ -59,6 +59,11 @@ type kernelSet struct {
 	sel8  kernel[func(dst []uint8, src []uint8, p *selectParams)]
 	sel16 kernel[func(dst []uint16, src []uint8, p *selectParams)]
 
+	// split8 looks up the 8-bit tables that splitShape describes (split.go)
+	// instead of lut8, where the tier has it: AVX2, whose lut8 is its
+	// slowest kernel (nil elsewhere).
+	split8 kernel[func(dst []uint8, src []uint8, p *splitParams)]
+
 	// unpack[b][w]: packed sources (b 0: 4-bit, 1: 2-bit) to targets of
 	// 8<<w bits through a 16-entry table (unpack.go).
 	unpack [2][4]kernel[unpackFunc]
@@ -111,6 +116,7 @@ func (s *kernelSet) list() []KernelInfo {
 		{"8-bit types -> 8-bit types (256-entry table)", s.lut8.tier},
 		{"8-bit types -> 16-bit types (256-entry table)", s.lut16.tier},
 		{"BOOL -> 8/16-bit types, FLOAT8 -> BOOL (two-valued table)", s.sel8.tierOr(s.lut8.tier)},
+		{"8-bit types -> 8-bit types (nibble-split table)", s.split8.tierOr(s.lut8.tier)},
 		{"4-bit types -> 8- to 64-bit types (16-entry table)", s.unpack[0][3].tier},
 		{"2-bit types -> 8- to 64-bit types (4-entry table)", s.unpack[1][3].tier},
 		{"packed types -> packed types (nibble tables)", s.map4.tier},

@@ -161,3 +161,26 @@ type selectParams struct {
 	zero  uint32
 	other uint32
 }
+
+// splitParams describes the table t of an 8-bit source to an 8-bit target
+// as two 16-entry lookups and at most four corrections (split.go,
+// splitShape): for every byte x,
+//
+//	t[x] = hi[x>>4] + lo[x&15] + fix[0][x-start[0]] + ... + fix[3][x-start[3]]
+//
+// mod 2^8, where lo counts only where rows[x>>4] is 0 (it is 0x80 in the
+// rows that are one constant; masked is 1 if any is), and fix[i][j] counts
+// only for j < 16 (x - start[i] taken mod 2^8) and only for i < windows.
+// The layout is fixed: assembly reads the fields at these offsets
+// (gen/amd64/split.go).
+type splitParams struct {
+	hi, lo, rows [16]uint8
+	fix          [maxSplitWindows][16]uint8
+	start        [maxSplitWindows]uint8
+	windows      uint8
+	masked       uint8
+}
+
+// maxSplitWindows is the number of correction windows splitParams has room
+// for; the AVX2 kernel takes its count from the layout.
+const maxSplitWindows = 4

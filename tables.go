@@ -53,6 +53,10 @@ type convTable struct {
 	// sel describes the table of an 8-bit source to an 8- or 16-bit target
 	// if it is two-valued (select.go), else nil.
 	sel *selectParams
+
+	// split describes the table of an 8-bit source to an 8-bit target as
+	// two nibble lookups and at most two corrections (split.go), or is nil.
+	split *splitParams
 }
 
 var convTables [numTypes][numTypes][numModes]atomic.Pointer[convTable]
@@ -107,6 +111,9 @@ func tableFor(from, to DataType, opt Options) *convTable {
 		switch {
 		case t.b8 != nil:
 			t.sel = selectShape(t.b8)
+			if t.sel == nil && to.BitSize() == 8 {
+				t.split = splitShape(t.b8)
+			}
 		case t.b16 != nil:
 			t.sel = selectShape(t.b16)
 		}

@@ -112,6 +112,7 @@ const (
 	map4PackAVX2Lanes        = 16
 	select16AVX2Lanes        = 16
 	select8AVX2Lanes         = 32
+	split8AVX2Lanes          = 32
 	u16ToE8M0AVX2Lanes       = 8
 	u16ToF8AVX2Lanes         = 8
 	u32ToE8M0AVX2Lanes       = 8
@@ -625,6 +626,21 @@ func avx2Select16(dst []uint16, src []uint8, p *selectParams) {
 	}
 	if m < n {
 		selectGeneric[uint16](dst[m:], src[m:], p)
+	}
+}
+
+// avx2Split8 is the AVX2 kernel split8AVX2 (gen/amd64 plainWrappers).
+func avx2Split8(dst []uint8, src []uint8, p *splitParams) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n &^ (split8AVX2Lanes - 1)
+	if m > 0 {
+		split8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, splitp(p))
+	}
+	if m < n {
+		splitGeneric(dst[m:], src[m:], p)
 	}
 }
 

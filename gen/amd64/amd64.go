@@ -60,6 +60,7 @@ var kernels = []struct {
 	{unpackTables, false}, // packed sources through 16-entry tables (unpacktab.go)
 	{lut8Pack, false},     // 8-bit sources to packed targets (lut.go)
 	{selects, false},      // two-valued tables (select.go)
+	{split, false},        // nibble-split tables (split.go)
 	{fusedFuncs, false},   // the fused stages (fused.go), with their Go glue
 }
 

@@ -57,6 +57,7 @@ var paramArrays = map[string][2]string{
 	"float8Params": {"*[8]uint32", "f8p"},
 	"e8m0Params":   {"*[4]uint32", "e8p"},
 	"selectParams": {"*[3]uint32", "selp"},
+	"splitParams":  {fmt.Sprintf("*[%d]uint8", splitSize), "splitp"},
 }
 
 // wrapperGlue returns the contents of wrappers_amd64.go; lanes holds the
@@ -131,6 +132,7 @@ var plainWrappers = []plainWrapper{
 	{"avx512Select16", "select16AVX512", AVX512, "uint16", "uint8", "*selectParams", "", 0, false},
 	{"avx2Select8", "select8AVX2", AVX2, "uint8", "uint8", "*selectParams", "selectGeneric[uint8]", 0, false},
 	{"avx2Select16", "select16AVX2", AVX2, "uint16", "uint8", "*selectParams", "selectGeneric[uint16]", 0, false},
+	{"avx2Split8", "split8AVX2", AVX2, "uint8", "uint8", "*splitParams", "splitGeneric", 0, false},
 	{"avx512F16ToBF16", "f16ToBF16AVX512", AVX512, "uint16", "uint16", "", "", 0, false},
 	{"avx512BF16F16ToBF16", "f16ToBF16AVX512BF16", AVX512, "uint16", "uint16", "", "", 0, false},
 	{"avx512BF16ToF16", "bf16ToF16AVX512", AVX512, "uint16", "uint16", "", "", 0, false},

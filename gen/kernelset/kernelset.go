@@ -100,6 +100,14 @@ var Table = []group{
 		{"sel16", "kernel[func(dst []uint16, src []uint8, p *selectParams)]", "", "", nil},
 	}},
 	{[]string{
+		"split8 looks up the 8-bit tables that splitShape describes (split.go)",
+		"instead of lut8, where the tier has it: AVX2, whose lut8 is its",
+		"slowest kernel (nil elsewhere).",
+	}, []slot{
+		{"split8", "kernel[func(dst []uint8, src []uint8, p *splitParams)]",
+			"8-bit types -> 8-bit types (nibble-split table)", "s.split8.tierOr(s.lut8.tier)", nil},
+	}},
+	{[]string{
 		"unpack[b][w]: packed sources (b 0: 4-bit, 1: 2-bit) to targets of",
 		"8<<w bits through a 16-entry table (unpack.go).",
 	}, []slot{{"unpack", "[2][4]kernel[unpackFunc]", "4-bit types -> 8- to 64-bit types (16-entry table)", "s.unpack[0][3].tier",

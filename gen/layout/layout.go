@@ -69,8 +69,8 @@ func Offset(typ, field string) int {
 	fields := make([]*types.Var, s.NumFields())
 	for i := range fields {
 		fields[i] = s.Field(i)
-		if _, ok := fields[i].Type().(*types.Basic); !ok {
-			panic(fmt.Sprintf("layout: %s.%s is not of a basic type", typ, fields[i].Name()))
+		if !basic(fields[i].Type()) {
+			panic(fmt.Sprintf("layout: %s.%s is not of a basic type or an array of one", typ, fields[i].Name()))
 		}
 	}
 	offs := sizes.Offsetsof(fields)
@@ -80,4 +80,16 @@ func Offset(typ, field string) int {
 		}
 	}
 	panic("layout: no field " + field + " in " + typ)
+}
+
+// basic reports whether t is a basic type or an array of them (to any
+// depth): types whose layout params.go alone determines.
+func basic(t types.Type) bool {
+	switch t := t.(type) {
+	case *types.Basic:
+		return true
+	case *types.Array:
+		return basic(t.Elem())
+	}
+	return false
 }

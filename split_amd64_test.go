@@ -1,0 +1,72 @@
+//go:build amd64 && gc && !purego && !noasm
+
+package tensorcast
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"golang.org/x/sys/cpu"
+)
+
+// TestSplitKernelVariants runs every loop of split8AVX2 (each count of
+// windows, with and without the row mask) on random descriptions against
+// splitGeneric: all 256 bytes in every position of a vector, every length
+// 0..200, and against guard pages at both ends.
+func TestSplitKernelVariants(t *testing.T) {
+	if !cpu.X86.HasAVX2 {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	g := newGuarded(t, 4096)
+	for windows := range maxSplitWindows + 1 {
+		for masked := range 2 {
+			p := new(splitParams)
+			for i := range 16 {
+				p.hi[i], p.lo[i] = uint8(rng.Uint32()), uint8(rng.Uint32())
+				if masked == 1 && rng.IntN(3) == 0 {
+					p.rows[i] = 0x80
+				}
+				for w := range maxSplitWindows {
+					p.fix[w][i] = uint8(rng.Uint32())
+				}
+			}
+			for w := range maxSplitWindows {
+				p.start[w] = uint8(rng.Uint32())
+			}
+			p.windows, p.masked = uint8(windows), uint8(masked)
+			name := fmt.Sprintf("windows=%d masked=%d", windows, masked)
+			src := make([]uint8, 256+31)
+			for i := range src {
+				src[i] = uint8(i * 7) // every byte, in a different lane each pass
+			}
+			for n := 0; n <= 200 || n < len(src); n++ {
+				if n > 200 {
+					n = len(src)
+				}
+				got, want := make([]uint8, n), make([]uint8, n)
+				avx2Split8(got, src[:n], p)
+				splitGeneric(want, src[:n], p)
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("%s n=%d: byte %d (%#02x): got %#02x, want %#02x", name, n, i, src[i], got[i], want[i])
+					}
+				}
+			}
+			for _, n := range []int{32, 64, 96, 1024} {
+				s, d := g.atStart(n), g.atEnd(n)
+				if n == 1024 {
+					s, d = g.atEnd(n), g.atStart(n)
+				}
+				copy(s, src)
+				avx2Split8(d, s, p)
+				for i := range n {
+					if w := p.at(s[i]); d[i] != w {
+						t.Fatalf("%s guarded n=%d: byte %d: got %#02x, want %#02x", name, n, i, d[i], w)
+					}
+				}
+			}
+		}
+	}
+}
