@@ -27,11 +27,11 @@ var (
 	_ = [1]struct{}{}[unsafe.Sizeof(e8m0Params{})-16]
 )
 
-func f8p(p *float8Params) *[8]uint32   { return (*[8]uint32)(unsafe.Pointer(p)) }
-func e8p(p *e8m0Params) *[4]uint32     { return (*[4]uint32)(unsafe.Pointer(p)) }
-func selp(p *selectParams) *[3]uint32  { return (*[3]uint32)(unsafe.Pointer(p)) }
+func f8p(p *float8Params) *[8]uint32  { return (*[8]uint32)(unsafe.Pointer(p)) }
+func e8p(p *e8m0Params) *[4]uint32    { return (*[4]uint32)(unsafe.Pointer(p)) }
+func selp(p *selectParams) *[3]uint32 { return (*[3]uint32)(unsafe.Pointer(p)) }
 
-// splitp is p as the bytes split8AVX2 reads (its stub's array type, which
+// splitp is p as the bytes the split kernels read (their stubs. array type, which
 // gen/amd64 sizes from the same layout).
 func splitp(p *splitParams) *[unsafe.Sizeof(splitParams{})]uint8 {
 	return (*[unsafe.Sizeof(splitParams{})]uint8)(unsafe.Pointer(p))
@@ -116,6 +116,8 @@ func init() {
 	k.sel8 = kernel[func([]uint8, []uint8, *selectParams)]{avx2Select8, t2}
 	k.sel16 = kernel[func([]uint16, []uint8, *selectParams)]{avx2Select16, t2}
 	k.split8 = kernel[func([]uint8, []uint8, *splitParams)]{avx2Split8, t2}
+	k.splitPack[0] = kernel[func([]uint8, []uint8, *splitParams)]{avx2SplitPack4, t2}
+	k.splitPack[1] = kernel[func([]uint8, []uint8, *splitParams)]{avx2SplitPack2, t2}
 	setUnpackAVX2(&k)
 	setFusedF8AVX2(&k)
 	k.f16ToBF16 = kernel[func([]uint16, []uint16)]{avx2F16ToBF16, t2}
@@ -178,6 +180,7 @@ func init() {
 	k5.sel8 = kernel[func([]uint8, []uint8, *selectParams)]{avx512Select8, t5}
 	k5.sel16 = kernel[func([]uint16, []uint8, *selectParams)]{avx512Select16, t5}
 	k5.split8 = kernel[func([]uint8, []uint8, *splitParams)]{} // lut8's VPERMI2B is faster
+	k5.splitPack = [2]kernel[func([]uint8, []uint8, *splitParams)]{}
 	if cpu.X86.HasAVX512VBMI {
 		k5.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx512Lut8, t5}
 		k5.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx512Lut16, t5}

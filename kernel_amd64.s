@@ -46596,6 +46596,805 @@ w0m0_tail:
 	VZEROUPPER
 	RET
 
+// func split8Pack4AVX2(dst *uint8, src *uint8, n int, p *[118]uint8)
+// Requires: AVX, AVX2
+TEXT ·split8Pack4AVX2(SB), NOSPLIT, $0-32
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), CX
+	MOVQ           n+16(FP), DX
+	MOVQ           p+24(FP), BX
+	VBROADCASTI128 (BX), Y0
+	VBROADCASTI128 16(BX), Y1
+	VBROADCASTI128 32(BX), Y2
+	VBROADCASTI128 48(BX), Y3
+	VPBROADCASTB   112(BX), Y4
+	VBROADCASTI128 64(BX), Y5
+	VPBROADCASTB   113(BX), Y6
+	MOVBLZX        116(BX), SI
+	ADDL           SI, SI
+	MOVBLZX        117(BX), BX
+	ADDL           BX, SI
+	CMPL           SI, $0x00
+	JE             w0m0
+	CMPL           SI, $0x01
+	JE             w0m1
+	CMPL           SI, $0x02
+	JE             w1m0
+	CMPL           SI, $0x03
+	JE             w1m1
+	CMPL           SI, $0x04
+	JE             w2m0
+
+w2m1_single:
+	CMPQ       DX, $0x00000020
+	JB         w2m1_tail
+	VMOVDQU    (CX), Y7
+	VPSRLW     $0x04, Y7, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y9
+	VPSHUFB    Y8, Y2, Y10
+	VPOR       Y10, Y9, Y9
+	VPSHUFB    Y8, Y0, Y8
+	VPSHUFB    Y9, Y1, Y9
+	VPADDB     Y9, Y8, Y8
+	VPSUBB     Y4, Y7, Y9
+	VPADDUSB   splat32_70707070<>+0(SB), Y9, Y9
+	VPSHUFB    Y9, Y3, Y9
+	VPADDB     Y9, Y8, Y8
+	VPSUBB     Y6, Y7, Y7
+	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y5, Y7
+	VPADDB     Y7, Y8, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPMADDUBSW splat32_10011001<>+0(SB), Y8, Y8
+	VMOVDQU    32(CX), Y7
+	VPSRLW     $0x04, Y7, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y10
+	VPSHUFB    Y9, Y2, Y11
+	VPOR       Y11, Y10, Y10
+	VPSHUFB    Y9, Y0, Y9
+	VPSHUFB    Y10, Y1, Y10
+	VPADDB     Y10, Y9, Y9
+	VPSUBB     Y4, Y7, Y10
+	VPADDUSB   splat32_70707070<>+0(SB), Y10, Y10
+	VPSHUFB    Y10, Y3, Y10
+	VPADDB     Y10, Y9, Y9
+	VPSUBB     Y6, Y7, Y7
+	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y5, Y7
+	VPADDB     Y7, Y9, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPMADDUBSW splat32_10011001<>+0(SB), Y9, Y9
+	VPACKUSWB  Y9, Y8, Y8
+	VPERMQ     $0xd8, Y8, Y8
+	VMOVDQU    Y8, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        w2m1_single
+
+w2m1_tail:
+	VZEROUPPER
+	RET
+
+w2m0:
+w2m0_single:
+	CMPQ       DX, $0x00000020
+	JB         w2m0_tail
+	VMOVDQU    (CX), Y2
+	VPSRLW     $0x04, Y2, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y8
+	VPSHUFB    Y7, Y0, Y7
+	VPSHUFB    Y8, Y1, Y8
+	VPADDB     Y8, Y7, Y7
+	VPSUBB     Y4, Y2, Y8
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y8
+	VPSHUFB    Y8, Y3, Y8
+	VPADDB     Y8, Y7, Y7
+	VPSUBB     Y6, Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y5, Y2
+	VPADDB     Y2, Y7, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPMADDUBSW splat32_10011001<>+0(SB), Y7, Y7
+	VMOVDQU    32(CX), Y2
+	VPSRLW     $0x04, Y2, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y9
+	VPSHUFB    Y8, Y0, Y8
+	VPSHUFB    Y9, Y1, Y9
+	VPADDB     Y9, Y8, Y8
+	VPSUBB     Y4, Y2, Y9
+	VPADDUSB   splat32_70707070<>+0(SB), Y9, Y9
+	VPSHUFB    Y9, Y3, Y9
+	VPADDB     Y9, Y8, Y8
+	VPSUBB     Y6, Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y5, Y2
+	VPADDB     Y2, Y8, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPMADDUBSW splat32_10011001<>+0(SB), Y8, Y8
+	VPACKUSWB  Y8, Y7, Y7
+	VPERMQ     $0xd8, Y7, Y7
+	VMOVDQU    Y7, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        w2m0_single
+
+w2m0_tail:
+	VZEROUPPER
+	RET
+
+w1m1:
+w1m1_single:
+	CMPQ       DX, $0x00000020
+	JB         w1m1_tail
+	VMOVDQU    (CX), Y5
+	VPSRLW     $0x04, Y5, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y6, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y7
+	VPSHUFB    Y6, Y2, Y8
+	VPOR       Y8, Y7, Y7
+	VPSHUFB    Y6, Y0, Y6
+	VPSHUFB    Y7, Y1, Y7
+	VPADDB     Y7, Y6, Y6
+	VPSUBB     Y4, Y5, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y3, Y5
+	VPADDB     Y5, Y6, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_10011001<>+0(SB), Y6, Y6
+	VMOVDQU    32(CX), Y5
+	VPSRLW     $0x04, Y5, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y8
+	VPSHUFB    Y7, Y2, Y9
+	VPOR       Y9, Y8, Y8
+	VPSHUFB    Y7, Y0, Y7
+	VPSHUFB    Y8, Y1, Y8
+	VPADDB     Y8, Y7, Y7
+	VPSUBB     Y4, Y5, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y3, Y5
+	VPADDB     Y5, Y7, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPMADDUBSW splat32_10011001<>+0(SB), Y7, Y7
+	VPACKUSWB  Y7, Y6, Y6
+	VPERMQ     $0xd8, Y6, Y6
+	VMOVDQU    Y6, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        w1m1_single
+
+w1m1_tail:
+	VZEROUPPER
+	RET
+
+w1m0:
+w1m0_single:
+	CMPQ       DX, $0x00000020
+	JB         w1m0_tail
+	VMOVDQU    (CX), Y2
+	VPSRLW     $0x04, Y2, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y6
+	VPSHUFB    Y5, Y0, Y5
+	VPSHUFB    Y6, Y1, Y6
+	VPADDB     Y6, Y5, Y5
+	VPSUBB     Y4, Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y3, Y2
+	VPADDB     Y2, Y5, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
+	VMOVDQU    32(CX), Y2
+	VPSRLW     $0x04, Y2, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y6, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y7
+	VPSHUFB    Y6, Y0, Y6
+	VPSHUFB    Y7, Y1, Y7
+	VPADDB     Y7, Y6, Y6
+	VPSUBB     Y4, Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y3, Y2
+	VPADDB     Y2, Y6, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_10011001<>+0(SB), Y6, Y6
+	VPACKUSWB  Y6, Y5, Y5
+	VPERMQ     $0xd8, Y5, Y5
+	VMOVDQU    Y5, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        w1m0_single
+
+w1m0_tail:
+	VZEROUPPER
+	RET
+
+w0m1:
+w0m1_single:
+	CMPQ       DX, $0x00000020
+	JB         w0m1_tail
+	VMOVDQU    (CX), Y3
+	VPSRLW     $0x04, Y3, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y4, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPSHUFB    Y4, Y2, Y5
+	VPOR       Y5, Y3, Y3
+	VPSHUFB    Y4, Y0, Y4
+	VPSHUFB    Y3, Y1, Y3
+	VPADDB     Y3, Y4, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_10011001<>+0(SB), Y4, Y4
+	VMOVDQU    32(CX), Y3
+	VPSRLW     $0x04, Y3, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPSHUFB    Y5, Y2, Y6
+	VPOR       Y6, Y3, Y3
+	VPSHUFB    Y5, Y0, Y5
+	VPSHUFB    Y3, Y1, Y3
+	VPADDB     Y3, Y5, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
+	VPACKUSWB  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVDQU    Y4, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        w0m1_single
+
+w0m1_tail:
+	VZEROUPPER
+	RET
+
+w0m0:
+w0m0_single:
+	CMPQ       DX, $0x00000020
+	JB         w0m0_tail
+	VMOVDQU    (CX), Y2
+	VPSRLW     $0x04, Y2, Y3
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPSHUFB    Y3, Y0, Y3
+	VPSHUFB    Y2, Y1, Y2
+	VPADDB     Y2, Y3, Y3
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPMADDUBSW splat32_10011001<>+0(SB), Y3, Y3
+	VMOVDQU    32(CX), Y2
+	VPSRLW     $0x04, Y2, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y4, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPSHUFB    Y4, Y0, Y4
+	VPSHUFB    Y2, Y1, Y2
+	VPADDB     Y2, Y4, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_10011001<>+0(SB), Y4, Y4
+	VPACKUSWB  Y4, Y3, Y3
+	VPERMQ     $0xd8, Y3, Y3
+	VMOVDQU    Y3, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        w0m0_single
+
+w0m0_tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_10011001<>+0(SB)/4, $0x10011001
+DATA splat32_10011001<>+4(SB)/4, $0x10011001
+DATA splat32_10011001<>+8(SB)/4, $0x10011001
+DATA splat32_10011001<>+12(SB)/4, $0x10011001
+DATA splat32_10011001<>+16(SB)/4, $0x10011001
+DATA splat32_10011001<>+20(SB)/4, $0x10011001
+DATA splat32_10011001<>+24(SB)/4, $0x10011001
+DATA splat32_10011001<>+28(SB)/4, $0x10011001
+GLOBL splat32_10011001<>(SB), RODATA|NOPTR, $32
+
+// func split8Pack2AVX2(dst *uint8, src *uint8, n int, p *[118]uint8)
+// Requires: AVX, AVX2
+TEXT ·split8Pack2AVX2(SB), NOSPLIT, $0-32
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), CX
+	MOVQ           n+16(FP), DX
+	MOVQ           p+24(FP), BX
+	VBROADCASTI128 (BX), Y0
+	VBROADCASTI128 16(BX), Y1
+	VBROADCASTI128 32(BX), Y2
+	VBROADCASTI128 48(BX), Y3
+	VPBROADCASTB   112(BX), Y4
+	VBROADCASTI128 64(BX), Y5
+	VPBROADCASTB   113(BX), Y6
+	VMOVDQU        packdb4_2<>+0(SB), Y7
+	MOVBLZX        116(BX), SI
+	ADDL           SI, SI
+	MOVBLZX        117(BX), BX
+	ADDL           BX, SI
+	CMPL           SI, $0x00
+	JE             w0m0
+	CMPL           SI, $0x01
+	JE             w0m1
+	CMPL           SI, $0x02
+	JE             w1m0
+	CMPL           SI, $0x03
+	JE             w1m1
+	CMPL           SI, $0x04
+	JE             w2m0
+
+w2m1_single:
+	CMPQ       DX, $0x00000020
+	JB         w2m1_tail
+	VMOVDQU    (CX), Y8
+	VPSRLW     $0x04, Y8, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y10
+	VPSHUFB    Y9, Y2, Y11
+	VPOR       Y11, Y10, Y10
+	VPSHUFB    Y9, Y0, Y9
+	VPSHUFB    Y10, Y1, Y10
+	VPADDB     Y10, Y9, Y9
+	VPSUBB     Y4, Y8, Y10
+	VPADDUSB   splat32_70707070<>+0(SB), Y10, Y10
+	VPSHUFB    Y10, Y3, Y10
+	VPADDB     Y10, Y9, Y9
+	VPSUBB     Y6, Y8, Y8
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y8
+	VPSHUFB    Y8, Y5, Y8
+	VPADDB     Y8, Y9, Y9
+	VPAND      splat32_03030303<>+0(SB), Y9, Y9
+	VPMADDUBSW splat32_04010401<>+0(SB), Y9, Y9
+	VPMADDWD   splat32_00100001<>+0(SB), Y9, Y9
+	VMOVDQU    32(CX), Y8
+	VPSRLW     $0x04, Y8, Y10
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y10, Y10
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y11
+	VPSHUFB    Y10, Y2, Y12
+	VPOR       Y12, Y11, Y11
+	VPSHUFB    Y10, Y0, Y10
+	VPSHUFB    Y11, Y1, Y11
+	VPADDB     Y11, Y10, Y10
+	VPSUBB     Y4, Y8, Y11
+	VPADDUSB   splat32_70707070<>+0(SB), Y11, Y11
+	VPSHUFB    Y11, Y3, Y11
+	VPADDB     Y11, Y10, Y10
+	VPSUBB     Y6, Y8, Y8
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y8
+	VPSHUFB    Y8, Y5, Y8
+	VPADDB     Y8, Y10, Y10
+	VPAND      splat32_03030303<>+0(SB), Y10, Y10
+	VPMADDUBSW splat32_04010401<>+0(SB), Y10, Y10
+	VPMADDWD   splat32_00100001<>+0(SB), Y10, Y10
+	VMOVDQU    64(CX), Y8
+	VPSRLW     $0x04, Y8, Y11
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y11, Y11
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y12
+	VPSHUFB    Y11, Y2, Y13
+	VPOR       Y13, Y12, Y12
+	VPSHUFB    Y11, Y0, Y11
+	VPSHUFB    Y12, Y1, Y12
+	VPADDB     Y12, Y11, Y11
+	VPSUBB     Y4, Y8, Y12
+	VPADDUSB   splat32_70707070<>+0(SB), Y12, Y12
+	VPSHUFB    Y12, Y3, Y12
+	VPADDB     Y12, Y11, Y11
+	VPSUBB     Y6, Y8, Y8
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y8
+	VPSHUFB    Y8, Y5, Y8
+	VPADDB     Y8, Y11, Y11
+	VPAND      splat32_03030303<>+0(SB), Y11, Y11
+	VPMADDUBSW splat32_04010401<>+0(SB), Y11, Y11
+	VPMADDWD   splat32_00100001<>+0(SB), Y11, Y11
+	VMOVDQU    96(CX), Y8
+	VPSRLW     $0x04, Y8, Y12
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y12, Y12
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y13
+	VPSHUFB    Y12, Y2, Y14
+	VPOR       Y14, Y13, Y13
+	VPSHUFB    Y12, Y0, Y12
+	VPSHUFB    Y13, Y1, Y13
+	VPADDB     Y13, Y12, Y12
+	VPSUBB     Y4, Y8, Y13
+	VPADDUSB   splat32_70707070<>+0(SB), Y13, Y13
+	VPSHUFB    Y13, Y3, Y13
+	VPADDB     Y13, Y12, Y12
+	VPSUBB     Y6, Y8, Y8
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y8
+	VPSHUFB    Y8, Y5, Y8
+	VPADDB     Y8, Y12, Y12
+	VPAND      splat32_03030303<>+0(SB), Y12, Y12
+	VPMADDUBSW splat32_04010401<>+0(SB), Y12, Y12
+	VPMADDWD   splat32_00100001<>+0(SB), Y12, Y12
+	VPACKUSDW  Y10, Y9, Y9
+	VPACKUSDW  Y12, Y11, Y11
+	VPACKUSWB  Y11, Y9, Y9
+	VPERMD     Y9, Y7, Y9
+	VMOVDQU    Y9, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        w2m1_single
+
+w2m1_tail:
+	VZEROUPPER
+	RET
+
+w2m0:
+w2m0_single:
+	CMPQ       DX, $0x00000020
+	JB         w2m0_tail
+	VMOVDQU    (CX), Y2
+	VPSRLW     $0x04, Y2, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y9
+	VPSHUFB    Y8, Y0, Y8
+	VPSHUFB    Y9, Y1, Y9
+	VPADDB     Y9, Y8, Y8
+	VPSUBB     Y4, Y2, Y9
+	VPADDUSB   splat32_70707070<>+0(SB), Y9, Y9
+	VPSHUFB    Y9, Y3, Y9
+	VPADDB     Y9, Y8, Y8
+	VPSUBB     Y6, Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y5, Y2
+	VPADDB     Y2, Y8, Y8
+	VPAND      splat32_03030303<>+0(SB), Y8, Y8
+	VPMADDUBSW splat32_04010401<>+0(SB), Y8, Y8
+	VPMADDWD   splat32_00100001<>+0(SB), Y8, Y8
+	VMOVDQU    32(CX), Y2
+	VPSRLW     $0x04, Y2, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y10
+	VPSHUFB    Y9, Y0, Y9
+	VPSHUFB    Y10, Y1, Y10
+	VPADDB     Y10, Y9, Y9
+	VPSUBB     Y4, Y2, Y10
+	VPADDUSB   splat32_70707070<>+0(SB), Y10, Y10
+	VPSHUFB    Y10, Y3, Y10
+	VPADDB     Y10, Y9, Y9
+	VPSUBB     Y6, Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y5, Y2
+	VPADDB     Y2, Y9, Y9
+	VPAND      splat32_03030303<>+0(SB), Y9, Y9
+	VPMADDUBSW splat32_04010401<>+0(SB), Y9, Y9
+	VPMADDWD   splat32_00100001<>+0(SB), Y9, Y9
+	VMOVDQU    64(CX), Y2
+	VPSRLW     $0x04, Y2, Y10
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y10, Y10
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y11
+	VPSHUFB    Y10, Y0, Y10
+	VPSHUFB    Y11, Y1, Y11
+	VPADDB     Y11, Y10, Y10
+	VPSUBB     Y4, Y2, Y11
+	VPADDUSB   splat32_70707070<>+0(SB), Y11, Y11
+	VPSHUFB    Y11, Y3, Y11
+	VPADDB     Y11, Y10, Y10
+	VPSUBB     Y6, Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y5, Y2
+	VPADDB     Y2, Y10, Y10
+	VPAND      splat32_03030303<>+0(SB), Y10, Y10
+	VPMADDUBSW splat32_04010401<>+0(SB), Y10, Y10
+	VPMADDWD   splat32_00100001<>+0(SB), Y10, Y10
+	VMOVDQU    96(CX), Y2
+	VPSRLW     $0x04, Y2, Y11
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y11, Y11
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y12
+	VPSHUFB    Y11, Y0, Y11
+	VPSHUFB    Y12, Y1, Y12
+	VPADDB     Y12, Y11, Y11
+	VPSUBB     Y4, Y2, Y12
+	VPADDUSB   splat32_70707070<>+0(SB), Y12, Y12
+	VPSHUFB    Y12, Y3, Y12
+	VPADDB     Y12, Y11, Y11
+	VPSUBB     Y6, Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y5, Y2
+	VPADDB     Y2, Y11, Y11
+	VPAND      splat32_03030303<>+0(SB), Y11, Y11
+	VPMADDUBSW splat32_04010401<>+0(SB), Y11, Y11
+	VPMADDWD   splat32_00100001<>+0(SB), Y11, Y11
+	VPACKUSDW  Y9, Y8, Y8
+	VPACKUSDW  Y11, Y10, Y10
+	VPACKUSWB  Y10, Y8, Y8
+	VPERMD     Y8, Y7, Y8
+	VMOVDQU    Y8, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        w2m0_single
+
+w2m0_tail:
+	VZEROUPPER
+	RET
+
+w1m1:
+w1m1_single:
+	CMPQ       DX, $0x00000020
+	JB         w1m1_tail
+	VMOVDQU    (CX), Y5
+	VPSRLW     $0x04, Y5, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y6, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y8
+	VPSHUFB    Y6, Y2, Y9
+	VPOR       Y9, Y8, Y8
+	VPSHUFB    Y6, Y0, Y6
+	VPSHUFB    Y8, Y1, Y8
+	VPADDB     Y8, Y6, Y6
+	VPSUBB     Y4, Y5, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y3, Y5
+	VPADDB     Y5, Y6, Y6
+	VPAND      splat32_03030303<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_04010401<>+0(SB), Y6, Y6
+	VPMADDWD   splat32_00100001<>+0(SB), Y6, Y6
+	VMOVDQU    32(CX), Y5
+	VPSRLW     $0x04, Y5, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y9
+	VPSHUFB    Y8, Y2, Y10
+	VPOR       Y10, Y9, Y9
+	VPSHUFB    Y8, Y0, Y8
+	VPSHUFB    Y9, Y1, Y9
+	VPADDB     Y9, Y8, Y8
+	VPSUBB     Y4, Y5, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y3, Y5
+	VPADDB     Y5, Y8, Y8
+	VPAND      splat32_03030303<>+0(SB), Y8, Y8
+	VPMADDUBSW splat32_04010401<>+0(SB), Y8, Y8
+	VPMADDWD   splat32_00100001<>+0(SB), Y8, Y8
+	VMOVDQU    64(CX), Y5
+	VPSRLW     $0x04, Y5, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y10
+	VPSHUFB    Y9, Y2, Y11
+	VPOR       Y11, Y10, Y10
+	VPSHUFB    Y9, Y0, Y9
+	VPSHUFB    Y10, Y1, Y10
+	VPADDB     Y10, Y9, Y9
+	VPSUBB     Y4, Y5, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y3, Y5
+	VPADDB     Y5, Y9, Y9
+	VPAND      splat32_03030303<>+0(SB), Y9, Y9
+	VPMADDUBSW splat32_04010401<>+0(SB), Y9, Y9
+	VPMADDWD   splat32_00100001<>+0(SB), Y9, Y9
+	VMOVDQU    96(CX), Y5
+	VPSRLW     $0x04, Y5, Y10
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y10, Y10
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y11
+	VPSHUFB    Y10, Y2, Y12
+	VPOR       Y12, Y11, Y11
+	VPSHUFB    Y10, Y0, Y10
+	VPSHUFB    Y11, Y1, Y11
+	VPADDB     Y11, Y10, Y10
+	VPSUBB     Y4, Y5, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y3, Y5
+	VPADDB     Y5, Y10, Y10
+	VPAND      splat32_03030303<>+0(SB), Y10, Y10
+	VPMADDUBSW splat32_04010401<>+0(SB), Y10, Y10
+	VPMADDWD   splat32_00100001<>+0(SB), Y10, Y10
+	VPACKUSDW  Y8, Y6, Y6
+	VPACKUSDW  Y10, Y9, Y9
+	VPACKUSWB  Y9, Y6, Y6
+	VPERMD     Y6, Y7, Y6
+	VMOVDQU    Y6, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        w1m1_single
+
+w1m1_tail:
+	VZEROUPPER
+	RET
+
+w1m0:
+w1m0_single:
+	CMPQ       DX, $0x00000020
+	JB         w1m0_tail
+	VMOVDQU    (CX), Y2
+	VPSRLW     $0x04, Y2, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y6
+	VPSHUFB    Y5, Y0, Y5
+	VPSHUFB    Y6, Y1, Y6
+	VPADDB     Y6, Y5, Y5
+	VPSUBB     Y4, Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y3, Y2
+	VPADDB     Y2, Y5, Y5
+	VPAND      splat32_03030303<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_04010401<>+0(SB), Y5, Y5
+	VPMADDWD   splat32_00100001<>+0(SB), Y5, Y5
+	VMOVDQU    32(CX), Y2
+	VPSRLW     $0x04, Y2, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y6, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y8
+	VPSHUFB    Y6, Y0, Y6
+	VPSHUFB    Y8, Y1, Y8
+	VPADDB     Y8, Y6, Y6
+	VPSUBB     Y4, Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y3, Y2
+	VPADDB     Y2, Y6, Y6
+	VPAND      splat32_03030303<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_04010401<>+0(SB), Y6, Y6
+	VPMADDWD   splat32_00100001<>+0(SB), Y6, Y6
+	VMOVDQU    64(CX), Y2
+	VPSRLW     $0x04, Y2, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y9
+	VPSHUFB    Y8, Y0, Y8
+	VPSHUFB    Y9, Y1, Y9
+	VPADDB     Y9, Y8, Y8
+	VPSUBB     Y4, Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y3, Y2
+	VPADDB     Y2, Y8, Y8
+	VPAND      splat32_03030303<>+0(SB), Y8, Y8
+	VPMADDUBSW splat32_04010401<>+0(SB), Y8, Y8
+	VPMADDWD   splat32_00100001<>+0(SB), Y8, Y8
+	VMOVDQU    96(CX), Y2
+	VPSRLW     $0x04, Y2, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y10
+	VPSHUFB    Y9, Y0, Y9
+	VPSHUFB    Y10, Y1, Y10
+	VPADDB     Y10, Y9, Y9
+	VPSUBB     Y4, Y2, Y2
+	VPADDUSB   splat32_70707070<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y3, Y2
+	VPADDB     Y2, Y9, Y9
+	VPAND      splat32_03030303<>+0(SB), Y9, Y9
+	VPMADDUBSW splat32_04010401<>+0(SB), Y9, Y9
+	VPMADDWD   splat32_00100001<>+0(SB), Y9, Y9
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSDW  Y9, Y8, Y8
+	VPACKUSWB  Y8, Y5, Y5
+	VPERMD     Y5, Y7, Y5
+	VMOVDQU    Y5, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        w1m0_single
+
+w1m0_tail:
+	VZEROUPPER
+	RET
+
+w0m1:
+w0m1_single:
+	CMPQ       DX, $0x00000020
+	JB         w0m1_tail
+	VMOVDQU    (CX), Y3
+	VPSRLW     $0x04, Y3, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y4, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPSHUFB    Y4, Y2, Y5
+	VPOR       Y5, Y3, Y3
+	VPSHUFB    Y4, Y0, Y4
+	VPSHUFB    Y3, Y1, Y3
+	VPADDB     Y3, Y4, Y4
+	VPAND      splat32_03030303<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_04010401<>+0(SB), Y4, Y4
+	VPMADDWD   splat32_00100001<>+0(SB), Y4, Y4
+	VMOVDQU    32(CX), Y3
+	VPSRLW     $0x04, Y3, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPSHUFB    Y5, Y2, Y6
+	VPOR       Y6, Y3, Y3
+	VPSHUFB    Y5, Y0, Y5
+	VPSHUFB    Y3, Y1, Y3
+	VPADDB     Y3, Y5, Y5
+	VPAND      splat32_03030303<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_04010401<>+0(SB), Y5, Y5
+	VPMADDWD   splat32_00100001<>+0(SB), Y5, Y5
+	VMOVDQU    64(CX), Y3
+	VPSRLW     $0x04, Y3, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y6, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPSHUFB    Y6, Y2, Y8
+	VPOR       Y8, Y3, Y3
+	VPSHUFB    Y6, Y0, Y6
+	VPSHUFB    Y3, Y1, Y3
+	VPADDB     Y3, Y6, Y6
+	VPAND      splat32_03030303<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_04010401<>+0(SB), Y6, Y6
+	VPMADDWD   splat32_00100001<>+0(SB), Y6, Y6
+	VMOVDQU    96(CX), Y3
+	VPSRLW     $0x04, Y3, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPSHUFB    Y8, Y2, Y9
+	VPOR       Y9, Y3, Y3
+	VPSHUFB    Y8, Y0, Y8
+	VPSHUFB    Y3, Y1, Y3
+	VPADDB     Y3, Y8, Y8
+	VPAND      splat32_03030303<>+0(SB), Y8, Y8
+	VPMADDUBSW splat32_04010401<>+0(SB), Y8, Y8
+	VPMADDWD   splat32_00100001<>+0(SB), Y8, Y8
+	VPACKUSDW  Y5, Y4, Y4
+	VPACKUSDW  Y8, Y6, Y6
+	VPACKUSWB  Y6, Y4, Y4
+	VPERMD     Y4, Y7, Y4
+	VMOVDQU    Y4, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        w0m1_single
+
+w0m1_tail:
+	VZEROUPPER
+	RET
+
+w0m0:
+w0m0_single:
+	CMPQ       DX, $0x00000020
+	JB         w0m0_tail
+	VMOVDQU    (CX), Y2
+	VPSRLW     $0x04, Y2, Y3
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPSHUFB    Y3, Y0, Y3
+	VPSHUFB    Y2, Y1, Y2
+	VPADDB     Y2, Y3, Y3
+	VPAND      splat32_03030303<>+0(SB), Y3, Y3
+	VPMADDUBSW splat32_04010401<>+0(SB), Y3, Y3
+	VPMADDWD   splat32_00100001<>+0(SB), Y3, Y3
+	VMOVDQU    32(CX), Y2
+	VPSRLW     $0x04, Y2, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y4, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPSHUFB    Y4, Y0, Y4
+	VPSHUFB    Y2, Y1, Y2
+	VPADDB     Y2, Y4, Y4
+	VPAND      splat32_03030303<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_04010401<>+0(SB), Y4, Y4
+	VPMADDWD   splat32_00100001<>+0(SB), Y4, Y4
+	VMOVDQU    64(CX), Y2
+	VPSRLW     $0x04, Y2, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPSHUFB    Y5, Y0, Y5
+	VPSHUFB    Y2, Y1, Y2
+	VPADDB     Y2, Y5, Y5
+	VPAND      splat32_03030303<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_04010401<>+0(SB), Y5, Y5
+	VPMADDWD   splat32_00100001<>+0(SB), Y5, Y5
+	VMOVDQU    96(CX), Y2
+	VPSRLW     $0x04, Y2, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y6, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPSHUFB    Y6, Y0, Y6
+	VPSHUFB    Y2, Y1, Y2
+	VPADDB     Y2, Y6, Y6
+	VPAND      splat32_03030303<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_04010401<>+0(SB), Y6, Y6
+	VPMADDWD   splat32_00100001<>+0(SB), Y6, Y6
+	VPACKUSDW  Y4, Y3, Y3
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSWB  Y5, Y3, Y3
+	VPERMD     Y3, Y7, Y3
+	VMOVDQU    Y3, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        w0m0_single
+
+w0m0_tail:
+	VZEROUPPER
+	RET
+
 // func fusedF16ToI8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·fusedF16ToI8AVX512(SB), NOSPLIT, $0-24

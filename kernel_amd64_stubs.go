@@ -2247,6 +2247,16 @@ func select16AVX512(dst *uint16, src *uint8, n int, p *[3]uint32)
 //go:noescape
 func split8AVX2(dst *uint8, src *uint8, n int, p *[118]uint8)
 
+// packs the codes p describes for src, 2 to a byte; n counts bytes of dst (a multiple of Lanes), p has at most two windows.
+//
+//go:noescape
+func split8Pack4AVX2(dst *uint8, src *uint8, n int, p *[118]uint8)
+
+// packs the codes p describes for src, 4 to a byte; n counts bytes of dst (a multiple of Lanes), p has at most two windows.
+//
+//go:noescape
+func split8Pack2AVX2(dst *uint8, src *uint8, n int, p *[118]uint8)
+
 // fusedF16ToI8AVX512 converts n groups of 1 FLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {F16, I8}).
 //
 //go:noescape

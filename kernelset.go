@@ -64,6 +64,11 @@ type kernelSet struct {
 	// slowest kernel (nil elsewhere).
 	split8 kernel[func(dst []uint8, src []uint8, p *splitParams)]
 
+	// splitPack[b]: split8 and the packing of lutPack in one kernel (b 0:
+	// 4-bit targets, 1: 2-bit), for descriptions of at most two windows;
+	// nil where the tier has none.
+	splitPack [2]kernel[func(dst []uint8, src []uint8, p *splitParams)]
+
 	// unpack[b][w]: packed sources (b 0: 4-bit, 1: 2-bit) to targets of
 	// 8<<w bits through a 16-entry table (unpack.go).
 	unpack [2][4]kernel[unpackFunc]

@@ -18,8 +18,10 @@ package tensorcast
 // checks it on all 256 bytes.
 
 // splitShape returns the cheapest splitParams of the table t, or nil where
-// no description with at most maxSplitWindows windows exists.
-func splitShape(t []uint8) *splitParams {
+// no description with at most maxSplitWindows windows exists. Only the bits
+// of mask count: a packed target's codes are the low 2 or 4 bits of each
+// byte, which the packing kernels keep (i8ToI4, i8ToI2).
+func splitShape(t []uint8, mask uint8) *splitParams {
 	var best *splitParams
 	cost := func(p *splitParams) int { return 4*int(p.windows) + 2*int(p.masked) }
 	// hi and lo are fixed up to a constant moved between them: lo is the
@@ -34,8 +36,8 @@ func splitShape(t []uint8) *splitParams {
 			for h := range 16 {
 				var sum, value [256]int
 				for l := range 16 {
-					sum[t[16*h+l]-p.lo[l]]++
-					value[t[16*h+l]]++
+					sum[(t[16*h+l]-p.lo[l])&mask]++
+					value[t[16*h+l]&mask]++
 				}
 				s, v := mostCommon(&sum), mostCommon(&value)
 				p.hi[h] = s
@@ -43,7 +45,7 @@ func splitShape(t []uint8) *splitParams {
 					p.hi[h], p.rows[h], p.masked = v, 0x80, 1
 				}
 			}
-			if p.cover(t) && (best == nil || cost(p) < cost(best)) {
+			if p.cover(t, mask) && (best == nil || cost(p) < cost(best)) {
 				best = p
 			}
 		}
@@ -66,11 +68,11 @@ func mostCommon(count *[256]int) uint8 {
 // differs from t, and reports whether maxSplitWindows suffice. The wrong
 // bytes are covered greedily, each window starting at the first wrong byte
 // not yet covered, with every wrong byte tried as the first of the cycle.
-func (p *splitParams) cover(t []uint8) bool {
+func (p *splitParams) cover(t []uint8, mask uint8) bool {
 	p.windows, p.fix = 0, [maxSplitWindows][16]uint8{}
 	var wrong []int
 	for x := range 256 {
-		if p.at(uint8(x)) != t[x] {
+		if (p.at(uint8(x))^t[x])&mask != 0 {
 			wrong = append(wrong, x)
 		}
 	}
@@ -100,7 +102,7 @@ func (p *splitParams) cover(t []uint8) bool {
 		}
 	}
 	for x := range 256 {
-		if p.at(uint8(x)) != t[x] {
+		if (p.at(uint8(x))^t[x])&mask != 0 {
 			return false
 		}
 	}
@@ -128,4 +130,15 @@ func splitGeneric(dst []uint8, src []uint8, p *splitParams) {
 	for i, x := range src {
 		dst[i] = p.at(x)
 	}
+}
+
+// splitPack4Generic and splitPack2Generic pack the codes p describes for
+// src (the low 4 or 2 bits of each value) two or four to a byte: the
+// portable rest of the AVX2 split packing kernels.
+func splitPack4Generic(dst []uint8, src []uint8, p *splitParams) { splitPack(dst, src, p, 4) }
+func splitPack2Generic(dst []uint8, src []uint8, p *splitParams) { splitPack(dst, src, p, 2) }
+
+func splitPack(dst []uint8, src []uint8, p *splitParams, w int) {
+	mask := uint8(1)<<w - 1
+	packFrom(dst, len(src), w, func(i int) uint8 { return p.at(src[i]) & mask })
 }

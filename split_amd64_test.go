@@ -5,15 +5,17 @@ package tensorcast
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"golang.org/x/sys/cpu"
 )
 
-// TestSplitKernelVariants runs every loop of split8AVX2 (each count of
-// windows, with and without the row mask) on random descriptions against
-// splitGeneric: all 256 bytes in every position of a vector, every length
-// 0..200, and against guard pages at both ends.
+// TestSplitKernelVariants runs every loop of split8AVX2 and of the packing
+// kernels split8Pack4AVX2 and split8Pack2AVX2 (each count of windows, with
+// and without the row mask) on random descriptions against the portable
+// kernels: all 256 bytes in every position of a vector, every length
+// 0..300, and against guard pages at both ends.
 func TestSplitKernelVariants(t *testing.T) {
 	if !cpu.X86.HasAVX2 {
 		t.Skip("no AVX2")
@@ -37,20 +39,23 @@ func TestSplitKernelVariants(t *testing.T) {
 			}
 			p.windows, p.masked = uint8(windows), uint8(masked)
 			name := fmt.Sprintf("windows=%d masked=%d", windows, masked)
-			src := make([]uint8, 256+31)
+			src := make([]uint8, 300)
 			for i := range src {
 				src[i] = uint8(i * 7) // every byte, in a different lane each pass
 			}
-			for n := 0; n <= 200 || n < len(src); n++ {
-				if n > 200 {
-					n = len(src)
-				}
-				got, want := make([]uint8, n), make([]uint8, n)
-				avx2Split8(got, src[:n], p)
-				splitGeneric(want, src[:n], p)
-				for i := range want {
-					if got[i] != want[i] {
-						t.Fatalf("%s n=%d: byte %d (%#02x): got %#02x, want %#02x", name, n, i, src[i], got[i], want[i])
+			kernels := []splitKernel{{"split8", 1, avx2Split8, splitGeneric}}
+			if windows <= 2 {
+				kernels = append(kernels, splitKernel{"pack4", 2, avx2SplitPack4, splitPack4Generic},
+					splitKernel{"pack2", 4, avx2SplitPack2, splitPack2Generic})
+			}
+			for _, k := range kernels {
+				for n := 0; n <= 300; n++ {
+					size := (n + k.per - 1) / k.per
+					got, want := make([]uint8, size), make([]uint8, size)
+					k.asm(got, src[:n], p)
+					k.ports(want, src[:n], p)
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s %s n=%d: got %x, want %x", k.name, name, n, got, want)
 					}
 				}
 			}
@@ -69,4 +74,12 @@ func TestSplitKernelVariants(t *testing.T) {
 			}
 		}
 	}
+}
+
+// splitKernel is an AVX2 split kernel and its portable equal; per counts
+// elements per dst byte.
+type splitKernel struct {
+	name       string
+	per        int
+	asm, ports func(dst, src []uint8, p *splitParams)
 }

@@ -29,7 +29,7 @@ func TestSplitShapes(t *testing.T) {
 			for m := range numModes {
 				opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
 				tab := tableFor(from, to, opt).b8
-				p := splitShape(tab)
+				p := splitShape(tab, 0xFF)
 				name := fmt.Sprintf("%v -> %v %+v", from, to, opt)
 				if w, ok := want[[2]DataType{from, to}]; ok && (p == nil || int(p.windows) > w) {
 					t.Errorf("%s: splitShape gave %+v, want at most %d windows", name, p, w)

@@ -508,6 +508,10 @@ func lutPackStep(from, to DataType) *step {
 				f(dst[:to.Size(n)], src[:n], (*[256]uint8)(t.b8))
 				return
 			}
+			if f := k.splitPack[b].fn; f != nil && t.split != nil && t.split.windows <= 2 {
+				f(dst[:to.Size(n)], src[:n], t.split)
+				return
+			}
 			bp, bi := getBlock()
 			for i := 0; i < n; i += len(bp) {
 				c := min(len(bp), n-i)

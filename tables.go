@@ -54,8 +54,10 @@ type convTable struct {
 	// if it is two-valued (select.go), else nil.
 	sel *selectParams
 
-	// split describes the table of an 8-bit source to an 8-bit target as
-	// two nibble lookups and at most two corrections (split.go), or is nil.
+	// split describes the table of an 8-bit source to a target of at most
+	// 8 bits as two nibble lookups, a row mask and a few corrections
+	// (split.go), or is nil. For a packed target only the low 2 or 4 bits
+	// of its bytes are the table's codes.
 	split *splitParams
 }
 
@@ -111,8 +113,8 @@ func tableFor(from, to DataType, opt Options) *convTable {
 		switch {
 		case t.b8 != nil:
 			t.sel = selectShape(t.b8)
-			if t.sel == nil && to.BitSize() == 8 {
-				t.split = splitShape(t.b8)
+			if t.sel == nil {
+				t.split = splitShape(t.b8, uint8(1<<to.BitSize()-1))
 			}
 		case t.b16 != nil:
 			t.sel = selectShape(t.b16)

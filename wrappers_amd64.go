@@ -113,6 +113,8 @@ const (
 	select16AVX2Lanes        = 16
 	select8AVX2Lanes         = 32
 	split8AVX2Lanes          = 32
+	split8Pack2AVX2Lanes     = 32
+	split8Pack4AVX2Lanes     = 32
 	u16ToE8M0AVX2Lanes       = 8
 	u16ToF8AVX2Lanes         = 8
 	u32ToE8M0AVX2Lanes       = 8
@@ -641,6 +643,36 @@ func avx2Split8(dst []uint8, src []uint8, p *splitParams) {
 	}
 	if m < n {
 		splitGeneric(dst[m:], src[m:], p)
+	}
+}
+
+// avx2SplitPack4 is the AVX2 kernel split8Pack4AVX2 (gen/amd64 plainWrappers).
+func avx2SplitPack4(dst []uint8, src []uint8, p *splitParams) {
+	n := len(src)
+	dst = dst[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2 &^ (split8Pack4AVX2Lanes - 1)
+	if m > 0 {
+		split8Pack4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, splitp(p))
+	}
+	if 2*m < n {
+		splitPack4Generic(dst[m:], src[2*m:], p)
+	}
+}
+
+// avx2SplitPack2 is the AVX2 kernel split8Pack2AVX2 (gen/amd64 plainWrappers).
+func avx2SplitPack2(dst []uint8, src []uint8, p *splitParams) {
+	n := len(src)
+	dst = dst[:(n+3)/4]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 4 &^ (split8Pack2AVX2Lanes - 1)
+	if m > 0 {
+		split8Pack2AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, splitp(p))
+	}
+	if 4*m < n {
+		splitPack2Generic(dst[m:], src[4*m:], p)
 	}
 }
 

@@ -42,63 +42,151 @@ func split(a *Asm) {
 	a.Func("split8AVX2", AVX2, fmt.Sprintf("func(dst *uint8, src *uint8, n int, p *[%d]uint8)", splitSize),
 		"sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).")
 	dst, src, n := a.Args()
-	p := a.GP64()
-	a.Context.Load(a.Param("p"), p)
+	c := loadSplit(a, maxWindows)
+	c.loops(func(windows, masked int) {
+		a.StreamNamed(splitLabel(windows, masked)+"_", Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
+			x := a.Vec()
+			a.VMOVDQU(s.Src, x)
+			s.Store(c.body(x, windows, masked), s.Dst, 8, nil)
+		}))
+	})
+	splitPacked(a, 4)
+	splitPacked(a, 2)
+}
+
+// splitPacked emits split8Pack4AVX2 or split8Pack2AVX2: split8's values
+// for a packed target (their low bits are the codes: splitShape's mask),
+// packed two or four to a byte, in one pass over 32 bytes of dst per step:
+//
+//	4-bit: per two vectors, c = v & 0x0F, VPMADDUBSW(c, 1 | 16<<8) puts
+//	c0 + 16·c1 in each word, VPACKUSWB and VPERMQ order the bytes;
+//	2-bit: per four vectors, c = v & 3, VPMADDUBSW(c, 1 | 4<<8) and
+//	VPMADDWD(·, 1 | 16<<16) put c0 + 4c1 + 16c2 + 64c3 in each dword,
+//	two VPACKUSDW, a VPACKUSWB and a VPERMD order the bytes.
+//
+// Their loops take at most two windows: with more, the constants would not
+// leave registers for the values being packed (lutPackStep then runs
+// split8 and the packing kernel one after the other).
+func splitPacked(a *Asm, bits int) {
+	per := 8 / bits
+	a.Func(fmt.Sprintf("split8Pack%dAVX2", bits), AVX2, fmt.Sprintf("func(dst *uint8, src *uint8, n int, p *[%d]uint8)", splitSize),
+		fmt.Sprintf("packs the codes p describes for src, %d to a byte; n counts bytes of dst (a multiple of Lanes), p has at most two windows.", per))
+	dst, src, n := a.Args()
+	c := loadSplit(a, 2)
+	low := a.Splat(0x0F0F0F0F)
+	mul := a.Splat(0x10011001)
+	var order VecVirtual
+	if bits == 2 {
+		low, mul = a.Splat(0x03030303), a.Splat(0x04010401)
+		order = a.packOrder()
+	}
+	w116 := a.Splat(0x00100001)
+	c.loops(func(windows, masked int) {
+		a.StreamNamed(splitLabel(windows, masked)+"_", Loop{SrcSize: per, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(s *Step) {
+			v := make([]VecVirtual, per)
+			for i := range v {
+				x := a.Vec()
+				a.VMOVDQU(s.Src.Offset(32*i), x)
+				v[i] = c.body(x, windows, masked)
+				a.And(low, v[i], v[i])
+				a.VPMADDUBSW(mul, v[i], v[i])
+				if bits == 2 {
+					a.VPMADDWD(w116, v[i], v[i])
+				}
+			}
+			if bits == 4 {
+				a.VPACKUSWB(v[1], v[0], v[0])
+				a.VPERMQ(U8(0xD8), v[0], v[0])
+			} else {
+				a.packDB4(v, order)
+			}
+			s.Store(v[0], s.Dst, 8, nil)
+		})
+	})
+}
+
+// splitConsts holds a split kernel's tables, in registers, and the
+// parameter register.
+type splitConsts struct {
+	a            *Asm
+	p            GPVirtual
+	hi, lo, rows VecVirtual
+	fix, start   []VecVirtual
+	nib, push    Op
+	windows      int // the most windows of the kernel's loops
+}
+
+// loadSplit reads *p (a splitParams) into registers, the first windows
+// windows' tables among them.
+func loadSplit(a *Asm, windows int) *splitConsts {
+	c := &splitConsts{a: a, p: a.GP64(), windows: windows}
+	a.Context.Load(a.Param("p"), c.p)
 	table := func(off int) VecVirtual {
 		v := a.Vec()
-		a.VBROADCASTI128(Mem{Base: p, Disp: off}, v)
+		a.VBROADCASTI128(Mem{Base: c.p, Disp: off}, v)
 		return v
 	}
-	hi, lo, rows := table(splitHi), table(splitLo), table(splitRows)
-	fix, start := make([]VecVirtual, maxWindows), make([]VecVirtual, maxWindows)
-	for w := range maxWindows {
-		fix[w] = table(splitFix + 16*w)
-		start[w] = a.Vec()
-		a.VPBROADCASTB(Mem{Base: p, Disp: splitStart + w}, start[w])
+	c.hi, c.lo, c.rows = table(splitHi), table(splitLo), table(splitRows)
+	for w := range windows {
+		c.fix = append(c.fix, table(splitFix+16*w))
+		st := a.Vec()
+		a.VPBROADCASTB(Mem{Base: c.p, Disp: splitStart + w}, st)
+		c.start = append(c.start, st)
 	}
 	// In memory: with four windows and the row mask, the tables and starts
 	// take 13 of the 16 registers.
-	nib, push := a.Splat(0x0F0F0F0F), a.Splat(0x70707070)
-	// The loop for windows w and mask m is labeled w<w>m<m>: index 2w + m.
-	sel := a.GP32()
-	a.MOVBLZX(Mem{Base: p, Disp: splitWindows}, sel)
+	c.nib, c.push = a.Splat(0x0F0F0F0F), a.Splat(0x70707070)
+	return c
+}
+
+func splitLabel(windows, masked int) string { return fmt.Sprintf("w%dm%d", windows, masked) }
+
+// loops emits the kernel's loops through emit, one per count of windows up
+// to c.windows, with and without the row mask, after a jump to the one
+// that p selects (loop 2·windows + masked). The parameter register is free
+// after this.
+func (c *splitConsts) loops(emit func(windows, masked int)) {
+	a := c.a
+	sel, m := a.GP32(), a.GP32()
+	a.MOVBLZX(Mem{Base: c.p, Disp: splitWindows}, sel)
 	a.ADDL(sel, sel)
-	m := a.GP32()
-	a.MOVBLZX(Mem{Base: p, Disp: splitMasked}, m)
+	a.MOVBLZX(Mem{Base: c.p, Disp: splitMasked}, m)
 	a.ADDL(m, sel)
-	label := func(windows, masked int) string { return fmt.Sprintf("w%dm%d", windows, masked) }
-	for i := range 2*maxWindows + 1 {
+	last := 2*c.windows + 1
+	for i := range last {
 		a.CMPL(sel, U8(i))
-		a.JE(LabelRef(label(i/2, i%2)))
+		a.JE(LabelRef(splitLabel(i/2, i%2)))
 	}
-	for i := 2*maxWindows + 1; i >= 0; i-- {
-		windows, masked := i/2, i%2
-		name := label(windows, masked)
-		if i < 2*maxWindows+1 {
-			a.Label(name)
+	for i := last; i >= 0; i-- {
+		if i < last {
+			a.Label(splitLabel(i/2, i%2))
 		}
-		a.StreamNamed(name+"_", Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
-			x, h, l := a.Vec(), a.Vec(), a.Vec()
-			a.VMOVDQU(s.Src, x)
-			a.VPSRLW(U8(4), x, h)
-			a.VPAND(nib, h, h)
-			a.VPAND(nib, x, l)
-			if masked == 1 {
-				r := a.Vec()
-				a.VPSHUFB(h, rows, r)
-				a.VPOR(r, l, l)
-			}
-			a.VPSHUFB(h, hi, h)
-			a.VPSHUFB(l, lo, l)
-			a.VPADDB(l, h, h)
-			for w := range windows {
-				j := a.Vec()
-				a.VPSUBB(start[w], x, j)
-				a.VPADDUSB(push, j, j)
-				a.VPSHUFB(j, fix[w], j)
-				a.VPADDB(j, h, h)
-			}
-			s.Store(h, s.Dst, 8, nil)
-		}))
+		emit(i/2, i%2)
 	}
+}
+
+// body returns the value of the bytes x (kept) in a loop of the
+// given windows and row mask.
+func (c *splitConsts) body(x VecVirtual, windows, masked int) VecVirtual {
+	a := c.a
+	h, l := a.Vec(), a.Vec()
+	a.VPSRLW(U8(4), x, h)
+	a.VPAND(c.nib, h, h)
+	a.VPAND(c.nib, x, l)
+	if masked == 1 {
+		r := a.Vec()
+		a.VPSHUFB(h, c.rows, r)
+		a.VPOR(r, l, l)
+	}
+	a.VPSHUFB(h, c.hi, h)
+	a.VPSHUFB(l, c.lo, l)
+	a.VPADDB(l, h, h)
+	for w := range windows {
+		j := a.Vec()
+		a.VPSUBB(c.start[w], x, j)
+		a.VPADDUSB(c.push, j, j)
+		a.VPSHUFB(j, c.fix[w], j)
+		a.VPADDB(j, h, h)
+	}
+	return h
 }

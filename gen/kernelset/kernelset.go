@@ -108,6 +108,13 @@ var Table = []group{
 			"8-bit types -> 8-bit types (nibble-split table)", "s.split8.tierOr(s.lut8.tier)", nil},
 	}},
 	{[]string{
+		"splitPack[b]: split8 and the packing of lutPack in one kernel (b 0:",
+		"4-bit targets, 1: 2-bit), for descriptions of at most two windows;",
+		"nil where the tier has none.",
+	}, []slot{
+		{"splitPack", "[2]kernel[func(dst []uint8, src []uint8, p *splitParams)]", "", "", nil},
+	}},
+	{[]string{
 		"unpack[b][w]: packed sources (b 0: 4-bit, 1: 2-bit) to targets of",
 		"8<<w bits through a 16-entry table (unpack.go).",
 	}, []slot{{"unpack", "[2][4]kernel[unpackFunc]", "4-bit types -> 8- to 64-bit types (16-entry table)", "s.unpack[0][3].tier",
