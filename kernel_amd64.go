@@ -31,7 +31,7 @@ func f8p(p *float8Params) *[8]uint32  { return (*[8]uint32)(unsafe.Pointer(p)) }
 func e8p(p *e8m0Params) *[4]uint32    { return (*[4]uint32)(unsafe.Pointer(p)) }
 func selp(p *selectParams) *[3]uint32 { return (*[3]uint32)(unsafe.Pointer(p)) }
 
-// splitp is p as the bytes the split kernels read (their stubs. array type, which
+// splitp is p as the bytes the split kernels read (their stubs' array type, which
 // gen/amd64 sizes from the same layout).
 func splitp(p *splitParams) *[unsafe.Sizeof(splitParams{})]uint8 {
 	return (*[unsafe.Sizeof(splitParams{})]uint8)(unsafe.Pointer(p))
