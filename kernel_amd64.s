@@ -20685,187 +20685,208 @@ tail:
 	RET
 
 // func e4m3fnToI16AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2
 TEXT ·e4m3fnToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x20002000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xfe00fe00, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x41804180, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x0000ffff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
+	VMOVDQU      e4m3pow2lofn<>+0(SB), Y0
+	VMOVDQU      e4m3pow2hifn<>+0(SB), Y1
+	VMOVDQU      e4m3mant<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x0f0f0f0f, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
 
 main:
-	CMPQ         DX, $0x00000020
-	JB           single
-	VPMOVSXBW    (CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPSLLW       $0x09, Y4, Y4
-	VPCMPEQW     Y2, Y4, Y4
-	VPADDW       Y1, Y5, Y5
-	VPANDN       Y5, Y4, Y5
-	VCVTPH2PS    X5, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VCVTTPS2DQ   Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVDQU      Y4, (AX)
-	VPMOVSXBW    16(CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPSLLW       $0x09, Y4, Y4
-	VPCMPEQW     Y2, Y4, Y4
-	VPADDW       Y1, Y5, Y5
-	VPANDN       Y5, Y4, Y5
-	VCVTPH2PS    X5, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VCVTTPS2DQ   Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVDQU      Y4, 32(AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000020, DX
-	JMP          main
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPERMQ     $0xd8, (CX), Y6
+	VPAND      Y4, Y6, Y7
+	VPCMPEQB   Y4, Y7, Y8
+	VPANDN     Y7, Y8, Y7
+	VPSRLW     $0x03, Y7, Y8
+	VPAND      Y5, Y8, Y8
+	VPSHUFB    Y8, Y0, Y9
+	VPSHUFB    Y8, Y1, Y8
+	VPSHUFB    Y7, Y2, Y7
+	VPUNPCKLBW Y8, Y9, Y10
+	VPUNPCKLBW Y7, Y3, Y11
+	VPUNPCKLBW Y6, Y6, Y12
+	VPMULHUW   Y10, Y11, Y11
+	VPSIGNW    Y12, Y11, Y11
+	VMOVDQU    Y11, (AX)
+	VPUNPCKHBW Y8, Y9, Y8
+	VPUNPCKHBW Y7, Y3, Y7
+	VPUNPCKHBW Y6, Y6, Y6
+	VPMULHUW   Y8, Y7, Y7
+	VPSIGNW    Y6, Y7, Y7
+	VMOVDQU    Y7, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
 
 single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VPMOVSXBW    (CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPSLLW       $0x09, Y4, Y4
-	VPCMPEQW     Y2, Y4, Y4
-	VPADDW       Y1, Y5, Y5
-	VPANDN       Y5, Y4, Y5
-	VCVTPH2PS    X5, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VCVTTPS2DQ   Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVDQU      Y4, (AX)
-	ADDQ         $0x00000010, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU    (CX), X6
+	VPAND      X4, X6, X7
+	VPCMPEQB   X4, X7, X8
+	VPANDN     X7, X8, X7
+	VPSRLW     $0x03, X7, X8
+	VPAND      X5, X8, X8
+	VPSHUFB    X8, X0, X9
+	VPSHUFB    X8, X1, X8
+	VPSHUFB    X7, X2, X7
+	VPUNPCKLBW X8, X9, X10
+	VPUNPCKLBW X7, X3, X11
+	VPUNPCKLBW X6, X6, X12
+	VPMULHUW   X10, X11, X11
+	VPSIGNW    X12, X11, X11
+	VMOVDQU    X11, (AX)
+	VPUNPCKHBW X8, X9, X8
+	VPUNPCKHBW X7, X3, X7
+	VPUNPCKHBW X6, X6, X6
+	VPMULHUW   X8, X7, X7
+	VPSIGNW    X6, X7, X7
+	VMOVDQU    X7, 16(AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
 
 tail:
 	VZEROUPPER
 	RET
 
+DATA e4m3pow2lofn<>+0(SB)/4, $0x00000000
+DATA e4m3pow2lofn<>+4(SB)/4, $0x20000000
+DATA e4m3pow2lofn<>+8(SB)/4, $0x00008040
+DATA e4m3pow2lofn<>+12(SB)/4, $0x00000000
+DATA e4m3pow2lofn<>+16(SB)/4, $0x00000000
+DATA e4m3pow2lofn<>+20(SB)/4, $0x20000000
+DATA e4m3pow2lofn<>+24(SB)/4, $0x00008040
+DATA e4m3pow2lofn<>+28(SB)/4, $0x00000000
+GLOBL e4m3pow2lofn<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3pow2hifn<>+0(SB)/4, $0x00000000
+DATA e4m3pow2hifn<>+4(SB)/4, $0x00000000
+DATA e4m3pow2hifn<>+8(SB)/4, $0x02010000
+DATA e4m3pow2hifn<>+12(SB)/4, $0x20100804
+DATA e4m3pow2hifn<>+16(SB)/4, $0x00000000
+DATA e4m3pow2hifn<>+20(SB)/4, $0x00000000
+DATA e4m3pow2hifn<>+24(SB)/4, $0x02010000
+DATA e4m3pow2hifn<>+28(SB)/4, $0x20100804
+GLOBL e4m3pow2hifn<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3mant<>+0(SB)/4, $0x0b0a0908
+DATA e4m3mant<>+4(SB)/4, $0x0f0e0d0c
+DATA e4m3mant<>+8(SB)/4, $0x0b0a0908
+DATA e4m3mant<>+12(SB)/4, $0x0f0e0d0c
+DATA e4m3mant<>+16(SB)/4, $0x0b0a0908
+DATA e4m3mant<>+20(SB)/4, $0x0f0e0d0c
+DATA e4m3mant<>+24(SB)/4, $0x0b0a0908
+DATA e4m3mant<>+28(SB)/4, $0x0f0e0d0c
+GLOBL e4m3mant<>(SB), RODATA|NOPTR, $32
+
 // func e4m3fnuzToI16AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2
 TEXT ·e4m3fnuzToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x1c001c00, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xff80ff80, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x7e007e00, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x0000ffff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
+	VMOVDQU      e4m3pow2lofnuz<>+0(SB), Y0
+	VMOVDQU      e4m3pow2hifnuz<>+0(SB), Y1
+	VMOVDQU      e4m3mant<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x0f0f0f0f, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
 
 main:
-	CMPQ         DX, $0x00000020
-	JB           single
-	VPMOVSXBW    (CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPADDW       Y1, Y5, Y5
-	VPANDN       Y5, Y4, Y5
-	VCVTPH2PS    X5, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VCVTTPS2DQ   Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVDQU      Y4, (AX)
-	VPMOVSXBW    16(CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPADDW       Y1, Y5, Y5
-	VPANDN       Y5, Y4, Y5
-	VCVTPH2PS    X5, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VCVTTPS2DQ   Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVDQU      Y4, 32(AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000020, DX
-	JMP          main
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPERMQ     $0xd8, (CX), Y6
+	VPAND      Y4, Y6, Y7
+	VPSRLW     $0x03, Y7, Y8
+	VPAND      Y5, Y8, Y8
+	VPSHUFB    Y8, Y0, Y9
+	VPSHUFB    Y8, Y1, Y8
+	VPSHUFB    Y7, Y2, Y7
+	VPUNPCKLBW Y8, Y9, Y10
+	VPUNPCKLBW Y7, Y3, Y11
+	VPUNPCKLBW Y6, Y6, Y12
+	VPMULHUW   Y10, Y11, Y11
+	VPSIGNW    Y12, Y11, Y11
+	VMOVDQU    Y11, (AX)
+	VPUNPCKHBW Y8, Y9, Y8
+	VPUNPCKHBW Y7, Y3, Y7
+	VPUNPCKHBW Y6, Y6, Y6
+	VPMULHUW   Y8, Y7, Y7
+	VPSIGNW    Y6, Y7, Y7
+	VMOVDQU    Y7, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
 
 single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VPMOVSXBW    (CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPADDW       Y1, Y5, Y5
-	VPANDN       Y5, Y4, Y5
-	VCVTPH2PS    X5, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VCVTTPS2DQ   Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVDQU      Y4, (AX)
-	ADDQ         $0x00000010, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU    (CX), X6
+	VPAND      X4, X6, X7
+	VPSRLW     $0x03, X7, X8
+	VPAND      X5, X8, X8
+	VPSHUFB    X8, X0, X9
+	VPSHUFB    X8, X1, X8
+	VPSHUFB    X7, X2, X7
+	VPUNPCKLBW X8, X9, X10
+	VPUNPCKLBW X7, X3, X11
+	VPUNPCKLBW X6, X6, X12
+	VPMULHUW   X10, X11, X11
+	VPSIGNW    X12, X11, X11
+	VMOVDQU    X11, (AX)
+	VPUNPCKHBW X8, X9, X8
+	VPUNPCKHBW X7, X3, X7
+	VPUNPCKHBW X6, X6, X6
+	VPMULHUW   X8, X7, X7
+	VPSIGNW    X6, X7, X7
+	VMOVDQU    X7, 16(AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
 
 tail:
 	VZEROUPPER
 	RET
+
+DATA e4m3pow2lofnuz<>+0(SB)/4, $0x00000000
+DATA e4m3pow2lofnuz<>+4(SB)/4, $0x00000000
+DATA e4m3pow2lofnuz<>+8(SB)/4, $0x00804020
+DATA e4m3pow2lofnuz<>+12(SB)/4, $0x00000000
+DATA e4m3pow2lofnuz<>+16(SB)/4, $0x00000000
+DATA e4m3pow2lofnuz<>+20(SB)/4, $0x00000000
+DATA e4m3pow2lofnuz<>+24(SB)/4, $0x00804020
+DATA e4m3pow2lofnuz<>+28(SB)/4, $0x00000000
+GLOBL e4m3pow2lofnuz<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3pow2hifnuz<>+0(SB)/4, $0x00000000
+DATA e4m3pow2hifnuz<>+4(SB)/4, $0x00000000
+DATA e4m3pow2hifnuz<>+8(SB)/4, $0x01000000
+DATA e4m3pow2hifnuz<>+12(SB)/4, $0x10080402
+DATA e4m3pow2hifnuz<>+16(SB)/4, $0x00000000
+DATA e4m3pow2hifnuz<>+20(SB)/4, $0x00000000
+DATA e4m3pow2hifnuz<>+24(SB)/4, $0x01000000
+DATA e4m3pow2hifnuz<>+28(SB)/4, $0x10080402
+GLOBL e4m3pow2hifnuz<>(SB), RODATA|NOPTR, $32
 
 // func e5m2fnuzToI16AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
@@ -20873,67 +20894,47 @@ TEXT ·e5m2fnuzToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x8fe00000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x77000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x7fc00000, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0xffffff80, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x0000ffff, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
+	VMOVDQU      e5m2pow2lo<>+0(SB), Y0
+	VMOVDQU      e5m2pow2hi<>+0(SB), Y1
+	VMOVDQU      e5m2top<>+0(SB), Y2
+	VMOVDQU      e5m2mant<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	MOVL         $0x1f1f1f1f, BX
+	VMOVD        BX, X6
+	VPBROADCASTD X6, Y6
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VPMOVSXBD  (CX), Y5
-	VPSLLD     $0x15, Y5, Y6
-	VPAND      Y0, Y6, Y6
-	VPCMPEQD   Y3, Y5, Y5
-	VPAND      Y2, Y5, Y5
-	VPOR       Y5, Y6, Y6
-	VMULPS     Y1, Y6, Y6
-	VPMOVSXBD  8(CX), Y5
-	VPSLLD     $0x15, Y5, Y7
-	VPAND      Y0, Y7, Y7
-	VPCMPEQD   Y3, Y5, Y5
-	VPAND      Y2, Y5, Y5
-	VPOR       Y5, Y7, Y7
-	VMULPS     Y1, Y7, Y7
-	VCVTTPS2DQ Y6, Y5
-	VPAND      Y4, Y5, Y5
-	VCVTTPS2DQ Y7, Y6
-	VPAND      Y4, Y6, Y6
-	VPACKUSDW  Y6, Y5, Y5
-	VPERMQ     $0xd8, Y5, Y5
-	VMOVDQU    Y5, (AX)
-	VPMOVSXBD  16(CX), Y5
-	VPSLLD     $0x15, Y5, Y6
-	VPAND      Y0, Y6, Y6
-	VPCMPEQD   Y3, Y5, Y5
-	VPAND      Y2, Y5, Y5
-	VPOR       Y5, Y6, Y6
-	VMULPS     Y1, Y6, Y6
-	VPMOVSXBD  24(CX), Y5
-	VPSLLD     $0x15, Y5, Y7
-	VPAND      Y0, Y7, Y7
-	VPCMPEQD   Y3, Y5, Y5
-	VPAND      Y2, Y5, Y5
-	VPOR       Y5, Y7, Y7
-	VMULPS     Y1, Y7, Y7
-	VCVTTPS2DQ Y6, Y5
-	VPAND      Y4, Y5, Y5
-	VCVTTPS2DQ Y7, Y6
-	VPAND      Y4, Y6, Y6
-	VPACKUSDW  Y6, Y5, Y5
-	VPERMQ     $0xd8, Y5, Y5
-	VMOVDQU    Y5, 32(AX)
+	VPERMQ     $0xd8, (CX), Y7
+	VPAND      Y5, Y7, Y8
+	VPSRLW     $0x02, Y8, Y9
+	VPAND      Y6, Y9, Y9
+	VPSUBB     splat32_10101010<>+0(SB), Y9, Y9
+	VPADDUSB   splat32_70707070<>+0(SB), Y9, Y9
+	VPSHUFB    Y9, Y0, Y10
+	VPSHUFB    Y9, Y1, Y11
+	VPSHUFB    Y9, Y2, Y9
+	VPSHUFB    Y8, Y3, Y8
+	VPUNPCKLBW Y11, Y10, Y12
+	VPUNPCKLBW Y8, Y4, Y13
+	VPUNPCKLBW Y9, Y9, Y14
+	VPUNPCKLBW Y7, Y7, Y15
+	VPMULHUW   Y12, Y13, Y12
+	VPBLENDVB  Y14, Y13, Y12, Y13
+	VPSIGNW    Y15, Y13, Y13
+	VMOVDQU    Y13, (AX)
+	VPUNPCKHBW Y11, Y10, Y10
+	VPUNPCKHBW Y8, Y4, Y8
+	VPUNPCKHBW Y9, Y9, Y9
+	VPUNPCKHBW Y7, Y7, Y7
+	VPMULHUW   Y10, Y8, Y10
+	VPBLENDVB  Y9, Y8, Y10, Y8
+	VPSIGNW    Y7, Y8, Y8
+	VMOVDQU    Y8, 32(AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000020, DX
@@ -20942,27 +20943,32 @@ main:
 single:
 	CMPQ       DX, $0x00000010
 	JB         tail
-	VPMOVSXBD  (CX), Y5
-	VPSLLD     $0x15, Y5, Y6
-	VPAND      Y0, Y6, Y6
-	VPCMPEQD   Y3, Y5, Y5
-	VPAND      Y2, Y5, Y5
-	VPOR       Y5, Y6, Y6
-	VMULPS     Y1, Y6, Y6
-	VPMOVSXBD  8(CX), Y5
-	VPSLLD     $0x15, Y5, Y7
-	VPAND      Y0, Y7, Y7
-	VPCMPEQD   Y3, Y5, Y5
-	VPAND      Y2, Y5, Y5
-	VPOR       Y5, Y7, Y7
-	VMULPS     Y1, Y7, Y7
-	VCVTTPS2DQ Y6, Y5
-	VPAND      Y4, Y5, Y5
-	VCVTTPS2DQ Y7, Y6
-	VPAND      Y4, Y6, Y6
-	VPACKUSDW  Y6, Y5, Y5
-	VPERMQ     $0xd8, Y5, Y5
-	VMOVDQU    Y5, (AX)
+	VMOVDQU    (CX), X7
+	VPAND      X5, X7, X8
+	VPSRLW     $0x02, X8, X9
+	VPAND      X6, X9, X9
+	VPSUBB     splat32_10101010<>+0(SB), X9, X9
+	VPADDUSB   splat32_70707070<>+0(SB), X9, X9
+	VPSHUFB    X9, X0, X10
+	VPSHUFB    X9, X1, X11
+	VPSHUFB    X9, X2, X9
+	VPSHUFB    X8, X3, X8
+	VPUNPCKLBW X11, X10, X12
+	VPUNPCKLBW X8, X4, X13
+	VPUNPCKLBW X9, X9, X14
+	VPUNPCKLBW X7, X7, X15
+	VPMULHUW   X12, X13, X12
+	VPBLENDVB  X14, X13, X12, X13
+	VPSIGNW    X15, X13, X13
+	VMOVDQU    X13, (AX)
+	VPUNPCKHBW X11, X10, X10
+	VPUNPCKHBW X8, X4, X8
+	VPUNPCKHBW X9, X9, X9
+	VPUNPCKHBW X7, X7, X7
+	VPMULHUW   X10, X8, X10
+	VPBLENDVB  X9, X8, X10, X8
+	VPSIGNW    X7, X8, X8
+	VMOVDQU    X8, 16(AX)
 	ADDQ       $0x00000010, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000010, DX
@@ -20972,63 +20978,113 @@ tail:
 	VZEROUPPER
 	RET
 
+DATA e5m2pow2lo<>+0(SB)/4, $0x10080402
+DATA e5m2pow2lo<>+4(SB)/4, $0x00804020
+DATA e5m2pow2lo<>+8(SB)/4, $0x00000000
+DATA e5m2pow2lo<>+12(SB)/4, $0x00000000
+DATA e5m2pow2lo<>+16(SB)/4, $0x10080402
+DATA e5m2pow2lo<>+20(SB)/4, $0x00804020
+DATA e5m2pow2lo<>+24(SB)/4, $0x00000000
+DATA e5m2pow2lo<>+28(SB)/4, $0x00000000
+GLOBL e5m2pow2lo<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2pow2hi<>+0(SB)/4, $0x00000000
+DATA e5m2pow2hi<>+4(SB)/4, $0x01000000
+DATA e5m2pow2hi<>+8(SB)/4, $0x10080402
+DATA e5m2pow2hi<>+12(SB)/4, $0x00804020
+DATA e5m2pow2hi<>+16(SB)/4, $0x00000000
+DATA e5m2pow2hi<>+20(SB)/4, $0x01000000
+DATA e5m2pow2hi<>+24(SB)/4, $0x10080402
+DATA e5m2pow2hi<>+28(SB)/4, $0x00804020
+GLOBL e5m2pow2hi<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2top<>+0(SB)/4, $0x00000000
+DATA e5m2top<>+4(SB)/4, $0x00000000
+DATA e5m2top<>+8(SB)/4, $0x00000000
+DATA e5m2top<>+12(SB)/4, $0xff000000
+DATA e5m2top<>+16(SB)/4, $0x00000000
+DATA e5m2top<>+20(SB)/4, $0x00000000
+DATA e5m2top<>+24(SB)/4, $0x00000000
+DATA e5m2top<>+28(SB)/4, $0xff000000
+GLOBL e5m2top<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2mant<>+0(SB)/4, $0xe0c0a080
+DATA e5m2mant<>+4(SB)/4, $0xe0c0a080
+DATA e5m2mant<>+8(SB)/4, $0xe0c0a080
+DATA e5m2mant<>+12(SB)/4, $0xe0c0a080
+DATA e5m2mant<>+16(SB)/4, $0xe0c0a080
+DATA e5m2mant<>+20(SB)/4, $0xe0c0a080
+DATA e5m2mant<>+24(SB)/4, $0xe0c0a080
+DATA e5m2mant<>+28(SB)/4, $0xe0c0a080
+GLOBL e5m2mant<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_70707070<>+0(SB)/4, $0x70707070
+DATA splat32_70707070<>+4(SB)/4, $0x70707070
+DATA splat32_70707070<>+8(SB)/4, $0x70707070
+DATA splat32_70707070<>+12(SB)/4, $0x70707070
+DATA splat32_70707070<>+16(SB)/4, $0x70707070
+DATA splat32_70707070<>+20(SB)/4, $0x70707070
+DATA splat32_70707070<>+24(SB)/4, $0x70707070
+DATA splat32_70707070<>+28(SB)/4, $0x70707070
+GLOBL splat32_70707070<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_10101010<>+0(SB)/4, $0x10101010
+DATA splat32_10101010<>+4(SB)/4, $0x10101010
+DATA splat32_10101010<>+8(SB)/4, $0x10101010
+DATA splat32_10101010<>+12(SB)/4, $0x10101010
+DATA splat32_10101010<>+16(SB)/4, $0x10101010
+DATA splat32_10101010<>+20(SB)/4, $0x10101010
+DATA splat32_10101010<>+24(SB)/4, $0x10101010
+DATA splat32_10101010<>+28(SB)/4, $0x10101010
+GLOBL splat32_10101010<>(SB), RODATA|NOPTR, $32
+
 // func e5m2ToI16AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2
 TEXT ·e5m2ToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
+	VMOVDQU      e5m2pow2lo<>+0(SB), Y0
+	VMOVDQU      e5m2pow2hi<>+0(SB), Y1
+	VMOVDQU      e5m2top<>+0(SB), Y2
+	VMOVDQU      e5m2mant<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
 	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x7c7c7c7c, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x03030303, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	VPXOR        X3, X3, X3
-	MOVL         $0x0000ffff, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	MOVL         $0x1f1f1f1f, BX
+	VMOVD        BX, X6
+	VPBROADCASTD X6, Y6
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VMOVDQU    (CX), X5
-	VPAND      X0, X5, X6
-	VPCMPGTB   X1, X6, X6
-	VPAND      X2, X6, X7
-	VPOR       X7, X5, X5
-	VPADDB     X6, X5, X5
-	VPUNPCKLBW X5, X3, X6
-	VCVTPH2PS  X6, Y6
-	VPUNPCKHBW X5, X3, X5
-	VCVTPH2PS  X5, Y5
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y4, Y5, Y5
-	VPACKUSDW  Y5, Y6, Y6
-	VPERMQ     $0xd8, Y6, Y6
-	VMOVDQU    Y6, (AX)
-	VMOVDQU    16(CX), X5
-	VPAND      X0, X5, X6
-	VPCMPGTB   X1, X6, X6
-	VPAND      X2, X6, X7
-	VPOR       X7, X5, X5
-	VPADDB     X6, X5, X5
-	VPUNPCKLBW X5, X3, X6
-	VCVTPH2PS  X6, Y6
-	VPUNPCKHBW X5, X3, X5
-	VCVTPH2PS  X5, Y5
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y4, Y5, Y5
-	VPACKUSDW  Y5, Y6, Y6
-	VPERMQ     $0xd8, Y6, Y6
-	VMOVDQU    Y6, 32(AX)
+	VPERMQ     $0xd8, (CX), Y7
+	VPAND      Y5, Y7, Y8
+	VPSRLW     $0x02, Y8, Y9
+	VPAND      Y6, Y9, Y9
+	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPADDUSB   splat32_70707070<>+0(SB), Y9, Y9
+	VPSHUFB    Y9, Y0, Y10
+	VPSHUFB    Y9, Y1, Y11
+	VPSHUFB    Y9, Y2, Y9
+	VPSHUFB    Y8, Y3, Y8
+	VPUNPCKLBW Y11, Y10, Y12
+	VPUNPCKLBW Y8, Y4, Y13
+	VPUNPCKLBW Y9, Y9, Y14
+	VPUNPCKLBW Y7, Y7, Y15
+	VPMULHUW   Y12, Y13, Y12
+	VPBLENDVB  Y14, Y13, Y12, Y13
+	VPSIGNW    Y15, Y13, Y13
+	VMOVDQU    Y13, (AX)
+	VPUNPCKHBW Y11, Y10, Y10
+	VPUNPCKHBW Y8, Y4, Y8
+	VPUNPCKHBW Y9, Y9, Y9
+	VPUNPCKHBW Y7, Y7, Y7
+	VPMULHUW   Y10, Y8, Y10
+	VPBLENDVB  Y9, Y8, Y10, Y8
+	VPSIGNW    Y7, Y8, Y8
+	VMOVDQU    Y8, 32(AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000020, DX
@@ -21037,23 +21093,32 @@ main:
 single:
 	CMPQ       DX, $0x00000010
 	JB         tail
-	VMOVDQU    (CX), X5
-	VPAND      X0, X5, X6
-	VPCMPGTB   X1, X6, X6
-	VPAND      X2, X6, X7
-	VPOR       X7, X5, X5
-	VPADDB     X6, X5, X5
-	VPUNPCKLBW X5, X3, X6
-	VCVTPH2PS  X6, Y6
-	VPUNPCKHBW X5, X3, X5
-	VCVTPH2PS  X5, Y5
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y4, Y5, Y5
-	VPACKUSDW  Y5, Y6, Y6
-	VPERMQ     $0xd8, Y6, Y6
-	VMOVDQU    Y6, (AX)
+	VMOVDQU    (CX), X7
+	VPAND      X5, X7, X8
+	VPSRLW     $0x02, X8, X9
+	VPAND      X6, X9, X9
+	VPSUBB     splat32_0f0f0f0f<>+0(SB), X9, X9
+	VPADDUSB   splat32_70707070<>+0(SB), X9, X9
+	VPSHUFB    X9, X0, X10
+	VPSHUFB    X9, X1, X11
+	VPSHUFB    X9, X2, X9
+	VPSHUFB    X8, X3, X8
+	VPUNPCKLBW X11, X10, X12
+	VPUNPCKLBW X8, X4, X13
+	VPUNPCKLBW X9, X9, X14
+	VPUNPCKLBW X7, X7, X15
+	VPMULHUW   X12, X13, X12
+	VPBLENDVB  X14, X13, X12, X13
+	VPSIGNW    X15, X13, X13
+	VMOVDQU    X13, (AX)
+	VPUNPCKHBW X11, X10, X10
+	VPUNPCKHBW X8, X4, X8
+	VPUNPCKHBW X9, X9, X9
+	VPUNPCKHBW X7, X7, X7
+	VPMULHUW   X10, X8, X10
+	VPBLENDVB  X9, X8, X10, X8
+	VPSIGNW    X7, X8, X8
+	VMOVDQU    X8, 16(AX)
 	ADDQ       $0x00000010, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000010, DX
@@ -21062,6 +21127,16 @@ single:
 tail:
 	VZEROUPPER
 	RET
+
+DATA splat32_0f0f0f0f<>+0(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+4(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+8(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+12(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+16(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+20(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+24(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+28(SB)/4, $0x0f0f0f0f
+GLOBL splat32_0f0f0f0f<>(SB), RODATA|NOPTR, $32
 
 // func e8m0ToI16AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
@@ -21145,16 +21220,6 @@ DATA splat32_7f7f7f7f<>+20(SB)/4, $0x7f7f7f7f
 DATA splat32_7f7f7f7f<>+24(SB)/4, $0x7f7f7f7f
 DATA splat32_7f7f7f7f<>+28(SB)/4, $0x7f7f7f7f
 GLOBL splat32_7f7f7f7f<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_70707070<>+0(SB)/4, $0x70707070
-DATA splat32_70707070<>+4(SB)/4, $0x70707070
-DATA splat32_70707070<>+8(SB)/4, $0x70707070
-DATA splat32_70707070<>+12(SB)/4, $0x70707070
-DATA splat32_70707070<>+16(SB)/4, $0x70707070
-DATA splat32_70707070<>+20(SB)/4, $0x70707070
-DATA splat32_70707070<>+24(SB)/4, $0x70707070
-DATA splat32_70707070<>+28(SB)/4, $0x70707070
-GLOBL splat32_70707070<>(SB), RODATA|NOPTR, $32
 
 // func e4m3fnToI32AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2, F16C
@@ -22273,69 +22338,51 @@ done:
 	RET
 
 // func e4m3fnToI16AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
+// Requires: AVX, AVX2, MMX+
 TEXT ·e4m3fnToI16AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x20002000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xfe00fe00, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x41804180, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x0000ffff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
+	VMOVDQU      e4m3pow2lofn<>+0(SB), Y0
+	VMOVDQU      e4m3pow2hifn<>+0(SB), Y1
+	VMOVDQU      e4m3mant<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x0f0f0f0f, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
 	MOVQ         DX, BX
 
 body:
-	CMPQ         DX, $0x00000020
-	JB           done
-	VPMOVSXBW    (CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPSLLW       $0x09, Y4, Y4
-	VPCMPEQW     Y2, Y4, Y4
-	VPADDW       Y1, Y5, Y5
-	VPANDN       Y5, Y4, Y5
-	VCVTPH2PS    X5, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VCVTTPS2DQ   Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVNTDQ     Y4, (AX)
-	VPMOVSXBW    16(CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPSLLW       $0x09, Y4, Y4
-	VPCMPEQW     Y2, Y4, Y4
-	VPADDW       Y1, Y5, Y5
-	VPANDN       Y5, Y4, Y5
-	VCVTPH2PS    X5, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VCVTTPS2DQ   Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVNTDQ     Y4, 32(AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000020, DX
-	JMP          body
+	CMPQ       DX, $0x00000020
+	JB         done
+	VPERMQ     $0xd8, (CX), Y6
+	VPAND      Y4, Y6, Y7
+	VPCMPEQB   Y4, Y7, Y8
+	VPANDN     Y7, Y8, Y7
+	VPSRLW     $0x03, Y7, Y8
+	VPAND      Y5, Y8, Y8
+	VPSHUFB    Y8, Y0, Y9
+	VPSHUFB    Y8, Y1, Y8
+	VPSHUFB    Y7, Y2, Y7
+	VPUNPCKLBW Y8, Y9, Y10
+	VPUNPCKLBW Y7, Y3, Y11
+	VPUNPCKLBW Y6, Y6, Y12
+	VPMULHUW   Y10, Y11, Y11
+	VPSIGNW    Y12, Y11, Y11
+	VMOVNTDQ   Y11, (AX)
+	VPUNPCKHBW Y8, Y9, Y8
+	VPUNPCKHBW Y7, Y3, Y7
+	VPUNPCKHBW Y6, Y6, Y6
+	VPMULHUW   Y8, Y7, Y7
+	VPSIGNW    Y6, Y7, Y7
+	VMOVNTDQ   Y7, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        body
 
 done:
 	SFENCE
@@ -22345,67 +22392,49 @@ done:
 	RET
 
 // func e4m3fnuzToI16AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
+// Requires: AVX, AVX2, MMX+
 TEXT ·e4m3fnuzToI16AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x1c001c00, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xff80ff80, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x7e007e00, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x0000ffff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
+	VMOVDQU      e4m3pow2lofnuz<>+0(SB), Y0
+	VMOVDQU      e4m3pow2hifnuz<>+0(SB), Y1
+	VMOVDQU      e4m3mant<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x0f0f0f0f, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
 	MOVQ         DX, BX
 
 body:
-	CMPQ         DX, $0x00000020
-	JB           done
-	VPMOVSXBW    (CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPADDW       Y1, Y5, Y5
-	VPANDN       Y5, Y4, Y5
-	VCVTPH2PS    X5, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VCVTTPS2DQ   Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVNTDQ     Y4, (AX)
-	VPMOVSXBW    16(CX), Y4
-	VPSLLW       $0x07, Y4, Y5
-	VPAND        Y0, Y5, Y5
-	VPCMPEQW     Y2, Y4, Y4
-	VPADDW       Y1, Y5, Y5
-	VPANDN       Y5, Y4, Y5
-	VCVTPH2PS    X5, Y4
-	VEXTRACTI128 $0x01, Y5, X5
-	VCVTPH2PS    X5, Y5
-	VCVTTPS2DQ   Y4, Y4
-	VPAND        Y3, Y4, Y4
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VPACKUSDW    Y5, Y4, Y4
-	VPERMQ       $0xd8, Y4, Y4
-	VMOVNTDQ     Y4, 32(AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000020, DX
-	JMP          body
+	CMPQ       DX, $0x00000020
+	JB         done
+	VPERMQ     $0xd8, (CX), Y6
+	VPAND      Y4, Y6, Y7
+	VPSRLW     $0x03, Y7, Y8
+	VPAND      Y5, Y8, Y8
+	VPSHUFB    Y8, Y0, Y9
+	VPSHUFB    Y8, Y1, Y8
+	VPSHUFB    Y7, Y2, Y7
+	VPUNPCKLBW Y8, Y9, Y10
+	VPUNPCKLBW Y7, Y3, Y11
+	VPUNPCKLBW Y6, Y6, Y12
+	VPMULHUW   Y10, Y11, Y11
+	VPSIGNW    Y12, Y11, Y11
+	VMOVNTDQ   Y11, (AX)
+	VPUNPCKHBW Y8, Y9, Y8
+	VPUNPCKHBW Y7, Y3, Y7
+	VPUNPCKHBW Y6, Y6, Y6
+	VPMULHUW   Y8, Y7, Y7
+	VPSIGNW    Y6, Y7, Y7
+	VMOVNTDQ   Y7, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        body
 
 done:
 	SFENCE
@@ -22420,68 +22449,48 @@ TEXT ·e5m2fnuzToI16AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x8fe00000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x77000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x7fc00000, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0xffffff80, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x0000ffff, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
+	VMOVDQU      e5m2pow2lo<>+0(SB), Y0
+	VMOVDQU      e5m2pow2hi<>+0(SB), Y1
+	VMOVDQU      e5m2top<>+0(SB), Y2
+	VMOVDQU      e5m2mant<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	MOVL         $0x1f1f1f1f, BX
+	VMOVD        BX, X6
+	VPBROADCASTD X6, Y6
 	MOVQ         DX, BX
 
 body:
 	CMPQ       DX, $0x00000020
 	JB         done
-	VPMOVSXBD  (CX), Y5
-	VPSLLD     $0x15, Y5, Y6
-	VPAND      Y0, Y6, Y6
-	VPCMPEQD   Y3, Y5, Y5
-	VPAND      Y2, Y5, Y5
-	VPOR       Y5, Y6, Y6
-	VMULPS     Y1, Y6, Y6
-	VPMOVSXBD  8(CX), Y5
-	VPSLLD     $0x15, Y5, Y7
-	VPAND      Y0, Y7, Y7
-	VPCMPEQD   Y3, Y5, Y5
-	VPAND      Y2, Y5, Y5
-	VPOR       Y5, Y7, Y7
-	VMULPS     Y1, Y7, Y7
-	VCVTTPS2DQ Y6, Y5
-	VPAND      Y4, Y5, Y5
-	VCVTTPS2DQ Y7, Y6
-	VPAND      Y4, Y6, Y6
-	VPACKUSDW  Y6, Y5, Y5
-	VPERMQ     $0xd8, Y5, Y5
-	VMOVNTDQ   Y5, (AX)
-	VPMOVSXBD  16(CX), Y5
-	VPSLLD     $0x15, Y5, Y6
-	VPAND      Y0, Y6, Y6
-	VPCMPEQD   Y3, Y5, Y5
-	VPAND      Y2, Y5, Y5
-	VPOR       Y5, Y6, Y6
-	VMULPS     Y1, Y6, Y6
-	VPMOVSXBD  24(CX), Y5
-	VPSLLD     $0x15, Y5, Y7
-	VPAND      Y0, Y7, Y7
-	VPCMPEQD   Y3, Y5, Y5
-	VPAND      Y2, Y5, Y5
-	VPOR       Y5, Y7, Y7
-	VMULPS     Y1, Y7, Y7
-	VCVTTPS2DQ Y6, Y5
-	VPAND      Y4, Y5, Y5
-	VCVTTPS2DQ Y7, Y6
-	VPAND      Y4, Y6, Y6
-	VPACKUSDW  Y6, Y5, Y5
-	VPERMQ     $0xd8, Y5, Y5
-	VMOVNTDQ   Y5, 32(AX)
+	VPERMQ     $0xd8, (CX), Y7
+	VPAND      Y5, Y7, Y8
+	VPSRLW     $0x02, Y8, Y9
+	VPAND      Y6, Y9, Y9
+	VPSUBB     splat32_10101010<>+0(SB), Y9, Y9
+	VPADDUSB   splat32_70707070<>+0(SB), Y9, Y9
+	VPSHUFB    Y9, Y0, Y10
+	VPSHUFB    Y9, Y1, Y11
+	VPSHUFB    Y9, Y2, Y9
+	VPSHUFB    Y8, Y3, Y8
+	VPUNPCKLBW Y11, Y10, Y12
+	VPUNPCKLBW Y8, Y4, Y13
+	VPUNPCKLBW Y9, Y9, Y14
+	VPUNPCKLBW Y7, Y7, Y15
+	VPMULHUW   Y12, Y13, Y12
+	VPBLENDVB  Y14, Y13, Y12, Y13
+	VPSIGNW    Y15, Y13, Y13
+	VMOVNTDQ   Y13, (AX)
+	VPUNPCKHBW Y11, Y10, Y10
+	VPUNPCKHBW Y8, Y4, Y8
+	VPUNPCKHBW Y9, Y9, Y9
+	VPUNPCKHBW Y7, Y7, Y7
+	VPMULHUW   Y10, Y8, Y10
+	VPBLENDVB  Y9, Y8, Y10, Y8
+	VPSIGNW    Y7, Y8, Y8
+	VMOVNTDQ   Y8, 32(AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000020, DX
@@ -22495,63 +22504,53 @@ done:
 	RET
 
 // func e5m2ToI16AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
+// Requires: AVX, AVX2, MMX+
 TEXT ·e5m2ToI16AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
+	VMOVDQU      e5m2pow2lo<>+0(SB), Y0
+	VMOVDQU      e5m2pow2hi<>+0(SB), Y1
+	VMOVDQU      e5m2top<>+0(SB), Y2
+	VMOVDQU      e5m2mant<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
 	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x7c7c7c7c, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x03030303, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	VPXOR        X3, X3, X3
-	MOVL         $0x0000ffff, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	MOVL         $0x1f1f1f1f, BX
+	VMOVD        BX, X6
+	VPBROADCASTD X6, Y6
 	MOVQ         DX, BX
 
 body:
 	CMPQ       DX, $0x00000020
 	JB         done
-	VMOVDQU    (CX), X5
-	VPAND      X0, X5, X6
-	VPCMPGTB   X1, X6, X6
-	VPAND      X2, X6, X7
-	VPOR       X7, X5, X5
-	VPADDB     X6, X5, X5
-	VPUNPCKLBW X5, X3, X6
-	VCVTPH2PS  X6, Y6
-	VPUNPCKHBW X5, X3, X5
-	VCVTPH2PS  X5, Y5
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y4, Y5, Y5
-	VPACKUSDW  Y5, Y6, Y6
-	VPERMQ     $0xd8, Y6, Y6
-	VMOVNTDQ   Y6, (AX)
-	VMOVDQU    16(CX), X5
-	VPAND      X0, X5, X6
-	VPCMPGTB   X1, X6, X6
-	VPAND      X2, X6, X7
-	VPOR       X7, X5, X5
-	VPADDB     X6, X5, X5
-	VPUNPCKLBW X5, X3, X6
-	VCVTPH2PS  X6, Y6
-	VPUNPCKHBW X5, X3, X5
-	VCVTPH2PS  X5, Y5
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y5, Y5
-	VPAND      Y4, Y5, Y5
-	VPACKUSDW  Y5, Y6, Y6
-	VPERMQ     $0xd8, Y6, Y6
-	VMOVNTDQ   Y6, 32(AX)
+	VPERMQ     $0xd8, (CX), Y7
+	VPAND      Y5, Y7, Y8
+	VPSRLW     $0x02, Y8, Y9
+	VPAND      Y6, Y9, Y9
+	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPADDUSB   splat32_70707070<>+0(SB), Y9, Y9
+	VPSHUFB    Y9, Y0, Y10
+	VPSHUFB    Y9, Y1, Y11
+	VPSHUFB    Y9, Y2, Y9
+	VPSHUFB    Y8, Y3, Y8
+	VPUNPCKLBW Y11, Y10, Y12
+	VPUNPCKLBW Y8, Y4, Y13
+	VPUNPCKLBW Y9, Y9, Y14
+	VPUNPCKLBW Y7, Y7, Y15
+	VPMULHUW   Y12, Y13, Y12
+	VPBLENDVB  Y14, Y13, Y12, Y13
+	VPSIGNW    Y15, Y13, Y13
+	VMOVNTDQ   Y13, (AX)
+	VPUNPCKHBW Y11, Y10, Y10
+	VPUNPCKHBW Y8, Y4, Y8
+	VPUNPCKHBW Y9, Y9, Y9
+	VPUNPCKHBW Y7, Y7, Y7
+	VPMULHUW   Y10, Y8, Y10
+	VPBLENDVB  Y9, Y8, Y10, Y8
+	VPSIGNW    Y7, Y8, Y8
+	VMOVNTDQ   Y8, 32(AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000020, DX
@@ -27703,16 +27702,6 @@ single:
 tail:
 	VZEROUPPER
 	RET
-
-DATA splat32_0f0f0f0f<>+0(SB)/4, $0x0f0f0f0f
-DATA splat32_0f0f0f0f<>+4(SB)/4, $0x0f0f0f0f
-DATA splat32_0f0f0f0f<>+8(SB)/4, $0x0f0f0f0f
-DATA splat32_0f0f0f0f<>+12(SB)/4, $0x0f0f0f0f
-DATA splat32_0f0f0f0f<>+16(SB)/4, $0x0f0f0f0f
-DATA splat32_0f0f0f0f<>+20(SB)/4, $0x0f0f0f0f
-DATA splat32_0f0f0f0f<>+24(SB)/4, $0x0f0f0f0f
-DATA splat32_0f0f0f0f<>+28(SB)/4, $0x0f0f0f0f
-GLOBL splat32_0f0f0f0f<>(SB), RODATA|NOPTR, $32
 
 // func i4ToI8AVX512(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2

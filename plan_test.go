@@ -46,10 +46,21 @@ func numericTypeList() []DataType {
 
 // allPatterns returns every bit pattern of a type of at most 16 bits, packed.
 func allPatterns(t DataType) ([]byte, int) {
-	n := 1 << t.BitSize()
+	return rotatedPatterns(t, []int{0})
+}
+
+// rotatedPatterns returns every bit pattern of t once for each rotation r
+// in rots, in order, starting at pattern r: with the rotations 0..63 of
+// an 8-bit type every pattern meets every lane of a vector of up to 64
+// elements.
+func rotatedPatterns(t DataType, rots []int) ([]byte, int) {
+	m := 1 << t.BitSize()
+	n := m * len(rots)
 	b := make([]byte, t.Size(n))
-	for i := 0; i < n; i++ {
-		ref.Put(ref.Kind(t), b, i, uint64(i))
+	for k, r := range rots {
+		for i := range m {
+			ref.Put(ref.Kind(t), b, k*m+i, uint64((i+r)%m))
+		}
 	}
 	return b, n
 }
@@ -87,14 +98,24 @@ func routeOf(k *kernelSet, from, to DataType) Route {
 }
 
 // TestPlansEveryNarrowSource converts every bit pattern of every source of at
-// most 16 bits to every numeric type in every Options mode on every tier.
+// most 16 bits to every numeric type in every Options mode on every tier:
+// the patterns of a source of at most 8 bits in every lane of a vector of
+// up to 64 elements (rotations 0..63), those of a 16-bit source in three
+// lanes of each.
 func TestPlansEveryNarrowSource(t *testing.T) {
 	var cases, inputs int
 	for _, from := range numericTypeList() {
 		if from.BitSize() > 16 {
 			continue
 		}
-		src, n := allPatterns(from)
+		rots := []int{0, 1, 37}
+		if from.BitSize() <= 8 {
+			rots = make([]int, 64)
+			for r := range rots {
+				rots[r] = r
+			}
+		}
+		src, n := rotatedPatterns(from, rots)
 		for _, to := range numericTypeList() {
 			for _, opt := range castModes(to) {
 				want := make([]byte, to.Size(n))
