@@ -20690,41 +20690,38 @@ TEXT ·e4m3fnToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	VMOVDQU      e4m3pow2lofn<>+0(SB), Y0
-	VMOVDQU      e4m3pow2hifn<>+0(SB), Y1
-	VMOVDQU      e4m3mant<>+0(SB), Y2
+	VMOVDQU      e4m3fn_mul16_plo<>+0(SB), Y0
+	VMOVDQU      e4m3fn_mul16_phi<>+0(SB), Y1
+	VMOVDQU      e4m3fn_mul16_sig<>+0(SB), Y2
 	VPXOR        Y3, Y3, Y3
 	MOVL         $0x7f7f7f7f, BX
 	VMOVD        BX, X4
 	VPBROADCASTD X4, Y4
-	MOVL         $0x0f0f0f0f, BX
-	VMOVD        BX, X5
-	VPBROADCASTD X5, Y5
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VPERMQ     $0xd8, (CX), Y6
-	VPAND      Y4, Y6, Y7
-	VPCMPEQB   Y4, Y7, Y8
-	VPANDN     Y7, Y8, Y7
-	VPSRLW     $0x03, Y7, Y8
-	VPAND      Y5, Y8, Y8
-	VPSHUFB    Y8, Y0, Y9
-	VPSHUFB    Y8, Y1, Y8
-	VPSHUFB    Y7, Y2, Y7
-	VPUNPCKLBW Y8, Y9, Y10
-	VPUNPCKLBW Y7, Y3, Y11
-	VPUNPCKLBW Y6, Y6, Y12
-	VPMULHUW   Y10, Y11, Y11
-	VPSIGNW    Y12, Y11, Y11
-	VMOVDQU    Y11, (AX)
-	VPUNPCKHBW Y8, Y9, Y8
-	VPUNPCKHBW Y7, Y3, Y7
-	VPUNPCKHBW Y6, Y6, Y6
-	VPMULHUW   Y8, Y7, Y7
-	VPSIGNW    Y6, Y7, Y7
-	VMOVDQU    Y7, 32(AX)
+	VPERMQ     $0xd8, (CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPCMPEQB   Y4, Y6, Y7
+	VPANDN     Y6, Y7, Y6
+	VPSRLW     $0x03, Y6, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPUNPCKLBW Y5, Y5, Y10
+	VPSIGNW    Y10, Y9, Y9
+	VMOVDQU    Y9, (AX)
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPUNPCKHBW Y5, Y5, Y5
+	VPSIGNW    Y5, Y6, Y6
+	VMOVDQU    Y6, 32(AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000020, DX
@@ -20733,27 +20730,27 @@ main:
 single:
 	CMPQ       DX, $0x00000010
 	JB         tail
-	VMOVDQU    (CX), X6
-	VPAND      X4, X6, X7
-	VPCMPEQB   X4, X7, X8
-	VPANDN     X7, X8, X7
-	VPSRLW     $0x03, X7, X8
-	VPAND      X5, X8, X8
-	VPSHUFB    X8, X0, X9
-	VPSHUFB    X8, X1, X8
-	VPSHUFB    X7, X2, X7
-	VPUNPCKLBW X8, X9, X10
-	VPUNPCKLBW X7, X3, X11
-	VPUNPCKLBW X6, X6, X12
-	VPMULHUW   X10, X11, X11
-	VPSIGNW    X12, X11, X11
-	VMOVDQU    X11, (AX)
-	VPUNPCKHBW X8, X9, X8
-	VPUNPCKHBW X7, X3, X7
-	VPUNPCKHBW X6, X6, X6
-	VPMULHUW   X8, X7, X7
-	VPSIGNW    X6, X7, X7
-	VMOVDQU    X7, 16(AX)
+	VMOVDQU    (CX), X5
+	VPAND      X4, X5, X6
+	VPCMPEQB   X4, X6, X7
+	VPANDN     X6, X7, X6
+	VPSRLW     $0x03, X6, X7
+	VPAND      splat32_0f0f0f0f<>+0(SB), X7, X7
+	VPSHUFB    X7, X0, X8
+	VPSHUFB    X7, X1, X7
+	VPSHUFB    X6, X2, X6
+	VPUNPCKLBW X7, X8, X9
+	VPUNPCKLBW X6, X3, X10
+	VPMULHUW   X9, X10, X9
+	VPUNPCKLBW X5, X5, X10
+	VPSIGNW    X10, X9, X9
+	VMOVDQU    X9, (AX)
+	VPUNPCKHBW X7, X8, X7
+	VPUNPCKHBW X6, X3, X6
+	VPMULHUW   X7, X6, X6
+	VPUNPCKHBW X5, X5, X5
+	VPSIGNW    X5, X6, X6
+	VMOVDQU    X6, 16(AX)
 	ADDQ       $0x00000010, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000010, DX
@@ -20763,260 +20760,45 @@ tail:
 	VZEROUPPER
 	RET
 
-DATA e4m3pow2lofn<>+0(SB)/4, $0x00000000
-DATA e4m3pow2lofn<>+4(SB)/4, $0x20000000
-DATA e4m3pow2lofn<>+8(SB)/4, $0x00008040
-DATA e4m3pow2lofn<>+12(SB)/4, $0x00000000
-DATA e4m3pow2lofn<>+16(SB)/4, $0x00000000
-DATA e4m3pow2lofn<>+20(SB)/4, $0x20000000
-DATA e4m3pow2lofn<>+24(SB)/4, $0x00008040
-DATA e4m3pow2lofn<>+28(SB)/4, $0x00000000
-GLOBL e4m3pow2lofn<>(SB), RODATA|NOPTR, $32
+DATA e4m3fn_mul16_plo<>+0(SB)/4, $0x00000000
+DATA e4m3fn_mul16_plo<>+4(SB)/4, $0x20000000
+DATA e4m3fn_mul16_plo<>+8(SB)/4, $0x00008040
+DATA e4m3fn_mul16_plo<>+12(SB)/4, $0x00000000
+DATA e4m3fn_mul16_plo<>+16(SB)/4, $0x00000000
+DATA e4m3fn_mul16_plo<>+20(SB)/4, $0x20000000
+DATA e4m3fn_mul16_plo<>+24(SB)/4, $0x00008040
+DATA e4m3fn_mul16_plo<>+28(SB)/4, $0x00000000
+GLOBL e4m3fn_mul16_plo<>(SB), RODATA|NOPTR, $32
 
-DATA e4m3pow2hifn<>+0(SB)/4, $0x00000000
-DATA e4m3pow2hifn<>+4(SB)/4, $0x00000000
-DATA e4m3pow2hifn<>+8(SB)/4, $0x02010000
-DATA e4m3pow2hifn<>+12(SB)/4, $0x20100804
-DATA e4m3pow2hifn<>+16(SB)/4, $0x00000000
-DATA e4m3pow2hifn<>+20(SB)/4, $0x00000000
-DATA e4m3pow2hifn<>+24(SB)/4, $0x02010000
-DATA e4m3pow2hifn<>+28(SB)/4, $0x20100804
-GLOBL e4m3pow2hifn<>(SB), RODATA|NOPTR, $32
+DATA e4m3fn_mul16_phi<>+0(SB)/4, $0x00000000
+DATA e4m3fn_mul16_phi<>+4(SB)/4, $0x00000000
+DATA e4m3fn_mul16_phi<>+8(SB)/4, $0x02010000
+DATA e4m3fn_mul16_phi<>+12(SB)/4, $0x20100804
+DATA e4m3fn_mul16_phi<>+16(SB)/4, $0x00000000
+DATA e4m3fn_mul16_phi<>+20(SB)/4, $0x00000000
+DATA e4m3fn_mul16_phi<>+24(SB)/4, $0x02010000
+DATA e4m3fn_mul16_phi<>+28(SB)/4, $0x20100804
+GLOBL e4m3fn_mul16_phi<>(SB), RODATA|NOPTR, $32
 
-DATA e4m3mant<>+0(SB)/4, $0x0b0a0908
-DATA e4m3mant<>+4(SB)/4, $0x0f0e0d0c
-DATA e4m3mant<>+8(SB)/4, $0x0b0a0908
-DATA e4m3mant<>+12(SB)/4, $0x0f0e0d0c
-DATA e4m3mant<>+16(SB)/4, $0x0b0a0908
-DATA e4m3mant<>+20(SB)/4, $0x0f0e0d0c
-DATA e4m3mant<>+24(SB)/4, $0x0b0a0908
-DATA e4m3mant<>+28(SB)/4, $0x0f0e0d0c
-GLOBL e4m3mant<>(SB), RODATA|NOPTR, $32
+DATA e4m3fn_mul16_sig<>+0(SB)/4, $0x0b0a0908
+DATA e4m3fn_mul16_sig<>+4(SB)/4, $0x0f0e0d0c
+DATA e4m3fn_mul16_sig<>+8(SB)/4, $0x0b0a0908
+DATA e4m3fn_mul16_sig<>+12(SB)/4, $0x0f0e0d0c
+DATA e4m3fn_mul16_sig<>+16(SB)/4, $0x0b0a0908
+DATA e4m3fn_mul16_sig<>+20(SB)/4, $0x0f0e0d0c
+DATA e4m3fn_mul16_sig<>+24(SB)/4, $0x0b0a0908
+DATA e4m3fn_mul16_sig<>+28(SB)/4, $0x0f0e0d0c
+GLOBL e4m3fn_mul16_sig<>(SB), RODATA|NOPTR, $32
 
-// func e4m3fnuzToI16AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2
-TEXT ·e4m3fnuzToI16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	VMOVDQU      e4m3pow2lofnuz<>+0(SB), Y0
-	VMOVDQU      e4m3pow2hifnuz<>+0(SB), Y1
-	VMOVDQU      e4m3mant<>+0(SB), Y2
-	VPXOR        Y3, Y3, Y3
-	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
-	MOVL         $0x0f0f0f0f, BX
-	VMOVD        BX, X5
-	VPBROADCASTD X5, Y5
-
-main:
-	CMPQ       DX, $0x00000020
-	JB         single
-	VPERMQ     $0xd8, (CX), Y6
-	VPAND      Y4, Y6, Y7
-	VPSRLW     $0x03, Y7, Y8
-	VPAND      Y5, Y8, Y8
-	VPSHUFB    Y8, Y0, Y9
-	VPSHUFB    Y8, Y1, Y8
-	VPSHUFB    Y7, Y2, Y7
-	VPUNPCKLBW Y8, Y9, Y10
-	VPUNPCKLBW Y7, Y3, Y11
-	VPUNPCKLBW Y6, Y6, Y12
-	VPMULHUW   Y10, Y11, Y11
-	VPSIGNW    Y12, Y11, Y11
-	VMOVDQU    Y11, (AX)
-	VPUNPCKHBW Y8, Y9, Y8
-	VPUNPCKHBW Y7, Y3, Y7
-	VPUNPCKHBW Y6, Y6, Y6
-	VPMULHUW   Y8, Y7, Y7
-	VPSIGNW    Y6, Y7, Y7
-	VMOVDQU    Y7, 32(AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
-
-single:
-	CMPQ       DX, $0x00000010
-	JB         tail
-	VMOVDQU    (CX), X6
-	VPAND      X4, X6, X7
-	VPSRLW     $0x03, X7, X8
-	VPAND      X5, X8, X8
-	VPSHUFB    X8, X0, X9
-	VPSHUFB    X8, X1, X8
-	VPSHUFB    X7, X2, X7
-	VPUNPCKLBW X8, X9, X10
-	VPUNPCKLBW X7, X3, X11
-	VPUNPCKLBW X6, X6, X12
-	VPMULHUW   X10, X11, X11
-	VPSIGNW    X12, X11, X11
-	VMOVDQU    X11, (AX)
-	VPUNPCKHBW X8, X9, X8
-	VPUNPCKHBW X7, X3, X7
-	VPUNPCKHBW X6, X6, X6
-	VPMULHUW   X8, X7, X7
-	VPSIGNW    X6, X7, X7
-	VMOVDQU    X7, 16(AX)
-	ADDQ       $0x00000010, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000010, DX
-	JMP        single
-
-tail:
-	VZEROUPPER
-	RET
-
-DATA e4m3pow2lofnuz<>+0(SB)/4, $0x00000000
-DATA e4m3pow2lofnuz<>+4(SB)/4, $0x00000000
-DATA e4m3pow2lofnuz<>+8(SB)/4, $0x00804020
-DATA e4m3pow2lofnuz<>+12(SB)/4, $0x00000000
-DATA e4m3pow2lofnuz<>+16(SB)/4, $0x00000000
-DATA e4m3pow2lofnuz<>+20(SB)/4, $0x00000000
-DATA e4m3pow2lofnuz<>+24(SB)/4, $0x00804020
-DATA e4m3pow2lofnuz<>+28(SB)/4, $0x00000000
-GLOBL e4m3pow2lofnuz<>(SB), RODATA|NOPTR, $32
-
-DATA e4m3pow2hifnuz<>+0(SB)/4, $0x00000000
-DATA e4m3pow2hifnuz<>+4(SB)/4, $0x00000000
-DATA e4m3pow2hifnuz<>+8(SB)/4, $0x01000000
-DATA e4m3pow2hifnuz<>+12(SB)/4, $0x10080402
-DATA e4m3pow2hifnuz<>+16(SB)/4, $0x00000000
-DATA e4m3pow2hifnuz<>+20(SB)/4, $0x00000000
-DATA e4m3pow2hifnuz<>+24(SB)/4, $0x01000000
-DATA e4m3pow2hifnuz<>+28(SB)/4, $0x10080402
-GLOBL e4m3pow2hifnuz<>(SB), RODATA|NOPTR, $32
-
-// func e5m2fnuzToI16AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2
-TEXT ·e5m2fnuzToI16AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	VMOVDQU      e5m2pow2lo<>+0(SB), Y0
-	VMOVDQU      e5m2pow2hi<>+0(SB), Y1
-	VMOVDQU      e5m2top<>+0(SB), Y2
-	VMOVDQU      e5m2mant<>+0(SB), Y3
-	VPXOR        Y4, Y4, Y4
-	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X5
-	VPBROADCASTD X5, Y5
-	MOVL         $0x1f1f1f1f, BX
-	VMOVD        BX, X6
-	VPBROADCASTD X6, Y6
-
-main:
-	CMPQ       DX, $0x00000020
-	JB         single
-	VPERMQ     $0xd8, (CX), Y7
-	VPAND      Y5, Y7, Y8
-	VPSRLW     $0x02, Y8, Y9
-	VPAND      Y6, Y9, Y9
-	VPSUBB     splat32_10101010<>+0(SB), Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VPSHUFB    Y9, Y1, Y11
-	VPSHUFB    Y9, Y2, Y9
-	VPSHUFB    Y8, Y3, Y8
-	VPUNPCKLBW Y11, Y10, Y12
-	VPUNPCKLBW Y8, Y4, Y13
-	VPUNPCKLBW Y9, Y9, Y14
-	VPUNPCKLBW Y7, Y7, Y15
-	VPMULHUW   Y12, Y13, Y12
-	VPBLENDVB  Y14, Y13, Y12, Y13
-	VPSIGNW    Y15, Y13, Y13
-	VMOVDQU    Y13, (AX)
-	VPUNPCKHBW Y11, Y10, Y10
-	VPUNPCKHBW Y8, Y4, Y8
-	VPUNPCKHBW Y9, Y9, Y9
-	VPUNPCKHBW Y7, Y7, Y7
-	VPMULHUW   Y10, Y8, Y10
-	VPBLENDVB  Y9, Y8, Y10, Y8
-	VPSIGNW    Y7, Y8, Y8
-	VMOVDQU    Y8, 32(AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
-
-single:
-	CMPQ       DX, $0x00000010
-	JB         tail
-	VMOVDQU    (CX), X7
-	VPAND      X5, X7, X8
-	VPSRLW     $0x02, X8, X9
-	VPAND      X6, X9, X9
-	VPSUBB     splat32_10101010<>+0(SB), X9, X9
-	VPADDUSB   splat32_70707070<>+0(SB), X9, X9
-	VPSHUFB    X9, X0, X10
-	VPSHUFB    X9, X1, X11
-	VPSHUFB    X9, X2, X9
-	VPSHUFB    X8, X3, X8
-	VPUNPCKLBW X11, X10, X12
-	VPUNPCKLBW X8, X4, X13
-	VPUNPCKLBW X9, X9, X14
-	VPUNPCKLBW X7, X7, X15
-	VPMULHUW   X12, X13, X12
-	VPBLENDVB  X14, X13, X12, X13
-	VPSIGNW    X15, X13, X13
-	VMOVDQU    X13, (AX)
-	VPUNPCKHBW X11, X10, X10
-	VPUNPCKHBW X8, X4, X8
-	VPUNPCKHBW X9, X9, X9
-	VPUNPCKHBW X7, X7, X7
-	VPMULHUW   X10, X8, X10
-	VPBLENDVB  X9, X8, X10, X8
-	VPSIGNW    X7, X8, X8
-	VMOVDQU    X8, 16(AX)
-	ADDQ       $0x00000010, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000010, DX
-	JMP        single
-
-tail:
-	VZEROUPPER
-	RET
-
-DATA e5m2pow2lo<>+0(SB)/4, $0x10080402
-DATA e5m2pow2lo<>+4(SB)/4, $0x00804020
-DATA e5m2pow2lo<>+8(SB)/4, $0x00000000
-DATA e5m2pow2lo<>+12(SB)/4, $0x00000000
-DATA e5m2pow2lo<>+16(SB)/4, $0x10080402
-DATA e5m2pow2lo<>+20(SB)/4, $0x00804020
-DATA e5m2pow2lo<>+24(SB)/4, $0x00000000
-DATA e5m2pow2lo<>+28(SB)/4, $0x00000000
-GLOBL e5m2pow2lo<>(SB), RODATA|NOPTR, $32
-
-DATA e5m2pow2hi<>+0(SB)/4, $0x00000000
-DATA e5m2pow2hi<>+4(SB)/4, $0x01000000
-DATA e5m2pow2hi<>+8(SB)/4, $0x10080402
-DATA e5m2pow2hi<>+12(SB)/4, $0x00804020
-DATA e5m2pow2hi<>+16(SB)/4, $0x00000000
-DATA e5m2pow2hi<>+20(SB)/4, $0x01000000
-DATA e5m2pow2hi<>+24(SB)/4, $0x10080402
-DATA e5m2pow2hi<>+28(SB)/4, $0x00804020
-GLOBL e5m2pow2hi<>(SB), RODATA|NOPTR, $32
-
-DATA e5m2top<>+0(SB)/4, $0x00000000
-DATA e5m2top<>+4(SB)/4, $0x00000000
-DATA e5m2top<>+8(SB)/4, $0x00000000
-DATA e5m2top<>+12(SB)/4, $0xff000000
-DATA e5m2top<>+16(SB)/4, $0x00000000
-DATA e5m2top<>+20(SB)/4, $0x00000000
-DATA e5m2top<>+24(SB)/4, $0x00000000
-DATA e5m2top<>+28(SB)/4, $0xff000000
-GLOBL e5m2top<>(SB), RODATA|NOPTR, $32
-
-DATA e5m2mant<>+0(SB)/4, $0xe0c0a080
-DATA e5m2mant<>+4(SB)/4, $0xe0c0a080
-DATA e5m2mant<>+8(SB)/4, $0xe0c0a080
-DATA e5m2mant<>+12(SB)/4, $0xe0c0a080
-DATA e5m2mant<>+16(SB)/4, $0xe0c0a080
-DATA e5m2mant<>+20(SB)/4, $0xe0c0a080
-DATA e5m2mant<>+24(SB)/4, $0xe0c0a080
-DATA e5m2mant<>+28(SB)/4, $0xe0c0a080
-GLOBL e5m2mant<>(SB), RODATA|NOPTR, $32
+DATA splat32_0f0f0f0f<>+0(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+4(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+8(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+12(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+16(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+20(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+24(SB)/4, $0x0f0f0f0f
+DATA splat32_0f0f0f0f<>+28(SB)/4, $0x0f0f0f0f
+GLOBL splat32_0f0f0f0f<>(SB), RODATA|NOPTR, $32
 
 DATA splat32_70707070<>+0(SB)/4, $0x70707070
 DATA splat32_70707070<>+4(SB)/4, $0x70707070
@@ -21028,6 +20810,265 @@ DATA splat32_70707070<>+24(SB)/4, $0x70707070
 DATA splat32_70707070<>+28(SB)/4, $0x70707070
 GLOBL splat32_70707070<>(SB), RODATA|NOPTR, $32
 
+DATA splat32_07070707<>+0(SB)/4, $0x07070707
+DATA splat32_07070707<>+4(SB)/4, $0x07070707
+DATA splat32_07070707<>+8(SB)/4, $0x07070707
+DATA splat32_07070707<>+12(SB)/4, $0x07070707
+DATA splat32_07070707<>+16(SB)/4, $0x07070707
+DATA splat32_07070707<>+20(SB)/4, $0x07070707
+DATA splat32_07070707<>+24(SB)/4, $0x07070707
+DATA splat32_07070707<>+28(SB)/4, $0x07070707
+GLOBL splat32_07070707<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00ff00ff<>+0(SB)/4, $0x00ff00ff
+DATA splat32_00ff00ff<>+4(SB)/4, $0x00ff00ff
+DATA splat32_00ff00ff<>+8(SB)/4, $0x00ff00ff
+DATA splat32_00ff00ff<>+12(SB)/4, $0x00ff00ff
+DATA splat32_00ff00ff<>+16(SB)/4, $0x00ff00ff
+DATA splat32_00ff00ff<>+20(SB)/4, $0x00ff00ff
+DATA splat32_00ff00ff<>+24(SB)/4, $0x00ff00ff
+DATA splat32_00ff00ff<>+28(SB)/4, $0x00ff00ff
+GLOBL splat32_00ff00ff<>(SB), RODATA|NOPTR, $32
+
+// func e4m3fnuzToI16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e4m3fnuzToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VMOVDQU      e4m3fnuz_mul16_plo<>+0(SB), Y0
+	VMOVDQU      e4m3fnuz_mul16_phi<>+0(SB), Y1
+	VMOVDQU      e4m3fnuz_mul16_sig<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPERMQ     $0xd8, (CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPSRLW     $0x03, Y6, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPUNPCKLBW Y5, Y5, Y10
+	VPSIGNW    Y10, Y9, Y9
+	VMOVDQU    Y9, (AX)
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPUNPCKHBW Y5, Y5, Y5
+	VPSIGNW    Y5, Y6, Y6
+	VMOVDQU    Y6, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU    (CX), X5
+	VPAND      X4, X5, X6
+	VPSRLW     $0x03, X6, X7
+	VPAND      splat32_0f0f0f0f<>+0(SB), X7, X7
+	VPSHUFB    X7, X0, X8
+	VPSHUFB    X7, X1, X7
+	VPSHUFB    X6, X2, X6
+	VPUNPCKLBW X7, X8, X9
+	VPUNPCKLBW X6, X3, X10
+	VPMULHUW   X9, X10, X9
+	VPUNPCKLBW X5, X5, X10
+	VPSIGNW    X10, X9, X9
+	VMOVDQU    X9, (AX)
+	VPUNPCKHBW X7, X8, X7
+	VPUNPCKHBW X6, X3, X6
+	VPMULHUW   X7, X6, X6
+	VPUNPCKHBW X5, X5, X5
+	VPSIGNW    X5, X6, X6
+	VMOVDQU    X6, 16(AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA e4m3fnuz_mul16_plo<>+0(SB)/4, $0x00000000
+DATA e4m3fnuz_mul16_plo<>+4(SB)/4, $0x00000000
+DATA e4m3fnuz_mul16_plo<>+8(SB)/4, $0x00804020
+DATA e4m3fnuz_mul16_plo<>+12(SB)/4, $0x00000000
+DATA e4m3fnuz_mul16_plo<>+16(SB)/4, $0x00000000
+DATA e4m3fnuz_mul16_plo<>+20(SB)/4, $0x00000000
+DATA e4m3fnuz_mul16_plo<>+24(SB)/4, $0x00804020
+DATA e4m3fnuz_mul16_plo<>+28(SB)/4, $0x00000000
+GLOBL e4m3fnuz_mul16_plo<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnuz_mul16_phi<>+0(SB)/4, $0x00000000
+DATA e4m3fnuz_mul16_phi<>+4(SB)/4, $0x00000000
+DATA e4m3fnuz_mul16_phi<>+8(SB)/4, $0x01000000
+DATA e4m3fnuz_mul16_phi<>+12(SB)/4, $0x10080402
+DATA e4m3fnuz_mul16_phi<>+16(SB)/4, $0x00000000
+DATA e4m3fnuz_mul16_phi<>+20(SB)/4, $0x00000000
+DATA e4m3fnuz_mul16_phi<>+24(SB)/4, $0x01000000
+DATA e4m3fnuz_mul16_phi<>+28(SB)/4, $0x10080402
+GLOBL e4m3fnuz_mul16_phi<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnuz_mul16_sig<>+0(SB)/4, $0x0b0a0908
+DATA e4m3fnuz_mul16_sig<>+4(SB)/4, $0x0f0e0d0c
+DATA e4m3fnuz_mul16_sig<>+8(SB)/4, $0x0b0a0908
+DATA e4m3fnuz_mul16_sig<>+12(SB)/4, $0x0f0e0d0c
+DATA e4m3fnuz_mul16_sig<>+16(SB)/4, $0x0b0a0908
+DATA e4m3fnuz_mul16_sig<>+20(SB)/4, $0x0f0e0d0c
+DATA e4m3fnuz_mul16_sig<>+24(SB)/4, $0x0b0a0908
+DATA e4m3fnuz_mul16_sig<>+28(SB)/4, $0x0f0e0d0c
+GLOBL e4m3fnuz_mul16_sig<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_08080808<>+0(SB)/4, $0x08080808
+DATA splat32_08080808<>+4(SB)/4, $0x08080808
+DATA splat32_08080808<>+8(SB)/4, $0x08080808
+DATA splat32_08080808<>+12(SB)/4, $0x08080808
+DATA splat32_08080808<>+16(SB)/4, $0x08080808
+DATA splat32_08080808<>+20(SB)/4, $0x08080808
+DATA splat32_08080808<>+24(SB)/4, $0x08080808
+DATA splat32_08080808<>+28(SB)/4, $0x08080808
+GLOBL splat32_08080808<>(SB), RODATA|NOPTR, $32
+
+// func e5m2fnuzToI16AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2fnuzToI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VMOVDQU      e5m2fnuz_mul16_plo<>+0(SB), Y0
+	VMOVDQU      e5m2fnuz_mul16_phi<>+0(SB), Y1
+	VMOVDQU      e5m2fnuz_mul16_sig<>+0(SB), Y2
+	VMOVDQU      e5m2fnuz_mul16_top<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPERMQ     $0xd8, (CX), Y6
+	VPAND      Y5, Y6, Y7
+	VPSRLW     $0x02, Y7, Y8
+	VPAND      splat32_1f1f1f1f<>+0(SB), Y8, Y8
+	VPSUBB     splat32_10101010<>+0(SB), Y8, Y8
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y8
+	VPSHUFB    Y8, Y0, Y9
+	VPSHUFB    Y8, Y1, Y10
+	VPSHUFB    Y7, Y2, Y7
+	VPSHUFB    Y8, Y3, Y8
+	VPUNPCKLBW Y10, Y9, Y11
+	VPUNPCKLBW Y7, Y4, Y12
+	VPMULHUW   Y11, Y12, Y11
+	VPUNPCKLBW Y8, Y8, Y13
+	VPBLENDVB  Y13, Y12, Y11, Y11
+	VPUNPCKLBW Y6, Y6, Y12
+	VPSIGNW    Y12, Y11, Y11
+	VMOVDQU    Y11, (AX)
+	VPUNPCKHBW Y10, Y9, Y9
+	VPUNPCKHBW Y7, Y4, Y7
+	VPMULHUW   Y9, Y7, Y9
+	VPUNPCKHBW Y8, Y8, Y8
+	VPBLENDVB  Y8, Y7, Y9, Y9
+	VPUNPCKHBW Y6, Y6, Y6
+	VPSIGNW    Y6, Y9, Y9
+	VMOVDQU    Y9, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU    (CX), X6
+	VPAND      X5, X6, X7
+	VPSRLW     $0x02, X7, X8
+	VPAND      splat32_1f1f1f1f<>+0(SB), X8, X8
+	VPSUBB     splat32_10101010<>+0(SB), X8, X8
+	VPADDUSB   splat32_70707070<>+0(SB), X8, X8
+	VPSHUFB    X8, X0, X9
+	VPSHUFB    X8, X1, X10
+	VPSHUFB    X7, X2, X7
+	VPSHUFB    X8, X3, X8
+	VPUNPCKLBW X10, X9, X11
+	VPUNPCKLBW X7, X4, X12
+	VPMULHUW   X11, X12, X11
+	VPUNPCKLBW X8, X8, X13
+	VPBLENDVB  X13, X12, X11, X11
+	VPUNPCKLBW X6, X6, X12
+	VPSIGNW    X12, X11, X11
+	VMOVDQU    X11, (AX)
+	VPUNPCKHBW X10, X9, X9
+	VPUNPCKHBW X7, X4, X7
+	VPMULHUW   X9, X7, X9
+	VPUNPCKHBW X8, X8, X8
+	VPBLENDVB  X8, X7, X9, X9
+	VPUNPCKHBW X6, X6, X6
+	VPSIGNW    X6, X9, X9
+	VMOVDQU    X9, 16(AX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA e5m2fnuz_mul16_plo<>+0(SB)/4, $0x10080402
+DATA e5m2fnuz_mul16_plo<>+4(SB)/4, $0x00804020
+DATA e5m2fnuz_mul16_plo<>+8(SB)/4, $0x00000000
+DATA e5m2fnuz_mul16_plo<>+12(SB)/4, $0x00000000
+DATA e5m2fnuz_mul16_plo<>+16(SB)/4, $0x10080402
+DATA e5m2fnuz_mul16_plo<>+20(SB)/4, $0x00804020
+DATA e5m2fnuz_mul16_plo<>+24(SB)/4, $0x00000000
+DATA e5m2fnuz_mul16_plo<>+28(SB)/4, $0x00000000
+GLOBL e5m2fnuz_mul16_plo<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2fnuz_mul16_phi<>+0(SB)/4, $0x00000000
+DATA e5m2fnuz_mul16_phi<>+4(SB)/4, $0x01000000
+DATA e5m2fnuz_mul16_phi<>+8(SB)/4, $0x10080402
+DATA e5m2fnuz_mul16_phi<>+12(SB)/4, $0x00804020
+DATA e5m2fnuz_mul16_phi<>+16(SB)/4, $0x00000000
+DATA e5m2fnuz_mul16_phi<>+20(SB)/4, $0x01000000
+DATA e5m2fnuz_mul16_phi<>+24(SB)/4, $0x10080402
+DATA e5m2fnuz_mul16_phi<>+28(SB)/4, $0x00804020
+GLOBL e5m2fnuz_mul16_phi<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2fnuz_mul16_sig<>+0(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_mul16_sig<>+4(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_mul16_sig<>+8(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_mul16_sig<>+12(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_mul16_sig<>+16(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_mul16_sig<>+20(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_mul16_sig<>+24(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_mul16_sig<>+28(SB)/4, $0xe0c0a080
+GLOBL e5m2fnuz_mul16_sig<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2fnuz_mul16_top<>+0(SB)/4, $0x00000000
+DATA e5m2fnuz_mul16_top<>+4(SB)/4, $0x00000000
+DATA e5m2fnuz_mul16_top<>+8(SB)/4, $0x00000000
+DATA e5m2fnuz_mul16_top<>+12(SB)/4, $0xff000000
+DATA e5m2fnuz_mul16_top<>+16(SB)/4, $0x00000000
+DATA e5m2fnuz_mul16_top<>+20(SB)/4, $0x00000000
+DATA e5m2fnuz_mul16_top<>+24(SB)/4, $0x00000000
+DATA e5m2fnuz_mul16_top<>+28(SB)/4, $0xff000000
+GLOBL e5m2fnuz_mul16_top<>(SB), RODATA|NOPTR, $32
+
 DATA splat32_10101010<>+0(SB)/4, $0x10101010
 DATA splat32_10101010<>+4(SB)/4, $0x10101010
 DATA splat32_10101010<>+8(SB)/4, $0x10101010
@@ -21038,53 +21079,60 @@ DATA splat32_10101010<>+24(SB)/4, $0x10101010
 DATA splat32_10101010<>+28(SB)/4, $0x10101010
 GLOBL splat32_10101010<>(SB), RODATA|NOPTR, $32
 
+DATA splat32_1f1f1f1f<>+0(SB)/4, $0x1f1f1f1f
+DATA splat32_1f1f1f1f<>+4(SB)/4, $0x1f1f1f1f
+DATA splat32_1f1f1f1f<>+8(SB)/4, $0x1f1f1f1f
+DATA splat32_1f1f1f1f<>+12(SB)/4, $0x1f1f1f1f
+DATA splat32_1f1f1f1f<>+16(SB)/4, $0x1f1f1f1f
+DATA splat32_1f1f1f1f<>+20(SB)/4, $0x1f1f1f1f
+DATA splat32_1f1f1f1f<>+24(SB)/4, $0x1f1f1f1f
+DATA splat32_1f1f1f1f<>+28(SB)/4, $0x1f1f1f1f
+GLOBL splat32_1f1f1f1f<>(SB), RODATA|NOPTR, $32
+
 // func e5m2ToI16AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
 TEXT ·e5m2ToI16AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	VMOVDQU      e5m2pow2lo<>+0(SB), Y0
-	VMOVDQU      e5m2pow2hi<>+0(SB), Y1
-	VMOVDQU      e5m2top<>+0(SB), Y2
-	VMOVDQU      e5m2mant<>+0(SB), Y3
+	VMOVDQU      e5m2_mul16_plo<>+0(SB), Y0
+	VMOVDQU      e5m2_mul16_phi<>+0(SB), Y1
+	VMOVDQU      e5m2_mul16_sig<>+0(SB), Y2
+	VMOVDQU      e5m2_mul16_top<>+0(SB), Y3
 	VPXOR        Y4, Y4, Y4
 	MOVL         $0x7f7f7f7f, BX
 	VMOVD        BX, X5
 	VPBROADCASTD X5, Y5
-	MOVL         $0x1f1f1f1f, BX
-	VMOVD        BX, X6
-	VPBROADCASTD X6, Y6
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VPERMQ     $0xd8, (CX), Y7
-	VPAND      Y5, Y7, Y8
-	VPSRLW     $0x02, Y8, Y9
-	VPAND      Y6, Y9, Y9
-	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VPSHUFB    Y9, Y1, Y11
-	VPSHUFB    Y9, Y2, Y9
+	VPERMQ     $0xd8, (CX), Y6
+	VPAND      Y5, Y6, Y7
+	VPSRLW     $0x02, Y7, Y8
+	VPAND      splat32_1f1f1f1f<>+0(SB), Y8, Y8
+	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y8
+	VPSHUFB    Y8, Y0, Y9
+	VPSHUFB    Y8, Y1, Y10
+	VPSHUFB    Y7, Y2, Y7
 	VPSHUFB    Y8, Y3, Y8
-	VPUNPCKLBW Y11, Y10, Y12
-	VPUNPCKLBW Y8, Y4, Y13
-	VPUNPCKLBW Y9, Y9, Y14
-	VPUNPCKLBW Y7, Y7, Y15
-	VPMULHUW   Y12, Y13, Y12
-	VPBLENDVB  Y14, Y13, Y12, Y13
-	VPSIGNW    Y15, Y13, Y13
-	VMOVDQU    Y13, (AX)
-	VPUNPCKHBW Y11, Y10, Y10
-	VPUNPCKHBW Y8, Y4, Y8
-	VPUNPCKHBW Y9, Y9, Y9
-	VPUNPCKHBW Y7, Y7, Y7
-	VPMULHUW   Y10, Y8, Y10
-	VPBLENDVB  Y9, Y8, Y10, Y8
-	VPSIGNW    Y7, Y8, Y8
-	VMOVDQU    Y8, 32(AX)
+	VPUNPCKLBW Y10, Y9, Y11
+	VPUNPCKLBW Y7, Y4, Y12
+	VPMULHUW   Y11, Y12, Y11
+	VPUNPCKLBW Y8, Y8, Y13
+	VPBLENDVB  Y13, Y12, Y11, Y11
+	VPUNPCKLBW Y6, Y6, Y12
+	VPSIGNW    Y12, Y11, Y11
+	VMOVDQU    Y11, (AX)
+	VPUNPCKHBW Y10, Y9, Y9
+	VPUNPCKHBW Y7, Y4, Y7
+	VPMULHUW   Y9, Y7, Y9
+	VPUNPCKHBW Y8, Y8, Y8
+	VPBLENDVB  Y8, Y7, Y9, Y9
+	VPUNPCKHBW Y6, Y6, Y6
+	VPSIGNW    Y6, Y9, Y9
+	VMOVDQU    Y9, 32(AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000020, DX
@@ -21093,32 +21141,32 @@ main:
 single:
 	CMPQ       DX, $0x00000010
 	JB         tail
-	VMOVDQU    (CX), X7
-	VPAND      X5, X7, X8
-	VPSRLW     $0x02, X8, X9
-	VPAND      X6, X9, X9
-	VPSUBB     splat32_0f0f0f0f<>+0(SB), X9, X9
-	VPADDUSB   splat32_70707070<>+0(SB), X9, X9
-	VPSHUFB    X9, X0, X10
-	VPSHUFB    X9, X1, X11
-	VPSHUFB    X9, X2, X9
+	VMOVDQU    (CX), X6
+	VPAND      X5, X6, X7
+	VPSRLW     $0x02, X7, X8
+	VPAND      splat32_1f1f1f1f<>+0(SB), X8, X8
+	VPSUBB     splat32_0f0f0f0f<>+0(SB), X8, X8
+	VPADDUSB   splat32_70707070<>+0(SB), X8, X8
+	VPSHUFB    X8, X0, X9
+	VPSHUFB    X8, X1, X10
+	VPSHUFB    X7, X2, X7
 	VPSHUFB    X8, X3, X8
-	VPUNPCKLBW X11, X10, X12
-	VPUNPCKLBW X8, X4, X13
-	VPUNPCKLBW X9, X9, X14
-	VPUNPCKLBW X7, X7, X15
-	VPMULHUW   X12, X13, X12
-	VPBLENDVB  X14, X13, X12, X13
-	VPSIGNW    X15, X13, X13
-	VMOVDQU    X13, (AX)
-	VPUNPCKHBW X11, X10, X10
-	VPUNPCKHBW X8, X4, X8
-	VPUNPCKHBW X9, X9, X9
-	VPUNPCKHBW X7, X7, X7
-	VPMULHUW   X10, X8, X10
-	VPBLENDVB  X9, X8, X10, X8
-	VPSIGNW    X7, X8, X8
-	VMOVDQU    X8, 16(AX)
+	VPUNPCKLBW X10, X9, X11
+	VPUNPCKLBW X7, X4, X12
+	VPMULHUW   X11, X12, X11
+	VPUNPCKLBW X8, X8, X13
+	VPBLENDVB  X13, X12, X11, X11
+	VPUNPCKLBW X6, X6, X12
+	VPSIGNW    X12, X11, X11
+	VMOVDQU    X11, (AX)
+	VPUNPCKHBW X10, X9, X9
+	VPUNPCKHBW X7, X4, X7
+	VPMULHUW   X9, X7, X9
+	VPUNPCKHBW X8, X8, X8
+	VPBLENDVB  X8, X7, X9, X9
+	VPUNPCKHBW X6, X6, X6
+	VPSIGNW    X6, X9, X9
+	VMOVDQU    X9, 16(AX)
 	ADDQ       $0x00000010, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000010, DX
@@ -21128,15 +21176,45 @@ tail:
 	VZEROUPPER
 	RET
 
-DATA splat32_0f0f0f0f<>+0(SB)/4, $0x0f0f0f0f
-DATA splat32_0f0f0f0f<>+4(SB)/4, $0x0f0f0f0f
-DATA splat32_0f0f0f0f<>+8(SB)/4, $0x0f0f0f0f
-DATA splat32_0f0f0f0f<>+12(SB)/4, $0x0f0f0f0f
-DATA splat32_0f0f0f0f<>+16(SB)/4, $0x0f0f0f0f
-DATA splat32_0f0f0f0f<>+20(SB)/4, $0x0f0f0f0f
-DATA splat32_0f0f0f0f<>+24(SB)/4, $0x0f0f0f0f
-DATA splat32_0f0f0f0f<>+28(SB)/4, $0x0f0f0f0f
-GLOBL splat32_0f0f0f0f<>(SB), RODATA|NOPTR, $32
+DATA e5m2_mul16_plo<>+0(SB)/4, $0x10080402
+DATA e5m2_mul16_plo<>+4(SB)/4, $0x00804020
+DATA e5m2_mul16_plo<>+8(SB)/4, $0x00000000
+DATA e5m2_mul16_plo<>+12(SB)/4, $0x00000000
+DATA e5m2_mul16_plo<>+16(SB)/4, $0x10080402
+DATA e5m2_mul16_plo<>+20(SB)/4, $0x00804020
+DATA e5m2_mul16_plo<>+24(SB)/4, $0x00000000
+DATA e5m2_mul16_plo<>+28(SB)/4, $0x00000000
+GLOBL e5m2_mul16_plo<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2_mul16_phi<>+0(SB)/4, $0x00000000
+DATA e5m2_mul16_phi<>+4(SB)/4, $0x01000000
+DATA e5m2_mul16_phi<>+8(SB)/4, $0x10080402
+DATA e5m2_mul16_phi<>+12(SB)/4, $0x00804020
+DATA e5m2_mul16_phi<>+16(SB)/4, $0x00000000
+DATA e5m2_mul16_phi<>+20(SB)/4, $0x01000000
+DATA e5m2_mul16_phi<>+24(SB)/4, $0x10080402
+DATA e5m2_mul16_phi<>+28(SB)/4, $0x00804020
+GLOBL e5m2_mul16_phi<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2_mul16_sig<>+0(SB)/4, $0xe0c0a080
+DATA e5m2_mul16_sig<>+4(SB)/4, $0xe0c0a080
+DATA e5m2_mul16_sig<>+8(SB)/4, $0xe0c0a080
+DATA e5m2_mul16_sig<>+12(SB)/4, $0xe0c0a080
+DATA e5m2_mul16_sig<>+16(SB)/4, $0xe0c0a080
+DATA e5m2_mul16_sig<>+20(SB)/4, $0xe0c0a080
+DATA e5m2_mul16_sig<>+24(SB)/4, $0xe0c0a080
+DATA e5m2_mul16_sig<>+28(SB)/4, $0xe0c0a080
+GLOBL e5m2_mul16_sig<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2_mul16_top<>+0(SB)/4, $0x00000000
+DATA e5m2_mul16_top<>+4(SB)/4, $0x00000000
+DATA e5m2_mul16_top<>+8(SB)/4, $0x00000000
+DATA e5m2_mul16_top<>+12(SB)/4, $0xff000000
+DATA e5m2_mul16_top<>+16(SB)/4, $0x00000000
+DATA e5m2_mul16_top<>+20(SB)/4, $0x00000000
+DATA e5m2_mul16_top<>+24(SB)/4, $0x00000000
+DATA e5m2_mul16_top<>+28(SB)/4, $0xff000000
+GLOBL e5m2_mul16_top<>(SB), RODATA|NOPTR, $32
 
 // func e8m0ToI16AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
@@ -21713,142 +21791,154 @@ DATA splat32_0000007f<>+28(SB)/4, $0x0000007f
 GLOBL splat32_0000007f<>(SB), RODATA|NOPTR, $32
 
 // func e4m3fnToI8AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2
 TEXT ·e4m3fnToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x20002000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xfe00fe00, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x41804180, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x000000ff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	VPMOVZXBD    packorder8<>+0(SB), Y4
+	VMOVDQU      e4m3fn_mul8_plo<>+0(SB), Y0
+	VMOVDQU      e4m3fn_mul8_phi<>+0(SB), Y1
+	VMOVDQU      e4m3fn_mul8_sig<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
 
 single:
-	CMPQ         DX, $0x00000020
-	JB           tail
-	VPMOVSXBW    (CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPSLLW       $0x09, Y5, Y5
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VPMOVSXBW    16(CX), Y7
-	VPSLLW       $0x07, Y7, Y8
-	VPAND        Y0, Y8, Y8
-	VPSLLW       $0x09, Y7, Y7
-	VPCMPEQW     Y2, Y7, Y7
-	VPADDW       Y1, Y8, Y8
-	VPANDN       Y8, Y7, Y8
-	VCVTPH2PS    X8, Y7
-	VEXTRACTI128 $0x01, Y8, X8
-	VCVTPH2PS    X8, Y8
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VCVTTPS2DQ   Y6, Y6
-	VPAND        Y3, Y6, Y6
-	VCVTTPS2DQ   Y7, Y7
-	VPAND        Y3, Y7, Y7
-	VCVTTPS2DQ   Y8, Y8
-	VPAND        Y3, Y8, Y8
-	VPACKUSDW    Y6, Y5, Y5
-	VPACKUSDW    Y8, Y7, Y7
-	VPACKUSWB    Y7, Y5, Y5
-	VPERMD       Y5, Y4, Y5
-	VMOVDQU      Y5, (AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000020, DX
-	JMP          single
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU    (CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPCMPEQB   Y4, Y6, Y7
+	VPANDN     Y6, Y7, Y6
+	VPSRLW     $0x03, Y6, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
+	VPACKUSWB  Y6, Y9, Y9
+	VPSIGNB    Y5, Y9, Y9
+	VMOVDQU    Y9, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
 
 tail:
 	VZEROUPPER
 	RET
 
-DATA packorder8<>+0(SB)/4, $0x05010400
-DATA packorder8<>+4(SB)/4, $0x07030602
-GLOBL packorder8<>(SB), RODATA|NOPTR, $8
+DATA e4m3fn_mul8_plo<>+0(SB)/4, $0x00000000
+DATA e4m3fn_mul8_plo<>+4(SB)/4, $0x20000000
+DATA e4m3fn_mul8_plo<>+8(SB)/4, $0x00008040
+DATA e4m3fn_mul8_plo<>+12(SB)/4, $0x00000000
+DATA e4m3fn_mul8_plo<>+16(SB)/4, $0x00000000
+DATA e4m3fn_mul8_plo<>+20(SB)/4, $0x20000000
+DATA e4m3fn_mul8_plo<>+24(SB)/4, $0x00008040
+DATA e4m3fn_mul8_plo<>+28(SB)/4, $0x00000000
+GLOBL e4m3fn_mul8_plo<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fn_mul8_phi<>+0(SB)/4, $0x00000000
+DATA e4m3fn_mul8_phi<>+4(SB)/4, $0x00000000
+DATA e4m3fn_mul8_phi<>+8(SB)/4, $0x02010000
+DATA e4m3fn_mul8_phi<>+12(SB)/4, $0x20100804
+DATA e4m3fn_mul8_phi<>+16(SB)/4, $0x00000000
+DATA e4m3fn_mul8_phi<>+20(SB)/4, $0x00000000
+DATA e4m3fn_mul8_phi<>+24(SB)/4, $0x02010000
+DATA e4m3fn_mul8_phi<>+28(SB)/4, $0x20100804
+GLOBL e4m3fn_mul8_phi<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fn_mul8_sig<>+0(SB)/4, $0x0b0a0908
+DATA e4m3fn_mul8_sig<>+4(SB)/4, $0x0f0e0d0c
+DATA e4m3fn_mul8_sig<>+8(SB)/4, $0x0b0a0908
+DATA e4m3fn_mul8_sig<>+12(SB)/4, $0x0f0e0d0c
+DATA e4m3fn_mul8_sig<>+16(SB)/4, $0x0b0a0908
+DATA e4m3fn_mul8_sig<>+20(SB)/4, $0x0f0e0d0c
+DATA e4m3fn_mul8_sig<>+24(SB)/4, $0x0b0a0908
+DATA e4m3fn_mul8_sig<>+28(SB)/4, $0x0f0e0d0c
+GLOBL e4m3fn_mul8_sig<>(SB), RODATA|NOPTR, $32
 
 // func e4m3fnuzToI8AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2
 TEXT ·e4m3fnuzToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x1c001c00, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xff80ff80, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x7e007e00, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x000000ff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	VPMOVZXBD    packorder8<>+0(SB), Y4
+	VMOVDQU      e4m3fnuz_mul8_plo<>+0(SB), Y0
+	VMOVDQU      e4m3fnuz_mul8_phi<>+0(SB), Y1
+	VMOVDQU      e4m3fnuz_mul8_sig<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
 
 single:
-	CMPQ         DX, $0x00000020
-	JB           tail
-	VPMOVSXBW    (CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VPMOVSXBW    16(CX), Y7
-	VPSLLW       $0x07, Y7, Y8
-	VPAND        Y0, Y8, Y8
-	VPCMPEQW     Y2, Y7, Y7
-	VPADDW       Y1, Y8, Y8
-	VPANDN       Y8, Y7, Y8
-	VCVTPH2PS    X8, Y7
-	VEXTRACTI128 $0x01, Y8, X8
-	VCVTPH2PS    X8, Y8
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VCVTTPS2DQ   Y6, Y6
-	VPAND        Y3, Y6, Y6
-	VCVTTPS2DQ   Y7, Y7
-	VPAND        Y3, Y7, Y7
-	VCVTTPS2DQ   Y8, Y8
-	VPAND        Y3, Y8, Y8
-	VPACKUSDW    Y6, Y5, Y5
-	VPACKUSDW    Y8, Y7, Y7
-	VPACKUSWB    Y7, Y5, Y5
-	VPERMD       Y5, Y4, Y5
-	VMOVDQU      Y5, (AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000020, DX
-	JMP          single
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU    (CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPSRLW     $0x03, Y6, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
+	VPACKUSWB  Y6, Y9, Y9
+	VPSIGNB    Y5, Y9, Y9
+	VMOVDQU    Y9, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
 
 tail:
 	VZEROUPPER
 	RET
+
+DATA e4m3fnuz_mul8_plo<>+0(SB)/4, $0x00000000
+DATA e4m3fnuz_mul8_plo<>+4(SB)/4, $0x00000000
+DATA e4m3fnuz_mul8_plo<>+8(SB)/4, $0x00804020
+DATA e4m3fnuz_mul8_plo<>+12(SB)/4, $0x00000000
+DATA e4m3fnuz_mul8_plo<>+16(SB)/4, $0x00000000
+DATA e4m3fnuz_mul8_plo<>+20(SB)/4, $0x00000000
+DATA e4m3fnuz_mul8_plo<>+24(SB)/4, $0x00804020
+DATA e4m3fnuz_mul8_plo<>+28(SB)/4, $0x00000000
+GLOBL e4m3fnuz_mul8_plo<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnuz_mul8_phi<>+0(SB)/4, $0x00000000
+DATA e4m3fnuz_mul8_phi<>+4(SB)/4, $0x00000000
+DATA e4m3fnuz_mul8_phi<>+8(SB)/4, $0x01000000
+DATA e4m3fnuz_mul8_phi<>+12(SB)/4, $0x10080402
+DATA e4m3fnuz_mul8_phi<>+16(SB)/4, $0x00000000
+DATA e4m3fnuz_mul8_phi<>+20(SB)/4, $0x00000000
+DATA e4m3fnuz_mul8_phi<>+24(SB)/4, $0x01000000
+DATA e4m3fnuz_mul8_phi<>+28(SB)/4, $0x10080402
+GLOBL e4m3fnuz_mul8_phi<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnuz_mul8_sig<>+0(SB)/4, $0x0b0a0908
+DATA e4m3fnuz_mul8_sig<>+4(SB)/4, $0x0f0e0d0c
+DATA e4m3fnuz_mul8_sig<>+8(SB)/4, $0x0b0a0908
+DATA e4m3fnuz_mul8_sig<>+12(SB)/4, $0x0f0e0d0c
+DATA e4m3fnuz_mul8_sig<>+16(SB)/4, $0x0b0a0908
+DATA e4m3fnuz_mul8_sig<>+20(SB)/4, $0x0f0e0d0c
+DATA e4m3fnuz_mul8_sig<>+24(SB)/4, $0x0b0a0908
+DATA e4m3fnuz_mul8_sig<>+28(SB)/4, $0x0f0e0d0c
+GLOBL e4m3fnuz_mul8_sig<>(SB), RODATA|NOPTR, $32
 
 // func e5m2fnuzToI8AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
@@ -21856,67 +21946,37 @@ TEXT ·e5m2fnuzToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x8fe00000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x77000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x7fc00000, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0xffffff80, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x000000ff, BX
+	VMOVDQU      e5m2fnuz_mul8_plo<>+0(SB), Y0
+	VMOVDQU      e5m2fnuz_mul8_phi<>+0(SB), Y1
+	VMOVDQU      e5m2fnuz_mul8_sig<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
+	MOVL         $0x7f7f7f7f, BX
 	VMOVD        BX, X4
 	VPBROADCASTD X4, Y4
-	VPMOVZXBD    packorder8<>+0(SB), Y5
 
 single:
 	CMPQ       DX, $0x00000020
 	JB         tail
-	VPMOVSXBD  (CX), Y6
-	VPSLLD     $0x15, Y6, Y7
-	VPAND      Y0, Y7, Y7
-	VPCMPEQD   Y3, Y6, Y6
-	VPAND      Y2, Y6, Y6
-	VPOR       Y6, Y7, Y7
-	VMULPS     Y1, Y7, Y7
-	VPMOVSXBD  8(CX), Y6
-	VPSLLD     $0x15, Y6, Y8
-	VPAND      Y0, Y8, Y8
-	VPCMPEQD   Y3, Y6, Y6
-	VPAND      Y2, Y6, Y6
-	VPOR       Y6, Y8, Y8
-	VMULPS     Y1, Y8, Y8
-	VPMOVSXBD  16(CX), Y6
-	VPSLLD     $0x15, Y6, Y9
-	VPAND      Y0, Y9, Y9
-	VPCMPEQD   Y3, Y6, Y6
-	VPAND      Y2, Y6, Y6
-	VPOR       Y6, Y9, Y9
-	VMULPS     Y1, Y9, Y9
-	VPMOVSXBD  24(CX), Y6
-	VPSLLD     $0x15, Y6, Y10
-	VPAND      Y0, Y10, Y10
-	VPCMPEQD   Y3, Y6, Y6
-	VPAND      Y2, Y6, Y6
-	VPOR       Y6, Y10, Y10
-	VMULPS     Y1, Y10, Y10
-	VCVTTPS2DQ Y7, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y8, Y7
-	VPAND      Y4, Y7, Y7
-	VCVTTPS2DQ Y9, Y8
-	VPAND      Y4, Y8, Y8
-	VCVTTPS2DQ Y10, Y9
-	VPAND      Y4, Y9, Y9
-	VPACKUSDW  Y7, Y6, Y6
-	VPACKUSDW  Y9, Y8, Y8
-	VPACKUSWB  Y8, Y6, Y6
-	VPERMD     Y6, Y5, Y6
-	VMOVDQU    Y6, (AX)
+	VMOVDQU    (CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPSRLW     $0x02, Y6, Y7
+	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
+	VPSUBB     splat32_10101010<>+0(SB), Y7, Y7
+	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
+	VPACKUSWB  Y6, Y9, Y9
+	VPSIGNB    Y5, Y9, Y9
+	VMOVDQU    Y9, (AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000020, DX
@@ -21926,63 +21986,73 @@ tail:
 	VZEROUPPER
 	RET
 
+DATA e5m2fnuz_mul8_plo<>+0(SB)/4, $0x10080402
+DATA e5m2fnuz_mul8_plo<>+4(SB)/4, $0x00804020
+DATA e5m2fnuz_mul8_plo<>+8(SB)/4, $0x00000000
+DATA e5m2fnuz_mul8_plo<>+12(SB)/4, $0x00000000
+DATA e5m2fnuz_mul8_plo<>+16(SB)/4, $0x10080402
+DATA e5m2fnuz_mul8_plo<>+20(SB)/4, $0x00804020
+DATA e5m2fnuz_mul8_plo<>+24(SB)/4, $0x00000000
+DATA e5m2fnuz_mul8_plo<>+28(SB)/4, $0x00000000
+GLOBL e5m2fnuz_mul8_plo<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2fnuz_mul8_phi<>+0(SB)/4, $0x00000000
+DATA e5m2fnuz_mul8_phi<>+4(SB)/4, $0x01000000
+DATA e5m2fnuz_mul8_phi<>+8(SB)/4, $0x00000402
+DATA e5m2fnuz_mul8_phi<>+12(SB)/4, $0x00000000
+DATA e5m2fnuz_mul8_phi<>+16(SB)/4, $0x00000000
+DATA e5m2fnuz_mul8_phi<>+20(SB)/4, $0x01000000
+DATA e5m2fnuz_mul8_phi<>+24(SB)/4, $0x00000402
+DATA e5m2fnuz_mul8_phi<>+28(SB)/4, $0x00000000
+GLOBL e5m2fnuz_mul8_phi<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2fnuz_mul8_sig<>+0(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_mul8_sig<>+4(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_mul8_sig<>+8(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_mul8_sig<>+12(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_mul8_sig<>+16(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_mul8_sig<>+20(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_mul8_sig<>+24(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_mul8_sig<>+28(SB)/4, $0xe0c0a080
+GLOBL e5m2fnuz_mul8_sig<>(SB), RODATA|NOPTR, $32
+
 // func e5m2ToI8AVX2(dst *uint8, src *uint8, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2
 TEXT ·e5m2ToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
+	VMOVDQU      e5m2_mul8_plo<>+0(SB), Y0
+	VMOVDQU      e5m2_mul8_phi<>+0(SB), Y1
+	VMOVDQU      e5m2_mul8_sig<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
 	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x7c7c7c7c, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x03030303, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	VPXOR        X3, X3, X3
-	MOVL         $0x000000ff, BX
 	VMOVD        BX, X4
 	VPBROADCASTD X4, Y4
-	VPMOVZXBD    packorder8<>+0(SB), Y5
 
 single:
 	CMPQ       DX, $0x00000020
 	JB         tail
-	VMOVDQU    (CX), X6
-	VPAND      X0, X6, X7
-	VPCMPGTB   X1, X7, X7
-	VPAND      X2, X7, X8
-	VPOR       X8, X6, X6
-	VPADDB     X7, X6, X6
-	VPUNPCKLBW X6, X3, X7
-	VCVTPH2PS  X7, Y7
-	VPUNPCKHBW X6, X3, X6
-	VCVTPH2PS  X6, Y6
-	VMOVDQU    16(CX), X8
-	VPAND      X0, X8, X9
-	VPCMPGTB   X1, X9, X9
-	VPAND      X2, X9, X10
-	VPOR       X10, X8, X8
-	VPADDB     X9, X8, X8
-	VPUNPCKLBW X8, X3, X9
-	VCVTPH2PS  X9, Y9
-	VPUNPCKHBW X8, X3, X8
-	VCVTPH2PS  X8, Y8
-	VCVTTPS2DQ Y7, Y7
-	VPAND      Y4, Y7, Y7
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y9, Y9
-	VPAND      Y4, Y9, Y9
-	VCVTTPS2DQ Y8, Y8
-	VPAND      Y4, Y8, Y8
-	VPACKUSDW  Y6, Y7, Y7
-	VPACKUSDW  Y8, Y9, Y9
-	VPACKUSWB  Y9, Y7, Y7
-	VPERMD     Y7, Y5, Y7
-	VMOVDQU    Y7, (AX)
+	VMOVDQU    (CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPSRLW     $0x02, Y6, Y7
+	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
+	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
+	VPACKUSWB  Y6, Y9, Y9
+	VPSIGNB    Y5, Y9, Y9
+	VMOVDQU    Y9, (AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000020, DX
@@ -21991,6 +22061,36 @@ single:
 tail:
 	VZEROUPPER
 	RET
+
+DATA e5m2_mul8_plo<>+0(SB)/4, $0x10080402
+DATA e5m2_mul8_plo<>+4(SB)/4, $0x00804020
+DATA e5m2_mul8_plo<>+8(SB)/4, $0x00000000
+DATA e5m2_mul8_plo<>+12(SB)/4, $0x00000000
+DATA e5m2_mul8_plo<>+16(SB)/4, $0x10080402
+DATA e5m2_mul8_plo<>+20(SB)/4, $0x00804020
+DATA e5m2_mul8_plo<>+24(SB)/4, $0x00000000
+DATA e5m2_mul8_plo<>+28(SB)/4, $0x00000000
+GLOBL e5m2_mul8_plo<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2_mul8_phi<>+0(SB)/4, $0x00000000
+DATA e5m2_mul8_phi<>+4(SB)/4, $0x01000000
+DATA e5m2_mul8_phi<>+8(SB)/4, $0x00000402
+DATA e5m2_mul8_phi<>+12(SB)/4, $0x00000000
+DATA e5m2_mul8_phi<>+16(SB)/4, $0x00000000
+DATA e5m2_mul8_phi<>+20(SB)/4, $0x01000000
+DATA e5m2_mul8_phi<>+24(SB)/4, $0x00000402
+DATA e5m2_mul8_phi<>+28(SB)/4, $0x00000000
+GLOBL e5m2_mul8_phi<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2_mul8_sig<>+0(SB)/4, $0xe0c0a080
+DATA e5m2_mul8_sig<>+4(SB)/4, $0xe0c0a080
+DATA e5m2_mul8_sig<>+8(SB)/4, $0xe0c0a080
+DATA e5m2_mul8_sig<>+12(SB)/4, $0xe0c0a080
+DATA e5m2_mul8_sig<>+16(SB)/4, $0xe0c0a080
+DATA e5m2_mul8_sig<>+20(SB)/4, $0xe0c0a080
+DATA e5m2_mul8_sig<>+24(SB)/4, $0xe0c0a080
+DATA e5m2_mul8_sig<>+28(SB)/4, $0xe0c0a080
+GLOBL e5m2_mul8_sig<>(SB), RODATA|NOPTR, $32
 
 // func e8m0ToI8AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
@@ -22343,42 +22443,39 @@ TEXT ·e4m3fnToI16AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	VMOVDQU      e4m3pow2lofn<>+0(SB), Y0
-	VMOVDQU      e4m3pow2hifn<>+0(SB), Y1
-	VMOVDQU      e4m3mant<>+0(SB), Y2
+	VMOVDQU      e4m3fn_mul16_plo<>+0(SB), Y0
+	VMOVDQU      e4m3fn_mul16_phi<>+0(SB), Y1
+	VMOVDQU      e4m3fn_mul16_sig<>+0(SB), Y2
 	VPXOR        Y3, Y3, Y3
 	MOVL         $0x7f7f7f7f, BX
 	VMOVD        BX, X4
 	VPBROADCASTD X4, Y4
-	MOVL         $0x0f0f0f0f, BX
-	VMOVD        BX, X5
-	VPBROADCASTD X5, Y5
 	MOVQ         DX, BX
 
 body:
 	CMPQ       DX, $0x00000020
 	JB         done
-	VPERMQ     $0xd8, (CX), Y6
-	VPAND      Y4, Y6, Y7
-	VPCMPEQB   Y4, Y7, Y8
-	VPANDN     Y7, Y8, Y7
-	VPSRLW     $0x03, Y7, Y8
-	VPAND      Y5, Y8, Y8
-	VPSHUFB    Y8, Y0, Y9
-	VPSHUFB    Y8, Y1, Y8
-	VPSHUFB    Y7, Y2, Y7
-	VPUNPCKLBW Y8, Y9, Y10
-	VPUNPCKLBW Y7, Y3, Y11
-	VPUNPCKLBW Y6, Y6, Y12
-	VPMULHUW   Y10, Y11, Y11
-	VPSIGNW    Y12, Y11, Y11
-	VMOVNTDQ   Y11, (AX)
-	VPUNPCKHBW Y8, Y9, Y8
-	VPUNPCKHBW Y7, Y3, Y7
-	VPUNPCKHBW Y6, Y6, Y6
-	VPMULHUW   Y8, Y7, Y7
-	VPSIGNW    Y6, Y7, Y7
-	VMOVNTDQ   Y7, 32(AX)
+	VPERMQ     $0xd8, (CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPCMPEQB   Y4, Y6, Y7
+	VPANDN     Y6, Y7, Y6
+	VPSRLW     $0x03, Y6, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPUNPCKLBW Y5, Y5, Y10
+	VPSIGNW    Y10, Y9, Y9
+	VMOVNTDQ   Y9, (AX)
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPUNPCKHBW Y5, Y5, Y5
+	VPSIGNW    Y5, Y6, Y6
+	VMOVNTDQ   Y6, 32(AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000020, DX
@@ -22397,40 +22494,37 @@ TEXT ·e4m3fnuzToI16AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	VMOVDQU      e4m3pow2lofnuz<>+0(SB), Y0
-	VMOVDQU      e4m3pow2hifnuz<>+0(SB), Y1
-	VMOVDQU      e4m3mant<>+0(SB), Y2
+	VMOVDQU      e4m3fnuz_mul16_plo<>+0(SB), Y0
+	VMOVDQU      e4m3fnuz_mul16_phi<>+0(SB), Y1
+	VMOVDQU      e4m3fnuz_mul16_sig<>+0(SB), Y2
 	VPXOR        Y3, Y3, Y3
 	MOVL         $0x7f7f7f7f, BX
 	VMOVD        BX, X4
 	VPBROADCASTD X4, Y4
-	MOVL         $0x0f0f0f0f, BX
-	VMOVD        BX, X5
-	VPBROADCASTD X5, Y5
 	MOVQ         DX, BX
 
 body:
 	CMPQ       DX, $0x00000020
 	JB         done
-	VPERMQ     $0xd8, (CX), Y6
-	VPAND      Y4, Y6, Y7
-	VPSRLW     $0x03, Y7, Y8
-	VPAND      Y5, Y8, Y8
-	VPSHUFB    Y8, Y0, Y9
-	VPSHUFB    Y8, Y1, Y8
-	VPSHUFB    Y7, Y2, Y7
-	VPUNPCKLBW Y8, Y9, Y10
-	VPUNPCKLBW Y7, Y3, Y11
-	VPUNPCKLBW Y6, Y6, Y12
-	VPMULHUW   Y10, Y11, Y11
-	VPSIGNW    Y12, Y11, Y11
-	VMOVNTDQ   Y11, (AX)
-	VPUNPCKHBW Y8, Y9, Y8
-	VPUNPCKHBW Y7, Y3, Y7
-	VPUNPCKHBW Y6, Y6, Y6
-	VPMULHUW   Y8, Y7, Y7
-	VPSIGNW    Y6, Y7, Y7
-	VMOVNTDQ   Y7, 32(AX)
+	VPERMQ     $0xd8, (CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPSRLW     $0x03, Y6, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPUNPCKLBW Y5, Y5, Y10
+	VPSIGNW    Y10, Y9, Y9
+	VMOVNTDQ   Y9, (AX)
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPUNPCKHBW Y5, Y5, Y5
+	VPSIGNW    Y5, Y6, Y6
+	VMOVNTDQ   Y6, 32(AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000020, DX
@@ -22449,48 +22543,45 @@ TEXT ·e5m2fnuzToI16AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	VMOVDQU      e5m2pow2lo<>+0(SB), Y0
-	VMOVDQU      e5m2pow2hi<>+0(SB), Y1
-	VMOVDQU      e5m2top<>+0(SB), Y2
-	VMOVDQU      e5m2mant<>+0(SB), Y3
+	VMOVDQU      e5m2fnuz_mul16_plo<>+0(SB), Y0
+	VMOVDQU      e5m2fnuz_mul16_phi<>+0(SB), Y1
+	VMOVDQU      e5m2fnuz_mul16_sig<>+0(SB), Y2
+	VMOVDQU      e5m2fnuz_mul16_top<>+0(SB), Y3
 	VPXOR        Y4, Y4, Y4
 	MOVL         $0x7f7f7f7f, BX
 	VMOVD        BX, X5
 	VPBROADCASTD X5, Y5
-	MOVL         $0x1f1f1f1f, BX
-	VMOVD        BX, X6
-	VPBROADCASTD X6, Y6
 	MOVQ         DX, BX
 
 body:
 	CMPQ       DX, $0x00000020
 	JB         done
-	VPERMQ     $0xd8, (CX), Y7
-	VPAND      Y5, Y7, Y8
-	VPSRLW     $0x02, Y8, Y9
-	VPAND      Y6, Y9, Y9
-	VPSUBB     splat32_10101010<>+0(SB), Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VPSHUFB    Y9, Y1, Y11
-	VPSHUFB    Y9, Y2, Y9
+	VPERMQ     $0xd8, (CX), Y6
+	VPAND      Y5, Y6, Y7
+	VPSRLW     $0x02, Y7, Y8
+	VPAND      splat32_1f1f1f1f<>+0(SB), Y8, Y8
+	VPSUBB     splat32_10101010<>+0(SB), Y8, Y8
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y8
+	VPSHUFB    Y8, Y0, Y9
+	VPSHUFB    Y8, Y1, Y10
+	VPSHUFB    Y7, Y2, Y7
 	VPSHUFB    Y8, Y3, Y8
-	VPUNPCKLBW Y11, Y10, Y12
-	VPUNPCKLBW Y8, Y4, Y13
-	VPUNPCKLBW Y9, Y9, Y14
-	VPUNPCKLBW Y7, Y7, Y15
-	VPMULHUW   Y12, Y13, Y12
-	VPBLENDVB  Y14, Y13, Y12, Y13
-	VPSIGNW    Y15, Y13, Y13
-	VMOVNTDQ   Y13, (AX)
-	VPUNPCKHBW Y11, Y10, Y10
-	VPUNPCKHBW Y8, Y4, Y8
-	VPUNPCKHBW Y9, Y9, Y9
-	VPUNPCKHBW Y7, Y7, Y7
-	VPMULHUW   Y10, Y8, Y10
-	VPBLENDVB  Y9, Y8, Y10, Y8
-	VPSIGNW    Y7, Y8, Y8
-	VMOVNTDQ   Y8, 32(AX)
+	VPUNPCKLBW Y10, Y9, Y11
+	VPUNPCKLBW Y7, Y4, Y12
+	VPMULHUW   Y11, Y12, Y11
+	VPUNPCKLBW Y8, Y8, Y13
+	VPBLENDVB  Y13, Y12, Y11, Y11
+	VPUNPCKLBW Y6, Y6, Y12
+	VPSIGNW    Y12, Y11, Y11
+	VMOVNTDQ   Y11, (AX)
+	VPUNPCKHBW Y10, Y9, Y9
+	VPUNPCKHBW Y7, Y4, Y7
+	VPMULHUW   Y9, Y7, Y9
+	VPUNPCKHBW Y8, Y8, Y8
+	VPBLENDVB  Y8, Y7, Y9, Y9
+	VPUNPCKHBW Y6, Y6, Y6
+	VPSIGNW    Y6, Y9, Y9
+	VMOVNTDQ   Y9, 32(AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000020, DX
@@ -22509,48 +22600,45 @@ TEXT ·e5m2ToI16AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	VMOVDQU      e5m2pow2lo<>+0(SB), Y0
-	VMOVDQU      e5m2pow2hi<>+0(SB), Y1
-	VMOVDQU      e5m2top<>+0(SB), Y2
-	VMOVDQU      e5m2mant<>+0(SB), Y3
+	VMOVDQU      e5m2_mul16_plo<>+0(SB), Y0
+	VMOVDQU      e5m2_mul16_phi<>+0(SB), Y1
+	VMOVDQU      e5m2_mul16_sig<>+0(SB), Y2
+	VMOVDQU      e5m2_mul16_top<>+0(SB), Y3
 	VPXOR        Y4, Y4, Y4
 	MOVL         $0x7f7f7f7f, BX
 	VMOVD        BX, X5
 	VPBROADCASTD X5, Y5
-	MOVL         $0x1f1f1f1f, BX
-	VMOVD        BX, X6
-	VPBROADCASTD X6, Y6
 	MOVQ         DX, BX
 
 body:
 	CMPQ       DX, $0x00000020
 	JB         done
-	VPERMQ     $0xd8, (CX), Y7
-	VPAND      Y5, Y7, Y8
-	VPSRLW     $0x02, Y8, Y9
-	VPAND      Y6, Y9, Y9
-	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VPSHUFB    Y9, Y1, Y11
-	VPSHUFB    Y9, Y2, Y9
+	VPERMQ     $0xd8, (CX), Y6
+	VPAND      Y5, Y6, Y7
+	VPSRLW     $0x02, Y7, Y8
+	VPAND      splat32_1f1f1f1f<>+0(SB), Y8, Y8
+	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y8
+	VPSHUFB    Y8, Y0, Y9
+	VPSHUFB    Y8, Y1, Y10
+	VPSHUFB    Y7, Y2, Y7
 	VPSHUFB    Y8, Y3, Y8
-	VPUNPCKLBW Y11, Y10, Y12
-	VPUNPCKLBW Y8, Y4, Y13
-	VPUNPCKLBW Y9, Y9, Y14
-	VPUNPCKLBW Y7, Y7, Y15
-	VPMULHUW   Y12, Y13, Y12
-	VPBLENDVB  Y14, Y13, Y12, Y13
-	VPSIGNW    Y15, Y13, Y13
-	VMOVNTDQ   Y13, (AX)
-	VPUNPCKHBW Y11, Y10, Y10
-	VPUNPCKHBW Y8, Y4, Y8
-	VPUNPCKHBW Y9, Y9, Y9
-	VPUNPCKHBW Y7, Y7, Y7
-	VPMULHUW   Y10, Y8, Y10
-	VPBLENDVB  Y9, Y8, Y10, Y8
-	VPSIGNW    Y7, Y8, Y8
-	VMOVNTDQ   Y8, 32(AX)
+	VPUNPCKLBW Y10, Y9, Y11
+	VPUNPCKLBW Y7, Y4, Y12
+	VPMULHUW   Y11, Y12, Y11
+	VPUNPCKLBW Y8, Y8, Y13
+	VPBLENDVB  Y13, Y12, Y11, Y11
+	VPUNPCKLBW Y6, Y6, Y12
+	VPSIGNW    Y12, Y11, Y11
+	VMOVNTDQ   Y11, (AX)
+	VPUNPCKHBW Y10, Y9, Y9
+	VPUNPCKHBW Y7, Y4, Y7
+	VPMULHUW   Y9, Y7, Y9
+	VPUNPCKHBW Y8, Y8, Y8
+	VPBLENDVB  Y8, Y7, Y9, Y9
+	VPUNPCKHBW Y6, Y6, Y6
+	VPSIGNW    Y6, Y9, Y9
+	VMOVNTDQ   Y9, 32(AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000020, DX
@@ -22975,102 +23063,67 @@ done:
 	RET
 
 // func e4m3fnToI8AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
+// Requires: AVX, AVX2, MMX+
 TEXT ·e4m3fnToI8AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x20002000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xfe00fe00, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x41804180, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x000000ff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	VPMOVZXBD    packorder8<>+0(SB), Y4
+	VMOVDQU      e4m3fn_mul8_plo<>+0(SB), Y0
+	VMOVDQU      e4m3fn_mul8_phi<>+0(SB), Y1
+	VMOVDQU      e4m3fn_mul8_sig<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
 	MOVQ         DX, BX
 
 body:
-	CMPQ         DX, $0x00000040
-	JB           done
-	VPMOVSXBW    (CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPSLLW       $0x09, Y5, Y5
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VPMOVSXBW    16(CX), Y7
-	VPSLLW       $0x07, Y7, Y8
-	VPAND        Y0, Y8, Y8
-	VPSLLW       $0x09, Y7, Y7
-	VPCMPEQW     Y2, Y7, Y7
-	VPADDW       Y1, Y8, Y8
-	VPANDN       Y8, Y7, Y8
-	VCVTPH2PS    X8, Y7
-	VEXTRACTI128 $0x01, Y8, X8
-	VCVTPH2PS    X8, Y8
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VCVTTPS2DQ   Y6, Y6
-	VPAND        Y3, Y6, Y6
-	VCVTTPS2DQ   Y7, Y7
-	VPAND        Y3, Y7, Y7
-	VCVTTPS2DQ   Y8, Y8
-	VPAND        Y3, Y8, Y8
-	VPACKUSDW    Y6, Y5, Y5
-	VPACKUSDW    Y8, Y7, Y7
-	VPACKUSWB    Y7, Y5, Y5
-	VPERMD       Y5, Y4, Y5
-	VMOVNTDQ     Y5, (AX)
-	VPMOVSXBW    32(CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPSLLW       $0x09, Y5, Y5
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VPMOVSXBW    48(CX), Y7
-	VPSLLW       $0x07, Y7, Y8
-	VPAND        Y0, Y8, Y8
-	VPSLLW       $0x09, Y7, Y7
-	VPCMPEQW     Y2, Y7, Y7
-	VPADDW       Y1, Y8, Y8
-	VPANDN       Y8, Y7, Y8
-	VCVTPH2PS    X8, Y7
-	VEXTRACTI128 $0x01, Y8, X8
-	VCVTPH2PS    X8, Y8
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VCVTTPS2DQ   Y6, Y6
-	VPAND        Y3, Y6, Y6
-	VCVTTPS2DQ   Y7, Y7
-	VPAND        Y3, Y7, Y7
-	VCVTTPS2DQ   Y8, Y8
-	VPAND        Y3, Y8, Y8
-	VPACKUSDW    Y6, Y5, Y5
-	VPACKUSDW    Y8, Y7, Y7
-	VPACKUSWB    Y7, Y5, Y5
-	VPERMD       Y5, Y4, Y5
-	VMOVNTDQ     Y5, 32(AX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000040, DX
-	JMP          body
+	CMPQ       DX, $0x00000040
+	JB         done
+	VMOVDQU    (CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPCMPEQB   Y4, Y6, Y7
+	VPANDN     Y6, Y7, Y6
+	VPSRLW     $0x03, Y6, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
+	VPACKUSWB  Y6, Y9, Y9
+	VPSIGNB    Y5, Y9, Y9
+	VMOVNTDQ   Y9, (AX)
+	VMOVDQU    32(CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPCMPEQB   Y4, Y6, Y7
+	VPANDN     Y6, Y7, Y6
+	VPSRLW     $0x03, Y6, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
+	VPACKUSWB  Y6, Y9, Y9
+	VPSIGNB    Y5, Y9, Y9
+	VMOVNTDQ   Y9, 32(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        body
 
 done:
 	SFENCE
@@ -23080,98 +23133,63 @@ done:
 	RET
 
 // func e4m3fnuzToI8AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
+// Requires: AVX, AVX2, MMX+
 TEXT ·e4m3fnuzToI8AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0xbf80bf80, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x1c001c00, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xff80ff80, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x7e007e00, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x000000ff, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	VPMOVZXBD    packorder8<>+0(SB), Y4
+	VMOVDQU      e4m3fnuz_mul8_plo<>+0(SB), Y0
+	VMOVDQU      e4m3fnuz_mul8_phi<>+0(SB), Y1
+	VMOVDQU      e4m3fnuz_mul8_sig<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
 	MOVQ         DX, BX
 
 body:
-	CMPQ         DX, $0x00000040
-	JB           done
-	VPMOVSXBW    (CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VPMOVSXBW    16(CX), Y7
-	VPSLLW       $0x07, Y7, Y8
-	VPAND        Y0, Y8, Y8
-	VPCMPEQW     Y2, Y7, Y7
-	VPADDW       Y1, Y8, Y8
-	VPANDN       Y8, Y7, Y8
-	VCVTPH2PS    X8, Y7
-	VEXTRACTI128 $0x01, Y8, X8
-	VCVTPH2PS    X8, Y8
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VCVTTPS2DQ   Y6, Y6
-	VPAND        Y3, Y6, Y6
-	VCVTTPS2DQ   Y7, Y7
-	VPAND        Y3, Y7, Y7
-	VCVTTPS2DQ   Y8, Y8
-	VPAND        Y3, Y8, Y8
-	VPACKUSDW    Y6, Y5, Y5
-	VPACKUSDW    Y8, Y7, Y7
-	VPACKUSWB    Y7, Y5, Y5
-	VPERMD       Y5, Y4, Y5
-	VMOVNTDQ     Y5, (AX)
-	VPMOVSXBW    32(CX), Y5
-	VPSLLW       $0x07, Y5, Y6
-	VPAND        Y0, Y6, Y6
-	VPCMPEQW     Y2, Y5, Y5
-	VPADDW       Y1, Y6, Y6
-	VPANDN       Y6, Y5, Y6
-	VCVTPH2PS    X6, Y5
-	VEXTRACTI128 $0x01, Y6, X6
-	VCVTPH2PS    X6, Y6
-	VPMOVSXBW    48(CX), Y7
-	VPSLLW       $0x07, Y7, Y8
-	VPAND        Y0, Y8, Y8
-	VPCMPEQW     Y2, Y7, Y7
-	VPADDW       Y1, Y8, Y8
-	VPANDN       Y8, Y7, Y8
-	VCVTPH2PS    X8, Y7
-	VEXTRACTI128 $0x01, Y8, X8
-	VCVTPH2PS    X8, Y8
-	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y3, Y5, Y5
-	VCVTTPS2DQ   Y6, Y6
-	VPAND        Y3, Y6, Y6
-	VCVTTPS2DQ   Y7, Y7
-	VPAND        Y3, Y7, Y7
-	VCVTTPS2DQ   Y8, Y8
-	VPAND        Y3, Y8, Y8
-	VPACKUSDW    Y6, Y5, Y5
-	VPACKUSDW    Y8, Y7, Y7
-	VPACKUSWB    Y7, Y5, Y5
-	VPERMD       Y5, Y4, Y5
-	VMOVNTDQ     Y5, 32(AX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000040, DX
-	JMP          body
+	CMPQ       DX, $0x00000040
+	JB         done
+	VMOVDQU    (CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPSRLW     $0x03, Y6, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
+	VPACKUSWB  Y6, Y9, Y9
+	VPSIGNB    Y5, Y9, Y9
+	VMOVNTDQ   Y9, (AX)
+	VMOVDQU    32(CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPSRLW     $0x03, Y6, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
+	VPACKUSWB  Y6, Y9, Y9
+	VPSIGNB    Y5, Y9, Y9
+	VMOVNTDQ   Y9, 32(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        body
 
 done:
 	SFENCE
@@ -23186,109 +23204,58 @@ TEXT ·e5m2fnuzToI8AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x8fe00000, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x77000000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x7fc00000, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0xffffff80, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x000000ff, BX
+	VMOVDQU      e5m2fnuz_mul8_plo<>+0(SB), Y0
+	VMOVDQU      e5m2fnuz_mul8_phi<>+0(SB), Y1
+	VMOVDQU      e5m2fnuz_mul8_sig<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
+	MOVL         $0x7f7f7f7f, BX
 	VMOVD        BX, X4
 	VPBROADCASTD X4, Y4
-	VPMOVZXBD    packorder8<>+0(SB), Y5
 	MOVQ         DX, BX
 
 body:
 	CMPQ       DX, $0x00000040
 	JB         done
-	VPMOVSXBD  (CX), Y6
-	VPSLLD     $0x15, Y6, Y7
-	VPAND      Y0, Y7, Y7
-	VPCMPEQD   Y3, Y6, Y6
-	VPAND      Y2, Y6, Y6
-	VPOR       Y6, Y7, Y7
-	VMULPS     Y1, Y7, Y7
-	VPMOVSXBD  8(CX), Y6
-	VPSLLD     $0x15, Y6, Y8
-	VPAND      Y0, Y8, Y8
-	VPCMPEQD   Y3, Y6, Y6
-	VPAND      Y2, Y6, Y6
-	VPOR       Y6, Y8, Y8
-	VMULPS     Y1, Y8, Y8
-	VPMOVSXBD  16(CX), Y6
-	VPSLLD     $0x15, Y6, Y9
-	VPAND      Y0, Y9, Y9
-	VPCMPEQD   Y3, Y6, Y6
-	VPAND      Y2, Y6, Y6
-	VPOR       Y6, Y9, Y9
-	VMULPS     Y1, Y9, Y9
-	VPMOVSXBD  24(CX), Y6
-	VPSLLD     $0x15, Y6, Y10
-	VPAND      Y0, Y10, Y10
-	VPCMPEQD   Y3, Y6, Y6
-	VPAND      Y2, Y6, Y6
-	VPOR       Y6, Y10, Y10
-	VMULPS     Y1, Y10, Y10
-	VCVTTPS2DQ Y7, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y8, Y7
-	VPAND      Y4, Y7, Y7
-	VCVTTPS2DQ Y9, Y8
-	VPAND      Y4, Y8, Y8
-	VCVTTPS2DQ Y10, Y9
-	VPAND      Y4, Y9, Y9
-	VPACKUSDW  Y7, Y6, Y6
-	VPACKUSDW  Y9, Y8, Y8
-	VPACKUSWB  Y8, Y6, Y6
-	VPERMD     Y6, Y5, Y6
-	VMOVNTDQ   Y6, (AX)
-	VPMOVSXBD  32(CX), Y6
-	VPSLLD     $0x15, Y6, Y7
-	VPAND      Y0, Y7, Y7
-	VPCMPEQD   Y3, Y6, Y6
-	VPAND      Y2, Y6, Y6
-	VPOR       Y6, Y7, Y7
-	VMULPS     Y1, Y7, Y7
-	VPMOVSXBD  40(CX), Y6
-	VPSLLD     $0x15, Y6, Y8
-	VPAND      Y0, Y8, Y8
-	VPCMPEQD   Y3, Y6, Y6
-	VPAND      Y2, Y6, Y6
-	VPOR       Y6, Y8, Y8
-	VMULPS     Y1, Y8, Y8
-	VPMOVSXBD  48(CX), Y6
-	VPSLLD     $0x15, Y6, Y9
-	VPAND      Y0, Y9, Y9
-	VPCMPEQD   Y3, Y6, Y6
-	VPAND      Y2, Y6, Y6
-	VPOR       Y6, Y9, Y9
-	VMULPS     Y1, Y9, Y9
-	VPMOVSXBD  56(CX), Y6
-	VPSLLD     $0x15, Y6, Y10
-	VPAND      Y0, Y10, Y10
-	VPCMPEQD   Y3, Y6, Y6
-	VPAND      Y2, Y6, Y6
-	VPOR       Y6, Y10, Y10
-	VMULPS     Y1, Y10, Y10
-	VCVTTPS2DQ Y7, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y8, Y7
-	VPAND      Y4, Y7, Y7
-	VCVTTPS2DQ Y9, Y8
-	VPAND      Y4, Y8, Y8
-	VCVTTPS2DQ Y10, Y9
-	VPAND      Y4, Y9, Y9
-	VPACKUSDW  Y7, Y6, Y6
-	VPACKUSDW  Y9, Y8, Y8
-	VPACKUSWB  Y8, Y6, Y6
-	VPERMD     Y6, Y5, Y6
-	VMOVNTDQ   Y6, 32(AX)
+	VMOVDQU    (CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPSRLW     $0x02, Y6, Y7
+	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
+	VPSUBB     splat32_10101010<>+0(SB), Y7, Y7
+	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
+	VPACKUSWB  Y6, Y9, Y9
+	VPSIGNB    Y5, Y9, Y9
+	VMOVNTDQ   Y9, (AX)
+	VMOVDQU    32(CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPSRLW     $0x02, Y6, Y7
+	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
+	VPSUBB     splat32_10101010<>+0(SB), Y7, Y7
+	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
+	VPACKUSWB  Y6, Y9, Y9
+	VPSIGNB    Y5, Y9, Y9
+	VMOVNTDQ   Y9, 32(AX)
 	ADDQ       $0x00000040, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, DX
@@ -23302,96 +23269,63 @@ done:
 	RET
 
 // func e5m2ToI8AVX2NT(dst *uint8, src *uint8, n int) int
-// Requires: AVX, AVX2, F16C, MMX+
+// Requires: AVX, AVX2, MMX+
 TEXT ·e5m2ToI8AVX2NT(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
+	VMOVDQU      e5m2_mul8_plo<>+0(SB), Y0
+	VMOVDQU      e5m2_mul8_phi<>+0(SB), Y1
+	VMOVDQU      e5m2_mul8_sig<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
 	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0x7c7c7c7c, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x03030303, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	VPXOR        X3, X3, X3
-	MOVL         $0x000000ff, BX
 	VMOVD        BX, X4
 	VPBROADCASTD X4, Y4
-	VPMOVZXBD    packorder8<>+0(SB), Y5
 	MOVQ         DX, BX
 
 body:
 	CMPQ       DX, $0x00000040
 	JB         done
-	VMOVDQU    (CX), X6
-	VPAND      X0, X6, X7
-	VPCMPGTB   X1, X7, X7
-	VPAND      X2, X7, X8
-	VPOR       X8, X6, X6
-	VPADDB     X7, X6, X6
-	VPUNPCKLBW X6, X3, X7
-	VCVTPH2PS  X7, Y7
-	VPUNPCKHBW X6, X3, X6
-	VCVTPH2PS  X6, Y6
-	VMOVDQU    16(CX), X8
-	VPAND      X0, X8, X9
-	VPCMPGTB   X1, X9, X9
-	VPAND      X2, X9, X10
-	VPOR       X10, X8, X8
-	VPADDB     X9, X8, X8
-	VPUNPCKLBW X8, X3, X9
-	VCVTPH2PS  X9, Y9
-	VPUNPCKHBW X8, X3, X8
-	VCVTPH2PS  X8, Y8
-	VCVTTPS2DQ Y7, Y7
-	VPAND      Y4, Y7, Y7
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y9, Y9
-	VPAND      Y4, Y9, Y9
-	VCVTTPS2DQ Y8, Y8
-	VPAND      Y4, Y8, Y8
-	VPACKUSDW  Y6, Y7, Y7
-	VPACKUSDW  Y8, Y9, Y9
-	VPACKUSWB  Y9, Y7, Y7
-	VPERMD     Y7, Y5, Y7
-	VMOVNTDQ   Y7, (AX)
-	VMOVDQU    32(CX), X6
-	VPAND      X0, X6, X7
-	VPCMPGTB   X1, X7, X7
-	VPAND      X2, X7, X8
-	VPOR       X8, X6, X6
-	VPADDB     X7, X6, X6
-	VPUNPCKLBW X6, X3, X7
-	VCVTPH2PS  X7, Y7
-	VPUNPCKHBW X6, X3, X6
-	VCVTPH2PS  X6, Y6
-	VMOVDQU    48(CX), X8
-	VPAND      X0, X8, X9
-	VPCMPGTB   X1, X9, X9
-	VPAND      X2, X9, X10
-	VPOR       X10, X8, X8
-	VPADDB     X9, X8, X8
-	VPUNPCKLBW X8, X3, X9
-	VCVTPH2PS  X9, Y9
-	VPUNPCKHBW X8, X3, X8
-	VCVTPH2PS  X8, Y8
-	VCVTTPS2DQ Y7, Y7
-	VPAND      Y4, Y7, Y7
-	VCVTTPS2DQ Y6, Y6
-	VPAND      Y4, Y6, Y6
-	VCVTTPS2DQ Y9, Y9
-	VPAND      Y4, Y9, Y9
-	VCVTTPS2DQ Y8, Y8
-	VPAND      Y4, Y8, Y8
-	VPACKUSDW  Y6, Y7, Y7
-	VPACKUSDW  Y8, Y9, Y9
-	VPACKUSWB  Y9, Y7, Y7
-	VPERMD     Y7, Y5, Y7
-	VMOVNTDQ   Y7, 32(AX)
+	VMOVDQU    (CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPSRLW     $0x02, Y6, Y7
+	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
+	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
+	VPACKUSWB  Y6, Y9, Y9
+	VPSIGNB    Y5, Y9, Y9
+	VMOVNTDQ   Y9, (AX)
+	VMOVDQU    32(CX), Y5
+	VPAND      Y4, Y5, Y6
+	VPSRLW     $0x02, Y6, Y7
+	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
+	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
+	VPSHUFB    Y7, Y0, Y8
+	VPSHUFB    Y7, Y1, Y7
+	VPSHUFB    Y6, Y2, Y6
+	VPUNPCKLBW Y7, Y8, Y9
+	VPUNPCKLBW Y6, Y3, Y10
+	VPMULHUW   Y9, Y10, Y9
+	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
+	VPUNPCKHBW Y7, Y8, Y7
+	VPUNPCKHBW Y6, Y3, Y6
+	VPMULHUW   Y7, Y6, Y6
+	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
+	VPACKUSWB  Y6, Y9, Y9
+	VPSIGNB    Y5, Y9, Y9
+	VMOVNTDQ   Y9, 32(AX)
 	ADDQ       $0x00000040, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, DX
@@ -23494,16 +23428,6 @@ DATA e4m3fnToF16WAVX2_sub1<>+20(SB)/4, $0x23222120
 DATA e4m3fnToF16WAVX2_sub1<>+24(SB)/4, $0x00000000
 DATA e4m3fnToF16WAVX2_sub1<>+28(SB)/4, $0x00000000
 GLOBL e4m3fnToF16WAVX2_sub1<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_07070707<>+0(SB)/4, $0x07070707
-DATA splat32_07070707<>+4(SB)/4, $0x07070707
-DATA splat32_07070707<>+8(SB)/4, $0x07070707
-DATA splat32_07070707<>+12(SB)/4, $0x07070707
-DATA splat32_07070707<>+16(SB)/4, $0x07070707
-DATA splat32_07070707<>+20(SB)/4, $0x07070707
-DATA splat32_07070707<>+24(SB)/4, $0x07070707
-DATA splat32_07070707<>+28(SB)/4, $0x07070707
-GLOBL splat32_07070707<>(SB), RODATA|NOPTR, $32
 
 DATA splat32_7e7e7e7e<>+0(SB)/4, $0x7e7e7e7e
 DATA splat32_7e7e7e7e<>+4(SB)/4, $0x7e7e7e7e
@@ -24193,16 +24117,6 @@ DATA e8m0ToBF16WAVX2_sub0<>+24(SB)/4, $0x00000000
 DATA e8m0ToBF16WAVX2_sub0<>+28(SB)/4, $0x00000000
 GLOBL e8m0ToBF16WAVX2_sub0<>(SB), RODATA|NOPTR, $32
 
-DATA splat32_00ff00ff<>+0(SB)/4, $0x00ff00ff
-DATA splat32_00ff00ff<>+4(SB)/4, $0x00ff00ff
-DATA splat32_00ff00ff<>+8(SB)/4, $0x00ff00ff
-DATA splat32_00ff00ff<>+12(SB)/4, $0x00ff00ff
-DATA splat32_00ff00ff<>+16(SB)/4, $0x00ff00ff
-DATA splat32_00ff00ff<>+20(SB)/4, $0x00ff00ff
-DATA splat32_00ff00ff<>+24(SB)/4, $0x00ff00ff
-DATA splat32_00ff00ff<>+28(SB)/4, $0x00ff00ff
-GLOBL splat32_00ff00ff<>(SB), RODATA|NOPTR, $32
-
 DATA splat32_7fc07fc0<>+0(SB)/4, $0x7fc07fc0
 DATA splat32_7fc07fc0<>+4(SB)/4, $0x7fc07fc0
 DATA splat32_7fc07fc0<>+8(SB)/4, $0x7fc07fc0
@@ -24490,16 +24404,6 @@ DATA f4codes<>+20(SB)/4, $0x07070606
 DATA f4codes<>+24(SB)/4, $0x00000000
 DATA f4codes<>+28(SB)/4, $0x00000000
 GLOBL f4codes<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_08080808<>+0(SB)/4, $0x08080808
-DATA splat32_08080808<>+4(SB)/4, $0x08080808
-DATA splat32_08080808<>+8(SB)/4, $0x08080808
-DATA splat32_08080808<>+12(SB)/4, $0x08080808
-DATA splat32_08080808<>+16(SB)/4, $0x08080808
-DATA splat32_08080808<>+20(SB)/4, $0x08080808
-DATA splat32_08080808<>+24(SB)/4, $0x08080808
-DATA splat32_08080808<>+28(SB)/4, $0x08080808
-GLOBL splat32_08080808<>(SB), RODATA|NOPTR, $32
 
 // func u8ToF4AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2

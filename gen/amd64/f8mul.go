@@ -1,156 +1,207 @@
 package amd64
 
 import (
+	"fmt"
+	"math"
+
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// e4m3ToI16 is widenF8To's kernel of FLOAT8E4M3FN (bias 7) or
-// FLOAT8E4M3FNUZ (bias 8, fnuz) → INT16/UINT16 in 16-bit integer
-// arithmetic, without float conversions. The truncation of a normal value
-// (8+m)·2^(E-bias-3) is the high half of a 16×16-bit product:
+// f8Mul is widenF8To's kernel of a float8 type → INT16/UINT16 (bits 16) or
+// INT8/UINT8 (bits 8) in 16-bit integer arithmetic, without float
+// conversions. The reference truncates toward zero and wraps (the bits of
+// the signed and unsigned targets are the same). With S = 2^M + m the
+// significand of a normal value and i an index derived from its exponent E,
+// the value is S·2^(i+c) and its truncation the high half of a 16×16-bit
+// product:
 //
-//	t = VPMULHUW((8+m) << 8, P[E]),  P[E] = 2^(E-bias+5) for E ≥ bias, else 0
+//	t = VPMULHUW(A, P[i]),  A = S << s,  P[i] = 2^(i+c+16-s)
 //
-// since (8+m)·2^8·2^(E-bias+5) / 2^16 = (8+m)·2^(E-bias-3), floored. Below
-// E = bias the value is below 1 and truncates to 0 (subnormals included),
-// and P ≤ 2^13, t ≤ 480: no wrap. VPSHUFB looks both bytes of P up by E and
-// 8+m by the low nibble of the magnitude, and VPSIGNW gives t the sign of
-// the source byte. The NaN bytes give 0, as the reference's integer
-// targets want: E4M3FN's magnitude 0x7F is cleared first; E4M3FNUZ's 0x80
-// has E = 0 already. About 11 instructions per 16 elements where the
-// FLOAT16 route takes 15, and cheaper ones (no VCVTPH2PS or VCVTTPS2DQ).
-func e4m3ToI16(a *Asm, bias int, fnuz bool, dst, src, n GPVirtual) {
-	var plo, phi, mant [32]byte
+// floored as truncation wants, with P[i] = 0 where the value is below 1
+// (subnormals included). VPSHUFB looks both bytes of P up by i and the byte
+// S << (s-8) up by the low nibble of the magnitude, and VPSIGNW (VPSIGNB for
+// bytes) gives t the sign of the source byte.
+//
+//   - E4M3FN, E4M3FNUZ (M 3, bias b 7 or 8): i = E, c = -b-3, s = 8: P ≤ 2^13
+//     and t ≤ 480.
+//   - E5M2, E5M2FNUZ (M 2, b 15 or 16): i = E - b, 0..15 for every value of
+//     at least 1 (0x70 added with saturation puts i < 0 and E5M2's Inf and
+//     NaN, i = 16, at or above 0x80, where VPSHUFB reads 0); c = -2,
+//     s = 13, so P = 2^(i+1). i = 15, t = A, would need P = 2^16: a third
+//     table marks it and a blend takes A. For bytes, P = 0 from i = 10 on
+//     (t is then a multiple of 256).
+//
+// The NaN bytes give 0, as the integer targets want: E4M3FN's magnitude
+// 0x7F is cleared first; the FNUZ types' 0x80 has magnitude 0. Bytes take
+// t & 0xFF packed with VPACKUSWB. About 11 instructions per 16 elements
+// where the FLOAT16 route (VCVTPH2PS, VCVTTPS2DQ) takes 15 costlier ones.
+func f8Mul(a *Asm, typ string, bits int, dst, src, n GPVirtual) {
+	f, mp := f8MulPlan(typ, bits)
+	e5 := f.m == 2
+	var plo, phi, top, mant [32]byte
 	for i := range 16 {
-		var p uint16
-		if i >= bias {
-			p = 1 << (i - bias + 5)
-		}
-		plo[i], plo[16+i] = byte(p), byte(p)
-		phi[i], phi[16+i] = byte(p>>8), byte(p>>8)
-		mant[i], mant[16+i] = byte(i&7|8), byte(i&7|8)
+		plo[i], plo[16+i] = byte(mp.p[i]), byte(mp.p[i])
+		phi[i], phi[16+i] = byte(mp.p[i]>>8), byte(mp.p[i]>>8)
+		top[i], top[16+i] = mp.top[i], mp.top[i]
+		mant[i], mant[16+i] = mp.sig[i], mp.sig[i]
 	}
-	pLo := a.ConstBytes("e4m3pow2lo"+map[bool]string{false: "fn", true: "fnuz"}[fnuz], plo[:])
-	pHi := a.ConstBytes("e4m3pow2hi"+map[bool]string{false: "fn", true: "fnuz"}[fnuz], phi[:])
-	mt := a.ConstBytes("e4m3mant", mant[:])
+	name := fmt.Sprintf("%s_mul%d_", typ, bits)
+	pLo, pHi := a.ConstBytes(name+"plo", plo[:]), a.ConstBytes(name+"phi", phi[:])
+	mt := a.ConstBytes(name+"sig", mant[:])
+	var tp VecVirtual
+	if e5 && bits == 16 {
+		tp = a.ConstBytes(name+"top", top[:])
+	}
 	zero := a.Vec()
 	a.VPXOR(zero, zero, zero)
-	b7f, b0f := a.Const8(0x7F), a.Const8(0x0F)
-	// Steps of 16 elements (widen8Targets' lanes for I16) in XMM registers,
-	// two at a time in YMM ones.
-	a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, func(s *Step) {
+	b7f := a.Const8(0x7F)
+	expMask, push, bias, low := a.Splat(0x0F0F0F0F), a.Splat(0x70707070), a.Splat(uint32(f.bias)*0x01010101), a.Splat(0x00FF00FF)
+	if e5 {
+		expMask = a.Splat(0x1F1F1F1F)
+	}
+	// Steps of widen8Targets' lanes (16 for I16, in XMM registers; 32 for
+	// I8), two at a time for I16 in YMM ones.
+	loop := Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}
+	if bits == 8 {
+		loop = Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 1}
+	}
+	a.Stream(loop, dst, src, n, func(st *Step) {
 		c := func(v VecVirtual) VecVirtual { return v }
-		if s.Lanes == 16 {
+		if st.Lanes == 16 {
 			c = func(v VecVirtual) VecVirtual { return v.AsX().(VecVirtual) }
 		}
-		x, mg, e := a.Vec(), a.Vec(), a.Vec()
-		if s.Lanes == 16 {
-			a.VMOVDQU(s.Src, c(x))
-		} else {
-			a.VPERMQ(U8(0b11_01_10_00), s.Src, x) // unpacking lane by lane then gives elements 0..15, 16..31
+		x, mg, i := a.Vec(), a.Vec(), a.Vec()
+		switch {
+		case st.Lanes == 16 || bits == 8: // bytes: unpacking and packing lane by lane keeps the order
+			a.VMOVDQU(st.Src, c(x))
+		default:
+			a.VPERMQ(U8(0b11_01_10_00), st.Src, x) // unpacking lane by lane then gives elements 0..15, 16..31
 		}
 		a.VPAND(c(b7f), c(x), c(mg))
-		if !fnuz {
+		if typ == "e4m3fn" {
 			nan := a.Vec()
 			a.VPCMPEQB(c(b7f), c(mg), c(nan))
 			a.VPANDN(c(mg), c(nan), c(mg)) // NaN: magnitude 0, so E = 0 and P = 0
 		}
-		a.VPSRLW(U8(3), c(mg), c(e))
-		a.VPAND(c(b0f), c(e), c(e))
+		a.VPSRLW(U8(f.m), c(mg), c(i))
+		a.VPAND(expMask, c(i), c(i)) // E
+		if e5 {
+			a.VPSUBB(bias, c(i), c(i))
+			a.VPADDUSB(push, c(i), c(i))
+		}
 		pl, ph, m := a.Vec(), a.Vec(), a.Vec()
-		a.VPSHUFB(c(e), c(pLo), c(pl))
-		a.VPSHUFB(c(e), c(pHi), c(ph))
+		a.VPSHUFB(c(i), c(pLo), c(pl))
+		a.VPSHUFB(c(i), c(pHi), c(ph))
 		a.VPSHUFB(c(mg), c(mt), c(m)) // mg < 0x80: VPSHUFB reads its low nibble
+		var tm VecVirtual
+		if tp != nil {
+			tm = a.Vec()
+			a.VPSHUFB(c(i), c(tp), c(tm))
+		}
+		var ts []VecVirtual
 		for h := range 2 {
 			unpack := a.VPUNPCKLBW
 			if h == 1 {
 				unpack = a.VPUNPCKHBW
 			}
-			p, am, sg := a.Vec(), a.Vec(), a.Vec()
+			p, am, t := a.Vec(), a.Vec(), a.Vec()
 			unpack(c(ph), c(pl), c(p))   // P: low byte pl, high byte ph
-			unpack(c(m), c(zero), c(am)) // (8+m) << 8
+			unpack(c(m), c(zero), c(am)) // A = S << s
+			a.VPMULHUW(c(p), c(am), c(t))
+			if tm != nil {
+				k := a.Vec()
+				unpack(c(tm), c(tm), c(k))
+				a.VPBLENDVB(c(k), c(am), c(t), c(t)) // i = 15: A
+			}
+			if bits == 8 {
+				a.VPAND(low, t, t)
+				ts = append(ts, t)
+				continue
+			}
+			sg := a.Vec()
 			unpack(c(x), c(x), c(sg))    // the source byte twice: its sign is the word's
-			a.VPMULHUW(c(p), c(am), c(am))
-			a.VPSIGNW(c(sg), c(am), c(am)) // x = 0 has t = 0; -0 negates 0
-			s.Store(c(am), s.Dst.Offset(s.Lanes*h), 16, nil)
+			a.VPSIGNW(c(sg), c(t), c(t)) // x = 0 has t = 0; -0 negates 0
+			st.Store(c(t), st.Dst.Offset(st.Lanes*h), 16, nil)
+		}
+		if bits == 8 {
+			a.VPACKUSWB(ts[1], ts[0], ts[0])
+			a.VPSIGNB(x, ts[0], ts[0])
+			st.Store(ts[0], st.Dst, 8, nil)
 		}
 	})
 }
 
-// e5m2ToI16 is widenF8To's kernel of FLOAT8E5M2 (bias 15) or
-// FLOAT8E5M2FNUZ (bias 16) → INT16/UINT16, like e4m3ToI16. With
-// i = E - bias, a value of at least 1 has 0 ≤ i ≤ 15 and truncates to
-// (4+m)·2^(i-2) < 2^16, which is
-//
-//	t = VPMULHUW(A, 2^(i+1)),  A = (4+m) << 13,  for i ≤ 14
-//	t = A                                         for i = 15
-//
-// (a factor 2^16 has no 16-bit lane), so i = 15 takes A by a blend
-// instead, its mask looked up by i like the powers. i is (magnitude >> 2) - bias
-// with 0x70 added, saturated: below 0 it wraps to 0x80 or above, where
-// VPSHUFB reads 0 (values below 1), and i = 16, FLOAT8E5M2's Inf and NaN,
-// reaches 0x80 too: both give 0, as the integer targets want. FNUZ's NaN
-// 0x80 has magnitude 0.
-func e5m2ToI16(a *Asm, bias int, dst, src, n GPVirtual) {
-	var plo, phi, top, mant [32]byte
-	for i := range 16 {
-		var p uint16
-		if i < 15 {
-			p = 1 << (i + 1)
+// f8MulParams are f8Mul's tables (one 16-entry half of each): the powers P
+// and the blend mask by i, the high byte of A by the magnitude's low nibble.
+type f8MulParams struct {
+	p   [16]uint16
+	top [16]byte
+	sig [16]byte
+}
+
+// f8MulPlan returns the format of typ and f8Mul's tables for the target
+// width bits, after replaying the kernel's arithmetic on all 256 bytes
+// against the truncation of each value (decode), wrapped: a wrong table
+// stops the generator.
+func f8MulPlan(typ string, bits int) (f8Format, f8MulParams) {
+	var f f8Format
+	for _, g := range f8Formats {
+		if g.name == typ {
+			f = g
 		}
-		plo[i], plo[16+i] = byte(p), byte(p)
-		phi[i], phi[16+i] = byte(p>>8), byte(p>>8)
-		if i == 15 {
-			top[i], top[16+i] = 0xFF, 0xFF
-		}
-		mant[i], mant[16+i] = byte((i&3|4)<<5), byte((i&3|4)<<5) // (4+m) << 13, in the high byte
 	}
-	pLo := a.ConstBytes("e5m2pow2lo", plo[:])
-	pHi := a.ConstBytes("e5m2pow2hi", phi[:])
-	tp := a.ConstBytes("e5m2top", top[:])
-	mt := a.ConstBytes("e5m2mant", mant[:])
-	zero := a.Vec()
-	a.VPXOR(zero, zero, zero)
-	b7f, b1f := a.Const8(0x7F), a.Const8(0x1F)
-	push := a.Splat(0x70707070)
-	bs := a.Splat(uint32(bias) * 0x01010101)
-	a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}, dst, src, n, func(s *Step) {
-		c := func(v VecVirtual) VecVirtual { return v }
-		if s.Lanes == 16 {
-			c = func(v VecVirtual) VecVirtual { return v.AsX().(VecVirtual) }
-		}
-		x, mg, i := a.Vec(), a.Vec(), a.Vec()
-		if s.Lanes == 16 {
-			a.VMOVDQU(s.Src, c(x))
-		} else {
-			a.VPERMQ(U8(0b11_01_10_00), s.Src, x)
-		}
-		a.VPAND(c(b7f), c(x), c(mg))
-		a.VPSRLW(U8(2), c(mg), c(i))
-		a.VPAND(c(b1f), c(i), c(i))
-		a.VPSUBB(bs, c(i), c(i))
-		a.VPADDUSB(push, c(i), c(i))
-		pl, ph, tm, m := a.Vec(), a.Vec(), a.Vec(), a.Vec()
-		a.VPSHUFB(c(i), c(pLo), c(pl))
-		a.VPSHUFB(c(i), c(pHi), c(ph))
-		a.VPSHUFB(c(i), c(tp), c(tm))
-		a.VPSHUFB(c(mg), c(mt), c(m))
-		for h := range 2 {
-			unpack := a.VPUNPCKLBW
-			if h == 1 {
-				unpack = a.VPUNPCKHBW
+	e5, s := f.m == 2, 8
+	if e5 {
+		s = 13
+	}
+	var mp f8MulParams
+	for i := range 16 {
+		if e5 {
+			if i < 15 && (bits == 16 || i < 10) {
+				mp.p[i] = 1 << (i + 1)
 			}
-			p, am, k, sg := a.Vec(), a.Vec(), a.Vec(), a.Vec()
-			unpack(c(ph), c(pl), c(p))
-			unpack(c(m), c(zero), c(am))
-			unpack(c(tm), c(tm), c(k))
-			unpack(c(x), c(x), c(sg))
-			t := a.Vec()
-			a.VPMULHUW(c(p), c(am), c(t))
-			a.VPBLENDVB(c(k), c(am), c(t), c(am)) // i = 15: A
-			a.VPSIGNW(c(sg), c(am), c(am))
-			s.Store(c(am), s.Dst.Offset(s.Lanes*h), 16, nil)
+			if i == 15 && bits == 16 {
+				mp.top[i] = 0xFF
+			}
+		} else if i >= f.bias {
+			mp.p[i] = 1 << (i - f.bias - 3 + 16 - s)
 		}
-	})
+		mp.sig[i] = byte((1<<f.m | i&(1<<f.m-1)) << (s - 8))
+	}
+	mask := uint64(1)<<bits - 1
+	for b := range 256 {
+		mg := b & 0x7F
+		if f.fn && mg == 0x7F {
+			mg = 0
+		}
+		i := mg >> f.m
+		if e5 {
+			i = min(int(uint8(i-f.bias))+0x70, 0xFF) // VPSUBB, VPADDUSB
+			if i&0x80 != 0 {
+				i = -1 // VPSHUFB's zero
+			}
+		}
+		var t uint64
+		if i >= 0 {
+			am := uint64(mp.sig[mg&15]) << 8
+			t = am * uint64(mp.p[i&15]) >> 16
+			if mp.top[i&15] != 0 {
+				t = am
+			}
+		}
+		t &= mask
+		if b&0x80 != 0 {
+			t = -t & mask
+		}
+		v := f.decode(byte(b))
+		var want uint64
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			want = uint64(int64(math.Trunc(v))) & mask
+		}
+		if t != want {
+			panic(fmt.Sprintf("f8Mul %s → %d bits: byte %#02x gives %#x, want %#x", typ, bits, b, t, want))
+		}
+	}
+	return f, mp
 }

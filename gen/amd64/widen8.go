@@ -303,12 +303,8 @@ func widenF8To(a *Asm) {
 			e8m0ToInt(a, tgt, dst, src, n)
 			continue
 		}
-		if (t.name == "e4m3fn" || t.name == "e4m3fnuz") && tgt.suffix == "I16" {
-			e4m3ToI16(a, map[string]int{"e4m3fn": 7, "e4m3fnuz": 8}[t.name], t.name == "e4m3fnuz", dst, src, n)
-			continue
-		}
-		if (t.name == "e5m2" || t.name == "e5m2fnuz") && tgt.suffix == "I16" {
-			e5m2ToI16(a, map[string]int{"e5m2": 15, "e5m2fnuz": 16}[t.name], dst, src, n)
+		if t.name != "e8m0" && (tgt.suffix == "I16" || tgt.suffix == "I8") {
+			f8Mul(a, t.name, 8*tgt.bytes, dst, src, n) // f8mul.go
 			continue
 		}
 		widen := t.widen
