@@ -19186,7 +19186,6 @@ TEXT ·f16ToE4M3AVX512(SB), NOSPLIT, $0-32
 	MOVL         $0x10001000, SI
 	VPBROADCASTD SI, Z4
 	VPSUBW       Z4, Z3, Z4
-	VPSLLW       $0x02, Z4, Z4
 	MOVL         $0x7fff7fff, SI
 	VPBROADCASTD SI, Z5
 	MOVL         $0x00010001, SI
@@ -19197,7 +19196,7 @@ TEXT ·f16ToE4M3AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD SI, Z8
 	MOVL         $0x00ff00ff, SI
 	VPBROADCASTD SI, Z9
-	MOVL         $0x40004000, SI
+	MOVL         $0x01000100, SI
 	VPBROADCASTD SI, Z10
 	VMOVDQU64    oddbytes<>+0(SB), Z11
 	CMPL         28(BX), $0x00
@@ -19218,10 +19217,10 @@ single:
 	VPCMPUW    $0x06, Z8, Z15, K1
 	VPCMPUW    $0x01, Z3, Z15, K2
 	VMOVDQU16  Z2, K1, Z16
-	VPSLLW     $0x02, Z15, Z15
 	VPSUBUSW   Z4, Z15, Z15
-	VPTESTMW   Z9, Z15, K1
-	VPADDW     Z10, Z15, K1, Z15
+	VPSLLW     $0x03, Z15, Z15
+	VPADDW     Z9, Z15, Z17
+	VPTERNLOGD $0xf8, Z10, Z17, Z15
 	VPERMI2B   Z13, Z12, Z15
 	VMOVDQU16  Z15, K2, Z16
 	VPTERNLOGD $0xf8, Z7, Z14, Z16
@@ -19235,10 +19234,10 @@ single:
 	VPCMPUW    $0x06, Z8, Z15, K1
 	VPCMPUW    $0x01, Z3, Z15, K2
 	VMOVDQU16  Z2, K1, Z17
-	VPSLLW     $0x02, Z15, Z15
 	VPSUBUSW   Z4, Z15, Z15
-	VPTESTMW   Z9, Z15, K1
-	VPADDW     Z10, Z15, K1, Z15
+	VPSLLW     $0x03, Z15, Z15
+	VPADDW     Z9, Z15, Z18
+	VPTERNLOGD $0xf8, Z10, Z18, Z15
 	VPERMI2B   Z13, Z12, Z15
 	VMOVDQU16  Z15, K2, Z17
 	VPTERNLOGD $0xf8, Z7, Z14, Z17
@@ -19266,10 +19265,10 @@ tail:
 	VPCMPUW     $0x06, Z8, Z15, K2
 	VPCMPUW     $0x01, Z3, Z15, K3
 	VMOVDQU16   Z2, K2, Z16
-	VPSLLW      $0x02, Z15, Z15
 	VPSUBUSW    Z4, Z15, Z15
-	VPTESTMW    Z9, Z15, K2
-	VPADDW      Z10, Z15, K2, Z15
+	VPSLLW      $0x03, Z15, Z15
+	VPADDW      Z9, Z15, Z17
+	VPTERNLOGD  $0xf8, Z10, Z17, Z15
 	VPERMI2B    Z13, Z12, Z15
 	VMOVDQU16   Z15, K3, Z16
 	VPTERNLOGD  $0xf8, Z7, Z14, Z16
@@ -19287,10 +19286,10 @@ tail:
 	VPCMPUW     $0x06, Z8, Z5, K2
 	VPCMPUW     $0x01, Z3, Z5, K3
 	VMOVDQU16   Z2, K2, Z15
-	VPSLLW      $0x02, Z5, Z0
-	VPSUBUSW    Z4, Z0, Z0
-	VPTESTMW    Z9, Z0, K2
-	VPADDW      Z10, Z0, K2, Z0
+	VPSUBUSW    Z4, Z5, Z0
+	VPSLLW      $0x03, Z0, Z0
+	VPADDW      Z9, Z0, Z1
+	VPTERNLOGD  $0xf8, Z10, Z1, Z0
 	VPERMI2B    Z13, Z12, Z0
 	VMOVDQU16   Z0, K3, Z15
 	VPTERNLOGD  $0xf8, Z7, Z14, Z15
@@ -19319,10 +19318,10 @@ fnuz_single:
 	VPCMPUW    $0x01, Z3, Z15, K2
 	VPTERNLOGD $0xf8, Z7, Z14, Z16
 	VMOVDQU16  Z2, K1, Z16
-	VPSLLW     $0x02, Z15, Z15
 	VPSUBUSW   Z4, Z15, Z15
-	VPTESTMW   Z9, Z15, K1
-	VPADDW     Z10, Z15, K1, Z15
+	VPSLLW     $0x03, Z15, Z15
+	VPADDW     Z9, Z15, Z17
+	VPTERNLOGD $0xf8, Z10, Z17, Z15
 	VPERMI2B   Z13, Z12, Z15
 	VPTERNLOGD $0xe0, Z5, Z14, Z15
 	VMOVDQU16  Z15, K2, Z16
@@ -19337,10 +19336,10 @@ fnuz_single:
 	VPCMPUW    $0x01, Z3, Z15, K2
 	VPTERNLOGD $0xf8, Z7, Z14, Z17
 	VMOVDQU16  Z2, K1, Z17
-	VPSLLW     $0x02, Z15, Z15
 	VPSUBUSW   Z4, Z15, Z15
-	VPTESTMW   Z9, Z15, K1
-	VPADDW     Z10, Z15, K1, Z15
+	VPSLLW     $0x03, Z15, Z15
+	VPADDW     Z9, Z15, Z18
+	VPTERNLOGD $0xf8, Z10, Z18, Z15
 	VPERMI2B   Z13, Z12, Z15
 	VPTERNLOGD $0xe0, Z5, Z14, Z15
 	VMOVDQU16  Z15, K2, Z17
@@ -19369,10 +19368,10 @@ fnuz_tail:
 	VPCMPUW     $0x01, Z3, Z15, K3
 	VPTERNLOGD  $0xf8, Z7, Z14, Z16
 	VMOVDQU16   Z2, K2, Z16
-	VPSLLW      $0x02, Z15, Z15
 	VPSUBUSW    Z4, Z15, Z15
-	VPTESTMW    Z9, Z15, K2
-	VPADDW      Z10, Z15, K2, Z15
+	VPSLLW      $0x03, Z15, Z15
+	VPADDW      Z9, Z15, Z17
+	VPTERNLOGD  $0xf8, Z10, Z17, Z15
 	VPERMI2B    Z13, Z12, Z15
 	VPTERNLOGD  $0xe0, Z5, Z14, Z15
 	VMOVDQU16   Z15, K3, Z16
@@ -19391,10 +19390,10 @@ fnuz_tail:
 	VPCMPUW     $0x01, Z3, Z15, K3
 	VPTERNLOGD  $0xf8, Z7, Z14, Z17
 	VMOVDQU16   Z2, K2, Z17
-	VPSLLW      $0x02, Z15, Z0
-	VPSUBUSW    Z4, Z0, Z0
-	VPTESTMW    Z9, Z0, K2
-	VPADDW      Z10, Z0, K2, Z0
+	VPSUBUSW    Z4, Z15, Z0
+	VPSLLW      $0x03, Z0, Z0
+	VPADDW      Z9, Z0, Z1
+	VPTERNLOGD  $0xf8, Z10, Z1, Z0
 	VPERMI2B    Z13, Z12, Z0
 	VPTERNLOGD  $0xe0, Z5, Z14, Z0
 	VMOVDQU16   Z0, K3, Z17
@@ -19411,34 +19410,34 @@ DATA e4m3fnsubnormals<>+8(SB)/4, $0x01010101
 DATA e4m3fnsubnormals<>+12(SB)/4, $0x01010101
 DATA e4m3fnsubnormals<>+16(SB)/4, $0x01010101
 DATA e4m3fnsubnormals<>+20(SB)/4, $0x01010101
-DATA e4m3fnsubnormals<>+24(SB)/4, $0x02020202
-DATA e4m3fnsubnormals<>+28(SB)/4, $0x02020202
-DATA e4m3fnsubnormals<>+32(SB)/4, $0x02020202
-DATA e4m3fnsubnormals<>+36(SB)/4, $0x03030302
-DATA e4m3fnsubnormals<>+40(SB)/4, $0x03030303
-DATA e4m3fnsubnormals<>+44(SB)/4, $0x04040404
-DATA e4m3fnsubnormals<>+48(SB)/4, $0x05040404
-DATA e4m3fnsubnormals<>+52(SB)/4, $0x06060505
-DATA e4m3fnsubnormals<>+56(SB)/4, $0x07060606
-DATA e4m3fnsubnormals<>+60(SB)/4, $0x08080707
+DATA e4m3fnsubnormals<>+24(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+28(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+32(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+36(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+40(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+44(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+48(SB)/4, $0x02020202
+DATA e4m3fnsubnormals<>+52(SB)/4, $0x02020202
+DATA e4m3fnsubnormals<>+56(SB)/4, $0x02020202
+DATA e4m3fnsubnormals<>+60(SB)/4, $0x02020202
 GLOBL e4m3fnsubnormals<>(SB), RODATA|NOPTR, $64
 
-DATA e4m3fnsubnormalshi<>+0(SB)/4, $0x01010101
-DATA e4m3fnsubnormalshi<>+4(SB)/4, $0x01010101
-DATA e4m3fnsubnormalshi<>+8(SB)/4, $0x01010101
-DATA e4m3fnsubnormalshi<>+12(SB)/4, $0x01010101
-DATA e4m3fnsubnormalshi<>+16(SB)/4, $0x01010101
-DATA e4m3fnsubnormalshi<>+20(SB)/4, $0x01010101
-DATA e4m3fnsubnormalshi<>+24(SB)/4, $0x02020202
-DATA e4m3fnsubnormalshi<>+28(SB)/4, $0x02020202
-DATA e4m3fnsubnormalshi<>+32(SB)/4, $0x02020202
-DATA e4m3fnsubnormalshi<>+36(SB)/4, $0x03030303
-DATA e4m3fnsubnormalshi<>+40(SB)/4, $0x03030303
-DATA e4m3fnsubnormalshi<>+44(SB)/4, $0x04040404
-DATA e4m3fnsubnormalshi<>+48(SB)/4, $0x05050404
-DATA e4m3fnsubnormalshi<>+52(SB)/4, $0x06060505
-DATA e4m3fnsubnormalshi<>+56(SB)/4, $0x07070606
-DATA e4m3fnsubnormalshi<>+60(SB)/4, $0x08080707
+DATA e4m3fnsubnormalshi<>+0(SB)/4, $0x02020202
+DATA e4m3fnsubnormalshi<>+4(SB)/4, $0x02020202
+DATA e4m3fnsubnormalshi<>+8(SB)/4, $0x03030302
+DATA e4m3fnsubnormalshi<>+12(SB)/4, $0x03030303
+DATA e4m3fnsubnormalshi<>+16(SB)/4, $0x03030303
+DATA e4m3fnsubnormalshi<>+20(SB)/4, $0x03030303
+DATA e4m3fnsubnormalshi<>+24(SB)/4, $0x04040404
+DATA e4m3fnsubnormalshi<>+28(SB)/4, $0x04040404
+DATA e4m3fnsubnormalshi<>+32(SB)/4, $0x04040404
+DATA e4m3fnsubnormalshi<>+36(SB)/4, $0x05050504
+DATA e4m3fnsubnormalshi<>+40(SB)/4, $0x05050505
+DATA e4m3fnsubnormalshi<>+44(SB)/4, $0x06060606
+DATA e4m3fnsubnormalshi<>+48(SB)/4, $0x06060606
+DATA e4m3fnsubnormalshi<>+52(SB)/4, $0x07070706
+DATA e4m3fnsubnormalshi<>+56(SB)/4, $0x07070707
+DATA e4m3fnsubnormalshi<>+60(SB)/4, $0x08080808
 GLOBL e4m3fnsubnormalshi<>(SB), RODATA|NOPTR, $64
 
 DATA e4m3fnuzsubnormals<>+0(SB)/4, $0x81818100
@@ -19447,34 +19446,34 @@ DATA e4m3fnuzsubnormals<>+8(SB)/4, $0x81818181
 DATA e4m3fnuzsubnormals<>+12(SB)/4, $0x81818181
 DATA e4m3fnuzsubnormals<>+16(SB)/4, $0x81818181
 DATA e4m3fnuzsubnormals<>+20(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormals<>+24(SB)/4, $0x82828282
-DATA e4m3fnuzsubnormals<>+28(SB)/4, $0x82828282
-DATA e4m3fnuzsubnormals<>+32(SB)/4, $0x82828282
-DATA e4m3fnuzsubnormals<>+36(SB)/4, $0x83838382
-DATA e4m3fnuzsubnormals<>+40(SB)/4, $0x83838383
-DATA e4m3fnuzsubnormals<>+44(SB)/4, $0x84848484
-DATA e4m3fnuzsubnormals<>+48(SB)/4, $0x85848484
-DATA e4m3fnuzsubnormals<>+52(SB)/4, $0x86868585
-DATA e4m3fnuzsubnormals<>+56(SB)/4, $0x87868686
-DATA e4m3fnuzsubnormals<>+60(SB)/4, $0x88888787
+DATA e4m3fnuzsubnormals<>+24(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+28(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+32(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+36(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+40(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+44(SB)/4, $0x81818181
+DATA e4m3fnuzsubnormals<>+48(SB)/4, $0x82828282
+DATA e4m3fnuzsubnormals<>+52(SB)/4, $0x82828282
+DATA e4m3fnuzsubnormals<>+56(SB)/4, $0x82828282
+DATA e4m3fnuzsubnormals<>+60(SB)/4, $0x82828282
 GLOBL e4m3fnuzsubnormals<>(SB), RODATA|NOPTR, $64
 
-DATA e4m3fnuzsubnormalshi<>+0(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormalshi<>+4(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormalshi<>+8(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormalshi<>+12(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormalshi<>+16(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormalshi<>+20(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormalshi<>+24(SB)/4, $0x82828282
-DATA e4m3fnuzsubnormalshi<>+28(SB)/4, $0x82828282
-DATA e4m3fnuzsubnormalshi<>+32(SB)/4, $0x82828282
-DATA e4m3fnuzsubnormalshi<>+36(SB)/4, $0x83838383
-DATA e4m3fnuzsubnormalshi<>+40(SB)/4, $0x83838383
-DATA e4m3fnuzsubnormalshi<>+44(SB)/4, $0x84848484
-DATA e4m3fnuzsubnormalshi<>+48(SB)/4, $0x85858484
-DATA e4m3fnuzsubnormalshi<>+52(SB)/4, $0x86868585
-DATA e4m3fnuzsubnormalshi<>+56(SB)/4, $0x87878686
-DATA e4m3fnuzsubnormalshi<>+60(SB)/4, $0x88888787
+DATA e4m3fnuzsubnormalshi<>+0(SB)/4, $0x82828282
+DATA e4m3fnuzsubnormalshi<>+4(SB)/4, $0x82828282
+DATA e4m3fnuzsubnormalshi<>+8(SB)/4, $0x83838382
+DATA e4m3fnuzsubnormalshi<>+12(SB)/4, $0x83838383
+DATA e4m3fnuzsubnormalshi<>+16(SB)/4, $0x83838383
+DATA e4m3fnuzsubnormalshi<>+20(SB)/4, $0x83838383
+DATA e4m3fnuzsubnormalshi<>+24(SB)/4, $0x84848484
+DATA e4m3fnuzsubnormalshi<>+28(SB)/4, $0x84848484
+DATA e4m3fnuzsubnormalshi<>+32(SB)/4, $0x84848484
+DATA e4m3fnuzsubnormalshi<>+36(SB)/4, $0x85858584
+DATA e4m3fnuzsubnormalshi<>+40(SB)/4, $0x85858585
+DATA e4m3fnuzsubnormalshi<>+44(SB)/4, $0x86868686
+DATA e4m3fnuzsubnormalshi<>+48(SB)/4, $0x86868686
+DATA e4m3fnuzsubnormalshi<>+52(SB)/4, $0x87878786
+DATA e4m3fnuzsubnormalshi<>+56(SB)/4, $0x87878787
+DATA e4m3fnuzsubnormalshi<>+60(SB)/4, $0x88888888
 GLOBL e4m3fnuzsubnormalshi<>(SB), RODATA|NOPTR, $64
 
 // func f16ToE4M3AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
@@ -19505,7 +19504,6 @@ TEXT ·f16ToE4M3AVX512NT(SB), NOSPLIT, $0-40
 	MOVL         $0x10001000, SI
 	VPBROADCASTD SI, Z4
 	VPSUBW       Z4, Z3, Z4
-	VPSLLW       $0x02, Z4, Z4
 	MOVL         $0x7fff7fff, SI
 	VPBROADCASTD SI, Z5
 	MOVL         $0x00010001, SI
@@ -19516,7 +19514,7 @@ TEXT ·f16ToE4M3AVX512NT(SB), NOSPLIT, $0-40
 	VPBROADCASTD SI, Z8
 	MOVL         $0x00ff00ff, SI
 	VPBROADCASTD SI, Z9
-	MOVL         $0x40004000, SI
+	MOVL         $0x01000100, SI
 	VPBROADCASTD SI, Z10
 	VMOVDQU64    oddbytes<>+0(SB), Z11
 	CMPL         28(BX), $0x00
@@ -19538,10 +19536,10 @@ body:
 	VPCMPUW    $0x06, Z8, Z15, K1
 	VPCMPUW    $0x01, Z3, Z15, K2
 	VMOVDQU16  Z2, K1, Z16
-	VPSLLW     $0x02, Z15, Z15
 	VPSUBUSW   Z4, Z15, Z15
-	VPTESTMW   Z9, Z15, K1
-	VPADDW     Z10, Z15, K1, Z15
+	VPSLLW     $0x03, Z15, Z15
+	VPADDW     Z9, Z15, Z17
+	VPTERNLOGD $0xf8, Z10, Z17, Z15
 	VPERMI2B   Z13, Z12, Z15
 	VMOVDQU16  Z15, K2, Z16
 	VPTERNLOGD $0xf8, Z7, Z14, Z16
@@ -19555,10 +19553,10 @@ body:
 	VPCMPUW    $0x06, Z8, Z15, K1
 	VPCMPUW    $0x01, Z3, Z15, K2
 	VMOVDQU16  Z2, K1, Z17
-	VPSLLW     $0x02, Z15, Z15
 	VPSUBUSW   Z4, Z15, Z15
-	VPTESTMW   Z9, Z15, K1
-	VPADDW     Z10, Z15, K1, Z15
+	VPSLLW     $0x03, Z15, Z15
+	VPADDW     Z9, Z15, Z18
+	VPTERNLOGD $0xf8, Z10, Z18, Z15
 	VPERMI2B   Z13, Z12, Z15
 	VMOVDQU16  Z15, K2, Z17
 	VPTERNLOGD $0xf8, Z7, Z14, Z17
@@ -19595,10 +19593,10 @@ fnuz_body:
 	VPCMPUW    $0x01, Z3, Z15, K2
 	VPTERNLOGD $0xf8, Z7, Z14, Z16
 	VMOVDQU16  Z2, K1, Z16
-	VPSLLW     $0x02, Z15, Z15
 	VPSUBUSW   Z4, Z15, Z15
-	VPTESTMW   Z9, Z15, K1
-	VPADDW     Z10, Z15, K1, Z15
+	VPSLLW     $0x03, Z15, Z15
+	VPADDW     Z9, Z15, Z17
+	VPTERNLOGD $0xf8, Z10, Z17, Z15
 	VPERMI2B   Z13, Z12, Z15
 	VPTERNLOGD $0xe0, Z5, Z14, Z15
 	VMOVDQU16  Z15, K2, Z16
@@ -19613,10 +19611,10 @@ fnuz_body:
 	VPCMPUW    $0x01, Z3, Z15, K2
 	VPTERNLOGD $0xf8, Z7, Z14, Z17
 	VMOVDQU16  Z2, K1, Z17
-	VPSLLW     $0x02, Z15, Z15
 	VPSUBUSW   Z4, Z15, Z15
-	VPTESTMW   Z9, Z15, K1
-	VPADDW     Z10, Z15, K1, Z15
+	VPSLLW     $0x03, Z15, Z15
+	VPADDW     Z9, Z15, Z18
+	VPTERNLOGD $0xf8, Z10, Z18, Z15
 	VPERMI2B   Z13, Z12, Z15
 	VPTERNLOGD $0xe0, Z5, Z14, Z15
 	VMOVDQU16  Z15, K2, Z17

@@ -1,6 +1,7 @@
 package amd64
 
 import (
+	"fmt"
 	"math"
 
 	. "github.com/mmcloughlin/avo/operand"
@@ -21,13 +22,15 @@ import (
 // Subnormal results (a below the smallest normal, FLOAT16 bits mn: 2^-6 or
 // 2^-7): only the four FLOAT16 binades below mn can give a non-zero code
 // (anything below 2^-4·mn is at most half the smallest subnormal), so
-// t = a - (mn - 0x1000), saturated at 0, has 12 bits (computed as 4a - 4·
-// (mn - 0x1000), which cannot overflow where a < mn). The rounding of such
-// a value to the float8 subnormal grid reads t's bits from 7 up (the grid
-// is 2^8 FLOAT16 units or more there) and whether any below is set: the 7
-// bits t>>6 | (t&0x3F != 0)<<6, in the high byte of each word, index a
-// 128-entry table of codes (VPERMI2B), computed here from the format's
-// definition for a representative of each index.
+// t = a - (mn - 0x1000), saturated at 0, has 12 bits. The rounding of such
+// a value to the float8 subnormal grid (2^8 FLOAT16 units or more there)
+// needs t>>5 rounded to odd, 7 bits: 8t puts t>>5 in the high byte of each
+// word and t&0x1F in the low one, adding 0xFF carries into the high byte
+// exactly when the low one is not zero, and that carry's flip of bit 8 is
+// or'ed in (one VPADDW and one VPTERNLOGD, where a VPTESTMW and a masked
+// add cost a k-mask write, of which this kernel already has two). The
+// high byte indexes a 128-entry table of codes (VPERMI2B), computed here
+// from the format's definition.
 //
 // The sign is or'ed in last (FLOAT8E4M3FN: NaN becomes 0xFF, as the
 // reference has it); FLOAT8E4M3FNUZ has no negative zero, so its normal
@@ -64,11 +67,10 @@ func f16ToE4M3(a *Asm) {
 		a.SUBL(U8(112), r)
 		a.SHLL(U8(10), r)
 	})
-	base4 := a.Vec() // (mn - 0x1000) << 2
-	a.VPSUBW(a.Const16(0x1000), mn, base4)
-	a.VPSLLW(U8(2), base4, base4)
+	base := a.Vec() // mn - 0x1000
+	a.VPSUBW(a.Const16(0x1000), mn, base)
 	abs, one, sgn, inf := a.Const16(0x7FFF), a.Const16(1), a.Const16(0x8000), a.Const16(0x7C00)
-	lowByte, sticky := a.Const16(0xFF), a.Const16(0x4000)
+	lowByte, bit8 := a.Const16(0xFF), a.Const16(0x100)
 	highs := a.ConstBytes("oddbytes", seq8(1, 2, 64))
 
 	a.CMPL(Mem{Base: p, Disp: f8SignedZero}, U8(0))
@@ -104,12 +106,12 @@ func f16ToE4M3(a *Asm) {
 				}
 				a.VMOVDQU16(nan, isNaN, y)
 				// Subnormal results: the table's code in the high byte.
-				c := a.Vec()
-				a.VPSLLW(U8(2), ab, c)
-				a.VPSUBUSW(base4, c, c) // 4t: t>>6 in the high byte, t&0x3F in the low
-				st := a.K()
-				a.VPTESTMW(lowByte, c, st)
-				a.VPADDW(sticky, c, st, c)
+				c, c2 := a.Vec(), a.Vec()
+				a.VPSUBUSW(base, ab, c) // t
+				a.VPSLLW(U8(3), c, c)   // t>>5 in the high byte, t&0x1F in the low
+				a.VPADDW(lowByte, c, c2)
+				// Round to odd: the carry out of a non-zero low byte flips bit 8.
+				a.VPTERNLOGD(Tern(func(c, c2, m uint8) uint8 { return c | (c2^c)&m }), bit8, c2, c)
 				a.VPERMI2B(t1, t0, c)
 				if fnuz {
 					a.VPTERNLOGD(Tern(func(c, h, m uint8) uint8 { return c & (h | m) }), abs, x, c)
@@ -127,24 +129,38 @@ func f16ToE4M3(a *Asm) {
 }
 
 // e4m3SubnormalTable is f16ToE4M3's table for the E4M3 type of the given
-// bias: entry j stands for t = (j&0x3F)<<6 | j>>6 (the sticky bit as one
-// FLOAT16 unit), the FLOAT16 a = mn - 0x1000 + t, and holds the code of
-// a's value rounded to nearest even on the subnormal grid 2^(-2-bias);
-// FNUZ codes other than 0 have bit 7 set (see f16ToE4M3).
+// bias: entry j stands for t = 32j, the FLOAT16 a = mn - 0x1000 + t, and
+// holds the code of a's value rounded to nearest even on the subnormal grid
+// 2^(-2-bias); FNUZ codes other than 0 have bit 7 set (see f16ToE4M3). The
+// kernel's index of t is t>>5 rounded to odd, which keeps 3 bits below the
+// grid (2^8 FLOAT16 units or more): every t with the same index rounds
+// alike, as the loop below checks for all 2^12.
 func e4m3SubnormalTable(bias int, fnuz bool) struct {
 	name  string
 	bytes []byte
 } {
 	mn := (16 - bias) << 10 // FLOAT16 bits of 2^(1-bias)
+	code := func(t int) byte {
+		h := mn - 0x1000 + t
+		v := math.Ldexp(float64(0x400|h&0x3FF), h>>10-25) // a normal FLOAT16
+		c := byte(math.RoundToEven(math.Ldexp(v, 2+bias)))
+		if fnuz && c != 0 {
+			c |= 0x80
+		}
+		return c
+	}
 	var b []byte
 	for j := range 128 {
-		h := mn - 0x1000 + (j&0x3F)<<6 | j>>6
-		v := math.Ldexp(float64(0x400|h&0x3FF), h>>10-25) // a normal FLOAT16
-		code := byte(math.RoundToEven(math.Ldexp(v, 2+bias)))
-		if fnuz && code != 0 {
-			code |= 0x80
+		b = append(b, code(32*j))
+	}
+	for t := range 0x1000 {
+		j := t >> 5
+		if t&31 != 0 {
+			j |= 1
 		}
-		b = append(b, code)
+		if b[j] != code(t) {
+			panic(fmt.Sprintf("e4m3SubnormalTable(%d): t = %#x rounds to %#x, its index %d holds %#x", bias, t, code(t), j, b[j]))
+		}
 	}
 	name := "e4m3fnsubnormals"
 	if fnuz {
