@@ -84,6 +84,11 @@ func setFusedF8AVX2(k *kernelSet) {
 	k.toF8[Uint16] = kernel[fusedF8Func]{avx2FusedF8(u16ToF8AVX2, u16ToF8AVX2Lanes, func(v uint16) float32 { return float32(v) }), k.tier}
 	k.toF8[Int32] = kernel[fusedF8Func]{avx2FusedF8(i32ToF8AVX2, i32ToF8AVX2Lanes, func(v uint32) float32 { return float32(int32(v)) }), k.tier}
 	k.toF8[Uint32] = kernel[fusedF8Func]{avx2FusedF8(u32ToF8AVX2, u32ToF8AVX2Lanes, func(v uint32) float32 { return float32(v) }), k.tier}
+	// The 64-bit integers to the nearest float32 for the rest, as the
+	// kernels' clamp (below2p24): both are exact below 2^24 and overflow
+	// every float8 type above.
+	k.toF8[Int64] = kernel[fusedF8Func]{avx2FusedF8(i64ToF8AVX2, i64ToF8AVX2Lanes, func(v uint64) float32 { return float32(int64(v)) }), k.tier}
+	k.toF8[Uint64] = kernel[fusedF8Func]{avx2FusedF8(u64ToF8AVX2, u64ToF8AVX2Lanes, func(v uint64) float32 { return float32(v) }), k.tier}
 }
 
 // avx2IntToE8 wraps the AVX2 kernel INT32 or UINT32 → FLOAT8E8M0
@@ -112,7 +117,7 @@ func avx2FusedE8(fn func(dst *uint8, src *uint16, n int, p *[4]uint32), lanes in
 // avx2FusedF8 wraps an AVX2 fused float8 kernel (gen/amd64/float8.go); near
 // is the nearest float32 of an element (exact, or beyond every float8
 // type's range like the value: plan.go, below2p24).
-func avx2FusedF8[S uint16 | uint32](fn func(dst *uint8, src *S, n int, p *[8]uint32), lanes int, near func(S) float32) fusedF8Func {
+func avx2FusedF8[S uint16 | uint32 | uint64](fn func(dst *uint8, src *S, n int, p *[8]uint32), lanes int, near func(S) float32) fusedF8Func {
 	return avx2Fused(fn, lanes, f8p, near, float32ToFloat8Generic)
 }
 
@@ -120,7 +125,7 @@ func avx2FusedF8[S uint16 | uint32](fn func(dst *uint8, src *S, n int, p *[8]uin
 // assembly reads them), which converts multiples of lanes (at most 32);
 // the rest converts through f32, the float32 fn computes of an element, and
 // the portable FLOAT → target kernel rest.
-func avx2Fused[S uint16 | uint32, P, Q any](fn func(dst *uint8, src *S, n int, q Q), lanes int, q func(P) Q, f32 func(S) float32, rest func([]uint8, []float32, P)) func(dst, src []byte, p P) {
+func avx2Fused[S uint16 | uint32 | uint64, P, Q any](fn func(dst *uint8, src *S, n int, q Q), lanes int, q func(P) Q, f32 func(S) float32, rest func([]uint8, []float32, P)) func(dst, src []byte, p P) {
 	return func(dst, src []byte, p P) {
 		var s S
 		size := int(unsafe.Sizeof(s))

@@ -101,6 +101,7 @@ const (
 	i32ToE8M0AVX2Lanes       = 8
 	i32ToF8AVX2Lanes         = 8
 	i4ToI8AVX2Lanes          = 16
+	i64ToF8AVX2Lanes         = 8
 	i8ToBF16AVX2Lanes        = 16
 	i8ToF16AVX2Lanes         = 16
 	i8ToF4AVX2Lanes          = 16
@@ -120,6 +121,7 @@ const (
 	u32ToE8M0AVX2Lanes       = 8
 	u32ToF8AVX2Lanes         = 8
 	u4ToU8AVX2Lanes          = 16
+	u64ToF8AVX2Lanes         = 8
 	u8ToBF16AVX2Lanes        = 16
 	u8ToF16AVX2Lanes         = 16
 	u8ToF4AVX2Lanes          = 16

@@ -165,6 +165,17 @@ func (a *Asm) packDB(r VecVirtual) VecVirtual {
 	return x
 }
 
+// packDB2 narrows two AVX2 vectors of 32-bit lanes (each < 256) to bytes,
+// in order, in the low 16 bytes of the register it returns (r[0],
+// overwritten): VPACKUSDW and VPACKUSWB leave each vector's four lanes of a
+// 128-bit lane in one dword, and VPERMD takes dwords 0, 4, 1, 5.
+func (a *Asm) packDB2(r []VecVirtual) VecVirtual {
+	a.VPACKUSDW(r[1], r[0], r[0])
+	a.VPACKUSWB(r[0], r[0], r[0])
+	a.VPERMD(r[0], a.ConstTable("packdb2", []uint32{0, 4, 1, 5, 0, 4, 1, 5}), r[0])
+	return r[0]
+}
+
 // packDB4 narrows four vectors of 32-bit lanes (each < 256) to bytes, in
 // order, in the register it returns (r[0], overwritten): two VPACKUSDW and a
 // VPACKUSWB interleave 4-lane groups within each 128-bit lane, and one
@@ -203,7 +214,8 @@ func (a *Asm) packOrder() VecVirtual {
 // float32, which is exact or, like the integer, beyond every float8 type's
 // range (plan.go, below2p24); UINT32 is first clamped to 2^31-1, which
 // keeps every value from 2^24 up beyond the range (float8 values are below
-// 2^16), so the signed conversion serves.
+// 2^16), so the signed conversion serves. INT64 and UINT64 are clamped to
+// ±2^24 and narrowed to 32 bits first (clamp64), two vectors a step.
 func narrowToF8(a *Asm) {
 	both, avx2 := []ISA{AVX2, AVX512}, []ISA{AVX2}
 	for _, from := range []struct {
@@ -211,7 +223,8 @@ func narrowToF8(a *Asm) {
 		size      int
 		isas      []ISA
 	}{{"f32ToF8", "float32", 4, both}, {"f16ToF8", "uint16", 2, both}, {"bf16ToF8", "uint16", 2, both},
-		{"i16ToF8", "uint16", 2, avx2}, {"u16ToF8", "uint16", 2, avx2}, {"i32ToF8", "uint32", 4, avx2}, {"u32ToF8", "uint32", 4, avx2}} {
+		{"i16ToF8", "uint16", 2, avx2}, {"u16ToF8", "uint16", 2, avx2}, {"i32ToF8", "uint32", 4, avx2}, {"u32ToF8", "uint32", 4, avx2},
+		{"i64ToF8", "uint64", 8, avx2}, {"u64ToF8", "uint64", 8, avx2}} {
 		for _, isa := range from.isas {
 			a.Func(from.name+isa.String(), isa, "func(dst *uint8, src *"+from.typ+", n int, p *[8]uint32)")
 			dst, src, n := a.Args()
@@ -221,6 +234,10 @@ func narrowToF8(a *Asm) {
 			var maxInt Op
 			if from.name == "u32ToF8" {
 				maxInt = a.Splat(math.MaxInt32)
+			}
+			var load64 func(m Mem, x VecVirtual)
+			if from.size == 8 {
+				load64 = clamp64(a, from.name == "i64ToF8")
 			}
 			eighty := a.Splat(0x80)
 			order := a.packOrder()
@@ -233,12 +250,18 @@ func narrowToF8(a *Asm) {
 					a.Label("fnuz")
 					name = "fnuz_"
 				}
-				a.StreamNamed(name, Loop{SrcSize: from.size, DstSize: 1, Lanes: lanes, Unroll: 4}, dst, src, n, func(s *Step) {
+				unroll := 4
+				if from.size == 8 { // the clamp's registers leave room for two
+					unroll = 2
+				}
+				a.StreamNamed(name, Loop{SrcSize: from.size, DstSize: 1, Lanes: lanes, Unroll: unroll}, dst, src, n, func(s *Step) {
 					var rs []VecVirtual
 					for i := 0; i < s.Lanes; i += lanes {
 						p := s.Part(i, lanes)
 						x := a.Vec()
 						switch from.size {
+						case 8:
+							load64(p.Src, x)
 						case 4:
 							a.VLoad(x, p.Src, 32, p.M(1, 0))
 						case 2:
@@ -256,7 +279,7 @@ func narrowToF8(a *Asm) {
 						switch from.name {
 						case "bf16ToF8":
 							a.VPSLLD(U8(16), x, x)
-						case "i16ToF8", "u16ToF8", "i32ToF8":
+						case "i16ToF8", "u16ToF8", "i32ToF8", "i64ToF8", "u64ToF8":
 							a.VCVTDQ2PS(x, x)
 						case "u32ToF8":
 							a.VPMINUD(maxInt, x, x)
@@ -269,6 +292,10 @@ func narrowToF8(a *Asm) {
 					}
 					if len(rs) == 4 {
 						s.Store(a.packDB4(rs, order), s.Dst, 8, nil)
+						return
+					}
+					if len(rs) == 2 {
+						s.StoreLow(a.packDB2(rs), 2*lanes, s.Dst, 8, nil)
 						return
 					}
 					s.StoreLow(a.packDB(rs[0]), lanes, s.Dst, 8, s.M(1, 0))
@@ -395,4 +422,48 @@ func seq8(start, num, n int) []byte {
 		s[i] = byte(start + i*num)
 	}
 	return s
+}
+
+// clamp64 returns the loader of narrowToF8's AVX2 INT64 and UINT64 sources:
+// 8 elements clamped to [-2^24, 2^24] (UINT64: to 2^24, compared as signed
+// after flipping the top bit) and narrowed to their low dwords, in order,
+// for VCVTDQ2PS. Every float8 value is below 2^24, so a clamped element
+// overflows the target exactly as the element does (plan.go, below2p24),
+// and below 2^24 the conversion is exact. The clamp is what makes the pair
+// one pass on AVX2, which has no 64-bit integer conversion: the route
+// through FLOAT converts the whole range to the nearest float32 first.
+func clamp64(a *Asm, signed bool) func(m Mem, x VecVirtual) {
+	const c = 1 << 24
+	hi, loMem := a.splat64(c), a.splat64(-c&(1<<64-1))
+	var lo VecVirtual // a register: VPCMPGTQ's first operand
+	if signed {
+		lo = a.Vec()
+		a.VMOVDQU(loMem, lo)
+	}
+	var flip, hiFlipped Op
+	if !signed {
+		flip, hiFlipped = a.splat64(1<<63), a.splat64(c^1<<63)
+	}
+	return func(m Mem, x VecVirtual) {
+		var v [2]VecVirtual
+		for h := range v {
+			v[h] = a.Vec()
+			a.VMOVDQU(m.Offset(32*h), v[h])
+			t := a.Vec()
+			if signed {
+				a.VPCMPGTQ(hi, v[h], t) // v > 2^24
+				a.VPBLENDVB(t, hi, v[h], v[h])
+				a.VPCMPGTQ(v[h], lo, t) // v < -2^24
+				a.VPBLENDVB(t, loMem, v[h], v[h])
+				continue
+			}
+			a.VPXOR(flip, v[h], t)
+			a.VPCMPGTQ(hiFlipped, t, t) // v > 2^24, unsigned
+			a.VPBLENDVB(t, hi, v[h], v[h])
+		}
+		// Dwords 0 and 2 of each 128-bit lane of both: elements 0,1,4,5 |
+		// 2,3,6,7; VPERMQ puts them in order.
+		a.VSHUFPS(U8(0b10_00_10_00), v[1], v[0], x)
+		a.VPERMQ(U8(0b11_01_10_00), x, x)
+	}
 }
