@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"math"
 	"sync/atomic"
+	"unsafe"
 
 	"golang.org/x/sys/cpu"
 )
@@ -155,5 +156,34 @@ func avx2F8PackedStage(from, to DataType, fn func(dst, src *uint8, n int), lanes
 				d[i/per] |= c
 			}
 		}
+	}
+}
+
+// avx2IntToF4Stage is the AVX2 stage of a 32- or 64-bit integer type →
+// FLOAT4E2M1 with the kernel fn of gen/amd64's int8F4 (the values saturated
+// to bytes, then INT8's codes), which packs multiples of 32 elements; the
+// last ones go through their nearest float32 (exact below 2^24, and beyond
+// FLOAT4E2M1's saturation above, like the integer) and the portable FLOAT
+// kernel.
+func avx2IntToF4Stage[S int32 | uint32 | int64 | uint64](fn func(dst, src *uint8, n int)) stageFunc {
+	return func(dst, src []byte, n int) {
+		var s S
+		size := int(unsafe.Sizeof(s))
+		src, dst = src[:n*size], dst[:(n+1)/2]
+		raceRead(src)
+		raceWrite(dst)
+		m := n &^ 31
+		if m > 0 {
+			fn(&dst[0], &src[0], m/2)
+		}
+		var tail [32]float32
+		for i := m; i < n; i++ {
+			var v uint64
+			for j := range size {
+				v |= uint64(src[i*size+j]) << (8 * j)
+			}
+			tail[i-m] = float32(S(v))
+		}
+		float32ToFloat4Generic(dst[m/2:], tail[:n-m])
 	}
 }

@@ -26174,6 +26174,251 @@ tail:
 	VZEROUPPER
 	RET
 
+// func i32ToF4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·i32ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU f4codes<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU packdb4_2<>+0(SB), Y2
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU      (CX), Y3
+	VMOVDQU      32(CX), Y4
+	VMOVDQU      64(CX), Y5
+	VMOVDQU      96(CX), Y6
+	VPACKSSDW    Y4, Y3, Y3
+	VPACKSSDW    Y6, Y5, Y5
+	VPACKSSWB    Y5, Y3, Y3
+	VPERMD       Y3, Y2, Y3
+	VPABSB       Y3, Y4
+	VPMINUB      splat32_07070707<>+0(SB), Y4, Y4
+	VPSHUFB      Y4, Y0, Y4
+	VPCMPGTB     Y3, Y1, Y3
+	VPAND        splat32_08080808<>+0(SB), Y3, Y3
+	VPOR         Y3, Y4, Y4
+	VPSRLW       $0x04, Y4, Y3
+	VPAND        splat32_000f000f<>+0(SB), Y4, Y4
+	VPAND        splat32_00f000f0<>+0(SB), Y3, Y3
+	VPOR         Y3, Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X3
+	VPACKUSWB    X3, X4, X4
+	VMOVDQU      X4, (AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func u32ToF4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·u32ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU f4codes<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU packdb4_2<>+0(SB), Y1
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU      (CX), Y2
+	VMOVDQU      32(CX), Y3
+	VMOVDQU      64(CX), Y4
+	VMOVDQU      96(CX), Y5
+	VPACKSSDW    Y3, Y2, Y2
+	VPACKSSDW    Y5, Y4, Y4
+	VPACKSSWB    Y4, Y2, Y2
+	VPERMD       Y2, Y1, Y2
+	VPMINUB      splat32_07070707<>+0(SB), Y2, Y2
+	VPSHUFB      Y2, Y0, Y2
+	VPSRLW       $0x04, Y2, Y3
+	VPAND        splat32_000f000f<>+0(SB), Y2, Y2
+	VPAND        splat32_00f000f0<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKUSWB    X3, X2, X2
+	VMOVDQU      X2, (AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func i64ToF4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·i64ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU f4codes<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU packdb4_2<>+0(SB), Y2
+	VMOVDQU splat64_ffffffffff000000<>+0(SB), Y3
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU      (CX), Y4
+	VPCMPGTQ     splat64_0000000001000000<>+0(SB), Y4, Y5
+	VPBLENDVB    Y5, splat64_0000000001000000<>+0(SB), Y4, Y4
+	VPCMPGTQ     Y4, Y3, Y5
+	VPBLENDVB    Y5, splat64_ffffffffff000000<>+0(SB), Y4, Y4
+	VMOVDQU      32(CX), Y5
+	VPCMPGTQ     splat64_0000000001000000<>+0(SB), Y5, Y6
+	VPBLENDVB    Y6, splat64_0000000001000000<>+0(SB), Y5, Y5
+	VPCMPGTQ     Y5, Y3, Y6
+	VPBLENDVB    Y6, splat64_ffffffffff000000<>+0(SB), Y5, Y5
+	VSHUFPS      $0x88, Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVDQU      64(CX), Y5
+	VPCMPGTQ     splat64_0000000001000000<>+0(SB), Y5, Y6
+	VPBLENDVB    Y6, splat64_0000000001000000<>+0(SB), Y5, Y5
+	VPCMPGTQ     Y5, Y3, Y6
+	VPBLENDVB    Y6, splat64_ffffffffff000000<>+0(SB), Y5, Y5
+	VMOVDQU      96(CX), Y6
+	VPCMPGTQ     splat64_0000000001000000<>+0(SB), Y6, Y7
+	VPBLENDVB    Y7, splat64_0000000001000000<>+0(SB), Y6, Y6
+	VPCMPGTQ     Y6, Y3, Y7
+	VPBLENDVB    Y7, splat64_ffffffffff000000<>+0(SB), Y6, Y6
+	VSHUFPS      $0x88, Y6, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VMOVDQU      128(CX), Y6
+	VPCMPGTQ     splat64_0000000001000000<>+0(SB), Y6, Y7
+	VPBLENDVB    Y7, splat64_0000000001000000<>+0(SB), Y6, Y6
+	VPCMPGTQ     Y6, Y3, Y7
+	VPBLENDVB    Y7, splat64_ffffffffff000000<>+0(SB), Y6, Y6
+	VMOVDQU      160(CX), Y7
+	VPCMPGTQ     splat64_0000000001000000<>+0(SB), Y7, Y8
+	VPBLENDVB    Y8, splat64_0000000001000000<>+0(SB), Y7, Y7
+	VPCMPGTQ     Y7, Y3, Y8
+	VPBLENDVB    Y8, splat64_ffffffffff000000<>+0(SB), Y7, Y7
+	VSHUFPS      $0x88, Y7, Y6, Y6
+	VPERMQ       $0xd8, Y6, Y6
+	VMOVDQU      192(CX), Y7
+	VPCMPGTQ     splat64_0000000001000000<>+0(SB), Y7, Y8
+	VPBLENDVB    Y8, splat64_0000000001000000<>+0(SB), Y7, Y7
+	VPCMPGTQ     Y7, Y3, Y8
+	VPBLENDVB    Y8, splat64_ffffffffff000000<>+0(SB), Y7, Y7
+	VMOVDQU      224(CX), Y8
+	VPCMPGTQ     splat64_0000000001000000<>+0(SB), Y8, Y9
+	VPBLENDVB    Y9, splat64_0000000001000000<>+0(SB), Y8, Y8
+	VPCMPGTQ     Y8, Y3, Y9
+	VPBLENDVB    Y9, splat64_ffffffffff000000<>+0(SB), Y8, Y8
+	VSHUFPS      $0x88, Y8, Y7, Y7
+	VPERMQ       $0xd8, Y7, Y7
+	VPACKSSDW    Y5, Y4, Y4
+	VPACKSSDW    Y7, Y6, Y6
+	VPACKSSWB    Y6, Y4, Y4
+	VPERMD       Y4, Y2, Y4
+	VPABSB       Y4, Y5
+	VPMINUB      splat32_07070707<>+0(SB), Y5, Y5
+	VPSHUFB      Y5, Y0, Y5
+	VPCMPGTB     Y4, Y1, Y4
+	VPAND        splat32_08080808<>+0(SB), Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VPSRLW       $0x04, Y5, Y4
+	VPAND        splat32_000f000f<>+0(SB), Y5, Y5
+	VPAND        splat32_00f000f0<>+0(SB), Y4, Y4
+	VPOR         Y4, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X4
+	VPACKUSWB    X4, X5, X5
+	VMOVDQU      X5, (AX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func u64ToF4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·u64ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU f4codes<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU packdb4_2<>+0(SB), Y1
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU      (CX), Y2
+	VPXOR        splat64_8000000000000000<>+0(SB), Y2, Y3
+	VPCMPGTQ     splat64_8000000001000000<>+0(SB), Y3, Y3
+	VPBLENDVB    Y3, splat64_0000000001000000<>+0(SB), Y2, Y2
+	VMOVDQU      32(CX), Y3
+	VPXOR        splat64_8000000000000000<>+0(SB), Y3, Y4
+	VPCMPGTQ     splat64_8000000001000000<>+0(SB), Y4, Y4
+	VPBLENDVB    Y4, splat64_0000000001000000<>+0(SB), Y3, Y3
+	VSHUFPS      $0x88, Y3, Y2, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      64(CX), Y3
+	VPXOR        splat64_8000000000000000<>+0(SB), Y3, Y4
+	VPCMPGTQ     splat64_8000000001000000<>+0(SB), Y4, Y4
+	VPBLENDVB    Y4, splat64_0000000001000000<>+0(SB), Y3, Y3
+	VMOVDQU      96(CX), Y4
+	VPXOR        splat64_8000000000000000<>+0(SB), Y4, Y5
+	VPCMPGTQ     splat64_8000000001000000<>+0(SB), Y5, Y5
+	VPBLENDVB    Y5, splat64_0000000001000000<>+0(SB), Y4, Y4
+	VSHUFPS      $0x88, Y4, Y3, Y3
+	VPERMQ       $0xd8, Y3, Y3
+	VMOVDQU      128(CX), Y4
+	VPXOR        splat64_8000000000000000<>+0(SB), Y4, Y5
+	VPCMPGTQ     splat64_8000000001000000<>+0(SB), Y5, Y5
+	VPBLENDVB    Y5, splat64_0000000001000000<>+0(SB), Y4, Y4
+	VMOVDQU      160(CX), Y5
+	VPXOR        splat64_8000000000000000<>+0(SB), Y5, Y6
+	VPCMPGTQ     splat64_8000000001000000<>+0(SB), Y6, Y6
+	VPBLENDVB    Y6, splat64_0000000001000000<>+0(SB), Y5, Y5
+	VSHUFPS      $0x88, Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VMOVDQU      192(CX), Y5
+	VPXOR        splat64_8000000000000000<>+0(SB), Y5, Y6
+	VPCMPGTQ     splat64_8000000001000000<>+0(SB), Y6, Y6
+	VPBLENDVB    Y6, splat64_0000000001000000<>+0(SB), Y5, Y5
+	VMOVDQU      224(CX), Y6
+	VPXOR        splat64_8000000000000000<>+0(SB), Y6, Y7
+	VPCMPGTQ     splat64_8000000001000000<>+0(SB), Y7, Y7
+	VPBLENDVB    Y7, splat64_0000000001000000<>+0(SB), Y6, Y6
+	VSHUFPS      $0x88, Y6, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPACKSSDW    Y3, Y2, Y2
+	VPACKSSDW    Y5, Y4, Y4
+	VPACKSSWB    Y4, Y2, Y2
+	VPERMD       Y2, Y1, Y2
+	VPMINUB      splat32_07070707<>+0(SB), Y2, Y2
+	VPSHUFB      Y2, Y0, Y2
+	VPSRLW       $0x04, Y2, Y3
+	VPAND        splat32_000f000f<>+0(SB), Y2, Y2
+	VPAND        splat32_00f000f0<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKUSWB    X3, X2, X2
+	VMOVDQU      X2, (AX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func e8m0ToF4AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
 TEXT ·e8m0ToF4AVX2(SB), NOSPLIT, $0-24

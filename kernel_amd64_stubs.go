@@ -751,6 +751,26 @@ func i8ToF4AVX2(dst *uint8, src *uint8, n int)
 //go:noescape
 func u8ToF4AVX2(dst *uint8, src *uint8, n int)
 
+// n counts pairs of source elements, a multiple of 16 (gen/amd64 int8F4).
+//
+//go:noescape
+func i32ToF4AVX2(dst *uint8, src *uint8, n int)
+
+// n counts pairs of source elements, a multiple of 16 (gen/amd64 int8F4).
+//
+//go:noescape
+func u32ToF4AVX2(dst *uint8, src *uint8, n int)
+
+// n counts pairs of source elements, a multiple of 16 (gen/amd64 int8F4).
+//
+//go:noescape
+func i64ToF4AVX2(dst *uint8, src *uint8, n int)
+
+// n counts pairs of source elements, a multiple of 16 (gen/amd64 int8F4).
+//
+//go:noescape
+func u64ToF4AVX2(dst *uint8, src *uint8, n int)
+
 // n counts pairs of source bytes, a multiple of 16 (gen/amd64 e8m0F4).
 //
 //go:noescape

@@ -99,8 +99,10 @@ const (
 	i16ToE8M0AVX2Lanes       = 8
 	i16ToF8AVX2Lanes         = 8
 	i32ToE8M0AVX2Lanes       = 8
+	i32ToF4AVX2Lanes         = 16
 	i32ToF8AVX2Lanes         = 8
 	i4ToI8AVX2Lanes          = 16
+	i64ToF4AVX2Lanes         = 16
 	i64ToF8AVX2Lanes         = 8
 	i8ToBF16AVX2Lanes        = 16
 	i8ToF16AVX2Lanes         = 16
@@ -119,8 +121,10 @@ const (
 	u16ToE8M0AVX2Lanes       = 8
 	u16ToF8AVX2Lanes         = 8
 	u32ToE8M0AVX2Lanes       = 8
+	u32ToF4AVX2Lanes         = 16
 	u32ToF8AVX2Lanes         = 8
 	u4ToU8AVX2Lanes          = 16
+	u64ToF4AVX2Lanes         = 16
 	u64ToF8AVX2Lanes         = 8
 	u8ToBF16AVX2Lanes        = 16
 	u8ToF16AVX2Lanes         = 16

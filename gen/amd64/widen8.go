@@ -401,8 +401,13 @@ func widen8Glue(b *bytes.Buffer) {
 		p("\t\tregisterTierStage(%q, Float8E8M0, %s, avx2F8PackedStage(Float8E8M0, %s, %s, 32))\n", "avx2", t.to, t.to, t.fn)
 	}
 	p("\t\tregisterTierStage(%q, Float8E8M0, Float4E2M1, avx2F8PackedStage(Float8E8M0, Float4E2M1, e8m0ToF4AVX2, 32))\n", "avx2")
-	p("\t\tregisterTierStage(%q, Int8, Float4E2M1, avx2F8PackedStage(Int8, Float4E2M1, i8ToF4AVX2, 32))\n", "avx2")
-	p("\t\tregisterTierStage(%q, Uint8, Float4E2M1, avx2F8PackedStage(Uint8, Float4E2M1, u8ToF4AVX2, 32))\n", "avx2")
+	for _, from := range int8F4Sources { // window8.go
+		if from.size == 1 {
+			p("\t\tregisterTierStage(%q, %s, Float4E2M1, avx2F8PackedStage(%s, Float4E2M1, %sToF4AVX2, 32))\n", "avx2", from.goName, from.goName, from.name)
+			continue
+		}
+		p("\t\tregisterTierStage(%q, %s, Float4E2M1, avx2IntToF4Stage[%s](%sToF4AVX2))\n", "avx2", from.goName, strings.ToLower(from.goName), from.name)
+	}
 	for _, k := range f8HalfPairs() { // f8half.go
 		p("\t\tregisterTierStage(%q, %s, %s, avx2F8Stage(%s, %s, %s, %d))\n", "avx2", k.f.goName, k.t.goName, k.f.goName, k.t.goName, k.name(), k.lanes())
 	}

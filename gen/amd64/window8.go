@@ -137,35 +137,93 @@ func int8F4(a *Asm) {
 	for v := range 8 {
 		codes[v], codes[16+v] = f4Code(float64(v)), f4Code(float64(v))
 	}
-	for _, signed := range []bool{true, false} {
-		name := "u8ToF4AVX2"
-		if signed {
-			name = "i8ToF4AVX2"
+	for _, from := range int8F4Sources {
+		name := from.name + "ToF4AVX2"
+		if from.size == 1 {
+			a.Func(name, AVX2, "func(dst *uint8, src *uint8, n int)", "n counts pairs of source bytes, a multiple of 16 (gen/amd64 int8F4).")
+		} else {
+			a.Func(name, AVX2, "func(dst *uint8, src *uint8, n int)", "n counts pairs of source elements, a multiple of 16 (gen/amd64 int8F4).")
 		}
-		a.Func(name, AVX2, "func(dst *uint8, src *uint8, n int)", "n counts pairs of source bytes, a multiple of 16 (gen/amd64 int8F4).")
 		dst, src, n := a.Args()
 		tab := a.ConstBytes("f4codes", codes[:])
 		seven, eight := a.Splat(0x07070707), a.Splat(0x08080808)
 		zero := a.Vec()
 		a.VPXOR(zero, zero, zero)
 		nc := a.nibbleConsts()
-		a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
-			x, c := a.Vec(), a.Vec()
-			a.VMOVDQU(s.Src, x)
-			if signed {
+		bytes := saturatedBytes(a, from)
+		a.Stream(Loop{SrcSize: 2 * from.size, DstSize: 1, Lanes: 16, Unroll: 32 / from.size / 16}, dst, src, n, Each(16, func(s *Step) {
+			x, c := bytes(s.Src), a.Vec()
+			if from.signed {
 				a.VPABSB(x, c) // -128 gives 0x80, above 7 as an unsigned byte
 				a.VPMINUB(seven, c, c)
 			} else {
 				a.VPMINUB(seven, x, c)
 			}
 			a.VPSHUFB(c, tab, c)
-			if signed {
+			if from.signed {
 				a.VPCMPGTB(x, zero, x) // x < 0
 				a.VPAND(eight, x, x)
 				a.VPOR(x, c, c)
 			}
 			s.StoreLow(a.packNibbles(nc, c), 16, s.Dst, 8, nil)
 		}))
+	}
+}
+
+// int8F4Sources are int8F4's sources: the 8-bit integers, and the 32- and
+// 64-bit ones, whose codes are those of their values saturated to 8 bits
+// (FLOAT4E2M1 saturates at 6, and every integer of magnitude 7 or more
+// gives ±6's code).
+var int8F4Sources = []struct {
+	name, goName string
+	size         int
+	signed       bool
+}{
+	{"i8", "Int8", 1, true}, {"u8", "Uint8", 1, false},
+	{"i32", "Int32", 4, true}, {"u32", "Uint32", 4, false},
+	{"i64", "Int64", 8, true}, {"u64", "Uint64", 8, false},
+}
+
+// saturatedBytes returns the loader of 32 elements at m as bytes, in order,
+// each saturated to the signed byte range: the 32-bit integers by
+// VPACKSSDW and VPACKSSWB, in the lane order that packDB4's VPERMD
+// restores; the 64-bit ones clamped to ±2^24 and narrowed to 32 bits first
+// (clamp64). 8-bit sources load as is. UINT32 needs no clamp of its own:
+// its values from 2^31 saturate to negative bytes, which the unsigned
+// sources' VPMINUB with 7 reads as 0x80 or more, like 127, so every value
+// from 7 up gives 6's code.
+func saturatedBytes(a *Asm, from struct {
+	name, goName string
+	size         int
+	signed       bool
+}) func(m Mem) VecVirtual {
+	if from.size == 1 {
+		return func(m Mem) VecVirtual {
+			x := a.Vec()
+			a.VMOVDQU(m, x)
+			return x
+		}
+	}
+	order := a.packOrder()
+	var load64 func(m Mem, x VecVirtual)
+	if from.size == 8 {
+		load64 = clamp64(a, from.signed)
+	}
+	return func(m Mem) VecVirtual {
+		var v [4]VecVirtual
+		for i := range v {
+			v[i] = a.Vec()
+			if from.size == 8 {
+				load64(m.Offset(64*i), v[i])
+				continue
+			}
+			a.VMOVDQU(m.Offset(32*i), v[i])
+		}
+		a.VPACKSSDW(v[1], v[0], v[0])
+		a.VPACKSSDW(v[3], v[2], v[2])
+		a.VPACKSSWB(v[2], v[0], v[0])
+		a.VPERMD(v[0], order, v[0])
+		return v[0]
 	}
 }
 
