@@ -2492,6 +2492,16 @@ func fusedI32ToF16AVX512(dst *byte, src *byte, n int)
 //go:noescape
 func fusedU32ToF16AVX512(dst *byte, src *byte, n int)
 
+// fusedI64ToF16AVX512 converts n groups of 1 INT64 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {I64, F16}).
+//
+//go:noescape
+func fusedI64ToF16AVX512(dst *byte, src *byte, n int)
+
+// fusedU64ToF16AVX512 converts n groups of 1 UINT64 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {U64, F16}).
+//
+//go:noescape
+func fusedU64ToF16AVX512(dst *byte, src *byte, n int)
+
 // fusedF16ToI8AVX2 converts n groups of 1 FLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {F16, I8}).
 //
 //go:noescape
@@ -2676,3 +2686,18 @@ func fusedU32ToBF16AVX2(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedI32ToF16AVX2(dst *byte, src *byte, n int)
+
+// fusedU32ToF16AVX2 converts n groups of 1 UINT32 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {U32, F16}).
+//
+//go:noescape
+func fusedU32ToF16AVX2(dst *byte, src *byte, n int)
+
+// fusedI64ToF16AVX2 converts n groups of 1 INT64 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {I64, F16}).
+//
+//go:noescape
+func fusedI64ToF16AVX2(dst *byte, src *byte, n int)
+
+// fusedU64ToF16AVX2 converts n groups of 1 UINT64 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {U64, F16}).
+//
+//go:noescape
+func fusedU64ToF16AVX2(dst *byte, src *byte, n int)

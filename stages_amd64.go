@@ -3197,6 +3197,9 @@ func init() {
 		registerStage("avx2", Int32, BFloat16, stageFusedI32ToBF16AVX2)
 		registerStage("avx2", Uint32, BFloat16, stageFusedU32ToBF16AVX2)
 		registerStage("avx2", Int32, Float16, stageFusedI32ToF16AVX2)
+		registerStage("avx2", Uint32, Float16, stageFusedU32ToF16AVX2)
+		registerStage("avx2", Int64, Float16, stageFusedI64ToF16AVX2)
+		registerStage("avx2", Uint64, Float16, stageFusedU64ToF16AVX2)
 	}
 	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
 		registerStage("avx512", Float16, Int8, stageFusedF16ToI8AVX512)
@@ -3238,6 +3241,8 @@ func init() {
 		registerStage("avx512", Uint32, BFloat16, stageFusedU32ToBF16AVX512)
 		registerStage("avx512", Int32, Float16, stageFusedI32ToF16AVX512)
 		registerStage("avx512", Uint32, Float16, stageFusedU32ToF16AVX512)
+		registerStage("avx512", Int64, Float16, stageFusedI64ToF16AVX512)
+		registerStage("avx512", Uint64, Float16, stageFusedU64ToF16AVX512)
 	}
 }
 
@@ -3726,6 +3731,24 @@ func stageFusedU32ToF16AVX512(dst, src []byte, n int) {
 	raceRead(src)
 	raceWrite(dst)
 	fusedU32ToF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedI64ToF16AVX512 converts INT64 → FLOAT16 in one pass: the entry {I64, F16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedI64ToF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Int64.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedI64ToF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedU64ToF16AVX512 converts UINT64 → FLOAT16 in one pass: the entry {U64, F16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedU64ToF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Uint64.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedU64ToF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
 // stageFusedF16ToI8AVX2 converts FLOAT16 → INT8 in one pass: the entry {F16, I8} of gen/amd64's
@@ -4464,6 +4487,66 @@ func stageFusedI32ToF16AVX2(dst, src []byte, n int) {
 		var d [16]byte
 		copy(s[:], src[Int32.Size(1*q):])
 		fusedI32ToF16AVX2(&d[0], &s[0], 8)
+		copy(dst[Float16.Size(1*q):], d[:Float16.Size(r)])
+	}
+}
+
+// stageFusedU32ToF16AVX2 converts UINT32 → FLOAT16 in one pass: the entry {U32, F16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedU32ToF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Uint32.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedU32ToF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [32]byte
+		var d [16]byte
+		copy(s[:], src[Uint32.Size(1*q):])
+		fusedU32ToF16AVX2(&d[0], &s[0], 8)
+		copy(dst[Float16.Size(1*q):], d[:Float16.Size(r)])
+	}
+}
+
+// stageFusedI64ToF16AVX2 converts INT64 → FLOAT16 in one pass: the entry {I64, F16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedI64ToF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Int64.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedI64ToF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [64]byte
+		var d [16]byte
+		copy(s[:], src[Int64.Size(1*q):])
+		fusedI64ToF16AVX2(&d[0], &s[0], 8)
+		copy(dst[Float16.Size(1*q):], d[:Float16.Size(r)])
+	}
+}
+
+// stageFusedU64ToF16AVX2 converts UINT64 → FLOAT16 in one pass: the entry {U64, F16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedU64ToF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Uint64.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedU64ToF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [64]byte
+		var d [16]byte
+		copy(s[:], src[Uint64.Size(1*q):])
+		fusedU64ToF16AVX2(&d[0], &s[0], 8)
 		copy(dst[Float16.Size(1*q):], d[:Float16.Size(r)])
 	}
 }

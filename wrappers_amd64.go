@@ -92,10 +92,13 @@ const (
 	fusedI16ToF4AVX2Lanes    = 8
 	fusedI32ToBF16AVX2Lanes  = 8
 	fusedI32ToF16AVX2Lanes   = 8
+	fusedI64ToF16AVX2Lanes   = 8
 	fusedU16ToBF16AVX2Lanes  = 8
 	fusedU16ToF16AVX2Lanes   = 8
 	fusedU16ToF4AVX2Lanes    = 8
 	fusedU32ToBF16AVX2Lanes  = 8
+	fusedU32ToF16AVX2Lanes   = 8
+	fusedU64ToF16AVX2Lanes   = 8
 	i16ToE8M0AVX2Lanes       = 8
 	i16ToF8AVX2Lanes         = 8
 	i32ToE8M0AVX2Lanes       = 8

@@ -104,7 +104,10 @@ var (
 	// The same sources to FLOAT16 convert to the nearest float32 instead
 	// (plan.go, below2p24); only their rows' targets name the kernels.
 	fsI32Near = fusedSrc{"Int32", "I32", 32, 0, false, widenNear32(tI32), nil, true}
-	fsU32Near = fusedSrc{"Uint32", "U32", 32, 0, false, widenNear32(tU32), nil, false}
+	fsU32Near = fusedSrc{"Uint32", "U32", 32, 0, false, widenNear32(tU32), nil, true}
+	// INT64 and UINT64 the same way (widenNear64).
+	fsI64Near = fusedSrc{"Int64", "I64", 64, 0, false, widenNear64(true), nil, true}
+	fsU64Near = fusedSrc{"Uint64", "U64", 64, 0, false, widenNear64(false), nil, true}
 
 	fdI8   = fusedDst{"Int8", "I8", 8, narrowInt(tI8), nil, nil, true}
 	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8), nil, nil, true}
@@ -143,6 +146,8 @@ var fusedTable = []struct {
 	{fsU32, []fusedDst{fdBF}},
 	{fsI32Near, []fusedDst{fdF16}},
 	{fsU32Near, []fusedDst{fdF16}},
+	{fsI64Near, []fusedDst{fdF16}},
+	{fsU64Near, []fusedDst{fdF16}},
 }
 
 // fusedStage is one pair derived from the table, in one family.
@@ -319,20 +324,66 @@ func widenInt16(signed bool) func(a *Asm) func(s *Step, k Register) VecVirtual {
 }
 
 // widenNear32 is not a widening either: INT32 or UINT32 to the nearest
-// float32 (VCVTDQ2PS; VCVTUDQ2PS, which AVX2 lacks), which FLOAT16 then
-// rounds exactly: below 2^24 the float32 is the integer, above it the
-// integer and the float32 are both beyond FLOAT16's range (plan.go,
-// below2p24).
+// float32 (VCVTDQ2PS; VCVTUDQ2PS, or on AVX2, which lacks it, VCVTDQ2PS of
+// the value clamped to 2^24), which FLOAT16 then rounds exactly: below
+// 2^24 the float32 is the integer, above it the integer and the float32
+// are both beyond FLOAT16's range (plan.go, below2p24).
 func widenNear32(t num) func(a *Asm) func(s *Step, k Register) VecVirtual {
 	return func(a *Asm) func(s *Step, k Register) VecVirtual {
+		var limit Op
+		if t == tU32 && a.isa == AVX2 {
+			limit = a.Splat(1 << 24)
+		}
 		return func(s *Step, k Register) VecVirtual {
 			x := a.Vec()
 			a.VLoad(x, s.Src, 32, k)
-			if t == tU32 {
+			switch {
+			case limit != nil:
+				a.VPMINUD(limit, x, x)
+				a.VCVTDQ2PS(x, x)
+			case t == tU32:
 				a.VCVTUDQ2PS(x, x)
-			} else {
+			default:
 				a.VCVTDQ2PS(x, x)
 			}
+			return x
+		}
+	}
+}
+
+// widenNear64 is widenNear32 for INT64 and UINT64: on AVX-512 VCVTQQ2PS
+// or VCVTUQQ2PS (DQ) of each half; on AVX2, which has no 64-bit integer
+// conversion, clamp64's clamp to ±2^24 and narrowing, then VCVTDQ2PS: the
+// same float32 below 2^24, and beyond FLOAT16's range above, as the value.
+func widenNear64(signed bool) func(a *Asm) func(s *Step, k Register) VecVirtual {
+	return func(a *Asm) func(s *Step, k Register) VecVirtual {
+		if a.isa == AVX512 {
+			return func(s *Step, k Register) VecVirtual {
+				var halves [2]VecVirtual
+				for h := range halves {
+					y, f := a.Vec(), a.YMM()
+					var kh Register
+					if k != nil {
+						kh = s.M(1, 8*h)
+					}
+					a.VLoad(y, s.Src.Offset(64*h), 64, kh)
+					if signed {
+						a.VCVTQQ2PS(y, f)
+					} else {
+						a.VCVTUQQ2PS(y, f)
+					}
+					halves[h] = f
+				}
+				x := a.Vec()
+				a.VINSERTF64X4(U8(1), halves[1], halves[0].AsZ(), x)
+				return x
+			}
+		}
+		load := clamp64(a, signed)
+		return func(s *Step, k Register) VecVirtual {
+			x := a.Vec()
+			load(s.Src, x)
+			a.VCVTDQ2PS(x, x)
 			return x
 		}
 	}
