@@ -178,11 +178,7 @@ func avx2IntToF4Stage[S int32 | uint32 | int64 | uint64](fn func(dst, src *uint8
 		}
 		var tail [32]float32
 		for i := m; i < n; i++ {
-			var v uint64
-			for j := range size {
-				v |= uint64(src[i*size+j]) << (8 * j)
-			}
-			tail[i-m] = float32(S(v))
+			tail[i-m] = float32(loadLE[S](src[i*size:]))
 		}
 		float32ToFloat4Generic(dst[m/2:], tail[:n-m])
 	}

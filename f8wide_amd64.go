@@ -146,7 +146,7 @@ func avx2Fused[S uint16 | uint32 | uint64, P, Q any](fn func(dst *uint8, src *S,
 }
 
 // loadLE reads an element of type S from the little-endian bytes b.
-func loadLE[S uint16 | uint32 | uint64](b []byte) S {
+func loadLE[S uint16 | uint32 | uint64 | int32 | int64](b []byte) S {
 	var v S
 	for j := range int(unsafe.Sizeof(v)) {
 		v |= S(b[j]) << (8 * j)

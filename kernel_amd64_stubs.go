@@ -741,12 +741,12 @@ func e8m0ToI4AVX2(dst *uint8, src *uint8, n int)
 //go:noescape
 func e8m0ToI2AVX2(dst *uint8, src *uint8, n int)
 
-// n counts pairs of source bytes, a multiple of 16 (gen/amd64 int8F4).
+// n counts pairs of source elements, a multiple of 16 (gen/amd64 int8F4).
 //
 //go:noescape
 func i8ToF4AVX2(dst *uint8, src *uint8, n int)
 
-// n counts pairs of source bytes, a multiple of 16 (gen/amd64 int8F4).
+// n counts pairs of source elements, a multiple of 16 (gen/amd64 int8F4).
 //
 //go:noescape
 func u8ToF4AVX2(dst *uint8, src *uint8, n int)

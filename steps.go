@@ -508,7 +508,7 @@ func lutPackStep(from, to DataType) *step {
 				f(dst[:to.Size(n)], src[:n], (*[256]uint8)(t.b8))
 				return
 			}
-			if f := k.splitPack[b].fn; f != nil && t.split != nil && t.split.windows <= 2 {
+			if f := k.splitPack[b].fn; f != nil && t.split != nil && t.split.windows <= splitPackWindows {
 				f(dst[:to.Size(n)], src[:n], t.split)
 				return
 			}

@@ -142,6 +142,10 @@ const (
 	unpack4To8AVX2Lanes      = 16
 )
 
+// splitPackWindows is the most correction windows of a description that
+// split8Pack4AVX2 and split8Pack2AVX2 take (gen/amd64/split.go).
+const splitPackWindows = 2
+
 // The streaming kernels' wrappers (gen/amd64/wrappers.go, streamWrappers).
 
 // avx2F32ToF16 is the AVX2 kernel f32ToF16AVX2 (gen/amd64), streaming above the cache sizes.

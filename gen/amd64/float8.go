@@ -169,11 +169,16 @@ func (a *Asm) packDB(r VecVirtual) VecVirtual {
 // in order, in the low 16 bytes of the register it returns (r[0],
 // overwritten): VPACKUSDW and VPACKUSWB leave each vector's four lanes of a
 // 128-bit lane in one dword, and VPERMD takes dwords 0, 4, 1, 5.
-func (a *Asm) packDB2(r []VecVirtual) VecVirtual {
+func (a *Asm) packDB2(r []VecVirtual, order VecVirtual) VecVirtual {
 	a.VPACKUSDW(r[1], r[0], r[0])
 	a.VPACKUSWB(r[0], r[0], r[0])
-	a.VPERMD(r[0], a.ConstTable("packdb2", []uint32{0, 4, 1, 5, 0, 4, 1, 5}), r[0])
+	a.VPERMD(r[0], order, r[0])
 	return r[0]
+}
+
+// packOrder2 is packDB2's VPERMD index, loaded before the loop.
+func (a *Asm) packOrder2() VecVirtual {
+	return a.ConstTable("packdb2", []uint32{0, 4, 1, 5, 0, 4, 1, 5})
 }
 
 // packDB4 narrows four vectors of 32-bit lanes (each < 256) to bytes, in
@@ -241,6 +246,10 @@ func narrowToF8(a *Asm) {
 			}
 			eighty := a.Splat(0x80)
 			order := a.packOrder()
+			var order2 VecVirtual
+			if from.size == 8 {
+				order2 = a.packOrder2()
+			}
 			lanes := a.Lanes32()
 			a.CMPL(Mem{Base: p, Disp: f8SignedZero}, U8(0))
 			a.JE(LabelRef("fnuz"))
@@ -295,7 +304,7 @@ func narrowToF8(a *Asm) {
 						return
 					}
 					if len(rs) == 2 {
-						s.StoreLow(a.packDB2(rs), 2*lanes, s.Dst, 8, nil)
+						s.StoreLow(a.packDB2(rs, order2), 2*lanes, s.Dst, 8, nil)
 						return
 					}
 					s.StoreLow(a.packDB(rs[0]), lanes, s.Dst, 8, s.M(1, 0))

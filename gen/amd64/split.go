@@ -24,6 +24,11 @@ var (
 	splitSize  = splitMasked + 1
 )
 
+// packWindows is the most windows the packing kernels' loops take
+// (splitPacked); wrappers_amd64.go exports it as splitPackWindows for
+// lutPackStep.
+const packWindows = 2
+
 // split emits split8AVX2, the AVX2 lookup of an 8-bit source in a table
 // that splitShape (split.go) describes as hi[x>>4] + lo[x&15] (lo only in
 // the rows where rows[x>>4] is 0) plus at most maxWindows windows of
@@ -72,7 +77,7 @@ func splitPacked(a *Asm, bits int) {
 	a.Func(fmt.Sprintf("split8Pack%dAVX2", bits), AVX2, fmt.Sprintf("func(dst *uint8, src *uint8, n int, p *[%d]uint8)", splitSize),
 		fmt.Sprintf("packs the codes p describes for src, %d to a byte; n counts bytes of dst (a multiple of Lanes), p has at most two windows.", per))
 	dst, src, n := a.Args()
-	c := loadSplit(a, 2)
+	c := loadSplit(a, packWindows)
 	low := a.Splat(0x0F0F0F0F)
 	mul := a.Splat(0x10011001)
 	var order VecVirtual

@@ -138,12 +138,7 @@ func int8F4(a *Asm) {
 		codes[v], codes[16+v] = f4Code(float64(v)), f4Code(float64(v))
 	}
 	for _, from := range int8F4Sources {
-		name := from.name + "ToF4AVX2"
-		if from.size == 1 {
-			a.Func(name, AVX2, "func(dst *uint8, src *uint8, n int)", "n counts pairs of source bytes, a multiple of 16 (gen/amd64 int8F4).")
-		} else {
-			a.Func(name, AVX2, "func(dst *uint8, src *uint8, n int)", "n counts pairs of source elements, a multiple of 16 (gen/amd64 int8F4).")
-		}
+		a.Func(from.name+"ToF4AVX2", AVX2, "func(dst *uint8, src *uint8, n int)", "n counts pairs of source elements, a multiple of 16 (gen/amd64 int8F4).")
 		dst, src, n := a.Args()
 		tab := a.ConstBytes("f4codes", codes[:])
 		seven, eight := a.Splat(0x07070707), a.Splat(0x08080808)
@@ -174,14 +169,17 @@ func int8F4(a *Asm) {
 // 64-bit ones, whose codes are those of their values saturated to 8 bits
 // (FLOAT4E2M1 saturates at 6, and every integer of magnitude 7 or more
 // gives ±6's code).
-var int8F4Sources = []struct {
-	name, goName string
-	size         int
-	signed       bool
-}{
+var int8F4Sources = []int8F4Source{
 	{"i8", "Int8", 1, true}, {"u8", "Uint8", 1, false},
 	{"i32", "Int32", 4, true}, {"u32", "Uint32", 4, false},
 	{"i64", "Int64", 8, true}, {"u64", "Uint64", 8, false},
+}
+
+// int8F4Source is a source of int8F4: its names, bytes and signedness.
+type int8F4Source struct {
+	name, goName string
+	size         int
+	signed       bool
 }
 
 // saturatedBytes returns the loader of 32 elements at m as bytes, in order,
@@ -192,11 +190,7 @@ var int8F4Sources = []struct {
 // its values from 2^31 saturate to negative bytes, which the unsigned
 // sources' VPMINUB with 7 reads as 0x80 or more, like 127, so every value
 // from 7 up gives 6's code.
-func saturatedBytes(a *Asm, from struct {
-	name, goName string
-	size         int
-	signed       bool
-}) func(m Mem) VecVirtual {
+func saturatedBytes(a *Asm, from int8F4Source) func(m Mem) VecVirtual {
 	if from.size == 1 {
 		return func(m Mem) VecVirtual {
 			x := a.Vec()
