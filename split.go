@@ -132,6 +132,11 @@ func splitGeneric(dst []uint8, src []uint8, p *splitParams) {
 	}
 }
 
+// splitPackWindows is the most windows of a description that the packing
+// kernels take (gen/amd64/split.go's packWindows; the amd64 wrappers check
+// that the two agree); lutPackStep packs the others after split8.
+const splitPackWindows = 2
+
 // splitPack4Generic and splitPack2Generic pack the codes p describes for
 // src (the low 4 or 2 bits of each value) two or four to a byte: the
 // portable rest of the AVX2 split packing kernels.

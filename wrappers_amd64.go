@@ -142,9 +142,9 @@ const (
 	unpack4To8AVX2Lanes      = 16
 )
 
-// splitPackWindows is the most correction windows of a description that
-// split8Pack4AVX2 and split8Pack2AVX2 take (gen/amd64/split.go).
-const splitPackWindows = 2
+// split8Pack4AVX2 and split8Pack2AVX2 take descriptions of at most
+// 2 windows (gen/amd64/split.go); split.go's splitPackWindows must agree.
+var _ = [1]struct{}{}[splitPackWindows-2]
 
 // The streaming kernels' wrappers (gen/amd64/wrappers.go, streamWrappers).
 

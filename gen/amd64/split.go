@@ -25,8 +25,8 @@ var (
 )
 
 // packWindows is the most windows the packing kernels' loops take
-// (splitPacked); wrappers_amd64.go exports it as splitPackWindows for
-// lutPackStep.
+// (splitPacked); wrappers_amd64.go fails to compile unless split.go's
+// splitPackWindows, which lutPackStep reads, is the same.
 const packWindows = 2
 
 // split emits split8AVX2, the AVX2 lookup of an 8-bit source in a table

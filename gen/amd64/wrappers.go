@@ -89,9 +89,9 @@ func wrapperGlue(a *Asm) ([]byte, error) {
 		p("\t%sLanes = %d\n", name, a.lanes[name])
 	}
 	p(")\n\n")
-	p("// splitPackWindows is the most correction windows of a description that\n")
-	p("// split8Pack4AVX2 and split8Pack2AVX2 take (gen/amd64/split.go).\n")
-	p("const splitPackWindows = %d\n\n", packWindows)
+	p("// split8Pack4AVX2 and split8Pack2AVX2 take descriptions of at most\n")
+	p("// %d windows (gen/amd64/split.go); split.go's splitPackWindows must agree.\n", packWindows)
+	p("var _ = [1]struct{}{}[splitPackWindows-%d]\n\n", packWindows)
 	p("// The streaming kernels' wrappers (gen/amd64/wrappers.go, streamWrappers).\n")
 	for _, w := range streamWrappers {
 		for _, isa := range w.isas {
