@@ -89,6 +89,9 @@ func setFusedF8AVX2(k *kernelSet) {
 	// every float8 type above.
 	k.toF8[Int64] = kernel[fusedF8Func]{avx2FusedF8(i64ToF8AVX2, i64ToF8AVX2Lanes, func(v uint64) float32 { return float32(int64(v)) }), k.tier}
 	k.toF8[Uint64] = kernel[fusedF8Func]{avx2FusedF8(u64ToF8AVX2, u64ToF8AVX2Lanes, func(v uint64) float32 { return float32(v) }), k.tier}
+	// DOUBLE rounds to odd at float32 in the kernel (oddF64Clear) and in
+	// the tail, the pivot's argument (plan.go).
+	k.toF8[Double] = kernel[fusedF8Func]{avx2FusedF8(f64ToF8AVX2, f64ToF8AVX2Lanes, func(v uint64) float32 { return math.Float32frombits(f64ToF32Odd(v)) }), k.tier}
 }
 
 // avx2IntToE8 wraps the AVX2 kernel INT32 or UINT32 → FLOAT8E8M0

@@ -4768,6 +4768,291 @@ DATA splat64_8000000001000000<>+24(SB)/4, $0x01000000
 DATA splat64_8000000001000000<>+28(SB)/4, $0x80000000
 GLOBL splat64_8000000001000000<>(SB), RODATA|NOPTR, $32
 
+// func f64ToF8AVX2(dst *uint8, src *uint64, n int, p *[8]uint32)
+// Requires: AVX, AVX2
+TEXT ·f64ToF8AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	VMOVD        (BX), X0
+	VPBROADCASTD 8(BX), Y1
+	VPBROADCASTD 12(BX), Y2
+	VPBROADCASTD 20(BX), Y3
+	VPBROADCASTD 24(BX), Y4
+	VPCMPEQD     Y5, Y5, Y5
+	VPSRLD       $0x1f, Y5, Y6
+	VPSLLD       X0, Y6, Y6
+	VPSRLD       $0x01, Y6, Y7
+	VPADDD       Y5, Y7, Y7
+	VPBROADCASTD 4(BX), Y5
+	VPSLLD       X0, Y5, Y5
+	VPSUBD       Y5, Y7, Y7
+	VMOVDQU      packdb4_2<>+0(SB), Y5
+	VMOVDQU      packdb2<>+0(SB), Y5
+	CMPL         28(BX), $0x00
+	JE           fnuz
+
+main:
+	CMPQ        DX, $0x00000010
+	JB          single
+	VMOVDQU     (CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X8
+	VMOVDQU     32(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X9
+	VINSERTI128 $0x01, X9, Y8, Y9
+	VPAND       splat32_7fffffff<>+0(SB), Y9, Y10
+	VPAND       Y6, Y10, Y12
+	VPSRLD      X0, Y12, Y12
+	VPADDD      Y7, Y10, Y11
+	VPADDD      Y12, Y11, Y11
+	VPSRLD      X0, Y11, Y11
+	VPCMPGTD    Y10, Y1, Y12
+	VADDPS      Y2, Y10, Y13
+	VPSUBD      Y2, Y13, Y13
+	VPBLENDVB   Y12, Y13, Y11, Y11
+	VPMINUD     Y3, Y11, Y11
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y11, Y11
+	VPSRLD      $0x18, Y9, Y9
+	VPAND       splat32_00000080<>+0(SB), Y9, Y9
+	VPOR        Y9, Y11, Y11
+	VMOVDQU     64(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X8
+	VMOVDQU     96(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X9
+	VINSERTI128 $0x01, X9, Y8, Y9
+	VPAND       splat32_7fffffff<>+0(SB), Y9, Y10
+	VPAND       Y6, Y10, Y13
+	VPSRLD      X0, Y13, Y13
+	VPADDD      Y7, Y10, Y12
+	VPADDD      Y13, Y12, Y12
+	VPSRLD      X0, Y12, Y12
+	VPCMPGTD    Y10, Y1, Y13
+	VADDPS      Y2, Y10, Y14
+	VPSUBD      Y2, Y14, Y14
+	VPBLENDVB   Y13, Y14, Y12, Y12
+	VPMINUD     Y3, Y12, Y12
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y12, Y12
+	VPSRLD      $0x18, Y9, Y9
+	VPAND       splat32_00000080<>+0(SB), Y9, Y9
+	VPOR        Y9, Y12, Y12
+	VPACKUSDW   Y12, Y11, Y11
+	VPACKUSWB   Y11, Y11, Y11
+	VPERMD      Y11, Y5, Y11
+	VMOVDQU     X11, (AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000010, DX
+	JMP         main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU      (CX), Y5
+	VPAND        splat64_000000001fffffff<>+0(SB), Y5, Y9
+	VPADDQ       splat64_000000001fffffff<>+0(SB), Y9, Y9
+	VPOR         Y9, Y5, Y5
+	VPAND        splat64_ffffffffe0000000<>+0(SB), Y5, Y5
+	VCVTPD2PSY   Y5, X8
+	VMOVDQU      32(CX), Y5
+	VPAND        splat64_000000001fffffff<>+0(SB), Y5, Y9
+	VPADDQ       splat64_000000001fffffff<>+0(SB), Y9, Y9
+	VPOR         Y9, Y5, Y5
+	VPAND        splat64_ffffffffe0000000<>+0(SB), Y5, Y5
+	VCVTPD2PSY   Y5, X5
+	VINSERTI128  $0x01, X5, Y8, Y5
+	VPAND        splat32_7fffffff<>+0(SB), Y5, Y9
+	VPAND        Y6, Y9, Y11
+	VPSRLD       X0, Y11, Y11
+	VPADDD       Y7, Y9, Y10
+	VPADDD       Y11, Y10, Y10
+	VPSRLD       X0, Y10, Y10
+	VPCMPGTD     Y9, Y1, Y11
+	VADDPS       Y2, Y9, Y12
+	VPSUBD       Y2, Y12, Y12
+	VPBLENDVB    Y11, Y12, Y10, Y10
+	VPMINUD      Y3, Y10, Y10
+	VPCMPGTD     splat32_7f800000<>+0(SB), Y9, Y9
+	VPBLENDVB    Y9, Y4, Y10, Y10
+	VPSRLD       $0x18, Y5, Y5
+	VPAND        splat32_00000080<>+0(SB), Y5, Y5
+	VPOR         Y5, Y10, Y10
+	VEXTRACTI128 $0x01, Y10, X5
+	VPACKUSDW    X5, X10, X10
+	VPACKUSWB    X10, X10, X10
+	VMOVQ        X10, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+fnuz:
+fnuz_main:
+	CMPQ        DX, $0x00000010
+	JB          fnuz_single
+	VMOVDQU     (CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X9
+	VMOVDQU     32(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X8
+	VINSERTI128 $0x01, X8, Y9, Y8
+	VPAND       splat32_7fffffff<>+0(SB), Y8, Y10
+	VPAND       Y6, Y10, Y12
+	VPSRLD      X0, Y12, Y12
+	VPADDD      Y7, Y10, Y11
+	VPADDD      Y12, Y11, Y11
+	VPSRLD      X0, Y11, Y11
+	VPCMPGTD    Y10, Y1, Y12
+	VADDPS      Y2, Y10, Y13
+	VPSUBD      Y2, Y13, Y13
+	VPBLENDVB   Y12, Y13, Y11, Y11
+	VPMINUD     Y3, Y11, Y11
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y11, Y11
+	VPSRLD      $0x18, Y8, Y8
+	VPAND       splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR       Y10, Y10, Y10
+	VPCMPEQD    Y11, Y10, Y10
+	VPANDN      Y8, Y10, Y8
+	VPOR        Y8, Y11, Y11
+	VMOVDQU     64(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X9
+	VMOVDQU     96(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X8
+	VINSERTI128 $0x01, X8, Y9, Y8
+	VPAND       splat32_7fffffff<>+0(SB), Y8, Y10
+	VPAND       Y6, Y10, Y13
+	VPSRLD      X0, Y13, Y13
+	VPADDD      Y7, Y10, Y12
+	VPADDD      Y13, Y12, Y12
+	VPSRLD      X0, Y12, Y12
+	VPCMPGTD    Y10, Y1, Y13
+	VADDPS      Y2, Y10, Y14
+	VPSUBD      Y2, Y14, Y14
+	VPBLENDVB   Y13, Y14, Y12, Y12
+	VPMINUD     Y3, Y12, Y12
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y12, Y12
+	VPSRLD      $0x18, Y8, Y8
+	VPAND       splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR       Y10, Y10, Y10
+	VPCMPEQD    Y12, Y10, Y10
+	VPANDN      Y8, Y10, Y8
+	VPOR        Y8, Y12, Y12
+	VPACKUSDW   Y12, Y11, Y11
+	VPACKUSWB   Y11, Y11, Y11
+	VPERMD      Y11, Y5, Y11
+	VMOVDQU     X11, (AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000010, DX
+	JMP         fnuz_main
+
+fnuz_single:
+	CMPQ         DX, $0x00000008
+	JB           fnuz_tail
+	VMOVDQU      (CX), Y5
+	VPAND        splat64_000000001fffffff<>+0(SB), Y5, Y8
+	VPADDQ       splat64_000000001fffffff<>+0(SB), Y8, Y8
+	VPOR         Y8, Y5, Y5
+	VPAND        splat64_ffffffffe0000000<>+0(SB), Y5, Y5
+	VCVTPD2PSY   Y5, X9
+	VMOVDQU      32(CX), Y5
+	VPAND        splat64_000000001fffffff<>+0(SB), Y5, Y8
+	VPADDQ       splat64_000000001fffffff<>+0(SB), Y8, Y8
+	VPOR         Y8, Y5, Y5
+	VPAND        splat64_ffffffffe0000000<>+0(SB), Y5, Y5
+	VCVTPD2PSY   Y5, X5
+	VINSERTI128  $0x01, X5, Y9, Y5
+	VPAND        splat32_7fffffff<>+0(SB), Y5, Y8
+	VPAND        Y6, Y8, Y11
+	VPSRLD       X0, Y11, Y11
+	VPADDD       Y7, Y8, Y10
+	VPADDD       Y11, Y10, Y10
+	VPSRLD       X0, Y10, Y10
+	VPCMPGTD     Y8, Y1, Y11
+	VADDPS       Y2, Y8, Y12
+	VPSUBD       Y2, Y12, Y12
+	VPBLENDVB    Y11, Y12, Y10, Y10
+	VPMINUD      Y3, Y10, Y10
+	VPCMPGTD     splat32_7f800000<>+0(SB), Y8, Y8
+	VPBLENDVB    Y8, Y4, Y10, Y10
+	VPSRLD       $0x18, Y5, Y5
+	VPAND        splat32_00000080<>+0(SB), Y5, Y5
+	VPXOR        Y8, Y8, Y8
+	VPCMPEQD     Y10, Y8, Y8
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y5, Y10, Y10
+	VEXTRACTI128 $0x01, Y10, X5
+	VPACKUSDW    X5, X10, X10
+	VPACKUSWB    X10, X10, X10
+	VMOVQ        X10, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          fnuz_single
+
+fnuz_tail:
+	VZEROUPPER
+	RET
+
+DATA splat64_000000001fffffff<>+0(SB)/4, $0x1fffffff
+DATA splat64_000000001fffffff<>+4(SB)/4, $0x00000000
+DATA splat64_000000001fffffff<>+8(SB)/4, $0x1fffffff
+DATA splat64_000000001fffffff<>+12(SB)/4, $0x00000000
+DATA splat64_000000001fffffff<>+16(SB)/4, $0x1fffffff
+DATA splat64_000000001fffffff<>+20(SB)/4, $0x00000000
+DATA splat64_000000001fffffff<>+24(SB)/4, $0x1fffffff
+DATA splat64_000000001fffffff<>+28(SB)/4, $0x00000000
+GLOBL splat64_000000001fffffff<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_ffffffffe0000000<>+0(SB)/4, $0xe0000000
+DATA splat64_ffffffffe0000000<>+4(SB)/4, $0xffffffff
+DATA splat64_ffffffffe0000000<>+8(SB)/4, $0xe0000000
+DATA splat64_ffffffffe0000000<>+12(SB)/4, $0xffffffff
+DATA splat64_ffffffffe0000000<>+16(SB)/4, $0xe0000000
+DATA splat64_ffffffffe0000000<>+20(SB)/4, $0xffffffff
+DATA splat64_ffffffffe0000000<>+24(SB)/4, $0xe0000000
+DATA splat64_ffffffffe0000000<>+28(SB)/4, $0xffffffff
+GLOBL splat64_ffffffffe0000000<>(SB), RODATA|NOPTR, $32
+
 // func f32ToF8AVX2NT(dst *uint8, src *float32, n int, p *[8]uint32) int
 // Requires: AVX, AVX2, MMX+
 TEXT ·f32ToF8AVX2NT(SB), NOSPLIT, $0-40
@@ -9283,6 +9568,585 @@ fnuz_body:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000040, DX
 	JMP       fnuz_body
+
+fnuz_done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func f64ToF8AVX2NT(dst *uint8, src *uint64, n int, p *[8]uint32) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·f64ToF8AVX2NT(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	VMOVD        (BX), X0
+	VPBROADCASTD 8(BX), Y1
+	VPBROADCASTD 12(BX), Y2
+	VPBROADCASTD 20(BX), Y3
+	VPBROADCASTD 24(BX), Y4
+	VPCMPEQD     Y5, Y5, Y5
+	VPSRLD       $0x1f, Y5, Y6
+	VPSLLD       X0, Y6, Y6
+	VPSRLD       $0x01, Y6, Y7
+	VPADDD       Y5, Y7, Y7
+	VPBROADCASTD 4(BX), Y5
+	VPSLLD       X0, Y5, Y5
+	VPSUBD       Y5, Y7, Y7
+	VMOVDQU      packdb4_2<>+0(SB), Y5
+	VMOVDQU      packdb2<>+0(SB), Y5
+	CMPL         28(BX), $0x00
+	JE           fnuz
+	MOVQ         DX, BX
+
+body:
+	CMPQ        DX, $0x00000040
+	JB          done
+	VMOVDQU     (CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X8
+	VMOVDQU     32(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X9
+	VINSERTI128 $0x01, X9, Y8, Y9
+	VPAND       splat32_7fffffff<>+0(SB), Y9, Y10
+	VPAND       Y6, Y10, Y12
+	VPSRLD      X0, Y12, Y12
+	VPADDD      Y7, Y10, Y11
+	VPADDD      Y12, Y11, Y11
+	VPSRLD      X0, Y11, Y11
+	VPCMPGTD    Y10, Y1, Y12
+	VADDPS      Y2, Y10, Y13
+	VPSUBD      Y2, Y13, Y13
+	VPBLENDVB   Y12, Y13, Y11, Y11
+	VPMINUD     Y3, Y11, Y11
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y11, Y11
+	VPSRLD      $0x18, Y9, Y9
+	VPAND       splat32_00000080<>+0(SB), Y9, Y9
+	VPOR        Y9, Y11, Y11
+	VMOVDQU     64(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X8
+	VMOVDQU     96(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X9
+	VINSERTI128 $0x01, X9, Y8, Y9
+	VPAND       splat32_7fffffff<>+0(SB), Y9, Y10
+	VPAND       Y6, Y10, Y13
+	VPSRLD      X0, Y13, Y13
+	VPADDD      Y7, Y10, Y12
+	VPADDD      Y13, Y12, Y12
+	VPSRLD      X0, Y12, Y12
+	VPCMPGTD    Y10, Y1, Y13
+	VADDPS      Y2, Y10, Y14
+	VPSUBD      Y2, Y14, Y14
+	VPBLENDVB   Y13, Y14, Y12, Y12
+	VPMINUD     Y3, Y12, Y12
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y12, Y12
+	VPSRLD      $0x18, Y9, Y9
+	VPAND       splat32_00000080<>+0(SB), Y9, Y9
+	VPOR        Y9, Y12, Y12
+	VPACKUSDW   Y12, Y11, Y11
+	VPACKUSWB   Y11, Y11, Y11
+	VPERMD      Y11, Y5, Y11
+	VMOVNTDQ    X11, (AX)
+	VMOVDQU     128(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X8
+	VMOVDQU     160(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X9
+	VINSERTI128 $0x01, X9, Y8, Y9
+	VPAND       splat32_7fffffff<>+0(SB), Y9, Y10
+	VPAND       Y6, Y10, Y12
+	VPSRLD      X0, Y12, Y12
+	VPADDD      Y7, Y10, Y11
+	VPADDD      Y12, Y11, Y11
+	VPSRLD      X0, Y11, Y11
+	VPCMPGTD    Y10, Y1, Y12
+	VADDPS      Y2, Y10, Y13
+	VPSUBD      Y2, Y13, Y13
+	VPBLENDVB   Y12, Y13, Y11, Y11
+	VPMINUD     Y3, Y11, Y11
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y11, Y11
+	VPSRLD      $0x18, Y9, Y9
+	VPAND       splat32_00000080<>+0(SB), Y9, Y9
+	VPOR        Y9, Y11, Y11
+	VMOVDQU     192(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X8
+	VMOVDQU     224(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X9
+	VINSERTI128 $0x01, X9, Y8, Y9
+	VPAND       splat32_7fffffff<>+0(SB), Y9, Y10
+	VPAND       Y6, Y10, Y13
+	VPSRLD      X0, Y13, Y13
+	VPADDD      Y7, Y10, Y12
+	VPADDD      Y13, Y12, Y12
+	VPSRLD      X0, Y12, Y12
+	VPCMPGTD    Y10, Y1, Y13
+	VADDPS      Y2, Y10, Y14
+	VPSUBD      Y2, Y14, Y14
+	VPBLENDVB   Y13, Y14, Y12, Y12
+	VPMINUD     Y3, Y12, Y12
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y12, Y12
+	VPSRLD      $0x18, Y9, Y9
+	VPAND       splat32_00000080<>+0(SB), Y9, Y9
+	VPOR        Y9, Y12, Y12
+	VPACKUSDW   Y12, Y11, Y11
+	VPACKUSWB   Y11, Y11, Y11
+	VPERMD      Y11, Y5, Y11
+	VMOVNTDQ    X11, 16(AX)
+	VMOVDQU     256(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X8
+	VMOVDQU     288(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X9
+	VINSERTI128 $0x01, X9, Y8, Y9
+	VPAND       splat32_7fffffff<>+0(SB), Y9, Y10
+	VPAND       Y6, Y10, Y12
+	VPSRLD      X0, Y12, Y12
+	VPADDD      Y7, Y10, Y11
+	VPADDD      Y12, Y11, Y11
+	VPSRLD      X0, Y11, Y11
+	VPCMPGTD    Y10, Y1, Y12
+	VADDPS      Y2, Y10, Y13
+	VPSUBD      Y2, Y13, Y13
+	VPBLENDVB   Y12, Y13, Y11, Y11
+	VPMINUD     Y3, Y11, Y11
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y11, Y11
+	VPSRLD      $0x18, Y9, Y9
+	VPAND       splat32_00000080<>+0(SB), Y9, Y9
+	VPOR        Y9, Y11, Y11
+	VMOVDQU     320(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X8
+	VMOVDQU     352(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X9
+	VINSERTI128 $0x01, X9, Y8, Y9
+	VPAND       splat32_7fffffff<>+0(SB), Y9, Y10
+	VPAND       Y6, Y10, Y13
+	VPSRLD      X0, Y13, Y13
+	VPADDD      Y7, Y10, Y12
+	VPADDD      Y13, Y12, Y12
+	VPSRLD      X0, Y12, Y12
+	VPCMPGTD    Y10, Y1, Y13
+	VADDPS      Y2, Y10, Y14
+	VPSUBD      Y2, Y14, Y14
+	VPBLENDVB   Y13, Y14, Y12, Y12
+	VPMINUD     Y3, Y12, Y12
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y12, Y12
+	VPSRLD      $0x18, Y9, Y9
+	VPAND       splat32_00000080<>+0(SB), Y9, Y9
+	VPOR        Y9, Y12, Y12
+	VPACKUSDW   Y12, Y11, Y11
+	VPACKUSWB   Y11, Y11, Y11
+	VPERMD      Y11, Y5, Y11
+	VMOVNTDQ    X11, 32(AX)
+	VMOVDQU     384(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X8
+	VMOVDQU     416(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X9
+	VINSERTI128 $0x01, X9, Y8, Y9
+	VPAND       splat32_7fffffff<>+0(SB), Y9, Y10
+	VPAND       Y6, Y10, Y12
+	VPSRLD      X0, Y12, Y12
+	VPADDD      Y7, Y10, Y11
+	VPADDD      Y12, Y11, Y11
+	VPSRLD      X0, Y11, Y11
+	VPCMPGTD    Y10, Y1, Y12
+	VADDPS      Y2, Y10, Y13
+	VPSUBD      Y2, Y13, Y13
+	VPBLENDVB   Y12, Y13, Y11, Y11
+	VPMINUD     Y3, Y11, Y11
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y11, Y11
+	VPSRLD      $0x18, Y9, Y9
+	VPAND       splat32_00000080<>+0(SB), Y9, Y9
+	VPOR        Y9, Y11, Y11
+	VMOVDQU     448(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X8
+	VMOVDQU     480(CX), Y9
+	VPAND       splat64_000000001fffffff<>+0(SB), Y9, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y9, Y9
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y9, Y9
+	VCVTPD2PSY  Y9, X9
+	VINSERTI128 $0x01, X9, Y8, Y9
+	VPAND       splat32_7fffffff<>+0(SB), Y9, Y10
+	VPAND       Y6, Y10, Y13
+	VPSRLD      X0, Y13, Y13
+	VPADDD      Y7, Y10, Y12
+	VPADDD      Y13, Y12, Y12
+	VPSRLD      X0, Y12, Y12
+	VPCMPGTD    Y10, Y1, Y13
+	VADDPS      Y2, Y10, Y14
+	VPSUBD      Y2, Y14, Y14
+	VPBLENDVB   Y13, Y14, Y12, Y12
+	VPMINUD     Y3, Y12, Y12
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y12, Y12
+	VPSRLD      $0x18, Y9, Y9
+	VPAND       splat32_00000080<>+0(SB), Y9, Y9
+	VPOR        Y9, Y12, Y12
+	VPACKUSDW   Y12, Y11, Y11
+	VPACKUSWB   Y11, Y11, Y11
+	VPERMD      Y11, Y5, Y11
+	VMOVNTDQ    X11, 48(AX)
+	ADDQ        $0x00000200, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000040, DX
+	JMP         body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+fnuz:
+	MOVQ DX, BX
+
+fnuz_body:
+	CMPQ        DX, $0x00000040
+	JB          fnuz_done
+	VMOVDQU     (CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X9
+	VMOVDQU     32(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X8
+	VINSERTI128 $0x01, X8, Y9, Y8
+	VPAND       splat32_7fffffff<>+0(SB), Y8, Y10
+	VPAND       Y6, Y10, Y12
+	VPSRLD      X0, Y12, Y12
+	VPADDD      Y7, Y10, Y11
+	VPADDD      Y12, Y11, Y11
+	VPSRLD      X0, Y11, Y11
+	VPCMPGTD    Y10, Y1, Y12
+	VADDPS      Y2, Y10, Y13
+	VPSUBD      Y2, Y13, Y13
+	VPBLENDVB   Y12, Y13, Y11, Y11
+	VPMINUD     Y3, Y11, Y11
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y11, Y11
+	VPSRLD      $0x18, Y8, Y8
+	VPAND       splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR       Y10, Y10, Y10
+	VPCMPEQD    Y11, Y10, Y10
+	VPANDN      Y8, Y10, Y8
+	VPOR        Y8, Y11, Y11
+	VMOVDQU     64(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X9
+	VMOVDQU     96(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X8
+	VINSERTI128 $0x01, X8, Y9, Y8
+	VPAND       splat32_7fffffff<>+0(SB), Y8, Y10
+	VPAND       Y6, Y10, Y13
+	VPSRLD      X0, Y13, Y13
+	VPADDD      Y7, Y10, Y12
+	VPADDD      Y13, Y12, Y12
+	VPSRLD      X0, Y12, Y12
+	VPCMPGTD    Y10, Y1, Y13
+	VADDPS      Y2, Y10, Y14
+	VPSUBD      Y2, Y14, Y14
+	VPBLENDVB   Y13, Y14, Y12, Y12
+	VPMINUD     Y3, Y12, Y12
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y12, Y12
+	VPSRLD      $0x18, Y8, Y8
+	VPAND       splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR       Y10, Y10, Y10
+	VPCMPEQD    Y12, Y10, Y10
+	VPANDN      Y8, Y10, Y8
+	VPOR        Y8, Y12, Y12
+	VPACKUSDW   Y12, Y11, Y11
+	VPACKUSWB   Y11, Y11, Y11
+	VPERMD      Y11, Y5, Y11
+	VMOVNTDQ    X11, (AX)
+	VMOVDQU     128(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X9
+	VMOVDQU     160(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X8
+	VINSERTI128 $0x01, X8, Y9, Y8
+	VPAND       splat32_7fffffff<>+0(SB), Y8, Y10
+	VPAND       Y6, Y10, Y12
+	VPSRLD      X0, Y12, Y12
+	VPADDD      Y7, Y10, Y11
+	VPADDD      Y12, Y11, Y11
+	VPSRLD      X0, Y11, Y11
+	VPCMPGTD    Y10, Y1, Y12
+	VADDPS      Y2, Y10, Y13
+	VPSUBD      Y2, Y13, Y13
+	VPBLENDVB   Y12, Y13, Y11, Y11
+	VPMINUD     Y3, Y11, Y11
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y11, Y11
+	VPSRLD      $0x18, Y8, Y8
+	VPAND       splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR       Y10, Y10, Y10
+	VPCMPEQD    Y11, Y10, Y10
+	VPANDN      Y8, Y10, Y8
+	VPOR        Y8, Y11, Y11
+	VMOVDQU     192(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X9
+	VMOVDQU     224(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X8
+	VINSERTI128 $0x01, X8, Y9, Y8
+	VPAND       splat32_7fffffff<>+0(SB), Y8, Y10
+	VPAND       Y6, Y10, Y13
+	VPSRLD      X0, Y13, Y13
+	VPADDD      Y7, Y10, Y12
+	VPADDD      Y13, Y12, Y12
+	VPSRLD      X0, Y12, Y12
+	VPCMPGTD    Y10, Y1, Y13
+	VADDPS      Y2, Y10, Y14
+	VPSUBD      Y2, Y14, Y14
+	VPBLENDVB   Y13, Y14, Y12, Y12
+	VPMINUD     Y3, Y12, Y12
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y12, Y12
+	VPSRLD      $0x18, Y8, Y8
+	VPAND       splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR       Y10, Y10, Y10
+	VPCMPEQD    Y12, Y10, Y10
+	VPANDN      Y8, Y10, Y8
+	VPOR        Y8, Y12, Y12
+	VPACKUSDW   Y12, Y11, Y11
+	VPACKUSWB   Y11, Y11, Y11
+	VPERMD      Y11, Y5, Y11
+	VMOVNTDQ    X11, 16(AX)
+	VMOVDQU     256(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X9
+	VMOVDQU     288(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X8
+	VINSERTI128 $0x01, X8, Y9, Y8
+	VPAND       splat32_7fffffff<>+0(SB), Y8, Y10
+	VPAND       Y6, Y10, Y12
+	VPSRLD      X0, Y12, Y12
+	VPADDD      Y7, Y10, Y11
+	VPADDD      Y12, Y11, Y11
+	VPSRLD      X0, Y11, Y11
+	VPCMPGTD    Y10, Y1, Y12
+	VADDPS      Y2, Y10, Y13
+	VPSUBD      Y2, Y13, Y13
+	VPBLENDVB   Y12, Y13, Y11, Y11
+	VPMINUD     Y3, Y11, Y11
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y11, Y11
+	VPSRLD      $0x18, Y8, Y8
+	VPAND       splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR       Y10, Y10, Y10
+	VPCMPEQD    Y11, Y10, Y10
+	VPANDN      Y8, Y10, Y8
+	VPOR        Y8, Y11, Y11
+	VMOVDQU     320(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X9
+	VMOVDQU     352(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X8
+	VINSERTI128 $0x01, X8, Y9, Y8
+	VPAND       splat32_7fffffff<>+0(SB), Y8, Y10
+	VPAND       Y6, Y10, Y13
+	VPSRLD      X0, Y13, Y13
+	VPADDD      Y7, Y10, Y12
+	VPADDD      Y13, Y12, Y12
+	VPSRLD      X0, Y12, Y12
+	VPCMPGTD    Y10, Y1, Y13
+	VADDPS      Y2, Y10, Y14
+	VPSUBD      Y2, Y14, Y14
+	VPBLENDVB   Y13, Y14, Y12, Y12
+	VPMINUD     Y3, Y12, Y12
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y12, Y12
+	VPSRLD      $0x18, Y8, Y8
+	VPAND       splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR       Y10, Y10, Y10
+	VPCMPEQD    Y12, Y10, Y10
+	VPANDN      Y8, Y10, Y8
+	VPOR        Y8, Y12, Y12
+	VPACKUSDW   Y12, Y11, Y11
+	VPACKUSWB   Y11, Y11, Y11
+	VPERMD      Y11, Y5, Y11
+	VMOVNTDQ    X11, 32(AX)
+	VMOVDQU     384(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X9
+	VMOVDQU     416(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X8
+	VINSERTI128 $0x01, X8, Y9, Y8
+	VPAND       splat32_7fffffff<>+0(SB), Y8, Y10
+	VPAND       Y6, Y10, Y12
+	VPSRLD      X0, Y12, Y12
+	VPADDD      Y7, Y10, Y11
+	VPADDD      Y12, Y11, Y11
+	VPSRLD      X0, Y11, Y11
+	VPCMPGTD    Y10, Y1, Y12
+	VADDPS      Y2, Y10, Y13
+	VPSUBD      Y2, Y13, Y13
+	VPBLENDVB   Y12, Y13, Y11, Y11
+	VPMINUD     Y3, Y11, Y11
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y11, Y11
+	VPSRLD      $0x18, Y8, Y8
+	VPAND       splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR       Y10, Y10, Y10
+	VPCMPEQD    Y11, Y10, Y10
+	VPANDN      Y8, Y10, Y8
+	VPOR        Y8, Y11, Y11
+	VMOVDQU     448(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X9
+	VMOVDQU     480(CX), Y8
+	VPAND       splat64_000000001fffffff<>+0(SB), Y8, Y10
+	VPADDQ      splat64_000000001fffffff<>+0(SB), Y10, Y10
+	VPOR        Y10, Y8, Y8
+	VPAND       splat64_ffffffffe0000000<>+0(SB), Y8, Y8
+	VCVTPD2PSY  Y8, X8
+	VINSERTI128 $0x01, X8, Y9, Y8
+	VPAND       splat32_7fffffff<>+0(SB), Y8, Y10
+	VPAND       Y6, Y10, Y13
+	VPSRLD      X0, Y13, Y13
+	VPADDD      Y7, Y10, Y12
+	VPADDD      Y13, Y12, Y12
+	VPSRLD      X0, Y12, Y12
+	VPCMPGTD    Y10, Y1, Y13
+	VADDPS      Y2, Y10, Y14
+	VPSUBD      Y2, Y14, Y14
+	VPBLENDVB   Y13, Y14, Y12, Y12
+	VPMINUD     Y3, Y12, Y12
+	VPCMPGTD    splat32_7f800000<>+0(SB), Y10, Y10
+	VPBLENDVB   Y10, Y4, Y12, Y12
+	VPSRLD      $0x18, Y8, Y8
+	VPAND       splat32_00000080<>+0(SB), Y8, Y8
+	VPXOR       Y10, Y10, Y10
+	VPCMPEQD    Y12, Y10, Y10
+	VPANDN      Y8, Y10, Y8
+	VPOR        Y8, Y12, Y12
+	VPACKUSDW   Y12, Y11, Y11
+	VPACKUSWB   Y11, Y11, Y11
+	VPERMD      Y11, Y5, Y11
+	VMOVNTDQ    X11, 48(AX)
+	ADDQ        $0x00000200, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000040, DX
+	JMP         fnuz_body
 
 fnuz_done:
 	SFENCE

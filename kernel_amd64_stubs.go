@@ -126,6 +126,9 @@ func i64ToF8AVX2(dst *uint8, src *uint64, n int, p *[8]uint32)
 //go:noescape
 func u64ToF8AVX2(dst *uint8, src *uint64, n int, p *[8]uint32)
 
+//go:noescape
+func f64ToF8AVX2(dst *uint8, src *uint64, n int, p *[8]uint32)
+
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
 // (a multiple of the block); dst must be 64-byte aligned.
@@ -209,6 +212,13 @@ func i64ToF8AVX2NT(dst *uint8, src *uint64, n int, p *[8]uint32) int
 //
 //go:noescape
 func u64ToF8AVX2NT(dst *uint8, src *uint64, n int, p *[8]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f64ToF8AVX2NT(dst *uint8, src *uint64, n int, p *[8]uint32) int
 
 //go:noescape
 func f32ToF8AVX512W(dst *uint8, src *float32, n int, p *[8]uint32)

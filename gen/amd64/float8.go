@@ -229,7 +229,7 @@ func narrowToF8(a *Asm) {
 		isas      []ISA
 	}{{"f32ToF8", "float32", 4, both}, {"f16ToF8", "uint16", 2, both}, {"bf16ToF8", "uint16", 2, both},
 		{"i16ToF8", "uint16", 2, avx2}, {"u16ToF8", "uint16", 2, avx2}, {"i32ToF8", "uint32", 4, avx2}, {"u32ToF8", "uint32", 4, avx2},
-		{"i64ToF8", "uint64", 8, avx2}, {"u64ToF8", "uint64", 8, avx2}} {
+		{"i64ToF8", "uint64", 8, avx2}, {"u64ToF8", "uint64", 8, avx2}, {"f64ToF8", "uint64", 8, avx2}} {
 		for _, isa := range from.isas {
 			a.Func(from.name+isa.String(), isa, "func(dst *uint8, src *"+from.typ+", n int, p *[8]uint32)")
 			dst, src, n := a.Args()
@@ -241,8 +241,11 @@ func narrowToF8(a *Asm) {
 				maxInt = a.Splat(math.MaxInt32)
 			}
 			var load64 func(m Mem, x VecVirtual)
-			if from.size == 8 {
+			switch from.name {
+			case "i64ToF8", "u64ToF8":
 				load64 = clamp64(a, from.name == "i64ToF8")
+			case "f64ToF8":
+				load64 = oddF64Clear(a)
 			}
 			eighty := a.Splat(0x80)
 			order := a.packOrder()
@@ -288,7 +291,7 @@ func narrowToF8(a *Asm) {
 						switch from.name {
 						case "bf16ToF8":
 							a.VPSLLD(U8(16), x, x)
-						case "i16ToF8", "u16ToF8", "i32ToF8", "i64ToF8", "u64ToF8":
+						case "i16ToF8", "u16ToF8", "i32ToF8", "i64ToF8", "u64ToF8": // f64ToF8's loader converts
 							a.VCVTDQ2PS(x, x)
 						case "u32ToF8":
 							a.VPMINUD(maxInt, x, x)
@@ -474,5 +477,37 @@ func clamp64(a *Asm, signed bool) func(m Mem, x VecVirtual) {
 		// 2,3,6,7; VPERMQ puts them in order.
 		a.VSHUFPS(U8(0b10_00_10_00), v[1], v[0], x)
 		a.VPERMQ(U8(0b11_01_10_00), x, x)
+	}
+}
+
+// oddF64Clear returns the loader of narrowToF8's AVX2 DOUBLE source: 8
+// elements rounded to odd at float32 precision, in order. It sets the
+// float32's last significand bit (double bit 29) where any of the 29 bits
+// below it is set, clears those 29 bits and converts: the cleared double is
+// a float32 value wherever float32 has normal numbers of its exponent, so
+// VCVTPD2PS is exact there and the result is f64ToF32Odd's (MaxFloat32 from
+// (MaxFloat32, 2^128), ±Inf from 2^128 up; a NaN stays a NaN, as its set
+// bit 29 keeps the significand non-zero). Below 2^-126 the conversion
+// rounds on the subnormal grid where f64ToF32Odd truncates to odd: both
+// are below 2^-125, far under half of every float8 type's smallest value,
+// so both give the same signed zero code. About half the instructions of
+// odd.go's oddF64AVX2, which must also be exact on float32's subnormals:
+// DOUBLE → float8 0.28–0.29× → 0.36–0.40× copy() (Zen 4) against the
+// route through FLOAT.
+func oddF64Clear(a *Asm) func(m Mem, x VecVirtual) {
+	low, high := a.splat64(1<<29-1), a.splat64(^uint64(1<<29-1))
+	return func(m Mem, x VecVirtual) {
+		var f [2]VecVirtual
+		for h := range f {
+			v, u := a.Vec(), a.Vec()
+			a.VMOVDQU(m.Offset(32*h), v)
+			a.VPAND(low, v, u)
+			a.VPADDQ(low, u, u) // bit 29: some dropped bit is set
+			a.VPOR(u, v, v)
+			a.VPAND(high, v, v)
+			f[h] = a.XMM()
+			a.VCVTPD2PSY(v, f[h])
+		}
+		a.VINSERTI128(U8(1), f[1], f[0].AsY(), x)
 	}
 }
