@@ -92,6 +92,20 @@ func setFusedF8AVX2(k *kernelSet) {
 	// DOUBLE rounds to odd at float32 in the kernel (oddF64Clear) and in
 	// the tail, the pivot's argument (plan.go).
 	k.toF8[Double] = kernel[fusedF8Func]{avx2FusedF8(f64ToF8AVX2, f64ToF8AVX2Lanes, func(v uint64) float32 { return math.Float32frombits(f64ToF32Odd(v)) }), k.tier}
+	registerStage(k.tier, Double, Float4E2M1, avx2F64ToF4)
+}
+
+// avx2F64ToF4 is the AVX2 stage DOUBLE → FLOAT4E2M1: f64ToF4AVX2 (gen/amd64
+// packed.go) converts whole steps of pairs, the portable stage the rest.
+func avx2F64ToF4(dst, src []byte, n int) {
+	src, dst = src[:8*n], dst[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2 &^ (f64ToF4AVX2Lanes - 1)
+	if m > 0 {
+		f64ToF4AVX2(&dst[0], (*uint64)(unsafe.Pointer(&src[0])), m)
+	}
+	float64ToFloat4Generic(dst[m:], src[16*m:], n-2*m)
 }
 
 // avx2IntToE8 wraps the AVX2 kernel INT32 or UINT32 → FLOAT8E8M0

@@ -29899,6 +29899,323 @@ DATA f4pairs<>+24(SB)/4, $0x80808080
 DATA f4pairs<>+28(SB)/4, $0x80808080
 GLOBL f4pairs<>(SB), RODATA|NOPTR, $32
 
+// func f64ToF4AVX2(dst *uint8, src *uint64, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·f64ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU      (CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X2
+	VMOVDQU      32(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X0
+	VINSERTI128  $0x01, X0, Y2, Y1
+	VCVTPS2PH    $0x03, Y1, X0
+	VMOVDQU      64(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X2
+	VMOVDQU      96(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X1
+	VINSERTI128  $0x01, X1, Y2, Y1
+	VCVTPS2PH    $0x03, Y1, X1
+	VINSERTI128  $0x01, X1, Y0, Y0
+	VPAND        splat32_7fff7fff<>+0(SB), Y0, Y1
+	VPSRLW       $0x09, Y1, Y6
+	VPAND        splat32_00010001<>+0(SB), Y6, Y6
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y8
+	VPADDW       Y6, Y8, Y8
+	VPSRAW       $0x09, Y8, Y8
+	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y6
+	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
+	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y9
+	VPMINUW      splat32_00010001<>+0(SB), Y9, Y9
+	VPADDW       Y9, Y6, Y6
+	VPMAXSW      Y6, Y8, Y8
+	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y6
+	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
+	VPADDW       splat32_00070007<>+0(SB), Y6, Y6
+	VPMINSW      Y6, Y8, Y8
+	VPSRLW       $0x0c, Y0, Y6
+	VPAND        splat32_00080008<>+0(SB), Y6, Y6
+	VPOR         Y6, Y8, Y8
+	VPSRLD       $0x0c, Y8, Y1
+	VPOR         Y1, Y8, Y8
+	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X0
+	VPOR         X0, X8, X0
+	VMOVQ        X0, (AX)
+	VMOVDQU      128(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X2
+	VMOVDQU      160(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X0
+	VINSERTI128  $0x01, X0, Y2, Y1
+	VCVTPS2PH    $0x03, Y1, X3
+	VMOVDQU      192(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X2
+	VMOVDQU      224(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X0
+	VINSERTI128  $0x01, X0, Y2, Y1
+	VCVTPS2PH    $0x03, Y1, X0
+	VINSERTI128  $0x01, X0, Y3, Y3
+	VPAND        splat32_7fff7fff<>+0(SB), Y3, Y1
+	VPSRLW       $0x09, Y1, Y6
+	VPAND        splat32_00010001<>+0(SB), Y6, Y6
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y8
+	VPADDW       Y6, Y8, Y8
+	VPSRAW       $0x09, Y8, Y8
+	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y6
+	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
+	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y9
+	VPMINUW      splat32_00010001<>+0(SB), Y9, Y9
+	VPADDW       Y9, Y6, Y6
+	VPMAXSW      Y6, Y8, Y8
+	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y6
+	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
+	VPADDW       splat32_00070007<>+0(SB), Y6, Y6
+	VPMINSW      Y6, Y8, Y8
+	VPSRLW       $0x0c, Y3, Y6
+	VPAND        splat32_00080008<>+0(SB), Y6, Y6
+	VPOR         Y6, Y8, Y8
+	VPSRLD       $0x0c, Y8, Y1
+	VPOR         Y1, Y8, Y8
+	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X0
+	VPOR         X0, X8, X0
+	VMOVQ        X0, 8(AX)
+	VMOVDQU      256(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X2
+	VMOVDQU      288(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X0
+	VINSERTI128  $0x01, X0, Y2, Y1
+	VCVTPS2PH    $0x03, Y1, X4
+	VMOVDQU      320(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X2
+	VMOVDQU      352(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X0
+	VINSERTI128  $0x01, X0, Y2, Y1
+	VCVTPS2PH    $0x03, Y1, X0
+	VINSERTI128  $0x01, X0, Y4, Y4
+	VPAND        splat32_7fff7fff<>+0(SB), Y4, Y1
+	VPSRLW       $0x09, Y1, Y6
+	VPAND        splat32_00010001<>+0(SB), Y6, Y6
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y8
+	VPADDW       Y6, Y8, Y8
+	VPSRAW       $0x09, Y8, Y8
+	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y6
+	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
+	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y9
+	VPMINUW      splat32_00010001<>+0(SB), Y9, Y9
+	VPADDW       Y9, Y6, Y6
+	VPMAXSW      Y6, Y8, Y8
+	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y6
+	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
+	VPADDW       splat32_00070007<>+0(SB), Y6, Y6
+	VPMINSW      Y6, Y8, Y8
+	VPSRLW       $0x0c, Y4, Y6
+	VPAND        splat32_00080008<>+0(SB), Y6, Y6
+	VPOR         Y6, Y8, Y8
+	VPSRLD       $0x0c, Y8, Y1
+	VPOR         Y1, Y8, Y8
+	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X0
+	VPOR         X0, X8, X0
+	VMOVQ        X0, 16(AX)
+	VMOVDQU      384(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X2
+	VMOVDQU      416(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X0
+	VINSERTI128  $0x01, X0, Y2, Y1
+	VCVTPS2PH    $0x03, Y1, X5
+	VMOVDQU      448(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X2
+	VMOVDQU      480(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
+	VPOR         Y6, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X0
+	VINSERTI128  $0x01, X0, Y2, Y1
+	VCVTPS2PH    $0x03, Y1, X0
+	VINSERTI128  $0x01, X0, Y5, Y5
+	VPAND        splat32_7fff7fff<>+0(SB), Y5, Y1
+	VPSRLW       $0x09, Y1, Y6
+	VPAND        splat32_00010001<>+0(SB), Y6, Y6
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y8
+	VPADDW       Y6, Y8, Y8
+	VPSRAW       $0x09, Y8, Y8
+	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y6
+	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
+	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y9
+	VPMINUW      splat32_00010001<>+0(SB), Y9, Y9
+	VPADDW       Y9, Y6, Y6
+	VPMAXSW      Y6, Y8, Y8
+	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y6
+	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
+	VPADDW       splat32_00070007<>+0(SB), Y6, Y6
+	VPMINSW      Y6, Y8, Y8
+	VPSRLW       $0x0c, Y5, Y6
+	VPAND        splat32_00080008<>+0(SB), Y6, Y6
+	VPOR         Y6, Y8, Y8
+	VPSRLD       $0x0c, Y8, Y1
+	VPOR         Y1, Y8, Y8
+	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X0
+	VPOR         X0, X8, X0
+	VMOVQ        X0, 24(AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU      (CX), Y0
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y0, Y1
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y0, Y0
+	VCVTPD2PSY   Y0, X7
+	VMOVDQU      32(CX), Y0
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y0, Y1
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y0, Y0
+	VCVTPD2PSY   Y0, X0
+	VINSERTI128  $0x01, X0, Y7, Y0
+	VCVTPS2PH    $0x03, Y0, X2
+	VMOVDQU      64(CX), Y0
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y0, Y1
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y0, Y0
+	VCVTPD2PSY   Y0, X7
+	VMOVDQU      96(CX), Y0
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y0, Y1
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y0, Y0
+	VCVTPD2PSY   Y0, X0
+	VINSERTI128  $0x01, X0, Y7, Y0
+	VCVTPS2PH    $0x03, Y0, X0
+	VINSERTI128  $0x01, X0, Y2, Y2
+	VPAND        splat32_7fff7fff<>+0(SB), Y2, Y0
+	VPSRLW       $0x09, Y0, Y1
+	VPAND        splat32_00010001<>+0(SB), Y1, Y1
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y0, Y3
+	VPADDW       Y1, Y3, Y3
+	VPSRAW       $0x09, Y3, Y3
+	VPSUBUSW     splat32_34003400<>+0(SB), Y0, Y1
+	VPMINUW      splat32_00010001<>+0(SB), Y1, Y1
+	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y0, Y4
+	VPMINUW      splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW       Y4, Y1, Y1
+	VPMAXSW      Y1, Y3, Y3
+	VPSUBUSW     splat32_7c007c00<>+0(SB), Y0, Y1
+	VPMINUW      splat32_00010001<>+0(SB), Y1, Y1
+	VPADDW       splat32_00070007<>+0(SB), Y1, Y1
+	VPMINSW      Y1, Y3, Y3
+	VPSRLW       $0x0c, Y2, Y1
+	VPAND        splat32_00080008<>+0(SB), Y1, Y1
+	VPOR         Y1, Y3, Y3
+	VPSRLD       $0x0c, Y3, Y0
+	VPOR         Y0, Y3, Y3
+	VPSHUFB      f4pairs<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X0
+	VPOR         X0, X3, X0
+	VMOVQ        X0, (AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000008, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat64_000003ffffffffff<>+0(SB)/4, $0xffffffff
+DATA splat64_000003ffffffffff<>+4(SB)/4, $0x000003ff
+DATA splat64_000003ffffffffff<>+8(SB)/4, $0xffffffff
+DATA splat64_000003ffffffffff<>+12(SB)/4, $0x000003ff
+DATA splat64_000003ffffffffff<>+16(SB)/4, $0xffffffff
+DATA splat64_000003ffffffffff<>+20(SB)/4, $0x000003ff
+DATA splat64_000003ffffffffff<>+24(SB)/4, $0xffffffff
+DATA splat64_000003ffffffffff<>+28(SB)/4, $0x000003ff
+GLOBL splat64_000003ffffffffff<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_fffffc0000000000<>+0(SB)/4, $0x00000000
+DATA splat64_fffffc0000000000<>+4(SB)/4, $0xfffffc00
+DATA splat64_fffffc0000000000<>+8(SB)/4, $0x00000000
+DATA splat64_fffffc0000000000<>+12(SB)/4, $0xfffffc00
+DATA splat64_fffffc0000000000<>+16(SB)/4, $0x00000000
+DATA splat64_fffffc0000000000<>+20(SB)/4, $0xfffffc00
+DATA splat64_fffffc0000000000<>+24(SB)/4, $0x00000000
+DATA splat64_fffffc0000000000<>+28(SB)/4, $0xfffffc00
+GLOBL splat64_fffffc0000000000<>(SB), RODATA|NOPTR, $32
+
 // func f32ToF4AVX512(dst *uint8, src *float32, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·f32ToF4AVX512(SB), NOSPLIT, $0-24

@@ -847,6 +847,11 @@ func u32ToE8M0AVX512(dst *uint8, src *uint32, n int, p *[4]uint32)
 //go:noescape
 func f32ToF4AVX2(dst *uint8, src *float32, n int)
 
+// n counts pairs of source elements (a multiple of 8).
+//
+//go:noescape
+func f64ToF4AVX2(dst *uint8, src *uint64, n int)
+
 // n counts pairs of source elements.
 //
 //go:noescape

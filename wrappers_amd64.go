@@ -59,6 +59,7 @@ const (
 	f32ToF8AVX2Lanes         = 8
 	f32ToI4AVX2Lanes         = 4
 	f4ToF32AVX2Lanes         = 4
+	f64ToF4AVX2Lanes         = 8
 	f64ToF8AVX2Lanes         = 8
 	fusedBF16ToBoolAVX2Lanes = 8
 	fusedBF16ToF4AVX2Lanes   = 8

@@ -88,44 +88,85 @@ func f32ToF4(a *Asm) {
 	}
 }
 
-// f32ToF4AVX2 is f32ToF4 on AVX2 (see there).
+// f32ToF4AVX2 is f32ToF4 on AVX2 (see there), and f64ToF4AVX2 the same
+// from DOUBLE: or'ing the bits below FLOAT16's precision into its last bit
+// (double bit 42) and clearing them leaves a value that VCVTPD2PS converts
+// exactly wherever float32 has normal numbers (oddF64Clear's argument), and
+// VCVTPS2PH's truncation then is x rounded to odd at FLOAT16 as above; a
+// DOUBLE of 2^128 or more converts to ±Inf, which FLOAT4E2M1 saturates
+// like the value, and below 2^-126 every value gives the code 0 (with its
+// sign) either way. One pass instead of the route through a round-to-odd
+// FLOAT block: 0.26 → 0.39× copy() (Zen 4).
 func f32ToF4AVX2(a *Asm) {
-	a.Func("f32ToF4AVX2", AVX2, "func(dst *uint8, src *float32, n int)",
-		"n counts pairs of source elements (a multiple of 8).")
-	dst, src, n := a.Args()
-	low, bit13 := a.Splat(0x1FFF), a.Splat(0x2000)
-	codes := fsF16.f4(a)
-	gather := a.DataBytes("f4pairs", []byte{
-		0, 4, 8, 12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-		0x80, 0x80, 0x80, 0x80, 0, 4, 8, 12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-	})
-	a.Stream(Loop{SrcSize: 8, DstSize: 1, Lanes: 8, Unroll: 4}, dst, src, n, Each(8, func(s *Step) {
-		h := a.YMM()
-		for j := range 2 {
-			x, t := a.YMM(), a.YMM()
+	for _, double := range []bool{false, true} {
+		name, typ, size := "f32ToF4AVX2", "float32", 4
+		if double {
+			name, typ, size = "f64ToF4AVX2", "uint64", 8
+		}
+		a.Func(name, AVX2, "func(dst *uint8, src *"+typ+", n int)",
+			"n counts pairs of source elements (a multiple of 8).")
+		dst, src, n := a.Args()
+		var low, bit13, low64, high64 Op
+		if double {
+			low64, high64 = a.splat64(1<<42-1), a.splat64(^uint64(1<<42-1))
+		} else {
+			low, bit13 = a.Splat(0x1FFF), a.Splat(0x2000)
+		}
+		codes := fsF16.f4(a)
+		gather := a.DataBytes("f4pairs", []byte{
+			0, 4, 8, 12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+			0x80, 0x80, 0x80, 0x80, 0, 4, 8, 12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+		})
+		// load returns the j-th 8 elements of a step as float32 whose bits
+		// below FLOAT16's precision are or'ed into bit 13.
+		load := func(s *Step, j int) VecVirtual {
+			x := a.YMM()
+			if double {
+				var f [2]VecVirtual
+				for h := range f {
+					v, u := a.YMM(), a.YMM()
+					a.VMOVDQU(s.Src.Offset(64*j+32*h), v)
+					a.VPAND(low64, v, u)
+					a.VPADDQ(low64, u, u) // bit 42: some dropped bit is set
+					a.VPOR(u, v, v)
+					a.VPAND(high64, v, v)
+					f[h] = a.XMM()
+					a.VCVTPD2PSY(v, f[h])
+				}
+				a.VINSERTI128(U8(1), f[1], f[0].AsY(), x)
+				return x
+			}
+			t := a.YMM()
 			a.VMOVDQU(s.Src.Offset(32*j), x)
 			a.VPAND(low, x, t)
 			a.VPADDD(low, t, t)
 			a.VPAND(bit13, t, t)
 			a.VPOR(t, x, x)
-			if j == 0 {
-				a.VCVTPS2PH(U8(3), x, h.AsX())
-			} else {
-				u := a.XMM()
-				a.VCVTPS2PH(U8(3), x, u)
-				a.VINSERTI128(U8(1), u, h, h)
-			}
+			return x
 		}
-		c := codes(h) // 16 code words
-		t := a.YMM()
-		a.VPSRLD(U8(12), c, t) // each dword: first | second << 4 in its low byte
-		a.VPOR(t, c, c)
-		a.VPSHUFB(gather, c, c)
-		u := a.XMM()
-		a.VEXTRACTI128(U8(1), c, u)
-		a.VPOR(u, c.AsX(), u)
-		a.VMOVQ(u, s.Dst)
-	}))
+		a.Stream(Loop{SrcSize: 2 * size, DstSize: 1, Lanes: 8, Unroll: 4}, dst, src, n, Each(8, func(s *Step) {
+			h := a.YMM()
+			for j := range 2 {
+				x := load(s, j)
+				if j == 0 {
+					a.VCVTPS2PH(U8(3), x, h.AsX())
+				} else {
+					u := a.XMM()
+					a.VCVTPS2PH(U8(3), x, u)
+					a.VINSERTI128(U8(1), u, h, h)
+				}
+			}
+			c := codes(h) // 16 code words
+			t := a.YMM()
+			a.VPSRLD(U8(12), c, t) // each dword: first | second << 4 in its low byte
+			a.VPOR(t, c, c)
+			a.VPSHUFB(gather, c, c)
+			u := a.XMM()
+			a.VEXTRACTI128(U8(1), c, u)
+			a.VPOR(u, c.AsX(), u)
+			a.VMOVQ(u, s.Dst)
+		}))
+	}
 }
 
 // f32ToI4 truncates toward zero and keeps the low four bits: VCVTTPS2DQ
