@@ -12,8 +12,8 @@ import (
 // setFusedF8AVX512 installs the kernels of gen/amd64/float8w.go beyond
 // FLOAT, FLOAT16, BFLOAT16 → float8: FLOAT → FLOAT4E2M1 (VBMI), and the
 // fused kernels of INT16, UINT16, INT32, UINT32, INT64, UINT64 and DOUBLE
-// → the float8 types (VBMI and DQ), and the stages of INT32, UINT32, INT64
-// and UINT64 → FLOAT4E2M1 (the same kernels with float4Params).
+// → the float8 types (VBMI and DQ), and the stages of INT32, UINT32, INT64,
+// UINT64 and DOUBLE → FLOAT4E2M1 (the same kernels with float4Params).
 func setFusedF8AVX512(k *kernelSet) {
 	if !asmFloat8WParams() || !cpu.X86.HasAVX512VBMI {
 		return
@@ -41,6 +41,7 @@ func setFusedF8AVX512(k *kernelSet) {
 	registerStage(k.tier, Uint32, Float4E2M1, fusedF4(u32ToF4AVX512W, func(v uint32) float32 { return float32(v) }))
 	registerStage(k.tier, Int64, Float4E2M1, fusedF4(i64ToF4AVX512W, func(v uint64) float32 { return float32(int64(v)) }))
 	registerStage(k.tier, Uint64, Float4E2M1, fusedF4(u64ToF4AVX512W, func(v uint64) float32 { return float32(v) }))
+	registerStage(k.tier, Double, Float4E2M1, fusedF4(f64ToF4AVX512W, func(v uint64) float32 { return math.Float32frombits(f64ToF32Odd(v)) }))
 }
 
 // fusedF4 is the stage of an integer source → FLOAT4E2M1 with the fused

@@ -14914,318 +14914,268 @@ s5_fnuz_done:
 	RET
 
 // func f64ToF8AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
 TEXT ·f64ToF8AVX512W(SB), NOSPLIT, $0-32
-	MOVL         $0x00000001, AX
-	VPBROADCASTD AX, Z0
-	MOVQ         $0x7fffffffffffffff, AX
+	MOVQ         $0x000000001fffffff, AX
+	VPBROADCASTQ AX, Z0
+	MOVQ         $0xffffffffe0000000, AX
 	VPBROADCASTQ AX, Z1
-	MOVQ         $0x47f0000000000000, AX
-	VPBROADCASTQ AX, Z2
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
 	MOVL         12(BX), SI
 	ADDL         $0x00400000, SI
-	VPBROADCASTD SI, Z3
+	VPBROADCASTD SI, Z2
 	MOVL         8(BX), SI
 	SHRL         $0x10, SI
-	VPBROADCASTW SI, Z4
+	VPBROADCASTW SI, Z3
 	MOVL         24(BX), SI
 	SHLL         $0x08, SI
-	VPBROADCASTW SI, Z5
+	VPBROADCASTW SI, Z4
 	MOVL         $0x00010001, SI
-	VPBROADCASTD SI, Z6
+	VPBROADCASTD SI, Z5
 	MOVL         $0x7fff7fff, SI
-	VPBROADCASTD SI, Z7
+	VPBROADCASTD SI, Z6
 	MOVL         $0x80008000, SI
-	VPBROADCASTD SI, Z8
+	VPBROADCASTD SI, Z7
 	MOVL         $0x7f807f80, SI
-	VPBROADCASTD SI, Z9
-	VMOVDQU64    evenwords<>+0(SB), Z10
-	VMOVDQU64    oddwords<>+0(SB), Z11
-	VMOVDQU64    dwordlowbytes<>+0(SB), Z12
-	VMOVDQU64    oddbytes<>+0(SB), Z13
+	VPBROADCASTD SI, Z8
+	VMOVDQU64    evenwords<>+0(SB), Z9
+	VMOVDQU64    oddwords<>+0(SB), Z10
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z11
+	VMOVDQU64    oddbytes<>+0(SB), Z12
 	CMPL         (BX), $0x14
 	JNE          s5
 	MOVL         4(BX), SI
 	SHLL         $0x04, SI
 	NEGL         SI
 	ADDL         $0x00000006, SI
-	VPBROADCASTW SI, Z14
+	VPBROADCASTW SI, Z13
 	MOVL         20(BX), SI
 	SHLL         $0x03, SI
 	ADDL         $0x00008007, SI
-	VPBROADCASTW SI, Z15
+	VPBROADCASTW SI, Z14
 	CMPL         28(BX), $0x00
 	JE           s4_fnuz
 
 s4_single:
-	CMPQ             DX, $0x00000040
-	JB               s4_tail
-	VMOVDQU64        (CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z18
-	VCMPPD           $0x0c, Z18, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        64(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y18
-	VCVTPS2PD        Y18, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y18, K1, Y18
-	VPADDD           Y0, Y18, K2, Y18
-	VINSERTI64X4     $0x01, Y18, Z17, Z16
-	VMOVDQU64        128(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        192(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z18
-	VADDPS           Z3, Z16, Z19
-	VADDPS           Z3, Z18, Z20
-	VMOVDQA64        Z11, Z21
-	VPERMI2W         Z18, Z16, Z21
-	VPERMT2W         Z18, Z10, Z16
-	VPERMT2B         Z20, Z12, Z19
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z21, Z16
-	VPSRLW           $0x04, Z21, Z18
-	VPTERNLOGD       $0xea, Z14, Z6, Z18
-	VPAVGW           Z18, Z16, Z18
-	VPMINUW          Z15, Z18, Z18
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x05, Z18, Z18
-	VMOVDQU16        Z5, K1, Z18
-	VPABSB           Z19, Z19
-	VMOVDQU16        Z19, K2, Z18
-	VPTERNLOGD       $0xf8, Z8, Z21, Z18
-	VMOVDQU64        256(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        320(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z16
-	VMOVDQU64        384(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y17
-	VCVTPS2PD        Y17, Z20
-	VCMPPD           $0x0c, Z20, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        448(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y20
-	VCVTPS2PD        Y20, Z21
-	VCMPPD           $0x0c, Z21, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y20, K1, Y20
-	VPADDD           Y0, Y20, K2, Y20
-	VINSERTI64X4     $0x01, Y20, Z17, Z19
-	VADDPS           Z3, Z16, Z20
-	VADDPS           Z3, Z19, Z21
-	VMOVDQA64        Z11, Z22
-	VPERMI2W         Z19, Z16, Z22
-	VPERMT2W         Z19, Z10, Z16
-	VPERMT2B         Z21, Z12, Z20
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z22, Z16
-	VPSRLW           $0x04, Z22, Z19
-	VPTERNLOGD       $0xea, Z14, Z6, Z19
-	VPAVGW           Z19, Z16, Z19
-	VPMINUW          Z15, Z19, Z19
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x05, Z19, Z19
-	VMOVDQU16        Z5, K1, Z19
-	VPABSB           Z20, Z20
-	VMOVDQU16        Z20, K2, Z19
-	VPTERNLOGD       $0xf8, Z8, Z22, Z19
-	VPERMT2B         Z19, Z13, Z18
-	VMOVDQU64        Z18, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s4_single
+	CMPQ         DX, $0x00000040
+	JB           s4_tail
+	VMOVDQU64    (CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    64(CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    128(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y16
+	VMOVDQU64    192(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z2, Z15, Z18
+	VADDPS       Z2, Z17, Z19
+	VMOVDQA64    Z10, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z9, Z15
+	VPERMT2B     Z19, Z11, Z18
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z20, Z15
+	VPSRLW       $0x04, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z5, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x05, Z17, Z17
+	VMOVDQU16    Z4, K1, Z17
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K2, Z17
+	VPTERNLOGD   $0xf8, Z7, Z20, Z17
+	VMOVDQU64    256(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    320(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    384(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y16
+	VMOVDQU64    448(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z18
+	VADDPS       Z2, Z15, Z19
+	VADDPS       Z2, Z18, Z20
+	VMOVDQA64    Z10, Z21
+	VPERMI2W     Z18, Z15, Z21
+	VPERMT2W     Z18, Z9, Z15
+	VPERMT2B     Z20, Z11, Z19
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z21, Z15
+	VPSRLW       $0x04, Z21, Z18
+	VPTERNLOGD   $0xea, Z13, Z5, Z18
+	VPAVGW       Z18, Z15, Z18
+	VPMINUW      Z14, Z18, Z18
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x05, Z18, Z18
+	VMOVDQU16    Z4, K1, Z18
+	VPABSB       Z19, Z19
+	VMOVDQU16    Z19, K2, Z18
+	VPTERNLOGD   $0xf8, Z7, Z21, Z18
+	VPERMT2B     Z18, Z12, Z17
+	VMOVDQU64    Z17, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s4_single
 
 s4_tail:
-	TESTQ            DX, DX
-	JZ               s4_done
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	KMOVQ            SI, K1
-	VMOVDQU64.Z      (CX), K1, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z18
-	VCMPPD           $0x0c, Z18, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x08, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      64(CX), K2, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y18
-	VCVTPS2PD        Y18, Z19
-	VCMPPD           $0x0c, Z19, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y18, K2, Y18
-	VPADDD           Y0, Y18, K3, Y18
-	VINSERTI64X4     $0x01, Y18, Z17, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x10, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      128(CX), K2, Z18
-	VCVTPD2PS.RZ_SAE Z18, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z18, K2
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x18, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      192(CX), K2, Z18
-	VCVTPD2PS.RZ_SAE Z18, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z18, K2
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K2, K3
-	VPORD            Y0, Y19, K2, Y19
-	VPADDD           Y0, Y19, K3, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z18
-	VADDPS           Z3, Z16, Z19
-	VADDPS           Z3, Z18, Z20
-	VMOVDQA64        Z11, Z21
-	VPERMI2W         Z18, Z16, Z21
-	VPERMT2W         Z18, Z10, Z16
-	VPERMT2B         Z20, Z12, Z19
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z21, Z16
-	VPSRLW           $0x04, Z21, Z18
-	VPTERNLOGD       $0xea, Z14, Z6, Z18
-	VPAVGW           Z18, Z16, Z18
-	VPMINUW          Z15, Z18, Z18
-	VPCMPUW          $0x06, Z9, Z16, K2
-	VPCMPUW          $0x01, Z4, Z16, K3
-	VPSLLW           $0x05, Z18, Z18
-	VMOVDQU16        Z5, K2, Z18
-	VPABSB           Z19, Z19
-	VMOVDQU16        Z19, K3, Z18
-	VPTERNLOGD       $0xf8, Z8, Z21, Z18
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x20, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      256(CX), K2, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x28, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      320(CX), K2, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y19, K2, Y19
-	VPADDD           Y0, Y19, K3, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x30, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      384(CX), K2, Z19
-	VCVTPD2PS.RZ_SAE Z19, Y17
-	VCVTPS2PD        Y17, Z20
-	VCMPPD           $0x0c, Z20, Z19, K2
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             $-1, BX
-	BZHIQ            DX, BX, BX
-	SHRQ             $0x38, BX
-	KMOVQ            BX, K2
-	VMOVDQU64.Z      448(CX), K2, Z19
-	VCVTPD2PS.RZ_SAE Z19, Y20
-	VCVTPS2PD        Y20, Z21
-	VCMPPD           $0x0c, Z21, Z19, K2
-	VPANDQ           Z1, Z19, Z1
-	VCMPPD           $0x1d, Z2, Z1, K2, K3
-	VPORD            Y0, Y20, K2, Y20
-	VPADDD           Y0, Y20, K3, Y20
-	VINSERTI64X4     $0x01, Y20, Z17, Z0
-	VADDPS           Z3, Z16, Z1
-	VADDPS           Z3, Z0, Z2
-	VMOVDQA64        Z11, Z3
-	VPERMI2W         Z0, Z16, Z3
-	VPERMT2W         Z0, Z10, Z16
-	VPERMT2B         Z2, Z12, Z1
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z3, Z16
-	VPSRLW           $0x04, Z3, Z0
-	VPTERNLOGD       $0xea, Z14, Z6, Z0
-	VPAVGW           Z0, Z16, Z0
-	VPMINUW          Z15, Z0, Z0
-	VPCMPUW          $0x06, Z9, Z16, K2
-	VPCMPUW          $0x01, Z4, Z16, K3
-	VPSLLW           $0x05, Z0, Z0
-	VMOVDQU16        Z5, K2, Z0
-	VPABSB           Z1, Z1
-	VMOVDQU16        Z1, K3, Z0
-	VPTERNLOGD       $0xf8, Z8, Z3, Z0
-	VPERMT2B         Z0, Z13, Z18
-	VMOVDQU8         Z18, K1, (AX)
+	TESTQ        DX, DX
+	JZ           s4_done
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y16
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  64(CX), K2, Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  128(CX), K2, Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y16
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  192(CX), K2, Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z2, Z15, Z18
+	VADDPS       Z2, Z17, Z19
+	VMOVDQA64    Z10, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z9, Z15
+	VPERMT2B     Z19, Z11, Z18
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z20, Z15
+	VPSRLW       $0x04, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z5, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z8, Z15, K2
+	VPCMPUW      $0x01, Z3, Z15, K3
+	VPSLLW       $0x05, Z17, Z17
+	VMOVDQU16    Z4, K2, Z17
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K3, Z17
+	VPTERNLOGD   $0xf8, Z7, Z20, Z17
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  256(CX), K2, Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y16
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  320(CX), K2, Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  384(CX), K2, Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y16
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	SHRQ         $0x38, BX
+	KMOVQ        BX, K2
+	VMOVDQU64.Z  448(CX), K2, Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y0
+	VINSERTI64X4 $0x01, Y0, Z16, Z0
+	VADDPS       Z2, Z15, Z1
+	VADDPS       Z2, Z0, Z2
+	VMOVDQA64    Z10, Z10
+	VPERMI2W     Z0, Z15, Z10
+	VPERMT2W     Z0, Z9, Z15
+	VPERMT2B     Z2, Z11, Z1
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z10, Z15
+	VPSRLW       $0x04, Z10, Z0
+	VPTERNLOGD   $0xea, Z13, Z5, Z0
+	VPAVGW       Z0, Z15, Z0
+	VPMINUW      Z14, Z0, Z0
+	VPCMPUW      $0x06, Z8, Z15, K2
+	VPCMPUW      $0x01, Z3, Z15, K3
+	VPSLLW       $0x05, Z0, Z0
+	VMOVDQU16    Z4, K2, Z0
+	VPABSB       Z1, Z1
+	VMOVDQU16    Z1, K3, Z0
+	VPTERNLOGD   $0xf8, Z7, Z10, Z0
+	VPERMT2B     Z0, Z12, Z17
+	VMOVDQU8     Z17, K1, (AX)
 
 s4_done:
 	VZEROUPPER
@@ -15233,274 +15183,226 @@ s4_done:
 
 s4_fnuz:
 s4_fnuz_single:
-	CMPQ             DX, $0x00000040
-	JB               s4_fnuz_tail
-	VMOVDQU64        (CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z18
-	VCMPPD           $0x0c, Z18, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        64(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y18
-	VCVTPS2PD        Y18, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y18, K1, Y18
-	VPADDD           Y0, Y18, K2, Y18
-	VINSERTI64X4     $0x01, Y18, Z17, Z16
-	VMOVDQU64        128(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        192(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z18
-	VADDPS           Z3, Z16, Z19
-	VADDPS           Z3, Z18, Z20
-	VMOVDQA64        Z11, Z21
-	VPERMI2W         Z18, Z16, Z21
-	VPERMT2W         Z18, Z10, Z16
-	VPERMT2B         Z20, Z12, Z19
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z21, Z16
-	VPSRLW           $0x04, Z21, Z18
-	VPTERNLOGD       $0xea, Z14, Z6, Z18
-	VPAVGW           Z18, Z16, Z18
-	VPMINUW          Z15, Z18, Z18
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x05, Z18, Z18
-	VPTERNLOGD       $0xf8, Z8, Z21, Z18
-	VMOVDQU16        Z5, K1, Z18
-	VPABSB           Z19, Z16
-	VPTERNLOGD       $0xf8, Z8, Z19, Z16
-	VMOVDQU16        Z16, K2, Z18
-	VMOVDQU64        256(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        320(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z16
-	VMOVDQU64        384(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y17
-	VCVTPS2PD        Y17, Z20
-	VCMPPD           $0x0c, Z20, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        448(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y20
-	VCVTPS2PD        Y20, Z21
-	VCMPPD           $0x0c, Z21, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y20, K1, Y20
-	VPADDD           Y0, Y20, K2, Y20
-	VINSERTI64X4     $0x01, Y20, Z17, Z19
-	VADDPS           Z3, Z16, Z20
-	VADDPS           Z3, Z19, Z21
-	VMOVDQA64        Z11, Z22
-	VPERMI2W         Z19, Z16, Z22
-	VPERMT2W         Z19, Z10, Z16
-	VPERMT2B         Z21, Z12, Z20
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z22, Z16
-	VPSRLW           $0x04, Z22, Z19
-	VPTERNLOGD       $0xea, Z14, Z6, Z19
-	VPAVGW           Z19, Z16, Z19
-	VPMINUW          Z15, Z19, Z19
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x05, Z19, Z19
-	VPTERNLOGD       $0xf8, Z8, Z22, Z19
-	VMOVDQU16        Z5, K1, Z19
-	VPABSB           Z20, Z16
-	VPTERNLOGD       $0xf8, Z8, Z20, Z16
-	VMOVDQU16        Z16, K2, Z19
-	VPERMT2B         Z19, Z13, Z18
-	VMOVDQU64        Z18, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s4_fnuz_single
+	CMPQ         DX, $0x00000040
+	JB           s4_fnuz_tail
+	VMOVDQU64    (CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    64(CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    128(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y16
+	VMOVDQU64    192(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z2, Z15, Z18
+	VADDPS       Z2, Z17, Z19
+	VMOVDQA64    Z10, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z9, Z15
+	VPERMT2B     Z19, Z11, Z18
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z20, Z15
+	VPSRLW       $0x04, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z5, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x05, Z17, Z17
+	VPTERNLOGD   $0xf8, Z7, Z20, Z17
+	VMOVDQU16    Z4, K1, Z17
+	VPABSB       Z18, Z15
+	VPTERNLOGD   $0xf8, Z7, Z18, Z15
+	VMOVDQU16    Z15, K2, Z17
+	VMOVDQU64    256(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    320(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    384(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y16
+	VMOVDQU64    448(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z18
+	VADDPS       Z2, Z15, Z19
+	VADDPS       Z2, Z18, Z20
+	VMOVDQA64    Z10, Z21
+	VPERMI2W     Z18, Z15, Z21
+	VPERMT2W     Z18, Z9, Z15
+	VPERMT2B     Z20, Z11, Z19
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z21, Z15
+	VPSRLW       $0x04, Z21, Z18
+	VPTERNLOGD   $0xea, Z13, Z5, Z18
+	VPAVGW       Z18, Z15, Z18
+	VPMINUW      Z14, Z18, Z18
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x05, Z18, Z18
+	VPTERNLOGD   $0xf8, Z7, Z21, Z18
+	VMOVDQU16    Z4, K1, Z18
+	VPABSB       Z19, Z15
+	VPTERNLOGD   $0xf8, Z7, Z19, Z15
+	VMOVDQU16    Z15, K2, Z18
+	VPERMT2B     Z18, Z12, Z17
+	VMOVDQU64    Z17, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s4_fnuz_single
 
 s4_fnuz_tail:
-	TESTQ            DX, DX
-	JZ               s4_fnuz_done
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	KMOVQ            SI, K1
-	VMOVDQU64.Z      (CX), K1, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z18
-	VCMPPD           $0x0c, Z18, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x08, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      64(CX), K2, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y18
-	VCVTPS2PD        Y18, Z19
-	VCMPPD           $0x0c, Z19, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y18, K2, Y18
-	VPADDD           Y0, Y18, K3, Y18
-	VINSERTI64X4     $0x01, Y18, Z17, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x10, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      128(CX), K2, Z18
-	VCVTPD2PS.RZ_SAE Z18, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z18, K2
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x18, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      192(CX), K2, Z18
-	VCVTPD2PS.RZ_SAE Z18, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z18, K2
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K2, K3
-	VPORD            Y0, Y19, K2, Y19
-	VPADDD           Y0, Y19, K3, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z18
-	VADDPS           Z3, Z16, Z19
-	VADDPS           Z3, Z18, Z20
-	VMOVDQA64        Z11, Z21
-	VPERMI2W         Z18, Z16, Z21
-	VPERMT2W         Z18, Z10, Z16
-	VPERMT2B         Z20, Z12, Z19
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z21, Z16
-	VPSRLW           $0x04, Z21, Z18
-	VPTERNLOGD       $0xea, Z14, Z6, Z18
-	VPAVGW           Z18, Z16, Z18
-	VPMINUW          Z15, Z18, Z18
-	VPCMPUW          $0x06, Z9, Z16, K2
-	VPCMPUW          $0x01, Z4, Z16, K3
-	VPSLLW           $0x05, Z18, Z18
-	VPTERNLOGD       $0xf8, Z8, Z21, Z18
-	VMOVDQU16        Z5, K2, Z18
-	VPABSB           Z19, Z16
-	VPTERNLOGD       $0xf8, Z8, Z19, Z16
-	VMOVDQU16        Z16, K3, Z18
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x20, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      256(CX), K2, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x28, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      320(CX), K2, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y19, K2, Y19
-	VPADDD           Y0, Y19, K3, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x30, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      384(CX), K2, Z19
-	VCVTPD2PS.RZ_SAE Z19, Y17
-	VCVTPS2PD        Y17, Z20
-	VCMPPD           $0x0c, Z20, Z19, K2
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             $-1, BX
-	BZHIQ            DX, BX, BX
-	SHRQ             $0x38, BX
-	KMOVQ            BX, K2
-	VMOVDQU64.Z      448(CX), K2, Z19
-	VCVTPD2PS.RZ_SAE Z19, Y20
-	VCVTPS2PD        Y20, Z21
-	VCMPPD           $0x0c, Z21, Z19, K2
-	VPANDQ           Z1, Z19, Z1
-	VCMPPD           $0x1d, Z2, Z1, K2, K3
-	VPORD            Y0, Y20, K2, Y20
-	VPADDD           Y0, Y20, K3, Y20
-	VINSERTI64X4     $0x01, Y20, Z17, Z0
-	VADDPS           Z3, Z16, Z1
-	VADDPS           Z3, Z0, Z2
-	VMOVDQA64        Z11, Z3
-	VPERMI2W         Z0, Z16, Z3
-	VPERMT2W         Z0, Z10, Z16
-	VPERMT2B         Z2, Z12, Z1
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z3, Z16
-	VPSRLW           $0x04, Z3, Z0
-	VPTERNLOGD       $0xea, Z14, Z6, Z0
-	VPAVGW           Z0, Z16, Z0
-	VPMINUW          Z15, Z0, Z0
-	VPCMPUW          $0x06, Z9, Z16, K2
-	VPCMPUW          $0x01, Z4, Z16, K3
-	VPSLLW           $0x05, Z0, Z0
-	VPTERNLOGD       $0xf8, Z8, Z3, Z0
-	VMOVDQU16        Z5, K2, Z0
-	VPABSB           Z1, Z2
-	VPTERNLOGD       $0xf8, Z8, Z1, Z2
-	VMOVDQU16        Z2, K3, Z0
-	VPERMT2B         Z0, Z13, Z18
-	VMOVDQU8         Z18, K1, (AX)
+	TESTQ        DX, DX
+	JZ           s4_fnuz_done
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y16
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  64(CX), K2, Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  128(CX), K2, Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y16
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  192(CX), K2, Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z2, Z15, Z18
+	VADDPS       Z2, Z17, Z19
+	VMOVDQA64    Z10, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z9, Z15
+	VPERMT2B     Z19, Z11, Z18
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z20, Z15
+	VPSRLW       $0x04, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z5, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z8, Z15, K2
+	VPCMPUW      $0x01, Z3, Z15, K3
+	VPSLLW       $0x05, Z17, Z17
+	VPTERNLOGD   $0xf8, Z7, Z20, Z17
+	VMOVDQU16    Z4, K2, Z17
+	VPABSB       Z18, Z15
+	VPTERNLOGD   $0xf8, Z7, Z18, Z15
+	VMOVDQU16    Z15, K3, Z17
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  256(CX), K2, Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y16
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  320(CX), K2, Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  384(CX), K2, Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y16
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	SHRQ         $0x38, BX
+	KMOVQ        BX, K2
+	VMOVDQU64.Z  448(CX), K2, Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y0
+	VINSERTI64X4 $0x01, Y0, Z16, Z0
+	VADDPS       Z2, Z15, Z1
+	VADDPS       Z2, Z0, Z2
+	VMOVDQA64    Z10, Z10
+	VPERMI2W     Z0, Z15, Z10
+	VPERMT2W     Z0, Z9, Z15
+	VPERMT2B     Z2, Z11, Z1
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z10, Z15
+	VPSRLW       $0x04, Z10, Z0
+	VPTERNLOGD   $0xea, Z13, Z5, Z0
+	VPAVGW       Z0, Z15, Z0
+	VPMINUW      Z14, Z0, Z0
+	VPCMPUW      $0x06, Z8, Z15, K2
+	VPCMPUW      $0x01, Z3, Z15, K3
+	VPSLLW       $0x05, Z0, Z0
+	VPTERNLOGD   $0xf8, Z7, Z10, Z0
+	VMOVDQU16    Z4, K2, Z0
+	VPABSB       Z1, Z2
+	VPTERNLOGD   $0xf8, Z7, Z1, Z2
+	VMOVDQU16    Z2, K3, Z0
+	VPERMT2B     Z0, Z12, Z17
+	VMOVDQU8     Z17, K1, (AX)
 
 s4_fnuz_done:
 	VZEROUPPER
@@ -15511,279 +15413,231 @@ s5:
 	SHLL         $0x05, SI
 	NEGL         SI
 	ADDL         $0x0000000e, SI
-	VPBROADCASTW SI, Z14
+	VPBROADCASTW SI, Z13
 	MOVL         20(BX), SI
 	SHLL         $0x04, SI
 	ADDL         $0x0000800f, SI
-	VPBROADCASTW SI, Z15
+	VPBROADCASTW SI, Z14
 	CMPL         28(BX), $0x00
 	JE           s5_fnuz
 
 s5_single:
-	CMPQ             DX, $0x00000040
-	JB               s5_tail
-	VMOVDQU64        (CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z18
-	VCMPPD           $0x0c, Z18, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        64(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y18
-	VCVTPS2PD        Y18, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y18, K1, Y18
-	VPADDD           Y0, Y18, K2, Y18
-	VINSERTI64X4     $0x01, Y18, Z17, Z16
-	VMOVDQU64        128(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        192(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z18
-	VADDPS           Z3, Z16, Z19
-	VADDPS           Z3, Z18, Z20
-	VMOVDQA64        Z11, Z21
-	VPERMI2W         Z18, Z16, Z21
-	VPERMT2W         Z18, Z10, Z16
-	VPERMT2B         Z20, Z12, Z19
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z21, Z16
-	VPSRLW           $0x05, Z21, Z18
-	VPTERNLOGD       $0xea, Z14, Z6, Z18
-	VPAVGW           Z18, Z16, Z18
-	VPMINUW          Z15, Z18, Z18
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x04, Z18, Z18
-	VMOVDQU16        Z5, K1, Z18
-	VPABSB           Z19, Z19
-	VMOVDQU16        Z19, K2, Z18
-	VPTERNLOGD       $0xf8, Z8, Z21, Z18
-	VMOVDQU64        256(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        320(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z16
-	VMOVDQU64        384(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y17
-	VCVTPS2PD        Y17, Z20
-	VCMPPD           $0x0c, Z20, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        448(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y20
-	VCVTPS2PD        Y20, Z21
-	VCMPPD           $0x0c, Z21, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y20, K1, Y20
-	VPADDD           Y0, Y20, K2, Y20
-	VINSERTI64X4     $0x01, Y20, Z17, Z19
-	VADDPS           Z3, Z16, Z20
-	VADDPS           Z3, Z19, Z21
-	VMOVDQA64        Z11, Z22
-	VPERMI2W         Z19, Z16, Z22
-	VPERMT2W         Z19, Z10, Z16
-	VPERMT2B         Z21, Z12, Z20
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z22, Z16
-	VPSRLW           $0x05, Z22, Z19
-	VPTERNLOGD       $0xea, Z14, Z6, Z19
-	VPAVGW           Z19, Z16, Z19
-	VPMINUW          Z15, Z19, Z19
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x04, Z19, Z19
-	VMOVDQU16        Z5, K1, Z19
-	VPABSB           Z20, Z20
-	VMOVDQU16        Z20, K2, Z19
-	VPTERNLOGD       $0xf8, Z8, Z22, Z19
-	VPERMT2B         Z19, Z13, Z18
-	VMOVDQU64        Z18, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s5_single
+	CMPQ         DX, $0x00000040
+	JB           s5_tail
+	VMOVDQU64    (CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    64(CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    128(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y16
+	VMOVDQU64    192(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z2, Z15, Z18
+	VADDPS       Z2, Z17, Z19
+	VMOVDQA64    Z10, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z9, Z15
+	VPERMT2B     Z19, Z11, Z18
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z20, Z15
+	VPSRLW       $0x05, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z5, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x04, Z17, Z17
+	VMOVDQU16    Z4, K1, Z17
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K2, Z17
+	VPTERNLOGD   $0xf8, Z7, Z20, Z17
+	VMOVDQU64    256(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    320(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    384(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y16
+	VMOVDQU64    448(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z18
+	VADDPS       Z2, Z15, Z19
+	VADDPS       Z2, Z18, Z20
+	VMOVDQA64    Z10, Z21
+	VPERMI2W     Z18, Z15, Z21
+	VPERMT2W     Z18, Z9, Z15
+	VPERMT2B     Z20, Z11, Z19
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z21, Z15
+	VPSRLW       $0x05, Z21, Z18
+	VPTERNLOGD   $0xea, Z13, Z5, Z18
+	VPAVGW       Z18, Z15, Z18
+	VPMINUW      Z14, Z18, Z18
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x04, Z18, Z18
+	VMOVDQU16    Z4, K1, Z18
+	VPABSB       Z19, Z19
+	VMOVDQU16    Z19, K2, Z18
+	VPTERNLOGD   $0xf8, Z7, Z21, Z18
+	VPERMT2B     Z18, Z12, Z17
+	VMOVDQU64    Z17, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s5_single
 
 s5_tail:
-	TESTQ            DX, DX
-	JZ               s5_done
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	KMOVQ            SI, K1
-	VMOVDQU64.Z      (CX), K1, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z18
-	VCMPPD           $0x0c, Z18, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x08, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      64(CX), K2, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y18
-	VCVTPS2PD        Y18, Z19
-	VCMPPD           $0x0c, Z19, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y18, K2, Y18
-	VPADDD           Y0, Y18, K3, Y18
-	VINSERTI64X4     $0x01, Y18, Z17, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x10, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      128(CX), K2, Z18
-	VCVTPD2PS.RZ_SAE Z18, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z18, K2
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x18, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      192(CX), K2, Z18
-	VCVTPD2PS.RZ_SAE Z18, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z18, K2
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K2, K3
-	VPORD            Y0, Y19, K2, Y19
-	VPADDD           Y0, Y19, K3, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z18
-	VADDPS           Z3, Z16, Z19
-	VADDPS           Z3, Z18, Z20
-	VMOVDQA64        Z11, Z21
-	VPERMI2W         Z18, Z16, Z21
-	VPERMT2W         Z18, Z10, Z16
-	VPERMT2B         Z20, Z12, Z19
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z21, Z16
-	VPSRLW           $0x05, Z21, Z18
-	VPTERNLOGD       $0xea, Z14, Z6, Z18
-	VPAVGW           Z18, Z16, Z18
-	VPMINUW          Z15, Z18, Z18
-	VPCMPUW          $0x06, Z9, Z16, K2
-	VPCMPUW          $0x01, Z4, Z16, K3
-	VPSLLW           $0x04, Z18, Z18
-	VMOVDQU16        Z5, K2, Z18
-	VPABSB           Z19, Z19
-	VMOVDQU16        Z19, K3, Z18
-	VPTERNLOGD       $0xf8, Z8, Z21, Z18
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x20, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      256(CX), K2, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x28, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      320(CX), K2, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y19, K2, Y19
-	VPADDD           Y0, Y19, K3, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x30, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      384(CX), K2, Z19
-	VCVTPD2PS.RZ_SAE Z19, Y17
-	VCVTPS2PD        Y17, Z20
-	VCMPPD           $0x0c, Z20, Z19, K2
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             $-1, BX
-	BZHIQ            DX, BX, BX
-	SHRQ             $0x38, BX
-	KMOVQ            BX, K2
-	VMOVDQU64.Z      448(CX), K2, Z19
-	VCVTPD2PS.RZ_SAE Z19, Y20
-	VCVTPS2PD        Y20, Z21
-	VCMPPD           $0x0c, Z21, Z19, K2
-	VPANDQ           Z1, Z19, Z1
-	VCMPPD           $0x1d, Z2, Z1, K2, K3
-	VPORD            Y0, Y20, K2, Y20
-	VPADDD           Y0, Y20, K3, Y20
-	VINSERTI64X4     $0x01, Y20, Z17, Z0
-	VADDPS           Z3, Z16, Z1
-	VADDPS           Z3, Z0, Z2
-	VMOVDQA64        Z11, Z3
-	VPERMI2W         Z0, Z16, Z3
-	VPERMT2W         Z0, Z10, Z16
-	VPERMT2B         Z2, Z12, Z1
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z3, Z16
-	VPSRLW           $0x05, Z3, Z0
-	VPTERNLOGD       $0xea, Z14, Z6, Z0
-	VPAVGW           Z0, Z16, Z0
-	VPMINUW          Z15, Z0, Z0
-	VPCMPUW          $0x06, Z9, Z16, K2
-	VPCMPUW          $0x01, Z4, Z16, K3
-	VPSLLW           $0x04, Z0, Z0
-	VMOVDQU16        Z5, K2, Z0
-	VPABSB           Z1, Z1
-	VMOVDQU16        Z1, K3, Z0
-	VPTERNLOGD       $0xf8, Z8, Z3, Z0
-	VPERMT2B         Z0, Z13, Z18
-	VMOVDQU8         Z18, K1, (AX)
+	TESTQ        DX, DX
+	JZ           s5_done
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y16
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  64(CX), K2, Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  128(CX), K2, Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y16
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  192(CX), K2, Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z2, Z15, Z18
+	VADDPS       Z2, Z17, Z19
+	VMOVDQA64    Z10, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z9, Z15
+	VPERMT2B     Z19, Z11, Z18
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z20, Z15
+	VPSRLW       $0x05, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z5, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z8, Z15, K2
+	VPCMPUW      $0x01, Z3, Z15, K3
+	VPSLLW       $0x04, Z17, Z17
+	VMOVDQU16    Z4, K2, Z17
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K3, Z17
+	VPTERNLOGD   $0xf8, Z7, Z20, Z17
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  256(CX), K2, Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y16
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  320(CX), K2, Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  384(CX), K2, Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y16
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	SHRQ         $0x38, BX
+	KMOVQ        BX, K2
+	VMOVDQU64.Z  448(CX), K2, Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y0
+	VINSERTI64X4 $0x01, Y0, Z16, Z0
+	VADDPS       Z2, Z15, Z1
+	VADDPS       Z2, Z0, Z2
+	VMOVDQA64    Z10, Z10
+	VPERMI2W     Z0, Z15, Z10
+	VPERMT2W     Z0, Z9, Z15
+	VPERMT2B     Z2, Z11, Z1
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z10, Z15
+	VPSRLW       $0x05, Z10, Z0
+	VPTERNLOGD   $0xea, Z13, Z5, Z0
+	VPAVGW       Z0, Z15, Z0
+	VPMINUW      Z14, Z0, Z0
+	VPCMPUW      $0x06, Z8, Z15, K2
+	VPCMPUW      $0x01, Z3, Z15, K3
+	VPSLLW       $0x04, Z0, Z0
+	VMOVDQU16    Z4, K2, Z0
+	VPABSB       Z1, Z1
+	VMOVDQU16    Z1, K3, Z0
+	VPTERNLOGD   $0xf8, Z7, Z10, Z0
+	VPERMT2B     Z0, Z12, Z17
+	VMOVDQU8     Z17, K1, (AX)
 
 s5_done:
 	VZEROUPPER
@@ -15791,274 +15645,226 @@ s5_done:
 
 s5_fnuz:
 s5_fnuz_single:
-	CMPQ             DX, $0x00000040
-	JB               s5_fnuz_tail
-	VMOVDQU64        (CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z18
-	VCMPPD           $0x0c, Z18, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        64(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y18
-	VCVTPS2PD        Y18, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y18, K1, Y18
-	VPADDD           Y0, Y18, K2, Y18
-	VINSERTI64X4     $0x01, Y18, Z17, Z16
-	VMOVDQU64        128(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        192(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z18
-	VADDPS           Z3, Z16, Z19
-	VADDPS           Z3, Z18, Z20
-	VMOVDQA64        Z11, Z21
-	VPERMI2W         Z18, Z16, Z21
-	VPERMT2W         Z18, Z10, Z16
-	VPERMT2B         Z20, Z12, Z19
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z21, Z16
-	VPSRLW           $0x05, Z21, Z18
-	VPTERNLOGD       $0xea, Z14, Z6, Z18
-	VPAVGW           Z18, Z16, Z18
-	VPMINUW          Z15, Z18, Z18
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x04, Z18, Z18
-	VPTERNLOGD       $0xf8, Z8, Z21, Z18
-	VMOVDQU16        Z5, K1, Z18
-	VPABSB           Z19, Z16
-	VPTERNLOGD       $0xf8, Z8, Z19, Z16
-	VMOVDQU16        Z16, K2, Z18
-	VMOVDQU64        256(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        320(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z16
-	VMOVDQU64        384(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y17
-	VCVTPS2PD        Y17, Z20
-	VCMPPD           $0x0c, Z20, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        448(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y20
-	VCVTPS2PD        Y20, Z21
-	VCMPPD           $0x0c, Z21, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y20, K1, Y20
-	VPADDD           Y0, Y20, K2, Y20
-	VINSERTI64X4     $0x01, Y20, Z17, Z19
-	VADDPS           Z3, Z16, Z20
-	VADDPS           Z3, Z19, Z21
-	VMOVDQA64        Z11, Z22
-	VPERMI2W         Z19, Z16, Z22
-	VPERMT2W         Z19, Z10, Z16
-	VPERMT2B         Z21, Z12, Z20
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z22, Z16
-	VPSRLW           $0x05, Z22, Z19
-	VPTERNLOGD       $0xea, Z14, Z6, Z19
-	VPAVGW           Z19, Z16, Z19
-	VPMINUW          Z15, Z19, Z19
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x04, Z19, Z19
-	VPTERNLOGD       $0xf8, Z8, Z22, Z19
-	VMOVDQU16        Z5, K1, Z19
-	VPABSB           Z20, Z16
-	VPTERNLOGD       $0xf8, Z8, Z20, Z16
-	VMOVDQU16        Z16, K2, Z19
-	VPERMT2B         Z19, Z13, Z18
-	VMOVDQU64        Z18, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s5_fnuz_single
+	CMPQ         DX, $0x00000040
+	JB           s5_fnuz_tail
+	VMOVDQU64    (CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    64(CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    128(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y16
+	VMOVDQU64    192(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z2, Z15, Z18
+	VADDPS       Z2, Z17, Z19
+	VMOVDQA64    Z10, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z9, Z15
+	VPERMT2B     Z19, Z11, Z18
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z20, Z15
+	VPSRLW       $0x05, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z5, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x04, Z17, Z17
+	VPTERNLOGD   $0xf8, Z7, Z20, Z17
+	VMOVDQU16    Z4, K1, Z17
+	VPABSB       Z18, Z15
+	VPTERNLOGD   $0xf8, Z7, Z18, Z15
+	VMOVDQU16    Z15, K2, Z17
+	VMOVDQU64    256(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    320(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    384(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y16
+	VMOVDQU64    448(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z18
+	VADDPS       Z2, Z15, Z19
+	VADDPS       Z2, Z18, Z20
+	VMOVDQA64    Z10, Z21
+	VPERMI2W     Z18, Z15, Z21
+	VPERMT2W     Z18, Z9, Z15
+	VPERMT2B     Z20, Z11, Z19
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z21, Z15
+	VPSRLW       $0x05, Z21, Z18
+	VPTERNLOGD   $0xea, Z13, Z5, Z18
+	VPAVGW       Z18, Z15, Z18
+	VPMINUW      Z14, Z18, Z18
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x04, Z18, Z18
+	VPTERNLOGD   $0xf8, Z7, Z21, Z18
+	VMOVDQU16    Z4, K1, Z18
+	VPABSB       Z19, Z15
+	VPTERNLOGD   $0xf8, Z7, Z19, Z15
+	VMOVDQU16    Z15, K2, Z18
+	VPERMT2B     Z18, Z12, Z17
+	VMOVDQU64    Z17, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s5_fnuz_single
 
 s5_fnuz_tail:
-	TESTQ            DX, DX
-	JZ               s5_fnuz_done
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	KMOVQ            SI, K1
-	VMOVDQU64.Z      (CX), K1, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z18
-	VCMPPD           $0x0c, Z18, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x08, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      64(CX), K2, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y18
-	VCVTPS2PD        Y18, Z19
-	VCMPPD           $0x0c, Z19, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y18, K2, Y18
-	VPADDD           Y0, Y18, K3, Y18
-	VINSERTI64X4     $0x01, Y18, Z17, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x10, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      128(CX), K2, Z18
-	VCVTPD2PS.RZ_SAE Z18, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z18, K2
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x18, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      192(CX), K2, Z18
-	VCVTPD2PS.RZ_SAE Z18, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z18, K2
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K2, K3
-	VPORD            Y0, Y19, K2, Y19
-	VPADDD           Y0, Y19, K3, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z18
-	VADDPS           Z3, Z16, Z19
-	VADDPS           Z3, Z18, Z20
-	VMOVDQA64        Z11, Z21
-	VPERMI2W         Z18, Z16, Z21
-	VPERMT2W         Z18, Z10, Z16
-	VPERMT2B         Z20, Z12, Z19
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z21, Z16
-	VPSRLW           $0x05, Z21, Z18
-	VPTERNLOGD       $0xea, Z14, Z6, Z18
-	VPAVGW           Z18, Z16, Z18
-	VPMINUW          Z15, Z18, Z18
-	VPCMPUW          $0x06, Z9, Z16, K2
-	VPCMPUW          $0x01, Z4, Z16, K3
-	VPSLLW           $0x04, Z18, Z18
-	VPTERNLOGD       $0xf8, Z8, Z21, Z18
-	VMOVDQU16        Z5, K2, Z18
-	VPABSB           Z19, Z16
-	VPTERNLOGD       $0xf8, Z8, Z19, Z16
-	VMOVDQU16        Z16, K3, Z18
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x20, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      256(CX), K2, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x28, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      320(CX), K2, Z16
-	VCVTPD2PS.RZ_SAE Z16, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z16, K2
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K2, K3
-	VPORD            Y0, Y19, K2, Y19
-	VPADDD           Y0, Y19, K3, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z16
-	MOVQ             DX, BX
-	MOVQ             $-1, SI
-	BZHIQ            BX, SI, SI
-	SHRQ             $0x30, SI
-	KMOVQ            SI, K2
-	VMOVDQU64.Z      384(CX), K2, Z19
-	VCVTPD2PS.RZ_SAE Z19, Y17
-	VCVTPS2PD        Y17, Z20
-	VCMPPD           $0x0c, Z20, Z19, K2
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K2, K3
-	VPORD            Y0, Y17, K2, Y17
-	VPADDD           Y0, Y17, K3, Y17
-	MOVQ             $-1, BX
-	BZHIQ            DX, BX, BX
-	SHRQ             $0x38, BX
-	KMOVQ            BX, K2
-	VMOVDQU64.Z      448(CX), K2, Z19
-	VCVTPD2PS.RZ_SAE Z19, Y20
-	VCVTPS2PD        Y20, Z21
-	VCMPPD           $0x0c, Z21, Z19, K2
-	VPANDQ           Z1, Z19, Z1
-	VCMPPD           $0x1d, Z2, Z1, K2, K3
-	VPORD            Y0, Y20, K2, Y20
-	VPADDD           Y0, Y20, K3, Y20
-	VINSERTI64X4     $0x01, Y20, Z17, Z0
-	VADDPS           Z3, Z16, Z1
-	VADDPS           Z3, Z0, Z2
-	VMOVDQA64        Z11, Z3
-	VPERMI2W         Z0, Z16, Z3
-	VPERMT2W         Z0, Z10, Z16
-	VPERMT2B         Z2, Z12, Z1
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z3, Z16
-	VPSRLW           $0x05, Z3, Z0
-	VPTERNLOGD       $0xea, Z14, Z6, Z0
-	VPAVGW           Z0, Z16, Z0
-	VPMINUW          Z15, Z0, Z0
-	VPCMPUW          $0x06, Z9, Z16, K2
-	VPCMPUW          $0x01, Z4, Z16, K3
-	VPSLLW           $0x04, Z0, Z0
-	VPTERNLOGD       $0xf8, Z8, Z3, Z0
-	VMOVDQU16        Z5, K2, Z0
-	VPABSB           Z1, Z2
-	VPTERNLOGD       $0xf8, Z8, Z1, Z2
-	VMOVDQU16        Z2, K3, Z0
-	VPERMT2B         Z0, Z13, Z18
-	VMOVDQU8         Z18, K1, (AX)
+	TESTQ        DX, DX
+	JZ           s5_fnuz_done
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y16
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  64(CX), K2, Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  128(CX), K2, Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y16
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  192(CX), K2, Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z2, Z15, Z18
+	VADDPS       Z2, Z17, Z19
+	VMOVDQA64    Z10, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z9, Z15
+	VPERMT2B     Z19, Z11, Z18
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z20, Z15
+	VPSRLW       $0x05, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z5, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z8, Z15, K2
+	VPCMPUW      $0x01, Z3, Z15, K3
+	VPSLLW       $0x04, Z17, Z17
+	VPTERNLOGD   $0xf8, Z7, Z20, Z17
+	VMOVDQU16    Z4, K2, Z17
+	VPABSB       Z18, Z15
+	VPTERNLOGD   $0xf8, Z7, Z18, Z15
+	VMOVDQU16    Z15, K3, Z17
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  256(CX), K2, Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y16
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  320(CX), K2, Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K2
+	VMOVDQU64.Z  384(CX), K2, Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y16
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	SHRQ         $0x38, BX
+	KMOVQ        BX, K2
+	VMOVDQU64.Z  448(CX), K2, Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y0
+	VINSERTI64X4 $0x01, Y0, Z16, Z0
+	VADDPS       Z2, Z15, Z1
+	VADDPS       Z2, Z0, Z2
+	VMOVDQA64    Z10, Z10
+	VPERMI2W     Z0, Z15, Z10
+	VPERMT2W     Z0, Z9, Z15
+	VPERMT2B     Z2, Z11, Z1
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z10, Z15
+	VPSRLW       $0x05, Z10, Z0
+	VPTERNLOGD   $0xea, Z13, Z5, Z0
+	VPAVGW       Z0, Z15, Z0
+	VPMINUW      Z14, Z0, Z0
+	VPCMPUW      $0x06, Z8, Z15, K2
+	VPCMPUW      $0x01, Z3, Z15, K3
+	VPSLLW       $0x04, Z0, Z0
+	VPTERNLOGD   $0xf8, Z7, Z10, Z0
+	VMOVDQU16    Z4, K2, Z0
+	VPABSB       Z1, Z2
+	VPTERNLOGD   $0xf8, Z7, Z1, Z2
+	VMOVDQU16    Z2, K3, Z0
+	VPERMT2B     Z0, Z12, Z17
+	VMOVDQU8     Z17, K1, (AX)
 
 s5_fnuz_done:
 	VZEROUPPER
@@ -16973,6 +16779,296 @@ s6_tail:
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
 	VMOVDQU8     Y11, K1, (AX)
+
+s6_done:
+	VZEROUPPER
+	RET
+
+// func f64ToF4AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
+TEXT ·f64ToF4AVX512W(SB), NOSPLIT, $0-32
+	MOVQ         $0x000000001fffffff, AX
+	VPBROADCASTQ AX, Z0
+	MOVQ         $0xffffffffe0000000, AX
+	VPBROADCASTQ AX, Z1
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         12(BX), SI
+	ADDL         $0x00400000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         8(BX), SI
+	SHRL         $0x10, SI
+	VPBROADCASTW SI, Z3
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x7f807f80, SI
+	VPBROADCASTD SI, Z8
+	VMOVDQU64    evenwords<>+0(SB), Z9
+	VMOVDQU64    oddwords<>+0(SB), Z10
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z11
+	VMOVDQU64    oddbytes<>+0(SB), Z12
+	MOVL         $0x07070707, SI
+	VPBROADCASTD SI, Z13
+	MOVL         $0x0f0f0f0f, SI
+	VPBROADCASTD SI, Z14
+	MOVL         4(BX), SI
+	SHLL         $0x06, SI
+	NEGL         SI
+	ADDL         $0x0000001e, SI
+	VPBROADCASTW SI, Z15
+	MOVL         20(BX), BX
+	SHLL         $0x05, BX
+	ADDL         $0x0000801f, BX
+	VPBROADCASTW BX, Z16
+
+s6_single:
+	CMPQ         DX, $0x00000020
+	JB           s6_tail
+	VMOVDQU64    (CX), Z17
+	VPANDQ       Z0, Z17, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z17
+	VCVTPD2PS    Z17, Y18
+	VMOVDQU64    64(CX), Z17
+	VPANDQ       Z0, Z17, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z18, Z17
+	VMOVDQU64    128(CX), Z19
+	VPANDQ       Z0, Z19, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z19
+	VCVTPD2PS    Z19, Y18
+	VMOVDQU64    192(CX), Z19
+	VPANDQ       Z0, Z19, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z19
+	VCVTPD2PS    Z19, Y19
+	VINSERTI64X4 $0x01, Y19, Z18, Z19
+	VADDPS       Z2, Z17, Z20
+	VADDPS       Z2, Z19, Z21
+	VMOVDQA64    Z10, Z22
+	VPERMI2W     Z19, Z17, Z22
+	VPERMT2W     Z19, Z9, Z17
+	VPERMT2B     Z21, Z11, Z20
+	VPMINUW      Z5, Z17, Z17
+	VPTERNLOGD   $0xa8, Z6, Z22, Z17
+	VPSRLW       $0x06, Z22, Z19
+	VPTERNLOGD   $0xea, Z15, Z5, Z19
+	VPAVGW       Z19, Z17, Z19
+	VPMINUW      Z16, Z19, Z19
+	VPCMPUW      $0x06, Z8, Z17, K1
+	VPCMPUW      $0x01, Z3, Z17, K2
+	VPSLLW       $0x03, Z19, Z19
+	VMOVDQU16    Z4, K1, Z19
+	VPABSB       Z20, Z20
+	VMOVDQU16    Z20, K2, Z19
+	VPTERNLOGD   $0xf8, Z7, Z22, Z19
+	VMOVDQU64    256(CX), Z17
+	VPANDQ       Z0, Z17, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z17
+	VCVTPD2PS    Z17, Y18
+	VMOVDQU64    320(CX), Z17
+	VPANDQ       Z0, Z17, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z18, Z17
+	VMOVDQU64    384(CX), Z20
+	VPANDQ       Z0, Z20, Z21
+	VPADDQ       Z0, Z21, Z21
+	VPTERNLOGD   $0xa8, Z1, Z21, Z20
+	VCVTPD2PS    Z20, Y18
+	VMOVDQU64    448(CX), Z20
+	VPANDQ       Z0, Z20, Z21
+	VPADDQ       Z0, Z21, Z21
+	VPTERNLOGD   $0xa8, Z1, Z21, Z20
+	VCVTPD2PS    Z20, Y20
+	VINSERTI64X4 $0x01, Y20, Z18, Z20
+	VADDPS       Z2, Z17, Z21
+	VADDPS       Z2, Z20, Z22
+	VMOVDQA64    Z10, Z23
+	VPERMI2W     Z20, Z17, Z23
+	VPERMT2W     Z20, Z9, Z17
+	VPERMT2B     Z22, Z11, Z21
+	VPMINUW      Z5, Z17, Z17
+	VPTERNLOGD   $0xa8, Z6, Z23, Z17
+	VPSRLW       $0x06, Z23, Z20
+	VPTERNLOGD   $0xea, Z15, Z5, Z20
+	VPAVGW       Z20, Z17, Z20
+	VPMINUW      Z16, Z20, Z20
+	VPCMPUW      $0x06, Z8, Z17, K1
+	VPCMPUW      $0x01, Z3, Z17, K2
+	VPSLLW       $0x03, Z20, Z20
+	VMOVDQU16    Z4, K1, Z20
+	VPABSB       Z21, Z21
+	VMOVDQU16    Z21, K2, Z20
+	VPTERNLOGD   $0xf8, Z7, Z23, Z20
+	VPERMT2B     Z20, Z12, Z19
+	VPSRLW       $0x04, Z19, Z17
+	VPTERNLOGD   $0xe4, Z13, Z17, Z19
+	VPSRLW       $0x04, Z19, Z17
+	VPTERNLOGD   $0xe4, Z14, Z17, Z19
+	VPMOVWB      Z19, Y19
+	VMOVDQU64    Y19, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          s6_single
+
+s6_tail:
+	TESTQ        DX, DX
+	JZ           s6_done
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (CX), K1, Z17
+	VPANDQ       Z0, Z17, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z17
+	VCVTPD2PS    Z17, Y18
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x08, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  64(CX), K1, Z17
+	VPANDQ       Z0, Z17, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z18, Z17
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  128(CX), K1, Z19
+	VPANDQ       Z0, Z19, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z19
+	VCVTPD2PS    Z19, Y18
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x18, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  192(CX), K1, Z19
+	VPANDQ       Z0, Z19, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z19
+	VCVTPD2PS    Z19, Y19
+	VINSERTI64X4 $0x01, Y19, Z18, Z19
+	VADDPS       Z2, Z17, Z20
+	VADDPS       Z2, Z19, Z21
+	VMOVDQA64    Z10, Z22
+	VPERMI2W     Z19, Z17, Z22
+	VPERMT2W     Z19, Z9, Z17
+	VPERMT2B     Z21, Z11, Z20
+	VPMINUW      Z5, Z17, Z17
+	VPTERNLOGD   $0xa8, Z6, Z22, Z17
+	VPSRLW       $0x06, Z22, Z19
+	VPTERNLOGD   $0xea, Z15, Z5, Z19
+	VPAVGW       Z19, Z17, Z19
+	VPMINUW      Z16, Z19, Z19
+	VPCMPUW      $0x06, Z8, Z17, K1
+	VPCMPUW      $0x01, Z3, Z17, K2
+	VPSLLW       $0x03, Z19, Z19
+	VMOVDQU16    Z4, K1, Z19
+	VPABSB       Z20, Z20
+	VMOVDQU16    Z20, K2, Z19
+	VPTERNLOGD   $0xf8, Z7, Z22, Z19
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  256(CX), K1, Z17
+	VPANDQ       Z0, Z17, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z17
+	VCVTPD2PS    Z17, Y18
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x28, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  320(CX), K1, Z17
+	VPANDQ       Z0, Z17, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z18, Z17
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x30, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  384(CX), K1, Z20
+	VPANDQ       Z0, Z20, Z21
+	VPADDQ       Z0, Z21, Z21
+	VPTERNLOGD   $0xa8, Z1, Z21, Z20
+	VCVTPD2PS    Z20, Y18
+	MOVQ         DX, BX
+	SHLQ         $0x01, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x38, SI
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  448(CX), K1, Z20
+	VPANDQ       Z0, Z20, Z21
+	VPADDQ       Z0, Z21, Z21
+	VPTERNLOGD   $0xa8, Z1, Z21, Z20
+	VCVTPD2PS    Z20, Y0
+	VINSERTI64X4 $0x01, Y0, Z18, Z0
+	VADDPS       Z2, Z17, Z1
+	VADDPS       Z2, Z0, Z2
+	VMOVDQA64    Z10, Z10
+	VPERMI2W     Z0, Z17, Z10
+	VPERMT2W     Z0, Z9, Z17
+	VPERMT2B     Z2, Z11, Z1
+	VPMINUW      Z5, Z17, Z17
+	VPTERNLOGD   $0xa8, Z6, Z10, Z17
+	VPSRLW       $0x06, Z10, Z0
+	VPTERNLOGD   $0xea, Z15, Z5, Z0
+	VPAVGW       Z0, Z17, Z0
+	VPMINUW      Z16, Z0, Z0
+	VPCMPUW      $0x06, Z8, Z17, K1
+	VPCMPUW      $0x01, Z3, Z17, K2
+	VPSLLW       $0x03, Z0, Z0
+	VMOVDQU16    Z4, K1, Z0
+	VPABSB       Z1, Z1
+	VMOVDQU16    Z1, K2, Z0
+	VPTERNLOGD   $0xf8, Z7, Z10, Z0
+	VPERMT2B     Z0, Z12, Z19
+	VPSRLW       $0x04, Z19, Z0
+	VPTERNLOGD   $0xe4, Z13, Z0, Z19
+	VPSRLW       $0x04, Z19, Z0
+	VPTERNLOGD   $0xe4, Z14, Z0, Z19
+	VPMOVWB      Z19, Y19
+	MOVQ         DX, CX
+	MOVQ         $-1, DX
+	BZHIQ        CX, DX, DX
+	KMOVQ        DX, K1
+	VMOVDQU8     Y19, K1, (AX)
 
 s6_done:
 	VZEROUPPER
@@ -19523,169 +19619,143 @@ s5_fnuz_done:
 	RET
 
 // func f64ToF8AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
 TEXT ·f64ToF8AVX512WNT(SB), NOSPLIT, $0-40
-	MOVL         $0x00000001, AX
-	VPBROADCASTD AX, Z0
-	MOVQ         $0x7fffffffffffffff, AX
+	MOVQ         $0x000000001fffffff, AX
+	VPBROADCASTQ AX, Z0
+	MOVQ         $0xffffffffe0000000, AX
 	VPBROADCASTQ AX, Z1
-	MOVQ         $0x47f0000000000000, AX
-	VPBROADCASTQ AX, Z2
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
 	MOVL         12(BX), SI
 	ADDL         $0x00400000, SI
-	VPBROADCASTD SI, Z3
+	VPBROADCASTD SI, Z2
 	MOVL         8(BX), SI
 	SHRL         $0x10, SI
-	VPBROADCASTW SI, Z4
+	VPBROADCASTW SI, Z3
 	MOVL         24(BX), SI
 	SHLL         $0x08, SI
-	VPBROADCASTW SI, Z5
+	VPBROADCASTW SI, Z4
 	MOVL         $0x00010001, SI
-	VPBROADCASTD SI, Z6
+	VPBROADCASTD SI, Z5
 	MOVL         $0x7fff7fff, SI
-	VPBROADCASTD SI, Z7
+	VPBROADCASTD SI, Z6
 	MOVL         $0x80008000, SI
-	VPBROADCASTD SI, Z8
+	VPBROADCASTD SI, Z7
 	MOVL         $0x7f807f80, SI
-	VPBROADCASTD SI, Z9
-	VMOVDQU64    evenwords<>+0(SB), Z10
-	VMOVDQU64    oddwords<>+0(SB), Z11
-	VMOVDQU64    dwordlowbytes<>+0(SB), Z12
-	VMOVDQU64    oddbytes<>+0(SB), Z13
+	VPBROADCASTD SI, Z8
+	VMOVDQU64    evenwords<>+0(SB), Z9
+	VMOVDQU64    oddwords<>+0(SB), Z10
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z11
+	VMOVDQU64    oddbytes<>+0(SB), Z12
 	CMPL         (BX), $0x14
 	JNE          s5
 	MOVL         4(BX), SI
 	SHLL         $0x04, SI
 	NEGL         SI
 	ADDL         $0x00000006, SI
-	VPBROADCASTW SI, Z14
+	VPBROADCASTW SI, Z13
 	MOVL         20(BX), SI
 	SHLL         $0x03, SI
 	ADDL         $0x00008007, SI
-	VPBROADCASTW SI, Z15
+	VPBROADCASTW SI, Z14
 	CMPL         28(BX), $0x00
 	JE           s4_fnuz
 	MOVQ         DX, BX
 
 s4_body:
-	CMPQ             DX, $0x00000040
-	JB               s4_done
-	VMOVDQU64        (CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z18
-	VCMPPD           $0x0c, Z18, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        64(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y18
-	VCVTPS2PD        Y18, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y18, K1, Y18
-	VPADDD           Y0, Y18, K2, Y18
-	VINSERTI64X4     $0x01, Y18, Z17, Z16
-	VMOVDQU64        128(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        192(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z18
-	VADDPS           Z3, Z16, Z19
-	VADDPS           Z3, Z18, Z20
-	VMOVDQA64        Z11, Z21
-	VPERMI2W         Z18, Z16, Z21
-	VPERMT2W         Z18, Z10, Z16
-	VPERMT2B         Z20, Z12, Z19
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z21, Z16
-	VPSRLW           $0x04, Z21, Z18
-	VPTERNLOGD       $0xea, Z14, Z6, Z18
-	VPAVGW           Z18, Z16, Z18
-	VPMINUW          Z15, Z18, Z18
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x05, Z18, Z18
-	VMOVDQU16        Z5, K1, Z18
-	VPABSB           Z19, Z19
-	VMOVDQU16        Z19, K2, Z18
-	VPTERNLOGD       $0xf8, Z8, Z21, Z18
-	VMOVDQU64        256(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        320(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z16
-	VMOVDQU64        384(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y17
-	VCVTPS2PD        Y17, Z20
-	VCMPPD           $0x0c, Z20, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        448(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y20
-	VCVTPS2PD        Y20, Z21
-	VCMPPD           $0x0c, Z21, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y20, K1, Y20
-	VPADDD           Y0, Y20, K2, Y20
-	VINSERTI64X4     $0x01, Y20, Z17, Z19
-	VADDPS           Z3, Z16, Z20
-	VADDPS           Z3, Z19, Z21
-	VMOVDQA64        Z11, Z22
-	VPERMI2W         Z19, Z16, Z22
-	VPERMT2W         Z19, Z10, Z16
-	VPERMT2B         Z21, Z12, Z20
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z22, Z16
-	VPSRLW           $0x04, Z22, Z19
-	VPTERNLOGD       $0xea, Z14, Z6, Z19
-	VPAVGW           Z19, Z16, Z19
-	VPMINUW          Z15, Z19, Z19
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x05, Z19, Z19
-	VMOVDQU16        Z5, K1, Z19
-	VPABSB           Z20, Z20
-	VMOVDQU16        Z20, K2, Z19
-	VPTERNLOGD       $0xf8, Z8, Z22, Z19
-	VPERMT2B         Z19, Z13, Z18
-	VMOVNTDQ         Z18, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s4_body
+	CMPQ         DX, $0x00000040
+	JB           s4_done
+	VMOVDQU64    (CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    64(CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    128(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y16
+	VMOVDQU64    192(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z2, Z15, Z18
+	VADDPS       Z2, Z17, Z19
+	VMOVDQA64    Z10, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z9, Z15
+	VPERMT2B     Z19, Z11, Z18
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z20, Z15
+	VPSRLW       $0x04, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z5, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x05, Z17, Z17
+	VMOVDQU16    Z4, K1, Z17
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K2, Z17
+	VPTERNLOGD   $0xf8, Z7, Z20, Z17
+	VMOVDQU64    256(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    320(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    384(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y16
+	VMOVDQU64    448(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z18
+	VADDPS       Z2, Z15, Z19
+	VADDPS       Z2, Z18, Z20
+	VMOVDQA64    Z10, Z21
+	VPERMI2W     Z18, Z15, Z21
+	VPERMT2W     Z18, Z9, Z15
+	VPERMT2B     Z20, Z11, Z19
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z21, Z15
+	VPSRLW       $0x04, Z21, Z18
+	VPTERNLOGD   $0xea, Z13, Z5, Z18
+	VPAVGW       Z18, Z15, Z18
+	VPMINUW      Z14, Z18, Z18
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x05, Z18, Z18
+	VMOVDQU16    Z4, K1, Z18
+	VPABSB       Z19, Z19
+	VMOVDQU16    Z19, K2, Z18
+	VPTERNLOGD   $0xf8, Z7, Z21, Z18
+	VPERMT2B     Z18, Z12, Z17
+	VMOVNTDQ     Z17, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s4_body
 
 s4_done:
 	SFENCE
@@ -19698,122 +19768,98 @@ s4_fnuz:
 	MOVQ DX, BX
 
 s4_fnuz_body:
-	CMPQ             DX, $0x00000040
-	JB               s4_fnuz_done
-	VMOVDQU64        (CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z18
-	VCMPPD           $0x0c, Z18, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        64(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y18
-	VCVTPS2PD        Y18, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y18, K1, Y18
-	VPADDD           Y0, Y18, K2, Y18
-	VINSERTI64X4     $0x01, Y18, Z17, Z16
-	VMOVDQU64        128(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        192(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z18
-	VADDPS           Z3, Z16, Z19
-	VADDPS           Z3, Z18, Z20
-	VMOVDQA64        Z11, Z21
-	VPERMI2W         Z18, Z16, Z21
-	VPERMT2W         Z18, Z10, Z16
-	VPERMT2B         Z20, Z12, Z19
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z21, Z16
-	VPSRLW           $0x04, Z21, Z18
-	VPTERNLOGD       $0xea, Z14, Z6, Z18
-	VPAVGW           Z18, Z16, Z18
-	VPMINUW          Z15, Z18, Z18
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x05, Z18, Z18
-	VPTERNLOGD       $0xf8, Z8, Z21, Z18
-	VMOVDQU16        Z5, K1, Z18
-	VPABSB           Z19, Z16
-	VPTERNLOGD       $0xf8, Z8, Z19, Z16
-	VMOVDQU16        Z16, K2, Z18
-	VMOVDQU64        256(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        320(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z16
-	VMOVDQU64        384(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y17
-	VCVTPS2PD        Y17, Z20
-	VCMPPD           $0x0c, Z20, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        448(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y20
-	VCVTPS2PD        Y20, Z21
-	VCMPPD           $0x0c, Z21, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y20, K1, Y20
-	VPADDD           Y0, Y20, K2, Y20
-	VINSERTI64X4     $0x01, Y20, Z17, Z19
-	VADDPS           Z3, Z16, Z20
-	VADDPS           Z3, Z19, Z21
-	VMOVDQA64        Z11, Z22
-	VPERMI2W         Z19, Z16, Z22
-	VPERMT2W         Z19, Z10, Z16
-	VPERMT2B         Z21, Z12, Z20
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z22, Z16
-	VPSRLW           $0x04, Z22, Z19
-	VPTERNLOGD       $0xea, Z14, Z6, Z19
-	VPAVGW           Z19, Z16, Z19
-	VPMINUW          Z15, Z19, Z19
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x05, Z19, Z19
-	VPTERNLOGD       $0xf8, Z8, Z22, Z19
-	VMOVDQU16        Z5, K1, Z19
-	VPABSB           Z20, Z16
-	VPTERNLOGD       $0xf8, Z8, Z20, Z16
-	VMOVDQU16        Z16, K2, Z19
-	VPERMT2B         Z19, Z13, Z18
-	VMOVNTDQ         Z18, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s4_fnuz_body
+	CMPQ         DX, $0x00000040
+	JB           s4_fnuz_done
+	VMOVDQU64    (CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    64(CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    128(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y16
+	VMOVDQU64    192(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z2, Z15, Z18
+	VADDPS       Z2, Z17, Z19
+	VMOVDQA64    Z10, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z9, Z15
+	VPERMT2B     Z19, Z11, Z18
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z20, Z15
+	VPSRLW       $0x04, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z5, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x05, Z17, Z17
+	VPTERNLOGD   $0xf8, Z7, Z20, Z17
+	VMOVDQU16    Z4, K1, Z17
+	VPABSB       Z18, Z15
+	VPTERNLOGD   $0xf8, Z7, Z18, Z15
+	VMOVDQU16    Z15, K2, Z17
+	VMOVDQU64    256(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    320(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    384(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y16
+	VMOVDQU64    448(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z18
+	VADDPS       Z2, Z15, Z19
+	VADDPS       Z2, Z18, Z20
+	VMOVDQA64    Z10, Z21
+	VPERMI2W     Z18, Z15, Z21
+	VPERMT2W     Z18, Z9, Z15
+	VPERMT2B     Z20, Z11, Z19
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z21, Z15
+	VPSRLW       $0x04, Z21, Z18
+	VPTERNLOGD   $0xea, Z13, Z5, Z18
+	VPAVGW       Z18, Z15, Z18
+	VPMINUW      Z14, Z18, Z18
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x05, Z18, Z18
+	VPTERNLOGD   $0xf8, Z7, Z21, Z18
+	VMOVDQU16    Z4, K1, Z18
+	VPABSB       Z19, Z15
+	VPTERNLOGD   $0xf8, Z7, Z19, Z15
+	VMOVDQU16    Z15, K2, Z18
+	VPERMT2B     Z18, Z12, Z17
+	VMOVNTDQ     Z17, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s4_fnuz_body
 
 s4_fnuz_done:
 	SFENCE
@@ -19827,130 +19873,106 @@ s5:
 	SHLL         $0x05, SI
 	NEGL         SI
 	ADDL         $0x0000000e, SI
-	VPBROADCASTW SI, Z14
+	VPBROADCASTW SI, Z13
 	MOVL         20(BX), SI
 	SHLL         $0x04, SI
 	ADDL         $0x0000800f, SI
-	VPBROADCASTW SI, Z15
+	VPBROADCASTW SI, Z14
 	CMPL         28(BX), $0x00
 	JE           s5_fnuz
 	MOVQ         DX, BX
 
 s5_body:
-	CMPQ             DX, $0x00000040
-	JB               s5_done
-	VMOVDQU64        (CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z18
-	VCMPPD           $0x0c, Z18, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        64(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y18
-	VCVTPS2PD        Y18, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y18, K1, Y18
-	VPADDD           Y0, Y18, K2, Y18
-	VINSERTI64X4     $0x01, Y18, Z17, Z16
-	VMOVDQU64        128(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        192(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z18
-	VADDPS           Z3, Z16, Z19
-	VADDPS           Z3, Z18, Z20
-	VMOVDQA64        Z11, Z21
-	VPERMI2W         Z18, Z16, Z21
-	VPERMT2W         Z18, Z10, Z16
-	VPERMT2B         Z20, Z12, Z19
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z21, Z16
-	VPSRLW           $0x05, Z21, Z18
-	VPTERNLOGD       $0xea, Z14, Z6, Z18
-	VPAVGW           Z18, Z16, Z18
-	VPMINUW          Z15, Z18, Z18
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x04, Z18, Z18
-	VMOVDQU16        Z5, K1, Z18
-	VPABSB           Z19, Z19
-	VMOVDQU16        Z19, K2, Z18
-	VPTERNLOGD       $0xf8, Z8, Z21, Z18
-	VMOVDQU64        256(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        320(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z16
-	VMOVDQU64        384(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y17
-	VCVTPS2PD        Y17, Z20
-	VCMPPD           $0x0c, Z20, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        448(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y20
-	VCVTPS2PD        Y20, Z21
-	VCMPPD           $0x0c, Z21, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y20, K1, Y20
-	VPADDD           Y0, Y20, K2, Y20
-	VINSERTI64X4     $0x01, Y20, Z17, Z19
-	VADDPS           Z3, Z16, Z20
-	VADDPS           Z3, Z19, Z21
-	VMOVDQA64        Z11, Z22
-	VPERMI2W         Z19, Z16, Z22
-	VPERMT2W         Z19, Z10, Z16
-	VPERMT2B         Z21, Z12, Z20
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z22, Z16
-	VPSRLW           $0x05, Z22, Z19
-	VPTERNLOGD       $0xea, Z14, Z6, Z19
-	VPAVGW           Z19, Z16, Z19
-	VPMINUW          Z15, Z19, Z19
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x04, Z19, Z19
-	VMOVDQU16        Z5, K1, Z19
-	VPABSB           Z20, Z20
-	VMOVDQU16        Z20, K2, Z19
-	VPTERNLOGD       $0xf8, Z8, Z22, Z19
-	VPERMT2B         Z19, Z13, Z18
-	VMOVNTDQ         Z18, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s5_body
+	CMPQ         DX, $0x00000040
+	JB           s5_done
+	VMOVDQU64    (CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    64(CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    128(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y16
+	VMOVDQU64    192(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z2, Z15, Z18
+	VADDPS       Z2, Z17, Z19
+	VMOVDQA64    Z10, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z9, Z15
+	VPERMT2B     Z19, Z11, Z18
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z20, Z15
+	VPSRLW       $0x05, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z5, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x04, Z17, Z17
+	VMOVDQU16    Z4, K1, Z17
+	VPABSB       Z18, Z18
+	VMOVDQU16    Z18, K2, Z17
+	VPTERNLOGD   $0xf8, Z7, Z20, Z17
+	VMOVDQU64    256(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    320(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    384(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y16
+	VMOVDQU64    448(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z18
+	VADDPS       Z2, Z15, Z19
+	VADDPS       Z2, Z18, Z20
+	VMOVDQA64    Z10, Z21
+	VPERMI2W     Z18, Z15, Z21
+	VPERMT2W     Z18, Z9, Z15
+	VPERMT2B     Z20, Z11, Z19
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z21, Z15
+	VPSRLW       $0x05, Z21, Z18
+	VPTERNLOGD   $0xea, Z13, Z5, Z18
+	VPAVGW       Z18, Z15, Z18
+	VPMINUW      Z14, Z18, Z18
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x04, Z18, Z18
+	VMOVDQU16    Z4, K1, Z18
+	VPABSB       Z19, Z19
+	VMOVDQU16    Z19, K2, Z18
+	VPTERNLOGD   $0xf8, Z7, Z21, Z18
+	VPERMT2B     Z18, Z12, Z17
+	VMOVNTDQ     Z17, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s5_body
 
 s5_done:
 	SFENCE
@@ -19963,122 +19985,98 @@ s5_fnuz:
 	MOVQ DX, BX
 
 s5_fnuz_body:
-	CMPQ             DX, $0x00000040
-	JB               s5_fnuz_done
-	VMOVDQU64        (CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z18
-	VCMPPD           $0x0c, Z18, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        64(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y18
-	VCVTPS2PD        Y18, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y18, K1, Y18
-	VPADDD           Y0, Y18, K2, Y18
-	VINSERTI64X4     $0x01, Y18, Z17, Z16
-	VMOVDQU64        128(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        192(CX), Z18
-	VCVTPD2PS.RZ_SAE Z18, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z18, K1
-	VPANDQ           Z1, Z18, Z18
-	VCMPPD           $0x1d, Z2, Z18, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z18
-	VADDPS           Z3, Z16, Z19
-	VADDPS           Z3, Z18, Z20
-	VMOVDQA64        Z11, Z21
-	VPERMI2W         Z18, Z16, Z21
-	VPERMT2W         Z18, Z10, Z16
-	VPERMT2B         Z20, Z12, Z19
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z21, Z16
-	VPSRLW           $0x05, Z21, Z18
-	VPTERNLOGD       $0xea, Z14, Z6, Z18
-	VPAVGW           Z18, Z16, Z18
-	VPMINUW          Z15, Z18, Z18
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x04, Z18, Z18
-	VPTERNLOGD       $0xf8, Z8, Z21, Z18
-	VMOVDQU16        Z5, K1, Z18
-	VPABSB           Z19, Z16
-	VPTERNLOGD       $0xf8, Z8, Z19, Z16
-	VMOVDQU16        Z16, K2, Z18
-	VMOVDQU64        256(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y17
-	VCVTPS2PD        Y17, Z19
-	VCMPPD           $0x0c, Z19, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        320(CX), Z16
-	VCVTPD2PS.RZ_SAE Z16, Y19
-	VCVTPS2PD        Y19, Z20
-	VCMPPD           $0x0c, Z20, Z16, K1
-	VPANDQ           Z1, Z16, Z16
-	VCMPPD           $0x1d, Z2, Z16, K1, K2
-	VPORD            Y0, Y19, K1, Y19
-	VPADDD           Y0, Y19, K2, Y19
-	VINSERTI64X4     $0x01, Y19, Z17, Z16
-	VMOVDQU64        384(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y17
-	VCVTPS2PD        Y17, Z20
-	VCMPPD           $0x0c, Z20, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y17, K1, Y17
-	VPADDD           Y0, Y17, K2, Y17
-	VMOVDQU64        448(CX), Z19
-	VCVTPD2PS.RZ_SAE Z19, Y20
-	VCVTPS2PD        Y20, Z21
-	VCMPPD           $0x0c, Z21, Z19, K1
-	VPANDQ           Z1, Z19, Z19
-	VCMPPD           $0x1d, Z2, Z19, K1, K2
-	VPORD            Y0, Y20, K1, Y20
-	VPADDD           Y0, Y20, K2, Y20
-	VINSERTI64X4     $0x01, Y20, Z17, Z19
-	VADDPS           Z3, Z16, Z20
-	VADDPS           Z3, Z19, Z21
-	VMOVDQA64        Z11, Z22
-	VPERMI2W         Z19, Z16, Z22
-	VPERMT2W         Z19, Z10, Z16
-	VPERMT2B         Z21, Z12, Z20
-	VPMINUW          Z6, Z16, Z16
-	VPTERNLOGD       $0xa8, Z7, Z22, Z16
-	VPSRLW           $0x05, Z22, Z19
-	VPTERNLOGD       $0xea, Z14, Z6, Z19
-	VPAVGW           Z19, Z16, Z19
-	VPMINUW          Z15, Z19, Z19
-	VPCMPUW          $0x06, Z9, Z16, K1
-	VPCMPUW          $0x01, Z4, Z16, K2
-	VPSLLW           $0x04, Z19, Z19
-	VPTERNLOGD       $0xf8, Z8, Z22, Z19
-	VMOVDQU16        Z5, K1, Z19
-	VPABSB           Z20, Z16
-	VPTERNLOGD       $0xf8, Z8, Z20, Z16
-	VMOVDQU16        Z16, K2, Z19
-	VPERMT2B         Z19, Z13, Z18
-	VMOVNTDQ         Z18, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000040, AX
-	SUBQ             $0x00000040, DX
-	JMP              s5_fnuz_body
+	CMPQ         DX, $0x00000040
+	JB           s5_fnuz_done
+	VMOVDQU64    (CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    64(CX), Z15
+	VPANDQ       Z0, Z15, Z17
+	VPADDQ       Z0, Z17, Z17
+	VPTERNLOGD   $0xa8, Z1, Z17, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    128(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y16
+	VMOVDQU64    192(CX), Z17
+	VPANDQ       Z0, Z17, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z17
+	VADDPS       Z2, Z15, Z18
+	VADDPS       Z2, Z17, Z19
+	VMOVDQA64    Z10, Z20
+	VPERMI2W     Z17, Z15, Z20
+	VPERMT2W     Z17, Z9, Z15
+	VPERMT2B     Z19, Z11, Z18
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z20, Z15
+	VPSRLW       $0x05, Z20, Z17
+	VPTERNLOGD   $0xea, Z13, Z5, Z17
+	VPAVGW       Z17, Z15, Z17
+	VPMINUW      Z14, Z17, Z17
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x04, Z17, Z17
+	VPTERNLOGD   $0xf8, Z7, Z20, Z17
+	VMOVDQU16    Z4, K1, Z17
+	VPABSB       Z18, Z15
+	VPTERNLOGD   $0xf8, Z7, Z18, Z15
+	VMOVDQU16    Z15, K2, Z17
+	VMOVDQU64    256(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y16
+	VMOVDQU64    320(CX), Z15
+	VPANDQ       Z0, Z15, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPTERNLOGD   $0xa8, Z1, Z18, Z15
+	VCVTPD2PS    Z15, Y15
+	VINSERTI64X4 $0x01, Y15, Z16, Z15
+	VMOVDQU64    384(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y16
+	VMOVDQU64    448(CX), Z18
+	VPANDQ       Z0, Z18, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z18
+	VCVTPD2PS    Z18, Y18
+	VINSERTI64X4 $0x01, Y18, Z16, Z18
+	VADDPS       Z2, Z15, Z19
+	VADDPS       Z2, Z18, Z20
+	VMOVDQA64    Z10, Z21
+	VPERMI2W     Z18, Z15, Z21
+	VPERMT2W     Z18, Z9, Z15
+	VPERMT2B     Z20, Z11, Z19
+	VPMINUW      Z5, Z15, Z15
+	VPTERNLOGD   $0xa8, Z6, Z21, Z15
+	VPSRLW       $0x05, Z21, Z18
+	VPTERNLOGD   $0xea, Z13, Z5, Z18
+	VPAVGW       Z18, Z15, Z18
+	VPMINUW      Z14, Z18, Z18
+	VPCMPUW      $0x06, Z8, Z15, K1
+	VPCMPUW      $0x01, Z3, Z15, K2
+	VPSLLW       $0x04, Z18, Z18
+	VPTERNLOGD   $0xf8, Z7, Z21, Z18
+	VMOVDQU16    Z4, K1, Z18
+	VPABSB       Z19, Z15
+	VPTERNLOGD   $0xf8, Z7, Z19, Z15
+	VMOVDQU16    Z15, K2, Z18
+	VPERMT2B     Z18, Z12, Z17
+	VMOVNTDQ     Z17, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s5_fnuz_body
 
 s5_fnuz_done:
 	SFENCE
@@ -20806,6 +20804,245 @@ s6_body:
 	VPTERNLOGD   $0xe4, Z7, Z10, Z11
 	VPMOVWB      Z11, Y11
 	VMOVNTDQ     Y11, 32(AX)
+	ADDQ         $0x00000400, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          s6_body
+
+s6_done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func f64ToF4AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·f64ToF4AVX512WNT(SB), NOSPLIT, $0-40
+	MOVQ         $0x000000001fffffff, AX
+	VPBROADCASTQ AX, Z0
+	MOVQ         $0xffffffffe0000000, AX
+	VPBROADCASTQ AX, Z1
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         12(BX), SI
+	ADDL         $0x00400000, SI
+	VPBROADCASTD SI, Z2
+	MOVL         8(BX), SI
+	SHRL         $0x10, SI
+	VPBROADCASTW SI, Z3
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z4
+	MOVL         $0x00010001, SI
+	VPBROADCASTD SI, Z5
+	MOVL         $0x7fff7fff, SI
+	VPBROADCASTD SI, Z6
+	MOVL         $0x80008000, SI
+	VPBROADCASTD SI, Z7
+	MOVL         $0x7f807f80, SI
+	VPBROADCASTD SI, Z8
+	VMOVDQU64    evenwords<>+0(SB), Z9
+	VMOVDQU64    oddwords<>+0(SB), Z10
+	VMOVDQU64    dwordlowbytes<>+0(SB), Z11
+	VMOVDQU64    oddbytes<>+0(SB), Z12
+	MOVL         $0x07070707, SI
+	VPBROADCASTD SI, Z13
+	MOVL         $0x0f0f0f0f, SI
+	VPBROADCASTD SI, Z14
+	MOVL         4(BX), SI
+	SHLL         $0x06, SI
+	NEGL         SI
+	ADDL         $0x0000001e, SI
+	VPBROADCASTW SI, Z15
+	MOVL         20(BX), BX
+	SHLL         $0x05, BX
+	ADDL         $0x0000801f, BX
+	VPBROADCASTW BX, Z16
+	MOVQ         DX, BX
+
+s6_body:
+	CMPQ         DX, $0x00000040
+	JB           s6_done
+	VMOVDQU64    (CX), Z17
+	VPANDQ       Z0, Z17, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z17
+	VCVTPD2PS    Z17, Y18
+	VMOVDQU64    64(CX), Z17
+	VPANDQ       Z0, Z17, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z18, Z17
+	VMOVDQU64    128(CX), Z19
+	VPANDQ       Z0, Z19, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z19
+	VCVTPD2PS    Z19, Y18
+	VMOVDQU64    192(CX), Z19
+	VPANDQ       Z0, Z19, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z19
+	VCVTPD2PS    Z19, Y19
+	VINSERTI64X4 $0x01, Y19, Z18, Z19
+	VADDPS       Z2, Z17, Z20
+	VADDPS       Z2, Z19, Z21
+	VMOVDQA64    Z10, Z22
+	VPERMI2W     Z19, Z17, Z22
+	VPERMT2W     Z19, Z9, Z17
+	VPERMT2B     Z21, Z11, Z20
+	VPMINUW      Z5, Z17, Z17
+	VPTERNLOGD   $0xa8, Z6, Z22, Z17
+	VPSRLW       $0x06, Z22, Z19
+	VPTERNLOGD   $0xea, Z15, Z5, Z19
+	VPAVGW       Z19, Z17, Z19
+	VPMINUW      Z16, Z19, Z19
+	VPCMPUW      $0x06, Z8, Z17, K1
+	VPCMPUW      $0x01, Z3, Z17, K2
+	VPSLLW       $0x03, Z19, Z19
+	VMOVDQU16    Z4, K1, Z19
+	VPABSB       Z20, Z20
+	VMOVDQU16    Z20, K2, Z19
+	VPTERNLOGD   $0xf8, Z7, Z22, Z19
+	VMOVDQU64    256(CX), Z17
+	VPANDQ       Z0, Z17, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z17
+	VCVTPD2PS    Z17, Y18
+	VMOVDQU64    320(CX), Z17
+	VPANDQ       Z0, Z17, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z18, Z17
+	VMOVDQU64    384(CX), Z20
+	VPANDQ       Z0, Z20, Z21
+	VPADDQ       Z0, Z21, Z21
+	VPTERNLOGD   $0xa8, Z1, Z21, Z20
+	VCVTPD2PS    Z20, Y18
+	VMOVDQU64    448(CX), Z20
+	VPANDQ       Z0, Z20, Z21
+	VPADDQ       Z0, Z21, Z21
+	VPTERNLOGD   $0xa8, Z1, Z21, Z20
+	VCVTPD2PS    Z20, Y20
+	VINSERTI64X4 $0x01, Y20, Z18, Z20
+	VADDPS       Z2, Z17, Z21
+	VADDPS       Z2, Z20, Z22
+	VMOVDQA64    Z10, Z23
+	VPERMI2W     Z20, Z17, Z23
+	VPERMT2W     Z20, Z9, Z17
+	VPERMT2B     Z22, Z11, Z21
+	VPMINUW      Z5, Z17, Z17
+	VPTERNLOGD   $0xa8, Z6, Z23, Z17
+	VPSRLW       $0x06, Z23, Z20
+	VPTERNLOGD   $0xea, Z15, Z5, Z20
+	VPAVGW       Z20, Z17, Z20
+	VPMINUW      Z16, Z20, Z20
+	VPCMPUW      $0x06, Z8, Z17, K1
+	VPCMPUW      $0x01, Z3, Z17, K2
+	VPSLLW       $0x03, Z20, Z20
+	VMOVDQU16    Z4, K1, Z20
+	VPABSB       Z21, Z21
+	VMOVDQU16    Z21, K2, Z20
+	VPTERNLOGD   $0xf8, Z7, Z23, Z20
+	VPERMT2B     Z20, Z12, Z19
+	VPSRLW       $0x04, Z19, Z17
+	VPTERNLOGD   $0xe4, Z13, Z17, Z19
+	VPSRLW       $0x04, Z19, Z17
+	VPTERNLOGD   $0xe4, Z14, Z17, Z19
+	VPMOVWB      Z19, Y19
+	VMOVNTDQ     Y19, (AX)
+	VMOVDQU64    512(CX), Z17
+	VPANDQ       Z0, Z17, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z17
+	VCVTPD2PS    Z17, Y18
+	VMOVDQU64    576(CX), Z17
+	VPANDQ       Z0, Z17, Z19
+	VPADDQ       Z0, Z19, Z19
+	VPTERNLOGD   $0xa8, Z1, Z19, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z18, Z17
+	VMOVDQU64    640(CX), Z19
+	VPANDQ       Z0, Z19, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z19
+	VCVTPD2PS    Z19, Y18
+	VMOVDQU64    704(CX), Z19
+	VPANDQ       Z0, Z19, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z19
+	VCVTPD2PS    Z19, Y19
+	VINSERTI64X4 $0x01, Y19, Z18, Z19
+	VADDPS       Z2, Z17, Z20
+	VADDPS       Z2, Z19, Z21
+	VMOVDQA64    Z10, Z22
+	VPERMI2W     Z19, Z17, Z22
+	VPERMT2W     Z19, Z9, Z17
+	VPERMT2B     Z21, Z11, Z20
+	VPMINUW      Z5, Z17, Z17
+	VPTERNLOGD   $0xa8, Z6, Z22, Z17
+	VPSRLW       $0x06, Z22, Z19
+	VPTERNLOGD   $0xea, Z15, Z5, Z19
+	VPAVGW       Z19, Z17, Z19
+	VPMINUW      Z16, Z19, Z19
+	VPCMPUW      $0x06, Z8, Z17, K1
+	VPCMPUW      $0x01, Z3, Z17, K2
+	VPSLLW       $0x03, Z19, Z19
+	VMOVDQU16    Z4, K1, Z19
+	VPABSB       Z20, Z20
+	VMOVDQU16    Z20, K2, Z19
+	VPTERNLOGD   $0xf8, Z7, Z22, Z19
+	VMOVDQU64    768(CX), Z17
+	VPANDQ       Z0, Z17, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z17
+	VCVTPD2PS    Z17, Y18
+	VMOVDQU64    832(CX), Z17
+	VPANDQ       Z0, Z17, Z20
+	VPADDQ       Z0, Z20, Z20
+	VPTERNLOGD   $0xa8, Z1, Z20, Z17
+	VCVTPD2PS    Z17, Y17
+	VINSERTI64X4 $0x01, Y17, Z18, Z17
+	VMOVDQU64    896(CX), Z20
+	VPANDQ       Z0, Z20, Z21
+	VPADDQ       Z0, Z21, Z21
+	VPTERNLOGD   $0xa8, Z1, Z21, Z20
+	VCVTPD2PS    Z20, Y18
+	VMOVDQU64    960(CX), Z20
+	VPANDQ       Z0, Z20, Z21
+	VPADDQ       Z0, Z21, Z21
+	VPTERNLOGD   $0xa8, Z1, Z21, Z20
+	VCVTPD2PS    Z20, Y20
+	VINSERTI64X4 $0x01, Y20, Z18, Z20
+	VADDPS       Z2, Z17, Z21
+	VADDPS       Z2, Z20, Z22
+	VMOVDQA64    Z10, Z23
+	VPERMI2W     Z20, Z17, Z23
+	VPERMT2W     Z20, Z9, Z17
+	VPERMT2B     Z22, Z11, Z21
+	VPMINUW      Z5, Z17, Z17
+	VPTERNLOGD   $0xa8, Z6, Z23, Z17
+	VPSRLW       $0x06, Z23, Z20
+	VPTERNLOGD   $0xea, Z15, Z5, Z20
+	VPAVGW       Z20, Z17, Z20
+	VPMINUW      Z16, Z20, Z20
+	VPCMPUW      $0x06, Z8, Z17, K1
+	VPCMPUW      $0x01, Z3, Z17, K2
+	VPSLLW       $0x03, Z20, Z20
+	VMOVDQU16    Z4, K1, Z20
+	VPABSB       Z21, Z21
+	VMOVDQU16    Z21, K2, Z20
+	VPTERNLOGD   $0xf8, Z7, Z23, Z20
+	VPERMT2B     Z20, Z12, Z19
+	VPSRLW       $0x04, Z19, Z17
+	VPTERNLOGD   $0xe4, Z13, Z17, Z19
+	VPSRLW       $0x04, Z19, Z17
+	VPTERNLOGD   $0xe4, Z14, Z17, Z19
+	VPMOVWB      Z19, Y19
+	VMOVNTDQ     Y19, 32(AX)
 	ADDQ         $0x00000400, CX
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000040, DX

@@ -265,6 +265,9 @@ func i64ToF4AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
 //go:noescape
 func u64ToF4AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
 
+//go:noescape
+func f64ToF4AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
+
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
 // (a multiple of the block); dst must be 64-byte aligned.
@@ -369,6 +372,13 @@ func i64ToF4AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
 //
 //go:noescape
 func u64ToF4AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
+
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f64ToF4AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
 
 // converts n FLOAT16 to FLOAT8E5M2 with p's overflow and nan bytes. n is a multiple of 32.
 //
