@@ -506,6 +506,31 @@ func (st fusedStage) f4BytesAVX2(a *Asm, dst, src, n GPVirtual, w []uint16) {
 // code words puts the second code in bits 4..7) and narrowed by VPMOVDB.
 func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
 	codes := st.from.f4(a)
+	if a.isa == AVX512 {
+		// Two vectors of 16 pairs at a time: VPMADDWD makes each pair's byte
+		// (first + 16·second in its dword), a VPACKUSDW and a VPACKUSWB put
+		// the 8 bytes of 128-bit lane l of both vectors in lane l, and a
+		// VPERMD of the dwords puts the 32 in order, where a VPSRLD, a VPORD
+		// and a VPMOVDB (two micro-ops on Zen 4) per vector did: FLOAT16 and
+		// BFLOAT16 → FLOAT4E2M1 0.45 → 0.47–0.52× copy(), INT16 0.91 →
+		// 0.95× (Zen 4).
+		pair := a.Splat(0x0010_0001)
+		order := a.ConstTable("transpose2x4", []uint32{0, 4, 8, 12, 1, 5, 9, 13, 0, 0, 0, 0, 0, 0, 0, 0})
+		a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
+			var cs [2]VecVirtual
+			for h := range cs {
+				x := a.Vec()
+				a.VLoad(x, s.Src.Offset(64*h), 16, s.M(2, 32*h))
+				cs[h] = codes(x)
+				a.VPMADDWD(pair, cs[h], cs[h])
+			}
+			a.VPACKUSDW(cs[1], cs[0], cs[0])
+			a.VPACKUSWB(cs[0], cs[0], cs[0])
+			a.VPERMD(cs[0], order, cs[0])
+			s.StoreLow(cs[0], 32, s.Dst, 8, s.M(1, 0))
+		}))
+		return
+	}
 	lanes := a.Lanes32() // pairs a vector
 	nw := a.narrower(32, 8)
 	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: lanes, Unroll: 4}, dst, src, n, Each(lanes, func(s *Step) {
