@@ -22,8 +22,8 @@ func setFusedF8AVX512(k *kernelSet) {
 	if !cpu.X86.HasAVX512DQ {
 		return
 	}
-	k.toF8[Int16] = kernel[fusedF8Func]{avx512FusedF8(i16ToF8AVX512W), k.tier}
-	k.toF8[Uint16] = kernel[fusedF8Func]{avx512FusedF8(u16ToF8AVX512W), k.tier}
+	k.toF8[Int16] = kernel[fusedF8Func]{avx512Int16F8(i16ToE4M3AVX512, avx512FusedF8(i16ToF8AVX512W)), k.tier}
+	k.toF8[Uint16] = kernel[fusedF8Func]{avx512Int16F8(u16ToE4M3AVX512, avx512FusedF8(u16ToF8AVX512W)), k.tier}
 	k.toF8[Int32] = kernel[fusedF8Func]{avx512FusedF8(i32ToF8AVX512W), k.tier}
 	k.toF8[Uint32] = kernel[fusedF8Func]{avx512FusedF8(u32ToF8AVX512W), k.tier}
 	k.toF8[Int64] = kernel[fusedF8Func]{avx512FusedF8(i64ToF8AVX512W), k.tier}

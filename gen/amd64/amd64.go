@@ -38,6 +38,7 @@ var kernels = []struct {
 	{f32ToF8W, true},
 	{f16ToE5M2, true},
 	{f16ToE4M3, true},
+	{i16ToE4M3, false},
 	{f8ToF32, true},
 	{f8ToInt, false},
 	{widenF8, true},
