@@ -179,8 +179,12 @@ func cpuName() string {
 		switch cpuid.CPU.Family {
 		case 0x17:
 			s += " (Zen/Zen 2)"
-		case 0x19:
-			s += " (Zen 3/Zen 4)"
+		case 0x19: // Zen 3 has no AVX-512
+			if cpuid.CPU.Supports(cpuid.AVX512F) {
+				s += " (Zen 4)"
+			} else {
+				s += " (Zen 3)"
+			}
 		case 0x1A:
 			s += " (Zen 5)"
 		}
