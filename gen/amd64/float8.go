@@ -245,7 +245,7 @@ func narrowToF8(a *Asm) {
 			case "i64ToF8", "u64ToF8":
 				load64 = clamp64(a, from.name == "i64ToF8")
 			case "f64ToF8":
-				load64 = oddF64Clear(a)
+				load64 = oddF64Clear(a, 29)
 			}
 			eighty := a.Splat(0x80)
 			order := a.packOrder()
@@ -481,28 +481,29 @@ func clamp64(a *Asm, signed bool) func(m Mem, x VecVirtual) {
 }
 
 // oddF64Clear returns the loader of narrowToF8's AVX2 DOUBLE source: 8
-// elements rounded to odd at float32 precision, in order. It sets the
-// float32's last significand bit (double bit 29) where any of the 29 bits
-// below it is set, clears those 29 bits and converts: the cleared double is
-// a float32 value wherever float32 has normal numbers of its exponent, so
-// VCVTPD2PS is exact there and the result is f64ToF32Odd's (MaxFloat32 from
-// (MaxFloat32, 2^128), ±Inf from 2^128 up; a NaN stays a NaN, as its set
-// bit 29 keeps the significand non-zero). Below 2^-126 the conversion
+// elements rounded to odd at float32 precision, in order (drop = 29;
+// f64ToF4AVX2 rounds to odd at FLOAT16's precision, drop = 42). It sets
+// double bit drop, the last significand bit kept, where any of the drop
+// bits below it is set, clears those bits and converts: the cleared double
+// is a float32 value wherever float32 has normal numbers of its exponent,
+// so VCVTPD2PS is exact there and the result is f64ToF32Odd's (MaxFloat32
+// from (MaxFloat32, 2^128), ±Inf from 2^128 up; a NaN stays a NaN, as its
+// set bit keeps the significand non-zero). Below 2^-126 the conversion
 // rounds on the subnormal grid where f64ToF32Odd truncates to odd: both
-// are below 2^-125, far under half of every float8 type's smallest value,
-// so both give the same signed zero code. About half the instructions of
-// odd.go's oddF64AVX2, which must also be exact on float32's subnormals:
-// DOUBLE → float8 0.28–0.29× → 0.36–0.40× copy() (Zen 4) against the
-// route through FLOAT.
-func oddF64Clear(a *Asm) func(m Mem, x VecVirtual) {
-	low, high := a.splat64(1<<29-1), a.splat64(^uint64(1<<29-1))
+// are below 2^-125, far under half of every float8 type's smallest value
+// (and FLOAT4E2M1's), so both give the same signed zero code. About half
+// the instructions of odd.go's oddF64AVX2, which must also be exact on
+// float32's subnormals: DOUBLE → float8 0.28–0.29× → 0.36–0.40× copy()
+// (Zen 4) against the route through FLOAT.
+func oddF64Clear(a *Asm, drop int) func(m Mem, x VecVirtual) {
+	low, high := a.splat64(1<<drop-1), a.splat64(^uint64(1<<drop-1))
 	return func(m Mem, x VecVirtual) {
 		var f [2]VecVirtual
 		for h := range f {
 			v, u := a.Vec(), a.Vec()
 			a.VMOVDQU(m.Offset(32*h), v)
 			a.VPAND(low, v, u)
-			a.VPADDQ(low, u, u) // bit 29: some dropped bit is set
+			a.VPADDQ(low, u, u) // bit drop: some dropped bit is set
 			a.VPOR(u, v, v)
 			a.VPAND(high, v, v)
 			f[h] = a.XMM()

@@ -91,7 +91,7 @@ func f32ToF4(a *Asm) {
 // f32ToF4AVX2 is f32ToF4 on AVX2 (see there), and f64ToF4AVX2 the same
 // from DOUBLE: or'ing the bits below FLOAT16's precision into its last bit
 // (double bit 42) and clearing them leaves a value that VCVTPD2PS converts
-// exactly wherever float32 has normal numbers (oddF64Clear's argument), and
+// exactly wherever float32 has normal numbers (oddF64Clear, drop 42), and
 // VCVTPS2PH's truncation then is x rounded to odd at FLOAT16 as above; a
 // DOUBLE of 2^128 or more converts to ±Inf, which FLOAT4E2M1 saturates
 // like the value, and below 2^-126 every value gives the code 0 (with its
@@ -106,9 +106,10 @@ func f32ToF4AVX2(a *Asm) {
 		a.Func(name, AVX2, "func(dst *uint8, src *"+typ+", n int)",
 			"n counts pairs of source elements (a multiple of 8).")
 		dst, src, n := a.Args()
-		var low, bit13, low64, high64 Op
+		var low, bit13 Op
+		var load64 func(m Mem, x VecVirtual)
 		if double {
-			low64, high64 = a.splat64(1<<42-1), a.splat64(^uint64(1<<42-1))
+			load64 = oddF64Clear(a, 42)
 		} else {
 			low, bit13 = a.Splat(0x1FFF), a.Splat(0x2000)
 		}
@@ -122,18 +123,7 @@ func f32ToF4AVX2(a *Asm) {
 		load := func(s *Step, j int) VecVirtual {
 			x := a.YMM()
 			if double {
-				var f [2]VecVirtual
-				for h := range f {
-					v, u := a.YMM(), a.YMM()
-					a.VMOVDQU(s.Src.Offset(64*j+32*h), v)
-					a.VPAND(low64, v, u)
-					a.VPADDQ(low64, u, u) // bit 42: some dropped bit is set
-					a.VPOR(u, v, v)
-					a.VPAND(high64, v, v)
-					f[h] = a.XMM()
-					a.VCVTPD2PSY(v, f[h])
-				}
-				a.VINSERTI128(U8(1), f[1], f[0].AsY(), x)
+				load64(s.Src.Offset(64*j), x)
 				return x
 			}
 			t := a.YMM()
