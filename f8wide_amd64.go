@@ -44,11 +44,11 @@ func setFusedF8AVX512(k *kernelSet) {
 	registerStage(k.tier, Double, Float4E2M1, fusedF4(f64ToF4AVX512W, func(v uint64) float32 { return math.Float32frombits(f64ToF32Odd(v)) }))
 }
 
-// fusedF4 is the stage of an integer source → FLOAT4E2M1 with the fused
-// kernel fn (pairs of elements; gen/amd64/float8w.go); an odd last element
-// converts through near, the nearest float32 (Go's conversion: one
-// rounding on amd64), which FLOAT4E2M1 then rounds exactly (plan.go,
-// below2p24).
+// fusedF4 is the stage of a 32- or 64-bit source → FLOAT4E2M1 with the
+// fused kernel fn (pairs of elements; gen/amd64/float8w.go); an odd last
+// element converts through near, a float32 that FLOAT4E2M1 rounds as it
+// rounds the element: an integer's nearest float32 (Go's conversion: one
+// rounding on amd64; plan.go, below2p24), or a DOUBLE's round to odd.
 func fusedF4[S uint32 | uint64](fn func(dst *uint8, src *S, n int, p *[8]uint32), near func(S) float32) stageFunc {
 	return func(dst, src []byte, n int) {
 		var s S
