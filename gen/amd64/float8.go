@@ -493,8 +493,8 @@ func clamp64(a *Asm, signed bool) func(m Mem, x VecVirtual) {
 // are below 2^-125, far under half of every float8 type's smallest value
 // (and FLOAT4E2M1's), so both give the same signed zero code. About half
 // the instructions of odd.go's oddF64AVX2, which must also be exact on
-// float32's subnormals: DOUBLE → float8 0.28–0.29× → 0.36–0.40× copy()
-// (Zen 4) against the route through FLOAT.
+// float32's subnormals: DOUBLE → float8 0.28–0.29× → 0.34–0.43× copy()
+// (Zen 4, three runs) against the route through FLOAT.
 func oddF64Clear(a *Asm, drop int) func(m Mem, x VecVirtual) {
 	low, high := a.splat64(1<<drop-1), a.splat64(^uint64(1<<drop-1))
 	return func(m Mem, x VecVirtual) {

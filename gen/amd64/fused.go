@@ -502,8 +502,9 @@ func (st fusedStage) f4BytesAVX2(a *Asm, dst, src, n GPVirtual, w []uint16) {
 }
 
 // f4Codes16 is the loop of a 16-bit source to FLOAT4E2M1: the source's f4
-// codes, 32 a vector, paired into bytes (d | d>>12 on each dword of two
-// code words puts the second code in bits 4..7) and narrowed by VPMOVDB.
+// codes, a vector of them at a time, paired into bytes and narrowed: on
+// AVX2, d | d>>12 on each dword of two code words puts the second code in
+// bits 4..7 and the narrowing gathers the low bytes; on AVX-512 see below.
 func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
 	codes := st.from.f4(a)
 	if a.isa == AVX512 {
