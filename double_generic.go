@@ -79,10 +79,10 @@ func init() {
 	registerTierStage("generic", Double, Float4E2M1, float64ToFloat4Generic)
 }
 
-// DOUBLE → the float8 types and FLOAT8E8M0 for the portable tier (and
-// FLOAT4E2M1 before f64ToF4, below), in one pass where the composed plan takes two (DOUBLE → float32
-// rounded to odd, stored; then FLOAT's table route): each element is
-// rounded to odd at BFLOAT16's precision straight from its bits
+// DOUBLE → the float8 types and FLOAT8E8M0 for the portable tier, in one
+// pass where the composed plan takes two (DOUBLE → float32 rounded to odd,
+// stored; then FLOAT's table route; FLOAT4E2M1 has f64ToF4, below): each
+// element is rounded to odd at BFLOAT16's precision straight from its bits
 // (f64OddBF16) and looked up in the 64 KiB table of codes that the FLOAT
 // kernels use for long inputs (kernel_generic.go, oddTable). That is the
 // composed plan's index: round to odd at 24 bits and then at 8 is round to

@@ -25,9 +25,9 @@ import (
 // the second lookup, and INT16's sign is or'ed into bit 15: a negative
 // integer's code is never zero, and every code with the sign is the
 // reference's (overflow of FLOAT8E4M3FN to NaN becomes 0xFF; FNUZ's NaN
-// 0x80 stays 0x80). The Go side builds t for each Options mode from the
-// portable FLOAT kernel (f8int16.go) and uses the kernels for these two
-// targets only.
+// 0x80 stays 0x80). The Go side (f8int16_amd64.go) builds t for each
+// Options mode from the portable FLOAT kernel and uses the kernels for
+// these two targets only.
 func i16ToE4M3(a *Asm) {
 	for _, signed := range []bool{true, false} {
 		name := "u16ToE4M3AVX512"
