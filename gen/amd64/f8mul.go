@@ -8,8 +8,9 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// f8Mul is widenF8To's kernel of a float8 type → INT16/UINT16 (bits 16) or
-// INT8/UINT8 (bits 8) in 16-bit integer arithmetic, without float
+// f8Mul is widenF8To's kernel of a float8 type → INT16/UINT16 (bits 16),
+// INT8/UINT8 (bits 8), or INT4/UINT4 and INT2/UINT2 (bits 4, 2: the bytes'
+// low bits, packed in registers) in 16-bit integer arithmetic, without float
 // conversions. The reference truncates toward zero and wraps (the bits of
 // the signed and unsigned targets are the same). With S = 2^M + m the
 // significand of a normal value and i an index derived from its exponent E,
@@ -57,87 +58,164 @@ func f8Mul(a *Asm, typ string, bits int, dst, src, n GPVirtual) {
 	a.VPXOR(zero, zero, zero)
 	b7f := a.Const8(0x7F)
 	expMask, push, bias, low := a.Splat(0x0F0F0F0F), a.Splat(0x70707070), a.Splat(uint32(f.bias)*0x01010101), a.Splat(0x00FF00FF)
+	var pk packConsts
+	if bits < 8 {
+		pk = a.packConsts(bits)
+	}
 	if e5 {
 		expMask = a.Splat(0x1F1F1F1F)
 	}
 	// Steps of widen8Targets' lanes (16 for I16, in XMM registers; 32 for
-	// I8), two at a time for I16 in YMM ones.
+	// I8), two at a time for I16 in YMM ones; the packed targets take 32
+	// bytes of dst a step (64 or 128 source bytes).
 	loop := Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}
-	if bits == 8 {
+	switch bits {
+	case 8:
 		loop = Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 1}
+	case 4, 2:
+		loop = Loop{SrcSize: 8 / bits, DstSize: 1, Lanes: 32, Unroll: 1}
 	}
+	// bytes returns the 32 results of the bytes at m, each the truncation
+	// modulo 2^8 (the packed targets read its low bits).
+	var bytes func(m Mem) VecVirtual
 	a.Stream(loop, dst, src, n, func(st *Step) {
 		c := func(v VecVirtual) VecVirtual { return v }
 		if st.Lanes == 16 {
 			c = func(v VecVirtual) VecVirtual { return v.AsX().(VecVirtual) }
 		}
-		x, mg, i := a.Vec(), a.Vec(), a.Vec()
-		switch {
-		case st.Lanes == 16 || bits == 8: // bytes: unpacking and packing lane by lane keeps the order
-			a.VMOVDQU(st.Src, c(x))
-		default:
-			a.VPERMQ(U8(0b11_01_10_00), st.Src, x) // unpacking lane by lane then gives elements 0..15, 16..31
-		}
-		a.VPAND(c(b7f), c(x), c(mg))
-		if typ == "e4m3fn" {
-			nan := a.Vec()
-			a.VPCMPEQB(c(b7f), c(mg), c(nan))
-			a.VPANDN(c(mg), c(nan), c(mg)) // NaN: magnitude 0, so E = 0 and P = 0
-		}
-		a.VPSRLW(U8(f.m), c(mg), c(i))
-		a.VPAND(expMask, c(i), c(i)) // E
-		if e5 {
-			a.VPSUBB(bias, c(i), c(i))
-			a.VPADDUSB(push, c(i), c(i))
-		}
-		pl, ph, m := a.Vec(), a.Vec(), a.Vec()
-		a.VPSHUFB(c(i), c(pLo), c(pl))
-		a.VPSHUFB(c(i), c(pHi), c(ph))
-		a.VPSHUFB(c(mg), c(mt), c(m)) // mg < 0x80: VPSHUFB reads its low nibble
-		var tm VecVirtual
-		if tp != nil {
-			tm = a.Vec()
-			a.VPSHUFB(c(i), c(tp), c(tm))
-		}
-		var ts []VecVirtual
-		for h := range 2 {
-			unpack := a.VPUNPCKLBW
-			if h == 1 {
-				unpack = a.VPUNPCKHBW
+		core := func(m Mem) (x VecVirtual, ts []VecVirtual) {
+			x, mg, i := a.Vec(), a.Vec(), a.Vec()
+			switch {
+			case st.Lanes == 16 || bits <= 8: // bytes: unpacking and packing lane by lane keeps the order
+				a.VMOVDQU(m, c(x))
+			default:
+				a.VPERMQ(U8(0b11_01_10_00), m, x) // unpacking lane by lane then gives elements 0..15, 16..31
 			}
-			p, am, t := a.Vec(), a.Vec(), a.Vec()
-			unpack(c(ph), c(pl), c(p))   // P: low byte pl, high byte ph
-			unpack(c(m), c(zero), c(am)) // A = S << s
-			a.VPMULHUW(c(p), c(am), c(t))
-			if tm != nil {
-				k := a.Vec()
-				unpack(c(tm), c(tm), c(k))
-				a.VPBLENDVB(c(k), c(am), c(t), c(t)) // i = 15: A
+			a.VPAND(c(b7f), c(x), c(mg))
+			if typ == "e4m3fn" && !mp.keepNaN {
+				nan := a.Vec()
+				a.VPCMPEQB(c(b7f), c(mg), c(nan))
+				a.VPANDN(c(mg), c(nan), c(mg)) // NaN: magnitude 0, so E = 0 and P = 0
 			}
-			if bits == 8 {
-				a.VPAND(low, t, t)
+			a.VPSRLW(U8(f.m), c(mg), c(i))
+			a.VPAND(expMask, c(i), c(i)) // E
+			if e5 {
+				a.VPSUBB(bias, c(i), c(i))
+				a.VPADDUSB(push, c(i), c(i))
+			}
+			pl, ph, mt2 := a.Vec(), a.Vec(), a.Vec()
+			a.VPSHUFB(c(i), c(pLo), c(pl))
+			a.VPSHUFB(c(i), c(pHi), c(ph))
+			a.VPSHUFB(c(mg), c(mt), c(mt2)) // mg < 0x80: VPSHUFB reads its low nibble
+			var tm VecVirtual
+			if tp != nil {
+				tm = a.Vec()
+				a.VPSHUFB(c(i), c(tp), c(tm))
+			}
+			for h := range 2 {
+				unpack := a.VPUNPCKLBW
+				if h == 1 {
+					unpack = a.VPUNPCKHBW
+				}
+				p, am, t := a.Vec(), a.Vec(), a.Vec()
+				unpack(c(ph), c(pl), c(p))     // P: low byte pl, high byte ph
+				unpack(c(mt2), c(zero), c(am)) // A = S << s
+				a.VPMULHUW(c(p), c(am), c(t))
+				if tm != nil {
+					k := a.Vec()
+					unpack(c(tm), c(tm), c(k))
+					a.VPBLENDVB(c(k), c(am), c(t), c(t)) // i = 15: A
+				}
 				ts = append(ts, t)
-				continue
 			}
-			sg := a.Vec()
-			unpack(c(x), c(x), c(sg))    // the source byte twice: its sign is the word's
-			a.VPSIGNW(c(sg), c(t), c(t)) // x = 0 has t = 0; -0 negates 0
-			st.Store(c(t), st.Dst.Offset(st.Lanes*h), 16, nil)
+			return x, ts
 		}
-		if bits == 8 {
+		bytes = func(m Mem) VecVirtual {
+			x, ts := core(m)
+			if !mp.bytes {
+				for _, t := range ts {
+					a.VPAND(low, t, t)
+				}
+			}
 			a.VPACKUSWB(ts[1], ts[0], ts[0])
 			a.VPSIGNB(x, ts[0], ts[0])
-			st.Store(ts[0], st.Dst, 8, nil)
+			return ts[0]
+		}
+		switch bits {
+		case 16:
+			x, ts := core(st.Src)
+			for h, t := range ts {
+				unpack := a.VPUNPCKLBW
+				if h == 1 {
+					unpack = a.VPUNPCKHBW
+				}
+				sg := a.Vec()
+				unpack(c(x), c(x), c(sg))    // the source byte twice: its sign is the word's
+				a.VPSIGNW(c(sg), c(t), c(t)) // x = 0 has t = 0; -0 negates 0
+				st.Store(c(t), st.Dst.Offset(st.Lanes*h), 16, nil)
+			}
+		case 8:
+			st.Store(bytes(st.Src), st.Dst, 8, nil)
+		default:
+			st.Store(pk.pack(func(i int) VecVirtual { return bytes(st.Src.Offset(32 * i)) }), st.Dst, 8, nil)
 		}
 	})
 }
 
+// packConsts packs the low 4 or 2 bits of 64 or 128 bytes into 32 (as
+// splitPacked does): per vector, VPAND keeps the code, VPMADDUBSW puts
+// c0 + 16·c1 in each word (c0 + 4·c1, and VPMADDWD c0 + 4c1 + 16c2 + 64c3
+// in each dword); VPACKUSWB and VPERMQ, or packDB4, order the bytes.
+type packConsts struct {
+	a              *Asm
+	bits           int
+	low, mul, w116 Op
+	order          VecVirtual
+}
+
+func (a *Asm) packConsts(bits int) packConsts {
+	p := packConsts{a: a, bits: bits, low: a.Splat(0x0F0F0F0F), mul: a.Splat(0x10011001)}
+	if bits == 2 {
+		p.low, p.mul, p.w116 = a.Splat(0x03030303), a.Splat(0x04010401), a.Splat(0x00100001)
+		p.order = a.packOrder()
+	}
+	return p
+}
+
+// pack returns the packed codes of the 8/bits vectors that v gives, in
+// order, in one YMM.
+func (p packConsts) pack(v func(i int) VecVirtual) VecVirtual {
+	a := p.a
+	var r []VecVirtual
+	for i := range 8 / p.bits {
+		x := v(i)
+		a.And(p.low, x, x)
+		a.VPMADDUBSW(p.mul, x, x)
+		if p.bits == 2 {
+			a.VPMADDWD(p.w116, x, x)
+		}
+		r = append(r, x)
+	}
+	if p.bits == 4 {
+		a.VPACKUSWB(r[1], r[0], r[0])
+		a.VPERMQ(U8(0xD8), r[0], r[0])
+		return r[0]
+	}
+	return a.packDB4(r, p.order)
+}
+
 // f8MulParams are f8Mul's tables (one 16-entry half of each): the powers P
 // and the blend mask by i, the high byte of A by the magnitude's low nibble.
+// For the packed targets, P is 0 at every i whose results are all
+// multiples of 2^bits; then bytes (every t below 2^8) need no mask before
+// VPACKUSWB, and FLOAT8E4M3FN's NaN (480, i = 15) needs no clearing where
+// P[15] is 0.
 type f8MulParams struct {
-	p   [16]uint16
-	top [16]byte
-	sig [16]byte
+	p       [16]uint16
+	top     [16]byte
+	sig     [16]byte
+	bytes   bool // every t < 2^8
+	keepNaN bool // FLOAT8E4M3FN's magnitude 0x7F needs no clearing
 }
 
 // f8MulPlan returns the format of typ and f8Mul's tables for the target
@@ -170,9 +248,29 @@ func f8MulPlan(typ string, bits int) (f8Format, f8MulParams) {
 		mp.sig[i] = byte((1<<f.m | i&(1<<f.m-1)) << (s - 8))
 	}
 	mask := uint64(1)<<bits - 1
+	product := func(mg, i int) uint64 {
+		am := uint64(mp.sig[mg&15]) << 8
+		if mp.top[i&15] != 0 {
+			return am
+		}
+		return am * uint64(mp.p[i&15]) >> 16
+	}
+	if bits < 8 {
+		for i := range 16 {
+			zero := true
+			for mg := range 16 {
+				zero = zero && product(mg, i)&mask == 0
+			}
+			if zero {
+				mp.p[i] = 0
+			}
+		}
+		mp.keepNaN = f.fn && mp.p[15] == 0
+	}
+	mp.bytes = true
 	for b := range 256 {
 		mg := b & 0x7F
-		if f.fn && mg == 0x7F {
+		if f.fn && mg == 0x7F && !mp.keepNaN {
 			mg = 0
 		}
 		i := mg >> f.m
@@ -184,12 +282,9 @@ func f8MulPlan(typ string, bits int) (f8Format, f8MulParams) {
 		}
 		var t uint64
 		if i >= 0 {
-			am := uint64(mp.sig[mg&15]) << 8
-			t = am * uint64(mp.p[i&15]) >> 16
-			if mp.top[i&15] != 0 {
-				t = am
-			}
+			t = product(mg, i)
 		}
+		mp.bytes = mp.bytes && t < 256
 		t &= mask
 		if b&0x80 != 0 {
 			t = -t & mask

@@ -61,13 +61,8 @@ func split(a *Asm) {
 
 // splitPacked emits split8Pack4AVX2 or split8Pack2AVX2: split8's values
 // for a packed target (their low bits are the codes: splitShape's mask),
-// packed two or four to a byte, in one pass over 32 bytes of dst per step:
-//
-//	4-bit: per two vectors, c = v & 0x0F, VPMADDUBSW(c, 1 | 16<<8) puts
-//	c0 + 16·c1 in each word, VPACKUSWB and VPERMQ order the bytes;
-//	2-bit: per four vectors, c = v & 3, VPMADDUBSW(c, 1 | 4<<8) and
-//	VPMADDWD(·, 1 | 16<<16) put c0 + 4c1 + 16c2 + 64c3 in each dword,
-//	two VPACKUSDW, a VPACKUSWB and a VPERMD order the bytes.
+// packed two or four to a byte by packConsts (f8mul.go), in one pass over
+// 32 bytes of dst per step.
 //
 // Their loops take at most two windows: with more, the constants would not
 // leave registers for the values being packed (lutPackStep then runs
@@ -78,34 +73,14 @@ func splitPacked(a *Asm, bits int) {
 		fmt.Sprintf("packs the codes p describes for src, %d to a byte; n counts bytes of dst (a multiple of Lanes), p has at most two windows.", per))
 	dst, src, n := a.Args()
 	c := loadSplit(a, packWindows)
-	low := a.Splat(0x0F0F0F0F)
-	mul := a.Splat(0x10011001)
-	var order VecVirtual
-	if bits == 2 {
-		low, mul = a.Splat(0x03030303), a.Splat(0x04010401)
-		order = a.packOrder()
-	}
-	w116 := a.Splat(0x00100001)
+	pk := a.packConsts(bits)
 	c.loops(func(windows, masked int) {
 		a.StreamNamed(splitLabel(windows, masked)+"_", Loop{SrcSize: per, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(s *Step) {
-			v := make([]VecVirtual, per)
-			for i := range v {
+			s.Store(pk.pack(func(i int) VecVirtual {
 				x := a.Vec()
 				a.VMOVDQU(s.Src.Offset(32*i), x)
-				v[i] = c.body(x, windows, masked)
-				a.And(low, v[i], v[i])
-				a.VPMADDUBSW(mul, v[i], v[i])
-				if bits == 2 {
-					a.VPMADDWD(w116, v[i], v[i])
-				}
-			}
-			if bits == 4 {
-				a.VPACKUSWB(v[1], v[0], v[0])
-				a.VPERMQ(U8(0xD8), v[0], v[0])
-			} else {
-				a.packDB4(v, order)
-			}
-			s.Store(v[0], s.Dst, 8, nil)
+				return c.body(x, windows, masked)
+			}), s.Dst, 8, nil)
 		})
 	})
 }

@@ -241,8 +241,8 @@ func widenE8M0(a *Asm) func(p *Step) []VecVirtual {
 type widen8Target struct {
 	suffix string   // kernel name: type name + "To" + suffix + "AVX2"
 	goType []string // the target DataTypes (Go names)
-	bytes  int      // per element
-	lanes  int      // per step (16 or 32: a whole store)
+	bytes  int      // per element (0: a packed target, packedBits)
+	lanes  int      // source elements per step (16 or 32: a whole store; 64, 128 packed)
 	toInt  bool     // the target is an integer (toInt's widening allowed)
 	types  []string // the source types served; nil: all of widen8Types
 	finish func(a *Asm) func(s *Step, rs []VecVirtual)
@@ -256,6 +256,9 @@ type widen8Target struct {
 //     reference's (0 for those others: 0x80000000 has zero low bits, and
 //     every power of two from 2^16 up is 0 modulo 2^16), packed without
 //     saturation.
+//   - I4, I2: f8Mul's I8 bytes, whose low 4 or 2 bits are the truncation
+//     modulo 2^4 or 2^2, the reference's INT4/UINT4 or INT2/UINT2 code
+//     (it wraps the same way; f8MulPlan checks all 256 bytes).
 //   - I32: the same, with the lanes of |r| ≥ 2^32 or NaN cleared (the
 //     reference's 0); E8M0's 2^31 stays 0x80000000, 2^31 modulo 2^32.
 //
@@ -268,7 +271,16 @@ var widen8Targets = []widen8Target{
 	{"I16", []string{"Int16", "Uint16"}, 2, 16, true, nil, finishInt(16)},
 	{"I32", []string{"Int32", "Uint32"}, 4, 16, true, nil, finishInt(32)},
 	{"I8", []string{"Int8", "Uint8"}, 1, 32, true, nil, finishInt(8)},
+	// The packed integers: f8Mul's bytes, packed in registers. Not
+	// FLOAT8E5M2FNUZ (nor FLOAT8E5M2 → 2 bits), whose tables split with
+	// at most two windows (split.go): splitPacked is cheaper there; E8M0 has
+	// e8m0Packed.
+	{"I4", []string{"Int4", "Uint4"}, 0, 64, true, []string{"e4m3fn", "e4m3fnuz", "e5m2"}, nil},
+	{"I2", []string{"Int2", "Uint2"}, 0, 128, true, []string{"e4m3fn", "e4m3fnuz"}, nil},
 }
+
+// packedBits gives the bits of widen8Targets' packed targets by suffix.
+var packedBits = map[string]int{"I4": 4, "I2": 2}
 
 // widen8GoTypes maps widen8Types' names to their DataTypes' Go names.
 var widen8GoTypes = map[string]string{"e4m3fn": "Float8E4M3FN", "e4m3fnuz": "Float8E4M3FNUZ", "e5m2": "Float8E5M2", "e5m2fnuz": "Float8E5M2FNUZ", "e8m0": "Float8E8M0"}
@@ -296,11 +308,18 @@ func widen8Kernels() (out []struct {
 func widenF8To(a *Asm) {
 	for _, k := range widen8Kernels() {
 		t, tgt := k.t, k.tgt
-		a.Func(t.name+"To"+tgt.suffix+"AVX2", AVX2, "func(dst *uint8, src *uint8, n int)",
-			fmt.Sprintf("n is a multiple of %d (gen/amd64 widen8Targets: %s).", tgt.lanes, tgt.suffix))
+		doc := fmt.Sprintf("n is a multiple of %d (gen/amd64 widen8Targets: %s).", tgt.lanes, tgt.suffix)
+		if bits := packedBits[tgt.suffix]; bits != 0 {
+			doc = fmt.Sprintf("n counts bytes of dst (groups of %d source bytes), a multiple of 32 (gen/amd64 widen8Targets: %s).", 8/bits, tgt.suffix)
+		}
+		a.Func(t.name+"To"+tgt.suffix+"AVX2", AVX2, "func(dst *uint8, src *uint8, n int)", doc)
 		dst, src, n := a.Args()
 		if t.name == "e8m0" && tgt.toInt {
 			e8m0ToInt(a, tgt, dst, src, n)
+			continue
+		}
+		if bits := packedBits[tgt.suffix]; bits != 0 {
+			f8Mul(a, t.name, bits, dst, src, n)
 			continue
 		}
 		if t.name != "e8m0" && (tgt.suffix == "I16" || tgt.suffix == "I8") {
@@ -394,7 +413,11 @@ func widen8Glue(b *bytes.Buffer) {
 	for _, k := range widen8Kernels() {
 		for _, to := range k.tgt.goType {
 			from := widen8GoTypes[k.t.name]
-			p("\t\tregisterTierStage(%q, %s, %s, avx2F8Stage(%s, %s, %sTo%sAVX2, %d))\n", "avx2", from, to, from, to, k.t.name, k.tgt.suffix, k.tgt.lanes)
+			stage := "avx2F8Stage"
+			if packedBits[k.tgt.suffix] != 0 {
+				stage = "avx2F8PackedStage"
+			}
+			p("\t\tregisterTierStage(%q, %s, %s, %s(%s, %s, %sTo%sAVX2, %d))\n", "avx2", from, to, stage, from, to, k.t.name, k.tgt.suffix, k.tgt.lanes)
 		}
 	}
 	for _, t := range []struct{ to, fn string }{{"Int4", "e8m0ToI4AVX2"}, {"Uint4", "e8m0ToI4AVX2"}, {"Int2", "e8m0ToI2AVX2"}, {"Uint2", "e8m0ToI2AVX2"}} {
