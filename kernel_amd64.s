@@ -29030,6 +29030,281 @@ DATA splat32_82828282<>+24(SB)/4, $0x82828282
 DATA splat32_82828282<>+28(SB)/4, $0x82828282
 GLOBL splat32_82828282<>(SB), RODATA|NOPTR, $32
 
+// func e4m3fnToF4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e4m3fnToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e4m3fnf4tab0<>+0(SB), Y0
+	VMOVDQU e4m3fnf4tab1<>+0(SB), Y1
+	VMOVDQU e4m3fnf4tab2<>+0(SB), Y2
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU    (CX), Y3
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y3, Y4
+	VPSRLW     $0x03, Y4, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y6
+	VPSHUFB    Y5, Y1, Y7
+	VPCMPGTB   Y7, Y4, Y7
+	VPSUBB     Y7, Y6, Y6
+	VPSHUFB    Y5, Y2, Y5
+	VPCMPGTB   Y5, Y4, Y5
+	VPSUBB     Y5, Y6, Y6
+	VPSRLW     $0x04, Y3, Y3
+	VPAND      splat32_08080808<>+0(SB), Y3, Y3
+	VPOR       Y3, Y6, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_10011001<>+0(SB), Y6, Y6
+	VMOVDQU    32(CX), Y3
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y3, Y4
+	VPSRLW     $0x03, Y4, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y7
+	VPSHUFB    Y5, Y1, Y8
+	VPCMPGTB   Y8, Y4, Y8
+	VPSUBB     Y8, Y7, Y7
+	VPSHUFB    Y5, Y2, Y5
+	VPCMPGTB   Y5, Y4, Y5
+	VPSUBB     Y5, Y7, Y7
+	VPSRLW     $0x04, Y3, Y3
+	VPAND      splat32_08080808<>+0(SB), Y3, Y3
+	VPOR       Y3, Y7, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPMADDUBSW splat32_10011001<>+0(SB), Y7, Y7
+	VPACKUSWB  Y7, Y6, Y6
+	VPERMQ     $0xd8, Y6, Y6
+	VMOVDQU    Y6, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA e4m3fnf4tab0<>+0(SB)/4, $0x00000000
+DATA e4m3fnf4tab0<>+4(SB)/4, $0x02010000
+DATA e4m3fnf4tab0<>+8(SB)/4, $0x07070604
+DATA e4m3fnf4tab0<>+12(SB)/4, $0x07070707
+DATA e4m3fnf4tab0<>+16(SB)/4, $0x00000000
+DATA e4m3fnf4tab0<>+20(SB)/4, $0x02010000
+DATA e4m3fnf4tab0<>+24(SB)/4, $0x07070604
+DATA e4m3fnf4tab0<>+28(SB)/4, $0x07070707
+GLOBL e4m3fnf4tab0<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnf4tab1<>+0(SB)/4, $0x7f7f7f7f
+DATA e4m3fnf4tab1<>+4(SB)/4, $0x3a33287f
+DATA e4m3fnf4tab1<>+8(SB)/4, $0x7f7f4a42
+DATA e4m3fnf4tab1<>+12(SB)/4, $0x7e7f7f7f
+DATA e4m3fnf4tab1<>+16(SB)/4, $0x7f7f7f7f
+DATA e4m3fnf4tab1<>+20(SB)/4, $0x3a33287f
+DATA e4m3fnf4tab1<>+24(SB)/4, $0x7f7f4a42
+DATA e4m3fnf4tab1<>+28(SB)/4, $0x7e7f7f7f
+GLOBL e4m3fnf4tab1<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnf4tab2<>+0(SB)/4, $0x7f7f7f7f
+DATA e4m3fnf4tab2<>+4(SB)/4, $0x3d7f7f7f
+DATA e4m3fnf4tab2<>+8(SB)/4, $0x7f7f7f45
+DATA e4m3fnf4tab2<>+12(SB)/4, $0x7f7f7f7f
+DATA e4m3fnf4tab2<>+16(SB)/4, $0x7f7f7f7f
+DATA e4m3fnf4tab2<>+20(SB)/4, $0x3d7f7f7f
+DATA e4m3fnf4tab2<>+24(SB)/4, $0x7f7f7f45
+DATA e4m3fnf4tab2<>+28(SB)/4, $0x7f7f7f7f
+GLOBL e4m3fnf4tab2<>(SB), RODATA|NOPTR, $32
+
+// func e4m3fnuzToF4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e4m3fnuzToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e4m3fnuzf4tab0<>+0(SB), Y0
+	VMOVDQU e4m3fnuzf4tab1<>+0(SB), Y1
+	VMOVDQU e4m3fnuzf4tab2<>+0(SB), Y2
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU    (CX), Y3
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y3, Y4
+	VPSRLW     $0x03, Y4, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y6
+	VPSHUFB    Y5, Y1, Y7
+	VPCMPGTB   Y7, Y4, Y7
+	VPSUBB     Y7, Y6, Y6
+	VPSHUFB    Y5, Y2, Y5
+	VPCMPGTB   Y5, Y4, Y5
+	VPSUBB     Y5, Y6, Y6
+	VPSRLW     $0x04, Y3, Y3
+	VPAND      splat32_08080808<>+0(SB), Y3, Y3
+	VPOR       Y3, Y6, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_10011001<>+0(SB), Y6, Y6
+	VMOVDQU    32(CX), Y3
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y3, Y4
+	VPSRLW     $0x03, Y4, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y7
+	VPSHUFB    Y5, Y1, Y8
+	VPCMPGTB   Y8, Y4, Y8
+	VPSUBB     Y8, Y7, Y7
+	VPSHUFB    Y5, Y2, Y5
+	VPCMPGTB   Y5, Y4, Y5
+	VPSUBB     Y5, Y7, Y7
+	VPSRLW     $0x04, Y3, Y3
+	VPAND      splat32_08080808<>+0(SB), Y3, Y3
+	VPOR       Y3, Y7, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPMADDUBSW splat32_10011001<>+0(SB), Y7, Y7
+	VPACKUSWB  Y7, Y6, Y6
+	VPERMQ     $0xd8, Y6, Y6
+	VMOVDQU    Y6, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA e4m3fnuzf4tab0<>+0(SB)/4, $0x00000000
+DATA e4m3fnuzf4tab0<>+4(SB)/4, $0x01000000
+DATA e4m3fnuzf4tab0<>+8(SB)/4, $0x07060402
+DATA e4m3fnuzf4tab0<>+12(SB)/4, $0x07070707
+DATA e4m3fnuzf4tab0<>+16(SB)/4, $0x00000000
+DATA e4m3fnuzf4tab0<>+20(SB)/4, $0x01000000
+DATA e4m3fnuzf4tab0<>+24(SB)/4, $0x07060402
+DATA e4m3fnuzf4tab0<>+28(SB)/4, $0x07070707
+GLOBL e4m3fnuzf4tab0<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnuzf4tab1<>+0(SB)/4, $0x7f7f7f7f
+DATA e4m3fnuzf4tab1<>+4(SB)/4, $0x3b307f7f
+DATA e4m3fnuzf4tab1<>+8(SB)/4, $0x7f524a42
+DATA e4m3fnuzf4tab1<>+12(SB)/4, $0x7f7f7f7f
+DATA e4m3fnuzf4tab1<>+16(SB)/4, $0x7f7f7f7f
+DATA e4m3fnuzf4tab1<>+20(SB)/4, $0x3b307f7f
+DATA e4m3fnuzf4tab1<>+24(SB)/4, $0x7f524a42
+DATA e4m3fnuzf4tab1<>+28(SB)/4, $0x7f7f7f7f
+GLOBL e4m3fnuzf4tab1<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnuzf4tab2<>+0(SB)/4, $0x7f7f7f7f
+DATA e4m3fnuzf4tab2<>+4(SB)/4, $0x7f7f7f7f
+DATA e4m3fnuzf4tab2<>+8(SB)/4, $0x7f7f4d45
+DATA e4m3fnuzf4tab2<>+12(SB)/4, $0x7f7f7f7f
+DATA e4m3fnuzf4tab2<>+16(SB)/4, $0x7f7f7f7f
+DATA e4m3fnuzf4tab2<>+20(SB)/4, $0x7f7f7f7f
+DATA e4m3fnuzf4tab2<>+24(SB)/4, $0x7f7f4d45
+DATA e4m3fnuzf4tab2<>+28(SB)/4, $0x7f7f7f7f
+GLOBL e4m3fnuzf4tab2<>(SB), RODATA|NOPTR, $32
+
+// func e5m2ToF4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2ToF4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2f4tab0<>+0(SB), Y0
+	VMOVDQU e5m2f4tab1<>+0(SB), Y1
+	VMOVDQU e5m2f4tab2<>+0(SB), Y2
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU    (CX), Y3
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y3, Y4
+	VPSRLW     $0x02, Y4, Y5
+	VPAND      splat32_1f1f1f1f<>+0(SB), Y5, Y5
+	VPSUBUSB   splat32_02020202<>+0(SB), Y5, Y5
+	VPMINUB    splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y6
+	VPSHUFB    Y5, Y1, Y7
+	VPCMPGTB   Y7, Y4, Y7
+	VPSUBB     Y7, Y6, Y6
+	VPSHUFB    Y5, Y2, Y5
+	VPCMPGTB   Y5, Y4, Y5
+	VPSUBB     Y5, Y6, Y6
+	VPSRLW     $0x04, Y3, Y3
+	VPAND      splat32_08080808<>+0(SB), Y3, Y3
+	VPOR       Y3, Y6, Y6
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_10011001<>+0(SB), Y6, Y6
+	VMOVDQU    32(CX), Y3
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y3, Y4
+	VPSRLW     $0x02, Y4, Y5
+	VPAND      splat32_1f1f1f1f<>+0(SB), Y5, Y5
+	VPSUBUSB   splat32_02020202<>+0(SB), Y5, Y5
+	VPMINUB    splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y7
+	VPSHUFB    Y5, Y1, Y8
+	VPCMPGTB   Y8, Y4, Y8
+	VPSUBB     Y8, Y7, Y7
+	VPSHUFB    Y5, Y2, Y5
+	VPCMPGTB   Y5, Y4, Y5
+	VPSUBB     Y5, Y7, Y7
+	VPSRLW     $0x04, Y3, Y3
+	VPAND      splat32_08080808<>+0(SB), Y3, Y3
+	VPOR       Y3, Y7, Y7
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y7, Y7
+	VPMADDUBSW splat32_10011001<>+0(SB), Y7, Y7
+	VPACKUSWB  Y7, Y6, Y6
+	VPERMQ     $0xd8, Y6, Y6
+	VMOVDQU    Y6, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA e5m2f4tab0<>+0(SB)/4, $0x00000000
+DATA e5m2f4tab0<>+4(SB)/4, $0x00000000
+DATA e5m2f4tab0<>+8(SB)/4, $0x00000000
+DATA e5m2f4tab0<>+12(SB)/4, $0x06040201
+DATA e5m2f4tab0<>+16(SB)/4, $0x00000000
+DATA e5m2f4tab0<>+20(SB)/4, $0x00000000
+DATA e5m2f4tab0<>+24(SB)/4, $0x00000000
+DATA e5m2f4tab0<>+28(SB)/4, $0x06040201
+GLOBL e5m2f4tab0<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2f4tab1<>+0(SB)/4, $0x7f7f7f7f
+DATA e5m2f4tab1<>+4(SB)/4, $0x7f7f7f7f
+DATA e5m2f4tab1<>+8(SB)/4, $0x347f7f7f
+DATA e5m2f4tab1<>+12(SB)/4, $0x45413d39
+DATA e5m2f4tab1<>+16(SB)/4, $0x7f7f7f7f
+DATA e5m2f4tab1<>+20(SB)/4, $0x7f7f7f7f
+DATA e5m2f4tab1<>+24(SB)/4, $0x347f7f7f
+DATA e5m2f4tab1<>+28(SB)/4, $0x45413d39
+GLOBL e5m2f4tab1<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2f4tab2<>+0(SB)/4, $0x7f7f7f7f
+DATA e5m2f4tab2<>+4(SB)/4, $0x7f7f7f7f
+DATA e5m2f4tab2<>+8(SB)/4, $0x7f7f7f7f
+DATA e5m2f4tab2<>+12(SB)/4, $0x7c423e7f
+DATA e5m2f4tab2<>+16(SB)/4, $0x7f7f7f7f
+DATA e5m2f4tab2<>+20(SB)/4, $0x7f7f7f7f
+DATA e5m2f4tab2<>+24(SB)/4, $0x7f7f7f7f
+DATA e5m2f4tab2<>+28(SB)/4, $0x7c423e7f
+GLOBL e5m2f4tab2<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_02020202<>+0(SB)/4, $0x02020202
+DATA splat32_02020202<>+4(SB)/4, $0x02020202
+DATA splat32_02020202<>+8(SB)/4, $0x02020202
+DATA splat32_02020202<>+12(SB)/4, $0x02020202
+DATA splat32_02020202<>+16(SB)/4, $0x02020202
+DATA splat32_02020202<>+20(SB)/4, $0x02020202
+DATA splat32_02020202<>+24(SB)/4, $0x02020202
+DATA splat32_02020202<>+28(SB)/4, $0x02020202
+GLOBL splat32_02020202<>(SB), RODATA|NOPTR, $32
+
 // func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)
 // Requires: AVX, AVX2
 TEXT ·f32ToE8M0AVX2(SB), NOSPLIT, $0-32

@@ -16,6 +16,7 @@ const (
 	e4m3fnToBF16WAVX2Lanes   = 32
 	e4m3fnToF16WAVX2Lanes    = 32
 	e4m3fnToF32AVX2Lanes     = 8
+	e4m3fnToF4AVX2Lanes      = 32
 	e4m3fnToI16AVX2Lanes     = 16
 	e4m3fnToI2AVX2Lanes      = 32
 	e4m3fnToI32AVX2Lanes     = 16
@@ -24,6 +25,7 @@ const (
 	e4m3fnuzToBF16WAVX2Lanes = 32
 	e4m3fnuzToF16WAVX2Lanes  = 32
 	e4m3fnuzToF32AVX2Lanes   = 8
+	e4m3fnuzToF4AVX2Lanes    = 32
 	e4m3fnuzToI16AVX2Lanes   = 16
 	e4m3fnuzToI2AVX2Lanes    = 32
 	e4m3fnuzToI32AVX2Lanes   = 16
@@ -32,6 +34,7 @@ const (
 	e5m2ToBF16WAVX2Lanes     = 32
 	e5m2ToF16AVX2Lanes       = 16
 	e5m2ToF32AVX2Lanes       = 8
+	e5m2ToF4AVX2Lanes        = 32
 	e5m2ToI16AVX2Lanes       = 16
 	e5m2ToI32AVX2Lanes       = 16
 	e5m2ToI4AVX2Lanes        = 32

@@ -46,6 +46,7 @@ var kernels = []struct {
 	{e8m0Packed, false}, // window8.go: 8-bit sources by VPSHUFB windows on AVX2
 	{int8F4, false},
 	{e8m0F4, false},
+	{f8F4, false}, // f8f4.go: the float8 types → FLOAT4E2M1 on AVX2
 	{f32ToE8M0, true},
 	{e8m0Fused, false},
 	{f32ToF4, false},

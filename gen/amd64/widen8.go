@@ -424,6 +424,9 @@ func widen8Glue(b *bytes.Buffer) {
 		p("\t\tregisterTierStage(%q, Float8E8M0, %s, avx2F8PackedStage(Float8E8M0, %s, %s, 32))\n", "avx2", t.to, t.to, t.fn)
 	}
 	p("\t\tregisterTierStage(%q, Float8E8M0, Float4E2M1, avx2F8PackedStage(Float8E8M0, Float4E2M1, e8m0ToF4AVX2, 32))\n", "avx2")
+	for _, f := range f8F4Formats() { // f8f4.go
+		p("\t\tregisterTierStage(%q, %s, Float4E2M1, avx2F8PackedStage(%s, Float4E2M1, %sToF4AVX2, 64))\n", "avx2", f.goName, f.goName, f.name)
+	}
 	for _, from := range int8F4Sources { // window8.go
 		if from.size == 1 {
 			p("\t\tregisterTierStage(%q, %s, Float4E2M1, avx2F8PackedStage(%s, Float4E2M1, %sToF4AVX2, 32))\n", "avx2", from.goName, from.goName, from.name)
