@@ -64,6 +64,11 @@ type kernelSet struct {
 	// slowest kernel (nil elsewhere).
 	split8 kernel[func(dst []uint8, src []uint8, p *splitParams)]
 
+	// round8 looks up the tables of INT8 and UINT8 to the float8 types that
+	// roundShape describes (round8.go) instead of lut8, where the tier has
+	// it: AVX2 (nil elsewhere).
+	round8 kernel[func(dst []uint8, src []uint8, p *roundParams)]
+
 	// splitPack[b]: split8 and the packing of lutPack in one kernel (b 0:
 	// 4-bit targets, 1: 2-bit), for descriptions of at most two windows;
 	// nil where the tier has none.
@@ -122,6 +127,7 @@ func (s *kernelSet) list() []KernelInfo {
 		{"8-bit types -> 16-bit types (256-entry table)", s.lut16.tier},
 		{"BOOL -> 8/16-bit types, FLOAT8 -> BOOL (two-valued table)", s.sel8.tierOr(s.lut8.tier)},
 		{"8-bit types -> 8-bit types (nibble-split table)", s.split8.tierOr(s.lut8.tier)},
+		{"INT8/UINT8 -> float8 (row rounding)", s.round8.tierOr(s.lut8.tier)},
 		{"4-bit types -> 8- to 64-bit types (16-entry table)", s.unpack[0][3].tier},
 		{"2-bit types -> 8- to 64-bit types (4-entry table)", s.unpack[1][3].tier},
 		{"packed types -> packed types (nibble tables)", s.map4.tier},

@@ -181,6 +181,25 @@ type splitParams struct {
 	masked       uint8
 }
 
+// roundParams describes the table of INT8 or UINT8 to a float8 type as a
+// rounding per row of 16 magnitudes (round8.go, roundShape): with m = x, or
+// |x| where signed is 1, and h = m>>4,
+//
+//	t[x] = min(base[h] + round(m·mul[h]) + low[m] (m < 16 only), limit) | x&0x80 (signed only)
+//
+// where round(y) = ((y + half + (y>>shift)&1 + 1) >> 1 >> (shift-1)) & mask
+// is y/2^shift to nearest even (half = 2^(shift-1) - 2, mask = 0xFF >>
+// (shift-1)). The layout is fixed: assembly reads the fields at these
+// offsets (gen/amd64/round8.go).
+type roundParams struct {
+	mul, base, low [16]uint8
+	shift          uint8
+	half           uint8
+	mask           uint8
+	limit          uint8
+	signed         uint8
+}
+
 // maxSplitWindows is the number of correction windows splitParams has room
 // for; the AVX2 kernel takes its count from the layout.
 const maxSplitWindows = 4

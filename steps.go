@@ -459,7 +459,8 @@ func lutStep(from, to DataType) *step {
 
 // lookup8 looks the bytes of src up in the table t of 8-bit entries: by
 // k.sel8 where the table is two-valued and k has one, by k.split8 where the
-// table splits (split.go) and k has one, else by k.lut8.
+// table splits (split.go) and k has one, by k.round8 where it rounds per
+// row (round8.go) and k has one, else by k.lut8.
 func lookup8(k *kernelSet, dst, src []byte, t *convTable) {
 	if t.sel != nil && k.sel8.fn != nil {
 		k.sel8.fn(dst, src, t.sel)
@@ -467,6 +468,10 @@ func lookup8(k *kernelSet, dst, src []byte, t *convTable) {
 	}
 	if t.split != nil && k.split8.fn != nil {
 		k.split8.fn(dst, src, t.split)
+		return
+	}
+	if t.round != nil && k.round8.fn != nil {
+		k.round8.fn(dst, src, t.round)
 		return
 	}
 	k.lut8.fn(dst, src, (*[256]uint8)(t.b8))

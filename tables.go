@@ -59,6 +59,11 @@ type convTable struct {
 	// (split.go), or is nil. For a packed target only the low 2 or 4 bits
 	// of its bytes are the table's codes.
 	split *splitParams
+
+	// round describes the table of INT8 or UINT8 to an 8-bit type that
+	// neither sel nor split describe as a rounding per row (round8.go), or
+	// is nil.
+	round *roundParams
 }
 
 var convTables [numTypes][numTypes][numModes]atomic.Pointer[convTable]
@@ -115,6 +120,9 @@ func tableFor(from, to DataType, opt Options) *convTable {
 			t.sel = selectShape(t.b8)
 			if t.sel == nil {
 				t.split = splitShape(t.b8, uint8(1<<to.BitSize()-1))
+			}
+			if t.sel == nil && t.split == nil && to.BitSize() == 8 && (from == Int8 || from == Uint8) {
+				t.round = roundShape(t.b8, from == Int8)
 			}
 		case t.b16 != nil:
 			t.sel = selectShape(t.b16)

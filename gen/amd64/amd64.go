@@ -56,6 +56,7 @@ var kernels = []struct {
 	{f32ToI4, false},
 	{numericFuncs, false}, // the classic-type stages (numeric.go), with their Go glue (glue.go)
 	{lut, false},
+	{round8, false}, // round8.go: INT8/UINT8 → float8 on AVX2
 	{f16BF16, false},
 	{oddFuncs, false}, // the round-to-odd stages (odd.go), with their Go glue
 	{i8ToI2, false},

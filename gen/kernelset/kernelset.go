@@ -108,6 +108,14 @@ var Table = []group{
 			"8-bit types -> 8-bit types (nibble-split table)", "s.split8.tierOr(s.lut8.tier)", nil},
 	}},
 	{[]string{
+		"round8 looks up the tables of INT8 and UINT8 to the float8 types that",
+		"roundShape describes (round8.go) instead of lut8, where the tier has",
+		"it: AVX2 (nil elsewhere).",
+	}, []slot{
+		{"round8", "kernel[func(dst []uint8, src []uint8, p *roundParams)]",
+			"INT8/UINT8 -> float8 (row rounding)", "s.round8.tierOr(s.lut8.tier)", nil},
+	}},
+	{[]string{
 		"splitPack[b]: split8 and the packing of lutPack in one kernel (b 0:",
 		"4-bit targets, 1: 2-bit), for descriptions of at most two windows;",
 		"nil where the tier has none.",

@@ -1,0 +1,120 @@
+package amd64
+
+import (
+	"fmt"
+
+	"github.com/tensorcast/tensorcast/gen/layout"
+
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Offsets of the roundParams fields, from its declaration in params.go.
+var (
+	roundMul    = layout.Offset("roundParams", "mul")
+	roundBase   = layout.Offset("roundParams", "base")
+	roundLow    = layout.Offset("roundParams", "low")
+	roundShift  = layout.Offset("roundParams", "shift")
+	roundHalf   = layout.Offset("roundParams", "half")
+	roundMask   = layout.Offset("roundParams", "mask")
+	roundLimit  = layout.Offset("roundParams", "limit")
+	roundSigned = layout.Offset("roundParams", "signed")
+	roundSize   = roundSigned + 1
+)
+
+// round8 emits round8AVX2, the AVX2 lookup of the INT8 and UINT8 tables to
+// the float8 types that roundShape (round8.go) describes, 32 bytes a step:
+//
+//	m = x (UINT8) or VPABSB(x) (INT8); h = m>>4
+//	M = VPSHUFB(mul, h); y = m·M: two VPMADDUBSW, of M's even and of its
+//	    odd bytes (each word one product, below 2^8), the odd ones shifted up
+//	q = y/2^shift to nearest even: VPAVGB(y, half | (y>>shift)&1) >> (shift-1)
+//	code = min(VPSHUFB(base, h) + q + VPSHUFB(low, m + 0x70 saturated), limit)
+//
+// (the saturated m + 0x70 is 0x80 or more, where VPSHUFB reads 0, for
+// every m from 16 up), and INT8 ors the sign in. One loop each for INT8 and
+// UINT8.
+func round8(a *Asm) {
+	a.Func("round8AVX2", AVX2, fmt.Sprintf("func(dst *uint8, src *uint8, n int, p *[%d]uint8)", roundSize),
+		"sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).")
+	dst, src, n := a.Args()
+	p := a.GP64()
+	a.Context.Load(a.Param("p"), p)
+	table := func(off int) VecVirtual {
+		v := a.Vec()
+		a.VBROADCASTI128(Mem{Base: p, Disp: off}, v)
+		return v
+	}
+	byteOf := func(off int) VecVirtual {
+		v := a.Vec()
+		a.VPBROADCASTB(Mem{Base: p, Disp: off}, v)
+		return v
+	}
+	count := func(off int, less uint8) VecVirtual {
+		g, c := a.GP32(), a.XMM()
+		a.MOVBLZX(Mem{Base: p, Disp: off}, g)
+		if less > 0 {
+			a.SUBL(U8(less), g)
+		}
+		a.VMOVD(g, c)
+		return c
+	}
+	mul, base, low := table(roundMul), table(roundBase), table(roundLow)
+	half, mask, limit := byteOf(roundHalf), byteOf(roundMask), byteOf(roundLimit)
+	shift, shift1 := count(roundShift, 0), count(roundShift, 1)
+	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	// Three loops: INT8 (whose limit is 0xFF: its magnitudes are at most
+	// 128), and UINT8 with and without a limit.
+	sel := a.GP32()
+	a.MOVBLZX(Mem{Base: p, Disp: roundSigned}, sel)
+	a.CMPL(sel, U8(0))
+	a.JNE(LabelRef("int8"))
+	a.MOVBLZX(Mem{Base: p, Disp: roundLimit}, sel)
+	a.CMPL(sel, U8(0xFF))
+	a.JNE(LabelRef("limited"))
+	for _, loop := range []string{"uint8", "limited", "int8"} {
+		int8, limited := loop == "int8", loop == "limited"
+		if loop != "uint8" {
+			a.Label(loop)
+		}
+		a.StreamNamed(loop+"_", Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
+			x, m := a.Vec(), a.Vec()
+			a.VMOVDQU(s.Src, x)
+			if int8 {
+				a.VPABSB(x, m) // -128 gives 0x80: 128 unsigned
+			} else {
+				m = x
+			}
+			h, mm, me, y := a.Vec(), a.Vec(), a.Vec(), a.Vec()
+			a.VPSRLW(U8(4), m, h)
+			a.VPAND(b8(0x0F), h, h)
+			a.VPSHUFB(h, mul, mm)
+			a.VPAND(a.Splat(0x00FF00FF), mm, me)
+			a.VPAND(a.Splat(0xFF00FF00), mm, mm)
+			a.VPMADDUBSW(me, m, me) // even bytes' products, in the low byte of each word
+			a.VPMADDUBSW(mm, m, y)  // odd bytes' products, likewise
+			a.VPSLLW(U8(8), y, y)
+			a.VPOR(me, y, y) // y = m·M in every byte
+			t, c := a.Vec(), a.Vec()
+			a.VPSRLW(shift, y, t)
+			a.VPAND(b8(1), t, t)
+			a.VPOR(half, t, t)
+			a.VPAVGB(t, y, y)
+			a.VPSRLW(shift1, y, y)
+			a.VPAND(mask, y, y) // q
+			a.VPSHUFB(h, base, c)
+			a.VPADDB(y, c, c)
+			a.VPADDUSB(b8(0x70), m, t)
+			a.VPSHUFB(t, low, t)
+			a.VPADDB(t, c, c)
+			if limited {
+				a.VPMINUB(limit, c, c)
+			}
+			if int8 {
+				a.VPAND(b8(0x80), x, x)
+				a.VPOR(x, c, c)
+			}
+			s.Store(c, s.Dst, 8, nil)
+		}))
+	}
+}

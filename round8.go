@@ -1,0 +1,119 @@
+package tensorcast
+
+// Row rounding: the table of INT8 or UINT8 to a float8 type rounds each
+// magnitude m to the target's significand, to nearest even. Within a row
+// of 16 magnitudes, h = m>>4 ≥ 1, every value lies in one binade, so the
+// code is an affine function of m's rounding at one bit position:
+//
+//	y = m·mul[h]                      (m scaled so the position is bit shift; y < 2^8)
+//	q = y / 2^shift, to nearest even  ((y + 2^(shift-1) - 1 + (y>>shift)&1) >> shift)
+//	code = base[h] + q                (a carry out of the significand is the next binade's code)
+//
+// Row 0 spans several binades: its codes come from low[m] (mul and base
+// are 0 there, so q is 0). Overflow (UINT8 → FLOAT8E4M3FNUZ: 248 and up
+// round to 256) is min(code, limit), the saturation or NaN code; INT8 takes
+// m = |x| (-128: 128) and ors the sign into bit 7. On AVX2 that is about 24
+// instructions per 32 bytes (gen/amd64/round8.go), where the general
+// 256-entry lookup takes sixteen VPSHUFB and fifteen VPBLENDVB.
+// roundShape finds the description and checks it on all 256 bytes.
+
+// roundShape returns the row-rounding description of the table t of an
+// 8-bit integer source (signed: INT8) to an 8-bit target, or nil where
+// there is none.
+func roundShape(t []uint8, signed bool) *roundParams {
+	maxM := 255
+	if signed {
+		maxM = 128
+		if t[0x80]&0x80 == 0 {
+			return nil
+		}
+	}
+	want := func(m int) uint8 {
+		if m == 128 && signed {
+			return t[0x80] &^ 0x80
+		}
+		return t[m]
+	}
+	limits := []uint8{0xFF, 0} // 0xFF: none (INT8 needs none; the AVX2 kernel relies on it)
+	for m := range maxM + 1 {
+		limits[1] = max(limits[1], want(m))
+	}
+	for shift := uint8(2); shift <= 6; shift++ {
+		for _, limit := range limits {
+			p := &roundParams{shift: shift, half: 1<<(shift-1) - 2, mask: 0xFF >> (shift - 1), limit: limit}
+			if signed {
+				p.signed = 1
+			}
+			for m := range 16 {
+				p.low[m] = want(m)
+			}
+			ok := true
+			for h := 1; h <= maxM>>4 && ok; h++ {
+				ok = false
+				top := min(16*h+15, maxM)
+				for mul := 1; mul <= 1<<shift && top*mul < 256 && !ok; mul *= 2 {
+					p.mul[h], p.base[h] = uint8(mul), want(16*h)-p.round(uint8(16*h*mul))
+					ok = true
+					for m := 16 * h; m <= top; m++ {
+						if p.magnitude(uint8(m)) != want(m) {
+							ok = false
+							break
+						}
+					}
+				}
+			}
+			if ok && p.covers(t) {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// round is q: y/2^shift rounded to nearest even, as the kernel computes it
+// (VPAVGB adds half + lsb + 1 and halves; the shift by shift-1 ends it).
+func (p *roundParams) round(y uint8) uint8 {
+	lsb := y >> p.shift & 1
+	return uint8((int(y)+int(p.half|lsb)+1)>>1) >> (p.shift - 1) & p.mask
+}
+
+// magnitude is the code of the magnitude m.
+func (p *roundParams) magnitude(m uint8) uint8 {
+	h := m >> 4
+	c := p.base[h] + p.round(m*p.mul[h])
+	if m < 16 {
+		c += p.low[m]
+	}
+	return min(c, p.limit)
+}
+
+// at is the description's value for the byte x.
+func (p *roundParams) at(x uint8) uint8 {
+	if p.signed == 0 {
+		return p.magnitude(x)
+	}
+	m := x
+	if int8(x) < 0 {
+		m = -x // -128 stays 0x80: 128
+	}
+	return p.magnitude(m) | x&0x80
+}
+
+// covers reports whether p gives t on every byte.
+func (p *roundParams) covers(t []uint8) bool {
+	for x := range 256 {
+		if p.at(uint8(x)) != t[x] {
+			return false
+		}
+	}
+	return true
+}
+
+// roundGeneric is the portable row-rounding kernel (the AVX2 wrapper's
+// rest).
+func roundGeneric(dst []uint8, src []uint8, p *roundParams) {
+	dst = dst[:len(src)]
+	for i, x := range src {
+		dst[i] = p.at(x)
+	}
+}

@@ -1,0 +1,67 @@
+//go:build amd64 && gc && !purego && !noasm
+
+package tensorcast
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"golang.org/x/sys/cpu"
+)
+
+// TestRoundKernel runs round8AVX2 on the descriptions of every INT8 and
+// UINT8 → float8 table in every mode (its three loops: INT8, UINT8 with and
+// without a limit) against the tables: all 256 bytes in every position of
+// a vector, every length 0..300, and against guard pages at both ends.
+func TestRoundKernel(t *testing.T) {
+	if !cpu.X86.HasAVX2 {
+		t.Skip("no AVX2")
+	}
+	g := newGuarded(t, 4096)
+	src := make([]uint8, 300)
+	for i := range src {
+		src[i] = uint8(i * 7) // every byte, in a different lane each pass
+	}
+	loops := map[string]bool{}
+	for _, from := range []DataType{Int8, Uint8} {
+		for _, to := range []DataType{Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ} {
+			for m := range numModes {
+				opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
+				tab := tableFor(from, to, opt).b8
+				p := roundShape(tab, from == Int8)
+				if p == nil {
+					t.Fatalf("%v -> %v %+v: no description", from, to, opt)
+				}
+				loops[fmt.Sprintf("signed=%d limited=%v", p.signed, p.limit != 0xFF)] = true
+				name := fmt.Sprintf("%v -> %v %+v", from, to, opt)
+				for n := 0; n <= 300; n++ {
+					got, want := make([]uint8, n), make([]uint8, n)
+					avx2Round8(got, src[:n], p)
+					for i, x := range src[:n] {
+						want[i] = tab[x]
+					}
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s n=%d: got %x, want %x", name, n, got, want)
+					}
+				}
+				for _, n := range []int{32, 64, 96, 1024} {
+					s, d := g.atStart(n), g.atEnd(n)
+					if n == 1024 {
+						s, d = g.atEnd(n), g.atStart(n)
+					}
+					copy(s, src)
+					avx2Round8(d, s, p)
+					for i := range n {
+						if d[i] != tab[s[i]] {
+							t.Fatalf("%s guarded n=%d: byte %d: got %#02x, want %#02x", name, n, i, d[i], tab[s[i]])
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(loops) != 3 {
+		t.Errorf("the tables ran %d of the kernel's 3 loops: %v", len(loops), loops)
+	}
+}
