@@ -455,6 +455,16 @@ func i16ToE4M3AVX512(dst *uint8, src *uint16, n int, t *[256]uint8)
 //go:noescape
 func u16ToE4M3AVX512(dst *uint8, src *uint16, n int, t *[256]uint8)
 
+// converts n elements to FLOAT8E4M3FN or FLOAT8E4M3FNUZ as p describes (gen/amd64/i16e4m3.go).
+//
+//go:noescape
+func i16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+// converts n elements to FLOAT8E4M3FN or FLOAT8E4M3FNUZ as p describes (gen/amd64/i16e4m3.go).
+//
+//go:noescape
+func u16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+
 //go:noescape
 func f8ToF32AVX512(dst *float32, src *uint8, n int, table *[256]uint32) bool
 

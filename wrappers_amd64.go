@@ -109,6 +109,7 @@ const (
 	fusedU32ToBF16AVX2Lanes  = 8
 	fusedU32ToF16AVX2Lanes   = 8
 	fusedU64ToF16AVX2Lanes   = 8
+	i16ToE4M3AVX2Lanes       = 32
 	i16ToE8M0AVX2Lanes       = 8
 	i16ToF8AVX2Lanes         = 8
 	i32ToE8M0AVX2Lanes       = 8
@@ -132,6 +133,7 @@ const (
 	split8AVX2Lanes          = 32
 	split8Pack2AVX2Lanes     = 32
 	split8Pack4AVX2Lanes     = 32
+	u16ToE4M3AVX2Lanes       = 32
 	u16ToE8M0AVX2Lanes       = 8
 	u16ToF8AVX2Lanes         = 8
 	u32ToE8M0AVX2Lanes       = 8
