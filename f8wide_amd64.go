@@ -83,8 +83,8 @@ func setFusedF8AVX2(k *kernelSet) {
 	}
 	i16 := func(v uint16) float32 { return float32(int16(v)) }
 	u16 := func(v uint16) float32 { return float32(v) }
-	k.toF8[Int16] = kernel[fusedF8Func]{avx2Int16F8(avx2FusedF8(i16ToE4M3AVX2, i16ToE4M3AVX2Lanes, i16), avx2FusedF8(i16ToF8AVX2, i16ToF8AVX2Lanes, i16)), k.tier}
-	k.toF8[Uint16] = kernel[fusedF8Func]{avx2Int16F8(avx2FusedF8(u16ToE4M3AVX2, u16ToE4M3AVX2Lanes, u16), avx2FusedF8(u16ToF8AVX2, u16ToF8AVX2Lanes, u16)), k.tier}
+	k.toF8[Int16] = kernel[fusedF8Func]{avx2Int16F8(avx2FusedF8(i16ToE4M3AVX2, i16ToE4M3AVX2Lanes, i16), avx2FusedF8(i16ToE5M2AVX2, i16ToE5M2AVX2Lanes, i16)), k.tier}
+	k.toF8[Uint16] = kernel[fusedF8Func]{avx2Int16F8(avx2FusedF8(u16ToE4M3AVX2, u16ToE4M3AVX2Lanes, u16), avx2FusedF8(u16ToE5M2AVX2, u16ToE5M2AVX2Lanes, u16)), k.tier}
 	k.toF8[Int32] = kernel[fusedF8Func]{avx2FusedF8(i32ToF8AVX2, i32ToF8AVX2Lanes, func(v uint32) float32 { return float32(int32(v)) }), k.tier}
 	k.toF8[Uint32] = kernel[fusedF8Func]{avx2FusedF8(u32ToF8AVX2, u32ToF8AVX2Lanes, func(v uint32) float32 { return float32(v) }), k.tier}
 	// The 64-bit integers to the nearest float32 for the rest, as the

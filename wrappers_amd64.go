@@ -110,8 +110,8 @@ const (
 	fusedU32ToF16AVX2Lanes   = 8
 	fusedU64ToF16AVX2Lanes   = 8
 	i16ToE4M3AVX2Lanes       = 32
+	i16ToE5M2AVX2Lanes       = 32
 	i16ToE8M0AVX2Lanes       = 8
-	i16ToF8AVX2Lanes         = 8
 	i32ToE8M0AVX2Lanes       = 8
 	i32ToF4AVX2Lanes         = 16
 	i32ToF8AVX2Lanes         = 8
@@ -134,8 +134,8 @@ const (
 	split8Pack2AVX2Lanes     = 32
 	split8Pack4AVX2Lanes     = 32
 	u16ToE4M3AVX2Lanes       = 32
+	u16ToE5M2AVX2Lanes       = 32
 	u16ToE8M0AVX2Lanes       = 8
-	u16ToF8AVX2Lanes         = 8
 	u32ToE8M0AVX2Lanes       = 8
 	u32ToF4AVX2Lanes         = 16
 	u32ToF8AVX2Lanes         = 8

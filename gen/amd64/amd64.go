@@ -39,7 +39,8 @@ var kernels = []struct {
 	{f16ToE5M2, true},
 	{f16ToE4M3, true},
 	{i16ToE4M3, false},
-	{i16ToE4M3F16C, false}, // AVX2 INT16/UINT16 → E4M3 through FLOAT16 (i16e4m3.go)
+	{i16ToE4M3F16C, false}, // AVX2 INT16/UINT16 → float8 through FLOAT16 (i16e4m3.go)
+	{i16ToE5M2F16C, false},
 	{f8ToF32, true},
 	{f8ToInt, false},
 	{widenF8, true},

@@ -214,8 +214,9 @@ func (a *Asm) packOrder() VecVirtual {
 // tier uses f32ToF8W (float8w.go), which computes on 16-bit lanes and runs
 // about 1.5-2x faster.
 //
-// On AVX2 the same loops also serve INT16, UINT16, INT32 and UINT32 in one
-// pass (AVX-512 has f32ToF8W's fused kernels): each converts to the nearest
+// On AVX2 the same loops also serve INT32 and UINT32 in one pass (AVX-512
+// has f32ToF8W's fused kernels; INT16 and UINT16 go through FLOAT16,
+// i16e4m3.go): each converts to the nearest
 // float32, which is exact or, like the integer, beyond every float8 type's
 // range (plan.go, below2p24); UINT32 is first clamped to 2^31-1, which
 // keeps every value from 2^24 up beyond the range (float8 values are below
@@ -228,7 +229,7 @@ func narrowToF8(a *Asm) {
 		size      int
 		isas      []ISA
 	}{{"f32ToF8", "float32", 4, both}, {"f16ToF8", "uint16", 2, both}, {"bf16ToF8", "uint16", 2, both},
-		{"i16ToF8", "uint16", 2, avx2}, {"u16ToF8", "uint16", 2, avx2}, {"i32ToF8", "uint32", 4, avx2}, {"u32ToF8", "uint32", 4, avx2},
+		{"i32ToF8", "uint32", 4, avx2}, {"u32ToF8", "uint32", 4, avx2},
 		{"i64ToF8", "uint64", 8, avx2}, {"u64ToF8", "uint64", 8, avx2}, {"f64ToF8", "uint64", 8, avx2}} {
 		for _, isa := range from.isas {
 			a.Func(from.name+isa.String(), isa, "func(dst *uint8, src *"+from.typ+", n int, p *[8]uint32)")
@@ -279,19 +280,16 @@ func narrowToF8(a *Asm) {
 						case 2:
 							h := Half(x)
 							a.VLoad(h, p.Src, 16, p.M(1, 0))
-							switch from.name {
-							case "f16ToF8":
+							if from.name == "f16ToF8" {
 								a.VCVTPH2PS(h, x)
-							case "i16ToF8":
-								a.VPMOVSXWD(h, x)
-							default:
+							} else { // bf16ToF8
 								a.VPMOVZXWD(h, x)
 							}
 						}
 						switch from.name {
 						case "bf16ToF8":
 							a.VPSLLD(U8(16), x, x)
-						case "i16ToF8", "u16ToF8", "i32ToF8", "i64ToF8", "u64ToF8": // f64ToF8's loader converts
+						case "i32ToF8", "i64ToF8", "u64ToF8": // f64ToF8's loader converts
 							a.VCVTDQ2PS(x, x)
 						case "u32ToF8":
 							a.VPMINUD(maxInt, x, x)
