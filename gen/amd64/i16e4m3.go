@@ -111,7 +111,6 @@ func i16ToE4M3F16C(a *Asm) {
 		}
 		a.Func(name, AVX2, "func(dst *uint8, src *uint16, n int, p *[8]uint32)",
 			"converts n elements to FLOAT8E4M3FN or FLOAT8E4M3FNUZ as p describes (gen/amd64/i16e4m3.go).")
-		a.Needs("F16C") // VCVTPS2PH
 		dst, src, n := a.Args()
 		p := a.GP64()
 		a.Context.Load(a.Param("p"), p)
@@ -193,7 +192,6 @@ func i16ToE5M2F16C(a *Asm) {
 		}
 		a.Func(name, AVX2, "func(dst *uint8, src *uint16, n int, p *[8]uint32)",
 			"converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16e4m3.go).")
-		a.Needs("F16C") // VCVTPS2PH
 		dst, src, n := a.Args()
 		p := a.GP64()
 		a.Context.Load(a.Param("p"), p)
