@@ -104,7 +104,7 @@ func init() {
 	if asmFloat8Params() {
 		k.f32ToF8 = kernel[func([]uint8, []float32, *float8Params)]{avx2F32ToF8, t2}
 		k.f16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{withHalfLanes(avx2F16ToF8, avx2F16ToF8, avx2F16ToE5M2, avx2F16ToE5M2FNUZ), t2}
-		k.bf16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx2BF16ToF8, t2}
+		k.bf16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{bf16ViaF16(avx2BF16ToF8, avx2F16ToE5M2, avx2BF16ToF16), t2}
 	}
 	if asmE8M0Params() {
 		k.f32ToE8M0 = kernel[func([]uint8, []float32, *e8m0Params)]{avx2F32ToE8M0, t2}
@@ -140,7 +140,7 @@ func init() {
 		f16ToF8 := ntAlwaysP(avx2F16ToF8Store, ntF16ToF8AVX2)
 		ks.f16ToF8.fn = withHalfLanes(f16ToF8, f16ToF8,
 			ntAlwaysP(avx2F16ToE5M2Store, ntF16ToE5M2AVX2), ntAlwaysP(avx2F16ToE5M2FNUZStore, ntF16ToE5M2FNUZAVX2))
-		ks.bf16ToF8.fn = ntAlwaysP(avx2BF16ToF8Store, ntBF16ToF8AVX2)
+		ks.bf16ToF8.fn = bf16ViaF16(ntAlwaysP(avx2BF16ToF8Store, ntBF16ToF8AVX2), ntAlwaysP(avx2F16ToE5M2Store, ntF16ToE5M2AVX2), avx2BF16ToF16)
 	}
 	if asmE8M0Params() {
 		ks.f32ToE8M0.fn = ntAlwaysP(avx2F32ToE8M0Store, ntF32ToE8M0AVX2)
