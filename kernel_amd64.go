@@ -103,8 +103,8 @@ func init() {
 	k.bf16ToF32 = kernel[func([]float32, []uint16)]{avx2BF16ToF32, t2}
 	if asmFloat8Params() {
 		k.f32ToF8 = kernel[func([]uint8, []float32, *float8Params)]{avx2F32ToF8, t2}
-		k.f16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{withHalfLanes(avx2F16ToF8, avx2F16ToF8, avx2F16ToE5M2, avx2F16ToE5M2FNUZ), t2}
-		k.bf16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{bf16ViaF16(avx2BF16ToF8, avx2F16ToE5M2, avx2BF16ToF16), t2}
+		k.f16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{withHalfLanes(avx2F16ToE4M3, avx2F16ToE4M3, avx2F16ToE5M2, avx2F16ToE5M2FNUZ), t2}
+		k.bf16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx2BF16ToF8, t2}
 	}
 	if asmE8M0Params() {
 		k.f32ToE8M0 = kernel[func([]uint8, []float32, *e8m0Params)]{avx2F32ToE8M0, t2}
@@ -137,10 +137,10 @@ func init() {
 	ks.bf16ToF32.fn = ntAlways(avx2BF16ToF32Store, bf16ToF32AVX2NT)
 	if asmFloat8Params() {
 		ks.f32ToF8.fn = ntAlwaysP(avx2F32ToF8Store, ntF32ToF8AVX2)
-		f16ToF8 := ntAlwaysP(avx2F16ToF8Store, ntF16ToF8AVX2)
-		ks.f16ToF8.fn = withHalfLanes(f16ToF8, f16ToF8,
+		e4m3 := ntAlwaysP(avx2F16ToE4M3Store, ntF16ToE4M3AVX2)
+		ks.f16ToF8.fn = withHalfLanes(e4m3, e4m3,
 			ntAlwaysP(avx2F16ToE5M2Store, ntF16ToE5M2AVX2), ntAlwaysP(avx2F16ToE5M2FNUZStore, ntF16ToE5M2FNUZAVX2))
-		ks.bf16ToF8.fn = bf16ViaF16(ntAlwaysP(avx2BF16ToF8Store, ntBF16ToF8AVX2), ntAlwaysP(avx2F16ToE5M2Store, ntF16ToE5M2AVX2), avx2BF16ToF16)
+		ks.bf16ToF8.fn = ntAlwaysP(avx2BF16ToF8Store, ntBF16ToF8AVX2)
 	}
 	if asmE8M0Params() {
 		ks.f32ToE8M0.fn = ntAlwaysP(avx2F32ToE8M0Store, ntF32ToE8M0AVX2)

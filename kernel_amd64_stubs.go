@@ -97,13 +97,7 @@ func f32ToF8AVX2(dst *uint8, src *float32, n int, p *[8]uint32)
 func f32ToF8AVX512(dst *uint8, src *float32, n int, p *[8]uint32)
 
 //go:noescape
-func f16ToF8AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
-
-//go:noescape
 func f16ToF8AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
-
-//go:noescape
-func bf16ToF8AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
 
 //go:noescape
 func bf16ToF8AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
@@ -142,21 +136,7 @@ func f32ToF8AVX512NT(dst *uint8, src *float32, n int, p *[8]uint32) int
 // (a multiple of the block); dst must be 64-byte aligned.
 //
 //go:noescape
-func f16ToF8AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
-
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
 func f16ToF8AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
-
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func bf16ToF8AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
@@ -199,6 +179,32 @@ func u64ToF8AVX2NT(dst *uint8, src *uint64, n int, p *[8]uint32) int
 //
 //go:noescape
 func f64ToF8AVX2NT(dst *uint8, src *uint64, n int, p *[8]uint32) int
+
+// converts n BFLOAT16 to a float8 type as p describes. n is a multiple of 32.
+//
+//go:noescape
+func bf16ToF8AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+// converts n FLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ as p describes. n is a multiple of 32.
+//
+//go:noescape
+func f16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+// converts n BFLOAT16 to a float8 type as p describes. n is a multiple of 32.
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func bf16ToF8AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+
+// converts n FLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ as p describes. n is a multiple of 32.
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f16ToE4M3AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 
 //go:noescape
 func f32ToF8AVX512W(dst *uint8, src *float32, n int, p *[8]uint32)

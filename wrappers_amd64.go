@@ -12,7 +12,7 @@ const (
 	bf16ToE8M0AVX2Lanes      = 32
 	bf16ToF16AVX2Lanes       = 8
 	bf16ToF32AVX2Lanes       = 16
-	bf16ToF8AVX2Lanes        = 8
+	bf16ToF8AVX2Lanes        = 32
 	e4m3fnToBF16WAVX2Lanes   = 32
 	e4m3fnToF16WAVX2Lanes    = 32
 	e4m3fnToF32AVX2Lanes     = 8
@@ -55,11 +55,11 @@ const (
 	e8m0ToI4AVX2Lanes        = 16
 	e8m0ToI8AVX2Lanes        = 32
 	f16ToBF16AVX2Lanes       = 16
+	f16ToE4M3AVX2Lanes       = 32
 	f16ToE5M2AVX2Lanes       = 32
 	f16ToE5M2FNUZAVX2Lanes   = 32
 	f16ToE8M0AVX2Lanes       = 32
 	f16ToF32AVX2Lanes        = 8
-	f16ToF8AVX2Lanes         = 8
 	f32ToBF16AVX2Lanes       = 8
 	f32ToE8M0AVX2Lanes       = 8
 	f32ToF16AVX2Lanes        = 8
@@ -309,23 +309,6 @@ func ntF32ToF8AVX512(dst *uint8, src *float32, n int, p *float8Params) int {
 	return f32ToF8AVX512NT(dst, src, n, f8p(p))
 }
 
-// avx2F16ToF8 is the AVX2 kernel f16ToF8AVX2 (gen/amd64), streaming above the cache sizes.
-func avx2F16ToF8(dst []uint8, src []uint16, p *float8Params) {
-	if wantStream(2*len(src), 1*len(src)) {
-		ntConvertP(dst, src, p, avx2F16ToF8Store, ntF16ToF8AVX2)
-		return
-	}
-	avx2F16ToF8Store(dst, src, p)
-}
-
-func avx2F16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
-	avx2BulkP(dst, src, p, f8p(p), f16ToF8AVX2, f16ToF8AVX2Lanes, float16ToFloat8Generic)
-}
-
-func ntF16ToF8AVX2(dst *uint8, src *uint16, n int, p *float8Params) int {
-	return f16ToF8AVX2NT(dst, src, n, f8p(p))
-}
-
 // avx512F16ToF8 is the AVX512 kernel f16ToF8AVX512 (gen/amd64), streaming above the cache sizes.
 func avx512F16ToF8(dst []uint8, src []uint16, p *float8Params) {
 	if wantStream(2*len(src), 1*len(src)) {
@@ -544,6 +527,23 @@ func avx512F16ToE5M2FNUZStore(dst []uint8, src []uint16, p *float8Params) {
 
 func ntF16ToE5M2FNUZAVX512(dst *uint8, src *uint16, n int, p *float8Params) int {
 	return f16ToE5M2FNUZAVX512NT(dst, src, n, f8p(p))
+}
+
+// avx2F16ToE4M3 is the AVX2 kernel f16ToE4M3AVX2 (gen/amd64), streaming above the cache sizes.
+func avx2F16ToE4M3(dst []uint8, src []uint16, p *float8Params) {
+	if wantStream(2*len(src), 1*len(src)) {
+		ntConvertP(dst, src, p, avx2F16ToE4M3Store, ntF16ToE4M3AVX2)
+		return
+	}
+	avx2F16ToE4M3Store(dst, src, p)
+}
+
+func avx2F16ToE4M3Store(dst []uint8, src []uint16, p *float8Params) {
+	avx2BulkP(dst, src, p, f8p(p), f16ToE4M3AVX2, f16ToE4M3AVX2Lanes, float16ToFloat8Generic)
+}
+
+func ntF16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *float8Params) int {
+	return f16ToE4M3AVX2NT(dst, src, n, f8p(p))
 }
 
 // avx512F16ToE4M3 is the AVX512 kernel f16ToE4M3AVX512 (gen/amd64), streaming above the cache sizes.

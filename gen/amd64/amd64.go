@@ -35,6 +35,7 @@ var kernels = []struct {
 	{f32ToBF16BF16, false}, // the AVX-512 tier streams with the integer kernel (kernel_amd64.go)
 	{bf16ToF32, true},
 	{narrowToF8, true},
+	{half8, true}, // half8.go: BFLOAT16 → float8, FLOAT16 → E4M3 on AVX2's 16-bit lanes
 	{f32ToF8W, true},
 	{f16ToE5M2, true},
 	{f16ToE4M3, true},

@@ -206,13 +206,14 @@ func (a *Asm) packOrder() VecVirtual {
 	return a.ConstTable(fmt.Sprintf("packdb4_%d", lanes), idx)
 }
 
-// narrowToF8 emits the three float8 narrowing kernels: from float32, FLOAT16
-// and BFLOAT16 (the 16-bit ones widen exactly first, so there is one
-// rounding). Each has two loops, for the FNUZ types (p.signedZero = 0) and
-// the others, so the sign costs no test where zero may be negative. These
-// serve the AVX2 tier and AVX-512 CPUs without VBMI; with VBMI the AVX-512
-// tier uses f32ToF8W (float8w.go), which computes on 16-bit lanes and runs
-// about 1.5-2x faster.
+// narrowToF8 emits the float8 narrowing kernels on float32 lanes: from
+// float32 (AVX2 and AVX-512), and from FLOAT16 and BFLOAT16 (which widen
+// exactly first, so there is one rounding) for AVX-512 CPUs without VBMI.
+// Each has two loops, for the FNUZ types (p.signedZero = 0) and the others,
+// so the sign costs no test where zero may be negative. With VBMI the
+// AVX-512 tier uses f32ToF8W (float8w.go), which computes on 16-bit lanes
+// and runs about 1.5-2x faster; AVX2 has half8's 16-bit-lane kernels for
+// the 16-bit floats (half8.go).
 //
 // On AVX2 the same loops also serve INT32 and UINT32 in one pass (AVX-512
 // has f32ToF8W's fused kernels; INT16 and UINT16 go through FLOAT16,
@@ -223,12 +224,12 @@ func (a *Asm) packOrder() VecVirtual {
 // 2^16), so the signed conversion serves. INT64 and UINT64 are clamped to
 // ±2^24 and narrowed to 32 bits first (clamp64), two vectors a step.
 func narrowToF8(a *Asm) {
-	both, avx2 := []ISA{AVX2, AVX512}, []ISA{AVX2}
+	both, avx2, avx512 := []ISA{AVX2, AVX512}, []ISA{AVX2}, []ISA{AVX512}
 	for _, from := range []struct {
 		name, typ string
 		size      int
 		isas      []ISA
-	}{{"f32ToF8", "float32", 4, both}, {"f16ToF8", "uint16", 2, both}, {"bf16ToF8", "uint16", 2, both},
+	}{{"f32ToF8", "float32", 4, both}, {"f16ToF8", "uint16", 2, avx512}, {"bf16ToF8", "uint16", 2, avx512},
 		{"i32ToF8", "uint32", 4, avx2}, {"u32ToF8", "uint32", 4, avx2},
 		{"i64ToF8", "uint64", 8, avx2}, {"u64ToF8", "uint64", 8, avx2}, {"f64ToF8", "uint64", 8, avx2}} {
 		for _, isa := range from.isas {
