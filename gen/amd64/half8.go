@@ -163,17 +163,7 @@ func half8Body(a *Asm, bf16 bool) {
 				a.VPBLENDVB(m, lo, r, r)
 				rs[h], xs[h] = r, x
 			}
-			a.VPACKUSWB(rs[1], rs[0], rs[0])
-			a.VPACKSSWB(xs[1], xs[0], xs[0]) // the signs, in the same order
-			a.VPAND(w16(0x8080), xs[0], xs[0])
-			if v.fnuz {
-				z := a.Vec()
-				a.VPCMPEQB(zero, rs[0], z)
-				a.VPANDN(xs[0], z, xs[0]) // no -0
-			}
-			a.VPOR(xs[0], rs[0], rs[0])
-			a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
-			s.Store(rs[0], s.Dst, 8, nil)
+			s.Store(a.packCodes(rs, []Op{xs[0], xs[1]}, v.fnuz), s.Dst, 8, nil)
 		})
 	}
 }

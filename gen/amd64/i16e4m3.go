@@ -125,20 +125,7 @@ func i16ToE4M3F16C(a *Asm) {
 		a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
 			var rs [2]VecVirtual
 			for h := range rs {
-				var hs [2]VecVirtual
-				for q := range hs {
-					v := a.Vec()
-					if signed {
-						a.VPMOVSXWD(s.Src.Offset(32*h+16*q), v)
-					} else {
-						a.VPMOVZXWD(s.Src.Offset(32*h+16*q), v)
-					}
-					a.VCVTDQ2PS(v, v)
-					hs[q] = a.XMM()
-					a.VCVTPS2PH(U8(0), v, hs[q]) // to nearest even
-				}
-				x := a.Vec()
-				a.VINSERTI128(U8(1), hs[1], hs[0].AsY(), x) // FLOAT16 of the 16 elements, in order
+				x := a.int16Halves(s.Src.Offset(32*h), signed, nil)
 				ab := x
 				if signed {
 					ab = a.Vec()
@@ -154,17 +141,7 @@ func i16ToE4M3F16C(a *Asm) {
 				a.VPMINUW(limit, t, t)
 				rs[h] = t
 			}
-			a.VPACKUSWB(rs[1], rs[0], rs[0])
-			if signed { // the signs: the source words packed to bytes with signed saturation, in the same order
-				x0, x1 := a.Vec(), a.Vec()
-				a.VMOVDQU(s.Src, x0)
-				a.VMOVDQU(s.Src.Offset(32), x1)
-				a.VPACKSSWB(x1, x0, x0)
-				a.VPAND(w16(0x8080), x0, x0)
-				a.VPOR(x0, rs[0], rs[0])
-			}
-			a.VPERMQ(U8(0xD8), rs[0], rs[0])
-			s.Store(rs[0], s.Dst, 8, nil)
+			s.Store(a.packCodes(rs, signedSource(a, s, signed), false), s.Dst, 8, nil)
 		}))
 	}
 }
@@ -209,23 +186,12 @@ func i16ToE5M2F16C(a *Asm) {
 			a.StreamNamed(label, Loop{SrcSize: 2, DstSize: 1, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
 				var rs [2]VecVirtual
 				for h := range rs {
-					var hs [2]VecVirtual
-					for q := range hs {
-						v, c, d := a.Vec(), a.Vec(), a.Vec()
-						if signed {
-							a.VPMOVSXWD(s.Src.Offset(32*h+16*q), v)
-						} else {
-							a.VPMOVZXWD(s.Src.Offset(32*h+16*q), v)
-						}
-						a.VCVTDQ2PS(v, v)
+					x := a.int16Halves(s.Src.Offset(32*h), signed, func(v VecVirtual) {
+						c, d := a.Vec(), a.Vec()
 						a.VMULPS(split, v, c)
 						a.VSUBPS(v, c, d)
 						a.VSUBPS(d, c, v) // v to three significant bits
-						hs[q] = a.XMM()
-						a.VCVTPS2PH(U8(0), v, hs[q]) // exact
-					}
-					x := a.Vec()
-					a.VINSERTI128(U8(1), hs[1], hs[0].AsY(), x)
+					})
 					if signed {
 						a.VPAND(w16(0x7FFF), x, x)
 					}
@@ -240,18 +206,66 @@ func i16ToE5M2F16C(a *Asm) {
 					a.VPMINUW(limit, x, x)
 					rs[h] = x
 				}
-				a.VPACKUSWB(rs[1], rs[0], rs[0])
-				if signed {
-					x0, x1 := a.Vec(), a.Vec()
-					a.VMOVDQU(s.Src, x0)
-					a.VMOVDQU(s.Src.Offset(32), x1)
-					a.VPACKSSWB(x1, x0, x0)
-					a.VPAND(w16(0x8080), x0, x0)
-					a.VPOR(x0, rs[0], rs[0])
-				}
-				a.VPERMQ(U8(0xD8), rs[0], rs[0])
-				s.Store(rs[0], s.Dst, 8, nil)
+				s.Store(a.packCodes(rs, signedSource(a, s, signed), false), s.Dst, 8, nil)
 			}))
 		}
 	}
+}
+
+// int16Halves returns the FLOAT16 of the 16 INT16 (signed) or UINT16
+// elements at m, in order: each 8 widened to float32 (VPMOVSXWD or
+// VPMOVZXWD, VCVTDQ2PS), passed to round where it is not nil, converted by
+// VCVTPS2PH to nearest even.
+func (a *Asm) int16Halves(m Mem, signed bool, round func(v VecVirtual)) VecVirtual {
+	var hs [2]VecVirtual
+	for q := range hs {
+		v := a.Vec()
+		if signed {
+			a.VPMOVSXWD(m.Offset(16*q), v)
+		} else {
+			a.VPMOVZXWD(m.Offset(16*q), v)
+		}
+		a.VCVTDQ2PS(v, v)
+		if round != nil {
+			round(v)
+		}
+		hs[q] = a.XMM()
+		a.VCVTPS2PH(U8(0), v, hs[q])
+	}
+	x := a.Vec()
+	a.VINSERTI128(U8(1), hs[1], hs[0].AsY(), x)
+	return x
+}
+
+// signedSource returns the step's 32 source words as two vectors for
+// packCodes' signs, or nil for an unsigned source.
+func signedSource(a *Asm, s *Step, signed bool) []Op {
+	if !signed {
+		return nil
+	}
+	x0 := a.Vec()
+	a.VMOVDQU(s.Src, x0)
+	return []Op{x0, s.Src.Offset(32)}
+}
+
+// packCodes packs the codes of two vectors of 16 words (each below 0x100)
+// to 32 bytes, in order, and ors in the sign of each source word of xs
+// (the first a register; none where xs is nil) as bit 7: VPACKSSWB of the
+// words puts each sign in its byte's bit 7, in the codes' order. With
+// fnuz, a code 0 takes no sign (the FNUZ types have no -0).
+func (a *Asm) packCodes(rs [2]VecVirtual, xs []Op, fnuz bool) VecVirtual {
+	a.VPACKUSWB(rs[1], rs[0], rs[0])
+	if xs != nil {
+		sg := a.Vec()
+		a.VPACKSSWB(xs[1], xs[0], sg)
+		a.VPAND(a.Splat(0x80808080), sg, sg)
+		if fnuz {
+			z := a.Vec()
+			a.VPCMPEQB(a.Splat(0), rs[0], z)
+			a.VPANDN(sg, z, sg) // no -0
+		}
+		a.VPOR(sg, rs[0], rs[0])
+	}
+	a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
+	return rs[0]
 }
