@@ -247,25 +247,3 @@ func signedSource(a *Asm, s *Step, signed bool) []Op {
 	a.VMOVDQU(s.Src, x0)
 	return []Op{x0, s.Src.Offset(32)}
 }
-
-// packCodes packs the codes of two vectors of 16 words (each below 0x100)
-// to 32 bytes, in order, and ors in the sign of each source word of xs
-// (the first a register; none where xs is nil) as bit 7: VPACKSSWB of the
-// words puts each sign in its byte's bit 7, in the codes' order. With
-// fnuz, a code 0 takes no sign (the FNUZ types have no -0).
-func (a *Asm) packCodes(rs [2]VecVirtual, xs []Op, fnuz bool) VecVirtual {
-	a.VPACKUSWB(rs[1], rs[0], rs[0])
-	if xs != nil {
-		sg := a.Vec()
-		a.VPACKSSWB(xs[1], xs[0], sg)
-		a.VPAND(a.Splat(0x80808080), sg, sg)
-		if fnuz {
-			z := a.Vec()
-			a.VPCMPEQB(a.Splat(0), rs[0], z)
-			a.VPANDN(sg, z, sg) // no -0
-		}
-		a.VPOR(sg, rs[0], rs[0])
-	}
-	a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
-	return rs[0]
-}

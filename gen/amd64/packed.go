@@ -301,3 +301,45 @@ func unpack4(a *Asm) {
 		}
 	}
 }
+
+// packConsts packs the low 4 or 2 bits of 64 or 128 bytes into 32 (as
+// splitPacked does): per vector, VPAND keeps the code, VPMADDUBSW puts
+// c0 + 16·c1 in each word (c0 + 4·c1, and VPMADDWD c0 + 4c1 + 16c2 + 64c3
+// in each dword); VPACKUSWB and VPERMQ, or packDB4, order the bytes.
+type packConsts struct {
+	a              *Asm
+	bits           int
+	low, mul, w116 Op
+	order          VecVirtual
+}
+
+func (a *Asm) packConsts(bits int) packConsts {
+	p := packConsts{a: a, bits: bits, low: a.Splat(0x0F0F0F0F), mul: a.Splat(0x10011001)}
+	if bits == 2 {
+		p.low, p.mul, p.w116 = a.Splat(0x03030303), a.Splat(0x04010401), a.Splat(0x00100001)
+		p.order = a.packOrder()
+	}
+	return p
+}
+
+// pack returns the packed codes of the 8/bits vectors that v gives, in
+// order, in one YMM.
+func (p packConsts) pack(v func(i int) VecVirtual) VecVirtual {
+	a := p.a
+	var r []VecVirtual
+	for i := range 8 / p.bits {
+		x := v(i)
+		a.And(p.low, x, x)
+		a.VPMADDUBSW(p.mul, x, x)
+		if p.bits == 2 {
+			a.VPMADDWD(p.w116, x, x)
+		}
+		r = append(r, x)
+	}
+	if p.bits == 4 {
+		a.VPACKUSWB(r[1], r[0], r[0])
+		a.VPERMQ(U8(0xD8), r[0], r[0])
+		return r[0]
+	}
+	return a.packDB4(r, p.order)
+}

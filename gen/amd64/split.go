@@ -61,7 +61,7 @@ func split(a *Asm) {
 
 // splitPacked emits split8Pack4AVX2 or split8Pack2AVX2: split8's values
 // for a packed target (their low bits are the codes: splitShape's mask),
-// packed two or four to a byte by packConsts (f8mul.go), in one pass over
+// packed two or four to a byte by packConsts (packed.go), in one pass over
 // 32 bytes of dst per step.
 //
 // Their loops take at most two windows: with more, the constants would not
