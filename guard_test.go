@@ -115,3 +115,24 @@ func TestGuardPagesFault(t *testing.T) {
 }
 
 var guardSink byte
+
+// byteMaps runs the byte-to-byte kernel run on src's first n bytes for n =
+// 32, 64, 96 (src flush against the start of the guarded region, dst
+// against its end) and 1024 (the other way round), and checks every byte
+// against want.
+func (g *guarded) byteMaps(t *testing.T, name string, src []byte, run func(dst, src []byte), want func(x byte) byte) {
+	t.Helper()
+	for _, n := range []int{32, 64, 96, 1024} {
+		s, d := g.atStart(n), g.atEnd(n)
+		if n == 1024 {
+			s, d = g.atEnd(n), g.atStart(n)
+		}
+		copy(s, src)
+		run(d, s)
+		for i := range n {
+			if w := want(s[i]); d[i] != w {
+				t.Fatalf("%s guarded n=%d: byte %d: got %#02x, want %#02x", name, n, i, d[i], w)
+			}
+		}
+	}
+}

@@ -59,19 +59,7 @@ func TestSplitKernelVariants(t *testing.T) {
 					}
 				}
 			}
-			for _, n := range []int{32, 64, 96, 1024} {
-				s, d := g.atStart(n), g.atEnd(n)
-				if n == 1024 {
-					s, d = g.atEnd(n), g.atStart(n)
-				}
-				copy(s, src)
-				avx2Split8(d, s, p)
-				for i := range n {
-					if w := p.at(s[i]); d[i] != w {
-						t.Fatalf("%s guarded n=%d: byte %d: got %#02x, want %#02x", name, n, i, d[i], w)
-					}
-				}
-			}
+			g.byteMaps(t, name, src, func(d, s []byte) { avx2Split8(d, s, p) }, p.at)
 		}
 	}
 }
