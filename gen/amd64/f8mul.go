@@ -75,9 +75,6 @@ func f8Mul(a *Asm, typ string, bits int, dst, src, n GPVirtual) {
 	case 4, 2:
 		loop = Loop{SrcSize: 8 / bits, DstSize: 1, Lanes: 32, Unroll: 1}
 	}
-	// bytes returns the 32 results of the bytes at m, each the truncation
-	// modulo 2^8 (the packed targets read its low bits).
-	var bytes func(m Mem) VecVirtual
 	a.Stream(loop, dst, src, n, func(st *Step) {
 		c := func(v VecVirtual) VecVirtual { return v }
 		if st.Lanes == 16 {
@@ -130,7 +127,9 @@ func f8Mul(a *Asm, typ string, bits int, dst, src, n GPVirtual) {
 			}
 			return x, ts
 		}
-		bytes = func(m Mem) VecVirtual {
+		// bytes returns the 32 results of the bytes at m, each the truncation
+		// modulo 2^8 (the packed targets read its low bits).
+		bytes := func(m Mem) VecVirtual {
 			x, ts := core(m)
 			if !mp.bytes {
 				for _, t := range ts {

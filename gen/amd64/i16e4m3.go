@@ -141,7 +141,7 @@ func i16ToE4M3F16C(a *Asm) {
 				a.VPMINUW(limit, t, t)
 				rs[h] = t
 			}
-			s.Store(a.packCodes(rs, signedSource(a, s, signed), false), s.Dst, 8, nil)
+			s.Store(a.packCodes(rs, a.signedSource(s, signed), false), s.Dst, 8, nil)
 		}))
 	}
 }
@@ -206,7 +206,7 @@ func i16ToE5M2F16C(a *Asm) {
 					a.VPMINUW(limit, x, x)
 					rs[h] = x
 				}
-				s.Store(a.packCodes(rs, signedSource(a, s, signed), false), s.Dst, 8, nil)
+				s.Store(a.packCodes(rs, a.signedSource(s, signed), false), s.Dst, 8, nil)
 			}))
 		}
 	}
@@ -239,7 +239,7 @@ func (a *Asm) int16Halves(m Mem, signed bool, round func(v VecVirtual)) VecVirtu
 
 // signedSource returns the step's 32 source words as two vectors for
 // packCodes' signs, or nil for an unsigned source.
-func signedSource(a *Asm, s *Step, signed bool) []Op {
+func (a *Asm) signedSource(s *Step, signed bool) []Op {
 	if !signed {
 		return nil
 	}
