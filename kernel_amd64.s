@@ -47105,70 +47105,65 @@ TEXT ·f16ToBF16AVX512BF16(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x7fff7fff, BX
-	VPBROADCASTD BX, Z0
-	MOVL         $0x80008000, BX
-	VPBROADCASTD BX, Z1
 	MOVL         $0x7fc07fc0, BX
-	VPBROADCASTD BX, Z2
+	VPBROADCASTD BX, Z0
+	MOVL         $0xffc0ffc0, BX
+	VPBROADCASTD BX, Z1
 
 main:
 	CMPQ      DX, $0x00000040
 	JB        single
-	VCVTPH2PS (CX), Z3
-	VCVTPH2PS 32(CX), Z4
+	VCVTPH2PS (CX), Z2
+	VCVTPH2PS 32(CX), Z3
 
-	// VCVTNE2PS2BF16 Z3, Z4, Z3
-	BYTE       $0x62
-	BYTE       $0xf2
-	BYTE       $0x5f
-	BYTE       $0x48
-	BYTE       $0x72
-	BYTE       $0xdb
-	VPANDD     Z0, Z3, Z4
-	VPMINUW    Z2, Z4, Z4
-	VPTERNLOGD $0xf8, Z1, Z3, Z4
-	VMOVDQU64  Z4, (AX)
-	VCVTPH2PS  64(CX), Z3
-	VCVTPH2PS  96(CX), Z4
+	// VCVTNE2PS2BF16 Z2, Z3, Z2
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x67
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xd2
+	VPMINUW   Z1, Z2, Z2
+	VPMINSW   Z0, Z2, Z2
+	VMOVDQU64 Z2, (AX)
+	VCVTPH2PS 64(CX), Z2
+	VCVTPH2PS 96(CX), Z3
 
-	// VCVTNE2PS2BF16 Z3, Z4, Z3
-	BYTE       $0x62
-	BYTE       $0xf2
-	BYTE       $0x5f
-	BYTE       $0x48
-	BYTE       $0x72
-	BYTE       $0xdb
-	VPANDD     Z0, Z3, Z4
-	VPMINUW    Z2, Z4, Z4
-	VPTERNLOGD $0xf8, Z1, Z3, Z4
-	VMOVDQU64  Z4, 64(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000040, DX
-	JMP        main
+	// VCVTNE2PS2BF16 Z2, Z3, Z2
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x67
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xd2
+	VPMINUW   Z1, Z2, Z2
+	VPMINSW   Z0, Z2, Z2
+	VMOVDQU64 Z2, 64(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
 
 single:
 	CMPQ      DX, $0x00000020
 	JB        tail
-	VCVTPH2PS (CX), Z3
-	VCVTPH2PS 32(CX), Z4
+	VCVTPH2PS (CX), Z2
+	VCVTPH2PS 32(CX), Z3
 
-	// VCVTNE2PS2BF16 Z3, Z4, Z3
-	BYTE       $0x62
-	BYTE       $0xf2
-	BYTE       $0x5f
-	BYTE       $0x48
-	BYTE       $0x72
-	BYTE       $0xdb
-	VPANDD     Z0, Z3, Z4
-	VPMINUW    Z2, Z4, Z4
-	VPTERNLOGD $0xf8, Z1, Z3, Z4
-	VMOVDQU64  Z4, (AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000020, DX
-	JMP        single
+	// VCVTNE2PS2BF16 Z2, Z3, Z2
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x67
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xd2
+	VPMINUW   Z1, Z2, Z2
+	VPMINSW   Z0, Z2, Z2
+	VMOVDQU64 Z2, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       single
 
 tail:
 	TESTQ       DX, DX
@@ -47177,26 +47172,25 @@ tail:
 	MOVQ        $-1, SI
 	BZHIQ       BX, SI, SI
 	KMOVQ       SI, K1
-	VMOVDQU16.Z (CX), K1, Y3
+	VMOVDQU16.Z (CX), K1, Y2
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
 	SHRQ        $0x10, BX
 	KMOVQ       BX, K2
-	VMOVDQU16.Z 32(CX), K2, Y4
+	VMOVDQU16.Z 32(CX), K2, Y3
+	VCVTPH2PS   Y2, Z2
 	VCVTPH2PS   Y3, Z3
-	VCVTPH2PS   Y4, Z4
 
-	// VCVTNE2PS2BF16 Z3, Z4, Z3
-	BYTE       $0x62
-	BYTE       $0xf2
-	BYTE       $0x5f
-	BYTE       $0x48
-	BYTE       $0x72
-	BYTE       $0xdb
-	VPANDD     Z0, Z3, Z0
-	VPMINUW    Z2, Z0, Z0
-	VPTERNLOGD $0xf8, Z1, Z3, Z0
-	VMOVDQU16  Z0, K1, (AX)
+	// VCVTNE2PS2BF16 Z2, Z3, Z2
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x67
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xd2
+	VPMINUW   Z1, Z2, Z2
+	VPMINSW   Z0, Z2, Z2
+	VMOVDQU16 Z2, K1, (AX)
 
 done:
 	VZEROUPPER

@@ -336,7 +336,7 @@ func lutTree(a *Asm, isa ISA, wide bool) {
 // FLOAT16 → BFLOAT16: the widened values are normal float32 (FLOAT16's
 // smallest subnormal is 2^-24), so VCVTNE2PS2BF16 (AVX512_BF16), which
 // flushes subnormal inputs, rounds every one of them as f32ToBF16 does; it
-// keeps NaN payloads, which min(|r|, 0x7FC0) then removes. The integer
+// keeps NaN payloads, which two minimums then remove (one unsigned, one signed). The integer
 // kernels replace NaN inputs by sign|0x7C01 first (the magnitude clamped
 // with VPMINUW), which VCVTPH2PS widens to sign|0x7FC02000 and the rounding
 // of f32ToBF16 takes to sign|0x7FC0, the generic kernel's NaN, with no NaN
@@ -469,13 +469,15 @@ func (a *Asm) f16ToBF16(hw bool) {
 		}))
 		return
 	}
-	abs, sign := a.Const16(0x7FFF), a.Const16(0x8000)
 	if hw {
 		// VCVTNE2PS2BF16 keeps NaN payloads (quieted): the NaN fix comes
-		// after it, min(|r|, 0x7FC0) with the sign put back, so that both
-		// conversions read their input from memory (measured faster than
-		// fixing the input and splitting it with VEXTRACTI64X4).
-		qnan := a.Const16(0x7FC0)
+		// after it, so that both conversions read their input from memory
+		// (measured faster than fixing the input and splitting it with
+		// VEXTRACTI64X4). On the words r, as unsigned, min(r, 0xFFC0) takes
+		// the negative NaNs (above 0xFFC0) to 0xFFC0 and leaves every other
+		// word; then, as signed, min(r, 0x7FC0) takes the positive NaNs to
+		// 0x7FC0 and leaves the rest (every negative word is below it).
+		qnan, nqnan := a.Const16(0x7FC0), a.Const16(0xFFC0)
 		a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
 			x0, x1 := a.Vec(), a.Vec()
 			if s.Tail() {
@@ -487,15 +489,15 @@ func (a *Asm) f16ToBF16(hw bool) {
 				a.VCVTPH2PS(s.Src, x0)
 				a.VCVTPH2PS(s.Src.Offset(32), x1)
 			}
-			y, m := a.Vec(), a.Vec()
+			y := a.Vec()
 			a.VCVTNE2PS2BF16(x0, x1, y)
-			a.VPANDD(abs, y, m)
-			a.VPMINUW(qnan, m, m)
-			a.VPTERNLOGD(Tern(func(m, y, s uint8) uint8 { return m | y&s }), sign, y, m)
-			s.Store(m, s.Dst, 16, s.M(1, 0))
+			a.VPMINUW(nqnan, y, y)
+			a.VPMINSW(qnan, y, y)
+			s.Store(y, s.Dst, 16, s.M(1, 0))
 		}))
 		return
 	}
+	abs, sign := a.Const16(0x7FFF), a.Const16(0x8000)
 	nanMin, lsb, bias := a.Const16(0x7C01), a.Const32(0x10000), a.Const32(0x7FFF)
 	odd := a.ConstWords("oddwords", seq(1, 2, 1, 32))
 	a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
