@@ -22,8 +22,9 @@ import (
 // then min with (overflow << 7) | 0x7F (which also takes ±Inf, x ≥ 0x7C00,
 // to the overflow byte of p), then << 1 puts the code in the high byte of
 // each word (AVX2: >> 7 in the low byte). NaN (a > 0x7C00) takes p's nan
-// byte; the sign is or'ed in (FNUZ: only where the code is not 0, a >
-// 0x40, as that type has no -0; its NaN 0x80 has the sign bit set anyway).
+// byte; the sign is or'ed in (FNUZ: only where the code is not 0, as that
+// type has no -0; its NaN 0x80 has the sign bit set anyway): AVX2 on words
+// where a > 0x40, AVX-512 on bytes after the gather.
 func f16ToE5M2(a *Asm) {
 	for _, fnuz := range []bool{false, true} {
 		for _, isa := range []ISA{AVX2, AVX512} {
@@ -77,7 +78,10 @@ func (a *Asm) f16ToE5M2Body(fnuz bool) {
 	abs, one, k, inf := a.Const16(0x7FFF), a.Const16(1), a.Const16(0x7E), a.Const16(0x7C00)
 	var minN, tiny VecVirtual
 	if fnuz {
-		minN, tiny = a.Const16(0x400), a.Const16(0x40)
+		minN = a.Const16(0x400)
+		if a.isa == AVX2 {
+			tiny = a.Const16(0x40)
+		}
 	}
 	// code returns the words of v (FLOAT16) with the result byte in the high
 	// byte (AVX-512) or the low byte (AVX2, the high byte zero).
@@ -99,22 +103,11 @@ func (a *Asm) f16ToE5M2Body(fnuz bool) {
 		}
 		a.VPAVGW(q, x, y)
 		a.VPMINUW(limit, y, y)
-		if a.isa == AVX512 {
+		if a.isa == AVX512 { // the sign comes after the gather, on bytes
 			a.VPSLLW(U8(1), y, y)
 			isNaN := a.K()
 			a.VPCMPUW(U8(cmpGT), inf, ab, isNaN)
 			a.VMOVDQU16(nan, isNaN, y)
-			or := Tern(func(y, h, s uint8) uint8 { return y | h&s })
-			sgn := a.Const16(0x8000)
-			if fnuz {
-				nz, w := a.K(), a.Vec()
-				a.VPCMPUW(U8(cmpGT), tiny, ab, nz)
-				a.VMOVDQA64(y, w)
-				a.VPTERNLOGD(or, sgn, h, w)
-				a.VMOVDQU16(w, nz, y)
-			} else {
-				a.VPTERNLOGD(or, sgn, h, y)
-			}
 			return y
 		}
 		a.VPSRLW(U8(7), y, y)
@@ -131,16 +124,34 @@ func (a *Asm) f16ToE5M2Body(fnuz bool) {
 		return y
 	}
 	if a.isa == AVX512 {
-		highs := a.ConstBytes("oddbytes", seq8(1, 2, 64))
+		// The codes and the high bytes of the input (whose bit 7 is the
+		// sign) are gathered into bytes by the same VPERMT2B; the sign is
+		// or'ed into the codes there, and for FNUZ only into those that are
+		// not 0 (its NaN, 0x80, keeps it anyway): two operations per 64
+		// elements, and two more for FNUZ, where on words FNUZ took four
+		// per 32.
+		highs, sgn := a.ConstBytes("oddbytes", seq8(1, 2, 64)), a.Const8(0x80)
+		or := Tern(func(c, h, s uint8) uint8 { return c | h&s })
 		a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 64, Unroll: 1}, dst, src, n, func(s *Step) {
-			var ws [2]VecVirtual
+			var ws, vs [2]VecVirtual
 			for h := range 2 {
-				v := a.Vec()
-				a.VLoad(v, s.Src.Offset(64*h), 16, s.M(1, 32*h))
-				ws[h] = code(v)
+				vs[h] = a.Vec()
+				a.VLoad(vs[h], s.Src.Offset(64*h), 16, s.M(1, 32*h))
+				ws[h] = code(vs[h])
 			}
 			a.VPERMT2B(ws[1], highs, ws[0])
-			s.Store(ws[0], s.Dst, 8, s.M(1, 0))
+			a.VPERMT2B(vs[1], highs, vs[0])
+			c := ws[0]
+			if fnuz {
+				nz, t := a.K(), a.Vec()
+				a.VPTESTMB(c, c, nz)
+				a.VMOVDQA64(c, t)
+				a.VPTERNLOGD(or, sgn, vs[0], t)
+				a.VMOVDQU8(t, nz, c)
+			} else {
+				a.VPTERNLOGD(or, sgn, vs[0], c)
+			}
+			s.Store(c, s.Dst, 8, s.M(1, 0))
 		})
 		return
 	}
