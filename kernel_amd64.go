@@ -37,6 +37,12 @@ func splitp(p *splitParams) *[unsafe.Sizeof(splitParams{})]uint8 {
 	return (*[unsafe.Sizeof(splitParams{})]uint8)(unsafe.Pointer(p))
 }
 
+// finerp is p as the bytes finer8AVX2 reads (its stub's array type, which
+// gen/amd64 sizes from the same layout).
+func finerp(p *finer8Params) *[unsafe.Sizeof(finer8Params{})]uint8 {
+	return (*[unsafe.Sizeof(finer8Params{})]uint8)(unsafe.Pointer(p))
+}
+
 // roundp is p as the bytes round8AVX2 reads (its stub's array type, which
 // gen/amd64 sizes from the same layout).
 func roundp(p *roundParams) *[unsafe.Sizeof(roundParams{})]uint8 {
@@ -123,6 +129,7 @@ func init() {
 	k.sel16 = kernel[func([]uint16, []uint8, *selectParams)]{avx2Select16, t2}
 	k.split8 = kernel[func([]uint8, []uint8, *splitParams)]{avx2Split8, t2}
 	k.round8 = kernel[func([]uint8, []uint8, *roundParams)]{avx2Round8, t2}
+	k.finer8 = kernel[func([]uint8, []uint8, *finer8Params)]{avx2Finer8, t2}
 	k.splitPack[0] = kernel[func([]uint8, []uint8, *splitParams)]{avx2SplitPack4, t2}
 	k.splitPack[1] = kernel[func([]uint8, []uint8, *splitParams)]{avx2SplitPack2, t2}
 	setUnpackAVX2(&k)
@@ -188,7 +195,8 @@ func init() {
 	k5.sel16 = kernel[func([]uint16, []uint8, *selectParams)]{avx512Select16, t5}
 	k5.split8 = kernel[func([]uint8, []uint8, *splitParams)]{} // lut8's VPERMI2B is faster
 	k5.splitPack = [2]kernel[func([]uint8, []uint8, *splitParams)]{}
-	k5.round8 = kernel[func([]uint8, []uint8, *roundParams)]{} // lut8's VPERMI2B is faster
+	k5.round8 = kernel[func([]uint8, []uint8, *roundParams)]{}  // lut8's VPERMI2B is faster
+	k5.finer8 = kernel[func([]uint8, []uint8, *finer8Params)]{} // so it is here
 	if cpu.X86.HasAVX512VBMI {
 		k5.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx512Lut8, t5}
 		k5.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx512Lut16, t5}

@@ -46781,6 +46781,284 @@ DATA splat32_01010101<>+24(SB)/4, $0x01010101
 DATA splat32_01010101<>+28(SB)/4, $0x01010101
 GLOBL splat32_01010101<>(SB), RODATA|NOPTR, $32
 
+// func finer8AVX2(dst *uint8, src *uint8, n int, p *[23]uint8)
+// Requires: AVX, AVX2
+TEXT ·finer8AVX2(SB), NOSPLIT, $0-32
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), CX
+	MOVQ           n+16(FP), DX
+	MOVQ           p+24(FP), BX
+	VBROADCASTI128 (BX), Y0
+	VPBROADCASTB   16(BX), Y1
+	VPBROADCASTB   17(BX), Y2
+	VPBROADCASTB   18(BX), Y3
+	VPBROADCASTB   19(BX), Y4
+	VPBROADCASTB   21(BX), Y5
+	VPXOR          Y6, Y6, Y6
+	MOVBLZX        20(BX), SI
+	CMPL           SI, $0x00
+	JNE            nanbyte
+	MOVBLZX        22(BX), SI
+	CMPL           SI, $0x00
+	JE             above_nz
+	JMP            above_all
+
+nanbyte:
+	MOVBLZX 22(BX), SI
+	CMPL    SI, $0x00
+	JE      byte_nz
+
+byte_all_main:
+	CMPQ      DX, $0x00000040
+	JB        byte_all_single
+	VMOVDQU   (CX), Y4
+	VPAND     splat32_7f7f7f7f<>+0(SB), Y4, Y6
+	VPSUBB    Y1, Y6, Y7
+	VPSHUFB   Y7, Y0, Y7
+	VPSUBUSB  Y2, Y6, Y6
+	VPADDB    Y6, Y6, Y6
+	VPMINUB   Y3, Y6, Y6
+	VPMAXUB   Y7, Y6, Y6
+	VPCMPEQB  splat32_80808080<>+0(SB), Y4, Y7
+	VPBLENDVB Y7, Y5, Y6, Y6
+	VPAND     splat32_80808080<>+0(SB), Y4, Y4
+	VPOR      Y4, Y6, Y6
+	VMOVDQU   Y6, (AX)
+	VMOVDQU   32(CX), Y4
+	VPAND     splat32_7f7f7f7f<>+0(SB), Y4, Y6
+	VPSUBB    Y1, Y6, Y7
+	VPSHUFB   Y7, Y0, Y7
+	VPSUBUSB  Y2, Y6, Y6
+	VPADDB    Y6, Y6, Y6
+	VPMINUB   Y3, Y6, Y6
+	VPMAXUB   Y7, Y6, Y6
+	VPCMPEQB  splat32_80808080<>+0(SB), Y4, Y7
+	VPBLENDVB Y7, Y5, Y6, Y6
+	VPAND     splat32_80808080<>+0(SB), Y4, Y4
+	VPOR      Y4, Y6, Y6
+	VMOVDQU   Y6, 32(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       byte_all_main
+
+byte_all_single:
+	CMPQ      DX, $0x00000020
+	JB        byte_all_tail
+	VMOVDQU   (CX), Y4
+	VPAND     splat32_7f7f7f7f<>+0(SB), Y4, Y6
+	VPSUBB    Y1, Y6, Y7
+	VPSHUFB   Y7, Y0, Y7
+	VPSUBUSB  Y2, Y6, Y6
+	VPADDB    Y6, Y6, Y6
+	VPMINUB   Y3, Y6, Y6
+	VPMAXUB   Y7, Y6, Y6
+	VPCMPEQB  splat32_80808080<>+0(SB), Y4, Y7
+	VPBLENDVB Y7, Y5, Y6, Y6
+	VPAND     splat32_80808080<>+0(SB), Y4, Y4
+	VPOR      Y4, Y6, Y6
+	VMOVDQU   Y6, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       byte_all_single
+
+byte_all_tail:
+	VZEROUPPER
+	RET
+
+above_all:
+above_all_main:
+	CMPQ      DX, $0x00000040
+	JB        above_all_single
+	VMOVDQU   (CX), Y6
+	VPAND     splat32_7f7f7f7f<>+0(SB), Y6, Y7
+	VPSUBB    Y1, Y7, Y8
+	VPSHUFB   Y8, Y0, Y8
+	VPSUBUSB  Y2, Y7, Y9
+	VPADDB    Y9, Y9, Y9
+	VPMINUB   Y3, Y9, Y9
+	VPMAXUB   Y8, Y9, Y9
+	VPCMPGTB  Y4, Y7, Y7
+	VPBLENDVB Y7, Y5, Y9, Y9
+	VPAND     splat32_80808080<>+0(SB), Y6, Y6
+	VPOR      Y6, Y9, Y9
+	VMOVDQU   Y9, (AX)
+	VMOVDQU   32(CX), Y6
+	VPAND     splat32_7f7f7f7f<>+0(SB), Y6, Y7
+	VPSUBB    Y1, Y7, Y8
+	VPSHUFB   Y8, Y0, Y8
+	VPSUBUSB  Y2, Y7, Y9
+	VPADDB    Y9, Y9, Y9
+	VPMINUB   Y3, Y9, Y9
+	VPMAXUB   Y8, Y9, Y9
+	VPCMPGTB  Y4, Y7, Y7
+	VPBLENDVB Y7, Y5, Y9, Y9
+	VPAND     splat32_80808080<>+0(SB), Y6, Y6
+	VPOR      Y6, Y9, Y9
+	VMOVDQU   Y9, 32(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       above_all_main
+
+above_all_single:
+	CMPQ      DX, $0x00000020
+	JB        above_all_tail
+	VMOVDQU   (CX), Y6
+	VPAND     splat32_7f7f7f7f<>+0(SB), Y6, Y7
+	VPSUBB    Y1, Y7, Y8
+	VPSHUFB   Y8, Y0, Y8
+	VPSUBUSB  Y2, Y7, Y9
+	VPADDB    Y9, Y9, Y9
+	VPMINUB   Y3, Y9, Y9
+	VPMAXUB   Y8, Y9, Y9
+	VPCMPGTB  Y4, Y7, Y7
+	VPBLENDVB Y7, Y5, Y9, Y9
+	VPAND     splat32_80808080<>+0(SB), Y6, Y6
+	VPOR      Y6, Y9, Y9
+	VMOVDQU   Y9, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       above_all_single
+
+above_all_tail:
+	VZEROUPPER
+	RET
+
+above_nz:
+above_nz_main:
+	CMPQ      DX, $0x00000040
+	JB        above_nz_single
+	VMOVDQU   (CX), Y7
+	VPAND     splat32_7f7f7f7f<>+0(SB), Y7, Y8
+	VPSUBB    Y1, Y8, Y9
+	VPSHUFB   Y9, Y0, Y9
+	VPSUBUSB  Y2, Y8, Y10
+	VPADDB    Y10, Y10, Y10
+	VPMINUB   Y3, Y10, Y10
+	VPMAXUB   Y9, Y10, Y10
+	VPCMPGTB  Y4, Y8, Y8
+	VPBLENDVB Y8, Y5, Y10, Y10
+	VPAND     splat32_80808080<>+0(SB), Y7, Y7
+	VPCMPEQB  Y6, Y10, Y8
+	VPANDN    Y7, Y8, Y7
+	VPOR      Y7, Y10, Y10
+	VMOVDQU   Y10, (AX)
+	VMOVDQU   32(CX), Y7
+	VPAND     splat32_7f7f7f7f<>+0(SB), Y7, Y8
+	VPSUBB    Y1, Y8, Y9
+	VPSHUFB   Y9, Y0, Y9
+	VPSUBUSB  Y2, Y8, Y10
+	VPADDB    Y10, Y10, Y10
+	VPMINUB   Y3, Y10, Y10
+	VPMAXUB   Y9, Y10, Y10
+	VPCMPGTB  Y4, Y8, Y8
+	VPBLENDVB Y8, Y5, Y10, Y10
+	VPAND     splat32_80808080<>+0(SB), Y7, Y7
+	VPCMPEQB  Y6, Y10, Y8
+	VPANDN    Y7, Y8, Y7
+	VPOR      Y7, Y10, Y10
+	VMOVDQU   Y10, 32(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       above_nz_main
+
+above_nz_single:
+	CMPQ      DX, $0x00000020
+	JB        above_nz_tail
+	VMOVDQU   (CX), Y7
+	VPAND     splat32_7f7f7f7f<>+0(SB), Y7, Y8
+	VPSUBB    Y1, Y8, Y9
+	VPSHUFB   Y9, Y0, Y9
+	VPSUBUSB  Y2, Y8, Y10
+	VPADDB    Y10, Y10, Y10
+	VPMINUB   Y3, Y10, Y10
+	VPMAXUB   Y9, Y10, Y10
+	VPCMPGTB  Y4, Y8, Y8
+	VPBLENDVB Y8, Y5, Y10, Y10
+	VPAND     splat32_80808080<>+0(SB), Y7, Y7
+	VPCMPEQB  Y6, Y10, Y8
+	VPANDN    Y7, Y8, Y7
+	VPOR      Y7, Y10, Y10
+	VMOVDQU   Y10, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       above_nz_single
+
+above_nz_tail:
+	VZEROUPPER
+	RET
+
+byte_nz:
+byte_nz_main:
+	CMPQ      DX, $0x00000040
+	JB        byte_nz_single
+	VMOVDQU   (CX), Y4
+	VPAND     splat32_7f7f7f7f<>+0(SB), Y4, Y7
+	VPSUBB    Y1, Y7, Y8
+	VPSHUFB   Y8, Y0, Y8
+	VPSUBUSB  Y2, Y7, Y7
+	VPADDB    Y7, Y7, Y7
+	VPMINUB   Y3, Y7, Y7
+	VPMAXUB   Y8, Y7, Y7
+	VPCMPEQB  splat32_80808080<>+0(SB), Y4, Y8
+	VPBLENDVB Y8, Y5, Y7, Y7
+	VPAND     splat32_80808080<>+0(SB), Y4, Y4
+	VPCMPEQB  Y6, Y7, Y8
+	VPANDN    Y4, Y8, Y4
+	VPOR      Y4, Y7, Y7
+	VMOVDQU   Y7, (AX)
+	VMOVDQU   32(CX), Y4
+	VPAND     splat32_7f7f7f7f<>+0(SB), Y4, Y7
+	VPSUBB    Y1, Y7, Y8
+	VPSHUFB   Y8, Y0, Y8
+	VPSUBUSB  Y2, Y7, Y7
+	VPADDB    Y7, Y7, Y7
+	VPMINUB   Y3, Y7, Y7
+	VPMAXUB   Y8, Y7, Y7
+	VPCMPEQB  splat32_80808080<>+0(SB), Y4, Y8
+	VPBLENDVB Y8, Y5, Y7, Y7
+	VPAND     splat32_80808080<>+0(SB), Y4, Y4
+	VPCMPEQB  Y6, Y7, Y8
+	VPANDN    Y4, Y8, Y4
+	VPOR      Y4, Y7, Y7
+	VMOVDQU   Y7, 32(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       byte_nz_main
+
+byte_nz_single:
+	CMPQ      DX, $0x00000020
+	JB        byte_nz_tail
+	VMOVDQU   (CX), Y4
+	VPAND     splat32_7f7f7f7f<>+0(SB), Y4, Y7
+	VPSUBB    Y1, Y7, Y8
+	VPSHUFB   Y8, Y0, Y8
+	VPSUBUSB  Y2, Y7, Y7
+	VPADDB    Y7, Y7, Y7
+	VPMINUB   Y3, Y7, Y7
+	VPMAXUB   Y8, Y7, Y7
+	VPCMPEQB  splat32_80808080<>+0(SB), Y4, Y8
+	VPBLENDVB Y8, Y5, Y7, Y7
+	VPAND     splat32_80808080<>+0(SB), Y4, Y4
+	VPCMPEQB  Y6, Y7, Y8
+	VPANDN    Y4, Y8, Y4
+	VPOR      Y4, Y7, Y7
+	VMOVDQU   Y7, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       byte_nz_single
+
+byte_nz_tail:
+	VZEROUPPER
+	RET
+
 // func f16ToBF16AVX2(dst *uint16, src *uint16, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·f16ToBF16AVX2(SB), NOSPLIT, $0-24

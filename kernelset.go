@@ -69,6 +69,11 @@ type kernelSet struct {
 	// it: AVX2 (nil elsewhere).
 	round8 kernel[func(dst []uint8, src []uint8, p *roundParams)]
 
+	// finer8 looks up the tables of a float8 type to one with more
+	// significand bits that finerShape describes (finer8.go) instead of
+	// lut8, where the tier has it: AVX2 (nil elsewhere).
+	finer8 kernel[func(dst []uint8, src []uint8, p *finer8Params)]
+
 	// splitPack[b]: split8 and the packing of lutPack in one kernel (b 0:
 	// 4-bit targets, 1: 2-bit), for descriptions of at most two windows;
 	// nil where the tier has none.
@@ -128,6 +133,7 @@ func (s *kernelSet) list() []KernelInfo {
 		{"BOOL -> 8/16-bit types, FLOAT8 -> BOOL (two-valued table)", s.sel8.tierOr(s.lut8.tier)},
 		{"8-bit types -> 8-bit types (nibble-split table)", s.split8.tierOr(s.lut8.tier)},
 		{"INT8/UINT8 -> float8 (row rounding)", s.round8.tierOr(s.lut8.tier)},
+		{"float8 -> finer float8 (affine magnitude)", s.finer8.tierOr(s.lut8.tier)},
 		{"4-bit types -> 8- to 64-bit types (16-entry table)", s.unpack[0][3].tier},
 		{"2-bit types -> 8- to 64-bit types (4-entry table)", s.unpack[1][3].tier},
 		{"packed types -> packed types (nibble tables)", s.map4.tier},

@@ -200,6 +200,16 @@ type roundParams struct {
 	signed         uint8
 }
 
+// finer8Params describes the table of a float8 type to one with more
+// significand bits (finer8.go, finerShape). The layout is fixed: assembly
+// reads the fields at these offsets (gen/amd64/finer8.go).
+type finer8Params struct {
+	low                    [16]uint8
+	base, sub, limit       uint8
+	nanAbove, nanByte, nan uint8
+	signZero               uint8
+}
+
 // maxSplitWindows is the number of correction windows splitParams has room
 // for; the AVX2 kernel takes its count from the layout.
 const maxSplitWindows = 4

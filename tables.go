@@ -64,6 +64,11 @@ type convTable struct {
 	// neither sel nor split describe as a rounding per row (round8.go), or
 	// is nil.
 	round *roundParams
+
+	// finer describes the table of a float8 type to one with more
+	// significand bits that sel does not describe (finer8.go), or is nil;
+	// lookup8 prefers it to split.
+	finer *finer8Params
 }
 
 var convTables [numTypes][numTypes][numModes]atomic.Pointer[convTable]
@@ -123,6 +128,9 @@ func tableFor(from, to DataType, opt Options) *convTable {
 			}
 			if t.sel == nil && t.split == nil && to.BitSize() == 8 && (from == Int8 || from == Uint8) {
 				t.round = roundShape(t.b8, from == Int8)
+			}
+			if t.sel == nil && finerTypes(from, to) {
+				t.finer = finerShape(t.b8)
 			}
 		case t.b16 != nil:
 			t.sel = selectShape(t.b16)

@@ -69,6 +69,7 @@ const (
 	f4ToF32AVX2Lanes         = 4
 	f64ToF4AVX2Lanes         = 8
 	f64ToF8AVX2Lanes         = 8
+	finer8AVX2Lanes          = 32
 	fusedBF16ToBoolAVX2Lanes = 8
 	fusedBF16ToF4AVX2Lanes   = 8
 	fusedBF16ToI16AVX2Lanes  = 8
@@ -684,6 +685,21 @@ func avx2Round8(dst []uint8, src []uint8, p *roundParams) {
 	}
 	if m < n {
 		roundGeneric(dst[m:], src[m:], p)
+	}
+}
+
+// avx2Finer8 is the AVX2 kernel finer8AVX2 (gen/amd64 plainWrappers).
+func avx2Finer8(dst []uint8, src []uint8, p *finer8Params) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n &^ (finer8AVX2Lanes - 1)
+	if m > 0 {
+		finer8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, finerp(p))
+	}
+	if m < n {
+		finerGeneric(dst[m:], src[m:], p)
 	}
 }
 

@@ -116,6 +116,14 @@ var Table = []group{
 			"INT8/UINT8 -> float8 (row rounding)", "s.round8.tierOr(s.lut8.tier)", nil},
 	}},
 	{[]string{
+		"finer8 looks up the tables of a float8 type to one with more",
+		"significand bits that finerShape describes (finer8.go) instead of",
+		"lut8, where the tier has it: AVX2 (nil elsewhere).",
+	}, []slot{
+		{"finer8", "kernel[func(dst []uint8, src []uint8, p *finer8Params)]",
+			"float8 -> finer float8 (affine magnitude)", "s.finer8.tierOr(s.lut8.tier)", nil},
+	}},
+	{[]string{
 		"splitPack[b]: split8 and the packing of lutPack in one kernel (b 0:",
 		"4-bit targets, 1: 2-bit), for descriptions of at most two windows;",
 		"nil where the tier has none.",

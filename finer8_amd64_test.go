@@ -1,0 +1,57 @@
+//go:build amd64 && gc && !purego && !noasm
+
+package tensorcast
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"golang.org/x/sys/cpu"
+)
+
+// TestFinerKernel runs finer8AVX2 on the descriptions of every FLOAT8E5M2
+// and FLOAT8E5M2FNUZ → FLOAT8E4M3FN and FLOAT8E4M3FNUZ table in every mode
+// (its four loops: NaN above a magnitude or the byte 0x80, the sign on every
+// code or on those not 0) against the tables: all 256 bytes in every
+// position of a vector, every length 0..300, and against guard pages at
+// both ends.
+func TestFinerKernel(t *testing.T) {
+	if !cpu.X86.HasAVX2 {
+		t.Skip("no AVX2")
+	}
+	g := newGuarded(t, 4096)
+	src := make([]uint8, 300)
+	for i := range src {
+		src[i] = uint8(i * 7) // every byte, in a different lane each pass
+	}
+	loops := map[string]bool{}
+	for _, from := range []DataType{Float8E5M2, Float8E5M2FNUZ} {
+		for _, to := range []DataType{Float8E4M3FN, Float8E4M3FNUZ} {
+			for m := range numModes {
+				opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
+				tab := tableFor(from, to, opt).b8
+				p := finerShape(tab)
+				if p == nil {
+					t.Fatalf("%v -> %v %+v: no description", from, to, opt)
+				}
+				loops[fmt.Sprintf("nanByte=%d signZero=%d", p.nanByte, p.signZero)] = true
+				name := fmt.Sprintf("%v -> %v %+v", from, to, opt)
+				for n := 0; n <= 300; n++ {
+					got, want := make([]uint8, n), make([]uint8, n)
+					avx2Finer8(got, src[:n], p)
+					for i, x := range src[:n] {
+						want[i] = tab[x]
+					}
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s n=%d: got %x, want %x", name, n, got, want)
+					}
+				}
+				g.byteMaps(t, name, src, func(d, s []byte) { avx2Finer8(d, s, p) }, func(x byte) byte { return tab[x] })
+			}
+		}
+	}
+	if len(loops) != 4 {
+		t.Errorf("the tables ran %d of the kernel's 4 loops: %v", len(loops), loops)
+	}
+}

@@ -1,0 +1,57 @@
+package tensorcast
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestFinerShapes checks that finerShape describes every table of
+// FLOAT8E5M2 and FLOAT8E5M2FNUZ to FLOAT8E4M3FN and FLOAT8E4M3FNUZ in every
+// mode (two of them have no other description for the AVX2 kernels than
+// the 256-entry lookup), that the descriptions give the table's byte for
+// all 256 sources, through finerGeneric too, and that it declines tables
+// of no finer type (FLOAT8E4M3FN → FLOAT8E5M2, a scrambled table).
+func TestFinerShapes(t *testing.T) {
+	src := make([]uint8, 256)
+	for i := range src {
+		src[i] = uint8(i)
+	}
+	for _, from := range []DataType{Float8E5M2, Float8E5M2FNUZ} {
+		for _, to := range []DataType{Float8E4M3FN, Float8E4M3FNUZ} {
+			for m := range numModes {
+				opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
+				tab := tableFor(from, to, opt)
+				name := fmt.Sprintf("%v -> %v %+v", from, to, opt)
+				p := finerShape(tab.b8)
+				if p == nil {
+					t.Fatalf("%s: finerShape gave nil", name)
+				}
+				if tab.finer == nil {
+					t.Errorf("%s: the table has no finer description", name)
+				}
+				for x := range 256 {
+					if got := p.at(uint8(x)); got != tab.b8[x] {
+						t.Fatalf("%s: byte %#02x: description gives %#02x, table %#02x", name, x, got, tab.b8[x])
+					}
+				}
+				dst := make([]uint8, 256)
+				finerGeneric(dst, src, p)
+				for x := range 256 {
+					if dst[x] != tab.b8[x] {
+						t.Fatalf("%s: finerGeneric byte %#02x gives %#02x, table %#02x", name, x, dst[x], tab.b8[x])
+					}
+				}
+			}
+		}
+	}
+	if p := finerShape(tableFor(Float8E4M3FN, Float8E5M2, Options{}).b8); p != nil {
+		t.Errorf("FLOAT8E4M3FN -> FLOAT8E5M2: finerShape gave %+v, want nil", p)
+	}
+	odd := make([]uint8, 256)
+	for x := range odd {
+		odd[x] = uint8(x * 37 % 251)
+	}
+	if p := finerShape(odd); p != nil {
+		t.Errorf("a scrambled table: finerShape gave %+v, want nil", p)
+	}
+}

@@ -1,0 +1,98 @@
+package amd64
+
+import (
+	"fmt"
+
+	"github.com/tensorcast/tensorcast/gen/layout"
+
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Offsets of the finer8Params fields, from its declaration in params.go.
+var (
+	finerLow      = layout.Offset("finer8Params", "low")
+	finerBase     = layout.Offset("finer8Params", "base")
+	finerSub      = layout.Offset("finer8Params", "sub")
+	finerLimit    = layout.Offset("finer8Params", "limit")
+	finerNaNAbove = layout.Offset("finer8Params", "nanAbove")
+	finerNaNByte  = layout.Offset("finer8Params", "nanByte")
+	finerNaN      = layout.Offset("finer8Params", "nan")
+	finerSignZero = layout.Offset("finer8Params", "signZero")
+	finerSize     = finerSignZero + 1
+)
+
+// finer8 emits finer8AVX2, the AVX2 lookup of the tables of a float8 type
+// to one with more significand bits that finerShape (finer8.go) describes,
+// 32 bytes a step:
+//
+//	m = x & 0x7F
+//	c = max(VPSHUFB(low, m - base), min(2·(m - sub, saturated), limit))
+//	NaN inputs (m > nanAbove, signed compare; or x = 0x80): c = nan
+//	c |= x & 0x80 (signZero 0: only where c is not 0, VPCMPEQB and VPANDN)
+//
+// 11 to 13 instructions; one loop for each of the four combinations of the
+// NaN test (above, or the byte 0x80) and the sign rule.
+func finer8(a *Asm) {
+	a.Func("finer8AVX2", AVX2, fmt.Sprintf("func(dst *uint8, src *uint8, n int, p *[%d]uint8)", finerSize),
+		"sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).")
+	dst, src, n := a.Args()
+	p := a.GP64()
+	a.Context.Load(a.Param("p"), p)
+	byteOf := func(off int) VecVirtual {
+		v := a.Vec()
+		a.VPBROADCASTB(Mem{Base: p, Disp: off}, v)
+		return v
+	}
+	low := a.Vec()
+	a.VBROADCASTI128(Mem{Base: p, Disp: finerLow}, low)
+	base, sub, limit := byteOf(finerBase), byteOf(finerSub), byteOf(finerLimit)
+	nanAbove, nan := byteOf(finerNaNAbove), byteOf(finerNaN)
+	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	zero := a.Vec()
+	a.VPXOR(zero, zero, zero)
+	sel := a.GP32()
+	a.MOVBLZX(Mem{Base: p, Disp: finerNaNByte}, sel)
+	a.CMPL(sel, U8(0))
+	a.JNE(LabelRef("nanbyte"))
+	a.MOVBLZX(Mem{Base: p, Disp: finerSignZero}, sel)
+	a.CMPL(sel, U8(0))
+	a.JE(LabelRef("above_nz"))
+	a.JMP(LabelRef("above_all"))
+	a.Label("nanbyte")
+	a.MOVBLZX(Mem{Base: p, Disp: finerSignZero}, sel)
+	a.CMPL(sel, U8(0))
+	a.JE(LabelRef("byte_nz"))
+	for _, loop := range []string{"byte_all", "above_all", "above_nz", "byte_nz"} {
+		if loop != "byte_all" {
+			a.Label(loop)
+		}
+		byNaNByte, signAll := loop[:4] == "byte", loop[len(loop)-3:] == "all"
+		a.StreamNamed(loop+"_", Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
+			x, m := a.Vec(), a.Vec()
+			a.VMOVDQU(s.Src, x)
+			a.VPAND(b8(0x7F), x, m)
+			lo, hi, k := a.Vec(), a.Vec(), a.Vec()
+			a.VPSUBB(base, m, lo)
+			a.VPSHUFB(lo, low, lo) // 0 where m < base: bit 7 of the index
+			a.VPSUBUSB(sub, m, hi)
+			a.VPADDB(hi, hi, hi)
+			a.VPMINUB(limit, hi, hi)
+			a.VPMAXUB(lo, hi, hi)
+			if byNaNByte {
+				a.VPCMPEQB(b8(0x80), x, k)
+			} else {
+				a.VPCMPGTB(nanAbove, m, k) // m ≤ 0x7F: signed is unsigned
+			}
+			a.VPBLENDVB(k, nan, hi, hi)
+			sg := a.Vec()
+			a.VPAND(b8(0x80), x, sg)
+			if !signAll {
+				a.VPCMPEQB(zero, hi, k)
+				a.VPANDN(sg, k, sg) // the sign where c is not 0
+			}
+			a.VPOR(sg, hi, hi)
+			s.Store(hi, s.Dst, 8, nil)
+		}))
+	}
+}
