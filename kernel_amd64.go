@@ -49,6 +49,18 @@ func roundp(p *roundParams) *[unsafe.Sizeof(roundParams{})]uint8 {
 	return (*[unsafe.Sizeof(roundParams{})]uint8)(unsafe.Pointer(p))
 }
 
+// hasGFNI reports whether the AVX2 tier may use GFNI (its VEX forms need
+// AVX, which the tier has). golang.org/x/sys/cpu reports GFNI only together
+// with AVX-512 (HasAVX512GFNI, which GODEBUG=cpu.avx512gfni=off clears);
+// where AVX-512 is absent or turned off, cpuid answers, so that AVX2-only
+// CPUs with GFNI (Alder Lake and later) have it.
+func hasGFNI() bool {
+	if cpu.X86.HasAVX512F {
+		return cpu.X86.HasAVX512GFNI
+	}
+	return cpuid.CPU.Supports(cpuid.GFNI)
+}
+
 // asmFloat8Params reports whether the float8 parameter sets meet what the
 // narrowing kernels assume: overflow is maxBits (saturating) or maxBits+1,
 // so that min(r, overflow) replaces every r > maxBits.
@@ -129,6 +141,9 @@ func init() {
 	k.sel16 = kernel[func([]uint16, []uint8, *selectParams)]{avx2Select16, t2}
 	k.split8 = kernel[func([]uint8, []uint8, *splitParams)]{avx2Split8, t2}
 	k.round8 = kernel[func([]uint8, []uint8, *roundParams)]{avx2Round8, t2}
+	if hasGFNI() {
+		k.round8.fn = avx2Round8GFNI
+	}
 	k.finer8 = kernel[func([]uint8, []uint8, *finer8Params)]{avx2Finer8, t2}
 	k.splitPack[0] = kernel[func([]uint8, []uint8, *splitParams)]{avx2SplitPack4, t2}
 	k.splitPack[1] = kernel[func([]uint8, []uint8, *splitParams)]{avx2SplitPack2, t2}

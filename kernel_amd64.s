@@ -46781,6 +46781,258 @@ DATA splat32_01010101<>+24(SB)/4, $0x01010101
 DATA splat32_01010101<>+28(SB)/4, $0x01010101
 GLOBL splat32_01010101<>(SB), RODATA|NOPTR, $32
 
+// func round8GFNIAVX2(dst *uint8, src *uint8, n int, p *[53]uint8)
+// Requires: AVX, AVX2, GFNI
+TEXT ·round8GFNIAVX2(SB), NOSPLIT, $0-32
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), CX
+	MOVQ           n+16(FP), DX
+	MOVQ           p+24(FP), BX
+	VBROADCASTI128 (BX), Y0
+	VBROADCASTI128 16(BX), Y1
+	VBROADCASTI128 32(BX), Y2
+	VPBROADCASTB   49(BX), Y3
+	VPBROADCASTB   50(BX), Y4
+	VPBROADCASTB   51(BX), Y5
+	MOVBLZX        48(BX), SI
+	VMOVD          SI, X6
+	MOVBLZX        48(BX), SI
+	SUBL           $0x01, SI
+	VMOVD          SI, X7
+	MOVBLZX        52(BX), SI
+	CMPL           SI, $0x00
+	JNE            int8
+	MOVBLZX        51(BX), SI
+	CMPL           SI, $0xff
+	JNE            limited
+
+uint8_main:
+	CMPQ       DX, $0x00000040
+	JB         uint8_single
+	VMOVDQU    (CX), Y5
+	VPSRLW     $0x04, Y5, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPSHUFB    Y8, Y0, Y9
+	VGF2P8MULB Y9, Y5, Y9
+	VPSRLW     X6, Y9, Y10
+	VPAND      splat32_01010101<>+0(SB), Y10, Y10
+	VPOR       Y3, Y10, Y10
+	VPAVGB     Y10, Y9, Y9
+	VPSRLW     X7, Y9, Y9
+	VPAND      Y4, Y9, Y9
+	VPSHUFB    Y8, Y1, Y8
+	VPADDB     Y9, Y8, Y8
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y10
+	VPSHUFB    Y10, Y2, Y10
+	VPADDB     Y10, Y8, Y8
+	VMOVDQU    Y8, (AX)
+	VMOVDQU    32(CX), Y5
+	VPSRLW     $0x04, Y5, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPSHUFB    Y8, Y0, Y9
+	VGF2P8MULB Y9, Y5, Y9
+	VPSRLW     X6, Y9, Y10
+	VPAND      splat32_01010101<>+0(SB), Y10, Y10
+	VPOR       Y3, Y10, Y10
+	VPAVGB     Y10, Y9, Y9
+	VPSRLW     X7, Y9, Y9
+	VPAND      Y4, Y9, Y9
+	VPSHUFB    Y8, Y1, Y8
+	VPADDB     Y9, Y8, Y8
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y10
+	VPSHUFB    Y10, Y2, Y10
+	VPADDB     Y10, Y8, Y8
+	VMOVDQU    Y8, 32(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        uint8_main
+
+uint8_single:
+	CMPQ       DX, $0x00000020
+	JB         uint8_tail
+	VMOVDQU    (CX), Y5
+	VPSRLW     $0x04, Y5, Y8
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPSHUFB    Y8, Y0, Y9
+	VGF2P8MULB Y9, Y5, Y9
+	VPSRLW     X6, Y9, Y10
+	VPAND      splat32_01010101<>+0(SB), Y10, Y10
+	VPOR       Y3, Y10, Y10
+	VPAVGB     Y10, Y9, Y9
+	VPSRLW     X7, Y9, Y9
+	VPAND      Y4, Y9, Y9
+	VPSHUFB    Y8, Y1, Y8
+	VPADDB     Y9, Y8, Y8
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y10
+	VPSHUFB    Y10, Y2, Y10
+	VPADDB     Y10, Y8, Y8
+	VMOVDQU    Y8, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        uint8_single
+
+uint8_tail:
+	VZEROUPPER
+	RET
+
+limited:
+limited_main:
+	CMPQ       DX, $0x00000040
+	JB         limited_single
+	VMOVDQU    (CX), Y8
+	VPSRLW     $0x04, Y8, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPSHUFB    Y9, Y0, Y10
+	VGF2P8MULB Y10, Y8, Y10
+	VPSRLW     X6, Y10, Y11
+	VPAND      splat32_01010101<>+0(SB), Y11, Y11
+	VPOR       Y3, Y11, Y11
+	VPAVGB     Y11, Y10, Y10
+	VPSRLW     X7, Y10, Y10
+	VPAND      Y4, Y10, Y10
+	VPSHUFB    Y9, Y1, Y9
+	VPADDB     Y10, Y9, Y9
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
+	VPSHUFB    Y11, Y2, Y11
+	VPADDB     Y11, Y9, Y9
+	VPMINUB    Y5, Y9, Y9
+	VMOVDQU    Y9, (AX)
+	VMOVDQU    32(CX), Y8
+	VPSRLW     $0x04, Y8, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPSHUFB    Y9, Y0, Y10
+	VGF2P8MULB Y10, Y8, Y10
+	VPSRLW     X6, Y10, Y11
+	VPAND      splat32_01010101<>+0(SB), Y11, Y11
+	VPOR       Y3, Y11, Y11
+	VPAVGB     Y11, Y10, Y10
+	VPSRLW     X7, Y10, Y10
+	VPAND      Y4, Y10, Y10
+	VPSHUFB    Y9, Y1, Y9
+	VPADDB     Y10, Y9, Y9
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
+	VPSHUFB    Y11, Y2, Y11
+	VPADDB     Y11, Y9, Y9
+	VPMINUB    Y5, Y9, Y9
+	VMOVDQU    Y9, 32(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        limited_main
+
+limited_single:
+	CMPQ       DX, $0x00000020
+	JB         limited_tail
+	VMOVDQU    (CX), Y8
+	VPSRLW     $0x04, Y8, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPSHUFB    Y9, Y0, Y10
+	VGF2P8MULB Y10, Y8, Y10
+	VPSRLW     X6, Y10, Y11
+	VPAND      splat32_01010101<>+0(SB), Y11, Y11
+	VPOR       Y3, Y11, Y11
+	VPAVGB     Y11, Y10, Y10
+	VPSRLW     X7, Y10, Y10
+	VPAND      Y4, Y10, Y10
+	VPSHUFB    Y9, Y1, Y9
+	VPADDB     Y10, Y9, Y9
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
+	VPSHUFB    Y11, Y2, Y11
+	VPADDB     Y11, Y9, Y9
+	VPMINUB    Y5, Y9, Y9
+	VMOVDQU    Y9, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        limited_single
+
+limited_tail:
+	VZEROUPPER
+	RET
+
+int8:
+int8_main:
+	CMPQ       DX, $0x00000040
+	JB         int8_single
+	VMOVDQU    (CX), Y5
+	VPABSB     Y5, Y8
+	VPSRLW     $0x04, Y8, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPSHUFB    Y9, Y0, Y10
+	VGF2P8MULB Y10, Y8, Y10
+	VPSRLW     X6, Y10, Y11
+	VPAND      splat32_01010101<>+0(SB), Y11, Y11
+	VPOR       Y3, Y11, Y11
+	VPAVGB     Y11, Y10, Y10
+	VPSRLW     X7, Y10, Y10
+	VPAND      Y4, Y10, Y10
+	VPSHUFB    Y9, Y1, Y9
+	VPADDB     Y10, Y9, Y9
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
+	VPSHUFB    Y11, Y2, Y11
+	VPADDB     Y11, Y9, Y9
+	VPAND      splat32_80808080<>+0(SB), Y5, Y5
+	VPOR       Y5, Y9, Y9
+	VMOVDQU    Y9, (AX)
+	VMOVDQU    32(CX), Y5
+	VPABSB     Y5, Y8
+	VPSRLW     $0x04, Y8, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPSHUFB    Y9, Y0, Y10
+	VGF2P8MULB Y10, Y8, Y10
+	VPSRLW     X6, Y10, Y11
+	VPAND      splat32_01010101<>+0(SB), Y11, Y11
+	VPOR       Y3, Y11, Y11
+	VPAVGB     Y11, Y10, Y10
+	VPSRLW     X7, Y10, Y10
+	VPAND      Y4, Y10, Y10
+	VPSHUFB    Y9, Y1, Y9
+	VPADDB     Y10, Y9, Y9
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
+	VPSHUFB    Y11, Y2, Y11
+	VPADDB     Y11, Y9, Y9
+	VPAND      splat32_80808080<>+0(SB), Y5, Y5
+	VPOR       Y5, Y9, Y9
+	VMOVDQU    Y9, 32(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        int8_main
+
+int8_single:
+	CMPQ       DX, $0x00000020
+	JB         int8_tail
+	VMOVDQU    (CX), Y5
+	VPABSB     Y5, Y8
+	VPSRLW     $0x04, Y8, Y9
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPSHUFB    Y9, Y0, Y10
+	VGF2P8MULB Y10, Y8, Y10
+	VPSRLW     X6, Y10, Y11
+	VPAND      splat32_01010101<>+0(SB), Y11, Y11
+	VPOR       Y3, Y11, Y11
+	VPAVGB     Y11, Y10, Y10
+	VPSRLW     X7, Y10, Y10
+	VPAND      Y4, Y10, Y10
+	VPSHUFB    Y9, Y1, Y9
+	VPADDB     Y10, Y9, Y9
+	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
+	VPSHUFB    Y11, Y2, Y11
+	VPADDB     Y11, Y9, Y9
+	VPAND      splat32_80808080<>+0(SB), Y5, Y5
+	VPOR       Y5, Y9, Y9
+	VMOVDQU    Y9, (AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        int8_single
+
+int8_tail:
+	VZEROUPPER
+	RET
+
 // func finer8AVX2(dst *uint8, src *uint8, n int, p *[23]uint8)
 // Requires: AVX, AVX2
 TEXT ·finer8AVX2(SB), NOSPLIT, $0-32

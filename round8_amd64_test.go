@@ -10,7 +10,8 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// TestRoundKernel runs round8AVX2 on the descriptions of every INT8 and
+// TestRoundKernel runs round8AVX2 (and round8GFNIAVX2 where the CPU has
+// GFNI) on the descriptions of every INT8 and
 // UINT8 → float8 table in every mode (its three loops: INT8, UINT8 with and
 // without a limit) against the tables: all 256 bytes in every position of
 // a vector, every length 0..300, and against guard pages at both ends.
@@ -22,6 +23,18 @@ func TestRoundKernel(t *testing.T) {
 	src := make([]uint8, 300)
 	for i := range src {
 		src[i] = uint8(i * 7) // every byte, in a different lane each pass
+	}
+	kernels := []struct {
+		name string
+		fn   func([]uint8, []uint8, *roundParams)
+	}{{"round8AVX2", avx2Round8}}
+	if hasGFNI() {
+		kernels = append(kernels, struct {
+			name string
+			fn   func([]uint8, []uint8, *roundParams)
+		}{"round8GFNIAVX2", avx2Round8GFNI})
+	} else {
+		t.Log("no GFNI: round8GFNIAVX2 not run")
 	}
 	loops := map[string]bool{}
 	for _, from := range []DataType{Int8, Uint8} {
@@ -35,17 +48,20 @@ func TestRoundKernel(t *testing.T) {
 				}
 				loops[fmt.Sprintf("signed=%d limited=%v", p.signed, p.limit != 0xFF)] = true
 				name := fmt.Sprintf("%v -> %v %+v", from, to, opt)
-				for n := 0; n <= 300; n++ {
-					got, want := make([]uint8, n), make([]uint8, n)
-					avx2Round8(got, src[:n], p)
-					for i, x := range src[:n] {
-						want[i] = tab[x]
+				for _, k := range kernels {
+					name := name + " " + k.name
+					for n := 0; n <= 300; n++ {
+						got, want := make([]uint8, n), make([]uint8, n)
+						k.fn(got, src[:n], p)
+						for i, x := range src[:n] {
+							want[i] = tab[x]
+						}
+						if !slices.Equal(got, want) {
+							t.Fatalf("%s n=%d: got %x, want %x", name, n, got, want)
+						}
 					}
-					if !slices.Equal(got, want) {
-						t.Fatalf("%s n=%d: got %x, want %x", name, n, got, want)
-					}
+					g.byteMaps(t, name, src, func(d, s []byte) { k.fn(d, s, p) }, func(x byte) byte { return tab[x] })
 				}
-				g.byteMaps(t, name, src, func(d, s []byte) { avx2Round8(d, s, p) }, func(x byte) byte { return tab[x] })
 			}
 		}
 	}

@@ -129,6 +129,7 @@ const (
 	map4AVX2Lanes            = 32
 	map4PackAVX2Lanes        = 16
 	round8AVX2Lanes          = 32
+	round8GFNIAVX2Lanes      = 32
 	select16AVX2Lanes        = 16
 	select8AVX2Lanes         = 32
 	split8AVX2Lanes          = 32
@@ -682,6 +683,21 @@ func avx2Round8(dst []uint8, src []uint8, p *roundParams) {
 	m := n &^ (round8AVX2Lanes - 1)
 	if m > 0 {
 		round8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, roundp(p))
+	}
+	if m < n {
+		roundGeneric(dst[m:], src[m:], p)
+	}
+}
+
+// avx2Round8GFNI is the AVX2 kernel round8GFNIAVX2 (gen/amd64 plainWrappers).
+func avx2Round8GFNI(dst []uint8, src []uint8, p *roundParams) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n &^ (round8GFNIAVX2Lanes - 1)
+	if m > 0 {
+		round8GFNIAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, roundp(p))
 	}
 	if m < n {
 		roundGeneric(dst[m:], src[m:], p)

@@ -21,5 +21,8 @@ func cpuFeatures() []feature {
 		{"AVX512VL", has(cpuid.AVX512VL), ptr(x.HasAVX512VL), "avx512vl"},
 		{"AVX512VBMI", has(cpuid.AVX512VBMI), ptr(x.HasAVX512VBMI), "avx512vbmi"},
 		{"AVX512BF16", has(cpuid.AVX512BF16), ptr(x.HasAVX512BF16), "avx512bf16"},
+		// x/sys/cpu reports GFNI only with AVX-512; the AVX2 tier asks
+		// cpuid where AVX-512 is off (kernel_amd64.go, hasGFNI).
+		{"GFNI", has(cpuid.GFNI), ptr(x.HasAVX512GFNI), "avx512gfni"},
 	}
 }

@@ -34,9 +34,26 @@ var (
 // (the saturated m + 0x70 is 0x80 or more, where VPSHUFB reads 0, for
 // every m from 16 up), and INT8 ors the sign in. One loop each for INT8 and
 // UINT8.
+//
+// round8GFNIAVX2 is the same kernel with y = m·M by one VGF2P8MULB (GFNI):
+// M is a power of two and y < 2^8, so the product in GF(2^8) needs no
+// reduction and is the integer product; five instructions fewer.
 func round8(a *Asm) {
-	a.Func("round8AVX2", AVX2, fmt.Sprintf("func(dst *uint8, src *uint8, n int, p *[%d]uint8)", roundSize),
-		"sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).")
+	for _, gfni := range []bool{false, true} {
+		name := "round8AVX2"
+		if gfni {
+			name = "round8GFNIAVX2"
+		}
+		a.Func(name, AVX2, fmt.Sprintf("func(dst *uint8, src *uint8, n int, p *[%d]uint8)", roundSize),
+			"sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).")
+		if gfni {
+			a.Needs("GFNI")
+		}
+		round8Body(a, gfni)
+	}
+}
+
+func round8Body(a *Asm, gfni bool) {
 	dst, src, n := a.Args()
 	p := a.GP64()
 	a.Context.Load(a.Param("p"), p)
@@ -85,16 +102,21 @@ func round8(a *Asm) {
 			} else {
 				m = x
 			}
-			h, mm, me, y := a.Vec(), a.Vec(), a.Vec(), a.Vec()
+			h, mm, y := a.Vec(), a.Vec(), a.Vec()
 			a.VPSRLW(U8(4), m, h)
 			a.VPAND(b8(0x0F), h, h)
 			a.VPSHUFB(h, mul, mm)
-			a.VPAND(a.Splat(0x00FF00FF), mm, me)
-			a.VPAND(a.Splat(0xFF00FF00), mm, mm)
-			a.VPMADDUBSW(me, m, me) // even bytes' products, in the low byte of each word
-			a.VPMADDUBSW(mm, m, y)  // odd bytes' products, likewise
-			a.VPSLLW(U8(8), y, y)
-			a.VPOR(me, y, y) // y = m·M in every byte
+			if gfni {
+				a.VGF2P8MULB(mm, m, y) // y = m·M in every byte
+			} else {
+				me := a.Vec()
+				a.VPAND(a.Splat(0x00FF00FF), mm, me)
+				a.VPAND(a.Splat(0xFF00FF00), mm, mm)
+				a.VPMADDUBSW(me, m, me) // even bytes' products, in the low byte of each word
+				a.VPMADDUBSW(mm, m, y)  // odd bytes' products, likewise
+				a.VPSLLW(U8(8), y, y)
+				a.VPOR(me, y, y) // y = m·M in every byte
+			}
 			t, c := a.Vec(), a.Vec()
 			a.VPSRLW(shift, y, t)
 			a.VPAND(b8(1), t, t)

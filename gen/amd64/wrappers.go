@@ -139,6 +139,7 @@ var plainWrappers = []plainWrapper{
 	{"avx2Select16", "select16AVX2", AVX2, "uint16", "uint8", "*selectParams", "selectGeneric[uint16]", 0, false},
 	{"avx2Split8", "split8AVX2", AVX2, "uint8", "uint8", "*splitParams", "splitGeneric", 0, false},
 	{"avx2Round8", "round8AVX2", AVX2, "uint8", "uint8", "*roundParams", "roundGeneric", 0, false},
+	{"avx2Round8GFNI", "round8GFNIAVX2", AVX2, "uint8", "uint8", "*roundParams", "roundGeneric", 0, false},
 	{"avx2Finer8", "finer8AVX2", AVX2, "uint8", "uint8", "*finer8Params", "finerGeneric", 0, false},
 	{"avx2SplitPack4", "split8Pack4AVX2", AVX2, "uint8", "uint8", "*splitParams", "splitPack4Generic", 2, true},
 	{"avx2SplitPack2", "split8Pack2AVX2", AVX2, "uint8", "uint8", "*splitParams", "splitPack2Generic", 4, true},
