@@ -46475,13 +46475,13 @@ TEXT ·round8AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTI128 16(BX), Y1
 	VBROADCASTI128 32(BX), Y2
 	VPBROADCASTB   49(BX), Y3
-	VPBROADCASTB   50(BX), Y4
-	VPBROADCASTB   51(BX), Y5
+	VPBROADCASTB   51(BX), Y4
 	MOVBLZX        48(BX), SI
-	VMOVD          SI, X6
+	VMOVD          SI, X5
 	MOVBLZX        48(BX), SI
 	SUBL           $0x01, SI
-	VMOVD          SI, X7
+	VMOVD          SI, X6
+	VPBROADCASTB   50(BX), Y7
 	MOVBLZX        52(BX), SI
 	CMPL           SI, $0x00
 	JNE            int8
@@ -46492,47 +46492,47 @@ TEXT ·round8AVX2(SB), NOSPLIT, $0-32
 uint8_main:
 	CMPQ       DX, $0x00000040
 	JB         uint8_single
-	VMOVDQU    (CX), Y5
-	VPSRLW     $0x04, Y5, Y8
+	VMOVDQU    (CX), Y4
+	VPSRLW     $0x04, Y4, Y8
 	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
 	VPSHUFB    Y8, Y0, Y9
 	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y10
 	VPAND      splat32_ff00ff00<>+0(SB), Y9, Y9
-	VPMADDUBSW Y10, Y5, Y10
-	VPMADDUBSW Y9, Y5, Y9
+	VPMADDUBSW Y10, Y4, Y10
+	VPMADDUBSW Y9, Y4, Y9
 	VPSLLW     $0x08, Y9, Y9
 	VPOR       Y10, Y9, Y9
-	VPSRLW     X6, Y9, Y10
+	VPSRLW     X5, Y9, Y10
 	VPAND      splat32_01010101<>+0(SB), Y10, Y10
 	VPOR       Y3, Y10, Y10
 	VPAVGB     Y10, Y9, Y9
-	VPSRLW     X7, Y9, Y9
-	VPAND      Y4, Y9, Y9
+	VPSRLW     X6, Y9, Y9
+	VPAND      Y7, Y9, Y9
 	VPSHUFB    Y8, Y1, Y8
 	VPADDB     Y9, Y8, Y8
-	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y10
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y10
 	VPSHUFB    Y10, Y2, Y10
 	VPADDB     Y10, Y8, Y8
 	VMOVDQU    Y8, (AX)
-	VMOVDQU    32(CX), Y5
-	VPSRLW     $0x04, Y5, Y8
+	VMOVDQU    32(CX), Y4
+	VPSRLW     $0x04, Y4, Y8
 	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
 	VPSHUFB    Y8, Y0, Y9
 	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y10
 	VPAND      splat32_ff00ff00<>+0(SB), Y9, Y9
-	VPMADDUBSW Y10, Y5, Y10
-	VPMADDUBSW Y9, Y5, Y9
+	VPMADDUBSW Y10, Y4, Y10
+	VPMADDUBSW Y9, Y4, Y9
 	VPSLLW     $0x08, Y9, Y9
 	VPOR       Y10, Y9, Y9
-	VPSRLW     X6, Y9, Y10
+	VPSRLW     X5, Y9, Y10
 	VPAND      splat32_01010101<>+0(SB), Y10, Y10
 	VPOR       Y3, Y10, Y10
 	VPAVGB     Y10, Y9, Y9
-	VPSRLW     X7, Y9, Y9
-	VPAND      Y4, Y9, Y9
+	VPSRLW     X6, Y9, Y9
+	VPAND      Y7, Y9, Y9
 	VPSHUFB    Y8, Y1, Y8
 	VPADDB     Y9, Y8, Y8
-	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y10
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y10
 	VPSHUFB    Y10, Y2, Y10
 	VPADDB     Y10, Y8, Y8
 	VMOVDQU    Y8, 32(AX)
@@ -46544,25 +46544,25 @@ uint8_main:
 uint8_single:
 	CMPQ       DX, $0x00000020
 	JB         uint8_tail
-	VMOVDQU    (CX), Y5
-	VPSRLW     $0x04, Y5, Y8
+	VMOVDQU    (CX), Y4
+	VPSRLW     $0x04, Y4, Y8
 	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
 	VPSHUFB    Y8, Y0, Y9
 	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y10
 	VPAND      splat32_ff00ff00<>+0(SB), Y9, Y9
-	VPMADDUBSW Y10, Y5, Y10
-	VPMADDUBSW Y9, Y5, Y9
+	VPMADDUBSW Y10, Y4, Y10
+	VPMADDUBSW Y9, Y4, Y9
 	VPSLLW     $0x08, Y9, Y9
 	VPOR       Y10, Y9, Y9
-	VPSRLW     X6, Y9, Y10
+	VPSRLW     X5, Y9, Y10
 	VPAND      splat32_01010101<>+0(SB), Y10, Y10
 	VPOR       Y3, Y10, Y10
 	VPAVGB     Y10, Y9, Y9
-	VPSRLW     X7, Y9, Y9
-	VPAND      Y4, Y9, Y9
+	VPSRLW     X6, Y9, Y9
+	VPAND      Y7, Y9, Y9
 	VPSHUFB    Y8, Y1, Y8
 	VPADDB     Y9, Y8, Y8
-	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y10
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y10
 	VPSHUFB    Y10, Y2, Y10
 	VPADDB     Y10, Y8, Y8
 	VMOVDQU    Y8, (AX)
@@ -46589,18 +46589,18 @@ limited_main:
 	VPMADDUBSW Y10, Y8, Y10
 	VPSLLW     $0x08, Y10, Y10
 	VPOR       Y11, Y10, Y10
-	VPSRLW     X6, Y10, Y11
+	VPSRLW     X5, Y10, Y11
 	VPAND      splat32_01010101<>+0(SB), Y11, Y11
 	VPOR       Y3, Y11, Y11
 	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X7, Y10, Y10
-	VPAND      Y4, Y10, Y10
+	VPSRLW     X6, Y10, Y10
+	VPAND      Y7, Y10, Y10
 	VPSHUFB    Y9, Y1, Y9
 	VPADDB     Y10, Y9, Y9
 	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
 	VPSHUFB    Y11, Y2, Y11
 	VPADDB     Y11, Y9, Y9
-	VPMINUB    Y5, Y9, Y9
+	VPMINUB    Y4, Y9, Y9
 	VMOVDQU    Y9, (AX)
 	VMOVDQU    32(CX), Y8
 	VPSRLW     $0x04, Y8, Y9
@@ -46612,18 +46612,18 @@ limited_main:
 	VPMADDUBSW Y10, Y8, Y10
 	VPSLLW     $0x08, Y10, Y10
 	VPOR       Y11, Y10, Y10
-	VPSRLW     X6, Y10, Y11
+	VPSRLW     X5, Y10, Y11
 	VPAND      splat32_01010101<>+0(SB), Y11, Y11
 	VPOR       Y3, Y11, Y11
 	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X7, Y10, Y10
-	VPAND      Y4, Y10, Y10
+	VPSRLW     X6, Y10, Y10
+	VPAND      Y7, Y10, Y10
 	VPSHUFB    Y9, Y1, Y9
 	VPADDB     Y10, Y9, Y9
 	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
 	VPSHUFB    Y11, Y2, Y11
 	VPADDB     Y11, Y9, Y9
-	VPMINUB    Y5, Y9, Y9
+	VPMINUB    Y4, Y9, Y9
 	VMOVDQU    Y9, 32(AX)
 	ADDQ       $0x00000040, CX
 	ADDQ       $0x00000040, AX
@@ -46643,18 +46643,18 @@ limited_single:
 	VPMADDUBSW Y10, Y8, Y10
 	VPSLLW     $0x08, Y10, Y10
 	VPOR       Y11, Y10, Y10
-	VPSRLW     X6, Y10, Y11
+	VPSRLW     X5, Y10, Y11
 	VPAND      splat32_01010101<>+0(SB), Y11, Y11
 	VPOR       Y3, Y11, Y11
 	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X7, Y10, Y10
-	VPAND      Y4, Y10, Y10
+	VPSRLW     X6, Y10, Y10
+	VPAND      Y7, Y10, Y10
 	VPSHUFB    Y9, Y1, Y9
 	VPADDB     Y10, Y9, Y9
 	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
 	VPSHUFB    Y11, Y2, Y11
 	VPADDB     Y11, Y9, Y9
-	VPMINUB    Y5, Y9, Y9
+	VPMINUB    Y4, Y9, Y9
 	VMOVDQU    Y9, (AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000020, AX
@@ -46669,8 +46669,8 @@ int8:
 int8_main:
 	CMPQ       DX, $0x00000040
 	JB         int8_single
-	VMOVDQU    (CX), Y5
-	VPABSB     Y5, Y8
+	VMOVDQU    (CX), Y4
+	VPABSB     Y4, Y8
 	VPSRLW     $0x04, Y8, Y9
 	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
 	VPSHUFB    Y9, Y0, Y10
@@ -46680,22 +46680,22 @@ int8_main:
 	VPMADDUBSW Y10, Y8, Y10
 	VPSLLW     $0x08, Y10, Y10
 	VPOR       Y11, Y10, Y10
-	VPSRLW     X6, Y10, Y11
+	VPSRLW     X5, Y10, Y11
 	VPAND      splat32_01010101<>+0(SB), Y11, Y11
 	VPOR       Y3, Y11, Y11
 	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X7, Y10, Y10
-	VPAND      Y4, Y10, Y10
+	VPSRLW     X6, Y10, Y10
+	VPAND      Y7, Y10, Y10
 	VPSHUFB    Y9, Y1, Y9
 	VPADDB     Y10, Y9, Y9
 	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
 	VPSHUFB    Y11, Y2, Y11
 	VPADDB     Y11, Y9, Y9
-	VPAND      splat32_80808080<>+0(SB), Y5, Y5
-	VPOR       Y5, Y9, Y9
+	VPAND      splat32_80808080<>+0(SB), Y4, Y4
+	VPOR       Y4, Y9, Y9
 	VMOVDQU    Y9, (AX)
-	VMOVDQU    32(CX), Y5
-	VPABSB     Y5, Y8
+	VMOVDQU    32(CX), Y4
+	VPABSB     Y4, Y8
 	VPSRLW     $0x04, Y8, Y9
 	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
 	VPSHUFB    Y9, Y0, Y10
@@ -46705,19 +46705,19 @@ int8_main:
 	VPMADDUBSW Y10, Y8, Y10
 	VPSLLW     $0x08, Y10, Y10
 	VPOR       Y11, Y10, Y10
-	VPSRLW     X6, Y10, Y11
+	VPSRLW     X5, Y10, Y11
 	VPAND      splat32_01010101<>+0(SB), Y11, Y11
 	VPOR       Y3, Y11, Y11
 	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X7, Y10, Y10
-	VPAND      Y4, Y10, Y10
+	VPSRLW     X6, Y10, Y10
+	VPAND      Y7, Y10, Y10
 	VPSHUFB    Y9, Y1, Y9
 	VPADDB     Y10, Y9, Y9
 	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
 	VPSHUFB    Y11, Y2, Y11
 	VPADDB     Y11, Y9, Y9
-	VPAND      splat32_80808080<>+0(SB), Y5, Y5
-	VPOR       Y5, Y9, Y9
+	VPAND      splat32_80808080<>+0(SB), Y4, Y4
+	VPOR       Y4, Y9, Y9
 	VMOVDQU    Y9, 32(AX)
 	ADDQ       $0x00000040, CX
 	ADDQ       $0x00000040, AX
@@ -46727,8 +46727,8 @@ int8_main:
 int8_single:
 	CMPQ       DX, $0x00000020
 	JB         int8_tail
-	VMOVDQU    (CX), Y5
-	VPABSB     Y5, Y8
+	VMOVDQU    (CX), Y4
+	VPABSB     Y4, Y8
 	VPSRLW     $0x04, Y8, Y9
 	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
 	VPSHUFB    Y9, Y0, Y10
@@ -46738,19 +46738,19 @@ int8_single:
 	VPMADDUBSW Y10, Y8, Y10
 	VPSLLW     $0x08, Y10, Y10
 	VPOR       Y11, Y10, Y10
-	VPSRLW     X6, Y10, Y11
+	VPSRLW     X5, Y10, Y11
 	VPAND      splat32_01010101<>+0(SB), Y11, Y11
 	VPOR       Y3, Y11, Y11
 	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X7, Y10, Y10
-	VPAND      Y4, Y10, Y10
+	VPSRLW     X6, Y10, Y10
+	VPAND      Y7, Y10, Y10
 	VPSHUFB    Y9, Y1, Y9
 	VPADDB     Y10, Y9, Y9
 	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
 	VPSHUFB    Y11, Y2, Y11
 	VPADDB     Y11, Y9, Y9
-	VPAND      splat32_80808080<>+0(SB), Y5, Y5
-	VPOR       Y5, Y9, Y9
+	VPAND      splat32_80808080<>+0(SB), Y4, Y4
+	VPOR       Y4, Y9, Y9
 	VMOVDQU    Y9, (AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000020, AX
@@ -46792,13 +46792,12 @@ TEXT ·round8GFNIAVX2(SB), NOSPLIT, $0-32
 	VBROADCASTI128 16(BX), Y1
 	VBROADCASTI128 32(BX), Y2
 	VPBROADCASTB   49(BX), Y3
-	VPBROADCASTB   50(BX), Y4
-	VPBROADCASTB   51(BX), Y5
-	MOVBLZX        48(BX), SI
-	VMOVD          SI, X6
-	MOVBLZX        48(BX), SI
-	SUBL           $0x01, SI
-	VMOVD          SI, X7
+	VPBROADCASTB   51(BX), Y4
+	MOVBQZX        48(BX), SI
+	LEAQ           gf2bit<>+0(SB), DI
+	VPBROADCASTQ   (DI)(SI*8), Y5
+	LEAQ           gf2shr<>+0(SB), DI
+	VPBROADCASTQ   -8(DI)(SI*8), Y6
 	MOVBLZX        52(BX), SI
 	CMPL           SI, $0x00
 	JNE            int8
@@ -46807,71 +46806,62 @@ TEXT ·round8GFNIAVX2(SB), NOSPLIT, $0-32
 	JNE            limited
 
 uint8_main:
-	CMPQ       DX, $0x00000040
-	JB         uint8_single
-	VMOVDQU    (CX), Y5
-	VPSRLW     $0x04, Y5, Y8
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
-	VPSHUFB    Y8, Y0, Y9
-	VGF2P8MULB Y9, Y5, Y9
-	VPSRLW     X6, Y9, Y10
-	VPAND      splat32_01010101<>+0(SB), Y10, Y10
-	VPOR       Y3, Y10, Y10
-	VPAVGB     Y10, Y9, Y9
-	VPSRLW     X7, Y9, Y9
-	VPAND      Y4, Y9, Y9
-	VPSHUFB    Y8, Y1, Y8
-	VPADDB     Y9, Y8, Y8
-	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y10
-	VPSHUFB    Y10, Y2, Y10
-	VPADDB     Y10, Y8, Y8
-	VMOVDQU    Y8, (AX)
-	VMOVDQU    32(CX), Y5
-	VPSRLW     $0x04, Y5, Y8
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
-	VPSHUFB    Y8, Y0, Y9
-	VGF2P8MULB Y9, Y5, Y9
-	VPSRLW     X6, Y9, Y10
-	VPAND      splat32_01010101<>+0(SB), Y10, Y10
-	VPOR       Y3, Y10, Y10
-	VPAVGB     Y10, Y9, Y9
-	VPSRLW     X7, Y9, Y9
-	VPAND      Y4, Y9, Y9
-	VPSHUFB    Y8, Y1, Y8
-	VPADDB     Y9, Y8, Y8
-	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y10
-	VPSHUFB    Y10, Y2, Y10
-	VPADDB     Y10, Y8, Y8
-	VMOVDQU    Y8, 32(AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        uint8_main
+	CMPQ           DX, $0x00000040
+	JB             uint8_single
+	VMOVDQU        (CX), Y4
+	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y4, Y7
+	VPSHUFB        Y7, Y0, Y8
+	VGF2P8MULB     Y8, Y4, Y8
+	VGF2P8AFFINEQB $0x00, Y5, Y8, Y9
+	VPOR           Y3, Y9, Y9
+	VPAVGB         Y9, Y8, Y8
+	VGF2P8AFFINEQB $0x00, Y6, Y8, Y8
+	VPSHUFB        Y7, Y1, Y7
+	VPADDB         Y8, Y7, Y7
+	VPADDUSB       splat32_70707070<>+0(SB), Y4, Y9
+	VPSHUFB        Y9, Y2, Y9
+	VPADDB         Y9, Y7, Y7
+	VMOVDQU        Y7, (AX)
+	VMOVDQU        32(CX), Y4
+	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y4, Y7
+	VPSHUFB        Y7, Y0, Y8
+	VGF2P8MULB     Y8, Y4, Y8
+	VGF2P8AFFINEQB $0x00, Y5, Y8, Y9
+	VPOR           Y3, Y9, Y9
+	VPAVGB         Y9, Y8, Y8
+	VGF2P8AFFINEQB $0x00, Y6, Y8, Y8
+	VPSHUFB        Y7, Y1, Y7
+	VPADDB         Y8, Y7, Y7
+	VPADDUSB       splat32_70707070<>+0(SB), Y4, Y9
+	VPSHUFB        Y9, Y2, Y9
+	VPADDB         Y9, Y7, Y7
+	VMOVDQU        Y7, 32(AX)
+	ADDQ           $0x00000040, CX
+	ADDQ           $0x00000040, AX
+	SUBQ           $0x00000040, DX
+	JMP            uint8_main
 
 uint8_single:
-	CMPQ       DX, $0x00000020
-	JB         uint8_tail
-	VMOVDQU    (CX), Y5
-	VPSRLW     $0x04, Y5, Y8
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
-	VPSHUFB    Y8, Y0, Y9
-	VGF2P8MULB Y9, Y5, Y9
-	VPSRLW     X6, Y9, Y10
-	VPAND      splat32_01010101<>+0(SB), Y10, Y10
-	VPOR       Y3, Y10, Y10
-	VPAVGB     Y10, Y9, Y9
-	VPSRLW     X7, Y9, Y9
-	VPAND      Y4, Y9, Y9
-	VPSHUFB    Y8, Y1, Y8
-	VPADDB     Y9, Y8, Y8
-	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y10
-	VPSHUFB    Y10, Y2, Y10
-	VPADDB     Y10, Y8, Y8
-	VMOVDQU    Y8, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        uint8_single
+	CMPQ           DX, $0x00000020
+	JB             uint8_tail
+	VMOVDQU        (CX), Y4
+	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y4, Y7
+	VPSHUFB        Y7, Y0, Y8
+	VGF2P8MULB     Y8, Y4, Y8
+	VGF2P8AFFINEQB $0x00, Y5, Y8, Y9
+	VPOR           Y3, Y9, Y9
+	VPAVGB         Y9, Y8, Y8
+	VGF2P8AFFINEQB $0x00, Y6, Y8, Y8
+	VPSHUFB        Y7, Y1, Y7
+	VPADDB         Y8, Y7, Y7
+	VPADDUSB       splat32_70707070<>+0(SB), Y4, Y9
+	VPSHUFB        Y9, Y2, Y9
+	VPADDB         Y9, Y7, Y7
+	VMOVDQU        Y7, (AX)
+	ADDQ           $0x00000020, CX
+	ADDQ           $0x00000020, AX
+	SUBQ           $0x00000020, DX
+	JMP            uint8_single
 
 uint8_tail:
 	VZEROUPPER
@@ -46879,74 +46869,65 @@ uint8_tail:
 
 limited:
 limited_main:
-	CMPQ       DX, $0x00000040
-	JB         limited_single
-	VMOVDQU    (CX), Y8
-	VPSRLW     $0x04, Y8, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VGF2P8MULB Y10, Y8, Y10
-	VPSRLW     X6, Y10, Y11
-	VPAND      splat32_01010101<>+0(SB), Y11, Y11
-	VPOR       Y3, Y11, Y11
-	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X7, Y10, Y10
-	VPAND      Y4, Y10, Y10
-	VPSHUFB    Y9, Y1, Y9
-	VPADDB     Y10, Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
-	VPSHUFB    Y11, Y2, Y11
-	VPADDB     Y11, Y9, Y9
-	VPMINUB    Y5, Y9, Y9
-	VMOVDQU    Y9, (AX)
-	VMOVDQU    32(CX), Y8
-	VPSRLW     $0x04, Y8, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VGF2P8MULB Y10, Y8, Y10
-	VPSRLW     X6, Y10, Y11
-	VPAND      splat32_01010101<>+0(SB), Y11, Y11
-	VPOR       Y3, Y11, Y11
-	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X7, Y10, Y10
-	VPAND      Y4, Y10, Y10
-	VPSHUFB    Y9, Y1, Y9
-	VPADDB     Y10, Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
-	VPSHUFB    Y11, Y2, Y11
-	VPADDB     Y11, Y9, Y9
-	VPMINUB    Y5, Y9, Y9
-	VMOVDQU    Y9, 32(AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        limited_main
+	CMPQ           DX, $0x00000040
+	JB             limited_single
+	VMOVDQU        (CX), Y7
+	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y7, Y8
+	VPSHUFB        Y8, Y0, Y9
+	VGF2P8MULB     Y9, Y7, Y9
+	VGF2P8AFFINEQB $0x00, Y5, Y9, Y10
+	VPOR           Y3, Y10, Y10
+	VPAVGB         Y10, Y9, Y9
+	VGF2P8AFFINEQB $0x00, Y6, Y9, Y9
+	VPSHUFB        Y8, Y1, Y8
+	VPADDB         Y9, Y8, Y8
+	VPADDUSB       splat32_70707070<>+0(SB), Y7, Y10
+	VPSHUFB        Y10, Y2, Y10
+	VPADDB         Y10, Y8, Y8
+	VPMINUB        Y4, Y8, Y8
+	VMOVDQU        Y8, (AX)
+	VMOVDQU        32(CX), Y7
+	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y7, Y8
+	VPSHUFB        Y8, Y0, Y9
+	VGF2P8MULB     Y9, Y7, Y9
+	VGF2P8AFFINEQB $0x00, Y5, Y9, Y10
+	VPOR           Y3, Y10, Y10
+	VPAVGB         Y10, Y9, Y9
+	VGF2P8AFFINEQB $0x00, Y6, Y9, Y9
+	VPSHUFB        Y8, Y1, Y8
+	VPADDB         Y9, Y8, Y8
+	VPADDUSB       splat32_70707070<>+0(SB), Y7, Y10
+	VPSHUFB        Y10, Y2, Y10
+	VPADDB         Y10, Y8, Y8
+	VPMINUB        Y4, Y8, Y8
+	VMOVDQU        Y8, 32(AX)
+	ADDQ           $0x00000040, CX
+	ADDQ           $0x00000040, AX
+	SUBQ           $0x00000040, DX
+	JMP            limited_main
 
 limited_single:
-	CMPQ       DX, $0x00000020
-	JB         limited_tail
-	VMOVDQU    (CX), Y8
-	VPSRLW     $0x04, Y8, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VGF2P8MULB Y10, Y8, Y10
-	VPSRLW     X6, Y10, Y11
-	VPAND      splat32_01010101<>+0(SB), Y11, Y11
-	VPOR       Y3, Y11, Y11
-	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X7, Y10, Y10
-	VPAND      Y4, Y10, Y10
-	VPSHUFB    Y9, Y1, Y9
-	VPADDB     Y10, Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
-	VPSHUFB    Y11, Y2, Y11
-	VPADDB     Y11, Y9, Y9
-	VPMINUB    Y5, Y9, Y9
-	VMOVDQU    Y9, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        limited_single
+	CMPQ           DX, $0x00000020
+	JB             limited_tail
+	VMOVDQU        (CX), Y7
+	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y7, Y8
+	VPSHUFB        Y8, Y0, Y9
+	VGF2P8MULB     Y9, Y7, Y9
+	VGF2P8AFFINEQB $0x00, Y5, Y9, Y10
+	VPOR           Y3, Y10, Y10
+	VPAVGB         Y10, Y9, Y9
+	VGF2P8AFFINEQB $0x00, Y6, Y9, Y9
+	VPSHUFB        Y8, Y1, Y8
+	VPADDB         Y9, Y8, Y8
+	VPADDUSB       splat32_70707070<>+0(SB), Y7, Y10
+	VPSHUFB        Y10, Y2, Y10
+	VPADDB         Y10, Y8, Y8
+	VPMINUB        Y4, Y8, Y8
+	VMOVDQU        Y8, (AX)
+	ADDQ           $0x00000020, CX
+	ADDQ           $0x00000020, AX
+	SUBQ           $0x00000020, DX
+	JMP            limited_single
 
 limited_tail:
 	VZEROUPPER
@@ -46954,84 +46935,121 @@ limited_tail:
 
 int8:
 int8_main:
-	CMPQ       DX, $0x00000040
-	JB         int8_single
-	VMOVDQU    (CX), Y5
-	VPABSB     Y5, Y8
-	VPSRLW     $0x04, Y8, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VGF2P8MULB Y10, Y8, Y10
-	VPSRLW     X6, Y10, Y11
-	VPAND      splat32_01010101<>+0(SB), Y11, Y11
-	VPOR       Y3, Y11, Y11
-	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X7, Y10, Y10
-	VPAND      Y4, Y10, Y10
-	VPSHUFB    Y9, Y1, Y9
-	VPADDB     Y10, Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
-	VPSHUFB    Y11, Y2, Y11
-	VPADDB     Y11, Y9, Y9
-	VPAND      splat32_80808080<>+0(SB), Y5, Y5
-	VPOR       Y5, Y9, Y9
-	VMOVDQU    Y9, (AX)
-	VMOVDQU    32(CX), Y5
-	VPABSB     Y5, Y8
-	VPSRLW     $0x04, Y8, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VGF2P8MULB Y10, Y8, Y10
-	VPSRLW     X6, Y10, Y11
-	VPAND      splat32_01010101<>+0(SB), Y11, Y11
-	VPOR       Y3, Y11, Y11
-	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X7, Y10, Y10
-	VPAND      Y4, Y10, Y10
-	VPSHUFB    Y9, Y1, Y9
-	VPADDB     Y10, Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
-	VPSHUFB    Y11, Y2, Y11
-	VPADDB     Y11, Y9, Y9
-	VPAND      splat32_80808080<>+0(SB), Y5, Y5
-	VPOR       Y5, Y9, Y9
-	VMOVDQU    Y9, 32(AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        int8_main
+	CMPQ           DX, $0x00000040
+	JB             int8_single
+	VMOVDQU        (CX), Y4
+	VPABSB         Y4, Y7
+	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y7, Y8
+	VPSHUFB        Y8, Y0, Y9
+	VGF2P8MULB     Y9, Y7, Y9
+	VGF2P8AFFINEQB $0x00, Y5, Y9, Y10
+	VPOR           Y3, Y10, Y10
+	VPAVGB         Y10, Y9, Y9
+	VGF2P8AFFINEQB $0x00, Y6, Y9, Y9
+	VPSHUFB        Y8, Y1, Y8
+	VPADDB         Y9, Y8, Y8
+	VPADDUSB       splat32_70707070<>+0(SB), Y7, Y10
+	VPSHUFB        Y10, Y2, Y10
+	VPADDB         Y10, Y8, Y8
+	VPAND          splat32_80808080<>+0(SB), Y4, Y4
+	VPOR           Y4, Y8, Y8
+	VMOVDQU        Y8, (AX)
+	VMOVDQU        32(CX), Y4
+	VPABSB         Y4, Y7
+	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y7, Y8
+	VPSHUFB        Y8, Y0, Y9
+	VGF2P8MULB     Y9, Y7, Y9
+	VGF2P8AFFINEQB $0x00, Y5, Y9, Y10
+	VPOR           Y3, Y10, Y10
+	VPAVGB         Y10, Y9, Y9
+	VGF2P8AFFINEQB $0x00, Y6, Y9, Y9
+	VPSHUFB        Y8, Y1, Y8
+	VPADDB         Y9, Y8, Y8
+	VPADDUSB       splat32_70707070<>+0(SB), Y7, Y10
+	VPSHUFB        Y10, Y2, Y10
+	VPADDB         Y10, Y8, Y8
+	VPAND          splat32_80808080<>+0(SB), Y4, Y4
+	VPOR           Y4, Y8, Y8
+	VMOVDQU        Y8, 32(AX)
+	ADDQ           $0x00000040, CX
+	ADDQ           $0x00000040, AX
+	SUBQ           $0x00000040, DX
+	JMP            int8_main
 
 int8_single:
-	CMPQ       DX, $0x00000020
-	JB         int8_tail
-	VMOVDQU    (CX), Y5
-	VPABSB     Y5, Y8
-	VPSRLW     $0x04, Y8, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VGF2P8MULB Y10, Y8, Y10
-	VPSRLW     X6, Y10, Y11
-	VPAND      splat32_01010101<>+0(SB), Y11, Y11
-	VPOR       Y3, Y11, Y11
-	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X7, Y10, Y10
-	VPAND      Y4, Y10, Y10
-	VPSHUFB    Y9, Y1, Y9
-	VPADDB     Y10, Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
-	VPSHUFB    Y11, Y2, Y11
-	VPADDB     Y11, Y9, Y9
-	VPAND      splat32_80808080<>+0(SB), Y5, Y5
-	VPOR       Y5, Y9, Y9
-	VMOVDQU    Y9, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        int8_single
+	CMPQ           DX, $0x00000020
+	JB             int8_tail
+	VMOVDQU        (CX), Y4
+	VPABSB         Y4, Y7
+	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y7, Y8
+	VPSHUFB        Y8, Y0, Y9
+	VGF2P8MULB     Y9, Y7, Y9
+	VGF2P8AFFINEQB $0x00, Y5, Y9, Y10
+	VPOR           Y3, Y10, Y10
+	VPAVGB         Y10, Y9, Y9
+	VGF2P8AFFINEQB $0x00, Y6, Y9, Y9
+	VPSHUFB        Y8, Y1, Y8
+	VPADDB         Y9, Y8, Y8
+	VPADDUSB       splat32_70707070<>+0(SB), Y7, Y10
+	VPSHUFB        Y10, Y2, Y10
+	VPADDB         Y10, Y8, Y8
+	VPAND          splat32_80808080<>+0(SB), Y4, Y4
+	VPOR           Y4, Y8, Y8
+	VMOVDQU        Y8, (AX)
+	ADDQ           $0x00000020, CX
+	ADDQ           $0x00000020, AX
+	SUBQ           $0x00000020, DX
+	JMP            int8_single
 
 int8_tail:
 	VZEROUPPER
 	RET
+
+DATA splat64_1020408000000000<>+0(SB)/4, $0x00000000
+DATA splat64_1020408000000000<>+4(SB)/4, $0x10204080
+DATA splat64_1020408000000000<>+8(SB)/4, $0x00000000
+DATA splat64_1020408000000000<>+12(SB)/4, $0x10204080
+DATA splat64_1020408000000000<>+16(SB)/4, $0x00000000
+DATA splat64_1020408000000000<>+20(SB)/4, $0x10204080
+DATA splat64_1020408000000000<>+24(SB)/4, $0x00000000
+DATA splat64_1020408000000000<>+28(SB)/4, $0x10204080
+GLOBL splat64_1020408000000000<>(SB), RODATA|NOPTR, $32
+
+DATA gf2bit<>+0(SB)/4, $0x00000000
+DATA gf2bit<>+4(SB)/4, $0x01000000
+DATA gf2bit<>+8(SB)/4, $0x00000000
+DATA gf2bit<>+12(SB)/4, $0x02000000
+DATA gf2bit<>+16(SB)/4, $0x00000000
+DATA gf2bit<>+20(SB)/4, $0x04000000
+DATA gf2bit<>+24(SB)/4, $0x00000000
+DATA gf2bit<>+28(SB)/4, $0x08000000
+DATA gf2bit<>+32(SB)/4, $0x00000000
+DATA gf2bit<>+36(SB)/4, $0x10000000
+DATA gf2bit<>+40(SB)/4, $0x00000000
+DATA gf2bit<>+44(SB)/4, $0x20000000
+DATA gf2bit<>+48(SB)/4, $0x00000000
+DATA gf2bit<>+52(SB)/4, $0x40000000
+DATA gf2bit<>+56(SB)/4, $0x00000000
+DATA gf2bit<>+60(SB)/4, $0x80000000
+GLOBL gf2bit<>(SB), RODATA|NOPTR, $64
+
+DATA gf2shr<>+0(SB)/4, $0x10204080
+DATA gf2shr<>+4(SB)/4, $0x01020408
+DATA gf2shr<>+8(SB)/4, $0x20408000
+DATA gf2shr<>+12(SB)/4, $0x02040810
+DATA gf2shr<>+16(SB)/4, $0x40800000
+DATA gf2shr<>+20(SB)/4, $0x04081020
+DATA gf2shr<>+24(SB)/4, $0x80000000
+DATA gf2shr<>+28(SB)/4, $0x08102040
+DATA gf2shr<>+32(SB)/4, $0x00000000
+DATA gf2shr<>+36(SB)/4, $0x10204080
+DATA gf2shr<>+40(SB)/4, $0x00000000
+DATA gf2shr<>+44(SB)/4, $0x20408000
+DATA gf2shr<>+48(SB)/4, $0x00000000
+DATA gf2shr<>+52(SB)/4, $0x40800000
+DATA gf2shr<>+56(SB)/4, $0x00000000
+DATA gf2shr<>+60(SB)/4, $0x80000000
+GLOBL gf2shr<>(SB), RODATA|NOPTR, $64
 
 // func finer8AVX2(dst *uint8, src *uint8, n int, p *[23]uint8)
 // Requires: AVX, AVX2

@@ -37,7 +37,8 @@ var (
 //
 // round8GFNIAVX2 is the same kernel with y = m·M by one VGF2P8MULB (GFNI):
 // M is a power of two and y < 2^8, so the product in GF(2^8) needs no
-// reduction and is the integer product; five instructions fewer.
+// reduction and is the integer product; and with its three byte shifts by
+// VGF2P8AFFINEQB: eight instructions fewer.
 func round8(a *Asm) {
 	for _, gfni := range []bool{false, true} {
 		name := "round8AVX2"
@@ -77,8 +78,34 @@ func round8Body(a *Asm, gfni bool) {
 		return c
 	}
 	mul, base, low := table(roundMul), table(roundBase), table(roundLow)
-	half, mask, limit := byteOf(roundHalf), byteOf(roundMask), byteOf(roundLimit)
-	shift, shift1 := count(roundShift, 0), count(roundShift, 1)
+	half, limit := byteOf(roundHalf), byteOf(roundLimit)
+	var shift, shift1, mask VecVirtual
+	var hi4, bitS, shrS1 Op
+	if gfni {
+		// The byte shifts as VGF2P8AFFINEQB matrices (gf2Shift): m>>4,
+		// (y>>shift)&1 and y>>(shift-1) (the mask is the shift's own), the
+		// last two looked up by shift in tables of eight.
+		hi4 = a.splat64(gf2Shift(4, 8))
+		var bits, shrs []uint32
+		for k := range 8 {
+			b, r := gf2Shift(k, 1), gf2Shift(k, 8)
+			bits = append(bits, uint32(b), uint32(b>>32))
+			shrs = append(shrs, uint32(r), uint32(r>>32))
+		}
+		g := a.GP64()
+		a.MOVBQZX(Mem{Base: p, Disp: roundShift}, g)
+		pick := func(name string, tab []uint32, less int) Op {
+			m := a.Data(name, tab)
+			r := a.GP64()
+			a.LEAQ(m, r)
+			v := a.Vec()
+			a.VPBROADCASTQ(Mem{Base: r, Index: g, Scale: 8, Disp: -8 * less}, v)
+			return v
+		}
+		bitS, shrS1 = pick("gf2bit", bits, 0), pick("gf2shr", shrs, 1)
+	} else {
+		shift, shift1, mask = count(roundShift, 0), count(roundShift, 1), byteOf(roundMask)
+	}
 	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
 	// Three loops: INT8 (whose limit is 0xFF: its magnitudes are at most
 	// 128), and UINT8 with and without a limit.
@@ -103,8 +130,12 @@ func round8Body(a *Asm, gfni bool) {
 				m = x
 			}
 			h, mm, y := a.Vec(), a.Vec(), a.Vec()
-			a.VPSRLW(U8(4), m, h)
-			a.VPAND(b8(0x0F), h, h)
+			if gfni {
+				a.VGF2P8AFFINEQB(U8(0), hi4, m, h)
+			} else {
+				a.VPSRLW(U8(4), m, h)
+				a.VPAND(b8(0x0F), h, h)
+			}
 			a.VPSHUFB(h, mul, mm)
 			if gfni {
 				a.VGF2P8MULB(mm, m, y) // y = m·M in every byte
@@ -118,12 +149,19 @@ func round8Body(a *Asm, gfni bool) {
 				a.VPOR(me, y, y) // y = m·M in every byte
 			}
 			t, c := a.Vec(), a.Vec()
-			a.VPSRLW(shift, y, t)
-			a.VPAND(b8(1), t, t)
-			a.VPOR(half, t, t)
-			a.VPAVGB(t, y, y)
-			a.VPSRLW(shift1, y, y)
-			a.VPAND(mask, y, y) // q
+			if gfni {
+				a.VGF2P8AFFINEQB(U8(0), bitS, y, t)
+				a.VPOR(half, t, t)
+				a.VPAVGB(t, y, y)
+				a.VGF2P8AFFINEQB(U8(0), shrS1, y, y) // q
+			} else {
+				a.VPSRLW(shift, y, t)
+				a.VPAND(b8(1), t, t)
+				a.VPOR(half, t, t)
+				a.VPAVGB(t, y, y)
+				a.VPSRLW(shift1, y, y)
+				a.VPAND(mask, y, y) // q
+			}
 			a.VPSHUFB(h, base, c)
 			a.VPADDB(y, c, c)
 			a.VPADDUSB(b8(0x70), m, t)
@@ -139,4 +177,15 @@ func round8Body(a *Asm, gfni bool) {
 			s.Store(c, s.Dst, 8, nil)
 		}))
 	}
+}
+
+// gf2Shift is the VGF2P8AFFINEQB matrix of x >> k keeping the low w bits of
+// the result: result bit i is x's bit i+k (i < w, i+k ≤ 7), the parity of
+// x and the matrix's byte 7-i.
+func gf2Shift(k, w int) uint64 {
+	var m uint64
+	for i := 0; i < w && i+k <= 7; i++ {
+		m |= uint64(1<<(i+k)) << (8 * (7 - i))
+	}
+	return m
 }
