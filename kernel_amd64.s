@@ -47361,7 +47361,7 @@ main:
 	JNZ      special1
 	VMOVDQU  Y3, (AX)
 
-done16_2:
+back2:
 	VMOVDQU  32(CX), Y1
 	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
 	VPSRLW   $0x03, Y2, Y3
@@ -47381,7 +47381,7 @@ done16_2:
 	JNZ      special3
 	VMOVDQU  Y3, 32(AX)
 
-done16_4:
+back4:
 	ADDQ $0x00000040, CX
 	ADDQ $0x00000040, AX
 	SUBQ $0x00000020, DX
@@ -47409,7 +47409,7 @@ single:
 	JNZ      special5
 	VMOVDQU  Y3, (AX)
 
-done16_6:
+back6:
 	ADDQ $0x00000020, CX
 	ADDQ $0x00000020, AX
 	SUBQ $0x00000010, DX
@@ -47439,7 +47439,7 @@ special1:
 	VPACKUSDW    Y1, Y2, Y2
 	VPERMQ       $0xd8, Y2, Y2
 	VMOVDQU      Y2, (AX)
-	JMP          done16_2
+	JMP          back2
 
 special3:
 	VPMINUW      splat32_7c017c01<>+0(SB), Y2, Y2
@@ -47461,7 +47461,7 @@ special3:
 	VPACKUSDW    Y1, Y2, Y2
 	VPERMQ       $0xd8, Y2, Y2
 	VMOVDQU      Y2, 32(AX)
-	JMP          done16_4
+	JMP          back4
 
 special5:
 	VPMINUW      splat32_7c017c01<>+0(SB), Y2, Y2
@@ -47483,7 +47483,7 @@ special5:
 	VPACKUSDW    Y1, Y2, Y2
 	VPERMQ       $0xd8, Y2, Y2
 	VMOVDQU      Y2, (AX)
-	JMP          done16_6
+	JMP          back6
 
 DATA splat32_7c017c01<>+0(SB)/4, $0x7c017c01
 DATA splat32_7c017c01<>+4(SB)/4, $0x7c017c01
@@ -47687,7 +47687,7 @@ main:
 	JNZ        special1
 	VMOVDQU64  Z11, 128(AX)
 
-done32_2:
+back2:
 	ADDQ $0x000000c0, CX
 	ADDQ $0x000000c0, AX
 	SUBQ $0x00000060, DX
@@ -47759,7 +47759,7 @@ special1:
 	VPMINUW   Z1, Z9, Z9
 	VPMINSW   Z0, Z9, Z9
 	VMOVDQU64 Z9, 128(AX)
-	JMP       done32_2
+	JMP       back2
 
 // func bf16ToF16AVX512(dst *uint16, src *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
@@ -47809,14 +47809,14 @@ main:
 	VPSUBUSW   Z5, Z11, Z11
 	VPSLLW     $0x03, Z11, Z11
 	VPTERNLOGD $0xf8, Z3, Z9, Z11
-	VPSUBW     Z6, Z10, Z12
-	VPCMPUW    $0x01, Z7, Z12, K2
+	VPSUBW     Z6, Z10, Z9
+	VPCMPUW    $0x01, Z7, Z9, K2
 	VPCMPUW    $0x06, Z8, Z10, K3
 	KORTESTD   K2, K3
 	JNZ        special1
 	VMOVDQU64  Z11, 128(AX)
 
-done32_2:
+back2:
 	ADDQ $0x000000c0, CX
 	ADDQ $0x000000c0, AX
 	SUBQ $0x00000060, DX
@@ -47862,13 +47862,14 @@ done:
 	RET
 
 special1:
+	VMOVDQU64 128(CX), Z9
 	VPERMW.Z  Z9, Z0, K1, Z10
 	VCVTPS2PH $0x00, Z10, Y10
 	VMOVDQU64 Y10, 128(AX)
 	VPERMW.Z  Z9, Z1, K1, Z9
 	VCVTPS2PH $0x00, Z9, Y9
 	VMOVDQU64 Y9, 160(AX)
-	JMP       done32_2
+	JMP       back2
 
 // func bf16ToF16AVX2(dst *uint16, src *uint16, n int)
 // Requires: AVX, AVX2, F16C

@@ -364,11 +364,7 @@ func f16BF16(a *Asm) {
 	a.Needs("AVX512_BF16") // VCVTNE2PS2BF16
 	a.f16ToBF16(true)
 
-	// BFLOAT16 → FLOAT16 on AVX-512: VPERMW with a zeroing mask places each
-	// input in the high half of a 32-bit lane, 16 per vector, in order (as
-	// bf16ToF32AVX512 does); measured faster than VPMOVZXWD and a shift
-	// (0.66×), VPERMQ and two unpacks, or shifts and one VPERMT2W after the
-	// conversions (0.88×).
+	// BFLOAT16 → FLOAT16 on AVX-512, by conv and fast (mix16).
 	a.Func("bf16ToF16AVX512", AVX512, "func(dst *uint16, src *uint16, n int)")
 	dst, src, n := a.Args()
 	// conv: VPERMW with a zeroing mask places each input in the high half
@@ -380,7 +376,9 @@ func f16BF16(a *Asm) {
 	oddLanes, g := a.K(), a.GP32()
 	a.MOVL(U32(0xAAAAAAAA), g)
 	a.KMOVD(g, oddLanes)
-	conv := func(s *Step, w VecVirtual) {
+	conv := func(s *Step) {
+		w := a.Vec()
+		a.VLoad(w, s.Src, 16, s.M(1, 0))
 		for j, idx := range []VecVirtual{lo, hi} {
 			x := a.Vec()
 			a.VPERMW_Z(w, idx, oddLanes, x)
@@ -413,41 +411,13 @@ func f16BF16(a *Asm) {
 		k0, k1 := a.K(), a.K()
 		a.VPCMPUW(U8(cmpLT), tinyN, t, k0)
 		a.VPCMPUW(U8(cmpGT), nanT, m, k1)
-		slow, back := a.NewLabel("special"), a.NewLabel("done32_")
 		a.KORTESTD(k0, k1)
-		a.JNZ(LabelRef(slow))
-		s.Store(r, s.Dst, 16, nil)
-		a.Label(back)
-		a.OutOfLine(func() {
-			a.Label(slow)
-			conv(s, w)
-			a.JMP(LabelRef(back))
-		})
+		a.divert(func() { s.Store(r, s.Dst, 16, nil) }, func() { conv(s) })
 	}
-	// The main loop runs conv on two vectors and fast on the third: the
-	// conversions and the integer operations use different units, and the
-	// mix measured 1.00× copy() at 64 Ki elements where conv alone ran at
-	// 0.90×, fast alone at 0.79×, one of each at 0.97× and conv on three of
-	// four at 0.99× (Zen 4). A block where fast meets an input it does not
-	// take costs both.
-	pattern := []bool{false, false, true}
-	a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 32, Unroll: len(pattern)}, dst, src, n, func(s *Step) {
-		if s.Lanes == 32 {
-			w := a.Vec()
-			a.VLoad(w, s.Src, 16, s.M(1, 0))
-			conv(s, w)
-			return
-		}
-		for i, isFast := range pattern {
-			if isFast {
-				fast(s.Part(32*i, 32))
-				continue
-			}
-			w := a.Vec()
-			a.VLoad(w, s.Src.Offset(64*i), 16, nil)
-			conv(s.Part(32*i, 32), w)
-		}
-	})
+	// mix16 measured 1.00× copy() at 64 Ki elements where conv alone ran
+	// at 0.90×, fast alone at 0.79×, one of each at 0.97× and conv on three
+	// of four at 0.99× (Zen 4).
+	a.mix16(dst, src, n, conv, fast)
 
 	a.Func("bf16ToF16AVX2", AVX2, "func(dst *uint16, src *uint16, n int)", "n is a multiple of 8.")
 	dst, src, n = a.Args()
@@ -518,16 +488,8 @@ func (a *Asm) f16ToBF16(hw bool) {
 			a.VPADDW(w(0x7C00), m, t)
 			a.VPCMPGTW(w(0x7C00), t, t) // subnormal
 			a.VPOR(t, bad, bad)
-			slow, back := a.NewLabel("special"), a.NewLabel("done16_")
 			a.VPTEST(bad, bad)
-			a.JNZ(LabelRef(slow))
-			s.Store(r, s.Dst, 16, nil)
-			a.Label(back)
-			a.OutOfLine(func() {
-				a.Label(slow)
-				a.f16ToBF16Widened(s, h, m, nanMin, sign, one, bias)
-				a.JMP(LabelRef(back))
-			})
+			a.divert(func() { s.Store(r, s.Dst, 16, nil) }, func() { a.f16ToBF16Widened(s, h, m, nanMin, sign, one, bias) })
 		}))
 		return
 	}
@@ -582,31 +544,10 @@ func (a *Asm) f16ToBF16(hw bool) {
 			a.VPTERNLOGD(Tern(func(r, h, s uint8) uint8 { return r | h&s }), sign, h, r)
 			a.VPSUBW(low, m, t)
 			a.VPCMPUW(U8(cmpGE), span, t, nz, bad)
-			slow, back := a.NewLabel("special"), a.NewLabel("done32_")
 			a.KORTESTD(bad, bad)
-			a.JNZ(LabelRef(slow))
-			s.Store(r, s.Dst, 16, nil)
-			a.Label(back)
-			a.OutOfLine(func() {
-				a.Label(slow)
-				conv(s)
-				a.JMP(LabelRef(back))
-			})
+			a.divert(func() { s.Store(r, s.Dst, 16, nil) }, func() { conv(s) })
 		}
-		pattern := []bool{false, false, true} // fast on the third vector
-		a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 32, Unroll: len(pattern)}, dst, src, n, func(s *Step) {
-			if s.Lanes == 32 {
-				conv(s)
-				return
-			}
-			for i, isFast := range pattern {
-				if isFast {
-					fast(s.Part(32*i, 32))
-				} else {
-					conv(s.Part(32*i, 32))
-				}
-			}
-		})
+		a.mix16(dst, src, n, conv, fast)
 		return
 	}
 	abs, sign := a.Const16(0x7FFF), a.Const16(0x8000)
@@ -672,4 +613,38 @@ func lut8Pack(a *Asm) {
 			s.StoreLow(x.AsX().(VecVirtual), lanes, s.Dst, 8, s.M(1, 0))
 		}))
 	}
+}
+
+// divert runs fast in line, or slow out of line (after the function's RET)
+// where the flags the caller just set are not zero (JNZ): the 16-bit
+// kernels' integer paths, which send the inputs they do not take to the
+// conversions.
+func (a *Asm) divert(fast, slow func()) {
+	out, back := a.NewLabel("special"), a.NewLabel("back")
+	a.JNZ(LabelRef(out))
+	fast()
+	a.Label(back)
+	a.OutOfLine(func() {
+		a.Label(out)
+		slow()
+		a.JMP(LabelRef(back))
+	})
+}
+
+// mix16 streams an AVX-512 kernel of 32 16-bit elements a vector whose
+// main loop runs conv on two vectors and fast on the third, and conv
+// elsewhere (fast reads full vectors only). The conversions and the
+// integer operations use different units: f16BF16's kernels run faster so
+// than on either alone. A vector where fast meets an input it does not
+// take costs both.
+func (a *Asm) mix16(dst, src, n GPVirtual, conv, fast func(s *Step)) {
+	a.Stream(Loop{SrcSize: 2, DstSize: 2, Lanes: 32, Unroll: 3}, dst, src, n, func(s *Step) {
+		if s.Lanes == 32 {
+			conv(s)
+			return
+		}
+		conv(s.Part(0, 32))
+		conv(s.Part(32, 32))
+		fast(s.Part(64, 32))
+	})
 }
