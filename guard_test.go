@@ -136,3 +136,21 @@ func (g *guarded) byteMaps(t *testing.T, name string, src []byte, run func(dst, 
 		}
 	}
 }
+
+// tableKernel checks the byte-to-byte kernel run against the table tab:
+// on src's first n bytes for every n up to len(src) (src holding every byte
+// in several lanes), then with byteMaps against guard pages.
+func (g *guarded) tableKernel(t *testing.T, name string, src []byte, run func(dst, src []byte), tab []uint8) {
+	t.Helper()
+	for n := 0; n <= len(src); n++ {
+		got, want := make([]uint8, n), make([]uint8, n)
+		run(got, src[:n])
+		for i, x := range src[:n] {
+			want[i] = tab[x]
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s n=%d: got %x, want %x", name, n, got, want)
+		}
+	}
+	g.byteMaps(t, name, src, run, func(x byte) byte { return tab[x] })
+}

@@ -4,7 +4,6 @@ package tensorcast
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	"golang.org/x/sys/cpu"
@@ -49,18 +48,7 @@ func TestRoundKernel(t *testing.T) {
 				loops[fmt.Sprintf("signed=%d limited=%v", p.signed, p.limit != 0xFF)] = true
 				name := fmt.Sprintf("%v -> %v %+v", from, to, opt)
 				for _, k := range kernels {
-					name := name + " " + k.name
-					for n := 0; n <= 300; n++ {
-						got, want := make([]uint8, n), make([]uint8, n)
-						k.fn(got, src[:n], p)
-						for i, x := range src[:n] {
-							want[i] = tab[x]
-						}
-						if !slices.Equal(got, want) {
-							t.Fatalf("%s n=%d: got %x, want %x", name, n, got, want)
-						}
-					}
-					g.byteMaps(t, name, src, func(d, s []byte) { k.fn(d, s, p) }, func(x byte) byte { return tab[x] })
+					g.tableKernel(t, name+" "+k.name, src, func(d, s []byte) { k.fn(d, s, p) }, tab)
 				}
 			}
 		}
