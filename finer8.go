@@ -122,20 +122,8 @@ func (p *finer8Params) at(x uint8) uint8 {
 }
 
 // covers reports whether p gives t on every byte.
-func (p *finer8Params) covers(t []uint8) bool {
-	for x := range 256 {
-		if p.at(uint8(x)) != t[x] {
-			return false
-		}
-	}
-	return true
-}
+func (p *finer8Params) covers(t []uint8) bool { return covers(p, t) }
 
 // finerGeneric is the portable finer-float8 kernel (the AVX2 wrapper's
 // rest).
-func finerGeneric(dst []uint8, src []uint8, p *finer8Params) {
-	dst = dst[:len(src)]
-	for i, x := range src {
-		dst[i] = p.at(x)
-	}
-}
+func finerGeneric(dst []uint8, src []uint8, p *finer8Params) { mapBytes(dst, src, p) }

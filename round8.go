@@ -100,7 +100,18 @@ func (p *roundParams) at(x uint8) uint8 {
 }
 
 // covers reports whether p gives t on every byte.
-func (p *roundParams) covers(t []uint8) bool {
+func (p *roundParams) covers(t []uint8) bool { return covers(p, t) }
+
+// roundGeneric is the portable row-rounding kernel (the AVX2 wrapper's
+// rest).
+func roundGeneric(dst []uint8, src []uint8, p *roundParams) { mapBytes(dst, src, p) }
+
+// byteShape is a description of a table of 8-bit sources (roundParams,
+// finer8Params): at is its value for the byte x, as its kernel computes it.
+type byteShape interface{ at(x uint8) uint8 }
+
+// covers reports whether the description p gives t on every byte.
+func covers(p byteShape, t []uint8) bool {
 	for x := range 256 {
 		if p.at(uint8(x)) != t[x] {
 			return false
@@ -109,9 +120,8 @@ func (p *roundParams) covers(t []uint8) bool {
 	return true
 }
 
-// roundGeneric is the portable row-rounding kernel (the AVX2 wrapper's
-// rest).
-func roundGeneric(dst []uint8, src []uint8, p *roundParams) {
+// mapBytes sets dst[i] to p's value of src[i].
+func mapBytes(dst, src []uint8, p byteShape) {
 	dst = dst[:len(src)]
 	for i, x := range src {
 		dst[i] = p.at(x)

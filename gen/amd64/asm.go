@@ -320,3 +320,23 @@ func (a *Asm) WordOf(set func(r GPVirtual)) VecVirtual {
 	a.VPBROADCASTW(r, v)
 	return v
 }
+
+// paramByte broadcasts the byte at m (a parameter struct's field) to every
+// byte of a vector.
+func (a *Asm) paramByte(m Mem) VecVirtual {
+	v := a.Vec()
+	a.VPBROADCASTB(m, v)
+	return v
+}
+
+// paramTable16 broadcasts the 16 bytes at m (a parameter struct's VPSHUFB
+// table) to every 128-bit lane of a vector.
+func (a *Asm) paramTable16(m Mem) VecVirtual {
+	v := a.Vec()
+	if a.isa == AVX512 {
+		a.VBROADCASTI32X4(m, v)
+	} else {
+		a.VBROADCASTI128(m, v)
+	}
+	return v
+}

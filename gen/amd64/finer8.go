@@ -39,13 +39,8 @@ func finer8(a *Asm) {
 	dst, src, n := a.Args()
 	p := a.GP64()
 	a.Context.Load(a.Param("p"), p)
-	byteOf := func(off int) VecVirtual {
-		v := a.Vec()
-		a.VPBROADCASTB(Mem{Base: p, Disp: off}, v)
-		return v
-	}
-	low := a.Vec()
-	a.VBROADCASTI128(Mem{Base: p, Disp: finerLow}, low)
+	byteOf := func(off int) VecVirtual { return a.paramByte(Mem{Base: p, Disp: off}) }
+	low := a.paramTable16(Mem{Base: p, Disp: finerLow})
 	base, sub, limit := byteOf(finerBase), byteOf(finerSub), byteOf(finerLimit)
 	nanAbove, nan := byteOf(finerNaNAbove), byteOf(finerNaN)
 	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }

@@ -58,16 +58,8 @@ func round8Body(a *Asm, gfni bool) {
 	dst, src, n := a.Args()
 	p := a.GP64()
 	a.Context.Load(a.Param("p"), p)
-	table := func(off int) VecVirtual {
-		v := a.Vec()
-		a.VBROADCASTI128(Mem{Base: p, Disp: off}, v)
-		return v
-	}
-	byteOf := func(off int) VecVirtual {
-		v := a.Vec()
-		a.VPBROADCASTB(Mem{Base: p, Disp: off}, v)
-		return v
-	}
+	table := func(off int) VecVirtual { return a.paramTable16(Mem{Base: p, Disp: off}) }
+	byteOf := func(off int) VecVirtual { return a.paramByte(Mem{Base: p, Disp: off}) }
 	count := func(off int, less uint8) VecVirtual {
 		g, c := a.GP32(), a.XMM()
 		a.MOVBLZX(Mem{Base: p, Disp: off}, g)
