@@ -30903,165 +30903,158 @@ done:
 // func f32ToF4AVX2(dst *uint8, src *float32, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·f32ToF4AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
 
 main:
 	CMPQ         DX, $0x00000020
 	JB           single
-	VMOVDQU      (CX), Y1
-	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
-	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
-	VPAND        splat32_00002000<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VCVTPS2PH    $0x03, Y1, X0
-	VMOVDQU      32(CX), Y1
-	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
-	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
-	VPAND        splat32_00002000<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VCVTPS2PH    $0x03, Y1, X1
-	VINSERTI128  $0x01, X1, Y0, Y0
-	VPAND        splat32_7fff7fff<>+0(SB), Y0, Y1
-	VPSRLW       $0x09, Y1, Y2
-	VPAND        splat32_00010001<>+0(SB), Y2, Y2
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y7
-	VPADDW       Y2, Y7, Y7
-	VPSRAW       $0x09, Y7, Y7
-	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y2
-	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
-	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y8
-	VPMINUW      splat32_00010001<>+0(SB), Y8, Y8
-	VPADDW       Y8, Y2, Y2
-	VPMAXSW      Y2, Y7, Y7
-	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y2
-	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
-	VPADDW       splat32_00070007<>+0(SB), Y2, Y2
-	VPMINSW      Y2, Y7, Y7
-	VPSRLW       $0x0c, Y0, Y2
-	VPAND        splat32_00080008<>+0(SB), Y2, Y2
-	VPOR         Y2, Y7, Y7
-	VPSRLD       $0x0c, Y7, Y1
-	VPOR         Y1, Y7, Y7
-	VPSHUFB      f4pairs<>+0(SB), Y7, Y7
-	VEXTRACTI128 $0x01, Y7, X0
-	VPOR         X0, X7, X0
-	VMOVQ        X0, (AX)
-	VMOVDQU      64(CX), Y1
-	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
-	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
-	VPAND        splat32_00002000<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VCVTPS2PH    $0x03, Y1, X3
-	VMOVDQU      96(CX), Y1
-	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
-	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
-	VPAND        splat32_00002000<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VCVTPS2PH    $0x03, Y1, X0
-	VINSERTI128  $0x01, X0, Y3, Y3
-	VPAND        splat32_7fff7fff<>+0(SB), Y3, Y1
-	VPSRLW       $0x09, Y1, Y2
-	VPAND        splat32_00010001<>+0(SB), Y2, Y2
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y7
-	VPADDW       Y2, Y7, Y7
-	VPSRAW       $0x09, Y7, Y7
-	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y2
-	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
-	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y8
-	VPMINUW      splat32_00010001<>+0(SB), Y8, Y8
-	VPADDW       Y8, Y2, Y2
-	VPMAXSW      Y2, Y7, Y7
-	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y2
-	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
-	VPADDW       splat32_00070007<>+0(SB), Y2, Y2
-	VPMINSW      Y2, Y7, Y7
-	VPSRLW       $0x0c, Y3, Y2
-	VPAND        splat32_00080008<>+0(SB), Y2, Y2
-	VPOR         Y2, Y7, Y7
-	VPSRLD       $0x0c, Y7, Y1
-	VPOR         Y1, Y7, Y7
-	VPSHUFB      f4pairs<>+0(SB), Y7, Y7
-	VEXTRACTI128 $0x01, Y7, X0
-	VPOR         X0, X7, X0
-	VMOVQ        X0, 8(AX)
-	VMOVDQU      128(CX), Y1
-	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
-	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
-	VPAND        splat32_00002000<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VCVTPS2PH    $0x03, Y1, X4
-	VMOVDQU      160(CX), Y1
-	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
-	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
-	VPAND        splat32_00002000<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VCVTPS2PH    $0x03, Y1, X0
-	VINSERTI128  $0x01, X0, Y4, Y4
-	VPAND        splat32_7fff7fff<>+0(SB), Y4, Y1
-	VPSRLW       $0x09, Y1, Y2
-	VPAND        splat32_00010001<>+0(SB), Y2, Y2
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y7
-	VPADDW       Y2, Y7, Y7
-	VPSRAW       $0x09, Y7, Y7
-	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y2
-	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
-	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y8
-	VPMINUW      splat32_00010001<>+0(SB), Y8, Y8
-	VPADDW       Y8, Y2, Y2
-	VPMAXSW      Y2, Y7, Y7
-	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y2
-	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
-	VPADDW       splat32_00070007<>+0(SB), Y2, Y2
-	VPMINSW      Y2, Y7, Y7
-	VPSRLW       $0x0c, Y4, Y2
-	VPAND        splat32_00080008<>+0(SB), Y2, Y2
-	VPOR         Y2, Y7, Y7
-	VPSRLD       $0x0c, Y7, Y1
-	VPOR         Y1, Y7, Y7
-	VPSHUFB      f4pairs<>+0(SB), Y7, Y7
-	VEXTRACTI128 $0x01, Y7, X0
-	VPOR         X0, X7, X0
-	VMOVQ        X0, 16(AX)
-	VMOVDQU      192(CX), Y1
-	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
-	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
-	VPAND        splat32_00002000<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VCVTPS2PH    $0x03, Y1, X5
-	VMOVDQU      224(CX), Y1
-	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
-	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
-	VPAND        splat32_00002000<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VCVTPS2PH    $0x03, Y1, X0
-	VINSERTI128  $0x01, X0, Y5, Y5
-	VPAND        splat32_7fff7fff<>+0(SB), Y5, Y1
-	VPSRLW       $0x09, Y1, Y2
-	VPAND        splat32_00010001<>+0(SB), Y2, Y2
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y7
-	VPADDW       Y2, Y7, Y7
-	VPSRAW       $0x09, Y7, Y7
-	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y2
-	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
-	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y8
-	VPMINUW      splat32_00010001<>+0(SB), Y8, Y8
-	VPADDW       Y8, Y2, Y2
-	VPMAXSW      Y2, Y7, Y7
-	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y2
-	VPMINUW      splat32_00010001<>+0(SB), Y2, Y2
-	VPADDW       splat32_00070007<>+0(SB), Y2, Y2
-	VPMINSW      Y2, Y7, Y7
-	VPSRLW       $0x0c, Y5, Y2
-	VPAND        splat32_00080008<>+0(SB), Y2, Y2
-	VPOR         Y2, Y7, Y7
-	VPSRLD       $0x0c, Y7, Y1
-	VPOR         Y1, Y7, Y7
-	VPSHUFB      f4pairs<>+0(SB), Y7, Y7
-	VEXTRACTI128 $0x01, Y7, X0
-	VPOR         X0, X7, X0
-	VMOVQ        X0, 24(AX)
+	VMOVDQU      (CX), Y2
+	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
+	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
+	VPAND        splat32_00002000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VCVTPS2PH    $0x03, Y2, X1
+	VMOVDQU      32(CX), Y2
+	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
+	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
+	VPAND        splat32_00002000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VCVTPS2PH    $0x03, Y2, X2
+	VINSERTI128  $0x01, X2, Y1, Y1
+	VPAND        splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW       $0x09, Y2, Y3
+	VPAND        splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y8
+	VPADDW       Y3, Y8, Y8
+	VPSRAW       $0x09, Y8, Y8
+	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y3
+	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y9
+	VPSUBW       Y3, Y0, Y3
+	VPSUBW       Y9, Y3, Y3
+	VPMAXSW      Y3, Y8, Y8
+	VPMINSW      splat32_00070007<>+0(SB), Y8, Y8
+	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y3
+	VPBLENDVB    Y3, splat32_00080008<>+0(SB), Y8, Y8
+	VPSRLW       $0x0c, Y1, Y3
+	VPAND        splat32_00080008<>+0(SB), Y3, Y3
+	VPOR         Y3, Y8, Y8
+	VPSRLD       $0x0c, Y8, Y2
+	VPOR         Y2, Y8, Y8
+	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X1
+	VPOR         X1, X8, X1
+	VMOVQ        X1, (AX)
+	VMOVDQU      64(CX), Y2
+	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
+	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
+	VPAND        splat32_00002000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VCVTPS2PH    $0x03, Y2, X4
+	VMOVDQU      96(CX), Y2
+	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
+	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
+	VPAND        splat32_00002000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VCVTPS2PH    $0x03, Y2, X1
+	VINSERTI128  $0x01, X1, Y4, Y4
+	VPAND        splat32_7fff7fff<>+0(SB), Y4, Y2
+	VPSRLW       $0x09, Y2, Y3
+	VPAND        splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y8
+	VPADDW       Y3, Y8, Y8
+	VPSRAW       $0x09, Y8, Y8
+	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y3
+	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y9
+	VPSUBW       Y3, Y0, Y3
+	VPSUBW       Y9, Y3, Y3
+	VPMAXSW      Y3, Y8, Y8
+	VPMINSW      splat32_00070007<>+0(SB), Y8, Y8
+	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y3
+	VPBLENDVB    Y3, splat32_00080008<>+0(SB), Y8, Y8
+	VPSRLW       $0x0c, Y4, Y3
+	VPAND        splat32_00080008<>+0(SB), Y3, Y3
+	VPOR         Y3, Y8, Y8
+	VPSRLD       $0x0c, Y8, Y2
+	VPOR         Y2, Y8, Y8
+	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X1
+	VPOR         X1, X8, X1
+	VMOVQ        X1, 8(AX)
+	VMOVDQU      128(CX), Y2
+	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
+	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
+	VPAND        splat32_00002000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VCVTPS2PH    $0x03, Y2, X5
+	VMOVDQU      160(CX), Y2
+	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
+	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
+	VPAND        splat32_00002000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VCVTPS2PH    $0x03, Y2, X1
+	VINSERTI128  $0x01, X1, Y5, Y5
+	VPAND        splat32_7fff7fff<>+0(SB), Y5, Y2
+	VPSRLW       $0x09, Y2, Y3
+	VPAND        splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y8
+	VPADDW       Y3, Y8, Y8
+	VPSRAW       $0x09, Y8, Y8
+	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y3
+	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y9
+	VPSUBW       Y3, Y0, Y3
+	VPSUBW       Y9, Y3, Y3
+	VPMAXSW      Y3, Y8, Y8
+	VPMINSW      splat32_00070007<>+0(SB), Y8, Y8
+	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y3
+	VPBLENDVB    Y3, splat32_00080008<>+0(SB), Y8, Y8
+	VPSRLW       $0x0c, Y5, Y3
+	VPAND        splat32_00080008<>+0(SB), Y3, Y3
+	VPOR         Y3, Y8, Y8
+	VPSRLD       $0x0c, Y8, Y2
+	VPOR         Y2, Y8, Y8
+	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X1
+	VPOR         X1, X8, X1
+	VMOVQ        X1, 16(AX)
+	VMOVDQU      192(CX), Y2
+	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
+	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
+	VPAND        splat32_00002000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VCVTPS2PH    $0x03, Y2, X6
+	VMOVDQU      224(CX), Y2
+	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
+	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
+	VPAND        splat32_00002000<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VCVTPS2PH    $0x03, Y2, X1
+	VINSERTI128  $0x01, X1, Y6, Y6
+	VPAND        splat32_7fff7fff<>+0(SB), Y6, Y2
+	VPSRLW       $0x09, Y2, Y3
+	VPAND        splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y8
+	VPADDW       Y3, Y8, Y8
+	VPSRAW       $0x09, Y8, Y8
+	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y3
+	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y9
+	VPSUBW       Y3, Y0, Y3
+	VPSUBW       Y9, Y3, Y3
+	VPMAXSW      Y3, Y8, Y8
+	VPMINSW      splat32_00070007<>+0(SB), Y8, Y8
+	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y3
+	VPBLENDVB    Y3, splat32_00080008<>+0(SB), Y8, Y8
+	VPSRLW       $0x0c, Y6, Y3
+	VPAND        splat32_00080008<>+0(SB), Y3, Y3
+	VPOR         Y3, Y8, Y8
+	VPSRLD       $0x0c, Y8, Y2
+	VPOR         Y2, Y8, Y8
+	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X1
+	VPOR         X1, X8, X1
+	VMOVQ        X1, 24(AX)
 	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000020, DX
@@ -31070,44 +31063,42 @@ main:
 single:
 	CMPQ         DX, $0x00000008
 	JB           tail
-	VMOVDQU      (CX), Y0
-	VPAND        splat32_00001fff<>+0(SB), Y0, Y1
-	VPADDD       splat32_00001fff<>+0(SB), Y1, Y1
-	VPAND        splat32_00002000<>+0(SB), Y1, Y1
-	VPOR         Y1, Y0, Y0
-	VCVTPS2PH    $0x03, Y0, X6
-	VMOVDQU      32(CX), Y0
-	VPAND        splat32_00001fff<>+0(SB), Y0, Y1
-	VPADDD       splat32_00001fff<>+0(SB), Y1, Y1
-	VPAND        splat32_00002000<>+0(SB), Y1, Y1
-	VPOR         Y1, Y0, Y0
-	VCVTPS2PH    $0x03, Y0, X0
-	VINSERTI128  $0x01, X0, Y6, Y6
-	VPAND        splat32_7fff7fff<>+0(SB), Y6, Y0
-	VPSRLW       $0x09, Y0, Y1
-	VPAND        splat32_00010001<>+0(SB), Y1, Y1
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y0, Y2
-	VPADDW       Y1, Y2, Y2
-	VPSRAW       $0x09, Y2, Y2
-	VPSUBUSW     splat32_34003400<>+0(SB), Y0, Y1
-	VPMINUW      splat32_00010001<>+0(SB), Y1, Y1
-	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y0, Y3
-	VPMINUW      splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW       Y3, Y1, Y1
-	VPMAXSW      Y1, Y2, Y2
-	VPSUBUSW     splat32_7c007c00<>+0(SB), Y0, Y1
-	VPMINUW      splat32_00010001<>+0(SB), Y1, Y1
-	VPADDW       splat32_00070007<>+0(SB), Y1, Y1
-	VPMINSW      Y1, Y2, Y2
-	VPSRLW       $0x0c, Y6, Y1
-	VPAND        splat32_00080008<>+0(SB), Y1, Y1
-	VPOR         Y1, Y2, Y2
-	VPSRLD       $0x0c, Y2, Y0
-	VPOR         Y0, Y2, Y2
-	VPSHUFB      f4pairs<>+0(SB), Y2, Y2
-	VEXTRACTI128 $0x01, Y2, X0
-	VPOR         X0, X2, X0
-	VMOVQ        X0, (AX)
+	VMOVDQU      (CX), Y1
+	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
+	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
+	VPAND        splat32_00002000<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VCVTPS2PH    $0x03, Y1, X7
+	VMOVDQU      32(CX), Y1
+	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
+	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
+	VPAND        splat32_00002000<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VCVTPS2PH    $0x03, Y1, X1
+	VINSERTI128  $0x01, X1, Y7, Y7
+	VPAND        splat32_7fff7fff<>+0(SB), Y7, Y1
+	VPSRLW       $0x09, Y1, Y2
+	VPAND        splat32_00010001<>+0(SB), Y2, Y2
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y3
+	VPADDW       Y2, Y3, Y3
+	VPSRAW       $0x09, Y3, Y3
+	VPCMPGTW     splat32_34003400<>+0(SB), Y1, Y2
+	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y1, Y4
+	VPSUBW       Y2, Y0, Y2
+	VPSUBW       Y4, Y2, Y2
+	VPMAXSW      Y2, Y3, Y3
+	VPMINSW      splat32_00070007<>+0(SB), Y3, Y3
+	VPCMPGTW     splat32_7c007c00<>+0(SB), Y1, Y2
+	VPBLENDVB    Y2, splat32_00080008<>+0(SB), Y3, Y3
+	VPSRLW       $0x0c, Y7, Y2
+	VPAND        splat32_00080008<>+0(SB), Y2, Y2
+	VPOR         Y2, Y3, Y3
+	VPSRLD       $0x0c, Y3, Y1
+	VPOR         Y1, Y3, Y3
+	VPSHUFB      f4pairs<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X1
+	VPOR         X1, X3, X1
+	VMOVQ        X1, (AX)
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000008, AX
 	SUBQ         $0x00000008, DX
@@ -31200,229 +31191,222 @@ GLOBL f4pairs<>(SB), RODATA|NOPTR, $32
 // func f64ToF4AVX2(dst *uint8, src *uint64, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·f64ToF4AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
 
 main:
 	CMPQ         DX, $0x00000020
 	JB           single
-	VMOVDQU      (CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X2
-	VMOVDQU      32(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X0
-	VINSERTI128  $0x01, X0, Y2, Y1
-	VCVTPS2PH    $0x03, Y1, X0
-	VMOVDQU      64(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X2
-	VMOVDQU      96(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X1
-	VINSERTI128  $0x01, X1, Y2, Y1
-	VCVTPS2PH    $0x03, Y1, X1
-	VINSERTI128  $0x01, X1, Y0, Y0
-	VPAND        splat32_7fff7fff<>+0(SB), Y0, Y1
-	VPSRLW       $0x09, Y1, Y6
-	VPAND        splat32_00010001<>+0(SB), Y6, Y6
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y8
-	VPADDW       Y6, Y8, Y8
-	VPSRAW       $0x09, Y8, Y8
-	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y6
-	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
-	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y9
-	VPMINUW      splat32_00010001<>+0(SB), Y9, Y9
-	VPADDW       Y9, Y6, Y6
-	VPMAXSW      Y6, Y8, Y8
-	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y6
-	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
-	VPADDW       splat32_00070007<>+0(SB), Y6, Y6
-	VPMINSW      Y6, Y8, Y8
-	VPSRLW       $0x0c, Y0, Y6
-	VPAND        splat32_00080008<>+0(SB), Y6, Y6
-	VPOR         Y6, Y8, Y8
-	VPSRLD       $0x0c, Y8, Y1
-	VPOR         Y1, Y8, Y8
-	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
-	VEXTRACTI128 $0x01, Y8, X0
-	VPOR         X0, X8, X0
-	VMOVQ        X0, (AX)
-	VMOVDQU      128(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X2
-	VMOVDQU      160(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X0
-	VINSERTI128  $0x01, X0, Y2, Y1
-	VCVTPS2PH    $0x03, Y1, X3
-	VMOVDQU      192(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X2
-	VMOVDQU      224(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X0
-	VINSERTI128  $0x01, X0, Y2, Y1
-	VCVTPS2PH    $0x03, Y1, X0
-	VINSERTI128  $0x01, X0, Y3, Y3
-	VPAND        splat32_7fff7fff<>+0(SB), Y3, Y1
-	VPSRLW       $0x09, Y1, Y6
-	VPAND        splat32_00010001<>+0(SB), Y6, Y6
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y8
-	VPADDW       Y6, Y8, Y8
-	VPSRAW       $0x09, Y8, Y8
-	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y6
-	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
-	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y9
-	VPMINUW      splat32_00010001<>+0(SB), Y9, Y9
-	VPADDW       Y9, Y6, Y6
-	VPMAXSW      Y6, Y8, Y8
-	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y6
-	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
-	VPADDW       splat32_00070007<>+0(SB), Y6, Y6
-	VPMINSW      Y6, Y8, Y8
-	VPSRLW       $0x0c, Y3, Y6
-	VPAND        splat32_00080008<>+0(SB), Y6, Y6
-	VPOR         Y6, Y8, Y8
-	VPSRLD       $0x0c, Y8, Y1
-	VPOR         Y1, Y8, Y8
-	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
-	VEXTRACTI128 $0x01, Y8, X0
-	VPOR         X0, X8, X0
-	VMOVQ        X0, 8(AX)
-	VMOVDQU      256(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X2
-	VMOVDQU      288(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X0
-	VINSERTI128  $0x01, X0, Y2, Y1
-	VCVTPS2PH    $0x03, Y1, X4
-	VMOVDQU      320(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X2
-	VMOVDQU      352(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X0
-	VINSERTI128  $0x01, X0, Y2, Y1
-	VCVTPS2PH    $0x03, Y1, X0
-	VINSERTI128  $0x01, X0, Y4, Y4
-	VPAND        splat32_7fff7fff<>+0(SB), Y4, Y1
-	VPSRLW       $0x09, Y1, Y6
-	VPAND        splat32_00010001<>+0(SB), Y6, Y6
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y8
-	VPADDW       Y6, Y8, Y8
-	VPSRAW       $0x09, Y8, Y8
-	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y6
-	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
-	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y9
-	VPMINUW      splat32_00010001<>+0(SB), Y9, Y9
-	VPADDW       Y9, Y6, Y6
-	VPMAXSW      Y6, Y8, Y8
-	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y6
-	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
-	VPADDW       splat32_00070007<>+0(SB), Y6, Y6
-	VPMINSW      Y6, Y8, Y8
-	VPSRLW       $0x0c, Y4, Y6
-	VPAND        splat32_00080008<>+0(SB), Y6, Y6
-	VPOR         Y6, Y8, Y8
-	VPSRLD       $0x0c, Y8, Y1
-	VPOR         Y1, Y8, Y8
-	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
-	VEXTRACTI128 $0x01, Y8, X0
-	VPOR         X0, X8, X0
-	VMOVQ        X0, 16(AX)
-	VMOVDQU      384(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X2
-	VMOVDQU      416(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X0
-	VINSERTI128  $0x01, X0, Y2, Y1
-	VCVTPS2PH    $0x03, Y1, X5
-	VMOVDQU      448(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X2
-	VMOVDQU      480(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y6
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y6, Y6
-	VPOR         Y6, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X0
-	VINSERTI128  $0x01, X0, Y2, Y1
-	VCVTPS2PH    $0x03, Y1, X0
-	VINSERTI128  $0x01, X0, Y5, Y5
-	VPAND        splat32_7fff7fff<>+0(SB), Y5, Y1
-	VPSRLW       $0x09, Y1, Y6
-	VPAND        splat32_00010001<>+0(SB), Y6, Y6
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y8
-	VPADDW       Y6, Y8, Y8
-	VPSRAW       $0x09, Y8, Y8
-	VPSUBUSW     splat32_34003400<>+0(SB), Y1, Y6
-	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
-	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y1, Y9
-	VPMINUW      splat32_00010001<>+0(SB), Y9, Y9
-	VPADDW       Y9, Y6, Y6
-	VPMAXSW      Y6, Y8, Y8
-	VPSUBUSW     splat32_7c007c00<>+0(SB), Y1, Y6
-	VPMINUW      splat32_00010001<>+0(SB), Y6, Y6
-	VPADDW       splat32_00070007<>+0(SB), Y6, Y6
-	VPMINSW      Y6, Y8, Y8
-	VPSRLW       $0x0c, Y5, Y6
-	VPAND        splat32_00080008<>+0(SB), Y6, Y6
-	VPOR         Y6, Y8, Y8
-	VPSRLD       $0x0c, Y8, Y1
-	VPOR         Y1, Y8, Y8
-	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
-	VEXTRACTI128 $0x01, Y8, X0
-	VPOR         X0, X8, X0
-	VMOVQ        X0, 24(AX)
+	VMOVDQU      (CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VMOVDQU      32(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X1
+	VINSERTI128  $0x01, X1, Y3, Y2
+	VCVTPS2PH    $0x03, Y2, X1
+	VMOVDQU      64(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VMOVDQU      96(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X2
+	VINSERTI128  $0x01, X2, Y3, Y2
+	VCVTPS2PH    $0x03, Y2, X2
+	VINSERTI128  $0x01, X2, Y1, Y1
+	VPAND        splat32_7fff7fff<>+0(SB), Y1, Y2
+	VPSRLW       $0x09, Y2, Y7
+	VPAND        splat32_00010001<>+0(SB), Y7, Y7
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y9
+	VPADDW       Y7, Y9, Y9
+	VPSRAW       $0x09, Y9, Y9
+	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y7
+	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y10
+	VPSUBW       Y7, Y0, Y7
+	VPSUBW       Y10, Y7, Y7
+	VPMAXSW      Y7, Y9, Y9
+	VPMINSW      splat32_00070007<>+0(SB), Y9, Y9
+	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y7
+	VPBLENDVB    Y7, splat32_00080008<>+0(SB), Y9, Y9
+	VPSRLW       $0x0c, Y1, Y7
+	VPAND        splat32_00080008<>+0(SB), Y7, Y7
+	VPOR         Y7, Y9, Y9
+	VPSRLD       $0x0c, Y9, Y2
+	VPOR         Y2, Y9, Y9
+	VPSHUFB      f4pairs<>+0(SB), Y9, Y9
+	VEXTRACTI128 $0x01, Y9, X1
+	VPOR         X1, X9, X1
+	VMOVQ        X1, (AX)
+	VMOVDQU      128(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VMOVDQU      160(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X1
+	VINSERTI128  $0x01, X1, Y3, Y2
+	VCVTPS2PH    $0x03, Y2, X4
+	VMOVDQU      192(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VMOVDQU      224(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X1
+	VINSERTI128  $0x01, X1, Y3, Y2
+	VCVTPS2PH    $0x03, Y2, X1
+	VINSERTI128  $0x01, X1, Y4, Y4
+	VPAND        splat32_7fff7fff<>+0(SB), Y4, Y2
+	VPSRLW       $0x09, Y2, Y7
+	VPAND        splat32_00010001<>+0(SB), Y7, Y7
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y9
+	VPADDW       Y7, Y9, Y9
+	VPSRAW       $0x09, Y9, Y9
+	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y7
+	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y10
+	VPSUBW       Y7, Y0, Y7
+	VPSUBW       Y10, Y7, Y7
+	VPMAXSW      Y7, Y9, Y9
+	VPMINSW      splat32_00070007<>+0(SB), Y9, Y9
+	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y7
+	VPBLENDVB    Y7, splat32_00080008<>+0(SB), Y9, Y9
+	VPSRLW       $0x0c, Y4, Y7
+	VPAND        splat32_00080008<>+0(SB), Y7, Y7
+	VPOR         Y7, Y9, Y9
+	VPSRLD       $0x0c, Y9, Y2
+	VPOR         Y2, Y9, Y9
+	VPSHUFB      f4pairs<>+0(SB), Y9, Y9
+	VEXTRACTI128 $0x01, Y9, X1
+	VPOR         X1, X9, X1
+	VMOVQ        X1, 8(AX)
+	VMOVDQU      256(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VMOVDQU      288(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X1
+	VINSERTI128  $0x01, X1, Y3, Y2
+	VCVTPS2PH    $0x03, Y2, X5
+	VMOVDQU      320(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VMOVDQU      352(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X1
+	VINSERTI128  $0x01, X1, Y3, Y2
+	VCVTPS2PH    $0x03, Y2, X1
+	VINSERTI128  $0x01, X1, Y5, Y5
+	VPAND        splat32_7fff7fff<>+0(SB), Y5, Y2
+	VPSRLW       $0x09, Y2, Y7
+	VPAND        splat32_00010001<>+0(SB), Y7, Y7
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y9
+	VPADDW       Y7, Y9, Y9
+	VPSRAW       $0x09, Y9, Y9
+	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y7
+	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y10
+	VPSUBW       Y7, Y0, Y7
+	VPSUBW       Y10, Y7, Y7
+	VPMAXSW      Y7, Y9, Y9
+	VPMINSW      splat32_00070007<>+0(SB), Y9, Y9
+	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y7
+	VPBLENDVB    Y7, splat32_00080008<>+0(SB), Y9, Y9
+	VPSRLW       $0x0c, Y5, Y7
+	VPAND        splat32_00080008<>+0(SB), Y7, Y7
+	VPOR         Y7, Y9, Y9
+	VPSRLD       $0x0c, Y9, Y2
+	VPOR         Y2, Y9, Y9
+	VPSHUFB      f4pairs<>+0(SB), Y9, Y9
+	VEXTRACTI128 $0x01, Y9, X1
+	VPOR         X1, X9, X1
+	VMOVQ        X1, 16(AX)
+	VMOVDQU      384(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VMOVDQU      416(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X1
+	VINSERTI128  $0x01, X1, Y3, Y2
+	VCVTPS2PH    $0x03, Y2, X6
+	VMOVDQU      448(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X3
+	VMOVDQU      480(CX), Y2
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
+	VPOR         Y7, Y2, Y2
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY   Y2, X1
+	VINSERTI128  $0x01, X1, Y3, Y2
+	VCVTPS2PH    $0x03, Y2, X1
+	VINSERTI128  $0x01, X1, Y6, Y6
+	VPAND        splat32_7fff7fff<>+0(SB), Y6, Y2
+	VPSRLW       $0x09, Y2, Y7
+	VPAND        splat32_00010001<>+0(SB), Y7, Y7
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y9
+	VPADDW       Y7, Y9, Y9
+	VPSRAW       $0x09, Y9, Y9
+	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y7
+	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y10
+	VPSUBW       Y7, Y0, Y7
+	VPSUBW       Y10, Y7, Y7
+	VPMAXSW      Y7, Y9, Y9
+	VPMINSW      splat32_00070007<>+0(SB), Y9, Y9
+	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y7
+	VPBLENDVB    Y7, splat32_00080008<>+0(SB), Y9, Y9
+	VPSRLW       $0x0c, Y6, Y7
+	VPAND        splat32_00080008<>+0(SB), Y7, Y7
+	VPOR         Y7, Y9, Y9
+	VPSRLD       $0x0c, Y9, Y2
+	VPOR         Y2, Y9, Y9
+	VPSHUFB      f4pairs<>+0(SB), Y9, Y9
+	VEXTRACTI128 $0x01, Y9, X1
+	VPOR         X1, X9, X1
+	VMOVQ        X1, 24(AX)
 	ADDQ         $0x00000200, CX
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000020, DX
@@ -31431,60 +31415,58 @@ main:
 single:
 	CMPQ         DX, $0x00000008
 	JB           tail
-	VMOVDQU      (CX), Y0
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y0, Y1
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y1, Y1
-	VPOR         Y1, Y0, Y0
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y0, Y0
-	VCVTPD2PSY   Y0, X7
-	VMOVDQU      32(CX), Y0
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y0, Y1
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y1, Y1
-	VPOR         Y1, Y0, Y0
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y0, Y0
-	VCVTPD2PSY   Y0, X0
-	VINSERTI128  $0x01, X0, Y7, Y0
-	VCVTPS2PH    $0x03, Y0, X2
-	VMOVDQU      64(CX), Y0
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y0, Y1
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y1, Y1
-	VPOR         Y1, Y0, Y0
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y0, Y0
-	VCVTPD2PSY   Y0, X7
-	VMOVDQU      96(CX), Y0
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y0, Y1
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y1, Y1
-	VPOR         Y1, Y0, Y0
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y0, Y0
-	VCVTPD2PSY   Y0, X0
-	VINSERTI128  $0x01, X0, Y7, Y0
-	VCVTPS2PH    $0x03, Y0, X0
-	VINSERTI128  $0x01, X0, Y2, Y2
-	VPAND        splat32_7fff7fff<>+0(SB), Y2, Y0
-	VPSRLW       $0x09, Y0, Y1
-	VPAND        splat32_00010001<>+0(SB), Y1, Y1
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y0, Y3
-	VPADDW       Y1, Y3, Y3
-	VPSRAW       $0x09, Y3, Y3
-	VPSUBUSW     splat32_34003400<>+0(SB), Y0, Y1
-	VPMINUW      splat32_00010001<>+0(SB), Y1, Y1
-	VPSUBUSW     splat32_39ff39ff<>+0(SB), Y0, Y4
-	VPMINUW      splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW       Y4, Y1, Y1
-	VPMAXSW      Y1, Y3, Y3
-	VPSUBUSW     splat32_7c007c00<>+0(SB), Y0, Y1
-	VPMINUW      splat32_00010001<>+0(SB), Y1, Y1
-	VPADDW       splat32_00070007<>+0(SB), Y1, Y1
-	VPMINSW      Y1, Y3, Y3
-	VPSRLW       $0x0c, Y2, Y1
-	VPAND        splat32_00080008<>+0(SB), Y1, Y1
-	VPOR         Y1, Y3, Y3
-	VPSRLD       $0x0c, Y3, Y0
-	VPOR         Y0, Y3, Y3
-	VPSHUFB      f4pairs<>+0(SB), Y3, Y3
-	VEXTRACTI128 $0x01, Y3, X0
-	VPOR         X0, X3, X0
-	VMOVQ        X0, (AX)
+	VMOVDQU      (CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y2
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X8
+	VMOVDQU      32(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y2
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X1
+	VINSERTI128  $0x01, X1, Y8, Y1
+	VCVTPS2PH    $0x03, Y1, X3
+	VMOVDQU      64(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y2
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X8
+	VMOVDQU      96(CX), Y1
+	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y2
+	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
+	VCVTPD2PSY   Y1, X1
+	VINSERTI128  $0x01, X1, Y8, Y1
+	VCVTPS2PH    $0x03, Y1, X1
+	VINSERTI128  $0x01, X1, Y3, Y3
+	VPAND        splat32_7fff7fff<>+0(SB), Y3, Y1
+	VPSRLW       $0x09, Y1, Y2
+	VPAND        splat32_00010001<>+0(SB), Y2, Y2
+	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y4
+	VPADDW       Y2, Y4, Y4
+	VPSRAW       $0x09, Y4, Y4
+	VPCMPGTW     splat32_34003400<>+0(SB), Y1, Y2
+	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y1, Y5
+	VPSUBW       Y2, Y0, Y2
+	VPSUBW       Y5, Y2, Y2
+	VPMAXSW      Y2, Y4, Y4
+	VPMINSW      splat32_00070007<>+0(SB), Y4, Y4
+	VPCMPGTW     splat32_7c007c00<>+0(SB), Y1, Y2
+	VPBLENDVB    Y2, splat32_00080008<>+0(SB), Y4, Y4
+	VPSRLW       $0x0c, Y3, Y2
+	VPAND        splat32_00080008<>+0(SB), Y2, Y2
+	VPOR         Y2, Y4, Y4
+	VPSRLD       $0x0c, Y4, Y1
+	VPOR         Y1, Y4, Y4
+	VPSHUFB      f4pairs<>+0(SB), Y4, Y4
+	VEXTRACTI128 $0x01, Y4, X1
+	VPOR         X1, X4, X1
+	VMOVQ        X1, (AX)
 	ADDQ         $0x00000080, CX
 	ADDQ         $0x00000008, AX
 	SUBQ         $0x00000008, DX
@@ -57009,148 +56991,139 @@ TEXT ·fusedF16ToF4AVX2(SB), NOSPLIT, $0-24
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
 
 main:
-	CMPQ     DX, $0x00000020
-	JB       single
-	VMOVDQU  (CX), Y1
-	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
-	VPSRLW   $0x09, Y2, Y3
-	VPAND    splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
-	VPADDW   Y3, Y4, Y4
-	VPSRAW   $0x09, Y4, Y4
-	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
-	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW   Y5, Y3, Y3
-	VPMAXSW  Y3, Y4, Y4
-	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
-	VPMINSW  Y3, Y4, Y4
-	VPSRLW   $0x0c, Y1, Y3
-	VPAND    splat32_00080008<>+0(SB), Y3, Y3
-	VPOR     Y3, Y4, Y4
-	VPSRLD   $0x0c, Y4, Y1
-	VPOR     Y1, Y4, Y4
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
-	VPERMD   Y1, Y0, Y1
-	VMOVQ    X1, (AX)
-	VMOVDQU  32(CX), Y1
-	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
-	VPSRLW   $0x09, Y2, Y3
-	VPAND    splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
-	VPADDW   Y3, Y4, Y4
-	VPSRAW   $0x09, Y4, Y4
-	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
-	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW   Y5, Y3, Y3
-	VPMAXSW  Y3, Y4, Y4
-	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
-	VPMINSW  Y3, Y4, Y4
-	VPSRLW   $0x0c, Y1, Y3
-	VPAND    splat32_00080008<>+0(SB), Y3, Y3
-	VPOR     Y3, Y4, Y4
-	VPSRLD   $0x0c, Y4, Y1
-	VPOR     Y1, Y4, Y4
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
-	VPERMD   Y1, Y0, Y1
-	VMOVQ    X1, 8(AX)
-	VMOVDQU  64(CX), Y1
-	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
-	VPSRLW   $0x09, Y2, Y3
-	VPAND    splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
-	VPADDW   Y3, Y4, Y4
-	VPSRAW   $0x09, Y4, Y4
-	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
-	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW   Y5, Y3, Y3
-	VPMAXSW  Y3, Y4, Y4
-	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
-	VPMINSW  Y3, Y4, Y4
-	VPSRLW   $0x0c, Y1, Y3
-	VPAND    splat32_00080008<>+0(SB), Y3, Y3
-	VPOR     Y3, Y4, Y4
-	VPSRLD   $0x0c, Y4, Y1
-	VPOR     Y1, Y4, Y4
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
-	VPERMD   Y1, Y0, Y1
-	VMOVQ    X1, 16(AX)
-	VMOVDQU  96(CX), Y1
-	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
-	VPSRLW   $0x09, Y2, Y3
-	VPAND    splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
-	VPADDW   Y3, Y4, Y4
-	VPSRAW   $0x09, Y4, Y4
-	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
-	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW   Y5, Y3, Y3
-	VPMAXSW  Y3, Y4, Y4
-	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
-	VPMINSW  Y3, Y4, Y4
-	VPSRLW   $0x0c, Y1, Y3
-	VPAND    splat32_00080008<>+0(SB), Y3, Y3
-	VPOR     Y3, Y4, Y4
-	VPSRLD   $0x0c, Y4, Y1
-	VPOR     Y1, Y4, Y4
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
-	VPERMD   Y1, Y0, Y1
-	VMOVQ    X1, 24(AX)
-	ADDQ     $0x00000080, CX
-	ADDQ     $0x00000020, AX
-	SUBQ     $0x00000020, DX
-	JMP      main
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), Y2
+	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW    $0x09, Y3, Y4
+	VPAND     splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW    splat32_c8ffc8ff<>+0(SB), Y3, Y5
+	VPADDW    Y4, Y5, Y5
+	VPSRAW    $0x09, Y5, Y5
+	VPCMPGTW  splat32_34003400<>+0(SB), Y3, Y4
+	VPCMPGTW  splat32_39ff39ff<>+0(SB), Y3, Y6
+	VPSUBW    Y4, Y0, Y4
+	VPSUBW    Y6, Y4, Y4
+	VPMAXSW   Y4, Y5, Y5
+	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW  splat32_7c007c00<>+0(SB), Y3, Y4
+	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VPSRLW    $0x0c, Y2, Y4
+	VPAND     splat32_00080008<>+0(SB), Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VPSRLD    $0x0c, Y5, Y2
+	VPOR      Y2, Y5, Y5
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
+	VPERMD    Y2, Y1, Y2
+	VMOVQ     X2, (AX)
+	VMOVDQU   32(CX), Y2
+	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW    $0x09, Y3, Y4
+	VPAND     splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW    splat32_c8ffc8ff<>+0(SB), Y3, Y5
+	VPADDW    Y4, Y5, Y5
+	VPSRAW    $0x09, Y5, Y5
+	VPCMPGTW  splat32_34003400<>+0(SB), Y3, Y4
+	VPCMPGTW  splat32_39ff39ff<>+0(SB), Y3, Y6
+	VPSUBW    Y4, Y0, Y4
+	VPSUBW    Y6, Y4, Y4
+	VPMAXSW   Y4, Y5, Y5
+	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW  splat32_7c007c00<>+0(SB), Y3, Y4
+	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VPSRLW    $0x0c, Y2, Y4
+	VPAND     splat32_00080008<>+0(SB), Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VPSRLD    $0x0c, Y5, Y2
+	VPOR      Y2, Y5, Y5
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
+	VPERMD    Y2, Y1, Y2
+	VMOVQ     X2, 8(AX)
+	VMOVDQU   64(CX), Y2
+	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW    $0x09, Y3, Y4
+	VPAND     splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW    splat32_c8ffc8ff<>+0(SB), Y3, Y5
+	VPADDW    Y4, Y5, Y5
+	VPSRAW    $0x09, Y5, Y5
+	VPCMPGTW  splat32_34003400<>+0(SB), Y3, Y4
+	VPCMPGTW  splat32_39ff39ff<>+0(SB), Y3, Y6
+	VPSUBW    Y4, Y0, Y4
+	VPSUBW    Y6, Y4, Y4
+	VPMAXSW   Y4, Y5, Y5
+	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW  splat32_7c007c00<>+0(SB), Y3, Y4
+	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VPSRLW    $0x0c, Y2, Y4
+	VPAND     splat32_00080008<>+0(SB), Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VPSRLD    $0x0c, Y5, Y2
+	VPOR      Y2, Y5, Y5
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
+	VPERMD    Y2, Y1, Y2
+	VMOVQ     X2, 16(AX)
+	VMOVDQU   96(CX), Y2
+	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW    $0x09, Y3, Y4
+	VPAND     splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW    splat32_c8ffc8ff<>+0(SB), Y3, Y5
+	VPADDW    Y4, Y5, Y5
+	VPSRAW    $0x09, Y5, Y5
+	VPCMPGTW  splat32_34003400<>+0(SB), Y3, Y4
+	VPCMPGTW  splat32_39ff39ff<>+0(SB), Y3, Y6
+	VPSUBW    Y4, Y0, Y4
+	VPSUBW    Y6, Y4, Y4
+	VPMAXSW   Y4, Y5, Y5
+	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW  splat32_7c007c00<>+0(SB), Y3, Y4
+	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VPSRLW    $0x0c, Y2, Y4
+	VPAND     splat32_00080008<>+0(SB), Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VPSRLD    $0x0c, Y5, Y2
+	VPOR      Y2, Y5, Y5
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
+	VPERMD    Y2, Y1, Y2
+	VMOVQ     X2, 24(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
 
 single:
-	CMPQ     DX, $0x00000008
-	JB       tail
-	VMOVDQU  (CX), Y1
-	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
-	VPSRLW   $0x09, Y2, Y3
-	VPAND    splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_c8ffc8ff<>+0(SB), Y2, Y4
-	VPADDW   Y3, Y4, Y4
-	VPSRAW   $0x09, Y4, Y4
-	VPSUBUSW splat32_34003400<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPSUBUSW splat32_39ff39ff<>+0(SB), Y2, Y5
-	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW   Y5, Y3, Y3
-	VPMAXSW  Y3, Y4, Y4
-	VPSUBUSW splat32_7c007c00<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
-	VPMINSW  Y3, Y4, Y4
-	VPSRLW   $0x0c, Y1, Y3
-	VPAND    splat32_00080008<>+0(SB), Y3, Y3
-	VPOR     Y3, Y4, Y4
-	VPSRLD   $0x0c, Y4, Y1
-	VPOR     Y1, Y4, Y4
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
-	VPERMD   Y1, Y0, Y1
-	VMOVQ    X1, (AX)
-	ADDQ     $0x00000020, CX
-	ADDQ     $0x00000008, AX
-	SUBQ     $0x00000008, DX
-	JMP      single
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU   (CX), Y2
+	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW    $0x09, Y3, Y4
+	VPAND     splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW    splat32_c8ffc8ff<>+0(SB), Y3, Y5
+	VPADDW    Y4, Y5, Y5
+	VPSRAW    $0x09, Y5, Y5
+	VPCMPGTW  splat32_34003400<>+0(SB), Y3, Y4
+	VPCMPGTW  splat32_39ff39ff<>+0(SB), Y3, Y6
+	VPSUBW    Y4, Y0, Y4
+	VPSUBW    Y6, Y4, Y4
+	VPMAXSW   Y4, Y5, Y5
+	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW  splat32_7c007c00<>+0(SB), Y3, Y4
+	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VPSRLW    $0x0c, Y2, Y4
+	VPAND     splat32_00080008<>+0(SB), Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VPSRLD    $0x0c, Y5, Y2
+	VPOR      Y2, Y5, Y5
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
+	VPERMD    Y2, Y1, Y2
+	VMOVQ     X2, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000008, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
 
 tail:
 	VZEROUPPER
@@ -57866,148 +57839,139 @@ TEXT ·fusedBF16ToF4AVX2(SB), NOSPLIT, $0-24
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
 
 main:
-	CMPQ     DX, $0x00000020
-	JB       single
-	VMOVDQU  (CX), Y1
-	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
-	VPSRLW   $0x06, Y2, Y3
-	VPAND    splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
-	VPADDW   Y3, Y4, Y4
-	VPSRAW   $0x06, Y4, Y4
-	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
-	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW   Y5, Y3, Y3
-	VPMAXSW  Y3, Y4, Y4
-	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
-	VPMINSW  Y3, Y4, Y4
-	VPSRLW   $0x0c, Y1, Y3
-	VPAND    splat32_00080008<>+0(SB), Y3, Y3
-	VPOR     Y3, Y4, Y4
-	VPSRLD   $0x0c, Y4, Y1
-	VPOR     Y1, Y4, Y4
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
-	VPERMD   Y1, Y0, Y1
-	VMOVQ    X1, (AX)
-	VMOVDQU  32(CX), Y1
-	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
-	VPSRLW   $0x06, Y2, Y3
-	VPAND    splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
-	VPADDW   Y3, Y4, Y4
-	VPSRAW   $0x06, Y4, Y4
-	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
-	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW   Y5, Y3, Y3
-	VPMAXSW  Y3, Y4, Y4
-	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
-	VPMINSW  Y3, Y4, Y4
-	VPSRLW   $0x0c, Y1, Y3
-	VPAND    splat32_00080008<>+0(SB), Y3, Y3
-	VPOR     Y3, Y4, Y4
-	VPSRLD   $0x0c, Y4, Y1
-	VPOR     Y1, Y4, Y4
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
-	VPERMD   Y1, Y0, Y1
-	VMOVQ    X1, 8(AX)
-	VMOVDQU  64(CX), Y1
-	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
-	VPSRLW   $0x06, Y2, Y3
-	VPAND    splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
-	VPADDW   Y3, Y4, Y4
-	VPSRAW   $0x06, Y4, Y4
-	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
-	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW   Y5, Y3, Y3
-	VPMAXSW  Y3, Y4, Y4
-	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
-	VPMINSW  Y3, Y4, Y4
-	VPSRLW   $0x0c, Y1, Y3
-	VPAND    splat32_00080008<>+0(SB), Y3, Y3
-	VPOR     Y3, Y4, Y4
-	VPSRLD   $0x0c, Y4, Y1
-	VPOR     Y1, Y4, Y4
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
-	VPERMD   Y1, Y0, Y1
-	VMOVQ    X1, 16(AX)
-	VMOVDQU  96(CX), Y1
-	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
-	VPSRLW   $0x06, Y2, Y3
-	VPAND    splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
-	VPADDW   Y3, Y4, Y4
-	VPSRAW   $0x06, Y4, Y4
-	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
-	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW   Y5, Y3, Y3
-	VPMAXSW  Y3, Y4, Y4
-	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
-	VPMINSW  Y3, Y4, Y4
-	VPSRLW   $0x0c, Y1, Y3
-	VPAND    splat32_00080008<>+0(SB), Y3, Y3
-	VPOR     Y3, Y4, Y4
-	VPSRLD   $0x0c, Y4, Y1
-	VPOR     Y1, Y4, Y4
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
-	VPERMD   Y1, Y0, Y1
-	VMOVQ    X1, 24(AX)
-	ADDQ     $0x00000080, CX
-	ADDQ     $0x00000020, AX
-	SUBQ     $0x00000020, DX
-	JMP      main
+	CMPQ      DX, $0x00000020
+	JB        single
+	VMOVDQU   (CX), Y2
+	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW    $0x06, Y3, Y4
+	VPAND     splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW    splat32_c11fc11f<>+0(SB), Y3, Y5
+	VPADDW    Y4, Y5, Y5
+	VPSRAW    $0x06, Y5, Y5
+	VPCMPGTW  splat32_3e803e80<>+0(SB), Y3, Y4
+	VPCMPGTW  splat32_3f3f3f3f<>+0(SB), Y3, Y6
+	VPSUBW    Y4, Y0, Y4
+	VPSUBW    Y6, Y4, Y4
+	VPMAXSW   Y4, Y5, Y5
+	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW  splat32_7f807f80<>+0(SB), Y3, Y4
+	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VPSRLW    $0x0c, Y2, Y4
+	VPAND     splat32_00080008<>+0(SB), Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VPSRLD    $0x0c, Y5, Y2
+	VPOR      Y2, Y5, Y5
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
+	VPERMD    Y2, Y1, Y2
+	VMOVQ     X2, (AX)
+	VMOVDQU   32(CX), Y2
+	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW    $0x06, Y3, Y4
+	VPAND     splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW    splat32_c11fc11f<>+0(SB), Y3, Y5
+	VPADDW    Y4, Y5, Y5
+	VPSRAW    $0x06, Y5, Y5
+	VPCMPGTW  splat32_3e803e80<>+0(SB), Y3, Y4
+	VPCMPGTW  splat32_3f3f3f3f<>+0(SB), Y3, Y6
+	VPSUBW    Y4, Y0, Y4
+	VPSUBW    Y6, Y4, Y4
+	VPMAXSW   Y4, Y5, Y5
+	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW  splat32_7f807f80<>+0(SB), Y3, Y4
+	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VPSRLW    $0x0c, Y2, Y4
+	VPAND     splat32_00080008<>+0(SB), Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VPSRLD    $0x0c, Y5, Y2
+	VPOR      Y2, Y5, Y5
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
+	VPERMD    Y2, Y1, Y2
+	VMOVQ     X2, 8(AX)
+	VMOVDQU   64(CX), Y2
+	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW    $0x06, Y3, Y4
+	VPAND     splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW    splat32_c11fc11f<>+0(SB), Y3, Y5
+	VPADDW    Y4, Y5, Y5
+	VPSRAW    $0x06, Y5, Y5
+	VPCMPGTW  splat32_3e803e80<>+0(SB), Y3, Y4
+	VPCMPGTW  splat32_3f3f3f3f<>+0(SB), Y3, Y6
+	VPSUBW    Y4, Y0, Y4
+	VPSUBW    Y6, Y4, Y4
+	VPMAXSW   Y4, Y5, Y5
+	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW  splat32_7f807f80<>+0(SB), Y3, Y4
+	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VPSRLW    $0x0c, Y2, Y4
+	VPAND     splat32_00080008<>+0(SB), Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VPSRLD    $0x0c, Y5, Y2
+	VPOR      Y2, Y5, Y5
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
+	VPERMD    Y2, Y1, Y2
+	VMOVQ     X2, 16(AX)
+	VMOVDQU   96(CX), Y2
+	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW    $0x06, Y3, Y4
+	VPAND     splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW    splat32_c11fc11f<>+0(SB), Y3, Y5
+	VPADDW    Y4, Y5, Y5
+	VPSRAW    $0x06, Y5, Y5
+	VPCMPGTW  splat32_3e803e80<>+0(SB), Y3, Y4
+	VPCMPGTW  splat32_3f3f3f3f<>+0(SB), Y3, Y6
+	VPSUBW    Y4, Y0, Y4
+	VPSUBW    Y6, Y4, Y4
+	VPMAXSW   Y4, Y5, Y5
+	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW  splat32_7f807f80<>+0(SB), Y3, Y4
+	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VPSRLW    $0x0c, Y2, Y4
+	VPAND     splat32_00080008<>+0(SB), Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VPSRLD    $0x0c, Y5, Y2
+	VPOR      Y2, Y5, Y5
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
+	VPERMD    Y2, Y1, Y2
+	VMOVQ     X2, 24(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
 
 single:
-	CMPQ     DX, $0x00000008
-	JB       tail
-	VMOVDQU  (CX), Y1
-	VPAND    splat32_7fff7fff<>+0(SB), Y1, Y2
-	VPSRLW   $0x06, Y2, Y3
-	VPAND    splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_c11fc11f<>+0(SB), Y2, Y4
-	VPADDW   Y3, Y4, Y4
-	VPSRAW   $0x06, Y4, Y4
-	VPSUBUSW splat32_3e803e80<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPSUBUSW splat32_3f3f3f3f<>+0(SB), Y2, Y5
-	VPMINUW  splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW   Y5, Y3, Y3
-	VPMAXSW  Y3, Y4, Y4
-	VPSUBUSW splat32_7f807f80<>+0(SB), Y2, Y3
-	VPMINUW  splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW   splat32_00070007<>+0(SB), Y3, Y3
-	VPMINSW  Y3, Y4, Y4
-	VPSRLW   $0x0c, Y1, Y3
-	VPAND    splat32_00080008<>+0(SB), Y3, Y3
-	VPOR     Y3, Y4, Y4
-	VPSRLD   $0x0c, Y4, Y1
-	VPOR     Y1, Y4, Y4
-	VPSHUFB  narrow_shuf_32_8<>+0(SB), Y4, Y1
-	VPERMD   Y1, Y0, Y1
-	VMOVQ    X1, (AX)
-	ADDQ     $0x00000020, CX
-	ADDQ     $0x00000008, AX
-	SUBQ     $0x00000008, DX
-	JMP      single
+	CMPQ      DX, $0x00000008
+	JB        tail
+	VMOVDQU   (CX), Y2
+	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW    $0x06, Y3, Y4
+	VPAND     splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW    splat32_c11fc11f<>+0(SB), Y3, Y5
+	VPADDW    Y4, Y5, Y5
+	VPSRAW    $0x06, Y5, Y5
+	VPCMPGTW  splat32_3e803e80<>+0(SB), Y3, Y4
+	VPCMPGTW  splat32_3f3f3f3f<>+0(SB), Y3, Y6
+	VPSUBW    Y4, Y0, Y4
+	VPSUBW    Y6, Y4, Y4
+	VPMAXSW   Y4, Y5, Y5
+	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW  splat32_7f807f80<>+0(SB), Y3, Y4
+	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VPSRLW    $0x0c, Y2, Y4
+	VPAND     splat32_00080008<>+0(SB), Y4, Y4
+	VPOR      Y4, Y5, Y5
+	VPSRLD    $0x0c, Y5, Y2
+	VPOR      Y2, Y5, Y5
+	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
+	VPERMD    Y2, Y1, Y2
+	VMOVQ     X2, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000008, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
 
 tail:
 	VZEROUPPER
