@@ -229,6 +229,7 @@ func runMatrix(cfg *mxConfig) (*mxRun, error) {
 			}
 			p.allocs = mxAllocs(cast)
 			cp(0)
+			runtime.GC() // the clone above is garbage: collect it now, not while timing
 			iters := [2]int{calibrate(cast, cfg.batch), calibrate(cp, cfg.batch)}
 			fns := [2]func(int){cast, cp}
 			var ns [2][]float64
