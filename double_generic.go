@@ -148,8 +148,36 @@ func float64ToFloat8Generic(dst, src []byte, p *float8Params) {
 	f64ToCodes(dst, src, p, float8OddTableOf, f32ToF8)
 }
 
+// float64ToE8M0Generic reads E8M0 off the DOUBLE's own fields, as
+// f32ToE8M0 does off float32's, with no round to odd in between: the
+// rounding add (f32ToE8M0's roundAdd widened to DOUBLE's 52 significand
+// bits: up 2^52-1, nearest 2^51, down 0) carries into the exponent exactly
+// when the value rounds up to the next power of two, so the exponent less
+// 1023-127 is the code of the value itself, which is what the route through
+// the round-to-odd float32 gives (it keeps every bit that decides). Below
+// 2^-127 after rounding (zero, DOUBLE subnormals included) is underflow, from
+// 2^128 (±Inf included) overflow, NaN 0xFF. Branch-free in the loop, where
+// the table route (f64ToCodes) measured 0.36 elements/ns.
 func float64ToE8M0Generic(dst, src []byte, p *e8m0Params) {
-	f64ToCodes(dst, src, p, e8m0OddTableOf, f32ToE8M0)
+	s := view[uint64](src, len(dst))
+	dst = dst[:len(s)]
+	add := uint64(p.roundAdd)<<29 | uint64(p.roundAdd&1)*(1<<29-1)
+	under, over := p.underflow, p.overflow
+	for i, x := range s {
+		y := x &^ (1 << 63)
+		e := int64((y+add)>>52) - (1023 - 127)
+		r := uint32(e)
+		if e < 0 {
+			r = under
+		}
+		if e >= 255 {
+			r = over
+		}
+		if y > 0x7FF0000000000000 {
+			r = 0xFF
+		}
+		dst[i] = uint8(r)
+	}
 }
 
 // f64ToCodes converts DOUBLE to the 8-bit codes of p: by the table route
