@@ -131,8 +131,9 @@ func e8m0W(a *Asm, from e8m0Source) {
 		return e
 	}
 	var direct func(st *Step, h int) VecVirtual
+	var fix func(b VecVirtual)
 	if from.name == "f16" {
-		direct = f16E8M0Direct(a, p, d, abs, ff, widened, codes)
+		direct, fix = f16E8M0Direct(a, p, d, abs, widened, codes)
 	}
 
 	a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 64, Unroll: 1}, dst, src, n, func(st *Step) {
@@ -151,63 +152,62 @@ func e8m0W(a *Asm, from e8m0Source) {
 			}
 		}
 		a.VPERMT2B(ws[1], lows, ws[0])
+		if fix != nil {
+			fix(ws[0])
+		}
 		st.Store(ws[0], st.Dst, 8, st.M(1, 0))
 	})
 }
 
 // f16E8M0Direct returns the FLOAT16 path of e8m0W, on the FLOAT16 bits
-// themselves where no element is subnormal: with a the magnitude and
-// add = roundAdd >> 13 (FLOAT16's 10 significand bits: 0x3FF up, 0x200
-// nearest, 0 down),
+// themselves where no element is subnormal, infinite or NaN: with a the
+// magnitude and add = roundAdd >> 13 (FLOAT16's 10 significand bits: 0x3FF
+// up, 0x200 nearest, 0 down),
 //
-//	normal:       e = ((a + add) >> 10) + 112     (rebias 15 → 127; the carry is the rounding)
-//	±Inf, NaN:    e = min(a - (0x7C00 - 0xFE - d), 0xFF)    (Inf: overflow, 0xFE + d; NaN: 0xFF)
-//	zero:         the underflow code
+//	normal:  e = ((a + add) >> 10) + 112     (rebias 15 → 127; the carry is the rounding)
+//	zero:    e = 0 (a zeroing mask)
 //
-// (a normal FLOAT16 gives at most 143, far from E8M0's overflow). A block
-// of 32 with a subnormal (rare: below 2^-14) is redone out of line by the
-// widening route (widened, codes). Per 32 elements this skips the two
-// VCVTPH2PS and the gathering of the odd BFLOAT16 (VPERMI2W, VPERMT2W,
-// VPMINUW, VPTERNLOGD).
-func f16E8M0Direct(a *Asm, p, d GPVirtual, abs, ff VecVirtual, widened func(*Step, int) VecVirtual, codes func(VecVirtual) VecVirtual) func(st *Step, h int) VecVirtual {
-	add, spec, under := a.GP32(), a.GP32(), a.GP32()
+// A normal FLOAT16 gives 113 to 144, never 0 and far from E8M0's overflow.
+// The zero lanes' 0 becomes the underflow code after the gather, on bytes,
+// by fix: (b - d) mod 2^8, then + d saturated (d = 1 when not saturating):
+// 0 → 0xFF, every other byte unchanged; with d = 0 it changes nothing. The
+// widening route's codes pass through it unchanged too (its zero lanes
+// already hold the underflow code, and it gives 0 only when d = 0).
+// A block of 32 with a nonzero a - 0x400 ≥ 0x7800 (a subnormal, ±Inf or
+// NaN: rare in data) is redone out of line by the widening route (widened,
+// codes). Per 32 elements this is 8 instructions where the widening route
+// takes about 16, and where handling ±Inf, NaN and zero in line took 12.
+func f16E8M0Direct(a *Asm, p, d GPVirtual, abs VecVirtual, widened func(*Step, int) VecVirtual, codes func(VecVirtual) VecVirtual) (direct func(st *Step, h int) VecVirtual, fix func(b VecVirtual)) {
+	add, negD := a.GP32(), a.GP32()
 	a.MOVL(Mem{Base: p, Disp: e8RoundAdd}, add)
 	a.SHRL(U8(13), add)
-	a.MOVL(U32(0x7C00-0xFE), spec)
-	a.SUBL(d, spec)
-	a.MOVL(d, under)
-	a.NEGL(under) // 0 or 0xFFFF…: the underflow code in the low byte
-	addW, specW, underW := a.Vec(), a.Vec(), a.Vec()
+	a.MOVL(d, negD)
+	a.NEGL(negD)
+	addW, dB, negDB := a.Vec(), a.Vec(), a.Vec()
 	a.VPBROADCASTW(add, addW)
-	a.VPBROADCASTW(spec, specW)
-	a.VPBROADCASTW(under, underW)
-	rebias, inf, minNormal := a.Const16(112), a.Const16(0x7C00), a.Const16(0x400)
-	return func(st *Step, h int) VecVirtual {
-		x, e := a.Vec(), a.Vec()
+	a.VPBROADCASTB(d, dB)
+	a.VPBROADCASTB(negD, negDB)
+	rebias, low, span := a.Const16(112), a.Const16(0x400), a.Const16(0x7C00-0x400)
+	direct = func(st *Step, h int) VecVirtual {
+		x, e, t := a.Vec(), a.Vec(), a.Vec()
 		a.VLoad(x, st.Src.Offset(64*h), 16, st.M(1, 32*h))
 		a.VPANDD(abs, x, x)
+		nz, special := a.K(), a.K()
+		a.VPTESTMW(x, x, nz)
 		a.VPADDW(addW, x, e)
 		a.VPSRLW(U8(10), e, e)
-		a.VPADDW(rebias, e, e)
-		special, zero, sub := a.K(), a.K(), a.K()
-		a.VPCMPUW(U8(cmpGE), inf, x, special) // a ≥ 0x7C00
-		a.VPSUBW(specW, x, special, e)
-		a.VPMINUW(ff, e, e)
-		a.VPTESTNMW(x, x, zero)
-		a.VMOVDQU16(underW, zero, e)
-		a.VPCMPUW(U8(cmpLT), minNormal, x, sub)
-		a.KANDND(sub, zero, sub) // nonzero and below the smallest normal
-		slow, back := a.NewLabel("subnormal"), a.NewLabel("normal")
-		a.KORTESTD(sub, sub)
-		a.JNZ(LabelRef(slow))
-		a.Label(back)
-		a.OutOfLine(func() {
-			a.Label(slow)
-			a.VMOVDQA64(codes(widened(st, h)), e)
-			a.JMP(LabelRef(back))
-		})
+		a.VPADDW_Z(rebias, e, nz, e)
+		a.VPSUBW(low, x, t)
+		a.VPCMPUW(U8(cmpGE), span, t, nz, special)
+		a.KORTESTD(special, special)
+		a.divert(func() {}, func() { a.VMOVDQA64(codes(widened(st, h)), e) })
 		return e
 	}
+	fix = func(b VecVirtual) {
+		a.VPADDB(negDB, b, b)
+		a.VPADDUSB(dB, b, b)
+	}
+	return direct, fix
 }
 
 // e8m0SubnormalTables returns e8m0W's tables: for each e8m0Table entry
