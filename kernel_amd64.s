@@ -29922,123 +29922,110 @@ TEXT ·i16ToE8M0AVX512(SB), NOSPLIT, $0-32
 	MOVL         8(BX), SI
 	ANDL         $0x01, SI
 	MOVL         (BX), BX
-	SHRL         $0x10, BX
 	MOVL         SI, DI
-	SHLL         $0x07, DI
+	SHLL         $0x17, DI
 	SUBL         DI, BX
-	VPBROADCASTW SI, Z0
-	VPBROADCASTW BX, Z1
-	MOVL         $0x7fff7fff, BX
-	VPBROADCASTD BX, Z2
-	MOVL         $0x00fe00fe, BX
-	VPBROADCASTD BX, Z3
-	MOVL         $0x7f807f80, BX
-	VPBROADCASTD BX, Z4
-	MOVL         $0x00ff00ff, BX
-	VPBROADCASTD BX, Z4
-	VMOVDQU64    oddwords<>+0(SB), Z4
-	VMOVDQU64    evenwords<>+0(SB), Z5
-	MOVL         $0x00010001, BX
-	VPBROADCASTD BX, Z6
-	VMOVDQU64    evenbytes<>+0(SB), Z7
+	VPBROADCASTD BX, Z0
+	VPBROADCASTB SI, Z1
+	VMOVDQU64    dwordtopbytes<>+0(SB), Z2
 
 single:
-	CMPQ       DX, $0x00000040
-	JB         tail
-	VMOVDQU64  (CX), Y8
-	VPMOVSXWD  Y8, Z8
-	VCVTDQ2PS  Z8, Z8
-	VMOVDQU64  32(CX), Y9
-	VPMOVSXWD  Y9, Z9
-	VCVTDQ2PS  Z9, Z9
-	VMOVDQA64  Z4, Z10
-	VPERMI2W   Z9, Z8, Z10
-	VPERMT2W   Z9, Z5, Z8
-	VPMINUW    Z6, Z8, Z8
-	VPTERNLOGD $0xa8, Z2, Z10, Z8
-	VPADDW     Z1, Z8, Z8
-	VPSRLW     $0x07, Z8, Z8
-	VPMINUW    Z3, Z8, Z8
-	VPADDW     Z0, Z8, Z8
-	VMOVDQU64  64(CX), Y9
-	VPMOVSXWD  Y9, Z9
-	VCVTDQ2PS  Z9, Z9
-	VMOVDQU64  96(CX), Y10
-	VPMOVSXWD  Y10, Z10
-	VCVTDQ2PS  Z10, Z10
-	VMOVDQA64  Z4, Z11
-	VPERMI2W   Z10, Z9, Z11
-	VPERMT2W   Z10, Z5, Z9
-	VPMINUW    Z6, Z9, Z9
-	VPTERNLOGD $0xa8, Z2, Z11, Z9
-	VPADDW     Z1, Z9, Z9
-	VPSRLW     $0x07, Z9, Z9
-	VPMINUW    Z3, Z9, Z9
-	VPADDW     Z0, Z9, Z9
-	VPERMT2B   Z9, Z7, Z8
-	VMOVDQU64  Z8, (AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        single
+	CMPQ         DX, $0x00000040
+	JB           tail
+	VPMOVSXWD    (CX), Z3
+	VCVTDQ2PS    Z3, Z3
+	VPADDD       Z0, Z3, Z3
+	VPSLLD       $0x01, Z3, Z3
+	VPMOVSXWD    32(CX), Z4
+	VCVTDQ2PS    Z4, Z4
+	VPADDD       Z0, Z4, Z4
+	VPSLLD       $0x01, Z4, Z4
+	VPMOVSXWD    64(CX), Z5
+	VCVTDQ2PS    Z5, Z5
+	VPADDD       Z0, Z5, Z5
+	VPSLLD       $0x01, Z5, Z5
+	VPMOVSXWD    96(CX), Z6
+	VCVTDQ2PS    Z6, Z6
+	VPADDD       Z0, Z6, Z6
+	VPSLLD       $0x01, Z6, Z6
+	VPERMT2B     Z4, Z2, Z3
+	VPERMT2B     Z6, Z2, Z5
+	VINSERTI64X4 $0x01, Y5, Z3, Z3
+	VPADDUSB     Z1, Z3, Z3
+	VMOVDQU64    Z3, (AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          single
 
 tail:
-	TESTQ       DX, DX
-	JZ          done
-	MOVQ        DX, BX
-	MOVQ        $-1, SI
-	BZHIQ       BX, SI, SI
-	KMOVQ       SI, K1
-	VMOVDQU16.Z (CX), K1, Y8
-	VPMOVSXWD   Y8, Z8
-	VCVTDQ2PS   Z8, Z8
-	MOVQ        DX, BX
-	MOVQ        $-1, SI
-	BZHIQ       BX, SI, SI
-	SHRQ        $0x10, SI
-	KMOVQ       SI, K2
-	VMOVDQU16.Z 32(CX), K2, Y9
-	VPMOVSXWD   Y9, Z9
-	VCVTDQ2PS   Z9, Z9
-	VMOVDQA64   Z4, Z10
-	VPERMI2W    Z9, Z8, Z10
-	VPERMT2W    Z9, Z5, Z8
-	VPMINUW     Z6, Z8, Z8
-	VPTERNLOGD  $0xa8, Z2, Z10, Z8
-	VPADDW      Z1, Z8, Z8
-	VPSRLW      $0x07, Z8, Z8
-	VPMINUW     Z3, Z8, Z8
-	VPADDW      Z0, Z8, Z8
-	MOVQ        DX, BX
-	MOVQ        $-1, SI
-	BZHIQ       BX, SI, SI
-	SHRQ        $0x20, SI
-	KMOVQ       SI, K2
-	VMOVDQU16.Z 64(CX), K2, Y9
-	VPMOVSXWD   Y9, Z9
-	VCVTDQ2PS   Z9, Z9
-	MOVQ        $-1, BX
-	BZHIQ       DX, BX, BX
-	SHRQ        $0x30, BX
-	KMOVQ       BX, K2
-	VMOVDQU16.Z 96(CX), K2, Y10
-	VPMOVSXWD   Y10, Z10
-	VCVTDQ2PS   Z10, Z10
-	VMOVDQA64   Z4, Z4
-	VPERMI2W    Z10, Z9, Z4
-	VPERMT2W    Z10, Z5, Z9
-	VPMINUW     Z6, Z9, Z9
-	VPTERNLOGD  $0xa8, Z2, Z4, Z9
-	VPADDW      Z1, Z9, Z1
-	VPSRLW      $0x07, Z1, Z1
-	VPMINUW     Z3, Z1, Z1
-	VPADDW      Z0, Z1, Z1
-	VPERMT2B    Z1, Z7, Z8
-	VMOVDQU8    Z8, K1, (AX)
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU16.Z  (CX), K1, Y3
+	VPMOVSXWD    Y3, Z3
+	VCVTDQ2PS    Z3, Z3
+	VPADDD       Z0, Z3, Z3
+	VPSLLD       $0x01, Z3, Z3
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K2
+	VMOVDQU16.Z  32(CX), K2, Y4
+	VPMOVSXWD    Y4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VPADDD       Z0, Z4, Z4
+	VPSLLD       $0x01, Z4, Z4
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K2
+	VMOVDQU16.Z  64(CX), K2, Y5
+	VPMOVSXWD    Y5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VPADDD       Z0, Z5, Z5
+	VPSLLD       $0x01, Z5, Z5
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	SHRQ         $0x30, BX
+	KMOVQ        BX, K2
+	VMOVDQU16.Z  96(CX), K2, Y6
+	VPMOVSXWD    Y6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VPADDD       Z0, Z6, Z6
+	VPSLLD       $0x01, Z6, Z6
+	VPERMT2B     Z4, Z2, Z3
+	VPERMT2B     Z6, Z2, Z5
+	VINSERTI64X4 $0x01, Y5, Z3, Z3
+	VPADDUSB     Z1, Z3, Z3
+	VMOVDQU8     Z3, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
+
+DATA dwordtopbytes<>+0(SB)/4, $0x0f0b0703
+DATA dwordtopbytes<>+4(SB)/4, $0x1f1b1713
+DATA dwordtopbytes<>+8(SB)/4, $0x2f2b2723
+DATA dwordtopbytes<>+12(SB)/4, $0x3f3b3733
+DATA dwordtopbytes<>+16(SB)/4, $0x4f4b4743
+DATA dwordtopbytes<>+20(SB)/4, $0x5f5b5753
+DATA dwordtopbytes<>+24(SB)/4, $0x6f6b6763
+DATA dwordtopbytes<>+28(SB)/4, $0x7f7b7773
+DATA dwordtopbytes<>+32(SB)/4, $0x0f0b0703
+DATA dwordtopbytes<>+36(SB)/4, $0x1f1b1713
+DATA dwordtopbytes<>+40(SB)/4, $0x2f2b2723
+DATA dwordtopbytes<>+44(SB)/4, $0x3f3b3733
+DATA dwordtopbytes<>+48(SB)/4, $0x4f4b4743
+DATA dwordtopbytes<>+52(SB)/4, $0x5f5b5753
+DATA dwordtopbytes<>+56(SB)/4, $0x6f6b6763
+DATA dwordtopbytes<>+60(SB)/4, $0x7f7b7773
+GLOBL dwordtopbytes<>(SB), RODATA|NOPTR, $64
 
 // func i16ToE8M0AVX2(dst *uint8, src *uint16, n int, p *[4]uint32)
 // Requires: AVX, AVX2
@@ -30149,119 +30136,88 @@ TEXT ·u16ToE8M0AVX512(SB), NOSPLIT, $0-32
 	MOVL         8(BX), SI
 	ANDL         $0x01, SI
 	MOVL         (BX), BX
-	SHRL         $0x10, BX
 	MOVL         SI, DI
-	SHLL         $0x07, DI
+	SHLL         $0x17, DI
 	SUBL         DI, BX
-	VPBROADCASTW SI, Z0
-	VPBROADCASTW BX, Z1
-	MOVL         $0x7fff7fff, BX
-	VPBROADCASTD BX, Z2
-	MOVL         $0x00fe00fe, BX
-	VPBROADCASTD BX, Z3
-	MOVL         $0x7f807f80, BX
-	VPBROADCASTD BX, Z4
-	MOVL         $0x00ff00ff, BX
-	VPBROADCASTD BX, Z4
-	VMOVDQU64    oddwords<>+0(SB), Z4
-	VMOVDQU64    evenwords<>+0(SB), Z5
-	MOVL         $0x00010001, BX
-	VPBROADCASTD BX, Z6
-	VMOVDQU64    evenbytes<>+0(SB), Z7
+	VPBROADCASTD BX, Z0
+	VPBROADCASTB SI, Z1
+	VMOVDQU64    dwordtopbytes<>+0(SB), Z2
 
 single:
-	CMPQ       DX, $0x00000040
-	JB         tail
-	VMOVDQU64  (CX), Y8
-	VPMOVZXWD  Y8, Z8
-	VCVTDQ2PS  Z8, Z8
-	VMOVDQU64  32(CX), Y9
-	VPMOVZXWD  Y9, Z9
-	VCVTDQ2PS  Z9, Z9
-	VMOVDQA64  Z4, Z10
-	VPERMI2W   Z9, Z8, Z10
-	VPERMT2W   Z9, Z5, Z8
-	VPMINUW    Z6, Z8, Z8
-	VPTERNLOGD $0xa8, Z2, Z10, Z8
-	VPADDW     Z1, Z8, Z8
-	VPSRLW     $0x07, Z8, Z8
-	VPMINUW    Z3, Z8, Z8
-	VPADDW     Z0, Z8, Z8
-	VMOVDQU64  64(CX), Y9
-	VPMOVZXWD  Y9, Z9
-	VCVTDQ2PS  Z9, Z9
-	VMOVDQU64  96(CX), Y10
-	VPMOVZXWD  Y10, Z10
-	VCVTDQ2PS  Z10, Z10
-	VMOVDQA64  Z4, Z11
-	VPERMI2W   Z10, Z9, Z11
-	VPERMT2W   Z10, Z5, Z9
-	VPMINUW    Z6, Z9, Z9
-	VPTERNLOGD $0xa8, Z2, Z11, Z9
-	VPADDW     Z1, Z9, Z9
-	VPSRLW     $0x07, Z9, Z9
-	VPMINUW    Z3, Z9, Z9
-	VPADDW     Z0, Z9, Z9
-	VPERMT2B   Z9, Z7, Z8
-	VMOVDQU64  Z8, (AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        single
+	CMPQ         DX, $0x00000040
+	JB           tail
+	VPMOVZXWD    (CX), Z3
+	VCVTDQ2PS    Z3, Z3
+	VPADDD       Z0, Z3, Z3
+	VPSLLD       $0x01, Z3, Z3
+	VPMOVZXWD    32(CX), Z4
+	VCVTDQ2PS    Z4, Z4
+	VPADDD       Z0, Z4, Z4
+	VPSLLD       $0x01, Z4, Z4
+	VPMOVZXWD    64(CX), Z5
+	VCVTDQ2PS    Z5, Z5
+	VPADDD       Z0, Z5, Z5
+	VPSLLD       $0x01, Z5, Z5
+	VPMOVZXWD    96(CX), Z6
+	VCVTDQ2PS    Z6, Z6
+	VPADDD       Z0, Z6, Z6
+	VPSLLD       $0x01, Z6, Z6
+	VPERMT2B     Z4, Z2, Z3
+	VPERMT2B     Z6, Z2, Z5
+	VINSERTI64X4 $0x01, Y5, Z3, Z3
+	VPADDUSB     Z1, Z3, Z3
+	VMOVDQU64    Z3, (AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          single
 
 tail:
-	TESTQ       DX, DX
-	JZ          done
-	MOVQ        DX, BX
-	MOVQ        $-1, SI
-	BZHIQ       BX, SI, SI
-	KMOVQ       SI, K1
-	VMOVDQU16.Z (CX), K1, Y8
-	VPMOVZXWD   Y8, Z8
-	VCVTDQ2PS   Z8, Z8
-	MOVQ        DX, BX
-	MOVQ        $-1, SI
-	BZHIQ       BX, SI, SI
-	SHRQ        $0x10, SI
-	KMOVQ       SI, K2
-	VMOVDQU16.Z 32(CX), K2, Y9
-	VPMOVZXWD   Y9, Z9
-	VCVTDQ2PS   Z9, Z9
-	VMOVDQA64   Z4, Z10
-	VPERMI2W    Z9, Z8, Z10
-	VPERMT2W    Z9, Z5, Z8
-	VPMINUW     Z6, Z8, Z8
-	VPTERNLOGD  $0xa8, Z2, Z10, Z8
-	VPADDW      Z1, Z8, Z8
-	VPSRLW      $0x07, Z8, Z8
-	VPMINUW     Z3, Z8, Z8
-	VPADDW      Z0, Z8, Z8
-	MOVQ        DX, BX
-	MOVQ        $-1, SI
-	BZHIQ       BX, SI, SI
-	SHRQ        $0x20, SI
-	KMOVQ       SI, K2
-	VMOVDQU16.Z 64(CX), K2, Y9
-	VPMOVZXWD   Y9, Z9
-	VCVTDQ2PS   Z9, Z9
-	MOVQ        $-1, BX
-	BZHIQ       DX, BX, BX
-	SHRQ        $0x30, BX
-	KMOVQ       BX, K2
-	VMOVDQU16.Z 96(CX), K2, Y10
-	VPMOVZXWD   Y10, Z10
-	VCVTDQ2PS   Z10, Z10
-	VMOVDQA64   Z4, Z4
-	VPERMI2W    Z10, Z9, Z4
-	VPERMT2W    Z10, Z5, Z9
-	VPMINUW     Z6, Z9, Z9
-	VPTERNLOGD  $0xa8, Z2, Z4, Z9
-	VPADDW      Z1, Z9, Z1
-	VPSRLW      $0x07, Z1, Z1
-	VPMINUW     Z3, Z1, Z1
-	VPADDW      Z0, Z1, Z1
-	VPERMT2B    Z1, Z7, Z8
-	VMOVDQU8    Z8, K1, (AX)
+	TESTQ        DX, DX
+	JZ           done
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	KMOVQ        SI, K1
+	VMOVDQU16.Z  (CX), K1, Y3
+	VPMOVZXWD    Y3, Z3
+	VCVTDQ2PS    Z3, Z3
+	VPADDD       Z0, Z3, Z3
+	VPSLLD       $0x01, Z3, Z3
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x10, SI
+	KMOVQ        SI, K2
+	VMOVDQU16.Z  32(CX), K2, Y4
+	VPMOVZXWD    Y4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VPADDD       Z0, Z4, Z4
+	VPSLLD       $0x01, Z4, Z4
+	MOVQ         DX, BX
+	MOVQ         $-1, SI
+	BZHIQ        BX, SI, SI
+	SHRQ         $0x20, SI
+	KMOVQ        SI, K2
+	VMOVDQU16.Z  64(CX), K2, Y5
+	VPMOVZXWD    Y5, Z5
+	VCVTDQ2PS    Z5, Z5
+	VPADDD       Z0, Z5, Z5
+	VPSLLD       $0x01, Z5, Z5
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	SHRQ         $0x30, BX
+	KMOVQ        BX, K2
+	VMOVDQU16.Z  96(CX), K2, Y6
+	VPMOVZXWD    Y6, Z6
+	VCVTDQ2PS    Z6, Z6
+	VPADDD       Z0, Z6, Z6
+	VPSLLD       $0x01, Z6, Z6
+	VPERMT2B     Z4, Z2, Z3
+	VPERMT2B     Z6, Z2, Z5
+	VINSERTI64X4 $0x01, Y5, Z3, Z3
+	VPADDUSB     Z1, Z3, Z3
+	VMOVDQU8     Z3, K1, (AX)
 
 done:
 	VZEROUPPER

@@ -16,10 +16,12 @@ var e8Mode = layout.Offset("e8m0Params", "mode")
 // lanes (about 16 instructions per 32 elements against 26).
 //
 // It works on the BFLOAT16 rounded to odd of each element, a = its
-// magnitude: BFLOAT16 itself; FLOAT16, INT16 and UINT16 widen to float32
-// exactly (VCVTPH2PS; VPMOVSXWD or VPMOVZXWD and VCVTDQ2PS), and the high
-// halves with the low halves' sticky bit (hi | min(lo, 1), as f32ToF8W
-// gathers them) are that BFLOAT16. Round to odd at 8 bits keeps the answer
+// magnitude: BFLOAT16 itself; FLOAT16 widens to float32 exactly
+// (VCVTPH2PS), and the high halves with the low halves' sticky bit
+// (hi | min(lo, 1), as f32ToF8W gathers them) are that BFLOAT16. (FLOAT16
+// takes this route only for blocks with a subnormal, ±Inf or NaN:
+// f16E8M0Direct; INT16 and UINT16 have a loop of their own,
+// int16ToE8M0.) Round to odd at 8 bits keeps the answer
 // of every E8M0 mode, which reads one significand bit and whether any below
 // it is set (plan.go). Then, with d = 1 when not saturating (underflow =
 // 0xFF) and 0 when saturating:
@@ -41,6 +43,10 @@ func e8m0W(a *Asm, from e8m0Source) {
 	dst, src, n := a.Args()
 	p := a.GP64()
 	a.Context.Load(a.Param("p"), p)
+	if from.name == "i16" || from.name == "u16" {
+		a.int16ToE8M0(from.name == "i16", dst, src, n, p)
+		return
+	}
 
 	// d and K = add - d<<7 as words.
 	d, k := a.GP32(), a.GP32()
@@ -82,24 +88,15 @@ func e8m0W(a *Asm, from e8m0Source) {
 	}
 	lows := a.ConstBytes("evenbytes", seq8(0, 2, 64))
 
-	// widened returns the odd-BFLOAT16 magnitudes of the h-th 32 elements
-	// of a step (FLOAT16, INT16, UINT16).
+	// widened returns the odd-BFLOAT16 magnitudes of the h-th 32 FLOAT16
+	// of a step.
 	widened := func(st *Step, h int) VecVirtual {
 		var x [2]VecVirtual
 		for i := range x {
 			j := 2*h + i // the j-th 16 elements of the block
 			x[i] = a.Vec()
 			a.VLoad(Half(x[i]), st.Src.Offset(32*j), 16, st.M(1, 16*j))
-			switch from.name {
-			case "f16":
-				a.VCVTPH2PS(Half(x[i]), x[i])
-			case "i16":
-				a.VPMOVSXWD(Half(x[i]), x[i])
-				a.VCVTDQ2PS(x[i], x[i])
-			case "u16":
-				a.VPMOVZXWD(Half(x[i]), x[i])
-				a.VCVTDQ2PS(x[i], x[i])
-			}
+			a.VCVTPH2PS(Half(x[i]), x[i])
 		}
 		hi := a.Vec()
 		a.VMOVDQA64(odd, hi)
@@ -139,17 +136,14 @@ func e8m0W(a *Asm, from e8m0Source) {
 	a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 64, Unroll: 1}, dst, src, n, func(st *Step) {
 		var ws [2]VecVirtual
 		for h := range 2 {
-			switch {
-			case direct != nil:
+			if direct != nil { // FLOAT16
 				ws[h] = direct(st, h)
-			case bf16:
-				ab := a.Vec()
-				a.VLoad(ab, st.Src.Offset(64*h), 16, st.M(1, 32*h))
-				a.VPANDD(abs, ab, ab)
-				ws[h] = codes(ab)
-			default:
-				ws[h] = codes(widened(st, h))
+				continue
 			}
+			ab := a.Vec() // BFLOAT16
+			a.VLoad(ab, st.Src.Offset(64*h), 16, st.M(1, 32*h))
+			a.VPANDD(abs, ab, ab)
+			ws[h] = codes(ab)
 		}
 		a.VPERMT2B(ws[1], lows, ws[0])
 		if fix != nil {
@@ -208,6 +202,61 @@ func f16E8M0Direct(a *Asm, p, d GPVirtual, abs VecVirtual, widened func(*Step, i
 		a.VPADDUSB(dB, b, b)
 	}
 	return direct, fix
+}
+
+// int16ToE8M0 is e8m0W's loop for INT16 and UINT16, on 32-bit lanes: every
+// value converts exactly (VPMOVSXWD or VPMOVZXWD, VCVTDQ2PS), and E8M0's
+// rounding of a float32 f with magnitude a is (a + roundAdd) >> 23 (no
+// subnormal, Inf or NaN can occur). With K = roundAdd - d<<23 (d = 1 when
+// not saturating), byte 3 of (f + K) << 1 is that code less d: the shift
+// drops the sign bit (a + K < 2^31 does not carry into it). Zero gives
+// 0x00 (d = 0: K = roundAdd < 2^23) or 0xFF (d = 1: K < 0), and after
+// VPERMT2B gathers the bytes, + d saturated makes every code right and
+// zero's the underflow code (0x00 saturating, 0xFF not). 21 instructions
+// per 64 elements where the 16-bit lanes' route, through the rounded-to-odd
+// BFLOAT16, took about 32.
+func (a *Asm) int16ToE8M0(signed bool, dst, src, n, p GPVirtual) {
+	d, k, t := a.GP32(), a.GP32(), a.GP32()
+	a.MOVL(Mem{Base: p, Disp: e8Underflow}, d)
+	a.ANDL(U8(1), d)
+	a.MOVL(Mem{Base: p, Disp: e8RoundAdd}, k)
+	a.MOVL(d, t)
+	a.SHLL(U8(23), t)
+	a.SUBL(t, k)
+	kD, dB := a.Vec(), a.Vec()
+	a.VPBROADCASTD(k, kD)
+	a.VPBROADCASTB(d, dB)
+	top := make([]byte, 64) // byte 3 of dword i of the pair, for both halves
+	for i := range top {
+		top[i] = byte(4*(i%32) + 3)
+	}
+	idx := a.ConstBytes("dwordtopbytes", top)
+	widen := a.VPMOVZXWD
+	if signed {
+		widen = a.VPMOVSXWD
+	}
+	a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 64, Unroll: 1}, dst, src, n, func(st *Step) {
+		var xs [4]VecVirtual
+		for j := range xs {
+			x := a.Vec()
+			m := st.Src.Offset(32 * j)
+			if st.Tail() {
+				a.VLoad(Half(x), m, 16, st.M(1, 16*j))
+				widen(Half(x), x)
+			} else {
+				widen(m, x)
+			}
+			a.VCVTDQ2PS(x, x)
+			a.VPADDD(kD, x, x)
+			a.VPSLLD(U8(1), x, x)
+			xs[j] = x
+		}
+		a.VPERMT2B(xs[1], idx, xs[0])
+		a.VPERMT2B(xs[3], idx, xs[2])
+		a.VINSERTI64X4(U8(1), Half(xs[2]), xs[0], xs[0])
+		a.VPADDUSB(dB, xs[0], xs[0])
+		st.Store(xs[0], st.Dst, 8, st.M(1, 0))
+	})
 }
 
 // e8m0SubnormalTables returns e8m0W's tables: for each e8m0Table entry
