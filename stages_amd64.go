@@ -3156,7 +3156,8 @@ func oddTail(dst, src []byte, from DataType, n int) {
 	}
 }
 
-// The fused SIMD stages (gen/amd64/fused.go, fusedTable).
+// The fused SIMD stages (gen/amd64/fused.go, fusedTable), each under the
+// extensions its function uses.
 
 func init() {
 	if cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasF16C {
@@ -3171,6 +3172,14 @@ func init() {
 		registerStage("avx2", Float16, Uint4, stageFusedF16ToU4AVX2)
 		registerStage("avx2", Float16, Int2, stageFusedF16ToI2AVX2)
 		registerStage("avx2", Float16, Uint2, stageFusedF16ToU2AVX2)
+		registerStage("avx2", Int16, Float16, stageFusedI16ToF16AVX2)
+		registerStage("avx2", Uint16, Float16, stageFusedU16ToF16AVX2)
+		registerStage("avx2", Int32, Float16, stageFusedI32ToF16AVX2)
+		registerStage("avx2", Uint32, Float16, stageFusedU32ToF16AVX2)
+		registerStage("avx2", Int64, Float16, stageFusedI64ToF16AVX2)
+		registerStage("avx2", Uint64, Float16, stageFusedU64ToF16AVX2)
+	}
+	if cpu.X86.HasAVX && cpu.X86.HasAVX2 {
 		registerStage("avx2", Float16, Float4E2M1, stageFusedF16ToF4AVX2)
 		registerStage("avx2", BFloat16, Int8, stageFusedBF16ToI8AVX2)
 		registerStage("avx2", BFloat16, Uint8, stageFusedBF16ToU8AVX2)
@@ -3184,10 +3193,8 @@ func init() {
 		registerStage("avx2", BFloat16, Int2, stageFusedBF16ToI2AVX2)
 		registerStage("avx2", BFloat16, Uint2, stageFusedBF16ToU2AVX2)
 		registerStage("avx2", BFloat16, Float4E2M1, stageFusedBF16ToF4AVX2)
-		registerStage("avx2", Int16, Float16, stageFusedI16ToF16AVX2)
 		registerStage("avx2", Int16, BFloat16, stageFusedI16ToBF16AVX2)
 		registerStage("avx2", Int16, Float4E2M1, stageFusedI16ToF4AVX2)
-		registerStage("avx2", Uint16, Float16, stageFusedU16ToF16AVX2)
 		registerStage("avx2", Uint16, BFloat16, stageFusedU16ToBF16AVX2)
 		registerStage("avx2", Uint16, Float4E2M1, stageFusedU16ToF4AVX2)
 		registerStage("avx2", Float4E2M1, Int16, stageFusedF4ToI16AVX2)
@@ -3196,18 +3203,12 @@ func init() {
 		registerStage("avx2", Float4E2M1, BFloat16, stageFusedF4ToBF16AVX2)
 		registerStage("avx2", Int32, BFloat16, stageFusedI32ToBF16AVX2)
 		registerStage("avx2", Uint32, BFloat16, stageFusedU32ToBF16AVX2)
-		registerStage("avx2", Int32, Float16, stageFusedI32ToF16AVX2)
-		registerStage("avx2", Uint32, Float16, stageFusedU32ToF16AVX2)
-		registerStage("avx2", Int64, Float16, stageFusedI64ToF16AVX2)
-		registerStage("avx2", Uint64, Float16, stageFusedU64ToF16AVX2)
 	}
-	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
+	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
 		registerStage("avx512", Float16, Int8, stageFusedF16ToI8AVX512)
 		registerStage("avx512", Float16, Uint8, stageFusedF16ToU8AVX512)
 		registerStage("avx512", Float16, Int16, stageFusedF16ToI16AVX512)
 		registerStage("avx512", Float16, Uint16, stageFusedF16ToU16AVX512)
-		registerStage("avx512", Float16, Int32, stageFusedF16ToI32AVX512)
-		registerStage("avx512", Float16, Uint32, stageFusedF16ToU32AVX512)
 		registerStage("avx512", Float16, Bool, stageFusedF16ToBoolAVX512)
 		registerStage("avx512", Float16, Int4, stageFusedF16ToI4AVX512)
 		registerStage("avx512", Float16, Uint4, stageFusedF16ToU4AVX512)
@@ -3218,8 +3219,6 @@ func init() {
 		registerStage("avx512", BFloat16, Uint8, stageFusedBF16ToU8AVX512)
 		registerStage("avx512", BFloat16, Int16, stageFusedBF16ToI16AVX512)
 		registerStage("avx512", BFloat16, Uint16, stageFusedBF16ToU16AVX512)
-		registerStage("avx512", BFloat16, Int32, stageFusedBF16ToI32AVX512)
-		registerStage("avx512", BFloat16, Uint32, stageFusedBF16ToU32AVX512)
 		registerStage("avx512", BFloat16, Bool, stageFusedBF16ToBoolAVX512)
 		registerStage("avx512", BFloat16, Int4, stageFusedBF16ToI4AVX512)
 		registerStage("avx512", BFloat16, Uint4, stageFusedBF16ToU4AVX512)
@@ -3241,6 +3240,12 @@ func init() {
 		registerStage("avx512", Uint32, BFloat16, stageFusedU32ToBF16AVX512)
 		registerStage("avx512", Int32, Float16, stageFusedI32ToF16AVX512)
 		registerStage("avx512", Uint32, Float16, stageFusedU32ToF16AVX512)
+	}
+	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
+		registerStage("avx512", Float16, Int32, stageFusedF16ToI32AVX512)
+		registerStage("avx512", Float16, Uint32, stageFusedF16ToU32AVX512)
+		registerStage("avx512", BFloat16, Int32, stageFusedBF16ToI32AVX512)
+		registerStage("avx512", BFloat16, Uint32, stageFusedBF16ToU32AVX512)
 		registerStage("avx512", Int64, Float16, stageFusedI64ToF16AVX512)
 		registerStage("avx512", Uint64, Float16, stageFusedU64ToF16AVX512)
 	}

@@ -105,7 +105,7 @@ func Build() ([][]byte, error) {
 	}
 	cfg := printer.Config{Argv: []string{"go", "run", "-C", "gen", ".", "-out", ".."}, Pkg: "tensorcast"}
 	var asmOut, stubOut buffer
-	used, oddUsed, fusedUsed := stageISA{}, stageISA{}, stageISA{}
+	used, oddUsed, fusedUsed := stageISA{}, stageISA{}, funcISA{}
 	err = pass.Concat(
 		pass.Compile,
 		pass.FunctionPass(a.checkISA),

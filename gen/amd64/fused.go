@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/operand"
@@ -998,22 +999,38 @@ func (st fusedStage) vecGroups() int {
 // masked) or whole vectors (AVX2); the wrapper converts the rest (a partial
 // group; on AVX2 up to a vector less one element) by one more call on a
 // zero-padded copy of it, whose result it copies out.
-func fusedGlue(b *bytes.Buffer, used stageISA) error {
+// familyBase is the extension every stage of a family is registered under,
+// whatever its function uses: the tier's own.
+var familyBase = map[ISA]string{AVX2: "AVX2", AVX512: "AVX512F"}
+
+func fusedGlue(b *bytes.Buffer, used funcISA) error {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-	p("// The fused SIMD stages (gen/amd64/fused.go, fusedTable).\n\n")
+	p("// The fused SIMD stages (gen/amd64/fused.go, fusedTable), each under the\n")
+	p("// extensions its function uses.\n\n")
 	p("func init() {\n")
 	for _, isa := range []ISA{AVX2, AVX512} {
-		cond, err := used.cond(isa)
-		if err != nil {
-			return fmt.Errorf("no extensions recorded for the %v fused stages: %w", isa, err)
-		}
-		p("\tif %s {\n", cond)
+		var conds []string
+		byCond := map[string][]fusedStage{}
 		for _, st := range fusedStages() {
-			if st.isa == isa {
+			if st.isa != isa {
+				continue
+			}
+			cond, err := extCond(append(slices.Clone(used[st.Name()]), familyBase[isa]))
+			if err != nil {
+				return fmt.Errorf("fused stage %s: %w", st.Name(), err)
+			}
+			if _, seen := byCond[cond]; !seen {
+				conds = append(conds, cond)
+			}
+			byCond[cond] = append(byCond[cond], st)
+		}
+		for _, cond := range conds {
+			p("\tif %s {\n", cond)
+			for _, st := range byCond[cond] {
 				p("\t\tregisterStage(%q, %s, %s, %s)\n", tierNames[isa], st.from.goName, st.to.goName, st.Wrapper())
 			}
+			p("\t}\n")
 		}
-		p("\t}\n")
 	}
 	p("}\n\n")
 	for _, st := range fusedStages() {
