@@ -3214,7 +3214,6 @@ func init() {
 		registerStage("avx512", Float16, Uint4, stageFusedF16ToU4AVX512)
 		registerStage("avx512", Float16, Int2, stageFusedF16ToI2AVX512)
 		registerStage("avx512", Float16, Uint2, stageFusedF16ToU2AVX512)
-		registerStage("avx512", Float16, Float4E2M1, stageFusedF16ToF4AVX512)
 		registerStage("avx512", BFloat16, Int8, stageFusedBF16ToI8AVX512)
 		registerStage("avx512", BFloat16, Uint8, stageFusedBF16ToU8AVX512)
 		registerStage("avx512", BFloat16, Int16, stageFusedBF16ToI16AVX512)
@@ -3248,6 +3247,9 @@ func init() {
 		registerStage("avx512", BFloat16, Uint32, stageFusedBF16ToU32AVX512)
 		registerStage("avx512", Int64, Float16, stageFusedI64ToF16AVX512)
 		registerStage("avx512", Uint64, Float16, stageFusedU64ToF16AVX512)
+	}
+	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VBMI && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
+		registerStage("avx512", Float16, Float4E2M1, stageFusedF16ToF4AVX512)
 	}
 }
 
