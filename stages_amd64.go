@@ -3223,7 +3223,6 @@ func init() {
 		registerStage("avx512", BFloat16, Uint4, stageFusedBF16ToU4AVX512)
 		registerStage("avx512", BFloat16, Int2, stageFusedBF16ToI2AVX512)
 		registerStage("avx512", BFloat16, Uint2, stageFusedBF16ToU2AVX512)
-		registerStage("avx512", BFloat16, Float4E2M1, stageFusedBF16ToF4AVX512)
 		registerStage("avx512", Int16, Float16, stageFusedI16ToF16AVX512)
 		registerStage("avx512", Int16, BFloat16, stageFusedI16ToBF16AVX512)
 		registerStage("avx512", Int16, Float4E2M1, stageFusedI16ToF4AVX512)
@@ -3250,6 +3249,9 @@ func init() {
 	}
 	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VBMI && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
 		registerStage("avx512", Float16, Float4E2M1, stageFusedF16ToF4AVX512)
+	}
+	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VBMI && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
+		registerStage("avx512", BFloat16, Float4E2M1, stageFusedBF16ToF4AVX512)
 	}
 }
 

@@ -507,8 +507,8 @@ func (st fusedStage) f4BytesAVX2(a *Asm, dst, src, n GPVirtual, w []uint16) {
 // AVX2, d | d>>12 on each dword of two code words puts the second code in
 // bits 4..7 and the narrowing gathers the low bytes; on AVX-512 see below.
 func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
-	if a.isa == AVX512 && st.from.short == fsF16.short {
-		f16ToF4Bytes(a, dst, src, n)
+	if a.isa == AVX512 && (st.from.short == fsF16.short || st.from.short == fsBF.short) {
+		halfToF4Bytes(a, st.from.short == fsBF.short, dst, src, n)
 		return
 	}
 	codes := st.from.f4(a)
@@ -549,43 +549,93 @@ func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
 	}))
 }
 
-// f16ToF4Bytes is FLOAT16 → FLOAT4E2M1 on AVX-512 (VBMI) in bytes, 64
-// elements a step. Every rounding boundary of FLOAT4E2M1 from 0.25 up (the
-// ties 0.25, 0.75, 1.25 … 5 and 7, and 8, from which on the code is 7) is a
-// FLOAT16 whose low byte is 0, so the code of a FLOAT16 magnitude is a
-// function of its high byte and whether its low byte is non-zero:
-// u = 2·(high byte) + (low byte ≠ 0), with the sign dropped by the doubling.
-// VPERMI2B and VPERMT2B gather the high and the low bytes of two vectors;
-// the code is a 64-entry table (f16F4Table, checked on every finite
-// FLOAT16) at min(u - 0x68, saturated, 0x28) by VPERMB (0x68: 0.25, 0x28:
-// from 8 on); NaN (u > 0xF8, above Inf's 0xF8) takes 8; the sign (bit 7 of
-// the high byte) goes to bit 3, and VPMADDUBSW and VPERMB pack the pairs.
-// 17 instructions per 64 elements where the 16-bit lanes (f4TableHalf)
-// took 30.
-func f16ToF4Bytes(a *Asm, dst, src, n GPVirtual) {
+// halfToF4Bytes is FLOAT16 or BFLOAT16 → FLOAT4E2M1 on AVX-512 (VBMI) in
+// bytes, 64 elements a step. Every rounding boundary of FLOAT4E2M1 from
+// 0.25 up (the ties 0.25, 0.75, 1.25 … 5 and 7, and 8, from which on the
+// code is 7) is a value whose significand bits end in at least 8 (FLOAT16)
+// or 5 (BFLOAT16) zeros, so a 16-bit float's code is a function of its
+// bits above those and whether any of those is set: a key of at most 6
+// bits, looked up in a 64-entry table by VPERMB. VPERMI2B and VPERMT2B
+// gather the high and the low byte of each element of two vectors (of the
+// words rotated left by one for BFLOAT16, VPSHLDW: its exponent is then
+// the high byte and its sign bit 0 of the low byte), and after the lookup
+// NaN takes 8, the sign goes to bit 3, and VPMADDUBSW and VPERMB pack the
+// pairs. The keys (halfF4Key) and the table (halfF4Table, checked against
+// f4Code on every finite input) are:
+//
+//	FLOAT16:  u = 2·(high byte) + (low byte ≠ 0), the sign dropped by the
+//	          doubling; key = min(u - 0x68 saturated, 0x28) (0x68: 0.25,
+//	          0x28: 8 and up); NaN: u > 0xF8 (Inf's u).
+//	BFLOAT16: e = the exponent byte, l = the low byte (m << 1 | sign);
+//	          key = min(e - 124 saturated, 7) (0: below 0.25, 7: 16 and
+//	          up) | (l & 0x3E ≠ 0) << 3 | (l >> 6) << 4 (the two leading
+//	          significand bits); NaN: e = 0xFF and l & 0xFE ≠ 0.
+//
+// 17 (FLOAT16) and 22 (BFLOAT16) instructions per 64 elements where the
+// 16-bit lanes (f4TableHalf) took 30.
+func halfToF4Bytes(a *Asm, bf16 bool, dst, src, n GPVirtual) {
 	a.Needs("AVX512VBMI") // VPERMB, VPERMI2B, VPERMT2B
-	table := a.ConstBytes("f16f4codes", f16F4Table())
+	name := "f16f4codes"
+	if bf16 {
+		a.Needs("AVX512VBMI2") // VPSHLDW
+		name = "bf16f4codes"
+	}
+	table := a.ConstBytes(name, halfF4Table(bf16))
 	hiIdx, loIdx := a.ConstBytes("oddbytes", seq8(1, 2, 64)), a.ConstBytes("evenbytes", seq8(0, 2, 64))
-	one, base, top, nanT, eight := a.Const8(1), a.Const8(0x68), a.Const8(0x28), a.Const8(0xF8), a.Const8(8)
+	eight := a.Const8(8)
 	pair := a.Const16(0x1001) // VPMADDUBSW's weights: 1 for the first code, 16 for the second
+	// key returns the table index of each byte and sets nan; sg gets the
+	// sign at bit 3 of each byte (among other bits).
+	var key func(hi, lo VecVirtual, nan Register) (k, sg VecVirtual)
+	if !bf16 {
+		one, base, top, nanT := a.Const8(1), a.Const8(0x68), a.Const8(0x28), a.Const8(0xF8)
+		key = func(hi, lo VecVirtual, nan Register) (k, sg VecVirtual) {
+			sticky := a.K()
+			a.VPTESTMB(lo, lo, sticky)
+			u := a.Vec()
+			a.VPADDB(hi, hi, u)
+			a.VPADDB(one, u, sticky, u)
+			k, sg = a.Vec(), a.Vec()
+			a.VPSUBUSB(base, u, k)
+			a.VPMINUB(top, k, k)
+			a.VPCMPUB(U8(cmpGT), nanT, u, nan)
+			a.VPSRLW(U8(4), hi, sg)
+			return k, sg
+		}
+	} else {
+		base, top, lead, low5, ff, payload := a.Const8(124), a.Const8(7), a.Const8(0x30), a.Const8(0x3E), a.Const8(0xFF), a.Const8(0xFE)
+		key = func(hi, lo VecVirtual, nan Register) (k, sg VecVirtual) {
+			k, t := a.Vec(), a.Vec()
+			a.VPSUBUSB(base, hi, k)
+			a.VPMINUB(top, k, k)
+			a.VPSRLW(U8(2), lo, t)
+			a.VPTERNLOGD(Tern(func(k, t, m uint8) uint8 { return k | t&m }), lead, t, k)
+			sticky, top8 := a.K(), a.K()
+			a.VPTESTMB(low5, lo, sticky)
+			a.VPADDB(eight, k, sticky, k)
+			a.VPCMPUB(U8(0), ff, hi, top8) // equal
+			a.VPTESTMB(payload, lo, top8, nan)
+			sg = a.Vec()
+			a.VPSLLW(U8(3), lo, sg)
+			return k, sg
+		}
+	}
 	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(s *Step) {
-		x0, x1, hb := a.Vec(), a.Vec(), a.Vec()
+		x0, x1, hi := a.Vec(), a.Vec(), a.Vec()
 		a.VLoad(x0, s.Src, 16, s.M(2, 0))
 		a.VLoad(x1, s.Src.Offset(64), 16, s.M(2, 32))
-		a.VMOVDQA64(hiIdx, hb)
-		a.VPERMI2B(x1, x0, hb)
+		if bf16 {
+			a.VPSHLDW(U8(1), x0, x0, x0) // rotated left by one
+			a.VPSHLDW(U8(1), x1, x1, x1)
+		}
+		a.VMOVDQA64(hiIdx, hi)
+		a.VPERMI2B(x1, x0, hi)
 		a.VPERMT2B(x1, loIdx, x0) // the low bytes
-		sticky, nan := a.K(), a.K()
-		a.VPTESTMB(x0, x0, sticky)
-		u, c, sg := a.Vec(), a.Vec(), a.Vec()
-		a.VPADDB(hb, hb, u)
-		a.VPADDB(one, u, sticky, u)
-		a.VPSUBUSB(base, u, c)
-		a.VPMINUB(top, c, c)
-		a.VPERMB(table, c, c)
-		a.VPCMPUB(U8(cmpGT), nanT, u, nan)
+		nan := a.K()
+		k, sg := key(hi, x0, nan)
+		c := k
+		a.VPERMB(table, k, c)
 		a.VMOVDQU8(eight, nan, c)
-		a.VPSRLW(U8(4), hb, sg)
 		a.VPTERNLOGD(Tern(func(c, s, e uint8) uint8 { return c | s&e }), eight, sg, c)
 		a.VPMADDUBSW(pair, c, c) // word j: code 2j + 16·code 2j+1
 		a.VPERMB(c, loIdx, c)    // their low bytes, in order, in the low half
@@ -593,34 +643,54 @@ func f16ToF4Bytes(a *Asm, dst, src, n GPVirtual) {
 	})
 }
 
-// f16F4Table is f16ToF4Bytes's table: entry i is the FLOAT4E2M1 magnitude
-// code of u = 0x68 + min(i, 0x28), taking a FLOAT16 with the high byte u/2
-// and, if u is odd, a low byte inside (1, 255). It panics unless the
-// kernel's steps give f4Code for every finite FLOAT16 magnitude.
-func f16F4Table() []byte {
-	value := func(h int) float64 { // a finite FLOAT16 magnitude
-		e, m := h>>10, h&0x3FF
-		if e == 0 {
-			return math.Ldexp(float64(m), -24)
-		}
-		return math.Ldexp(float64(0x400|m), e-25)
-	}
-	index := func(h int) int {
+// halfF4Key is halfToF4Bytes's key of a finite magnitude h of FLOAT16 or
+// BFLOAT16, as the kernel computes it.
+func halfF4Key(bf16 bool, h int) int {
+	if !bf16 {
 		u := 2 * (h >> 8)
 		if h&0xFF != 0 {
 			u++
 		}
 		return min(max(u-0x68, 0), 0x28)
 	}
+	e, l := h>>7, h<<1&0xFF
+	k := min(max(e-124, 0), 7) | (l>>6)<<4
+	if l&0x3E != 0 {
+		k |= 8
+	}
+	return k
+}
+
+// halfF4Table is halfToF4Bytes's table: entry i is the FLOAT4E2M1
+// magnitude code of a value with key i (entries no input reaches hold 7).
+// It panics unless the kernel's keys give f4Code for every finite magnitude
+// of the format.
+func halfF4Table(bf16 bool) []byte {
+	value := func(h int) float64 { // a finite magnitude
+		if bf16 {
+			return float64(math.Float32frombits(uint32(h) << 16))
+		}
+		e, m := h>>10, h&0x3FF
+		if e == 0 {
+			return math.Ldexp(float64(m), -24)
+		}
+		return math.Ldexp(float64(0x400|m), e-25)
+	}
 	tab := make([]byte, 64)
 	for i := range tab {
-		u := 0x68 + min(i, 0x28)
-		tab[i] = f4Code(value(u/2<<8 | (u&1)*0x80))
+		tab[i] = 7
 	}
-	for h := range 0x7C00 {
-		if got, want := tab[index(h)], f4Code(value(h)); got != want {
-			panic(fmt.Sprintf("f16F4Table: FLOAT16 %#04x gives %d, wants %d", h, got, want))
+	seen := make([]bool, 64)
+	finite := 0x7C00
+	if bf16 {
+		finite = 0x7F80
+	}
+	for h := range finite {
+		k, want := halfF4Key(bf16, h), f4Code(value(h))
+		if seen[k] && tab[k] != want {
+			panic(fmt.Sprintf("halfF4Table(%v): %#04x gives code %d, another input of key %d %d", bf16, h, want, k, tab[k]))
 		}
+		tab[k], seen[k] = want, true
 	}
 	return tab
 }

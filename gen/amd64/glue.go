@@ -20,15 +20,16 @@ import (
 
 // cpuFlags maps avo's extension names to golang.org/x/sys/cpu's fields.
 var cpuFlags = map[string]string{
-	"AVX":        "HasAVX",
-	"AVX2":       "HasAVX2",
-	"AVX512F":    "HasAVX512F",
-	"AVX512BW":   "HasAVX512BW",
-	"AVX512VL":   "HasAVX512VL",
-	"AVX512DQ":   "HasAVX512DQ",
-	"AVX512VBMI": "HasAVX512VBMI",
-	"BMI2":       "HasBMI2",
-	"F16C":       "HasF16C",
+	"AVX":         "HasAVX",
+	"AVX2":        "HasAVX2",
+	"AVX512F":     "HasAVX512F",
+	"AVX512BW":    "HasAVX512BW",
+	"AVX512VL":    "HasAVX512VL",
+	"AVX512DQ":    "HasAVX512DQ",
+	"AVX512VBMI":  "HasAVX512VBMI",
+	"AVX512VBMI2": "HasAVX512VBMI2",
+	"BMI2":        "HasBMI2",
+	"F16C":        "HasF16C",
 }
 
 // stageISA collects the extensions the numeric stage functions of each
