@@ -72,7 +72,7 @@ func TestCPU(t *testing.T) {
 	var want []string
 	switch runtime.GOARCH {
 	case "amd64":
-		want = []string{"SSE4.1", "AVX", "AVX2", "F16C", "FMA", "AVX512F", "AVX512BW", "AVX512VL", "AVX512VBMI", "AVX512BF16"}
+		want = []string{"SSE4.1", "AVX", "AVX2", "F16C", "FMA", "AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ", "AVX512VBMI", "AVX512VBMI2", "AVX512BF16", "GFNI"}
 	case "arm64":
 		want = []string{"ASIMD", "FPHP", "ASIMDHP", "BF16"}
 	}
