@@ -24,8 +24,11 @@ package tensorcast
 //
 // where the max works because low's codes are below the normal ones and
 // 2·max(m - sub, 0) is below low's codes where those apply; finerShape
-// finds the description and checks it on all 256 bytes. On AVX2 that is
-// 12 to 14 instructions per 32 bytes (gen/amd64/finer8.go), where the
+// finds the description and checks it on all 256 bytes. FLOAT8E8M0 → the
+// four float8 types is the same with m = x (no sign; NaN: 0xFF) and
+// 4·max(m - sub, 0) or 8·… (a power of two has no significand bits: the
+// target's exponent field alone moves). On AVX2 that is 9 to 13
+// instructions per 32 bytes (gen/amd64/finer8.go), where the
 // general 256-entry lookup takes sixteen VPSHUFB and fifteen VPBLENDVB.
 // (Low's lookup is VPSHUFB, which gives 0 for an index with bit 7 set: m <
 // base; for m ≥ base + 16 it reads low[(m - base) & 15], which the max must
@@ -35,10 +38,14 @@ package tensorcast
 // 8-bit source, or nil where there is none. sub comes from the first
 // magnitude whose code is clearly normal (16 or more: past low's), base
 // from the first whose code is not 0; every variant is checked on all 256
-// bytes.
-func finerShape(t []uint8) *finer8Params {
+// bytes. whole says the source is FLOAT8E8M0 (see finer8Params).
+func finerShape(t []uint8, whole bool) *finer8Params {
+	top := 128 // magnitudes
+	if whole {
+		top = 256
+	}
 	first := func(ok func(c uint8) bool) int {
-		for m := range 128 {
+		for m := range top {
 			if ok(t[m]) {
 				return m
 			}
@@ -46,39 +53,37 @@ func finerShape(t []uint8) *finer8Params {
 		return -1
 	}
 	m0, m1 := first(func(c uint8) bool { return c >= 16 && c < 0x7F }), first(func(c uint8) bool { return c != 0 })
-	if m0 < 0 || m1 < 0 || m0 < int(t[m0]/2) {
+	if m0 < 0 || m1 < 0 {
 		return nil
 	}
-	sub := m0 - int(t[m0]/2)
-	for _, nanByte := range []uint8{0, 1} {
-		for _, nanAbove := range []uint8{0x7C, 0x7F} {
-			nanIn := -1
-			switch {
-			case nanByte == 1:
-				nanIn = 0x80
-			case nanAbove < 0x7F:
-				nanIn = int(nanAbove) + 1
+	shifts := []uint8{1}
+	if whole {
+		shifts = []uint8{2, 3}
+	}
+	for _, shift := range shifts {
+		sub := m0 - int(t[m0]>>shift)
+		if sub < 0 {
+			continue
+		}
+		for _, v := range finerVariants(whole) {
+			p := v
+			p.sub, p.shift, p.nan = uint8(sub), shift, 0
+			if nanIn := p.nanInput(); nanIn >= 0 {
+				p.nan = t[nanIn] &^ v.nan
 			}
-			for _, signZero := range []uint8{0, 1} {
-				for _, nan := range []uint8{0, 0x80} { // the NaN code, or it with the sign cleared
-					p := &finer8Params{sub: uint8(sub), nanAbove: nanAbove, nanByte: nanByte, signZero: signZero}
-					if nanIn >= 0 {
-						p.nan = t[nanIn] &^ nan
-					}
-					for m := sub; m < 128; m++ {
-						if !p.isNaN(uint8(m)) {
-							p.limit = max(p.limit, t[m])
-						}
-					}
-					for base := max(0, m1-15); base <= m1; base++ {
-						p.base = uint8(base)
-						for i := range 16 {
-							p.low[i] = t[base+i]
-						}
-						if p.covers(t) {
-							return p
-						}
-					}
+			for m := sub; m < top; m++ {
+				if !p.isNaN(uint8(m)) {
+					p.limit = max(p.limit, t[m])
+				}
+			}
+			p.pre = uint8((int(p.limit) + 1<<shift - 1) >> shift)
+			for base := max(0, m1-15); base <= m1; base++ {
+				p.base = uint8(base)
+				for i := range 16 {
+					p.low[i] = t[(base+i)&0xFF]
+				}
+				if p.covers(t) {
+					return &p
 				}
 			}
 		}
@@ -86,8 +91,42 @@ func finerShape(t []uint8) *finer8Params {
 	return nil
 }
 
+// finerVariants lists the NaN and sign rules finerShape tries (nan holds
+// the bits to clear from the NaN input's code: 0x80 for "the code with the
+// sign cleared").
+func finerVariants(whole bool) []finer8Params {
+	if whole {
+		return []finer8Params{{whole: 1}}
+	}
+	var vs []finer8Params
+	for _, nanByte := range []uint8{0, 1} {
+		for _, nanAbove := range []uint8{0x7C, 0x7F} {
+			for _, signZero := range []uint8{0, 1} {
+				for _, nan := range []uint8{0, 0x80} {
+					vs = append(vs, finer8Params{nanAbove: nanAbove, nanByte: nanByte, signZero: signZero, nan: nan})
+				}
+			}
+		}
+	}
+	return vs
+}
+
+// nanInput is a byte that is a NaN input of p, or -1 if there is none.
+func (p *finer8Params) nanInput() int {
+	switch {
+	case p.whole == 1:
+		return 0xFF
+	case p.nanByte == 1:
+		return 0x80
+	case p.nanAbove < 0x7F:
+		return int(p.nanAbove) + 1
+	}
+	return -1
+}
+
 // finerTypes reports whether from → to may have a finer-float8
-// description: both are float8 types with a sign bit.
+// description: the target is a float8 type with a sign bit, and so is the
+// source, or it is FLOAT8E8M0.
 func finerTypes(from, to DataType) bool {
 	f8 := func(t DataType) bool {
 		switch t {
@@ -96,26 +135,36 @@ func finerTypes(from, to DataType) bool {
 		}
 		return false
 	}
-	return f8(from) && f8(to)
+	return (f8(from) || from == Float8E8M0) && f8(to)
 }
 
 // isNaN reports whether the byte x is a NaN input of the description.
 func (p *finer8Params) isNaN(x uint8) bool {
+	if p.whole == 1 {
+		return x == 0xFF
+	}
 	return x&0x7F > p.nanAbove || p.nanByte == 1 && x == 0x80
 }
 
 // at is the description's value for the byte x, in the kernel's order.
 func (p *finer8Params) at(x uint8) uint8 {
 	m := x & 0x7F
+	if p.whole == 1 {
+		m = x
+	}
 	var lo uint8
 	if i := m - p.base; i&0x80 == 0 {
 		lo = p.low[i&15]
 	}
-	c := max(lo, min(2*(m-min(m, p.sub)), p.limit))
+	h := m - min(m, p.sub)
+	if p.whole == 1 {
+		h = min(h, p.pre)
+	}
+	c := max(lo, min(h<<p.shift, p.limit))
 	if p.isNaN(x) {
 		c = p.nan
 	}
-	if p.signZero == 1 || c != 0 {
+	if p.whole == 0 && (p.signZero == 1 || c != 0) {
 		c |= x & 0x80
 	}
 	return c

@@ -25,22 +25,22 @@ func TestFinerKernel(t *testing.T) {
 		src[i] = uint8(i * 7) // every byte, in a different lane each pass
 	}
 	loops := map[string]bool{}
-	for _, from := range []DataType{Float8E5M2, Float8E5M2FNUZ} {
-		for _, to := range []DataType{Float8E4M3FN, Float8E4M3FNUZ} {
+	for _, from := range []DataType{Float8E5M2, Float8E5M2FNUZ, Float8E8M0} {
+		for _, to := range finerTargets(from) {
 			for m := range numModes {
 				opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
 				tab := tableFor(from, to, opt).b8
-				p := finerShape(tab)
+				p := finerShape(tab, from == Float8E8M0)
 				if p == nil {
 					t.Fatalf("%v -> %v %+v: no description", from, to, opt)
 				}
-				loops[fmt.Sprintf("nanByte=%d signZero=%d", p.nanByte, p.signZero)] = true
+				loops[fmt.Sprintf("whole=%d nanByte=%d signZero=%d", p.whole, p.nanByte, p.signZero)] = true
 				name := fmt.Sprintf("%v -> %v %+v", from, to, opt)
 				g.tableKernel(t, name, src, func(d, s []byte) { avx2Finer8(d, s, p) }, tab)
 			}
 		}
 	}
-	if len(loops) != 4 {
-		t.Errorf("the tables ran %d of the kernel's 4 loops: %v", len(loops), loops)
+	if len(loops) != 5 {
+		t.Errorf("the tables ran %d of the kernel's 5 loops: %v", len(loops), loops)
 	}
 }

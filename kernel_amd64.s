@@ -46976,7 +46976,7 @@ DATA gf2shr<>+56(SB)/4, $0x00000000
 DATA gf2shr<>+60(SB)/4, $0x80000000
 GLOBL gf2shr<>(SB), RODATA|NOPTR, $64
 
-// func finer8AVX2(dst *uint8, src *uint8, n int, p *[23]uint8)
+// func finer8AVX2(dst *uint8, src *uint8, n int, p *[26]uint8)
 // Requires: AVX, AVX2
 TEXT ·finer8AVX2(SB), NOSPLIT, $0-32
 	MOVQ           dst+0(FP), AX
@@ -46990,6 +46990,9 @@ TEXT ·finer8AVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTB   19(BX), Y4
 	VPBROADCASTB   21(BX), Y5
 	VPXOR          Y6, Y6, Y6
+	MOVBLZX        23(BX), SI
+	CMPL           SI, $0x00
+	JNE            whole
 	MOVBLZX        20(BX), SI
 	CMPL           SI, $0x00
 	JNE            nanbyte
@@ -47253,6 +47256,74 @@ byte_nz_single:
 byte_nz_tail:
 	VZEROUPPER
 	RET
+
+whole:
+	VPBROADCASTB 25(BX), Y4
+	MOVBLZX      24(BX), SI
+	VMOVD        SI, X6
+
+whole_main:
+	CMPQ      DX, $0x00000040
+	JB        whole_single
+	VMOVDQU   (CX), Y7
+	VPSUBB    Y1, Y7, Y8
+	VPSHUFB   Y8, Y0, Y8
+	VPSUBUSB  Y2, Y7, Y9
+	VPMINUB   Y4, Y9, Y9
+	VPSLLW    X6, Y9, Y9
+	VPMINUB   Y3, Y9, Y9
+	VPMAXUB   Y8, Y9, Y9
+	VPCMPEQB  splat32_ffffffff<>+0(SB), Y7, Y7
+	VPBLENDVB Y7, Y5, Y9, Y9
+	VMOVDQU   Y9, (AX)
+	VMOVDQU   32(CX), Y7
+	VPSUBB    Y1, Y7, Y8
+	VPSHUFB   Y8, Y0, Y8
+	VPSUBUSB  Y2, Y7, Y9
+	VPMINUB   Y4, Y9, Y9
+	VPSLLW    X6, Y9, Y9
+	VPMINUB   Y3, Y9, Y9
+	VPMAXUB   Y8, Y9, Y9
+	VPCMPEQB  splat32_ffffffff<>+0(SB), Y7, Y7
+	VPBLENDVB Y7, Y5, Y9, Y9
+	VMOVDQU   Y9, 32(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       whole_main
+
+whole_single:
+	CMPQ      DX, $0x00000020
+	JB        whole_tail
+	VMOVDQU   (CX), Y7
+	VPSUBB    Y1, Y7, Y8
+	VPSHUFB   Y8, Y0, Y8
+	VPSUBUSB  Y2, Y7, Y9
+	VPMINUB   Y4, Y9, Y9
+	VPSLLW    X6, Y9, Y9
+	VPMINUB   Y3, Y9, Y9
+	VPMAXUB   Y8, Y9, Y9
+	VPCMPEQB  splat32_ffffffff<>+0(SB), Y7, Y7
+	VPBLENDVB Y7, Y5, Y9, Y9
+	VMOVDQU   Y9, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       whole_single
+
+whole_tail:
+	VZEROUPPER
+	RET
+
+DATA splat32_ffffffff<>+0(SB)/4, $0xffffffff
+DATA splat32_ffffffff<>+4(SB)/4, $0xffffffff
+DATA splat32_ffffffff<>+8(SB)/4, $0xffffffff
+DATA splat32_ffffffff<>+12(SB)/4, $0xffffffff
+DATA splat32_ffffffff<>+16(SB)/4, $0xffffffff
+DATA splat32_ffffffff<>+20(SB)/4, $0xffffffff
+DATA splat32_ffffffff<>+24(SB)/4, $0xffffffff
+DATA splat32_ffffffff<>+28(SB)/4, $0xffffffff
+GLOBL splat32_ffffffff<>(SB), RODATA|NOPTR, $32
 
 // func f16ToBF16AVX2(dst *uint16, src *uint16, n int)
 // Requires: AVX, AVX2, F16C

@@ -133,7 +133,7 @@ func (s *kernelSet) list() []KernelInfo {
 		{"BOOL -> 8/16-bit types, FLOAT8 -> BOOL (two-valued table)", s.sel8.tierOr(s.lut8.tier)},
 		{"8-bit types -> 8-bit types (nibble-split table)", s.split8.tierOr(s.lut8.tier)},
 		{"INT8/UINT8 -> float8 (row rounding)", s.round8.tierOr(s.lut8.tier)},
-		{"float8 -> finer float8 (affine magnitude)", s.finer8.tierOr(s.lut8.tier)},
+		{"float8, E8M0 -> finer float8 (affine magnitude)", s.finer8.tierOr(s.lut8.tier)},
 		{"4-bit types -> 8- to 64-bit types (16-entry table)", s.unpack[0][3].tier},
 		{"2-bit types -> 8- to 64-bit types (4-entry table)", s.unpack[1][3].tier},
 		{"packed types -> packed types (nibble tables)", s.map4.tier},

@@ -208,6 +208,11 @@ type finer8Params struct {
 	base, sub, limit       uint8
 	nanAbove, nanByte, nan uint8
 	signZero               uint8
+	// whole: the source is FLOAT8E8M0 (the byte is the magnitude, 0xFF its
+	// NaN, no sign); its normal codes are (m - sub) << shift (2 or 3), with
+	// m - sub clamped at pre first so that the shift stays in the byte.
+	// The signed sources have shift 1 and do not read pre.
+	whole, shift, pre uint8
 }
 
 // maxSplitWindows is the number of correction windows splitParams has room

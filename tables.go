@@ -130,7 +130,7 @@ func tableFor(from, to DataType, opt Options) *convTable {
 				t.round = roundShape(t.b8, from == Int8)
 			}
 			if t.sel == nil && finerTypes(from, to) {
-				t.finer = finerShape(t.b8)
+				t.finer = finerShape(t.b8, from == Float8E8M0)
 			}
 		case t.b16 != nil:
 			t.sel = selectShape(t.b16)

@@ -19,7 +19,10 @@ var (
 	finerNaNByte  = layout.Offset("finer8Params", "nanByte")
 	finerNaN      = layout.Offset("finer8Params", "nan")
 	finerSignZero = layout.Offset("finer8Params", "signZero")
-	finerSize     = finerSignZero + 1
+	finerWhole    = layout.Offset("finer8Params", "whole")
+	finerShift    = layout.Offset("finer8Params", "shift")
+	finerPre      = layout.Offset("finer8Params", "pre")
+	finerSize     = finerPre + 1
 )
 
 // finer8 emits finer8AVX2, the AVX2 lookup of the tables of a float8 type
@@ -32,7 +35,11 @@ var (
 //	c |= x & 0x80 (signZero 0: only where c is not 0, VPCMPEQB and VPANDN)
 //
 // 11 to 13 instructions; one loop for each of the four combinations of the
-// NaN test (above, or the byte 0x80) and the sign rule.
+// NaN test (above, or the byte 0x80) and the sign rule. A fifth loop takes
+// FLOAT8E8M0 (whole: the byte is the magnitude, 0xFF the NaN, no sign), whose
+// normal codes are (m - sub) << shift, 2 or 3: the difference is clamped
+// at pre first (pre << shift < 256, so VPSLLW moves no bit out of its
+// byte), 9 instructions.
 func finer8(a *Asm) {
 	a.Func("finer8AVX2", AVX2, fmt.Sprintf("func(dst *uint8, src *uint8, n int, p *[%d]uint8)", finerSize),
 		"sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).")
@@ -47,6 +54,9 @@ func finer8(a *Asm) {
 	zero := a.Vec()
 	a.VPXOR(zero, zero, zero)
 	sel := a.GP32()
+	a.MOVBLZX(Mem{Base: p, Disp: finerWhole}, sel)
+	a.CMPL(sel, U8(0))
+	a.JNE(LabelRef("whole"))
 	a.MOVBLZX(Mem{Base: p, Disp: finerNaNByte}, sel)
 	a.CMPL(sel, U8(0))
 	a.JNE(LabelRef("nanbyte"))
@@ -90,4 +100,23 @@ func finer8(a *Asm) {
 			s.Store(hi, s.Dst, 8, nil)
 		}))
 	}
+
+	a.Label("whole")
+	pre, cnt := byteOf(finerPre), a.XMM()
+	a.MOVBLZX(Mem{Base: p, Disp: finerShift}, sel)
+	a.VMOVD(sel, cnt)
+	a.StreamNamed("whole_", Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
+		x, lo, hi, k := a.Vec(), a.Vec(), a.Vec(), a.Vec()
+		a.VMOVDQU(s.Src, x)
+		a.VPSUBB(base, x, lo)
+		a.VPSHUFB(lo, low, lo) // 0 where bit 7 of the index is set
+		a.VPSUBUSB(sub, x, hi)
+		a.VPMINUB(pre, hi, hi)
+		a.VPSLLW(cnt, hi, hi)
+		a.VPMINUB(limit, hi, hi)
+		a.VPMAXUB(lo, hi, hi)
+		a.VPCMPEQB(b8(0xFF), x, k)
+		a.VPBLENDVB(k, nan, hi, hi)
+		s.Store(hi, s.Dst, 8, nil)
+	}))
 }
