@@ -49,15 +49,7 @@ func e8m0W(a *Asm, from e8m0Source) {
 	}
 
 	// d and K = add - d<<7 as words.
-	d, k := a.GP32(), a.GP32()
-	a.MOVL(Mem{Base: p, Disp: e8Underflow}, d)
-	a.ANDL(U8(1), d)
-	a.MOVL(Mem{Base: p, Disp: e8RoundAdd}, k)
-	a.SHRL(U8(16), k)
-	t := a.GP32()
-	a.MOVL(d, t)
-	a.SHLL(U8(7), t)
-	a.SUBL(t, k)
+	d, k := a.e8m0DK(p, 16, 7)
 	dW, kW := a.Vec(), a.Vec()
 	a.VPBROADCASTW(d, dW)
 	a.VPBROADCASTW(k, kW)
@@ -204,6 +196,24 @@ func f16E8M0Direct(a *Asm, p, d GPVirtual, abs VecVirtual, widened func(*Step, i
 	return direct, fix
 }
 
+// e8m0DK reads d (1 when not saturating, else 0) and K = (roundAdd >>
+// addShift) - d<<dShift from the *e8m0Params p: the rounding add and the
+// underflow offset of the E8M0 kernels, at the scale of their lanes.
+func (a *Asm) e8m0DK(p GPVirtual, addShift, dShift uint8) (d, k GPVirtual) {
+	d, k = a.GP32(), a.GP32()
+	a.MOVL(Mem{Base: p, Disp: e8Underflow}, d)
+	a.ANDL(U8(1), d)
+	a.MOVL(Mem{Base: p, Disp: e8RoundAdd}, k)
+	if addShift != 0 {
+		a.SHRL(U8(addShift), k)
+	}
+	t := a.GP32()
+	a.MOVL(d, t)
+	a.SHLL(U8(dShift), t)
+	a.SUBL(t, k)
+	return d, k
+}
+
 // int16ToE8M0 is e8m0W's loop for INT16 and UINT16, on 32-bit lanes: every
 // value converts exactly (VPMOVSXWD or VPMOVZXWD, VCVTDQ2PS), and E8M0's
 // rounding of a float32 f with magnitude a is (a + roundAdd) >> 23 (no
@@ -216,13 +226,7 @@ func f16E8M0Direct(a *Asm, p, d GPVirtual, abs VecVirtual, widened func(*Step, i
 // per 64 elements where the 16-bit lanes' route, through the rounded-to-odd
 // BFLOAT16, took about 32.
 func (a *Asm) int16ToE8M0(signed bool, dst, src, n, p GPVirtual) {
-	d, k, t := a.GP32(), a.GP32(), a.GP32()
-	a.MOVL(Mem{Base: p, Disp: e8Underflow}, d)
-	a.ANDL(U8(1), d)
-	a.MOVL(Mem{Base: p, Disp: e8RoundAdd}, k)
-	a.MOVL(d, t)
-	a.SHLL(U8(23), t)
-	a.SUBL(t, k)
+	d, k := a.e8m0DK(p, 0, 23)
 	kD, dB := a.Vec(), a.Vec()
 	a.VPBROADCASTD(k, kD)
 	a.VPBROADCASTB(d, dB)

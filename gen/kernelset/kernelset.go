@@ -121,7 +121,7 @@ var Table = []group{
 		"lut8, where the tier has it: AVX2 (nil elsewhere).",
 	}, []slot{
 		{"finer8", "kernel[func(dst []uint8, src []uint8, p *finer8Params)]",
-			"float8 -> finer float8 (affine magnitude)", "s.finer8.tierOr(s.lut8.tier)", nil},
+			"float8, E8M0 -> finer float8 (affine magnitude)", "s.finer8.tierOr(s.lut8.tier)", nil},
 	}},
 	{[]string{
 		"splitPack[b]: split8 and the packing of lutPack in one kernel (b 0:",
