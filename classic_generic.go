@@ -100,8 +100,20 @@ func typed[D, S any](f func(dst []D, src []S)) func(dst, src []byte, n int) {
 	return func(dst, src []byte, n int) { f(view[D](dst, n), view[S](src, n)) }
 }
 
+// intToInt converts eight elements an iteration: a one-element loop is a
+// few instructions, and where the linker happens to place it across a
+// 64-byte line it ran at half speed (Zen 4: UINT8 → UINT32 0.9 against 1.9
+// elements/ns, the same code in two binaries); unrolled it runs at 4.8 in
+// both. The other loops of this file are unrolled four times for the same
+// reason.
 func intToInt[S, D integer](dst []D, src []S) {
 	dst = dst[:len(src)]
+	for len(src) >= 8 {
+		d, s := dst[:8:8], src[:8:8]
+		d[0], d[1], d[2], d[3] = D(s[0]), D(s[1]), D(s[2]), D(s[3])
+		d[4], d[5], d[6], d[7] = D(s[4]), D(s[5]), D(s[6]), D(s[7])
+		dst, src = dst[8:], src[8:]
+	}
 	for i, v := range src {
 		dst[i] = D(v)
 	}
@@ -109,13 +121,23 @@ func intToInt[S, D integer](dst []D, src []S) {
 
 func numToBool[S integer | float](dst []uint8, src []S) {
 	dst = dst[:len(src)]
-	for i, v := range src {
-		var b uint8
-		if v != 0 { // NaN too; -0.0 is zero
-			b = 1
-		}
-		dst[i] = b
+	for len(src) >= 4 { // unrolled: see intToInt
+		d, s := dst[:4:4], src[:4:4]
+		d[0], d[1], d[2], d[3] = nonzero(s[0]), nonzero(s[1]), nonzero(s[2]), nonzero(s[3])
+		dst, src = dst[4:], src[4:]
 	}
+	for i, v := range src {
+		dst[i] = nonzero(v)
+	}
+}
+
+// nonzero is 1 for v != 0 (NaN too; -0.0 is zero), else 0.
+func nonzero[S integer | float](v S) uint8 {
+	var b uint8
+	if v != 0 {
+		b = 1
+	}
+	return b
 }
 
 // boolToNum gives 1 for every nonzero byte. To floats: (v + 255) >> 8
@@ -128,17 +150,23 @@ func boolToNum[D integer | float](dst []D, src []uint8) {
 	var z D
 	switch any(z).(type) {
 	case float32, float64:
+		for len(src) >= 4 { // unrolled: see intToInt
+			d, s := dst[:4:4], src[:4:4]
+			d[0], d[1], d[2], d[3] = D((uint32(s[0])+0xFF)>>8), D((uint32(s[1])+0xFF)>>8), D((uint32(s[2])+0xFF)>>8), D((uint32(s[3])+0xFF)>>8)
+			dst, src = dst[4:], src[4:]
+		}
 		for i, v := range src {
 			dst[i] = D((uint32(v) + 0xFF) >> 8)
 		}
 		return
 	}
+	for len(src) >= 4 {
+		d, s := dst[:4:4], src[:4:4]
+		d[0], d[1], d[2], d[3] = D(nonzero(s[0])), D(nonzero(s[1])), D(nonzero(s[2])), D(nonzero(s[3]))
+		dst, src = dst[4:], src[4:]
+	}
 	for i, v := range src {
-		var d D
-		if v != 0 {
-			d = 1
-		}
-		dst[i] = d
+		dst[i] = D(nonzero(v))
 	}
 }
 
@@ -149,6 +177,11 @@ func floatToInt[S float, D integer](dst []D, src []S) {
 		return
 	}
 	dst = dst[:len(src)]
+	for len(src) >= 4 { // unrolled: see intToInt
+		d, s := dst[:4:4], src[:4:4]
+		d[0], d[1], d[2], d[3] = D(truncWrap(float64(s[0]))), D(truncWrap(float64(s[1]))), D(truncWrap(float64(s[2]))), D(truncWrap(float64(s[3])))
+		dst, src = dst[4:], src[4:]
+	}
 	for i, v := range src {
 		dst[i] = D(truncWrap(float64(v)))
 	}
@@ -163,10 +196,20 @@ func f32ToInt[D integer](dst []D, src []uint32) {
 	dst = dst[:len(src)]
 	var z D
 	if unsafe.Sizeof(z) <= 4 {
+		for len(src) >= 4 { // unrolled: see intToInt
+			d, s := dst[:4:4], src[:4:4]
+			d[0], d[1], d[2], d[3] = D(f32ToNarrowInt(s[0])), D(f32ToNarrowInt(s[1])), D(f32ToNarrowInt(s[2])), D(f32ToNarrowInt(s[3]))
+			dst, src = dst[4:], src[4:]
+		}
 		for i, x := range src {
 			dst[i] = D(f32ToNarrowInt(x))
 		}
 		return
+	}
+	for len(src) >= 4 {
+		d, s := dst[:4:4], src[:4:4]
+		d[0], d[1], d[2], d[3] = D(f32ToWideInt(s[0])), D(f32ToWideInt(s[1])), D(f32ToWideInt(s[2])), D(f32ToWideInt(s[3]))
+		dst, src = dst[4:], src[4:]
 	}
 	for i, x := range src {
 		dst[i] = D(f32ToWideInt(x))
@@ -237,6 +280,12 @@ func intToF32[S integer](dst []float32, src []S) {
 	dst = dst[:len(src)]
 	var z S
 	if unsafe.Sizeof(z) <= 4 {
+		for len(src) >= 4 { // unrolled: see intToInt
+			p, q := dst[:4:4], src[:4:4]
+			p[0], p[1] = float32(float64(q[0])), float32(float64(q[1]))
+			p[2], p[3] = float32(float64(q[2])), float32(float64(q[3]))
+			dst, src = dst[4:], src[4:]
+		}
 		for i, v := range src {
 			dst[i] = float32(float64(v))
 		}
@@ -244,15 +293,26 @@ func intToF32[S integer](dst []float32, src []S) {
 	}
 	signed := signedInt[S]()
 	if hwIntToFloat && signed {
+		for len(src) >= 4 { // unrolled: see intToInt
+			p, q := dst[:4:4], src[:4:4]
+			p[0], p[1] = float32(int64(q[0])), float32(int64(q[1]))
+			p[2], p[3] = float32(int64(q[2])), float32(int64(q[3]))
+			dst, src = dst[4:], src[4:]
+		}
 		for i, v := range src {
 			dst[i] = float32(int64(v))
 		}
 		return
 	}
 	if hwIntToFloat {
+		for len(src) >= 4 { // unrolled: see intToInt
+			p, q := dst[:4:4], src[:4:4]
+			p[0], p[1] = u64ToF32HW(uint64(q[0])), u64ToF32HW(uint64(q[1]))
+			p[2], p[3] = u64ToF32HW(uint64(q[2])), u64ToF32HW(uint64(q[3]))
+			dst, src = dst[4:], src[4:]
+		}
 		for i, v := range src {
-			h := uint64(v) >> 63 // from 2^63: halve, keeping the dropped bit as a sticky bit
-			dst[i] = float32(int64(uint64(v)>>h|uint64(v)&h)) * float32(1+h)
+			dst[i] = u64ToF32HW(uint64(v))
 		}
 		return
 	}
@@ -277,33 +337,75 @@ func intToF64[S integer](dst []float64, src []S) {
 	dst = dst[:len(src)]
 	var z S
 	if unsafe.Sizeof(z) <= 4 {
+		for len(src) >= 4 { // unrolled: see intToInt
+			p, q := dst[:4:4], src[:4:4]
+			p[0], p[1] = float64(q[0]), float64(q[1])
+			p[2], p[3] = float64(q[2]), float64(q[3])
+			dst, src = dst[4:], src[4:]
+		}
 		for i, v := range src {
 			dst[i] = float64(v)
 		}
 		return
 	}
 	if hwIntToFloat && signedInt[S]() {
+		for len(src) >= 4 { // unrolled: see intToInt
+			p, q := dst[:4:4], src[:4:4]
+			p[0], p[1] = float64(int64(q[0])), float64(int64(q[1]))
+			p[2], p[3] = float64(int64(q[2])), float64(int64(q[3]))
+			dst, src = dst[4:], src[4:]
+		}
 		for i, v := range src {
 			dst[i] = float64(int64(v))
 		}
 		return
 	}
 	if hwIntToFloat {
+		for len(src) >= 4 { // unrolled: see intToInt
+			p, q := dst[:4:4], src[:4:4]
+			p[0], p[1] = u64ToF64HW(uint64(q[0])), u64ToF64HW(uint64(q[1]))
+			p[2], p[3] = u64ToF64HW(uint64(q[2])), u64ToF64HW(uint64(q[3]))
+			dst, src = dst[4:], src[4:]
+		}
 		for i, v := range src {
-			h := uint64(v) >> 63 // as in intToF32
-			dst[i] = float64(int64(uint64(v)>>h|uint64(v)&h)) * float64(1+h)
+			dst[i] = u64ToF64HW(uint64(v))
 		}
 		return
 	}
 	if signedInt[S]() {
+		for len(src) >= 4 { // unrolled: see intToInt
+			p, q := dst[:4:4], src[:4:4]
+			p[0], p[1] = float64(int32(int64(q[0])>>32))*0x1p32+float64(uint32(q[0])), float64(int32(int64(q[1])>>32))*0x1p32+float64(uint32(q[1]))
+			p[2], p[3] = float64(int32(int64(q[2])>>32))*0x1p32+float64(uint32(q[2])), float64(int32(int64(q[3])>>32))*0x1p32+float64(uint32(q[3]))
+			dst, src = dst[4:], src[4:]
+		}
 		for i, v := range src {
 			dst[i] = float64(int32(int64(v)>>32))*0x1p32 + float64(uint32(v))
 		}
 		return
 	}
+	for len(src) >= 4 { // unrolled: see intToInt
+		p, q := dst[:4:4], src[:4:4]
+		p[0], p[1] = float64(uint32(uint64(q[0])>>32))*0x1p32+float64(uint32(q[0])), float64(uint32(uint64(q[1])>>32))*0x1p32+float64(uint32(q[1]))
+		p[2], p[3] = float64(uint32(uint64(q[2])>>32))*0x1p32+float64(uint32(q[2])), float64(uint32(uint64(q[3])>>32))*0x1p32+float64(uint32(q[3]))
+		dst, src = dst[4:], src[4:]
+	}
 	for i, v := range src {
 		dst[i] = float64(uint32(uint64(v)>>32))*0x1p32 + float64(uint32(v))
 	}
+}
+
+// u64ToF32HW and u64ToF64HW convert by the hardware's signed conversion:
+// from 2^63 the value is halved, its dropped bit kept as a sticky bit (one
+// rounding), then doubled exactly.
+func u64ToF32HW(u uint64) float32 {
+	h := u >> 63
+	return float32(int64(u>>h|u&h)) * float32(1+h)
+}
+
+func u64ToF64HW(u uint64) float64 {
+	h := u >> 63
+	return float64(int64(u>>h|u&h)) * float64(1+h)
 }
 
 func f32ToF64Slice(dst []float64, src []float32) {

@@ -142,6 +142,12 @@ func f32ToF8(x uint32, p *float8Params) uint8 {
 
 func float32ToFloat16Generic(dst []uint16, src []float32) {
 	dst = dst[:len(src)]
+	for len(src) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+		d, s := dst[:4:4], src[:4:4]
+		d[0], d[1] = f32ToF16Table(math.Float32bits(s[0])), f32ToF16Table(math.Float32bits(s[1]))
+		d[2], d[3] = f32ToF16Table(math.Float32bits(s[2])), f32ToF16Table(math.Float32bits(s[3]))
+		dst, src = dst[4:], src[4:]
+	}
 	for i, v := range src {
 		dst[i] = f32ToF16Table(math.Float32bits(v))
 	}
@@ -228,6 +234,12 @@ func widenF16Table() *[65536]uint32 {
 
 func float32ToBFloat16Generic(dst []uint16, src []float32) {
 	dst = dst[:len(src)]
+	for len(src) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+		d, s := dst[:4:4], src[:4:4]
+		d[0], d[1] = f32ToBF16(math.Float32bits(s[0])), f32ToBF16(math.Float32bits(s[1]))
+		d[2], d[3] = f32ToBF16(math.Float32bits(s[2])), f32ToBF16(math.Float32bits(s[3]))
+		dst, src = dst[4:], src[4:]
+	}
 	for i, v := range src {
 		dst[i] = f32ToBF16(math.Float32bits(v))
 	}
@@ -235,6 +247,12 @@ func float32ToBFloat16Generic(dst []uint16, src []float32) {
 
 func bfloat16ToFloat32Generic(dst []float32, src []uint16) {
 	dst = dst[:len(src)]
+	for len(src) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+		d, s := dst[:4:4], src[:4:4]
+		d[0], d[1] = math.Float32frombits(bf16ToF32(s[0])), math.Float32frombits(bf16ToF32(s[1]))
+		d[2], d[3] = math.Float32frombits(bf16ToF32(s[2])), math.Float32frombits(bf16ToF32(s[3]))
+		dst, src = dst[4:], src[4:]
+	}
 	for i, b := range src {
 		dst[i] = math.Float32frombits(bf16ToF32(b))
 	}
@@ -389,6 +407,12 @@ func narrowF8Bits(dst []uint8, src []uint32, p *float8Params) {
 
 func float8ToFloat32Generic(dst []float32, src []uint8, table *[256]uint32) {
 	dst = dst[:len(src)]
+	for len(src) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+		d, s := dst[:4:4], src[:4:4]
+		d[0], d[1] = math.Float32frombits(table[s[0]]), math.Float32frombits(table[s[1]])
+		d[2], d[3] = math.Float32frombits(table[s[2]]), math.Float32frombits(table[s[3]])
+		dst, src = dst[4:], src[4:]
+	}
 	for i, b := range src {
 		dst[i] = math.Float32frombits(table[b])
 	}
@@ -601,15 +625,19 @@ func float32ToInt4Generic(dst []uint8, src []float32) {
 	}
 }
 
-func lut8Generic(dst []uint8, src []uint8, table *[256]uint8) {
-	dst = dst[:len(src)]
-	for i, b := range src {
-		dst[i] = table[b]
-	}
-}
+func lut8Generic(dst []uint8, src []uint8, table *[256]uint8) { lutGeneric(dst, src, table) }
 
-func lut16Generic(dst []uint16, src []uint8, table *[256]uint16) {
+func lut16Generic(dst []uint16, src []uint8, table *[256]uint16) { lutGeneric(dst, src, table) }
+
+// lutGeneric sets dst[i] = table[src[i]], unrolled as intToInt
+// (classic_generic.go) says why.
+func lutGeneric[D uint8 | uint16](dst []D, src []uint8, table *[256]D) {
 	dst = dst[:len(src)]
+	for len(src) >= 4 {
+		d, s := dst[:4:4], src[:4:4]
+		d[0], d[1], d[2], d[3] = table[s[0]], table[s[1]], table[s[2]], table[s[3]]
+		dst, src = dst[4:], src[4:]
+	}
 	for i, b := range src {
 		dst[i] = table[b]
 	}

@@ -116,14 +116,32 @@ func intToBF16[S integer](dst []uint16, src []S) {
 	var z S
 	switch { // one loop per kind, so that each inlines its helpers
 	case unsafe.Sizeof(z) <= 4:
+		for len(src) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+			p, q := dst[:4:4], src[:4:4]
+			p[0], p[1] = bf16OfIntF64(float64(q[0])), bf16OfIntF64(float64(q[1]))
+			p[2], p[3] = bf16OfIntF64(float64(q[2])), bf16OfIntF64(float64(q[3]))
+			dst, src = dst[4:], src[4:]
+		}
 		for i, v := range src {
 			dst[i] = bf16OfIntF64(float64(v)) // exact
 		}
 	case signedInt[S]():
+		for len(src) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+			p, q := dst[:4:4], src[:4:4]
+			p[0], p[1] = bf16OfIntF64(i64ToF64Odd(int64(q[0]))), bf16OfIntF64(i64ToF64Odd(int64(q[1])))
+			p[2], p[3] = bf16OfIntF64(i64ToF64Odd(int64(q[2]))), bf16OfIntF64(i64ToF64Odd(int64(q[3])))
+			dst, src = dst[4:], src[4:]
+		}
 		for i, v := range src {
 			dst[i] = bf16OfIntF64(i64ToF64Odd(int64(v)))
 		}
 	default:
+		for len(src) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+			p, q := dst[:4:4], src[:4:4]
+			p[0], p[1] = bf16OfIntF64(u64ToF64Odd(uint64(q[0]))), bf16OfIntF64(u64ToF64Odd(uint64(q[1])))
+			p[2], p[3] = bf16OfIntF64(u64ToF64Odd(uint64(q[2]))), bf16OfIntF64(u64ToF64Odd(uint64(q[3])))
+			dst, src = dst[4:], src[4:]
+		}
 		for i, v := range src {
 			dst[i] = bf16OfIntF64(u64ToF64Odd(uint64(v)))
 		}
@@ -192,34 +210,76 @@ func halfToWideBy[D int32 | uint32 | int64 | uint64 | float64](d []D, s []uint16
 	d = d[:len(s)]
 	switch d := any(d).(type) {
 	case []float64:
+		for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+			p, q := d[:4:4], s[:4:4]
+			p[0], p[1] = math.Float64frombits(f32ToF64Bits(widenHalf(q[0], t))), math.Float64frombits(f32ToF64Bits(widenHalf(q[1], t)))
+			p[2], p[3] = math.Float64frombits(f32ToF64Bits(widenHalf(q[2], t))), math.Float64frombits(f32ToF64Bits(widenHalf(q[3], t)))
+			d, s = d[4:], s[4:]
+		}
 		for i, h := range s {
 			d[i] = math.Float64frombits(f32ToF64Bits(widenHalf(h, t)))
 		}
 	case []int64:
 		if t != nil { // FLOAT16: below 2^16, where f32ToNarrowInt's rule is f32ToWideInt's, in fewer steps
+			for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+				p, q := d[:4:4], s[:4:4]
+				p[0], p[1] = f32ToNarrowInt(t[q[0]]), f32ToNarrowInt(t[q[1]])
+				p[2], p[3] = f32ToNarrowInt(t[q[2]]), f32ToNarrowInt(t[q[3]])
+				d, s = d[4:], s[4:]
+			}
 			for i, h := range s {
 				d[i] = f32ToNarrowInt(t[h])
 			}
 			return
+		}
+		for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+			p, q := d[:4:4], s[:4:4]
+			p[0], p[1] = int64(f32ToWideInt(widenHalf(q[0], t))), int64(f32ToWideInt(widenHalf(q[1], t)))
+			p[2], p[3] = int64(f32ToWideInt(widenHalf(q[2], t))), int64(f32ToWideInt(widenHalf(q[3], t)))
+			d, s = d[4:], s[4:]
 		}
 		for i, h := range s {
 			d[i] = int64(f32ToWideInt(widenHalf(h, t)))
 		}
 	case []uint64:
 		if t != nil { // as for INT64
+			for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+				p, q := d[:4:4], s[:4:4]
+				p[0], p[1] = uint64(f32ToNarrowInt(t[q[0]])), uint64(f32ToNarrowInt(t[q[1]]))
+				p[2], p[3] = uint64(f32ToNarrowInt(t[q[2]])), uint64(f32ToNarrowInt(t[q[3]]))
+				d, s = d[4:], s[4:]
+			}
 			for i, h := range s {
 				d[i] = uint64(f32ToNarrowInt(t[h]))
 			}
 			return
 		}
+		for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+			p, q := d[:4:4], s[:4:4]
+			p[0], p[1] = f32ToWideInt(widenHalf(q[0], t)), f32ToWideInt(widenHalf(q[1], t))
+			p[2], p[3] = f32ToWideInt(widenHalf(q[2], t)), f32ToWideInt(widenHalf(q[3], t))
+			d, s = d[4:], s[4:]
+		}
 		for i, h := range s {
 			d[i] = f32ToWideInt(widenHalf(h, t))
 		}
 	case []int32:
+		for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+			p, q := d[:4:4], s[:4:4]
+			p[0], p[1] = int32(f32ToNarrowInt(widenHalf(q[0], t))), int32(f32ToNarrowInt(widenHalf(q[1], t)))
+			p[2], p[3] = int32(f32ToNarrowInt(widenHalf(q[2], t))), int32(f32ToNarrowInt(widenHalf(q[3], t)))
+			d, s = d[4:], s[4:]
+		}
 		for i, h := range s {
 			d[i] = int32(f32ToNarrowInt(widenHalf(h, t)))
 		}
 	case []uint32:
+		for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+			p, q := d[:4:4], s[:4:4]
+			p[0], p[1] = uint32(f32ToNarrowInt(widenHalf(q[0], t))), uint32(f32ToNarrowInt(widenHalf(q[1], t)))
+			p[2], p[3] = uint32(f32ToNarrowInt(widenHalf(q[2], t))), uint32(f32ToNarrowInt(widenHalf(q[3], t)))
+			d, s = d[4:], s[4:]
+		}
 		for i, h := range s {
 			d[i] = uint32(f32ToNarrowInt(widenHalf(h, t)))
 		}
