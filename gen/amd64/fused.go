@@ -572,7 +572,7 @@ func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
 //	          significand bits); NaN: e = 0xFF and l & 0xFE ≠ 0.
 //
 // 17 (FLOAT16) and 22 (BFLOAT16) instructions per 64 elements where the
-// 16-bit lanes (f4TableHalf) took 30.
+// 16-bit lanes (a 64-entry VPERMI2W table of codes) took 30.
 func halfToF4Bytes(a *Asm, bf16 bool, dst, src, n GPVirtual) {
 	a.Needs("AVX512VBMI") // VPERMB, VPERMI2B, VPERMT2B
 	name := "f16f4codes"
@@ -712,7 +712,7 @@ func halfF4Table(bf16 bool) []byte {
 //
 // AVX2 compares with signed VPCMPGTW (ab ≤ 0x7FFF), 18 instructions per 16
 // elements where saturating subtractions clamped to 1 took 20; AVX-512
-// looks the codes up instead (f4TableHalf).
+// converts in bytes instead (halfToF4Bytes).
 func f4FromHalf(mant, bias int) func(a *Asm) func(h VecVirtual) VecVirtual {
 	drop := mant - 1
 	bits := func(v float64) uint16 { // v's bits in the format (v a power of two times 1 or 1.5)
@@ -724,7 +724,7 @@ func f4FromHalf(mant, bias int) func(a *Asm) func(h VecVirtual) VecVirtual {
 	add := uint16(1<<(drop-1) - 1 - (2*bias-2)<<drop) // wraps: ab + add is signed
 	return func(a *Asm) func(h VecVirtual) VecVirtual {
 		if a.isa == AVX512 {
-			return f4TableHalf(a, mant, bits(0.25), inf)
+			panic("f4FromHalf: AVX-512 converts FLOAT16 and BFLOAT16 in bytes (halfToF4Bytes)")
 		}
 		abs, lsb, addc := a.splat16(0x7FFF), a.splat16(1), a.splat16(add)
 		q, t3 := a.splat16(bits(0.25)), a.splat16(bits(0.75)-1)
@@ -753,51 +753,6 @@ func f4FromHalf(mant, bias int) func(a *Asm) func(h VecVirtual) VecVirtual {
 			a.signBit3(t, eight, r)
 			return r
 		}
-	}
-}
-
-// f4TableHalf is f4FromHalf on AVX-512: a 64-entry table of codes
-// (VPERMI2W: BW, where VPERMB would need VBMI, which every fused stage of
-// the family would then require). Only magnitudes from 0.25 (bits q) below 8 need telling
-// apart: t = ab - q, saturated at 0 and clamped to the last bits below 8
-// (every larger value, ±Inf included, saturates to 6, code 7, as 7.9 does),
-// keeps 5 binades. FLOAT4E2M1 rounds them at their second mantissa bit at
-// the finest (the ties 1.25 and 1.75), so the code is a function of
-// t >> (mant-2), 5 bits, and whether any bit below is set, bit 5: the
-// index of each word. NaN (ab > inf) takes 8 and the sign goes to
-// bit 3, as in f4FromHalf. 12 instructions per 32 elements against 16.
-func f4TableHalf(a *Asm, mant int, q, inf uint16) func(h VecVirtual) VecVirtual {
-	sh := mant - 2
-	top := uint16(20<<sh - 1)          // the last t below 8 (binade 4, both bits set)
-	decode := func(b uint16) float64 { // a normal magnitude of the format
-		e := int(b >> mant)
-		m := float64(b&(1<<mant-1)) / float64(int(1)<<mant)
-		return math.Ldexp(1+m, e-(int(q>>mant)+2)) // q's exponent is that of 0.25
-	}
-	var tab [64]uint16
-	for j := range tab {
-		t := uint16(min(j&31, 19))<<sh | uint16(j>>5) // the sticky bit as one unit
-		tab[j] = uint16(f4Code(decode(q + t)))
-	}
-	codes0 := a.ConstWords(fmt.Sprintf("f4codes%d", mant), tab[:32])
-	codes1 := a.ConstWords(fmt.Sprintf("f4codes%dhi", mant), tab[32:])
-	abs, qc, topc, low := a.splat16(0x7FFF), a.splat16(q), a.splat16(top), a.splat16(1<<sh-1)
-	stickyc, infc, eight := a.splat16(32), a.splat16(inf), a.splat16(8)
-	return func(h VecVirtual) VecVirtual {
-		ab, t, r := a.Vec(), a.Vec(), a.Vec()
-		a.VPANDD(abs, h, ab)
-		a.VPSUBUSW(qc, ab, t)
-		a.VPMINUW(topc, t, t)
-		a.VPSRLW(U8(sh), t, r)
-		st, nan := a.K(), a.K()
-		a.VPTESTMW(low, t, st)
-		a.VPADDW(stickyc, r, st, r)
-		a.VPERMI2W(codes1, codes0, r)
-		a.VPCMPUW(U8(cmpGT), infc, ab, nan)
-		a.VMOVDQU16(eight, nan, r)
-		a.VPSRLW(U8(12), h, t)
-		a.signBit3(t, eight, r)
-		return r
 	}
 }
 
