@@ -76,7 +76,11 @@ func finerShape(t []uint8, whole bool) *finer8Params {
 					p.limit = max(p.limit, t[m])
 				}
 			}
-			p.pre = uint8((int(p.limit) + 1<<shift - 1) >> shift)
+			pre := (int(p.limit) + 1<<shift - 1) >> shift
+			if pre<<shift > 0xFF { // the kernel's word shift would carry into the next byte
+				continue
+			}
+			p.pre = uint8(pre)
 			for base := max(0, m1-15); base <= m1; base++ {
 				p.base = uint8(base)
 				for i := range 16 {
