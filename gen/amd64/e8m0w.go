@@ -54,8 +54,7 @@ func e8m0W(a *Asm, from e8m0Source) {
 	a.VPBROADCASTW(d, dW)
 	a.VPBROADCASTW(k, kW)
 	abs, cap, nanT, ff := a.Const16(0x7FFF), a.Const16(0xFE), a.Const16(0x7F80), a.Const16(0xFF)
-	bf16 := from.name == "bf16"
-	hasNaN := from.name == "f16" || bf16
+	bf16 := from.name == "bf16" // else FLOAT16
 
 	var sub0, sub1, subT VecVirtual
 	if bf16 {
@@ -105,11 +104,9 @@ func e8m0W(a *Asm, from e8m0Source) {
 		a.VPSRLW(U8(7), e, e)
 		a.VPMINUW(cap, e, e)
 		a.VPADDW(dW, e, e)
-		if hasNaN {
-			isNaN := a.K()
-			a.VPCMPUW(U8(cmpGT), nanT, ab, isNaN)
-			a.VMOVDQU16(ff, isNaN, e)
-		}
+		isNaN := a.K()
+		a.VPCMPUW(U8(cmpGT), nanT, ab, isNaN)
+		a.VMOVDQU16(ff, isNaN, e)
 		if bf16 {
 			isSub, c := a.K(), a.Vec()
 			a.VPCMPUW(U8(cmpLT), subT, ab, isSub)

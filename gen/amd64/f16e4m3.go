@@ -142,8 +142,7 @@ func e4m3SubnormalTable(bias int, fnuz bool) struct {
 	mn := (16 - bias) << 10 // FLOAT16 bits of 2^(1-bias)
 	code := func(t int) byte {
 		h := mn - 0x1000 + t
-		v := math.Ldexp(float64(0x400|h&0x3FF), h>>10-25) // a normal FLOAT16
-		c := byte(math.RoundToEven(math.Ldexp(v, 2+bias)))
+		c := byte(math.RoundToEven(math.Ldexp(f16Value(h), 2+bias)))
 		if fnuz && c != 0 {
 			c |= 0x80
 		}

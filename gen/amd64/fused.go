@@ -661,20 +661,23 @@ func halfF4Key(bf16 bool, h int) int {
 	return k
 }
 
+// f16Value is the value of the finite FLOAT16 magnitude h.
+func f16Value(h int) float64 {
+	e, m := h>>10, h&0x3FF
+	if e == 0 {
+		return math.Ldexp(float64(m), -24)
+	}
+	return math.Ldexp(float64(0x400|m), e-25)
+}
+
 // halfF4Table is halfToF4Bytes's table: entry i is the FLOAT4E2M1
 // magnitude code of a value with key i (entries no input reaches hold 7).
 // It panics unless the kernel's keys give f4Code for every finite magnitude
 // of the format.
 func halfF4Table(bf16 bool) []byte {
-	value := func(h int) float64 { // a finite magnitude
-		if bf16 {
-			return float64(math.Float32frombits(uint32(h) << 16))
-		}
-		e, m := h>>10, h&0x3FF
-		if e == 0 {
-			return math.Ldexp(float64(m), -24)
-		}
-		return math.Ldexp(float64(0x400|m), e-25)
+	value := f16Value
+	if bf16 {
+		value = func(h int) float64 { return float64(math.Float32frombits(uint32(h) << 16)) }
 	}
 	tab := make([]byte, 64)
 	for i := range tab {

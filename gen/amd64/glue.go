@@ -42,19 +42,30 @@ func (u stageISA) pass(names map[string]ISA) func(fn *ir.Function) error {
 		if !ok {
 			return nil
 		}
-		for _, x := range fn.ISA {
-			if x == "MMX+" {
-				continue // SFENCE's extension (not used here), on every x86-64
-			}
-			if _, known := cpuFlags[x]; !known {
-				return fmt.Errorf("%s uses %s, which glue.go cannot check", fn.Name, x)
-			}
+		exts, err := checkedExts(fn)
+		for _, x := range exts {
 			if !slices.Contains(u[isa], x) {
 				u[isa] = append(u[isa], x)
 			}
 		}
-		return nil
+		return err
 	}
+}
+
+// checkedExts returns the extensions fn uses (as avo reports them) that
+// the CPU must be asked for, or an error naming one glue.go cannot check.
+func checkedExts(fn *ir.Function) ([]string, error) {
+	var exts []string
+	for _, x := range fn.ISA {
+		if x == "MMX+" {
+			continue // SFENCE's extension (not used here), on every x86-64
+		}
+		if _, known := cpuFlags[x]; !known {
+			return nil, fmt.Errorf("%s uses %s, which glue.go cannot check", fn.Name, x)
+		}
+		exts = append(exts, x)
+	}
+	return exts, nil
 }
 
 // cond returns the Go condition that the CPU has every extension family
@@ -71,18 +82,9 @@ func (u funcISA) pass(names map[string]ISA) func(fn *ir.Function) error {
 		if _, ok := names[fn.Name]; !ok {
 			return nil
 		}
-		for _, x := range fn.ISA {
-			if x == "MMX+" {
-				continue
-			}
-			if _, known := cpuFlags[x]; !known {
-				return fmt.Errorf("%s uses %s, which glue.go cannot check", fn.Name, x)
-			}
-			if !slices.Contains(u[fn.Name], x) {
-				u[fn.Name] = append(u[fn.Name], x)
-			}
-		}
-		return nil
+		exts, err := checkedExts(fn)
+		u[fn.Name] = exts
+		return err
 	}
 }
 
