@@ -20505,186 +20505,223 @@ TEXT ·f16ToE4M3AVX512(SB), NOSPLIT, $0-32
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
-	MOVL         4(BX), SI
-	SUBL         $0x00000380, SI
-	SHLL         $0x07, SI
-	NEGL         SI
-	ADDL         $0x3e, SI
-	VPBROADCASTW SI, Z0
-	MOVL         20(BX), SI
-	SHLL         $0x06, SI
-	ADDL         $0x0000803f, SI
-	VPBROADCASTW SI, Z1
-	MOVL         24(BX), SI
-	SHLL         $0x08, SI
-	VPBROADCASTW SI, Z2
-	MOVL         8(BX), SI
-	SHRL         $0x17, SI
-	SUBL         $0x70, SI
-	SHLL         $0x0a, SI
-	VPBROADCASTW SI, Z3
-	MOVL         $0x10001000, SI
+	VPBROADCASTB 20(BX), Z0
+	VPBROADCASTB 24(BX), Z1
+	MOVL         $0x01010101, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x80808080, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x7e7e7e7e, SI
 	VPBROADCASTD SI, Z4
-	VPSUBW       Z4, Z3, Z4
-	MOVL         $0x7fff7fff, SI
+	MOVL         $0xf8f8f8f8, SI
 	VPBROADCASTD SI, Z5
-	MOVL         $0x00010001, SI
+	MOVL         $0x20202020, SI
 	VPBROADCASTD SI, Z6
-	MOVL         $0x80008000, SI
-	VPBROADCASTD SI, Z7
-	MOVL         $0x7c007c00, SI
-	VPBROADCASTD SI, Z8
-	MOVL         $0x00ff00ff, SI
-	VPBROADCASTD SI, Z9
-	MOVL         $0x01000100, SI
+	VMOVDQU64    oddbytes<>+0(SB), Z7
+	VMOVDQU64    evenbytes<>+0(SB), Z8
+	VMOVDQU64    e4m3fnsubnormals<>+0(SB), Z9
+	MOVL         $0x40404040, SI
 	VPBROADCASTD SI, Z10
-	VMOVDQU64    oddbytes<>+0(SB), Z11
+	MOVL         $0x3f3f3f3f, SI
+	VPBROADCASTD SI, Z11
+	MOVL         $0x28282828, SI
+	VPBROADCASTD SI, Z12
+	VMOVDQU64    e4m3fnuzsubnormals<>+0(SB), Z13
+	MOVL         $0x38383838, SI
+	VPBROADCASTD SI, Z14
+	MOVL         $0x37373737, SI
+	VPBROADCASTD SI, Z15
+	MOVL         $0x20202020, SI
+	VPBROADCASTD SI, Z16
+	MOVBLZX      20(BX), SI
+	MOVBLZX      24(BX), DI
 	CMPL         28(BX), $0x00
 	JE           fnuz
-	VMOVDQU64    e4m3fnsubnormals<>+0(SB), Z12
-	VMOVDQU64    e4m3fnsubnormalshi<>+0(SB), Z13
+	CMPL         SI, DI
+	JE           fn_clamped
 
-single:
+fn_single:
 	CMPQ       DX, $0x00000040
-	JB         tail
-	VMOVDQU64  (CX), Z14
-	VPANDD     Z5, Z14, Z15
-	VPSRLW     $0x07, Z15, Z16
-	VPTERNLOGD $0xea, Z0, Z6, Z16
-	VPAVGW     Z16, Z15, Z16
-	VPMINUW    Z1, Z16, Z16
-	VPSLLW     $0x02, Z16, Z16
-	VPCMPUW    $0x06, Z8, Z15, K1
-	VPCMPUW    $0x01, Z3, Z15, K2
-	VMOVDQU16  Z2, K1, Z16
-	VPSUBUSW   Z4, Z15, Z15
-	VPSLLW     $0x03, Z15, Z15
-	VPADDW     Z9, Z15, Z17
-	VPTERNLOGD $0xf8, Z10, Z17, Z15
-	VPERMI2B   Z13, Z12, Z15
-	VMOVDQU16  Z15, K2, Z16
-	VPTERNLOGD $0xf8, Z7, Z14, Z16
-	VMOVDQU64  64(CX), Z14
-	VPANDD     Z5, Z14, Z15
-	VPSRLW     $0x07, Z15, Z17
-	VPTERNLOGD $0xea, Z0, Z6, Z17
-	VPAVGW     Z17, Z15, Z17
-	VPMINUW    Z1, Z17, Z17
-	VPSLLW     $0x02, Z17, Z17
-	VPCMPUW    $0x06, Z8, Z15, K1
-	VPCMPUW    $0x01, Z3, Z15, K2
-	VMOVDQU16  Z2, K1, Z17
-	VPSUBUSW   Z4, Z15, Z15
-	VPSLLW     $0x03, Z15, Z15
-	VPADDW     Z9, Z15, Z18
-	VPTERNLOGD $0xf8, Z10, Z18, Z15
-	VPERMI2B   Z13, Z12, Z15
-	VMOVDQU16  Z15, K2, Z17
-	VPTERNLOGD $0xf8, Z7, Z14, Z17
-	VPERMT2B   Z17, Z11, Z16
-	VMOVDQU64  Z16, (AX)
+	JB         fn_tail
+	VMOVDQU64  (CX), Z13
+	VPSLLW     $0x01, Z13, Z14
+	VMOVDQU64  64(CX), Z15
+	VPSLLW     $0x01, Z15, Z16
+	VMOVDQA64  Z7, Z17
+	VPERMI2B   Z16, Z14, Z17
+	VPERMT2B   Z16, Z8, Z14
+	VPERMT2B   Z15, Z7, Z13
+	VMOVDQA64  Z4, Z15
+	VPTERNLOGD $0xf8, Z2, Z17, Z15
+	VPAVGB     Z15, Z14, Z15
+	VPMOVB2M   Z15, K1
+	VPSUBUSB   Z10, Z17, Z15
+	VPSUBUSB   Z11, Z17, K1, Z15
+	VPMINUB    Z0, Z15, Z15
+	VPMINUB    Z2, Z14, Z14
+	VPSUBB     Z12, Z17, Z16
+	VPCMPUB    $0x01, Z6, Z16, K1
+	VPADDB     Z17, Z17, Z16
+	VPORD      Z14, Z16, Z16
+	VPERMB     Z9, Z16, K1, Z15
+	VPADDUSB   Z14, Z17, Z14
+	VPCMPUB    $0x06, Z5, Z14, K1
+	VMOVDQU8   Z1, K1, Z15
+	VPTERNLOGD $0xf8, Z3, Z13, Z15
+	VMOVDQU64  Z15, (AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, DX
-	JMP        single
+	JMP        fn_single
 
-tail:
+fn_tail:
 	TESTQ       DX, DX
-	JZ          done
+	JZ          fn_done
 	MOVQ        DX, BX
 	MOVQ        $-1, SI
 	BZHIQ       BX, SI, SI
 	KMOVQ       SI, K1
-	VMOVDQU16.Z (CX), K1, Z14
-	VPANDD      Z5, Z14, Z15
-	VPSRLW      $0x07, Z15, Z16
-	VPTERNLOGD  $0xea, Z0, Z6, Z16
-	VPAVGW      Z16, Z15, Z16
-	VPMINUW     Z1, Z16, Z16
-	VPSLLW      $0x02, Z16, Z16
-	VPCMPUW     $0x06, Z8, Z15, K2
-	VPCMPUW     $0x01, Z3, Z15, K3
-	VMOVDQU16   Z2, K2, Z16
-	VPSUBUSW    Z4, Z15, Z15
-	VPSLLW      $0x03, Z15, Z15
-	VPADDW      Z9, Z15, Z17
-	VPTERNLOGD  $0xf8, Z10, Z17, Z15
-	VPERMI2B    Z13, Z12, Z15
-	VMOVDQU16   Z15, K3, Z16
-	VPTERNLOGD  $0xf8, Z7, Z14, Z16
+	VMOVDQU16.Z (CX), K1, Z13
+	VPSLLW      $0x01, Z13, Z14
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
 	SHRQ        $0x20, BX
 	KMOVQ       BX, K2
-	VMOVDQU16.Z 64(CX), K2, Z14
-	VPANDD      Z5, Z14, Z5
-	VPSRLW      $0x07, Z5, Z15
-	VPTERNLOGD  $0xea, Z0, Z6, Z15
-	VPAVGW      Z15, Z5, Z15
-	VPMINUW     Z1, Z15, Z15
-	VPSLLW      $0x02, Z15, Z15
-	VPCMPUW     $0x06, Z8, Z5, K2
-	VPCMPUW     $0x01, Z3, Z5, K3
-	VMOVDQU16   Z2, K2, Z15
-	VPSUBUSW    Z4, Z5, Z0
-	VPSLLW      $0x03, Z0, Z0
-	VPADDW      Z9, Z0, Z1
-	VPTERNLOGD  $0xf8, Z10, Z1, Z0
-	VPERMI2B    Z13, Z12, Z0
-	VMOVDQU16   Z0, K3, Z15
-	VPTERNLOGD  $0xf8, Z7, Z14, Z15
-	VPERMT2B    Z15, Z11, Z16
-	VMOVDQU8    Z16, K1, (AX)
+	VMOVDQU16.Z 64(CX), K2, Z15
+	VPSLLW      $0x01, Z15, Z16
+	VMOVDQA64   Z7, Z17
+	VPERMI2B    Z16, Z14, Z17
+	VPERMT2B    Z16, Z8, Z14
+	VPERMT2B    Z15, Z7, Z13
+	VMOVDQA64   Z4, Z4
+	VPTERNLOGD  $0xf8, Z2, Z17, Z4
+	VPAVGB      Z4, Z14, Z4
+	VPMOVB2M    Z4, K2
+	VPSUBUSB    Z10, Z17, Z4
+	VPSUBUSB    Z11, Z17, K2, Z4
+	VPMINUB     Z0, Z4, Z4
+	VPMINUB     Z2, Z14, Z0
+	VPSUBB      Z12, Z17, Z2
+	VPCMPUB     $0x01, Z6, Z2, K2
+	VPADDB      Z17, Z17, Z2
+	VPORD       Z0, Z2, Z2
+	VPERMB      Z9, Z2, K2, Z4
+	VPADDUSB    Z0, Z17, Z0
+	VPCMPUB     $0x06, Z5, Z0, K2
+	VMOVDQU8    Z1, K2, Z4
+	VPTERNLOGD  $0xf8, Z3, Z13, Z4
+	VMOVDQU8    Z4, K1, (AX)
 
-done:
+fn_done:
+	VZEROUPPER
+	RET
+
+fn_clamped:
+fn_clamped_single:
+	CMPQ       DX, $0x00000040
+	JB         fn_clamped_tail
+	VMOVDQU64  (CX), Z1
+	VPSLLW     $0x01, Z1, Z5
+	VMOVDQU64  64(CX), Z13
+	VPSLLW     $0x01, Z13, Z14
+	VMOVDQA64  Z7, Z15
+	VPERMI2B   Z14, Z5, Z15
+	VPERMT2B   Z14, Z8, Z5
+	VPERMT2B   Z13, Z7, Z1
+	VMOVDQA64  Z4, Z13
+	VPTERNLOGD $0xf8, Z2, Z15, Z13
+	VPAVGB     Z13, Z5, Z13
+	VPMOVB2M   Z13, K1
+	VPSUBUSB   Z10, Z15, Z13
+	VPSUBUSB   Z11, Z15, K1, Z13
+	VPMINUB    Z0, Z13, Z13
+	VPMINUB    Z2, Z5, Z5
+	VPSUBB     Z12, Z15, Z14
+	VPCMPUB    $0x01, Z6, Z14, K1
+	VPADDB     Z15, Z15, Z14
+	VPORD      Z5, Z14, Z14
+	VPERMB     Z9, Z14, K1, Z13
+	VPTERNLOGD $0xf8, Z3, Z1, Z13
+	VMOVDQU64  Z13, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        fn_clamped_single
+
+fn_clamped_tail:
+	TESTQ       DX, DX
+	JZ          fn_clamped_done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Z1
+	VPSLLW      $0x01, Z1, Z5
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x20, BX
+	KMOVQ       BX, K2
+	VMOVDQU16.Z 64(CX), K2, Z13
+	VPSLLW      $0x01, Z13, Z14
+	VMOVDQA64   Z7, Z15
+	VPERMI2B    Z14, Z5, Z15
+	VPERMT2B    Z14, Z8, Z5
+	VPERMT2B    Z13, Z7, Z1
+	VMOVDQA64   Z4, Z4
+	VPTERNLOGD  $0xf8, Z2, Z15, Z4
+	VPAVGB      Z4, Z5, Z4
+	VPMOVB2M    Z4, K2
+	VPSUBUSB    Z10, Z15, Z4
+	VPSUBUSB    Z11, Z15, K2, Z4
+	VPMINUB     Z0, Z4, Z4
+	VPMINUB     Z2, Z5, Z0
+	VPSUBB      Z12, Z15, Z2
+	VPCMPUB     $0x01, Z6, Z2, K2
+	VPADDB      Z15, Z15, Z2
+	VPORD       Z0, Z2, Z2
+	VPERMB      Z9, Z2, K2, Z4
+	VPTERNLOGD  $0xf8, Z3, Z1, Z4
+	VMOVDQU8    Z4, K1, (AX)
+
+fn_clamped_done:
 	VZEROUPPER
 	RET
 
 fnuz:
-	VMOVDQU64 e4m3fnuzsubnormals<>+0(SB), Z12
-	VMOVDQU64 e4m3fnuzsubnormalshi<>+0(SB), Z13
+	CMPL SI, DI
+	JE   fnuz_clamped
 
 fnuz_single:
 	CMPQ       DX, $0x00000040
 	JB         fnuz_tail
-	VMOVDQU64  (CX), Z14
-	VPANDD     Z5, Z14, Z15
-	VPSRLW     $0x07, Z15, Z16
-	VPTERNLOGD $0xea, Z0, Z6, Z16
-	VPAVGW     Z16, Z15, Z16
-	VPMINUW    Z1, Z16, Z16
-	VPSLLW     $0x02, Z16, Z16
-	VPCMPUW    $0x06, Z8, Z15, K1
-	VPCMPUW    $0x01, Z3, Z15, K2
-	VPTERNLOGD $0xf8, Z7, Z14, Z16
-	VMOVDQU16  Z2, K1, Z16
-	VPSUBUSW   Z4, Z15, Z15
-	VPSLLW     $0x03, Z15, Z15
-	VPADDW     Z9, Z15, Z17
-	VPTERNLOGD $0xf8, Z10, Z17, Z15
-	VPERMI2B   Z13, Z12, Z15
-	VPTERNLOGD $0xe0, Z5, Z14, Z15
-	VMOVDQU16  Z15, K2, Z16
-	VMOVDQU64  64(CX), Z14
-	VPANDD     Z5, Z14, Z15
-	VPSRLW     $0x07, Z15, Z17
-	VPTERNLOGD $0xea, Z0, Z6, Z17
-	VPAVGW     Z17, Z15, Z17
-	VPMINUW    Z1, Z17, Z17
-	VPSLLW     $0x02, Z17, Z17
-	VPCMPUW    $0x06, Z8, Z15, K1
-	VPCMPUW    $0x01, Z3, Z15, K2
-	VPTERNLOGD $0xf8, Z7, Z14, Z17
-	VMOVDQU16  Z2, K1, Z17
-	VPSUBUSW   Z4, Z15, Z15
-	VPSLLW     $0x03, Z15, Z15
-	VPADDW     Z9, Z15, Z18
-	VPTERNLOGD $0xf8, Z10, Z18, Z15
-	VPERMI2B   Z13, Z12, Z15
-	VPTERNLOGD $0xe0, Z5, Z14, Z15
-	VMOVDQU16  Z15, K2, Z17
-	VPERMT2B   Z17, Z11, Z16
-	VMOVDQU64  Z16, (AX)
+	VMOVDQU64  (CX), Z9
+	VPSLLW     $0x01, Z9, Z10
+	VMOVDQU64  64(CX), Z11
+	VPSLLW     $0x01, Z11, Z12
+	VMOVDQA64  Z7, Z17
+	VPERMI2B   Z12, Z10, Z17
+	VPERMT2B   Z12, Z8, Z10
+	VPERMT2B   Z11, Z7, Z9
+	VMOVDQA64  Z4, Z11
+	VPTERNLOGD $0xf8, Z2, Z17, Z11
+	VPAVGB     Z11, Z10, Z11
+	VPMOVB2M   Z11, K1
+	VPSUBUSB   Z14, Z17, Z11
+	VPSUBUSB   Z15, Z17, K1, Z11
+	VPMINUB    Z0, Z11, Z11
+	VPMINUB    Z2, Z10, Z10
+	VPSUBB     Z16, Z17, Z12
+	VPCMPUB    $0x01, Z6, Z12, K1
+	VPADDB     Z17, Z17, Z12
+	VPORD      Z10, Z12, Z12
+	VPERMB     Z13, Z12, K1, Z11
+	VPADDUSB   Z10, Z17, Z10
+	VPCMPUB    $0x06, Z5, Z10, K1
+	VMOVDQU8   Z1, K1, Z11
+	VPTESTMB   Z11, Z11, K1
+	VPTERNLOGD $0xf8, Z3, Z9, Z11
+	VMOVDQU8.Z Z11, K1, Z11
+	VMOVDQU64  Z11, (AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, DX
@@ -20697,124 +20734,171 @@ fnuz_tail:
 	MOVQ        $-1, SI
 	BZHIQ       BX, SI, SI
 	KMOVQ       SI, K1
-	VMOVDQU16.Z (CX), K1, Z14
-	VPANDD      Z5, Z14, Z15
-	VPSRLW      $0x07, Z15, Z16
-	VPTERNLOGD  $0xea, Z0, Z6, Z16
-	VPAVGW      Z16, Z15, Z16
-	VPMINUW     Z1, Z16, Z16
-	VPSLLW      $0x02, Z16, Z16
-	VPCMPUW     $0x06, Z8, Z15, K2
-	VPCMPUW     $0x01, Z3, Z15, K3
-	VPTERNLOGD  $0xf8, Z7, Z14, Z16
-	VMOVDQU16   Z2, K2, Z16
-	VPSUBUSW    Z4, Z15, Z15
-	VPSLLW      $0x03, Z15, Z15
-	VPADDW      Z9, Z15, Z17
-	VPTERNLOGD  $0xf8, Z10, Z17, Z15
-	VPERMI2B    Z13, Z12, Z15
-	VPTERNLOGD  $0xe0, Z5, Z14, Z15
-	VMOVDQU16   Z15, K3, Z16
+	VMOVDQU16.Z (CX), K1, Z9
+	VPSLLW      $0x01, Z9, Z10
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
 	SHRQ        $0x20, BX
 	KMOVQ       BX, K2
-	VMOVDQU16.Z 64(CX), K2, Z14
-	VPANDD      Z5, Z14, Z15
-	VPSRLW      $0x07, Z15, Z17
-	VPTERNLOGD  $0xea, Z0, Z6, Z17
-	VPAVGW      Z17, Z15, Z17
-	VPMINUW     Z1, Z17, Z17
-	VPSLLW      $0x02, Z17, Z17
-	VPCMPUW     $0x06, Z8, Z15, K2
-	VPCMPUW     $0x01, Z3, Z15, K3
-	VPTERNLOGD  $0xf8, Z7, Z14, Z17
-	VMOVDQU16   Z2, K2, Z17
-	VPSUBUSW    Z4, Z15, Z0
-	VPSLLW      $0x03, Z0, Z0
-	VPADDW      Z9, Z0, Z1
-	VPTERNLOGD  $0xf8, Z10, Z1, Z0
-	VPERMI2B    Z13, Z12, Z0
-	VPTERNLOGD  $0xe0, Z5, Z14, Z0
-	VMOVDQU16   Z0, K3, Z17
-	VPERMT2B    Z17, Z11, Z16
-	VMOVDQU8    Z16, K1, (AX)
+	VMOVDQU16.Z 64(CX), K2, Z11
+	VPSLLW      $0x01, Z11, Z12
+	VMOVDQA64   Z7, Z17
+	VPERMI2B    Z12, Z10, Z17
+	VPERMT2B    Z12, Z8, Z10
+	VPERMT2B    Z11, Z7, Z9
+	VMOVDQA64   Z4, Z4
+	VPTERNLOGD  $0xf8, Z2, Z17, Z4
+	VPAVGB      Z4, Z10, Z4
+	VPMOVB2M    Z4, K2
+	VPSUBUSB    Z14, Z17, Z4
+	VPSUBUSB    Z15, Z17, K2, Z4
+	VPMINUB     Z0, Z4, Z4
+	VPMINUB     Z2, Z10, Z0
+	VPSUBB      Z16, Z17, Z2
+	VPCMPUB     $0x01, Z6, Z2, K2
+	VPADDB      Z17, Z17, Z2
+	VPORD       Z0, Z2, Z2
+	VPERMB      Z13, Z2, K2, Z4
+	VPADDUSB    Z0, Z17, Z0
+	VPCMPUB     $0x06, Z5, Z0, K2
+	VMOVDQU8    Z1, K2, Z4
+	VPTESTMB    Z4, Z4, K2
+	VPTERNLOGD  $0xf8, Z3, Z9, Z4
+	VMOVDQU8.Z  Z4, K2, Z4
+	VMOVDQU8    Z4, K1, (AX)
 
 fnuz_done:
 	VZEROUPPER
 	RET
 
-DATA e4m3fnsubnormals<>+0(SB)/4, $0x01010100
-DATA e4m3fnsubnormals<>+4(SB)/4, $0x01010101
-DATA e4m3fnsubnormals<>+8(SB)/4, $0x01010101
-DATA e4m3fnsubnormals<>+12(SB)/4, $0x01010101
-DATA e4m3fnsubnormals<>+16(SB)/4, $0x01010101
+fnuz_clamped:
+fnuz_clamped_single:
+	CMPQ       DX, $0x00000040
+	JB         fnuz_clamped_tail
+	VMOVDQU64  (CX), Z1
+	VPSLLW     $0x01, Z1, Z5
+	VMOVDQU64  64(CX), Z9
+	VPSLLW     $0x01, Z9, Z10
+	VMOVDQA64  Z7, Z11
+	VPERMI2B   Z10, Z5, Z11
+	VPERMT2B   Z10, Z8, Z5
+	VPERMT2B   Z9, Z7, Z1
+	VMOVDQA64  Z4, Z9
+	VPTERNLOGD $0xf8, Z2, Z11, Z9
+	VPAVGB     Z9, Z5, Z9
+	VPMOVB2M   Z9, K1
+	VPSUBUSB   Z14, Z11, Z9
+	VPSUBUSB   Z15, Z11, K1, Z9
+	VPMINUB    Z0, Z9, Z9
+	VPMINUB    Z2, Z5, Z5
+	VPSUBB     Z16, Z11, Z10
+	VPCMPUB    $0x01, Z6, Z10, K1
+	VPADDB     Z11, Z11, Z10
+	VPORD      Z5, Z10, Z10
+	VPERMB     Z13, Z10, K1, Z9
+	VPTESTMB   Z9, Z9, K1
+	VPTERNLOGD $0xf8, Z3, Z1, Z9
+	VMOVDQU8.Z Z9, K1, Z9
+	VMOVDQU64  Z9, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        fnuz_clamped_single
+
+fnuz_clamped_tail:
+	TESTQ       DX, DX
+	JZ          fnuz_clamped_done
+	MOVQ        DX, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z (CX), K1, Z1
+	VPSLLW      $0x01, Z1, Z5
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	SHRQ        $0x20, BX
+	KMOVQ       BX, K2
+	VMOVDQU16.Z 64(CX), K2, Z9
+	VPSLLW      $0x01, Z9, Z10
+	VMOVDQA64   Z7, Z11
+	VPERMI2B    Z10, Z5, Z11
+	VPERMT2B    Z10, Z8, Z5
+	VPERMT2B    Z9, Z7, Z1
+	VMOVDQA64   Z4, Z4
+	VPTERNLOGD  $0xf8, Z2, Z11, Z4
+	VPAVGB      Z4, Z5, Z4
+	VPMOVB2M    Z4, K2
+	VPSUBUSB    Z14, Z11, Z4
+	VPSUBUSB    Z15, Z11, K2, Z4
+	VPMINUB     Z0, Z4, Z4
+	VPMINUB     Z2, Z5, Z0
+	VPSUBB      Z16, Z11, Z2
+	VPCMPUB     $0x01, Z6, Z2, K2
+	VPADDB      Z11, Z11, Z2
+	VPORD       Z0, Z2, Z2
+	VPERMB      Z13, Z2, K2, Z4
+	VPTESTMB    Z4, Z4, K2
+	VPTERNLOGD  $0xf8, Z3, Z1, Z4
+	VMOVDQU8.Z  Z4, K2, Z4
+	VMOVDQU8    Z4, K1, (AX)
+
+fnuz_clamped_done:
+	VZEROUPPER
+	RET
+
+DATA evenbytes<>+0(SB)/4, $0x06040200
+DATA evenbytes<>+4(SB)/4, $0x0e0c0a08
+DATA evenbytes<>+8(SB)/4, $0x16141210
+DATA evenbytes<>+12(SB)/4, $0x1e1c1a18
+DATA evenbytes<>+16(SB)/4, $0x26242220
+DATA evenbytes<>+20(SB)/4, $0x2e2c2a28
+DATA evenbytes<>+24(SB)/4, $0x36343230
+DATA evenbytes<>+28(SB)/4, $0x3e3c3a38
+DATA evenbytes<>+32(SB)/4, $0x46444240
+DATA evenbytes<>+36(SB)/4, $0x4e4c4a48
+DATA evenbytes<>+40(SB)/4, $0x56545250
+DATA evenbytes<>+44(SB)/4, $0x5e5c5a58
+DATA evenbytes<>+48(SB)/4, $0x66646260
+DATA evenbytes<>+52(SB)/4, $0x6e6c6a68
+DATA evenbytes<>+56(SB)/4, $0x76747270
+DATA evenbytes<>+60(SB)/4, $0x7e7c7a78
+GLOBL evenbytes<>(SB), RODATA|NOPTR, $64
+
+DATA e4m3fnsubnormals<>+0(SB)/4, $0x05040404
+DATA e4m3fnsubnormals<>+4(SB)/4, $0x06060505
+DATA e4m3fnsubnormals<>+8(SB)/4, $0x07060606
+DATA e4m3fnsubnormals<>+12(SB)/4, $0x08080707
+DATA e4m3fnsubnormals<>+16(SB)/4, $0x01010100
 DATA e4m3fnsubnormals<>+20(SB)/4, $0x01010101
 DATA e4m3fnsubnormals<>+24(SB)/4, $0x01010101
 DATA e4m3fnsubnormals<>+28(SB)/4, $0x01010101
 DATA e4m3fnsubnormals<>+32(SB)/4, $0x01010101
 DATA e4m3fnsubnormals<>+36(SB)/4, $0x01010101
-DATA e4m3fnsubnormals<>+40(SB)/4, $0x01010101
-DATA e4m3fnsubnormals<>+44(SB)/4, $0x01010101
+DATA e4m3fnsubnormals<>+40(SB)/4, $0x02020202
+DATA e4m3fnsubnormals<>+44(SB)/4, $0x02020202
 DATA e4m3fnsubnormals<>+48(SB)/4, $0x02020202
-DATA e4m3fnsubnormals<>+52(SB)/4, $0x02020202
-DATA e4m3fnsubnormals<>+56(SB)/4, $0x02020202
-DATA e4m3fnsubnormals<>+60(SB)/4, $0x02020202
+DATA e4m3fnsubnormals<>+52(SB)/4, $0x03030302
+DATA e4m3fnsubnormals<>+56(SB)/4, $0x03030303
+DATA e4m3fnsubnormals<>+60(SB)/4, $0x04040404
 GLOBL e4m3fnsubnormals<>(SB), RODATA|NOPTR, $64
 
-DATA e4m3fnsubnormalshi<>+0(SB)/4, $0x02020202
-DATA e4m3fnsubnormalshi<>+4(SB)/4, $0x02020202
-DATA e4m3fnsubnormalshi<>+8(SB)/4, $0x03030302
-DATA e4m3fnsubnormalshi<>+12(SB)/4, $0x03030303
-DATA e4m3fnsubnormalshi<>+16(SB)/4, $0x03030303
-DATA e4m3fnsubnormalshi<>+20(SB)/4, $0x03030303
-DATA e4m3fnsubnormalshi<>+24(SB)/4, $0x04040404
-DATA e4m3fnsubnormalshi<>+28(SB)/4, $0x04040404
-DATA e4m3fnsubnormalshi<>+32(SB)/4, $0x04040404
-DATA e4m3fnsubnormalshi<>+36(SB)/4, $0x05050504
-DATA e4m3fnsubnormalshi<>+40(SB)/4, $0x05050505
-DATA e4m3fnsubnormalshi<>+44(SB)/4, $0x06060606
-DATA e4m3fnsubnormalshi<>+48(SB)/4, $0x06060606
-DATA e4m3fnsubnormalshi<>+52(SB)/4, $0x07070706
-DATA e4m3fnsubnormalshi<>+56(SB)/4, $0x07070707
-DATA e4m3fnsubnormalshi<>+60(SB)/4, $0x08080808
-GLOBL e4m3fnsubnormalshi<>(SB), RODATA|NOPTR, $64
-
-DATA e4m3fnuzsubnormals<>+0(SB)/4, $0x81818100
-DATA e4m3fnuzsubnormals<>+4(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormals<>+8(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormals<>+12(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormals<>+16(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormals<>+20(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormals<>+24(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormals<>+28(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormals<>+32(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormals<>+36(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormals<>+40(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormals<>+44(SB)/4, $0x81818181
-DATA e4m3fnuzsubnormals<>+48(SB)/4, $0x82828282
-DATA e4m3fnuzsubnormals<>+52(SB)/4, $0x82828282
-DATA e4m3fnuzsubnormals<>+56(SB)/4, $0x82828282
-DATA e4m3fnuzsubnormals<>+60(SB)/4, $0x82828282
+DATA e4m3fnuzsubnormals<>+0(SB)/4, $0x01010100
+DATA e4m3fnuzsubnormals<>+4(SB)/4, $0x01010101
+DATA e4m3fnuzsubnormals<>+8(SB)/4, $0x01010101
+DATA e4m3fnuzsubnormals<>+12(SB)/4, $0x01010101
+DATA e4m3fnuzsubnormals<>+16(SB)/4, $0x01010101
+DATA e4m3fnuzsubnormals<>+20(SB)/4, $0x01010101
+DATA e4m3fnuzsubnormals<>+24(SB)/4, $0x02020202
+DATA e4m3fnuzsubnormals<>+28(SB)/4, $0x02020202
+DATA e4m3fnuzsubnormals<>+32(SB)/4, $0x02020202
+DATA e4m3fnuzsubnormals<>+36(SB)/4, $0x03030302
+DATA e4m3fnuzsubnormals<>+40(SB)/4, $0x03030303
+DATA e4m3fnuzsubnormals<>+44(SB)/4, $0x04040404
+DATA e4m3fnuzsubnormals<>+48(SB)/4, $0x05040404
+DATA e4m3fnuzsubnormals<>+52(SB)/4, $0x06060505
+DATA e4m3fnuzsubnormals<>+56(SB)/4, $0x07060606
+DATA e4m3fnuzsubnormals<>+60(SB)/4, $0x08080707
 GLOBL e4m3fnuzsubnormals<>(SB), RODATA|NOPTR, $64
-
-DATA e4m3fnuzsubnormalshi<>+0(SB)/4, $0x82828282
-DATA e4m3fnuzsubnormalshi<>+4(SB)/4, $0x82828282
-DATA e4m3fnuzsubnormalshi<>+8(SB)/4, $0x83838382
-DATA e4m3fnuzsubnormalshi<>+12(SB)/4, $0x83838383
-DATA e4m3fnuzsubnormalshi<>+16(SB)/4, $0x83838383
-DATA e4m3fnuzsubnormalshi<>+20(SB)/4, $0x83838383
-DATA e4m3fnuzsubnormalshi<>+24(SB)/4, $0x84848484
-DATA e4m3fnuzsubnormalshi<>+28(SB)/4, $0x84848484
-DATA e4m3fnuzsubnormalshi<>+32(SB)/4, $0x84848484
-DATA e4m3fnuzsubnormalshi<>+36(SB)/4, $0x85858584
-DATA e4m3fnuzsubnormalshi<>+40(SB)/4, $0x85858585
-DATA e4m3fnuzsubnormalshi<>+44(SB)/4, $0x86868686
-DATA e4m3fnuzsubnormalshi<>+48(SB)/4, $0x86868686
-DATA e4m3fnuzsubnormalshi<>+52(SB)/4, $0x87878786
-DATA e4m3fnuzsubnormalshi<>+56(SB)/4, $0x87878787
-DATA e4m3fnuzsubnormalshi<>+60(SB)/4, $0x88888888
-GLOBL e4m3fnuzsubnormalshi<>(SB), RODATA|NOPTR, $64
 
 // func f16ToE4M3AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
@@ -20823,91 +20907,118 @@ TEXT ·f16ToE4M3AVX512NT(SB), NOSPLIT, $0-40
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
-	MOVL         4(BX), SI
-	SUBL         $0x00000380, SI
-	SHLL         $0x07, SI
-	NEGL         SI
-	ADDL         $0x3e, SI
-	VPBROADCASTW SI, Z0
-	MOVL         20(BX), SI
-	SHLL         $0x06, SI
-	ADDL         $0x0000803f, SI
-	VPBROADCASTW SI, Z1
-	MOVL         24(BX), SI
-	SHLL         $0x08, SI
-	VPBROADCASTW SI, Z2
-	MOVL         8(BX), SI
-	SHRL         $0x17, SI
-	SUBL         $0x70, SI
-	SHLL         $0x0a, SI
-	VPBROADCASTW SI, Z3
-	MOVL         $0x10001000, SI
+	VPBROADCASTB 20(BX), Z0
+	VPBROADCASTB 24(BX), Z1
+	MOVL         $0x01010101, SI
+	VPBROADCASTD SI, Z2
+	MOVL         $0x80808080, SI
+	VPBROADCASTD SI, Z3
+	MOVL         $0x7e7e7e7e, SI
 	VPBROADCASTD SI, Z4
-	VPSUBW       Z4, Z3, Z4
-	MOVL         $0x7fff7fff, SI
+	MOVL         $0xf8f8f8f8, SI
 	VPBROADCASTD SI, Z5
-	MOVL         $0x00010001, SI
+	MOVL         $0x20202020, SI
 	VPBROADCASTD SI, Z6
-	MOVL         $0x80008000, SI
-	VPBROADCASTD SI, Z7
-	MOVL         $0x7c007c00, SI
-	VPBROADCASTD SI, Z8
-	MOVL         $0x00ff00ff, SI
-	VPBROADCASTD SI, Z9
-	MOVL         $0x01000100, SI
+	VMOVDQU64    oddbytes<>+0(SB), Z7
+	VMOVDQU64    evenbytes<>+0(SB), Z8
+	VMOVDQU64    e4m3fnsubnormals<>+0(SB), Z9
+	MOVL         $0x40404040, SI
 	VPBROADCASTD SI, Z10
-	VMOVDQU64    oddbytes<>+0(SB), Z11
+	MOVL         $0x3f3f3f3f, SI
+	VPBROADCASTD SI, Z11
+	MOVL         $0x28282828, SI
+	VPBROADCASTD SI, Z12
+	VMOVDQU64    e4m3fnuzsubnormals<>+0(SB), Z13
+	MOVL         $0x38383838, SI
+	VPBROADCASTD SI, Z14
+	MOVL         $0x37373737, SI
+	VPBROADCASTD SI, Z15
+	MOVL         $0x20202020, SI
+	VPBROADCASTD SI, Z16
+	MOVBLZX      20(BX), SI
+	MOVBLZX      24(BX), DI
 	CMPL         28(BX), $0x00
 	JE           fnuz
-	VMOVDQU64    e4m3fnsubnormals<>+0(SB), Z12
-	VMOVDQU64    e4m3fnsubnormalshi<>+0(SB), Z13
+	CMPL         SI, DI
+	JE           fn_clamped
 	MOVQ         DX, BX
 
-body:
+fn_body:
 	CMPQ       DX, $0x00000040
-	JB         done
-	VMOVDQU64  (CX), Z14
-	VPANDD     Z5, Z14, Z15
-	VPSRLW     $0x07, Z15, Z16
-	VPTERNLOGD $0xea, Z0, Z6, Z16
-	VPAVGW     Z16, Z15, Z16
-	VPMINUW    Z1, Z16, Z16
-	VPSLLW     $0x02, Z16, Z16
-	VPCMPUW    $0x06, Z8, Z15, K1
-	VPCMPUW    $0x01, Z3, Z15, K2
-	VMOVDQU16  Z2, K1, Z16
-	VPSUBUSW   Z4, Z15, Z15
-	VPSLLW     $0x03, Z15, Z15
-	VPADDW     Z9, Z15, Z17
-	VPTERNLOGD $0xf8, Z10, Z17, Z15
-	VPERMI2B   Z13, Z12, Z15
-	VMOVDQU16  Z15, K2, Z16
-	VPTERNLOGD $0xf8, Z7, Z14, Z16
-	VMOVDQU64  64(CX), Z14
-	VPANDD     Z5, Z14, Z15
-	VPSRLW     $0x07, Z15, Z17
-	VPTERNLOGD $0xea, Z0, Z6, Z17
-	VPAVGW     Z17, Z15, Z17
-	VPMINUW    Z1, Z17, Z17
-	VPSLLW     $0x02, Z17, Z17
-	VPCMPUW    $0x06, Z8, Z15, K1
-	VPCMPUW    $0x01, Z3, Z15, K2
-	VMOVDQU16  Z2, K1, Z17
-	VPSUBUSW   Z4, Z15, Z15
-	VPSLLW     $0x03, Z15, Z15
-	VPADDW     Z9, Z15, Z18
-	VPTERNLOGD $0xf8, Z10, Z18, Z15
-	VPERMI2B   Z13, Z12, Z15
-	VMOVDQU16  Z15, K2, Z17
-	VPTERNLOGD $0xf8, Z7, Z14, Z17
-	VPERMT2B   Z17, Z11, Z16
-	VMOVNTDQ   Z16, (AX)
+	JB         fn_done
+	VMOVDQU64  (CX), Z13
+	VPSLLW     $0x01, Z13, Z14
+	VMOVDQU64  64(CX), Z15
+	VPSLLW     $0x01, Z15, Z16
+	VMOVDQA64  Z7, Z17
+	VPERMI2B   Z16, Z14, Z17
+	VPERMT2B   Z16, Z8, Z14
+	VPERMT2B   Z15, Z7, Z13
+	VMOVDQA64  Z4, Z15
+	VPTERNLOGD $0xf8, Z2, Z17, Z15
+	VPAVGB     Z15, Z14, Z15
+	VPMOVB2M   Z15, K1
+	VPSUBUSB   Z10, Z17, Z15
+	VPSUBUSB   Z11, Z17, K1, Z15
+	VPMINUB    Z0, Z15, Z15
+	VPMINUB    Z2, Z14, Z14
+	VPSUBB     Z12, Z17, Z16
+	VPCMPUB    $0x01, Z6, Z16, K1
+	VPADDB     Z17, Z17, Z16
+	VPORD      Z14, Z16, Z16
+	VPERMB     Z9, Z16, K1, Z15
+	VPADDUSB   Z14, Z17, Z14
+	VPCMPUB    $0x06, Z5, Z14, K1
+	VMOVDQU8   Z1, K1, Z15
+	VPTERNLOGD $0xf8, Z3, Z13, Z15
+	VMOVNTDQ   Z15, (AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, DX
-	JMP        body
+	JMP        fn_body
 
-done:
+fn_done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+fn_clamped:
+	MOVQ DX, BX
+
+fn_clamped_body:
+	CMPQ       DX, $0x00000040
+	JB         fn_clamped_done
+	VMOVDQU64  (CX), Z1
+	VPSLLW     $0x01, Z1, Z5
+	VMOVDQU64  64(CX), Z13
+	VPSLLW     $0x01, Z13, Z14
+	VMOVDQA64  Z7, Z15
+	VPERMI2B   Z14, Z5, Z15
+	VPERMT2B   Z14, Z8, Z5
+	VPERMT2B   Z13, Z7, Z1
+	VMOVDQA64  Z4, Z13
+	VPTERNLOGD $0xf8, Z2, Z15, Z13
+	VPAVGB     Z13, Z5, Z13
+	VPMOVB2M   Z13, K1
+	VPSUBUSB   Z10, Z15, Z13
+	VPSUBUSB   Z11, Z15, K1, Z13
+	VPMINUB    Z0, Z13, Z13
+	VPMINUB    Z2, Z5, Z5
+	VPSUBB     Z12, Z15, Z14
+	VPCMPUB    $0x01, Z6, Z14, K1
+	VPADDB     Z15, Z15, Z14
+	VPORD      Z5, Z14, Z14
+	VPERMB     Z9, Z14, K1, Z13
+	VPTERNLOGD $0xf8, Z3, Z1, Z13
+	VMOVNTDQ   Z13, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        fn_clamped_body
+
+fn_clamped_done:
 	SFENCE
 	SUBQ DX, BX
 	MOVQ BX, ret+32(FP)
@@ -20915,57 +21026,90 @@ done:
 	RET
 
 fnuz:
-	VMOVDQU64 e4m3fnuzsubnormals<>+0(SB), Z12
-	VMOVDQU64 e4m3fnuzsubnormalshi<>+0(SB), Z13
-	MOVQ      DX, BX
+	CMPL SI, DI
+	JE   fnuz_clamped
+	MOVQ DX, BX
 
 fnuz_body:
 	CMPQ       DX, $0x00000040
 	JB         fnuz_done
-	VMOVDQU64  (CX), Z14
-	VPANDD     Z5, Z14, Z15
-	VPSRLW     $0x07, Z15, Z16
-	VPTERNLOGD $0xea, Z0, Z6, Z16
-	VPAVGW     Z16, Z15, Z16
-	VPMINUW    Z1, Z16, Z16
-	VPSLLW     $0x02, Z16, Z16
-	VPCMPUW    $0x06, Z8, Z15, K1
-	VPCMPUW    $0x01, Z3, Z15, K2
-	VPTERNLOGD $0xf8, Z7, Z14, Z16
-	VMOVDQU16  Z2, K1, Z16
-	VPSUBUSW   Z4, Z15, Z15
-	VPSLLW     $0x03, Z15, Z15
-	VPADDW     Z9, Z15, Z17
-	VPTERNLOGD $0xf8, Z10, Z17, Z15
-	VPERMI2B   Z13, Z12, Z15
-	VPTERNLOGD $0xe0, Z5, Z14, Z15
-	VMOVDQU16  Z15, K2, Z16
-	VMOVDQU64  64(CX), Z14
-	VPANDD     Z5, Z14, Z15
-	VPSRLW     $0x07, Z15, Z17
-	VPTERNLOGD $0xea, Z0, Z6, Z17
-	VPAVGW     Z17, Z15, Z17
-	VPMINUW    Z1, Z17, Z17
-	VPSLLW     $0x02, Z17, Z17
-	VPCMPUW    $0x06, Z8, Z15, K1
-	VPCMPUW    $0x01, Z3, Z15, K2
-	VPTERNLOGD $0xf8, Z7, Z14, Z17
-	VMOVDQU16  Z2, K1, Z17
-	VPSUBUSW   Z4, Z15, Z15
-	VPSLLW     $0x03, Z15, Z15
-	VPADDW     Z9, Z15, Z18
-	VPTERNLOGD $0xf8, Z10, Z18, Z15
-	VPERMI2B   Z13, Z12, Z15
-	VPTERNLOGD $0xe0, Z5, Z14, Z15
-	VMOVDQU16  Z15, K2, Z17
-	VPERMT2B   Z17, Z11, Z16
-	VMOVNTDQ   Z16, (AX)
+	VMOVDQU64  (CX), Z9
+	VPSLLW     $0x01, Z9, Z10
+	VMOVDQU64  64(CX), Z11
+	VPSLLW     $0x01, Z11, Z12
+	VMOVDQA64  Z7, Z17
+	VPERMI2B   Z12, Z10, Z17
+	VPERMT2B   Z12, Z8, Z10
+	VPERMT2B   Z11, Z7, Z9
+	VMOVDQA64  Z4, Z11
+	VPTERNLOGD $0xf8, Z2, Z17, Z11
+	VPAVGB     Z11, Z10, Z11
+	VPMOVB2M   Z11, K1
+	VPSUBUSB   Z14, Z17, Z11
+	VPSUBUSB   Z15, Z17, K1, Z11
+	VPMINUB    Z0, Z11, Z11
+	VPMINUB    Z2, Z10, Z10
+	VPSUBB     Z16, Z17, Z12
+	VPCMPUB    $0x01, Z6, Z12, K1
+	VPADDB     Z17, Z17, Z12
+	VPORD      Z10, Z12, Z12
+	VPERMB     Z13, Z12, K1, Z11
+	VPADDUSB   Z10, Z17, Z10
+	VPCMPUB    $0x06, Z5, Z10, K1
+	VMOVDQU8   Z1, K1, Z11
+	VPTESTMB   Z11, Z11, K1
+	VPTERNLOGD $0xf8, Z3, Z9, Z11
+	VMOVDQU8.Z Z11, K1, Z11
+	VMOVNTDQ   Z11, (AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, DX
 	JMP        fnuz_body
 
 fnuz_done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+fnuz_clamped:
+	MOVQ DX, BX
+
+fnuz_clamped_body:
+	CMPQ       DX, $0x00000040
+	JB         fnuz_clamped_done
+	VMOVDQU64  (CX), Z1
+	VPSLLW     $0x01, Z1, Z5
+	VMOVDQU64  64(CX), Z9
+	VPSLLW     $0x01, Z9, Z10
+	VMOVDQA64  Z7, Z11
+	VPERMI2B   Z10, Z5, Z11
+	VPERMT2B   Z10, Z8, Z5
+	VPERMT2B   Z9, Z7, Z1
+	VMOVDQA64  Z4, Z9
+	VPTERNLOGD $0xf8, Z2, Z11, Z9
+	VPAVGB     Z9, Z5, Z9
+	VPMOVB2M   Z9, K1
+	VPSUBUSB   Z14, Z11, Z9
+	VPSUBUSB   Z15, Z11, K1, Z9
+	VPMINUB    Z0, Z9, Z9
+	VPMINUB    Z2, Z5, Z5
+	VPSUBB     Z16, Z11, Z10
+	VPCMPUB    $0x01, Z6, Z10, K1
+	VPADDB     Z11, Z11, Z10
+	VPORD      Z5, Z10, Z10
+	VPERMB     Z13, Z10, K1, Z9
+	VPTESTMB   Z9, Z9, K1
+	VPTERNLOGD $0xf8, Z3, Z1, Z9
+	VMOVDQU8.Z Z9, K1, Z9
+	VMOVNTDQ   Z9, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        fnuz_clamped_body
+
+fnuz_clamped_done:
 	SFENCE
 	SUBQ DX, BX
 	MOVQ BX, ret+32(FP)
@@ -22174,24 +22318,6 @@ fail:
 	MOVB BL, ret+32(FP)
 	VZEROUPPER
 	RET
-
-DATA evenbytes<>+0(SB)/4, $0x06040200
-DATA evenbytes<>+4(SB)/4, $0x0e0c0a08
-DATA evenbytes<>+8(SB)/4, $0x16141210
-DATA evenbytes<>+12(SB)/4, $0x1e1c1a18
-DATA evenbytes<>+16(SB)/4, $0x26242220
-DATA evenbytes<>+20(SB)/4, $0x2e2c2a28
-DATA evenbytes<>+24(SB)/4, $0x36343230
-DATA evenbytes<>+28(SB)/4, $0x3e3c3a38
-DATA evenbytes<>+32(SB)/4, $0x46444240
-DATA evenbytes<>+36(SB)/4, $0x4e4c4a48
-DATA evenbytes<>+40(SB)/4, $0x56545250
-DATA evenbytes<>+44(SB)/4, $0x5e5c5a58
-DATA evenbytes<>+48(SB)/4, $0x66646260
-DATA evenbytes<>+52(SB)/4, $0x6e6c6a68
-DATA evenbytes<>+56(SB)/4, $0x76747270
-DATA evenbytes<>+60(SB)/4, $0x7e7c7a78
-GLOBL evenbytes<>(SB), RODATA|NOPTR, $64
 
 DATA transpose4x4<>+0(SB)/4, $0x00000000
 DATA transpose4x4<>+4(SB)/4, $0x00000004
