@@ -567,6 +567,25 @@ func ntF16ToE4M3AVX512(dst *uint8, src *uint16, n int, p *float8Params) int {
 	return f16ToE4M3AVX512NT(dst, src, n, f8p(p))
 }
 
+// avx512BF16ToE4M3 is the AVX512 kernel bf16ToE4M3AVX512 (gen/amd64), streaming above the cache sizes.
+func avx512BF16ToE4M3(dst []uint8, src []uint16, p *float8Params) {
+	if wantStream(2*len(src), 1*len(src)) {
+		ntConvertP(dst, src, p, avx512BF16ToE4M3Store, ntBF16ToE4M3AVX512)
+		return
+	}
+	avx512BF16ToE4M3Store(dst, src, p)
+}
+
+func avx512BF16ToE4M3Store(dst []uint8, src []uint16, p *float8Params) {
+	raceRead(src)
+	raceWrite(dst[:len(src)])
+	bf16ToE4M3AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), (*[8]uint32)(unsafe.Pointer(p)))
+}
+
+func ntBF16ToE4M3AVX512(dst *uint8, src *uint16, n int, p *float8Params) int {
+	return bf16ToE4M3AVX512NT(dst, src, n, f8p(p))
+}
+
 // The other kernels' wrappers (gen/amd64/wrappers.go, plainWrappers).
 
 // avx512Lut8 is the AVX512 kernel lut8AVX512 (gen/amd64 plainWrappers).

@@ -49,6 +49,7 @@ var streamWrappers = []streamWrapper{
 	{"F16ToE5M2", "f16ToE5M2", "uint8", "uint16", 1, 2, "float8Params", "float16ToFloat8Generic", bothISAs, ""},
 	{"F16ToE5M2FNUZ", "f16ToE5M2FNUZ", "uint8", "uint16", 1, 2, "float8Params", "float16ToFloat8Generic", bothISAs, ""},
 	{"F16ToE4M3", "f16ToE4M3", "uint8", "uint16", 1, 2, "float8Params", "float16ToFloat8Generic", bothISAs, ""},
+	{"BF16ToE4M3", "bf16ToE4M3", "uint8", "uint16", 1, 2, "float8Params", "bfloat16ToFloat8Generic", []ISA{AVX512}, ""},
 }
 
 // paramArrays gives the array type the assembly reads each parameter
