@@ -10,8 +10,7 @@ type f16ToF8Func = func([]uint8, []uint16, *float8Params)
 // to e5m2 and e5m2fnuz (gen/amd64/f16e5m2.go: integer arithmetic only,
 // those two types share FLOAT16's exponent range, or nearly), FLOAT8E4M3FN
 // and FLOAT8E4M3FNUZ to e4m3 (gen/amd64/f16e4m3.go; fn itself on tiers
-// without such a kernel). The BFLOAT16 → float8 kernels use it too, with
-// a kernel of their own for the E4M3 types only (bf16ToE4M3AVX512).
+// without such a kernel).
 func withHalfLanes(fn, e4m3, e5m2, e5m2fnuz f16ToF8Func) f16ToF8Func {
 	return func(dst []uint8, src []uint16, p *float8Params) {
 		switch p {

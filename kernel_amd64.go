@@ -189,7 +189,7 @@ func init() {
 	if asmFloat8WParams() && cpu.X86.HasAVX512VBMI {
 		k5.f32ToF8 = kernel[func([]uint8, []float32, *float8Params)]{avx512WF32ToF8, t5}
 		k5.f16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{withHalfLanes(avx512WF16ToF8, avx512F16ToE4M3, avx512F16ToE5M2, avx512F16ToE5M2FNUZ), t5}
-		k5.bf16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{withHalfLanes(avx512WBF16ToF8, avx512BF16ToE4M3, avx512WBF16ToF8, avx512WBF16ToF8), t5}
+		k5.bf16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx512BF16ToF8Bytes, t5}
 	}
 	if cpu.X86.HasAVX512VBMI {
 		k5.f8ToF32 = kernel[func([]float32, []uint8, *[256]uint32)]{avx512F8ToF32, t5}
@@ -249,8 +249,7 @@ func init() {
 		k5s.f32ToF8.fn = ntAlwaysP(avx512WF32ToF8Store, ntF32ToF8AVX512W)
 		k5s.f16ToF8.fn = withHalfLanes(ntAlwaysP(avx512WF16ToF8Store, ntF16ToF8AVX512W), ntAlwaysP(avx512F16ToE4M3Store, ntF16ToE4M3AVX512),
 			ntAlwaysP(avx512F16ToE5M2Store, ntF16ToE5M2AVX512), ntAlwaysP(avx512F16ToE5M2FNUZStore, ntF16ToE5M2FNUZAVX512))
-		w := ntAlwaysP(avx512WBF16ToF8Store, ntBF16ToF8AVX512W)
-		k5s.bf16ToF8.fn = withHalfLanes(w, ntAlwaysP(avx512BF16ToE4M3Store, ntBF16ToE4M3AVX512), w, w)
+		k5s.bf16ToF8.fn = ntAlwaysP(avx512BF16ToF8BytesStore, ntBF16ToF8BytesAVX512)
 	}
 	if cpu.X86.HasAVX512VBMI {
 		k5s.f8ToF32.fn = ntAlwaysP(avx512F8ToF32Store, ntF8ToF32AVX512)

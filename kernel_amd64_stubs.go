@@ -213,9 +213,6 @@ func f32ToF8AVX512W(dst *uint8, src *float32, n int, p *[8]uint32)
 func f16ToF8AVX512W(dst *uint8, src *uint16, n int, p *[8]uint32)
 
 //go:noescape
-func bf16ToF8AVX512W(dst *uint8, src *uint16, n int, p *[8]uint32)
-
-//go:noescape
 func i16ToF8AVX512W(dst *uint8, src *uint16, n int, p *[8]uint32)
 
 //go:noescape
@@ -267,13 +264,6 @@ func f32ToF8AVX512WNT(dst *uint8, src *float32, n int, p *[8]uint32) int
 //
 //go:noescape
 func f16ToF8AVX512WNT(dst *uint8, src *uint16, n int, p *[8]uint32) int
-
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func bf16ToF8AVX512WNT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
@@ -423,11 +413,6 @@ func f16ToE5M2FNUZAVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 //go:noescape
 func f16ToE4M3AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
 
-// converts n BFLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ (p.signedZero = 0) with p's overflow and nan bytes.
-//
-//go:noescape
-func bf16ToE4M3AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
-
 // converts n FLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ (p.signedZero = 0) with p's overflow and nan bytes.
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
@@ -436,13 +421,18 @@ func bf16ToE4M3AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
 //go:noescape
 func f16ToE4M3AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 
-// converts n BFLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ (p.signedZero = 0) with p's overflow and nan bytes.
+// converts n BFLOAT16 to the float8 type p describes.
+//
+//go:noescape
+func bf16ToF8BytesAVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+// converts n BFLOAT16 to the float8 type p describes.
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
 // (a multiple of the block); dst must be 64-byte aligned.
 //
 //go:noescape
-func bf16ToE4M3AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+func bf16ToF8BytesAVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 
 // converts n elements to FLOAT8E4M3FN or FLOAT8E4M3FNUZ codes by the two tables t (gen/amd64/i16e4m3.go).
 //

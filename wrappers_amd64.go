@@ -404,25 +404,6 @@ func ntF16ToF8AVX512W(dst *uint8, src *uint16, n int, p *float8Params) int {
 	return f16ToF8AVX512WNT(dst, src, n, f8p(p))
 }
 
-// avx512WBF16ToF8 is the AVX512 kernel bf16ToF8AVX512W (gen/amd64), streaming above the cache sizes.
-func avx512WBF16ToF8(dst []uint8, src []uint16, p *float8Params) {
-	if wantStream(2*len(src), 1*len(src)) {
-		ntConvertP(dst, src, p, avx512WBF16ToF8Store, ntBF16ToF8AVX512W)
-		return
-	}
-	avx512WBF16ToF8Store(dst, src, p)
-}
-
-func avx512WBF16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	bf16ToF8AVX512W(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), (*[8]uint32)(unsafe.Pointer(p)))
-}
-
-func ntBF16ToF8AVX512W(dst *uint8, src *uint16, n int, p *float8Params) int {
-	return bf16ToF8AVX512WNT(dst, src, n, f8p(p))
-}
-
 // avx2F32ToE8M0 is the AVX2 kernel f32ToE8M0AVX2 (gen/amd64), streaming above the cache sizes.
 func avx2F32ToE8M0(dst []uint8, src []float32, p *e8m0Params) {
 	if wantStream(4*len(src), 1*len(src)) {
@@ -567,23 +548,23 @@ func ntF16ToE4M3AVX512(dst *uint8, src *uint16, n int, p *float8Params) int {
 	return f16ToE4M3AVX512NT(dst, src, n, f8p(p))
 }
 
-// avx512BF16ToE4M3 is the AVX512 kernel bf16ToE4M3AVX512 (gen/amd64), streaming above the cache sizes.
-func avx512BF16ToE4M3(dst []uint8, src []uint16, p *float8Params) {
+// avx512BF16ToF8Bytes is the AVX512 kernel bf16ToF8BytesAVX512 (gen/amd64), streaming above the cache sizes.
+func avx512BF16ToF8Bytes(dst []uint8, src []uint16, p *float8Params) {
 	if wantStream(2*len(src), 1*len(src)) {
-		ntConvertP(dst, src, p, avx512BF16ToE4M3Store, ntBF16ToE4M3AVX512)
+		ntConvertP(dst, src, p, avx512BF16ToF8BytesStore, ntBF16ToF8BytesAVX512)
 		return
 	}
-	avx512BF16ToE4M3Store(dst, src, p)
+	avx512BF16ToF8BytesStore(dst, src, p)
 }
 
-func avx512BF16ToE4M3Store(dst []uint8, src []uint16, p *float8Params) {
+func avx512BF16ToF8BytesStore(dst []uint8, src []uint16, p *float8Params) {
 	raceRead(src)
 	raceWrite(dst[:len(src)])
-	bf16ToE4M3AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), (*[8]uint32)(unsafe.Pointer(p)))
+	bf16ToF8BytesAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), (*[8]uint32)(unsafe.Pointer(p)))
 }
 
-func ntBF16ToE4M3AVX512(dst *uint8, src *uint16, n int, p *float8Params) int {
-	return bf16ToE4M3AVX512NT(dst, src, n, f8p(p))
+func ntBF16ToF8BytesAVX512(dst *uint8, src *uint16, n int, p *float8Params) int {
+	return bf16ToF8BytesAVX512NT(dst, src, n, f8p(p))
 }
 
 // The other kernels' wrappers (gen/amd64/wrappers.go, plainWrappers).

@@ -39,6 +39,7 @@ var kernels = []struct {
 	{f32ToF8W, true},
 	{f16ToE5M2, true},
 	{f16ToE4M3, true},
+	{bf16ToF8Bytes, true},
 	{i16ToE4M3, false},
 	{i16ToE4M3F16C, false}, // AVX2 INT16/UINT16 → float8 through FLOAT16 (i16e4m3.go)
 	{i16ToE5M2F16C, false},

@@ -45,15 +45,6 @@ import (
 func f16ToE4M3(a *Asm) {
 	a.Func("f16ToE4M3AVX512", AVX512, "func(dst *uint8, src *uint16, n int, p *[8]uint32)",
 		"converts n FLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ (p.signedZero = 0) with p's overflow and nan bytes.")
-	e4m3Bytes(a, false)
-	a.Func("bf16ToE4M3AVX512", AVX512, "func(dst *uint8, src *uint16, n int, p *[8]uint32)",
-		"converts n BFLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ (p.signedZero = 0) with p's overflow and nan bytes.")
-	e4m3Bytes(a, true)
-}
-
-// e4m3Bytes emits the body of f16ToE4M3's kernels: FLOAT16, or BFLOAT16
-// made FLOAT16-like first (bf16 = true).
-func e4m3Bytes(a *Asm, bf16 bool) {
 	a.Needs("AVX512VBMI") // VPERMB, VPERMI2B, VPERMT2B
 	dst, src, n := a.Args()
 	p := a.GP64()
@@ -61,18 +52,7 @@ func e4m3Bytes(a *Asm, bf16 bool) {
 	limit := a.paramByte(Mem{Base: p, Disp: f8Overflow})
 	nanB := a.paramByte(Mem{Base: p, Disp: f8NaN})
 	one, sgn, halfLo := a.Const8(1), a.Const8(0x80), a.Const8(0x7E)
-	span := a.Const8(32)
-	var nanT, bfNaN, bfBase, bfInf VecVirtual
-	if bf16 {
-		// x<<1 less 112<<8 (the exponent difference of the biases),
-		// saturated at 0 and at FLOAT16's Inf, shifted left by 3: the
-		// FLOAT16 x<<1 of the same value, exact from 2^-14 (FLOAT16's
-		// smallest normal) to 2^16, 0 below (every E4M3 code 0), Inf above
-		// (overflow); NaN, above 0xFF00, is found before.
-		bfNaN, bfBase, bfInf = a.Const16(0xFF00), a.Const16(0x7000), a.Const16(0x1F00)
-	} else {
-		nanT = a.Const8(0xF8)
-	}
+	nanT, span := a.Const8(0xF8), a.Const8(32)
 	odd, even := a.ConstBytes("oddbytes", seq8(1, 2, 64)), a.ConstBytes("evenbytes", seq8(0, 2, 64))
 
 	// The constants of both types, before the branches to the four loops
@@ -110,24 +90,14 @@ func e4m3Bytes(a *Asm, bf16 bool) {
 			}
 			a.StreamNamed(label, Loop{SrcSize: 2, DstSize: 1, Lanes: 64, Unroll: 1}, dst, src, n, func(st *Step) {
 				var xs, ys [2]VecVirtual
-				var nans [2]Register
 				for h := range 2 {
 					xs[h], ys[h] = a.Vec(), a.Vec()
 					a.VLoad(xs[h], st.Src.Offset(64*h), 16, st.M(1, 32*h))
 					a.VPSLLW(U8(1), xs[h], ys[h])
-					if bf16 {
-						if !clamped {
-							nans[h] = a.K()
-							a.VPCMPUW(U8(cmpGT), bfNaN, ys[h], nans[h])
-						}
-						a.VPSUBUSW(bfBase, ys[h], ys[h])
-						a.VPMINUW(bfInf, ys[h], ys[h])
-						a.VPSLLW(U8(3), ys[h], ys[h])
-					}
 				}
 				hi, low := a.Vec(), ys[0]
 				a.VMOVDQA64(odd, hi)
-				a.VPERMI2B(ys[1], ys[0], hi)  // H
+				a.VPERMI2B(ys[1], ys[0], hi) // H
 				a.VPERMT2B(ys[1], even, low) // L
 				sign := xs[0]
 				a.VPERMT2B(xs[1], odd, sign) // the raw high bytes
@@ -149,13 +119,7 @@ func e4m3Bytes(a *Asm, bf16 bool) {
 				a.VPADDB(hi, hi, idx)
 				a.VPORD(nz, idx, idx)
 				a.VPERMB(t, idx, sub, c)
-				switch {
-				case clamped:
-				case bf16:
-					isNaN := a.K()
-					a.KUNPCKDQ(nans[0], nans[1], isNaN)
-					a.VMOVDQU8(nanB, isNaN, c)
-				default:
+				if !clamped {
 					tn, isNaN := a.Vec(), a.K()
 					a.VPADDUSB(nz, hi, tn)
 					a.VPCMPUB(U8(cmpGT), nanT, tn, isNaN)

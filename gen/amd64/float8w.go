@@ -55,13 +55,12 @@ import (
 // and only two k-mask writes (VPCMPUW) per 32 elements.
 //
 // f16ToF8AVX512W widens its input to float32 first (VCVTPH2PS, exact), then
-// runs the same steps; bf16ToF8AVX512W starts from its words at step 2
-// (bf16Words).
+// runs the same steps. BFLOAT16 has a kernel on bytes (bf16f8.go).
 func f32ToF8W(a *Asm) {
 	for _, from := range []struct {
 		name, typ string
 		size      int
-	}{{"f32ToF8", "float32", 4}, {"f16ToF8", "uint16", 2}, {"bf16ToF8", "uint16", 2}} {
+	}{{"f32ToF8", "float32", 4}, {"f16ToF8", "uint16", 2}} {
 		f8W(a, from.name, from.typ, from.size)
 	}
 	// The fused kernels of the other sources that reach float8 through
@@ -234,32 +233,15 @@ func f8W(a *Asm, name, typ string, size int) {
 	// INT16 and UINT16 convert 2^16 times their values (scaledWords16);
 	// the exponent adjustment takes the 16 back.
 	scaled := name == "i16ToF8" || name == "u16ToF8"
-	var even, odd, low, zero, lowU, highHalves VecVirtual
-	if name == "bf16ToF8" {
-		zero = a.Vec()
-		a.VPXORD(zero, zero, zero)
-		// For bf16Words: word j = 8L + p of the input sits in dword 4L + p of
-		// the low unpack (p < 4) or 4L + p - 4 of the high one.
-		lowUB := make([]byte, 64)
-		for j := range 32 {
-			l, q := j/8, j%8
-			i := 4 * (4*l + q)
-			if q >= 4 {
-				i = 64 + 4*(4*l+q-4)
-			}
-			lowUB[2*j], lowUB[2*j+1] = byte(i), byte(i)
-		}
-		lowU = a.ConstBytes("unpacklowbytes", lowUB)
+	var even, odd, low, highHalves VecVirtual
+	if scaled {
+		even, odd = scaledWordIndices(a)
+		highHalves = a.Const32(0xFFFF0000)
 	} else {
-		if scaled {
-			even, odd = scaledWordIndices(a)
-			highHalves = a.Const32(0xFFFF0000)
-		} else {
-			even, odd = a.ConstWords("evenwords", evenW), a.ConstWords("oddwords", oddW)
-		}
-		if !intSrc {
-			low = a.ConstBytes("dwordlowbytes", lowB)
-		}
+		even, odd = a.ConstWords("evenwords", evenW), a.ConstWords("oddwords", oddW)
+	}
+	if !intSrc {
+		low = a.ConstBytes("dwordlowbytes", lowB)
 	}
 	highs := a.ConstBytes("oddbytes", seq8(1, 2, 64))
 
@@ -312,14 +294,10 @@ func f8W(a *Asm, name, typ string, size int) {
 				var ws [2]VecVirtual
 				for h := range 2 {
 					var hi, lo, b VecVirtual
-					if name == "bf16ToF8" {
-						hi, lo, b = bf16Words(a, st, h, magic, zero, abs, lowU)
+					if scaled {
+						hi, lo = scaledWords16(a, st, h, name == "i16ToF8", odd, even, one, abs, highHalves)
 					} else {
-						if scaled {
-							hi, lo = scaledWords16(a, st, h, name == "i16ToF8", odd, even, one, abs, highHalves)
-						} else {
-							hi, lo, b = f32Words(a, st, h, name, size, per, load, magic, odd, even, low, one, abs, !intSrc)
-						}
+						hi, lo, b = f32Words(a, st, h, name, size, per, load, magic, odd, even, low, one, abs, !intSrc)
 					}
 					y := a.Vec()
 					a.VPSRLW(U8(s), hi, y)
@@ -408,23 +386,6 @@ func f32Words(a *Asm, st *Step, h int, name string, size, per int, load func(*St
 	a.VPMINUW(one, lo, lo)
 	a.VPTERNLOGD(Tern(func(l, h, m uint8) uint8 { return (l | h) & m }), abs, hi, lo)
 	return hi, lo, b
-}
-
-// bf16Words is f32Words for BFLOAT16 input: the words are the high halves
-// already (exact, no rounding), and only the subnormal path widens them.
-// VPUNPCKLWD/VPUNPCKHWD with zero give words 0-3 and 4-7 of each 128-bit
-// lane as float32; the table lowU takes the bytes back in order.
-func bf16Words(a *Asm, st *Step, h int, magic, zero, abs, lowU VecVirtual) (hi, lo, b VecVirtual) {
-	hi, lo = a.Vec(), a.Vec()
-	a.VLoad(hi, st.Src.Offset(64*h), 16, st.M(1, 32*h))
-	a.VPANDD(abs, hi, lo)
-	x0, x1 := a.Vec(), a.Vec()
-	a.VPUNPCKLWD(hi, zero, x0)
-	a.VPUNPCKHWD(hi, zero, x1)
-	a.VADDPS(magic, x0, x0)
-	a.VADDPS(magic, x1, x1)
-	a.VPERMT2B(x1, lowU, x0)
-	return hi, lo, x0
 }
 
 // scaledWords16 is f32Words for INT16 and UINT16 (f8W's i16ToF8 and

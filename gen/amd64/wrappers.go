@@ -44,12 +44,11 @@ var streamWrappers = []streamWrapper{
 	{"BF16ToF8", "bf16ToF8", "uint8", "uint16", 1, 2, "float8Params", "bfloat16ToFloat8Generic", bothISAs, ""},
 	{"F32ToF8", "f32ToF8", "uint8", "float32", 1, 4, "float8Params", "", []ISA{AVX512}, "W"},
 	{"F16ToF8", "f16ToF8", "uint8", "uint16", 1, 2, "float8Params", "", []ISA{AVX512}, "W"},
-	{"BF16ToF8", "bf16ToF8", "uint8", "uint16", 1, 2, "float8Params", "", []ISA{AVX512}, "W"},
 	{"F32ToE8M0", "f32ToE8M0", "uint8", "float32", 1, 4, "e8m0Params", "float32ToE8M0Generic", bothISAs, ""},
 	{"F16ToE5M2", "f16ToE5M2", "uint8", "uint16", 1, 2, "float8Params", "float16ToFloat8Generic", bothISAs, ""},
 	{"F16ToE5M2FNUZ", "f16ToE5M2FNUZ", "uint8", "uint16", 1, 2, "float8Params", "float16ToFloat8Generic", bothISAs, ""},
 	{"F16ToE4M3", "f16ToE4M3", "uint8", "uint16", 1, 2, "float8Params", "float16ToFloat8Generic", bothISAs, ""},
-	{"BF16ToE4M3", "bf16ToE4M3", "uint8", "uint16", 1, 2, "float8Params", "bfloat16ToFloat8Generic", []ISA{AVX512}, ""},
+	{"BF16ToF8Bytes", "bf16ToF8Bytes", "uint8", "uint16", 1, 2, "float8Params", "bfloat16ToFloat8Generic", []ISA{AVX512}, ""},
 }
 
 // paramArrays gives the array type the assembly reads each parameter
