@@ -42,14 +42,9 @@ import (
 func bf16ToF8Bytes(a *Asm) {
 	a.Func("bf16ToF8BytesAVX512", AVX512, "func(dst *uint8, src *uint16, n int, p *[8]uint32)",
 		"converts n BFLOAT16 to the float8 type p describes.")
-	a.Needs("AVX512VBMI") // VPERMB, VPERMI2B, VPERMT2B
-	dst, src, n := a.Args()
-	p := a.GP64()
-	a.Context.Load(a.Param("p"), p)
-	limit := a.paramByte(Mem{Base: p, Disp: f8Overflow})
-	nanB := a.paramByte(Mem{Base: p, Disp: f8NaN})
-	sgn, m7, ff := a.Const8(0x80), a.Const8(0x7F), a.Const8(0xFF)
-	odd, even := a.ConstBytes("oddbytes", seq8(1, 2, 64)), a.ConstBytes("evenbytes", seq8(0, 2, 64))
+	k := a.f8BytesArgs()
+	dst, src, n, p, limit, nanB, sgn, odd, even := k.dst, k.src, k.n, k.p, k.limit, k.nan, k.sgn, k.odd, k.even
+	m7, ff := a.Const8(0x7F), a.Const8(0xFF)
 
 	targets := bf16F8Targets()
 	label := func(t bf16F8Target) string { return t.name }
@@ -113,16 +108,7 @@ func bf16ToF8Bytes(a *Asm) {
 			a.VPTESTMB(m7, l, frac)
 			a.VPCMPEQB(ff, e, frac, isNaN)
 			a.VMOVDQU8(nanB, isNaN, c)
-			// The sign.
-			or := Tern(func(c, x, m uint8) uint8 { return c | x&m })
-			if t.fnuz {
-				nz := a.K()
-				a.VPTESTMB(c, c, nz)
-				a.VPTERNLOGD(or, sgn, hi, c)
-				a.VMOVDQU8_Z(c, nz, c)
-			} else {
-				a.VPTERNLOGD(or, sgn, hi, c)
-			}
+			a.signBytes(c, hi, sgn, t.fnuz)
 			st.Store(c, st.Dst, 8, st.M(1, 0))
 		})
 	}

@@ -45,15 +45,10 @@ import (
 func f16ToE4M3(a *Asm) {
 	a.Func("f16ToE4M3AVX512", AVX512, "func(dst *uint8, src *uint16, n int, p *[8]uint32)",
 		"converts n FLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ (p.signedZero = 0) with p's overflow and nan bytes.")
-	a.Needs("AVX512VBMI") // VPERMB, VPERMI2B, VPERMT2B
-	dst, src, n := a.Args()
-	p := a.GP64()
-	a.Context.Load(a.Param("p"), p)
-	limit := a.paramByte(Mem{Base: p, Disp: f8Overflow})
-	nanB := a.paramByte(Mem{Base: p, Disp: f8NaN})
-	one, sgn, halfLo := a.Const8(1), a.Const8(0x80), a.Const8(0x7E)
+	k := a.f8BytesArgs()
+	dst, src, n, p, limit, nanB, sgn, odd, even := k.dst, k.src, k.n, k.p, k.limit, k.nan, k.sgn, k.odd, k.even
+	one, halfLo := a.Const8(1), a.Const8(0x7E)
 	nanT, span := a.Const8(0xF8), a.Const8(32)
-	odd, even := a.ConstBytes("oddbytes", seq8(1, 2, 64)), a.ConstBytes("evenbytes", seq8(0, 2, 64))
 
 	// The constants of both types, before the branches to the four loops
 	// (FNUZ or not, and whether NaN needs its own step).
@@ -125,15 +120,7 @@ func f16ToE4M3(a *Asm) {
 					a.VPCMPUB(U8(cmpGT), nanT, tn, isNaN)
 					a.VMOVDQU8(nanB, isNaN, c)
 				}
-				// The sign.
-				if fnuz {
-					nzc := a.K()
-					a.VPTESTMB(c, c, nzc)
-					a.VPTERNLOGD(Tern(func(c, x, m uint8) uint8 { return c | x&m }), sgn, sign, c)
-					a.VMOVDQU8_Z(c, nzc, c)
-				} else {
-					a.VPTERNLOGD(Tern(func(c, x, m uint8) uint8 { return c | x&m }), sgn, sign, c)
-				}
+				a.signBytes(c, sign, sgn, fnuz)
 				st.Store(c, st.Dst, 8, st.M(1, 0))
 			})
 		}
@@ -173,4 +160,41 @@ func e4m3SubnormalTable(bias int, fnuz bool) struct {
 		name  string
 		bytes []byte
 	}{name, b}
+}
+
+// f8Bytes holds what the float8 kernels on bytes (f16ToE4M3,
+// bf16ToF8Bytes) set up first: the arguments, p's overflow and nan bytes
+// and the sign bit in every byte, and the VPERMT2B indices of the high
+// (odd) and low (even) bytes of two vectors of words.
+type f8Bytes struct {
+	dst, src, n, p             GPVirtual
+	limit, nan, sgn, odd, even VecVirtual
+}
+
+func (a *Asm) f8BytesArgs() f8Bytes {
+	a.Needs("AVX512VBMI") // VPERMB, VPERMI2B, VPERMT2B
+	var k f8Bytes
+	k.dst, k.src, k.n = a.Args()
+	k.p = a.GP64()
+	a.Context.Load(a.Param("p"), k.p)
+	k.limit = a.paramByte(Mem{Base: k.p, Disp: f8Overflow})
+	k.nan = a.paramByte(Mem{Base: k.p, Disp: f8NaN})
+	k.sgn = a.Const8(0x80)
+	k.odd, k.even = a.ConstBytes("oddbytes", seq8(1, 2, 64)), a.ConstBytes("evenbytes", seq8(0, 2, 64))
+	return k
+}
+
+// signBytes ors the sign bit of each byte of hi into the code c (sgn: 0x80
+// in every byte); with fnuz, codes 0 stay 0 (the FNUZ types have no -0;
+// their NaN, 0x80, has the sign bit already).
+func (a *Asm) signBytes(c, hi, sgn VecVirtual, fnuz bool) {
+	or := Tern(func(c, x, m uint8) uint8 { return c | x&m })
+	if !fnuz {
+		a.VPTERNLOGD(or, sgn, hi, c)
+		return
+	}
+	nz := a.K()
+	a.VPTESTMB(c, c, nz)
+	a.VPTERNLOGD(or, sgn, hi, c)
+	a.VMOVDQU8_Z(c, nz, c)
 }

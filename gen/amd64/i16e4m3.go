@@ -23,7 +23,7 @@ import (
 // of m (the odd bit stands for the dropped ones; plan.go's argument), so
 // t[128+j] is the code of 4j. The indices sit in the high byte of each
 // word (m<<8, and m<<6 with the sticky bit carried into bit 8 by adding
-// 0xFF to the low byte, as f16ToE4M3 does), the words with m > 127 take
+// 0xFF to the low byte), the words with m > 127 take
 // the second lookup, and INT16's sign is or'ed into bit 15: a negative
 // integer's code is never zero, and every code with the sign is the
 // reference's (overflow of FLOAT8E4M3FN to NaN becomes 0xFF; FNUZ's NaN
