@@ -7744,210 +7744,6 @@ DATA splat32_00000000<>+24(SB)/4, $0x00000000
 DATA splat32_00000000<>+28(SB)/4, $0x00000000
 GLOBL splat32_00000000<>(SB), RODATA|NOPTR, $32
 
-// func f16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
-// Requires: AVX, AVX2
-TEXT ·f16ToE4M3AVX2(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVQ         p+24(FP), BX
-	MOVL         20(BX), SI
-	VMOVD        SI, X0
-	VPBROADCASTW X0, Y0
-	MOVL         24(BX), SI
-	VMOVD        SI, X1
-	VPBROADCASTW X1, Y1
-	MOVL         8(BX), SI
-	SHRL         $0x17, SI
-	SUBL         $0x70, SI
-	SHLL         $0x0a, SI
-	VMOVD        SI, X2
-	VPBROADCASTW X2, Y2
-	VPBROADCASTD 12(BX), Y3
-	VPSUBD       splat32_38000000<>+0(SB), Y3, Y3
-	VPXOR        Y4, Y4, Y4
-	CMPL         (BX), $0x14
-	JNE          next1
-	MOVL         28(BX), SI
-	CMPL         SI, $0x00
-	JE           m3fnuz
-
-next1:
-	MOVL         4(BX), BX
-	SHRL         $0x03, BX
-	SUBL         $0x70, BX
-	SHLL         $0x0a, BX
-	NEGL         BX
-	ADDL         $0x0000003f, BX
-	VMOVD        BX, X5
-	VPBROADCASTW X5, Y5
-
-m3_single:
-	CMPQ       DX, $0x00000020
-	JB         m3_tail
-	VMOVDQU    (CX), Y6
-	VPAND      splat32_7fff7fff<>+0(SB), Y6, Y7
-	VPSRLW     $0x07, Y7, Y8
-	VPAND      splat32_00010001<>+0(SB), Y8, Y8
-	VPADDW     Y5, Y7, Y9
-	VPADDW     Y8, Y9, Y9
-	VPSRLW     $0x07, Y9, Y9
-	VPMINUW    Y0, Y9, Y9
-	VPCMPGTW   splat32_7c007c00<>+0(SB), Y7, Y8
-	VPBLENDVB  Y8, Y1, Y9, Y9
-	VPMAXUW    splat32_04000400<>+0(SB), Y7, Y8
-	VPUNPCKLWD Y8, Y4, Y10
-	VPUNPCKHWD Y8, Y4, Y8
-	VPSRLD     $0x03, Y10, Y10
-	VADDPS     Y3, Y10, Y10
-	VPSUBD     Y3, Y10, Y10
-	VPSRLD     $0x03, Y8, Y8
-	VADDPS     Y3, Y8, Y8
-	VPSUBD     Y3, Y8, Y8
-	VPACKUSDW  Y8, Y10, Y10
-	VPCMPGTW   Y7, Y2, Y8
-	VPBLENDVB  Y8, Y10, Y9, Y9
-	VMOVDQU    32(CX), Y7
-	VPAND      splat32_7fff7fff<>+0(SB), Y7, Y8
-	VPSRLW     $0x07, Y8, Y10
-	VPAND      splat32_00010001<>+0(SB), Y10, Y10
-	VPADDW     Y5, Y8, Y11
-	VPADDW     Y10, Y11, Y11
-	VPSRLW     $0x07, Y11, Y11
-	VPMINUW    Y0, Y11, Y11
-	VPCMPGTW   splat32_7c007c00<>+0(SB), Y8, Y10
-	VPBLENDVB  Y10, Y1, Y11, Y11
-	VPMAXUW    splat32_04000400<>+0(SB), Y8, Y10
-	VPUNPCKLWD Y10, Y4, Y12
-	VPUNPCKHWD Y10, Y4, Y10
-	VPSRLD     $0x03, Y12, Y12
-	VADDPS     Y3, Y12, Y12
-	VPSUBD     Y3, Y12, Y12
-	VPSRLD     $0x03, Y10, Y10
-	VADDPS     Y3, Y10, Y10
-	VPSUBD     Y3, Y10, Y10
-	VPACKUSDW  Y10, Y12, Y12
-	VPCMPGTW   Y8, Y2, Y10
-	VPBLENDVB  Y10, Y12, Y11, Y11
-	VPACKUSWB  Y11, Y9, Y9
-	VPACKSSWB  Y7, Y6, Y6
-	VPAND      splat32_80808080<>+0(SB), Y6, Y6
-	VPOR       Y6, Y9, Y9
-	VPERMQ     $0xd8, Y9, Y9
-	VMOVDQU    Y9, (AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        m3_single
-
-m3_tail:
-	VZEROUPPER
-	RET
-
-m3fnuz:
-	MOVL         4(BX), BX
-	SHRL         $0x03, BX
-	SUBL         $0x70, BX
-	SHLL         $0x0a, BX
-	NEGL         BX
-	ADDL         $0x0000003f, BX
-	VMOVD        BX, X5
-	VPBROADCASTW X5, Y5
-
-m3fnuz_single:
-	CMPQ       DX, $0x00000020
-	JB         m3fnuz_tail
-	VMOVDQU    (CX), Y6
-	VPAND      splat32_7fff7fff<>+0(SB), Y6, Y7
-	VPSRLW     $0x07, Y7, Y8
-	VPAND      splat32_00010001<>+0(SB), Y8, Y8
-	VPADDW     Y5, Y7, Y9
-	VPADDW     Y8, Y9, Y9
-	VPSRLW     $0x07, Y9, Y9
-	VPMINUW    Y0, Y9, Y9
-	VPCMPGTW   splat32_7c007c00<>+0(SB), Y7, Y8
-	VPBLENDVB  Y8, Y1, Y9, Y9
-	VPMAXUW    splat32_04000400<>+0(SB), Y7, Y8
-	VPUNPCKLWD Y8, Y4, Y10
-	VPUNPCKHWD Y8, Y4, Y8
-	VPSRLD     $0x03, Y10, Y10
-	VADDPS     Y3, Y10, Y10
-	VPSUBD     Y3, Y10, Y10
-	VPSRLD     $0x03, Y8, Y8
-	VADDPS     Y3, Y8, Y8
-	VPSUBD     Y3, Y8, Y8
-	VPACKUSDW  Y8, Y10, Y10
-	VPCMPGTW   Y7, Y2, Y8
-	VPBLENDVB  Y8, Y10, Y9, Y9
-	VMOVDQU    32(CX), Y7
-	VPAND      splat32_7fff7fff<>+0(SB), Y7, Y8
-	VPSRLW     $0x07, Y8, Y10
-	VPAND      splat32_00010001<>+0(SB), Y10, Y10
-	VPADDW     Y5, Y8, Y11
-	VPADDW     Y10, Y11, Y11
-	VPSRLW     $0x07, Y11, Y11
-	VPMINUW    Y0, Y11, Y11
-	VPCMPGTW   splat32_7c007c00<>+0(SB), Y8, Y10
-	VPBLENDVB  Y10, Y1, Y11, Y11
-	VPMAXUW    splat32_04000400<>+0(SB), Y8, Y10
-	VPUNPCKLWD Y10, Y4, Y12
-	VPUNPCKHWD Y10, Y4, Y10
-	VPSRLD     $0x03, Y12, Y12
-	VADDPS     Y3, Y12, Y12
-	VPSUBD     Y3, Y12, Y12
-	VPSRLD     $0x03, Y10, Y10
-	VADDPS     Y3, Y10, Y10
-	VPSUBD     Y3, Y10, Y10
-	VPACKUSDW  Y10, Y12, Y12
-	VPCMPGTW   Y8, Y2, Y10
-	VPBLENDVB  Y10, Y12, Y11, Y11
-	VPACKUSWB  Y11, Y9, Y9
-	VPACKSSWB  Y7, Y6, Y6
-	VPAND      splat32_80808080<>+0(SB), Y6, Y6
-	VPCMPEQB   splat32_00000000<>+0(SB), Y9, Y7
-	VPANDN     Y6, Y7, Y6
-	VPOR       Y6, Y9, Y9
-	VPERMQ     $0xd8, Y9, Y9
-	VMOVDQU    Y9, (AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        m3fnuz_single
-
-m3fnuz_tail:
-	VZEROUPPER
-	RET
-
-DATA splat32_38000000<>+0(SB)/4, $0x38000000
-DATA splat32_38000000<>+4(SB)/4, $0x38000000
-DATA splat32_38000000<>+8(SB)/4, $0x38000000
-DATA splat32_38000000<>+12(SB)/4, $0x38000000
-DATA splat32_38000000<>+16(SB)/4, $0x38000000
-DATA splat32_38000000<>+20(SB)/4, $0x38000000
-DATA splat32_38000000<>+24(SB)/4, $0x38000000
-DATA splat32_38000000<>+28(SB)/4, $0x38000000
-GLOBL splat32_38000000<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_7c007c00<>+0(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+4(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+8(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+12(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+16(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+20(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+24(SB)/4, $0x7c007c00
-DATA splat32_7c007c00<>+28(SB)/4, $0x7c007c00
-GLOBL splat32_7c007c00<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_04000400<>+0(SB)/4, $0x04000400
-DATA splat32_04000400<>+4(SB)/4, $0x04000400
-DATA splat32_04000400<>+8(SB)/4, $0x04000400
-DATA splat32_04000400<>+12(SB)/4, $0x04000400
-DATA splat32_04000400<>+16(SB)/4, $0x04000400
-DATA splat32_04000400<>+20(SB)/4, $0x04000400
-DATA splat32_04000400<>+24(SB)/4, $0x04000400
-DATA splat32_04000400<>+28(SB)/4, $0x04000400
-GLOBL splat32_04000400<>(SB), RODATA|NOPTR, $32
-
 // func bf16ToF8AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 // Requires: AVX, AVX2, MMX+
 TEXT ·bf16ToF8AVX2NT(SB), NOSPLIT, $0-40
@@ -8437,290 +8233,6 @@ m2fnuz_body:
 	JMP        m2fnuz_body
 
 m2fnuz_done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+32(FP)
-	VZEROUPPER
-	RET
-
-// func f16ToE4M3AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
-// Requires: AVX, AVX2, MMX+
-TEXT ·f16ToE4M3AVX2NT(SB), NOSPLIT, $0-40
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	MOVQ         p+24(FP), BX
-	MOVL         20(BX), SI
-	VMOVD        SI, X0
-	VPBROADCASTW X0, Y0
-	MOVL         24(BX), SI
-	VMOVD        SI, X1
-	VPBROADCASTW X1, Y1
-	MOVL         8(BX), SI
-	SHRL         $0x17, SI
-	SUBL         $0x70, SI
-	SHLL         $0x0a, SI
-	VMOVD        SI, X2
-	VPBROADCASTW X2, Y2
-	VPBROADCASTD 12(BX), Y3
-	VPSUBD       splat32_38000000<>+0(SB), Y3, Y3
-	VPXOR        Y4, Y4, Y4
-	CMPL         (BX), $0x14
-	JNE          next1
-	MOVL         28(BX), SI
-	CMPL         SI, $0x00
-	JE           m3fnuz
-
-next1:
-	MOVL         4(BX), BX
-	SHRL         $0x03, BX
-	SUBL         $0x70, BX
-	SHLL         $0x0a, BX
-	NEGL         BX
-	ADDL         $0x0000003f, BX
-	VMOVD        BX, X5
-	VPBROADCASTW X5, Y5
-	MOVQ         DX, BX
-
-m3_body:
-	CMPQ       DX, $0x00000040
-	JB         m3_done
-	VMOVDQU    (CX), Y6
-	VPAND      splat32_7fff7fff<>+0(SB), Y6, Y7
-	VPSRLW     $0x07, Y7, Y8
-	VPAND      splat32_00010001<>+0(SB), Y8, Y8
-	VPADDW     Y5, Y7, Y9
-	VPADDW     Y8, Y9, Y9
-	VPSRLW     $0x07, Y9, Y9
-	VPMINUW    Y0, Y9, Y9
-	VPCMPGTW   splat32_7c007c00<>+0(SB), Y7, Y8
-	VPBLENDVB  Y8, Y1, Y9, Y9
-	VPMAXUW    splat32_04000400<>+0(SB), Y7, Y8
-	VPUNPCKLWD Y8, Y4, Y10
-	VPUNPCKHWD Y8, Y4, Y8
-	VPSRLD     $0x03, Y10, Y10
-	VADDPS     Y3, Y10, Y10
-	VPSUBD     Y3, Y10, Y10
-	VPSRLD     $0x03, Y8, Y8
-	VADDPS     Y3, Y8, Y8
-	VPSUBD     Y3, Y8, Y8
-	VPACKUSDW  Y8, Y10, Y10
-	VPCMPGTW   Y7, Y2, Y8
-	VPBLENDVB  Y8, Y10, Y9, Y9
-	VMOVDQU    32(CX), Y7
-	VPAND      splat32_7fff7fff<>+0(SB), Y7, Y8
-	VPSRLW     $0x07, Y8, Y10
-	VPAND      splat32_00010001<>+0(SB), Y10, Y10
-	VPADDW     Y5, Y8, Y11
-	VPADDW     Y10, Y11, Y11
-	VPSRLW     $0x07, Y11, Y11
-	VPMINUW    Y0, Y11, Y11
-	VPCMPGTW   splat32_7c007c00<>+0(SB), Y8, Y10
-	VPBLENDVB  Y10, Y1, Y11, Y11
-	VPMAXUW    splat32_04000400<>+0(SB), Y8, Y10
-	VPUNPCKLWD Y10, Y4, Y12
-	VPUNPCKHWD Y10, Y4, Y10
-	VPSRLD     $0x03, Y12, Y12
-	VADDPS     Y3, Y12, Y12
-	VPSUBD     Y3, Y12, Y12
-	VPSRLD     $0x03, Y10, Y10
-	VADDPS     Y3, Y10, Y10
-	VPSUBD     Y3, Y10, Y10
-	VPACKUSDW  Y10, Y12, Y12
-	VPCMPGTW   Y8, Y2, Y10
-	VPBLENDVB  Y10, Y12, Y11, Y11
-	VPACKUSWB  Y11, Y9, Y9
-	VPACKSSWB  Y7, Y6, Y6
-	VPAND      splat32_80808080<>+0(SB), Y6, Y6
-	VPOR       Y6, Y9, Y9
-	VPERMQ     $0xd8, Y9, Y9
-	VMOVNTDQ   Y9, (AX)
-	VMOVDQU    64(CX), Y6
-	VPAND      splat32_7fff7fff<>+0(SB), Y6, Y7
-	VPSRLW     $0x07, Y7, Y8
-	VPAND      splat32_00010001<>+0(SB), Y8, Y8
-	VPADDW     Y5, Y7, Y9
-	VPADDW     Y8, Y9, Y9
-	VPSRLW     $0x07, Y9, Y9
-	VPMINUW    Y0, Y9, Y9
-	VPCMPGTW   splat32_7c007c00<>+0(SB), Y7, Y8
-	VPBLENDVB  Y8, Y1, Y9, Y9
-	VPMAXUW    splat32_04000400<>+0(SB), Y7, Y8
-	VPUNPCKLWD Y8, Y4, Y10
-	VPUNPCKHWD Y8, Y4, Y8
-	VPSRLD     $0x03, Y10, Y10
-	VADDPS     Y3, Y10, Y10
-	VPSUBD     Y3, Y10, Y10
-	VPSRLD     $0x03, Y8, Y8
-	VADDPS     Y3, Y8, Y8
-	VPSUBD     Y3, Y8, Y8
-	VPACKUSDW  Y8, Y10, Y10
-	VPCMPGTW   Y7, Y2, Y8
-	VPBLENDVB  Y8, Y10, Y9, Y9
-	VMOVDQU    96(CX), Y7
-	VPAND      splat32_7fff7fff<>+0(SB), Y7, Y8
-	VPSRLW     $0x07, Y8, Y10
-	VPAND      splat32_00010001<>+0(SB), Y10, Y10
-	VPADDW     Y5, Y8, Y11
-	VPADDW     Y10, Y11, Y11
-	VPSRLW     $0x07, Y11, Y11
-	VPMINUW    Y0, Y11, Y11
-	VPCMPGTW   splat32_7c007c00<>+0(SB), Y8, Y10
-	VPBLENDVB  Y10, Y1, Y11, Y11
-	VPMAXUW    splat32_04000400<>+0(SB), Y8, Y10
-	VPUNPCKLWD Y10, Y4, Y12
-	VPUNPCKHWD Y10, Y4, Y10
-	VPSRLD     $0x03, Y12, Y12
-	VADDPS     Y3, Y12, Y12
-	VPSUBD     Y3, Y12, Y12
-	VPSRLD     $0x03, Y10, Y10
-	VADDPS     Y3, Y10, Y10
-	VPSUBD     Y3, Y10, Y10
-	VPACKUSDW  Y10, Y12, Y12
-	VPCMPGTW   Y8, Y2, Y10
-	VPBLENDVB  Y10, Y12, Y11, Y11
-	VPACKUSWB  Y11, Y9, Y9
-	VPACKSSWB  Y7, Y6, Y6
-	VPAND      splat32_80808080<>+0(SB), Y6, Y6
-	VPOR       Y6, Y9, Y9
-	VPERMQ     $0xd8, Y9, Y9
-	VMOVNTDQ   Y9, 32(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        m3_body
-
-m3_done:
-	SFENCE
-	SUBQ DX, BX
-	MOVQ BX, ret+32(FP)
-	VZEROUPPER
-	RET
-
-m3fnuz:
-	MOVL         4(BX), BX
-	SHRL         $0x03, BX
-	SUBL         $0x70, BX
-	SHLL         $0x0a, BX
-	NEGL         BX
-	ADDL         $0x0000003f, BX
-	VMOVD        BX, X5
-	VPBROADCASTW X5, Y5
-	MOVQ         DX, BX
-
-m3fnuz_body:
-	CMPQ       DX, $0x00000040
-	JB         m3fnuz_done
-	VMOVDQU    (CX), Y6
-	VPAND      splat32_7fff7fff<>+0(SB), Y6, Y7
-	VPSRLW     $0x07, Y7, Y8
-	VPAND      splat32_00010001<>+0(SB), Y8, Y8
-	VPADDW     Y5, Y7, Y9
-	VPADDW     Y8, Y9, Y9
-	VPSRLW     $0x07, Y9, Y9
-	VPMINUW    Y0, Y9, Y9
-	VPCMPGTW   splat32_7c007c00<>+0(SB), Y7, Y8
-	VPBLENDVB  Y8, Y1, Y9, Y9
-	VPMAXUW    splat32_04000400<>+0(SB), Y7, Y8
-	VPUNPCKLWD Y8, Y4, Y10
-	VPUNPCKHWD Y8, Y4, Y8
-	VPSRLD     $0x03, Y10, Y10
-	VADDPS     Y3, Y10, Y10
-	VPSUBD     Y3, Y10, Y10
-	VPSRLD     $0x03, Y8, Y8
-	VADDPS     Y3, Y8, Y8
-	VPSUBD     Y3, Y8, Y8
-	VPACKUSDW  Y8, Y10, Y10
-	VPCMPGTW   Y7, Y2, Y8
-	VPBLENDVB  Y8, Y10, Y9, Y9
-	VMOVDQU    32(CX), Y7
-	VPAND      splat32_7fff7fff<>+0(SB), Y7, Y8
-	VPSRLW     $0x07, Y8, Y10
-	VPAND      splat32_00010001<>+0(SB), Y10, Y10
-	VPADDW     Y5, Y8, Y11
-	VPADDW     Y10, Y11, Y11
-	VPSRLW     $0x07, Y11, Y11
-	VPMINUW    Y0, Y11, Y11
-	VPCMPGTW   splat32_7c007c00<>+0(SB), Y8, Y10
-	VPBLENDVB  Y10, Y1, Y11, Y11
-	VPMAXUW    splat32_04000400<>+0(SB), Y8, Y10
-	VPUNPCKLWD Y10, Y4, Y12
-	VPUNPCKHWD Y10, Y4, Y10
-	VPSRLD     $0x03, Y12, Y12
-	VADDPS     Y3, Y12, Y12
-	VPSUBD     Y3, Y12, Y12
-	VPSRLD     $0x03, Y10, Y10
-	VADDPS     Y3, Y10, Y10
-	VPSUBD     Y3, Y10, Y10
-	VPACKUSDW  Y10, Y12, Y12
-	VPCMPGTW   Y8, Y2, Y10
-	VPBLENDVB  Y10, Y12, Y11, Y11
-	VPACKUSWB  Y11, Y9, Y9
-	VPACKSSWB  Y7, Y6, Y6
-	VPAND      splat32_80808080<>+0(SB), Y6, Y6
-	VPCMPEQB   splat32_00000000<>+0(SB), Y9, Y7
-	VPANDN     Y6, Y7, Y6
-	VPOR       Y6, Y9, Y9
-	VPERMQ     $0xd8, Y9, Y9
-	VMOVNTDQ   Y9, (AX)
-	VMOVDQU    64(CX), Y6
-	VPAND      splat32_7fff7fff<>+0(SB), Y6, Y7
-	VPSRLW     $0x07, Y7, Y8
-	VPAND      splat32_00010001<>+0(SB), Y8, Y8
-	VPADDW     Y5, Y7, Y9
-	VPADDW     Y8, Y9, Y9
-	VPSRLW     $0x07, Y9, Y9
-	VPMINUW    Y0, Y9, Y9
-	VPCMPGTW   splat32_7c007c00<>+0(SB), Y7, Y8
-	VPBLENDVB  Y8, Y1, Y9, Y9
-	VPMAXUW    splat32_04000400<>+0(SB), Y7, Y8
-	VPUNPCKLWD Y8, Y4, Y10
-	VPUNPCKHWD Y8, Y4, Y8
-	VPSRLD     $0x03, Y10, Y10
-	VADDPS     Y3, Y10, Y10
-	VPSUBD     Y3, Y10, Y10
-	VPSRLD     $0x03, Y8, Y8
-	VADDPS     Y3, Y8, Y8
-	VPSUBD     Y3, Y8, Y8
-	VPACKUSDW  Y8, Y10, Y10
-	VPCMPGTW   Y7, Y2, Y8
-	VPBLENDVB  Y8, Y10, Y9, Y9
-	VMOVDQU    96(CX), Y7
-	VPAND      splat32_7fff7fff<>+0(SB), Y7, Y8
-	VPSRLW     $0x07, Y8, Y10
-	VPAND      splat32_00010001<>+0(SB), Y10, Y10
-	VPADDW     Y5, Y8, Y11
-	VPADDW     Y10, Y11, Y11
-	VPSRLW     $0x07, Y11, Y11
-	VPMINUW    Y0, Y11, Y11
-	VPCMPGTW   splat32_7c007c00<>+0(SB), Y8, Y10
-	VPBLENDVB  Y10, Y1, Y11, Y11
-	VPMAXUW    splat32_04000400<>+0(SB), Y8, Y10
-	VPUNPCKLWD Y10, Y4, Y12
-	VPUNPCKHWD Y10, Y4, Y10
-	VPSRLD     $0x03, Y12, Y12
-	VADDPS     Y3, Y12, Y12
-	VPSUBD     Y3, Y12, Y12
-	VPSRLD     $0x03, Y10, Y10
-	VADDPS     Y3, Y10, Y10
-	VPSUBD     Y3, Y10, Y10
-	VPACKUSDW  Y10, Y12, Y12
-	VPCMPGTW   Y8, Y2, Y10
-	VPBLENDVB  Y10, Y12, Y11, Y11
-	VPACKUSWB  Y11, Y9, Y9
-	VPACKSSWB  Y7, Y6, Y6
-	VPAND      splat32_80808080<>+0(SB), Y6, Y6
-	VPCMPEQB   splat32_00000000<>+0(SB), Y9, Y7
-	VPANDN     Y6, Y7, Y6
-	VPOR       Y6, Y9, Y9
-	VPERMQ     $0xd8, Y9, Y9
-	VMOVNTDQ   Y9, 32(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        m3fnuz_body
-
-m3fnuz_done:
 	SFENCE
 	SUBQ DX, BX
 	MOVQ BX, ret+32(FP)
@@ -20140,6 +19652,409 @@ DATA e4m3fnuzsubnormals<>+56(SB)/4, $0x07060606
 DATA e4m3fnuzsubnormals<>+60(SB)/4, $0x08080707
 GLOBL e4m3fnuzsubnormals<>(SB), RODATA|NOPTR, $64
 
+// func f16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+// Requires: AVX, AVX2
+TEXT ·f16ToE4M3AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	VPBROADCASTB 20(BX), Y0
+	VPBROADCASTB 24(BX), Y1
+	VPXOR        Y2, Y2, Y2
+	MOVBLZX      20(BX), SI
+	MOVBLZX      24(BX), DI
+	CMPL         28(BX), $0x00
+	JE           fnuz
+	VMOVDQU      e4m3fnsubnormals0<>+0(SB), Y3
+	VMOVDQU      e4m3fnsubnormals1<>+0(SB), Y4
+	VMOVDQU      e4m3fnsubnormals2<>+0(SB), Y5
+	VMOVDQU      e4m3fnsubnormals3<>+0(SB), Y6
+	CMPL         SI, DI
+	JE           fn_clamped
+
+fn_single:
+	CMPQ        DX, $0x00000020
+	JB          fn_tail
+	VMOVDQU     (CX), Y7
+	VPSLLW      $0x01, Y7, Y8
+	VPSHUFB     splitbytes16<>+0(SB), Y8, Y8
+	VMOVDQU     32(CX), Y9
+	VPSLLW      $0x01, Y9, Y10
+	VPSHUFB     splitbytes16<>+0(SB), Y10, Y10
+	VPUNPCKHQDQ Y10, Y8, Y11
+	VPUNPCKLQDQ Y10, Y8, Y8
+	VPACKSSWB   Y9, Y7, Y7
+	VPAND       splat32_01010101<>+0(SB), Y11, Y9
+	VPOR        splat32_7e7e7e7e<>+0(SB), Y9, Y9
+	VPAVGB      Y9, Y8, Y9
+	VPCMPGTB    Y9, Y2, Y9
+	VPADDB      splat32_40404040<>+0(SB), Y9, Y9
+	VPSUBUSB    Y9, Y11, Y9
+	VPMINUB     Y0, Y9, Y9
+	VPMINUB     splat32_01010101<>+0(SB), Y8, Y8
+	VPADDUSB    Y8, Y11, Y10
+	VPMAXUB     splat32_f9f9f9f9<>+0(SB), Y10, Y12
+	VPCMPEQB    Y10, Y12, Y12
+	VPBLENDVB   Y12, Y1, Y9, Y9
+	VPSUBB      splat32_28282828<>+0(SB), Y11, Y10
+	VPADDB      Y10, Y10, Y11
+	VPADDB      Y8, Y11, Y11
+	VPMINUB     splat32_1f1f1f1f<>+0(SB), Y10, Y8
+	VPCMPEQB    Y10, Y8, Y8
+	VPSLLW      $0x03, Y11, Y10
+	VPSHUFB     Y11, Y3, Y12
+	VPSHUFB     Y11, Y4, Y13
+	VPBLENDVB   Y10, Y13, Y12, Y12
+	VPSHUFB     Y11, Y5, Y13
+	VPSHUFB     Y11, Y6, Y14
+	VPBLENDVB   Y10, Y14, Y13, Y13
+	VPSLLW      $0x02, Y11, Y11
+	VPBLENDVB   Y11, Y13, Y12, Y12
+	VPBLENDVB   Y8, Y12, Y9, Y9
+	VPAND       splat32_80808080<>+0(SB), Y7, Y7
+	VPOR        Y7, Y9, Y9
+	VPERMQ      $0xd8, Y9, Y9
+	VMOVDQU     Y9, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000020, DX
+	JMP         fn_single
+
+fn_tail:
+	VZEROUPPER
+	RET
+
+fn_clamped:
+fn_clamped_single:
+	CMPQ        DX, $0x00000020
+	JB          fn_clamped_tail
+	VMOVDQU     (CX), Y1
+	VPSLLW      $0x01, Y1, Y7
+	VPSHUFB     splitbytes16<>+0(SB), Y7, Y7
+	VMOVDQU     32(CX), Y8
+	VPSLLW      $0x01, Y8, Y9
+	VPSHUFB     splitbytes16<>+0(SB), Y9, Y9
+	VPUNPCKHQDQ Y9, Y7, Y10
+	VPUNPCKLQDQ Y9, Y7, Y7
+	VPACKSSWB   Y8, Y1, Y1
+	VPAND       splat32_01010101<>+0(SB), Y10, Y8
+	VPOR        splat32_7e7e7e7e<>+0(SB), Y8, Y8
+	VPAVGB      Y8, Y7, Y8
+	VPCMPGTB    Y8, Y2, Y8
+	VPADDB      splat32_40404040<>+0(SB), Y8, Y8
+	VPSUBUSB    Y8, Y10, Y8
+	VPMINUB     Y0, Y8, Y8
+	VPMINUB     splat32_01010101<>+0(SB), Y7, Y7
+	VPSUBB      splat32_28282828<>+0(SB), Y10, Y9
+	VPADDB      Y9, Y9, Y10
+	VPADDB      Y7, Y10, Y10
+	VPMINUB     splat32_1f1f1f1f<>+0(SB), Y9, Y7
+	VPCMPEQB    Y9, Y7, Y7
+	VPSLLW      $0x03, Y10, Y9
+	VPSHUFB     Y10, Y3, Y11
+	VPSHUFB     Y10, Y4, Y12
+	VPBLENDVB   Y9, Y12, Y11, Y11
+	VPSHUFB     Y10, Y5, Y12
+	VPSHUFB     Y10, Y6, Y13
+	VPBLENDVB   Y9, Y13, Y12, Y12
+	VPSLLW      $0x02, Y10, Y10
+	VPBLENDVB   Y10, Y12, Y11, Y11
+	VPBLENDVB   Y7, Y11, Y8, Y8
+	VPAND       splat32_80808080<>+0(SB), Y1, Y1
+	VPOR        Y1, Y8, Y8
+	VPERMQ      $0xd8, Y8, Y8
+	VMOVDQU     Y8, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000020, DX
+	JMP         fn_clamped_single
+
+fn_clamped_tail:
+	VZEROUPPER
+	RET
+
+fnuz:
+	VMOVDQU e4m3fnuzsubnormals0<>+0(SB), Y3
+	VMOVDQU e4m3fnuzsubnormals1<>+0(SB), Y4
+	VMOVDQU e4m3fnuzsubnormals2<>+0(SB), Y5
+	VMOVDQU e4m3fnuzsubnormals3<>+0(SB), Y6
+	CMPL    SI, DI
+	JE      fnuz_clamped
+
+fnuz_single:
+	CMPQ        DX, $0x00000020
+	JB          fnuz_tail
+	VMOVDQU     (CX), Y7
+	VPSLLW      $0x01, Y7, Y8
+	VPSHUFB     splitbytes16<>+0(SB), Y8, Y8
+	VMOVDQU     32(CX), Y9
+	VPSLLW      $0x01, Y9, Y10
+	VPSHUFB     splitbytes16<>+0(SB), Y10, Y10
+	VPUNPCKHQDQ Y10, Y8, Y11
+	VPUNPCKLQDQ Y10, Y8, Y8
+	VPACKSSWB   Y9, Y7, Y7
+	VPAND       splat32_01010101<>+0(SB), Y11, Y9
+	VPOR        splat32_7e7e7e7e<>+0(SB), Y9, Y9
+	VPAVGB      Y9, Y8, Y9
+	VPCMPGTB    Y9, Y2, Y9
+	VPADDB      splat32_38383838<>+0(SB), Y9, Y9
+	VPSUBUSB    Y9, Y11, Y9
+	VPMINUB     Y0, Y9, Y9
+	VPMINUB     splat32_01010101<>+0(SB), Y8, Y8
+	VPADDUSB    Y8, Y11, Y10
+	VPMAXUB     splat32_f9f9f9f9<>+0(SB), Y10, Y12
+	VPCMPEQB    Y10, Y12, Y12
+	VPBLENDVB   Y12, Y1, Y9, Y9
+	VPSUBB      splat32_20202020<>+0(SB), Y11, Y10
+	VPADDB      Y10, Y10, Y11
+	VPADDB      Y8, Y11, Y11
+	VPMINUB     splat32_1f1f1f1f<>+0(SB), Y10, Y8
+	VPCMPEQB    Y10, Y8, Y8
+	VPSLLW      $0x03, Y11, Y10
+	VPSHUFB     Y11, Y3, Y12
+	VPSHUFB     Y11, Y4, Y13
+	VPBLENDVB   Y10, Y13, Y12, Y12
+	VPSHUFB     Y11, Y5, Y13
+	VPSHUFB     Y11, Y6, Y14
+	VPBLENDVB   Y10, Y14, Y13, Y13
+	VPSLLW      $0x02, Y11, Y11
+	VPBLENDVB   Y11, Y13, Y12, Y12
+	VPBLENDVB   Y8, Y12, Y9, Y9
+	VPAND       splat32_80808080<>+0(SB), Y7, Y7
+	VPSIGNB     Y9, Y7, Y7
+	VPOR        Y7, Y9, Y9
+	VPERMQ      $0xd8, Y9, Y9
+	VMOVDQU     Y9, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000020, DX
+	JMP         fnuz_single
+
+fnuz_tail:
+	VZEROUPPER
+	RET
+
+fnuz_clamped:
+fnuz_clamped_single:
+	CMPQ        DX, $0x00000020
+	JB          fnuz_clamped_tail
+	VMOVDQU     (CX), Y1
+	VPSLLW      $0x01, Y1, Y7
+	VPSHUFB     splitbytes16<>+0(SB), Y7, Y7
+	VMOVDQU     32(CX), Y8
+	VPSLLW      $0x01, Y8, Y9
+	VPSHUFB     splitbytes16<>+0(SB), Y9, Y9
+	VPUNPCKHQDQ Y9, Y7, Y10
+	VPUNPCKLQDQ Y9, Y7, Y7
+	VPACKSSWB   Y8, Y1, Y1
+	VPAND       splat32_01010101<>+0(SB), Y10, Y8
+	VPOR        splat32_7e7e7e7e<>+0(SB), Y8, Y8
+	VPAVGB      Y8, Y7, Y8
+	VPCMPGTB    Y8, Y2, Y8
+	VPADDB      splat32_38383838<>+0(SB), Y8, Y8
+	VPSUBUSB    Y8, Y10, Y8
+	VPMINUB     Y0, Y8, Y8
+	VPMINUB     splat32_01010101<>+0(SB), Y7, Y7
+	VPSUBB      splat32_20202020<>+0(SB), Y10, Y9
+	VPADDB      Y9, Y9, Y10
+	VPADDB      Y7, Y10, Y10
+	VPMINUB     splat32_1f1f1f1f<>+0(SB), Y9, Y7
+	VPCMPEQB    Y9, Y7, Y7
+	VPSLLW      $0x03, Y10, Y9
+	VPSHUFB     Y10, Y3, Y11
+	VPSHUFB     Y10, Y4, Y12
+	VPBLENDVB   Y9, Y12, Y11, Y11
+	VPSHUFB     Y10, Y5, Y12
+	VPSHUFB     Y10, Y6, Y13
+	VPBLENDVB   Y9, Y13, Y12, Y12
+	VPSLLW      $0x02, Y10, Y10
+	VPBLENDVB   Y10, Y12, Y11, Y11
+	VPBLENDVB   Y7, Y11, Y8, Y8
+	VPAND       splat32_80808080<>+0(SB), Y1, Y1
+	VPSIGNB     Y8, Y1, Y1
+	VPOR        Y1, Y8, Y8
+	VPERMQ      $0xd8, Y8, Y8
+	VMOVDQU     Y8, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000020, DX
+	JMP         fnuz_clamped_single
+
+fnuz_clamped_tail:
+	VZEROUPPER
+	RET
+
+DATA splitbytes16<>+0(SB)/4, $0x06040200
+DATA splitbytes16<>+4(SB)/4, $0x0e0c0a08
+DATA splitbytes16<>+8(SB)/4, $0x07050301
+DATA splitbytes16<>+12(SB)/4, $0x0f0d0b09
+DATA splitbytes16<>+16(SB)/4, $0x06040200
+DATA splitbytes16<>+20(SB)/4, $0x0e0c0a08
+DATA splitbytes16<>+24(SB)/4, $0x07050301
+DATA splitbytes16<>+28(SB)/4, $0x0f0d0b09
+GLOBL splitbytes16<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnsubnormals0<>+0(SB)/4, $0x01010100
+DATA e4m3fnsubnormals0<>+4(SB)/4, $0x01010101
+DATA e4m3fnsubnormals0<>+8(SB)/4, $0x01010101
+DATA e4m3fnsubnormals0<>+12(SB)/4, $0x01010101
+DATA e4m3fnsubnormals0<>+16(SB)/4, $0x01010100
+DATA e4m3fnsubnormals0<>+20(SB)/4, $0x01010101
+DATA e4m3fnsubnormals0<>+24(SB)/4, $0x01010101
+DATA e4m3fnsubnormals0<>+28(SB)/4, $0x01010101
+GLOBL e4m3fnsubnormals0<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnsubnormals1<>+0(SB)/4, $0x01010101
+DATA e4m3fnsubnormals1<>+4(SB)/4, $0x01010101
+DATA e4m3fnsubnormals1<>+8(SB)/4, $0x02020202
+DATA e4m3fnsubnormals1<>+12(SB)/4, $0x02020202
+DATA e4m3fnsubnormals1<>+16(SB)/4, $0x01010101
+DATA e4m3fnsubnormals1<>+20(SB)/4, $0x01010101
+DATA e4m3fnsubnormals1<>+24(SB)/4, $0x02020202
+DATA e4m3fnsubnormals1<>+28(SB)/4, $0x02020202
+GLOBL e4m3fnsubnormals1<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnsubnormals2<>+0(SB)/4, $0x02020202
+DATA e4m3fnsubnormals2<>+4(SB)/4, $0x03030302
+DATA e4m3fnsubnormals2<>+8(SB)/4, $0x03030303
+DATA e4m3fnsubnormals2<>+12(SB)/4, $0x04040404
+DATA e4m3fnsubnormals2<>+16(SB)/4, $0x02020202
+DATA e4m3fnsubnormals2<>+20(SB)/4, $0x03030302
+DATA e4m3fnsubnormals2<>+24(SB)/4, $0x03030303
+DATA e4m3fnsubnormals2<>+28(SB)/4, $0x04040404
+GLOBL e4m3fnsubnormals2<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnsubnormals3<>+0(SB)/4, $0x05040404
+DATA e4m3fnsubnormals3<>+4(SB)/4, $0x06060505
+DATA e4m3fnsubnormals3<>+8(SB)/4, $0x07060606
+DATA e4m3fnsubnormals3<>+12(SB)/4, $0x08080707
+DATA e4m3fnsubnormals3<>+16(SB)/4, $0x05040404
+DATA e4m3fnsubnormals3<>+20(SB)/4, $0x06060505
+DATA e4m3fnsubnormals3<>+24(SB)/4, $0x07060606
+DATA e4m3fnsubnormals3<>+28(SB)/4, $0x08080707
+GLOBL e4m3fnsubnormals3<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_40404040<>+0(SB)/4, $0x40404040
+DATA splat32_40404040<>+4(SB)/4, $0x40404040
+DATA splat32_40404040<>+8(SB)/4, $0x40404040
+DATA splat32_40404040<>+12(SB)/4, $0x40404040
+DATA splat32_40404040<>+16(SB)/4, $0x40404040
+DATA splat32_40404040<>+20(SB)/4, $0x40404040
+DATA splat32_40404040<>+24(SB)/4, $0x40404040
+DATA splat32_40404040<>+28(SB)/4, $0x40404040
+GLOBL splat32_40404040<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_28282828<>+0(SB)/4, $0x28282828
+DATA splat32_28282828<>+4(SB)/4, $0x28282828
+DATA splat32_28282828<>+8(SB)/4, $0x28282828
+DATA splat32_28282828<>+12(SB)/4, $0x28282828
+DATA splat32_28282828<>+16(SB)/4, $0x28282828
+DATA splat32_28282828<>+20(SB)/4, $0x28282828
+DATA splat32_28282828<>+24(SB)/4, $0x28282828
+DATA splat32_28282828<>+28(SB)/4, $0x28282828
+GLOBL splat32_28282828<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_01010101<>+0(SB)/4, $0x01010101
+DATA splat32_01010101<>+4(SB)/4, $0x01010101
+DATA splat32_01010101<>+8(SB)/4, $0x01010101
+DATA splat32_01010101<>+12(SB)/4, $0x01010101
+DATA splat32_01010101<>+16(SB)/4, $0x01010101
+DATA splat32_01010101<>+20(SB)/4, $0x01010101
+DATA splat32_01010101<>+24(SB)/4, $0x01010101
+DATA splat32_01010101<>+28(SB)/4, $0x01010101
+GLOBL splat32_01010101<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7e7e7e7e<>+0(SB)/4, $0x7e7e7e7e
+DATA splat32_7e7e7e7e<>+4(SB)/4, $0x7e7e7e7e
+DATA splat32_7e7e7e7e<>+8(SB)/4, $0x7e7e7e7e
+DATA splat32_7e7e7e7e<>+12(SB)/4, $0x7e7e7e7e
+DATA splat32_7e7e7e7e<>+16(SB)/4, $0x7e7e7e7e
+DATA splat32_7e7e7e7e<>+20(SB)/4, $0x7e7e7e7e
+DATA splat32_7e7e7e7e<>+24(SB)/4, $0x7e7e7e7e
+DATA splat32_7e7e7e7e<>+28(SB)/4, $0x7e7e7e7e
+GLOBL splat32_7e7e7e7e<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_f9f9f9f9<>+0(SB)/4, $0xf9f9f9f9
+DATA splat32_f9f9f9f9<>+4(SB)/4, $0xf9f9f9f9
+DATA splat32_f9f9f9f9<>+8(SB)/4, $0xf9f9f9f9
+DATA splat32_f9f9f9f9<>+12(SB)/4, $0xf9f9f9f9
+DATA splat32_f9f9f9f9<>+16(SB)/4, $0xf9f9f9f9
+DATA splat32_f9f9f9f9<>+20(SB)/4, $0xf9f9f9f9
+DATA splat32_f9f9f9f9<>+24(SB)/4, $0xf9f9f9f9
+DATA splat32_f9f9f9f9<>+28(SB)/4, $0xf9f9f9f9
+GLOBL splat32_f9f9f9f9<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_1f1f1f1f<>+0(SB)/4, $0x1f1f1f1f
+DATA splat32_1f1f1f1f<>+4(SB)/4, $0x1f1f1f1f
+DATA splat32_1f1f1f1f<>+8(SB)/4, $0x1f1f1f1f
+DATA splat32_1f1f1f1f<>+12(SB)/4, $0x1f1f1f1f
+DATA splat32_1f1f1f1f<>+16(SB)/4, $0x1f1f1f1f
+DATA splat32_1f1f1f1f<>+20(SB)/4, $0x1f1f1f1f
+DATA splat32_1f1f1f1f<>+24(SB)/4, $0x1f1f1f1f
+DATA splat32_1f1f1f1f<>+28(SB)/4, $0x1f1f1f1f
+GLOBL splat32_1f1f1f1f<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnuzsubnormals0<>+0(SB)/4, $0x01010100
+DATA e4m3fnuzsubnormals0<>+4(SB)/4, $0x01010101
+DATA e4m3fnuzsubnormals0<>+8(SB)/4, $0x01010101
+DATA e4m3fnuzsubnormals0<>+12(SB)/4, $0x01010101
+DATA e4m3fnuzsubnormals0<>+16(SB)/4, $0x01010100
+DATA e4m3fnuzsubnormals0<>+20(SB)/4, $0x01010101
+DATA e4m3fnuzsubnormals0<>+24(SB)/4, $0x01010101
+DATA e4m3fnuzsubnormals0<>+28(SB)/4, $0x01010101
+GLOBL e4m3fnuzsubnormals0<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnuzsubnormals1<>+0(SB)/4, $0x01010101
+DATA e4m3fnuzsubnormals1<>+4(SB)/4, $0x01010101
+DATA e4m3fnuzsubnormals1<>+8(SB)/4, $0x02020202
+DATA e4m3fnuzsubnormals1<>+12(SB)/4, $0x02020202
+DATA e4m3fnuzsubnormals1<>+16(SB)/4, $0x01010101
+DATA e4m3fnuzsubnormals1<>+20(SB)/4, $0x01010101
+DATA e4m3fnuzsubnormals1<>+24(SB)/4, $0x02020202
+DATA e4m3fnuzsubnormals1<>+28(SB)/4, $0x02020202
+GLOBL e4m3fnuzsubnormals1<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnuzsubnormals2<>+0(SB)/4, $0x02020202
+DATA e4m3fnuzsubnormals2<>+4(SB)/4, $0x03030302
+DATA e4m3fnuzsubnormals2<>+8(SB)/4, $0x03030303
+DATA e4m3fnuzsubnormals2<>+12(SB)/4, $0x04040404
+DATA e4m3fnuzsubnormals2<>+16(SB)/4, $0x02020202
+DATA e4m3fnuzsubnormals2<>+20(SB)/4, $0x03030302
+DATA e4m3fnuzsubnormals2<>+24(SB)/4, $0x03030303
+DATA e4m3fnuzsubnormals2<>+28(SB)/4, $0x04040404
+GLOBL e4m3fnuzsubnormals2<>(SB), RODATA|NOPTR, $32
+
+DATA e4m3fnuzsubnormals3<>+0(SB)/4, $0x05040404
+DATA e4m3fnuzsubnormals3<>+4(SB)/4, $0x06060505
+DATA e4m3fnuzsubnormals3<>+8(SB)/4, $0x07060606
+DATA e4m3fnuzsubnormals3<>+12(SB)/4, $0x08080707
+DATA e4m3fnuzsubnormals3<>+16(SB)/4, $0x05040404
+DATA e4m3fnuzsubnormals3<>+20(SB)/4, $0x06060505
+DATA e4m3fnuzsubnormals3<>+24(SB)/4, $0x07060606
+DATA e4m3fnuzsubnormals3<>+28(SB)/4, $0x08080707
+GLOBL e4m3fnuzsubnormals3<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_38383838<>+0(SB)/4, $0x38383838
+DATA splat32_38383838<>+4(SB)/4, $0x38383838
+DATA splat32_38383838<>+8(SB)/4, $0x38383838
+DATA splat32_38383838<>+12(SB)/4, $0x38383838
+DATA splat32_38383838<>+16(SB)/4, $0x38383838
+DATA splat32_38383838<>+20(SB)/4, $0x38383838
+DATA splat32_38383838<>+24(SB)/4, $0x38383838
+DATA splat32_38383838<>+28(SB)/4, $0x38383838
+GLOBL splat32_38383838<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_20202020<>+0(SB)/4, $0x20202020
+DATA splat32_20202020<>+4(SB)/4, $0x20202020
+DATA splat32_20202020<>+8(SB)/4, $0x20202020
+DATA splat32_20202020<>+12(SB)/4, $0x20202020
+DATA splat32_20202020<>+16(SB)/4, $0x20202020
+DATA splat32_20202020<>+20(SB)/4, $0x20202020
+DATA splat32_20202020<>+24(SB)/4, $0x20202020
+DATA splat32_20202020<>+28(SB)/4, $0x20202020
+GLOBL splat32_20202020<>(SB), RODATA|NOPTR, $32
+
 // func f16ToE4M3AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
 TEXT ·f16ToE4M3AVX512NT(SB), NOSPLIT, $0-40
@@ -20348,6 +20263,411 @@ fnuz_clamped_body:
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, DX
 	JMP        fnuz_clamped_body
+
+fnuz_clamped_done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func f16ToE4M3AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·f16ToE4M3AVX2NT(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	VPBROADCASTB 20(BX), Y0
+	VPBROADCASTB 24(BX), Y1
+	VPXOR        Y2, Y2, Y2
+	MOVBLZX      20(BX), SI
+	MOVBLZX      24(BX), DI
+	CMPL         28(BX), $0x00
+	JE           fnuz
+	VMOVDQU      e4m3fnsubnormals0<>+0(SB), Y3
+	VMOVDQU      e4m3fnsubnormals1<>+0(SB), Y4
+	VMOVDQU      e4m3fnsubnormals2<>+0(SB), Y5
+	VMOVDQU      e4m3fnsubnormals3<>+0(SB), Y6
+	CMPL         SI, DI
+	JE           fn_clamped
+	MOVQ         DX, BX
+
+fn_body:
+	CMPQ        DX, $0x00000040
+	JB          fn_done
+	VMOVDQU     (CX), Y7
+	VPSLLW      $0x01, Y7, Y8
+	VPSHUFB     splitbytes16<>+0(SB), Y8, Y8
+	VMOVDQU     32(CX), Y9
+	VPSLLW      $0x01, Y9, Y10
+	VPSHUFB     splitbytes16<>+0(SB), Y10, Y10
+	VPUNPCKHQDQ Y10, Y8, Y11
+	VPUNPCKLQDQ Y10, Y8, Y8
+	VPACKSSWB   Y9, Y7, Y7
+	VPAND       splat32_01010101<>+0(SB), Y11, Y9
+	VPOR        splat32_7e7e7e7e<>+0(SB), Y9, Y9
+	VPAVGB      Y9, Y8, Y9
+	VPCMPGTB    Y9, Y2, Y9
+	VPADDB      splat32_40404040<>+0(SB), Y9, Y9
+	VPSUBUSB    Y9, Y11, Y9
+	VPMINUB     Y0, Y9, Y9
+	VPMINUB     splat32_01010101<>+0(SB), Y8, Y8
+	VPADDUSB    Y8, Y11, Y10
+	VPMAXUB     splat32_f9f9f9f9<>+0(SB), Y10, Y12
+	VPCMPEQB    Y10, Y12, Y12
+	VPBLENDVB   Y12, Y1, Y9, Y9
+	VPSUBB      splat32_28282828<>+0(SB), Y11, Y10
+	VPADDB      Y10, Y10, Y11
+	VPADDB      Y8, Y11, Y11
+	VPMINUB     splat32_1f1f1f1f<>+0(SB), Y10, Y8
+	VPCMPEQB    Y10, Y8, Y8
+	VPSLLW      $0x03, Y11, Y10
+	VPSHUFB     Y11, Y3, Y12
+	VPSHUFB     Y11, Y4, Y13
+	VPBLENDVB   Y10, Y13, Y12, Y12
+	VPSHUFB     Y11, Y5, Y13
+	VPSHUFB     Y11, Y6, Y14
+	VPBLENDVB   Y10, Y14, Y13, Y13
+	VPSLLW      $0x02, Y11, Y11
+	VPBLENDVB   Y11, Y13, Y12, Y12
+	VPBLENDVB   Y8, Y12, Y9, Y9
+	VPAND       splat32_80808080<>+0(SB), Y7, Y7
+	VPOR        Y7, Y9, Y9
+	VPERMQ      $0xd8, Y9, Y9
+	VMOVNTDQ    Y9, (AX)
+	VMOVDQU     64(CX), Y7
+	VPSLLW      $0x01, Y7, Y8
+	VPSHUFB     splitbytes16<>+0(SB), Y8, Y8
+	VMOVDQU     96(CX), Y9
+	VPSLLW      $0x01, Y9, Y10
+	VPSHUFB     splitbytes16<>+0(SB), Y10, Y10
+	VPUNPCKHQDQ Y10, Y8, Y11
+	VPUNPCKLQDQ Y10, Y8, Y8
+	VPACKSSWB   Y9, Y7, Y7
+	VPAND       splat32_01010101<>+0(SB), Y11, Y9
+	VPOR        splat32_7e7e7e7e<>+0(SB), Y9, Y9
+	VPAVGB      Y9, Y8, Y9
+	VPCMPGTB    Y9, Y2, Y9
+	VPADDB      splat32_40404040<>+0(SB), Y9, Y9
+	VPSUBUSB    Y9, Y11, Y9
+	VPMINUB     Y0, Y9, Y9
+	VPMINUB     splat32_01010101<>+0(SB), Y8, Y8
+	VPADDUSB    Y8, Y11, Y10
+	VPMAXUB     splat32_f9f9f9f9<>+0(SB), Y10, Y12
+	VPCMPEQB    Y10, Y12, Y12
+	VPBLENDVB   Y12, Y1, Y9, Y9
+	VPSUBB      splat32_28282828<>+0(SB), Y11, Y10
+	VPADDB      Y10, Y10, Y11
+	VPADDB      Y8, Y11, Y11
+	VPMINUB     splat32_1f1f1f1f<>+0(SB), Y10, Y8
+	VPCMPEQB    Y10, Y8, Y8
+	VPSLLW      $0x03, Y11, Y10
+	VPSHUFB     Y11, Y3, Y12
+	VPSHUFB     Y11, Y4, Y13
+	VPBLENDVB   Y10, Y13, Y12, Y12
+	VPSHUFB     Y11, Y5, Y13
+	VPSHUFB     Y11, Y6, Y14
+	VPBLENDVB   Y10, Y14, Y13, Y13
+	VPSLLW      $0x02, Y11, Y11
+	VPBLENDVB   Y11, Y13, Y12, Y12
+	VPBLENDVB   Y8, Y12, Y9, Y9
+	VPAND       splat32_80808080<>+0(SB), Y7, Y7
+	VPOR        Y7, Y9, Y9
+	VPERMQ      $0xd8, Y9, Y9
+	VMOVNTDQ    Y9, 32(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000040, DX
+	JMP         fn_body
+
+fn_done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+fn_clamped:
+	MOVQ DX, BX
+
+fn_clamped_body:
+	CMPQ        DX, $0x00000040
+	JB          fn_clamped_done
+	VMOVDQU     (CX), Y1
+	VPSLLW      $0x01, Y1, Y7
+	VPSHUFB     splitbytes16<>+0(SB), Y7, Y7
+	VMOVDQU     32(CX), Y8
+	VPSLLW      $0x01, Y8, Y9
+	VPSHUFB     splitbytes16<>+0(SB), Y9, Y9
+	VPUNPCKHQDQ Y9, Y7, Y10
+	VPUNPCKLQDQ Y9, Y7, Y7
+	VPACKSSWB   Y8, Y1, Y1
+	VPAND       splat32_01010101<>+0(SB), Y10, Y8
+	VPOR        splat32_7e7e7e7e<>+0(SB), Y8, Y8
+	VPAVGB      Y8, Y7, Y8
+	VPCMPGTB    Y8, Y2, Y8
+	VPADDB      splat32_40404040<>+0(SB), Y8, Y8
+	VPSUBUSB    Y8, Y10, Y8
+	VPMINUB     Y0, Y8, Y8
+	VPMINUB     splat32_01010101<>+0(SB), Y7, Y7
+	VPSUBB      splat32_28282828<>+0(SB), Y10, Y9
+	VPADDB      Y9, Y9, Y10
+	VPADDB      Y7, Y10, Y10
+	VPMINUB     splat32_1f1f1f1f<>+0(SB), Y9, Y7
+	VPCMPEQB    Y9, Y7, Y7
+	VPSLLW      $0x03, Y10, Y9
+	VPSHUFB     Y10, Y3, Y11
+	VPSHUFB     Y10, Y4, Y12
+	VPBLENDVB   Y9, Y12, Y11, Y11
+	VPSHUFB     Y10, Y5, Y12
+	VPSHUFB     Y10, Y6, Y13
+	VPBLENDVB   Y9, Y13, Y12, Y12
+	VPSLLW      $0x02, Y10, Y10
+	VPBLENDVB   Y10, Y12, Y11, Y11
+	VPBLENDVB   Y7, Y11, Y8, Y8
+	VPAND       splat32_80808080<>+0(SB), Y1, Y1
+	VPOR        Y1, Y8, Y8
+	VPERMQ      $0xd8, Y8, Y8
+	VMOVNTDQ    Y8, (AX)
+	VMOVDQU     64(CX), Y1
+	VPSLLW      $0x01, Y1, Y7
+	VPSHUFB     splitbytes16<>+0(SB), Y7, Y7
+	VMOVDQU     96(CX), Y8
+	VPSLLW      $0x01, Y8, Y9
+	VPSHUFB     splitbytes16<>+0(SB), Y9, Y9
+	VPUNPCKHQDQ Y9, Y7, Y10
+	VPUNPCKLQDQ Y9, Y7, Y7
+	VPACKSSWB   Y8, Y1, Y1
+	VPAND       splat32_01010101<>+0(SB), Y10, Y8
+	VPOR        splat32_7e7e7e7e<>+0(SB), Y8, Y8
+	VPAVGB      Y8, Y7, Y8
+	VPCMPGTB    Y8, Y2, Y8
+	VPADDB      splat32_40404040<>+0(SB), Y8, Y8
+	VPSUBUSB    Y8, Y10, Y8
+	VPMINUB     Y0, Y8, Y8
+	VPMINUB     splat32_01010101<>+0(SB), Y7, Y7
+	VPSUBB      splat32_28282828<>+0(SB), Y10, Y9
+	VPADDB      Y9, Y9, Y10
+	VPADDB      Y7, Y10, Y10
+	VPMINUB     splat32_1f1f1f1f<>+0(SB), Y9, Y7
+	VPCMPEQB    Y9, Y7, Y7
+	VPSLLW      $0x03, Y10, Y9
+	VPSHUFB     Y10, Y3, Y11
+	VPSHUFB     Y10, Y4, Y12
+	VPBLENDVB   Y9, Y12, Y11, Y11
+	VPSHUFB     Y10, Y5, Y12
+	VPSHUFB     Y10, Y6, Y13
+	VPBLENDVB   Y9, Y13, Y12, Y12
+	VPSLLW      $0x02, Y10, Y10
+	VPBLENDVB   Y10, Y12, Y11, Y11
+	VPBLENDVB   Y7, Y11, Y8, Y8
+	VPAND       splat32_80808080<>+0(SB), Y1, Y1
+	VPOR        Y1, Y8, Y8
+	VPERMQ      $0xd8, Y8, Y8
+	VMOVNTDQ    Y8, 32(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000040, DX
+	JMP         fn_clamped_body
+
+fn_clamped_done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+fnuz:
+	VMOVDQU e4m3fnuzsubnormals0<>+0(SB), Y3
+	VMOVDQU e4m3fnuzsubnormals1<>+0(SB), Y4
+	VMOVDQU e4m3fnuzsubnormals2<>+0(SB), Y5
+	VMOVDQU e4m3fnuzsubnormals3<>+0(SB), Y6
+	CMPL    SI, DI
+	JE      fnuz_clamped
+	MOVQ    DX, BX
+
+fnuz_body:
+	CMPQ        DX, $0x00000040
+	JB          fnuz_done
+	VMOVDQU     (CX), Y7
+	VPSLLW      $0x01, Y7, Y8
+	VPSHUFB     splitbytes16<>+0(SB), Y8, Y8
+	VMOVDQU     32(CX), Y9
+	VPSLLW      $0x01, Y9, Y10
+	VPSHUFB     splitbytes16<>+0(SB), Y10, Y10
+	VPUNPCKHQDQ Y10, Y8, Y11
+	VPUNPCKLQDQ Y10, Y8, Y8
+	VPACKSSWB   Y9, Y7, Y7
+	VPAND       splat32_01010101<>+0(SB), Y11, Y9
+	VPOR        splat32_7e7e7e7e<>+0(SB), Y9, Y9
+	VPAVGB      Y9, Y8, Y9
+	VPCMPGTB    Y9, Y2, Y9
+	VPADDB      splat32_38383838<>+0(SB), Y9, Y9
+	VPSUBUSB    Y9, Y11, Y9
+	VPMINUB     Y0, Y9, Y9
+	VPMINUB     splat32_01010101<>+0(SB), Y8, Y8
+	VPADDUSB    Y8, Y11, Y10
+	VPMAXUB     splat32_f9f9f9f9<>+0(SB), Y10, Y12
+	VPCMPEQB    Y10, Y12, Y12
+	VPBLENDVB   Y12, Y1, Y9, Y9
+	VPSUBB      splat32_20202020<>+0(SB), Y11, Y10
+	VPADDB      Y10, Y10, Y11
+	VPADDB      Y8, Y11, Y11
+	VPMINUB     splat32_1f1f1f1f<>+0(SB), Y10, Y8
+	VPCMPEQB    Y10, Y8, Y8
+	VPSLLW      $0x03, Y11, Y10
+	VPSHUFB     Y11, Y3, Y12
+	VPSHUFB     Y11, Y4, Y13
+	VPBLENDVB   Y10, Y13, Y12, Y12
+	VPSHUFB     Y11, Y5, Y13
+	VPSHUFB     Y11, Y6, Y14
+	VPBLENDVB   Y10, Y14, Y13, Y13
+	VPSLLW      $0x02, Y11, Y11
+	VPBLENDVB   Y11, Y13, Y12, Y12
+	VPBLENDVB   Y8, Y12, Y9, Y9
+	VPAND       splat32_80808080<>+0(SB), Y7, Y7
+	VPSIGNB     Y9, Y7, Y7
+	VPOR        Y7, Y9, Y9
+	VPERMQ      $0xd8, Y9, Y9
+	VMOVNTDQ    Y9, (AX)
+	VMOVDQU     64(CX), Y7
+	VPSLLW      $0x01, Y7, Y8
+	VPSHUFB     splitbytes16<>+0(SB), Y8, Y8
+	VMOVDQU     96(CX), Y9
+	VPSLLW      $0x01, Y9, Y10
+	VPSHUFB     splitbytes16<>+0(SB), Y10, Y10
+	VPUNPCKHQDQ Y10, Y8, Y11
+	VPUNPCKLQDQ Y10, Y8, Y8
+	VPACKSSWB   Y9, Y7, Y7
+	VPAND       splat32_01010101<>+0(SB), Y11, Y9
+	VPOR        splat32_7e7e7e7e<>+0(SB), Y9, Y9
+	VPAVGB      Y9, Y8, Y9
+	VPCMPGTB    Y9, Y2, Y9
+	VPADDB      splat32_38383838<>+0(SB), Y9, Y9
+	VPSUBUSB    Y9, Y11, Y9
+	VPMINUB     Y0, Y9, Y9
+	VPMINUB     splat32_01010101<>+0(SB), Y8, Y8
+	VPADDUSB    Y8, Y11, Y10
+	VPMAXUB     splat32_f9f9f9f9<>+0(SB), Y10, Y12
+	VPCMPEQB    Y10, Y12, Y12
+	VPBLENDVB   Y12, Y1, Y9, Y9
+	VPSUBB      splat32_20202020<>+0(SB), Y11, Y10
+	VPADDB      Y10, Y10, Y11
+	VPADDB      Y8, Y11, Y11
+	VPMINUB     splat32_1f1f1f1f<>+0(SB), Y10, Y8
+	VPCMPEQB    Y10, Y8, Y8
+	VPSLLW      $0x03, Y11, Y10
+	VPSHUFB     Y11, Y3, Y12
+	VPSHUFB     Y11, Y4, Y13
+	VPBLENDVB   Y10, Y13, Y12, Y12
+	VPSHUFB     Y11, Y5, Y13
+	VPSHUFB     Y11, Y6, Y14
+	VPBLENDVB   Y10, Y14, Y13, Y13
+	VPSLLW      $0x02, Y11, Y11
+	VPBLENDVB   Y11, Y13, Y12, Y12
+	VPBLENDVB   Y8, Y12, Y9, Y9
+	VPAND       splat32_80808080<>+0(SB), Y7, Y7
+	VPSIGNB     Y9, Y7, Y7
+	VPOR        Y7, Y9, Y9
+	VPERMQ      $0xd8, Y9, Y9
+	VMOVNTDQ    Y9, 32(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000040, DX
+	JMP         fnuz_body
+
+fnuz_done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+fnuz_clamped:
+	MOVQ DX, BX
+
+fnuz_clamped_body:
+	CMPQ        DX, $0x00000040
+	JB          fnuz_clamped_done
+	VMOVDQU     (CX), Y1
+	VPSLLW      $0x01, Y1, Y7
+	VPSHUFB     splitbytes16<>+0(SB), Y7, Y7
+	VMOVDQU     32(CX), Y8
+	VPSLLW      $0x01, Y8, Y9
+	VPSHUFB     splitbytes16<>+0(SB), Y9, Y9
+	VPUNPCKHQDQ Y9, Y7, Y10
+	VPUNPCKLQDQ Y9, Y7, Y7
+	VPACKSSWB   Y8, Y1, Y1
+	VPAND       splat32_01010101<>+0(SB), Y10, Y8
+	VPOR        splat32_7e7e7e7e<>+0(SB), Y8, Y8
+	VPAVGB      Y8, Y7, Y8
+	VPCMPGTB    Y8, Y2, Y8
+	VPADDB      splat32_38383838<>+0(SB), Y8, Y8
+	VPSUBUSB    Y8, Y10, Y8
+	VPMINUB     Y0, Y8, Y8
+	VPMINUB     splat32_01010101<>+0(SB), Y7, Y7
+	VPSUBB      splat32_20202020<>+0(SB), Y10, Y9
+	VPADDB      Y9, Y9, Y10
+	VPADDB      Y7, Y10, Y10
+	VPMINUB     splat32_1f1f1f1f<>+0(SB), Y9, Y7
+	VPCMPEQB    Y9, Y7, Y7
+	VPSLLW      $0x03, Y10, Y9
+	VPSHUFB     Y10, Y3, Y11
+	VPSHUFB     Y10, Y4, Y12
+	VPBLENDVB   Y9, Y12, Y11, Y11
+	VPSHUFB     Y10, Y5, Y12
+	VPSHUFB     Y10, Y6, Y13
+	VPBLENDVB   Y9, Y13, Y12, Y12
+	VPSLLW      $0x02, Y10, Y10
+	VPBLENDVB   Y10, Y12, Y11, Y11
+	VPBLENDVB   Y7, Y11, Y8, Y8
+	VPAND       splat32_80808080<>+0(SB), Y1, Y1
+	VPSIGNB     Y8, Y1, Y1
+	VPOR        Y1, Y8, Y8
+	VPERMQ      $0xd8, Y8, Y8
+	VMOVNTDQ    Y8, (AX)
+	VMOVDQU     64(CX), Y1
+	VPSLLW      $0x01, Y1, Y7
+	VPSHUFB     splitbytes16<>+0(SB), Y7, Y7
+	VMOVDQU     96(CX), Y8
+	VPSLLW      $0x01, Y8, Y9
+	VPSHUFB     splitbytes16<>+0(SB), Y9, Y9
+	VPUNPCKHQDQ Y9, Y7, Y10
+	VPUNPCKLQDQ Y9, Y7, Y7
+	VPACKSSWB   Y8, Y1, Y1
+	VPAND       splat32_01010101<>+0(SB), Y10, Y8
+	VPOR        splat32_7e7e7e7e<>+0(SB), Y8, Y8
+	VPAVGB      Y8, Y7, Y8
+	VPCMPGTB    Y8, Y2, Y8
+	VPADDB      splat32_38383838<>+0(SB), Y8, Y8
+	VPSUBUSB    Y8, Y10, Y8
+	VPMINUB     Y0, Y8, Y8
+	VPMINUB     splat32_01010101<>+0(SB), Y7, Y7
+	VPSUBB      splat32_20202020<>+0(SB), Y10, Y9
+	VPADDB      Y9, Y9, Y10
+	VPADDB      Y7, Y10, Y10
+	VPMINUB     splat32_1f1f1f1f<>+0(SB), Y9, Y7
+	VPCMPEQB    Y9, Y7, Y7
+	VPSLLW      $0x03, Y10, Y9
+	VPSHUFB     Y10, Y3, Y11
+	VPSHUFB     Y10, Y4, Y12
+	VPBLENDVB   Y9, Y12, Y11, Y11
+	VPSHUFB     Y10, Y5, Y12
+	VPSHUFB     Y10, Y6, Y13
+	VPBLENDVB   Y9, Y13, Y12, Y12
+	VPSLLW      $0x02, Y10, Y10
+	VPBLENDVB   Y10, Y12, Y11, Y11
+	VPBLENDVB   Y7, Y11, Y8, Y8
+	VPAND       splat32_80808080<>+0(SB), Y1, Y1
+	VPSIGNB     Y8, Y1, Y1
+	VPOR        Y1, Y8, Y8
+	VPERMQ      $0xd8, Y8, Y8
+	VMOVNTDQ    Y8, 32(AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000040, DX
+	JMP         fnuz_clamped_body
 
 fnuz_clamped_done:
 	SFENCE
@@ -22065,6 +22385,16 @@ fnuz_tail:
 	VZEROUPPER
 	RET
 
+DATA splat32_04000400<>+0(SB)/4, $0x04000400
+DATA splat32_04000400<>+4(SB)/4, $0x04000400
+DATA splat32_04000400<>+8(SB)/4, $0x04000400
+DATA splat32_04000400<>+12(SB)/4, $0x04000400
+DATA splat32_04000400<>+16(SB)/4, $0x04000400
+DATA splat32_04000400<>+20(SB)/4, $0x04000400
+DATA splat32_04000400<>+24(SB)/4, $0x04000400
+DATA splat32_04000400<>+28(SB)/4, $0x04000400
+GLOBL splat32_04000400<>(SB), RODATA|NOPTR, $32
+
 // func u16ToE5M2AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
 // Requires: AVX, AVX2, F16C
 TEXT ·u16ToE5M2AVX2(SB), NOSPLIT, $0-32
@@ -23758,16 +24088,6 @@ DATA splat32_10101010<>+20(SB)/4, $0x10101010
 DATA splat32_10101010<>+24(SB)/4, $0x10101010
 DATA splat32_10101010<>+28(SB)/4, $0x10101010
 GLOBL splat32_10101010<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_1f1f1f1f<>+0(SB)/4, $0x1f1f1f1f
-DATA splat32_1f1f1f1f<>+4(SB)/4, $0x1f1f1f1f
-DATA splat32_1f1f1f1f<>+8(SB)/4, $0x1f1f1f1f
-DATA splat32_1f1f1f1f<>+12(SB)/4, $0x1f1f1f1f
-DATA splat32_1f1f1f1f<>+16(SB)/4, $0x1f1f1f1f
-DATA splat32_1f1f1f1f<>+20(SB)/4, $0x1f1f1f1f
-DATA splat32_1f1f1f1f<>+24(SB)/4, $0x1f1f1f1f
-DATA splat32_1f1f1f1f<>+28(SB)/4, $0x1f1f1f1f
-GLOBL splat32_1f1f1f1f<>(SB), RODATA|NOPTR, $32
 
 // func e5m2ToI16AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
@@ -27384,16 +27704,6 @@ DATA e4m3fnToF16WAVX2_sub1<>+24(SB)/4, $0x00000000
 DATA e4m3fnToF16WAVX2_sub1<>+28(SB)/4, $0x00000000
 GLOBL e4m3fnToF16WAVX2_sub1<>(SB), RODATA|NOPTR, $32
 
-DATA splat32_7e7e7e7e<>+0(SB)/4, $0x7e7e7e7e
-DATA splat32_7e7e7e7e<>+4(SB)/4, $0x7e7e7e7e
-DATA splat32_7e7e7e7e<>+8(SB)/4, $0x7e7e7e7e
-DATA splat32_7e7e7e7e<>+12(SB)/4, $0x7e7e7e7e
-DATA splat32_7e7e7e7e<>+16(SB)/4, $0x7e7e7e7e
-DATA splat32_7e7e7e7e<>+20(SB)/4, $0x7e7e7e7e
-DATA splat32_7e7e7e7e<>+24(SB)/4, $0x7e7e7e7e
-DATA splat32_7e7e7e7e<>+28(SB)/4, $0x7e7e7e7e
-GLOBL splat32_7e7e7e7e<>(SB), RODATA|NOPTR, $32
-
 // func e4m3fnuzToF16WAVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
 TEXT ·e4m3fnuzToF16WAVX2(SB), NOSPLIT, $0-24
@@ -29802,6 +30112,16 @@ DATA splat32_7bff7bff<>+20(SB)/4, $0x7bff7bff
 DATA splat32_7bff7bff<>+24(SB)/4, $0x7bff7bff
 DATA splat32_7bff7bff<>+28(SB)/4, $0x7bff7bff
 GLOBL splat32_7bff7bff<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_7c007c00<>+0(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+4(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+8(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+12(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+16(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+20(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+24(SB)/4, $0x7c007c00
+DATA splat32_7c007c00<>+28(SB)/4, $0x7c007c00
+GLOBL splat32_7c007c00<>(SB), RODATA|NOPTR, $32
 
 DATA splat32_00000018<>+0(SB)/4, $0x00000018
 DATA splat32_00000018<>+4(SB)/4, $0x00000018
@@ -46989,16 +47309,6 @@ DATA splat32_ff00ff00<>+20(SB)/4, $0xff00ff00
 DATA splat32_ff00ff00<>+24(SB)/4, $0xff00ff00
 DATA splat32_ff00ff00<>+28(SB)/4, $0xff00ff00
 GLOBL splat32_ff00ff00<>(SB), RODATA|NOPTR, $32
-
-DATA splat32_01010101<>+0(SB)/4, $0x01010101
-DATA splat32_01010101<>+4(SB)/4, $0x01010101
-DATA splat32_01010101<>+8(SB)/4, $0x01010101
-DATA splat32_01010101<>+12(SB)/4, $0x01010101
-DATA splat32_01010101<>+16(SB)/4, $0x01010101
-DATA splat32_01010101<>+20(SB)/4, $0x01010101
-DATA splat32_01010101<>+24(SB)/4, $0x01010101
-DATA splat32_01010101<>+28(SB)/4, $0x01010101
-GLOBL splat32_01010101<>(SB), RODATA|NOPTR, $32
 
 // func round8GFNIAVX2(dst *uint8, src *uint8, n int, p *[53]uint8)
 // Requires: AVX, AVX2, GFNI

@@ -185,11 +185,6 @@ func f64ToF8AVX2NT(dst *uint8, src *uint64, n int, p *[8]uint32) int
 //go:noescape
 func bf16ToF8AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
 
-// converts n FLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ as p describes. n is a multiple of 32.
-//
-//go:noescape
-func f16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
-
 // converts n BFLOAT16 to a float8 type as p describes. n is a multiple of 32.
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
@@ -197,14 +192,6 @@ func f16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
 //
 //go:noescape
 func bf16ToF8AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
-
-// converts n FLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ as p describes. n is a multiple of 32.
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func f16ToE4M3AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 
 //go:noescape
 func f32ToF8AVX512W(dst *uint8, src *float32, n int, p *[8]uint32)
@@ -413,6 +400,11 @@ func f16ToE5M2FNUZAVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 //go:noescape
 func f16ToE4M3AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
 
+// converts n FLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ as p describes. n is a multiple of 32.
+//
+//go:noescape
+func f16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+
 // converts n FLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ (p.signedZero = 0) with p's overflow and nan bytes.
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
@@ -420,6 +412,14 @@ func f16ToE4M3AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
 //
 //go:noescape
 func f16ToE4M3AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
+
+// converts n FLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ as p describes. n is a multiple of 32.
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func f16ToE4M3AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 
 // converts n BFLOAT16 to the float8 type p describes.
 //

@@ -41,10 +41,17 @@ import (
 // The sign is or'ed in last (FLOAT8E4M3FN: NaN becomes 0xFF, as the
 // reference has it); FLOAT8E4M3FNUZ has no negative zero, so its codes 0
 // are cleared after (VPTESTMB, a zeroing move); its NaN 0x80 has the sign
-// bit already.
+// bit already. f16ToE4M3BytesAVX2 is the same algorithm on AVX2.
 func f16ToE4M3(a *Asm) {
 	a.Func("f16ToE4M3AVX512", AVX512, "func(dst *uint8, src *uint16, n int, p *[8]uint32)",
 		"converts n FLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ (p.signedZero = 0) with p's overflow and nan bytes.")
+	f16ToE4M3BytesAVX512(a)
+	a.Func("f16ToE4M3AVX2", AVX2, "func(dst *uint8, src *uint16, n int, p *[8]uint32)",
+		"converts n FLOAT16 to FLOAT8E4M3FN or FLOAT8E4M3FNUZ as p describes. n is a multiple of 32.")
+	f16ToE4M3BytesAVX2(a)
+}
+
+func f16ToE4M3BytesAVX512(a *Asm) {
 	k := a.f8BytesArgs()
 	dst, src, n, p, limit, nanB, sgn, odd, even := k.dst, k.src, k.n, k.p, k.limit, k.nan, k.sgn, k.odd, k.even
 	one, halfLo := a.Const8(1), a.Const8(0x7E)
@@ -197,4 +204,124 @@ func (a *Asm) signBytes(c, hi, sgn VecVirtual, fnuz bool) {
 	a.VPTESTMB(c, c, nz)
 	a.VPTERNLOGD(or, sgn, hi, c)
 	a.VMOVDQU8_Z(c, nz, c)
+}
+
+// f16ToE4M3BytesAVX2 is f16ToE4M3's algorithm on AVX2, 32 bytes a vector:
+// VPSHUFB splits each vector of words into its low and high bytes per
+// 128-bit lane and VPUNPCKLQDQ/VPUNPCKHQDQ pair them (the lanes' order, as
+// VPACKSSWB's for the signs, is undone by one VPERMQ at the end); the carry
+// of VPAVGB becomes a mask by a signed compare, and the 64-entry subnormal
+// table is four 16-entry VPSHUFB tables, picked by bits 4 and 5 of the index
+// (moved to bit 7 by word shifts, for VPBLENDVB). NaN and the window are
+// unsigned compares by VPMAXUB/VPMINUB and VPCMPEQB.
+func f16ToE4M3BytesAVX2(a *Asm) {
+	dst, src, n := a.Args()
+	p := a.GP64()
+	a.Context.Load(a.Param("p"), p)
+	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	limit, nanB := a.paramByte(Mem{Base: p, Disp: f8Overflow}), a.paramByte(Mem{Base: p, Disp: f8NaN})
+	split := make([]byte, 32)
+	for l := range 2 {
+		for i := range 8 {
+			split[16*l+i], split[16*l+8+i] = byte(2*i), byte(2*i+1)
+		}
+	}
+	splitM := a.DataBytes("splitbytes16", split)
+	zero := a.Vec()
+	a.VPXOR(zero, zero, zero)
+	o, nb := a.GP32(), a.GP32()
+	a.MOVBLZX(Mem{Base: p, Disp: f8Overflow}, o)
+	a.MOVBLZX(Mem{Base: p, Disp: f8NaN}, nb)
+	a.CMPL(Mem{Base: p, Disp: f8SignedZero}, U8(0))
+	a.JE(LabelRef("fnuz"))
+	for _, fnuz := range []bool{false, true} {
+		bias, name := 7, "fn"
+		if fnuz {
+			bias, name = 8, "fnuz"
+			a.Label("fnuz")
+		}
+		// The table by 2w + nz, w = H - (Hmn - 32), where f16ToE4M3's is
+		// by (2H + nz) & 63: VPSHUFB needs bit 7 of its index clear.
+		tab := e4m3SubnormalTable(bias, fnuz)
+		hmn := 8 * (16 - bias)
+		byW := make([]byte, 64)
+		for j := range byW {
+			byW[j] = tab.bytes[(j+2*(hmn-32))&63]
+		}
+		var ts [4]VecVirtual
+		for j := range ts {
+			q := byW[16*j : 16*j+16]
+			ts[j] = a.ConstBytes(fmt.Sprintf("%s%d", tab.name, j), append(append([]byte{}, q...), q...))
+		}
+		adj, lo := b8(uint8(8*(15-bias))), b8(uint8(hmn-32))
+		a.CMPL(o, nb)
+		a.JE(LabelRef(name + "_clamped"))
+		for _, clamped := range []bool{false, true} {
+			label := name + "_"
+			if clamped {
+				a.Label(name + "_clamped")
+				label = name + "_clamped_"
+			}
+			a.StreamNamed(label, Loop{SrcSize: 2, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(st *Step) {
+				var xs, ys [2]VecVirtual
+				for h := range 2 {
+					xs[h], ys[h] = a.Vec(), a.Vec()
+					a.VMOVDQU(st.Src.Offset(32*h), xs[h])
+					a.VPSLLW(U8(1), xs[h], ys[h])
+					a.VPSHUFB(splitM, ys[h], ys[h])
+				}
+				hi, low := a.Vec(), a.Vec()
+				a.VPUNPCKHQDQ(ys[1], ys[0], hi)  // H
+				a.VPUNPCKLQDQ(ys[1], ys[0], low) // L
+				sign := xs[0]
+				a.VPACKSSWB(xs[1], xs[0], sign)
+				// Normal results.
+				q, c := a.Vec(), a.Vec()
+				a.VPAND(b8(1), hi, q)
+				a.VPOR(b8(0x7E), q, q)
+				a.VPAVGB(q, low, q)
+				a.VPCMPGTB(q, zero, q) // -1 where the carry (bit 7) is set
+				a.VPADDB(adj, q, q)
+				a.VPSUBUSB(q, hi, c)
+				a.VPMINUB(limit, c, c)
+				// NaN (never in the subnormal window, so merged first).
+				nz, w, idx := a.Vec(), a.Vec(), a.Vec()
+				a.VPMINUB(b8(1), low, nz)
+				if !clamped {
+					t, isNaN := a.Vec(), a.Vec()
+					a.VPADDUSB(nz, hi, t)
+					a.VPMAXUB(b8(0xF9), t, isNaN)
+					a.VPCMPEQB(t, isNaN, isNaN)
+					a.VPBLENDVB(isNaN, nanB, c, c)
+				}
+				// Subnormal results.
+				a.VPSUBB(lo, hi, w)
+				a.VPADDB(w, w, idx)
+				a.VPADDB(nz, idx, idx)
+				win := a.Vec()
+				a.VPMINUB(b8(31), w, win)
+				a.VPCMPEQB(w, win, win)
+				s4, r, r1 := a.Vec(), a.Vec(), a.Vec()
+				a.VPSLLW(U8(3), idx, s4) // bit 4 to bit 7
+				a.VPSHUFB(idx, ts[0], r)
+				a.VPSHUFB(idx, ts[1], r1)
+				a.VPBLENDVB(s4, r1, r, r)
+				r2, r3 := a.Vec(), a.Vec()
+				a.VPSHUFB(idx, ts[2], r2)
+				a.VPSHUFB(idx, ts[3], r3)
+				a.VPBLENDVB(s4, r3, r2, r2)
+				a.VPSLLW(U8(2), idx, idx) // bit 5 to bit 7
+				a.VPBLENDVB(idx, r2, r, r)
+				a.VPBLENDVB(win, r, c, c)
+				// The sign.
+				a.VPAND(b8(0x80), sign, sign)
+				if fnuz {
+					a.VPSIGNB(c, sign, sign) // none where c = 0 (no -0); NaN's 0x80 reads as negative, and -0x80 = 0x80
+				}
+				a.VPOR(sign, c, c)
+				a.VPERMQ(U8(0b11_01_10_00), c, c)
+				st.Store(c, st.Dst, 8, nil)
+			})
+		}
+	}
 }
