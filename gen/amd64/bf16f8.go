@@ -28,14 +28,14 @@ import (
 //	        gives): the code depends on E' and t = m7 >> (6-m) rounded to
 //	        odd (a second VPERMI2B table), which keeps the rounding bit and
 //	        one bit for everything below it; a 64-entry VPERMB table
-//	        indexed by 2S | t (distinct in its low six bits over the
+//	        indexed by 2S + t (distinct in its low six bits over the
 //	        window) is merged where E' is in the window.
 //	NaN: E = 0xFF and m7 ≠ 0 (VPTESTMB, then a VPCMPEQB under that mask)
 //	        take p's nan byte.
 //
 // The sign is or'ed in last (the FNUZ types: only into codes other than 0,
 // by a zeroing move after; their NaN, 0x80, has it anyway).
-// bf16F8Target builds the tables from the formats' definitions and checks
+// bf16F8Targets builds the tables from the formats' definitions and checks
 // them against every BFLOAT16 magnitude. About 27 instructions per 64
 // elements, where the kernel on 16-bit lanes (f32ToF8W's steps from
 // BFLOAT16 words) took about 38.
