@@ -200,12 +200,6 @@ func f32ToF8AVX512W(dst *uint8, src *float32, n int, p *[8]uint32)
 func f16ToF8AVX512W(dst *uint8, src *uint16, n int, p *[8]uint32)
 
 //go:noescape
-func i16ToF8AVX512W(dst *uint8, src *uint16, n int, p *[8]uint32)
-
-//go:noescape
-func u16ToF8AVX512W(dst *uint8, src *uint16, n int, p *[8]uint32)
-
-//go:noescape
 func i32ToF8AVX512W(dst *uint8, src *uint32, n int, p *[8]uint32)
 
 //go:noescape
@@ -251,20 +245,6 @@ func f32ToF8AVX512WNT(dst *uint8, src *float32, n int, p *[8]uint32) int
 //
 //go:noescape
 func f16ToF8AVX512WNT(dst *uint8, src *uint16, n int, p *[8]uint32) int
-
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func i16ToF8AVX512WNT(dst *uint8, src *uint16, n int, p *[8]uint32) int
-
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func u16ToF8AVX512WNT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
@@ -454,15 +434,25 @@ func i16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
 //go:noescape
 func u16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
 
-// converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16e4m3.go).
+// converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16e5m2.go).
 //
 //go:noescape
 func i16ToE5M2AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
 
-// converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16e4m3.go).
+// converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16e5m2.go).
 //
 //go:noescape
 func u16ToE5M2AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+// converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16e5m2.go).
+//
+//go:noescape
+func i16ToE5M2AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
+
+// converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16e5m2.go).
+//
+//go:noescape
+func u16ToE5M2AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
 
 //go:noescape
 func f8ToF32AVX512(dst *float32, src *uint8, n int, table *[256]uint32) bool

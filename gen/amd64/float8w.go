@@ -42,7 +42,7 @@ import (
 //     count with the sign of x, k ≤ 8: the low byte of f is ±k in two's
 //     complement. VPERMI2B moves that byte into the high byte of each word
 //     and VPABSB makes it k; those lanes take it (merge).
-//     The integer sources (INT16 to UINT64) skip this step: their only
+//     The integer sources (INT32 to UINT64) skip this step: their only
 //     value below every smallest normal is 0, whose lanes take 0.
 //  6. The sign: W | hi & 0x8000. For the FNUZ types (no negative zero) it
 //     is applied before steps 4-5 instead, and the subnormal byte is made
@@ -64,8 +64,7 @@ func f32ToF8W(a *Asm) {
 		f8W(a, from.name, from.typ, from.size)
 	}
 	// The fused kernels of the other sources that reach float8 through
-	// FLOAT (plan.go): INT16 and UINT16 widen exactly (VPMOVSXWD or
-	// VPMOVZXWD, VCVTDQ2PS); INT32, UINT32, INT64 and UINT64 convert to the
+	// FLOAT (plan.go): INT32, UINT32, INT64 and UINT64 convert to the
 	// nearest float32 (nearestIntAVX512); DOUBLE rounds to odd at 24 bits
 	// first (odd.go's algorithm), and step 1's round to odd at 8 bits of
 	// that is the round to odd at 8 bits of the value itself (the sticky
@@ -73,7 +72,7 @@ func f32ToF8W(a *Asm) {
 	for _, from := range []struct {
 		name string
 		t    num
-	}{{"i16ToF8", tI16}, {"u16ToF8", tU16}, {"i32ToF8", tI32}, {"u32ToF8", tU32}, {"i64ToF8", tI64}, {"u64ToF8", tU64}, {"f64ToF8", tF64}} {
+	}{{"i32ToF8", tI32}, {"u32ToF8", tU32}, {"i64ToF8", tI64}, {"u64ToF8", tU64}, {"f64ToF8", tF64}} {
 		f8W(a, from.name, "uint"+fmt.Sprint(from.t.bits), from.t.bytes())
 	}
 	// FLOAT4E2M1 (float4Params: one significand bit, so s = 6) is the same
@@ -96,7 +95,7 @@ func f32ToF8W(a *Asm) {
 }
 
 // f8WSources maps the fused kernels' names to their source types.
-var f8WSources = map[string]num{"i16ToF8": tI16, "u16ToF8": tU16, "i32ToF8": tI32, "u32ToF8": tU32, "i64ToF8": tI64, "u64ToF8": tU64, "f64ToF8": tF64,
+var f8WSources = map[string]num{"i32ToF8": tI32, "u32ToF8": tU32, "i64ToF8": tI64, "u64ToF8": tU64, "f64ToF8": tF64,
 	"i32ToF4": tI32, "u32ToF4": tU32, "i64ToF4": tI64, "u64ToF4": tU64, "f64ToF4": tF64}
 
 // f8WLoad returns the loader of the j-th 16 elements of a step as float32
@@ -115,7 +114,7 @@ func f8WLoad(a *Asm, name string, per int) func(st *Step, j int) VecVirtual {
 	return func(st *Step, j int) VecVirtual {
 		m := st.Src.Offset(16 * from.bytes() * j)
 		x := a.Vec()
-		switch from.bits { // 16-bit sources: scaledWords16
+		switch from.bits {
 		case 32:
 			a.VLoad(x, m, 32, st.M(per, 16*j))
 			x = conv(x)
@@ -230,16 +229,8 @@ func f8W(a *Asm, name, typ string, size int) {
 	if from, ok := f8WSources[name]; ok && from != tF64 {
 		intSrc = true
 	}
-	// INT16 and UINT16 convert 2^16 times their values (scaledWords16);
-	// the exponent adjustment takes the 16 back.
-	scaled := name == "i16ToF8" || name == "u16ToF8"
-	var even, odd, low, highHalves VecVirtual
-	if scaled {
-		even, odd = scaledWordIndices(a)
-		highHalves = a.Const32(0xFFFF0000)
-	} else {
-		even, odd = a.ConstWords("evenwords", evenW), a.ConstWords("oddwords", oddW)
-	}
+	even, odd := a.ConstWords("evenwords", evenW), a.ConstWords("oddwords", oddW)
+	var low VecVirtual
 	if !intSrc {
 		low = a.ConstBytes("dwordlowbytes", lowB)
 	}
@@ -268,9 +259,6 @@ func f8W(a *Asm, name, typ string, size int) {
 			a.SHLL(U8(s), r)
 			a.NEGL(r)
 			a.ADDL(U32(1<<s>>1-2), r)
-			if scaled {
-				a.SUBL(U32(16<<7), r)
-			}
 		})
 		limit := word(func(r GPVirtual) {
 			a.MOVL(Mem{Base: p, Disp: f8Overflow}, r)
@@ -293,12 +281,7 @@ func f8W(a *Asm, name, typ string, size int) {
 			a.StreamNamed(label, loop, dst, src, n, func(st *Step) {
 				var ws [2]VecVirtual
 				for h := range 2 {
-					var hi, lo, b VecVirtual
-					if scaled {
-						hi, lo = scaledWords16(a, st, h, name == "i16ToF8", odd, even, one, abs, highHalves)
-					} else {
-						hi, lo, b = f32Words(a, st, h, name, size, per, load, magic, odd, even, low, one, abs, !intSrc)
-					}
+					hi, lo, b := f32Words(a, st, h, name, size, per, load, magic, odd, even, low, one, abs, !intSrc)
 					y := a.Vec()
 					a.VPSRLW(U8(s), hi, y)
 					a.VPTERNLOGD(Tern(func(t, o, k uint8) uint8 { return t&o | k }), k, one, y)
@@ -386,52 +369,4 @@ func f32Words(a *Asm, st *Step, h int, name string, size, per int, load func(*St
 	a.VPMINUW(one, lo, lo)
 	a.VPTERNLOGD(Tern(func(l, h, m uint8) uint8 { return (l | h) & m }), abs, hi, lo)
 	return hi, lo, b
-}
-
-// scaledWords16 is f32Words for INT16 and UINT16 (f8W's i16ToF8 and
-// u16ToF8): one load of 32 elements and two conversions of 2^16 times their
-// values, exact (at most 16 significant bits): the even elements shifted
-// into the high half of each 32-bit lane (v << 16), the odd ones masked in
-// place (v & 0xFFFF0000), both read as INT32 (INT16's sign is bit 31) or
-// UINT32, where the widening loads take two half-width loads and two
-// VPMOVSXWD or VPMOVZXWD. The words come back in element order through the permutations of
-// scaledWordIndices; the kernel's exponent adjustment is 16 larger
-// (the rounding steps of f32ToF8W read a + 16<<7 as a: the 17-bit sums and
-// the parity bits are the same).
-func scaledWords16(a *Asm, st *Step, h int, signed bool, odd, even, one, abs, highHalves VecVirtual) (hi, lo VecVirtual) {
-	v, x0, x1 := a.Vec(), a.Vec(), a.Vec()
-	a.VLoad(v, st.Src.Offset(64*h), 16, st.M(1, 32*h))
-	a.VPSLLD(U8(16), v, x0)
-	a.VPANDD(highHalves, v, x1)
-	if signed {
-		a.VCVTDQ2PS(x0, x0)
-		a.VCVTDQ2PS(x1, x1)
-	} else {
-		a.VCVTUDQ2PS(x0, x0)
-		a.VCVTUDQ2PS(x1, x1)
-	}
-	hi = a.Vec()
-	a.VMOVDQA64(odd, hi)
-	a.VPERMI2W(x1, x0, hi)
-	a.VPERMT2W(x1, even, x0)
-	lo = x0
-	a.VPMINUW(one, lo, lo)
-	a.VPTERNLOGD(Tern(func(l, h, m uint8) uint8 { return (l | h) & m }), abs, hi, lo)
-	return hi, lo
-}
-
-// scaledWordIndices returns the VPERMT2W/VPERMI2W indices (low and high
-// halves) that put scaledWords16's words in element order: element i is
-// dword i/2 of x0 (i even) or of x1 (i odd), words 0-31 and 32-63 of the
-// pair.
-func scaledWordIndices(a *Asm) (low, high VecVirtual) {
-	lw, hw := make([]uint16, 32), make([]uint16, 32)
-	for i := range 32 {
-		d := uint16(i / 2 * 2) // the low word of the element's dword
-		if i%2 == 1 {
-			d += 32
-		}
-		lw[i], hw[i] = d, d+1
-	}
-	return a.ConstWords("scaledlowwords", lw), a.ConstWords("scaledhighwords", hw)
 }

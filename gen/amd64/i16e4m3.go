@@ -1,17 +1,15 @@
 package amd64
 
 import (
-	"math"
-
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
 
 // i16ToE4M3 emits the AVX-512 (VBMI) INT16 and UINT16 → FLOAT8E4M3FN and
 // FLOAT8E4M3FNUZ kernels: two 128-entry tables of codes, looked up with
-// VPERMI2B on 16-bit lanes, instead of the fused route through float32
-// lanes (f8W's scaledWords16: two conversions and two word permutes per
-// 32 elements before the float8 algorithm).
+// VPERMI2B on 16-bit lanes, instead of a route through float32 lanes (two
+// conversions and two word permutes per 32 elements before the float8
+// algorithm).
 //
 // The magnitude m = |v| (UINT16: v) is clamped to 511: every value from
 // 464 on overflows both types, so the clamp keeps the code. An integer is
@@ -146,77 +144,11 @@ func i16ToE4M3F16C(a *Asm) {
 	}
 }
 
-// i16ToE5M2F16C emits the AVX2 INT16 and UINT16 → FLOAT8E5M2 and
-// FLOAT8E5M2FNUZ kernels (i16ToE5M2AVX2, u16ToE5M2AVX2). Each integer
-// becomes a float32 v (exact), rounded to three significant bits, the
-// types' precision, by Veltkamp's split (c = v·(2^21+1), v rounded is
-// c - (c - v): to nearest even, as the exhaustive tests check for every
-// INT16 and UINT16), which VCVTPS2PH then converts exactly (or to ±Inf, from
-// 61440 on: beyond both types' range). FLOAT8E5M2 is the high byte of that
-// FLOAT16 h: the code is min(|h| >> 8, p's overflow byte) with the sign.
-// FLOAT8E5M2FNUZ's bias is one more: its code is 4 more, (|h| + 0x400) >>
-// 8, but 0 for 0 (the minimum with |h|, which is 0 or at least 0x3C00), and
-// overflow (FLOAT16 ±Inf, 0x7C + 4) reads as 0x80 before the same clamp,
-// its NaN where the mode does not saturate. Veltkamp's split rather than
-// rounding on the integer bits: the float pipes' three operations measured
-// faster than five integer ones here (Zen 4: 0.28–0.30 against 0.27× copy for
-// UINT16 → FLOAT8E5M2).
-func i16ToE5M2F16C(a *Asm) {
-	for _, signed := range []bool{true, false} {
-		name := "u16ToE5M2AVX2"
-		if signed {
-			name = "i16ToE5M2AVX2"
-		}
-		a.Func(name, AVX2, "func(dst *uint8, src *uint16, n int, p *[8]uint32)",
-			"converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16e4m3.go).")
-		dst, src, n := a.Args()
-		p := a.GP64()
-		a.Context.Load(a.Param("p"), p)
-		limit := a.WordOf(func(r GPVirtual) { a.MOVL(Mem{Base: p, Disp: f8Overflow}, r) })
-		split := a.Const32(math.Float32bits(1<<21 + 1))
-		w16 := func(v uint16) Op { return a.Splat(uint32(v) * 0x00010001) }
-		a.CMPL(Mem{Base: p, Disp: f8SignedZero}, U8(0))
-		a.JE(LabelRef("fnuz"))
-		for _, fnuz := range []bool{false, true} {
-			label := ""
-			if fnuz {
-				a.Label("fnuz")
-				label = "fnuz_"
-			}
-			a.StreamNamed(label, Loop{SrcSize: 2, DstSize: 1, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
-				var rs [2]VecVirtual
-				for h := range rs {
-					x := a.int16Halves(s.Src.Offset(32*h), signed, func(v VecVirtual) {
-						c, d := a.Vec(), a.Vec()
-						a.VMULPS(split, v, c)
-						a.VSUBPS(v, c, d)
-						a.VSUBPS(d, c, v) // v to three significant bits
-					})
-					if signed {
-						a.VPAND(w16(0x7FFF), x, x)
-					}
-					if fnuz { // (|h| + 0x400) >> 8, at most |h|: 0 for 0, and |h| ≥ 0x3C00 otherwise
-						c := a.Vec()
-						a.VPADDW(w16(0x400), x, c)
-						a.VPSRLW(U8(8), c, c)
-						a.VPMINUW(x, c, x)
-					} else {
-						a.VPSRLW(U8(8), x, x)
-					}
-					a.VPMINUW(limit, x, x)
-					rs[h] = x
-				}
-				s.Store(a.packCodes(rs, a.signedSource(s, signed), false), s.Dst, 8, nil)
-			}))
-		}
-	}
-}
-
 // int16Halves returns the FLOAT16 of the 16 INT16 (signed) or UINT16
 // elements at m, in order: each 8 widened to float32 (VPMOVSXWD or
-// VPMOVZXWD, VCVTDQ2PS), passed to round where it is not nil, converted by
-// VCVTPS2PH to nearest even.
-func (a *Asm) int16Halves(m Mem, signed bool, round func(v VecVirtual)) VecVirtual {
+// VPMOVZXWD, VCVTDQ2PS), replaced by round(v) where round is not nil,
+// converted by VCVTPS2PH to nearest even.
+func (a *Asm) int16Halves(m Mem, signed bool, round func(v VecVirtual) VecVirtual) VecVirtual {
 	var hs [2]VecVirtual
 	for q := range hs {
 		v := a.Vec()
@@ -227,7 +159,7 @@ func (a *Asm) int16Halves(m Mem, signed bool, round func(v VecVirtual)) VecVirtu
 		}
 		a.VCVTDQ2PS(v, v)
 		if round != nil {
-			round(v)
+			v = round(v)
 		}
 		hs[q] = a.XMM()
 		a.VCVTPS2PH(U8(0), v, hs[q])
