@@ -83,15 +83,13 @@ func setFusedF8AVX2(k *kernelSet) {
 	}
 	i16 := func(v uint16) float32 { return float32(int16(v)) }
 	u16 := func(v uint16) float32 { return float32(v) }
-	// The E5M2 kernels round with a fused multiply-add; without FMA the
-	// E5M2 types convert through float32 by the portable kernel.
-	i16E5M2, u16E5M2 := portableFusedF8(i16), portableFusedF8(u16)
+	// The 16-bit integer kernels round with a fused multiply-add
+	// (gen/amd64/i16f8.go); without FMA these pairs take their route
+	// through FLOAT.
 	if cpu.X86.HasFMA {
-		i16E5M2 = avx2FusedF8(i16ToE5M2AVX2, i16ToE5M2AVX2Lanes, i16)
-		u16E5M2 = avx2FusedF8(u16ToE5M2AVX2, u16ToE5M2AVX2Lanes, u16)
+		k.toF8[Int16] = kernel[fusedF8Func]{avx2Int16F8(avx2FusedF8(i16ToE4M3AVX2, i16ToE4M3AVX2Lanes, i16), avx2FusedF8(i16ToE5M2AVX2, i16ToE5M2AVX2Lanes, i16)), k.tier}
+		k.toF8[Uint16] = kernel[fusedF8Func]{avx2Int16F8(avx2FusedF8(u16ToE4M3AVX2, u16ToE4M3AVX2Lanes, u16), avx2FusedF8(u16ToE5M2AVX2, u16ToE5M2AVX2Lanes, u16)), k.tier}
 	}
-	k.toF8[Int16] = kernel[fusedF8Func]{avx2Int16F8(avx2FusedF8(i16ToE4M3AVX2, i16ToE4M3AVX2Lanes, i16), i16E5M2), k.tier}
-	k.toF8[Uint16] = kernel[fusedF8Func]{avx2Int16F8(avx2FusedF8(u16ToE4M3AVX2, u16ToE4M3AVX2Lanes, u16), u16E5M2), k.tier}
 	k.toF8[Int32] = kernel[fusedF8Func]{avx2FusedF8(i32ToF8AVX2, i32ToF8AVX2Lanes, func(v uint32) float32 { return float32(int32(v)) }), k.tier}
 	k.toF8[Uint32] = kernel[fusedF8Func]{avx2FusedF8(u32ToF8AVX2, u32ToF8AVX2Lanes, func(v uint32) float32 { return float32(v) }), k.tier}
 	// The 64-bit integers to the nearest float32 for the rest, as the
@@ -103,21 +101,6 @@ func setFusedF8AVX2(k *kernelSet) {
 	// the tail, the pivot's argument (plan.go).
 	k.toF8[Double] = kernel[fusedF8Func]{avx2FusedF8(f64ToF8AVX2, f64ToF8AVX2Lanes, func(v uint64) float32 { return math.Float32frombits(f64ToF32Odd(v)) }), k.tier}
 	registerStage(k.tier, Double, Float4E2M1, avx2F64ToF4)
-}
-
-// portableFusedF8 converts 16-bit integers to a float8 type through their
-// float32s (f32, exact), 32 at a time, by the portable FLOAT kernel.
-func portableFusedF8(f32 func(uint16) float32) fusedF8Func {
-	return func(dst, src []byte, p *float8Params) {
-		var block [32]float32
-		for i := 0; i < len(dst); i += len(block) {
-			m := min(len(block), len(dst)-i)
-			for j := range m {
-				block[j] = f32(loadLE[uint16](src[2*(i+j):]))
-			}
-			float32ToFloat8Generic(dst[i:i+m], block[:m], p)
-		}
-	}
 }
 
 // avx2F64ToF4 is the AVX2 stage DOUBLE → FLOAT4E2M1: f64ToF4AVX2 (gen/amd64

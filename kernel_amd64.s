@@ -20355,288 +20355,286 @@ done:
 	RET
 
 // func i16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2, FMA3
 TEXT ·i16ToE4M3AVX2(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
-	MOVL         4(BX), SI
-	SHRL         $0x03, SI
-	SUBL         $0x70, SI
-	SHLL         $0x0a, SI
+	MOVL         28(BX), SI
+	XORL         $0x00000080, SI
+	SHLL         $0x10, SI
+	ADDL         $0x0d800008, SI
 	VMOVD        SI, X0
-	VPBROADCASTW X0, Y0
-	MOVL         20(BX), BX
-	VMOVD        BX, X1
-	VPBROADCASTW X1, Y1
+	VPBROADCASTD X0, Y0
+	MOVL         28(BX), SI
+	XORL         $0x00000080, SI
+	SHLL         $0x10, SI
+	ADDL         $0x0d800000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	VPBROADCASTB 20(BX), Y2
+	VPXOR        Y3, Y3, Y3
 
 main:
-	CMPQ        DX, $0x00000040
-	JB          single
-	VPMOVSXWD   (CX), Y2
-	VCVTDQ2PS   Y2, Y2
-	VCVTPS2PH   $0x00, Y2, X3
-	VPMOVSXWD   16(CX), Y2
-	VCVTDQ2PS   Y2, Y2
-	VCVTPS2PH   $0x00, Y2, X2
-	VINSERTI128 $0x01, X2, Y3, Y2
-	VPAND       splat32_7fff7fff<>+0(SB), Y2, Y2
-	VPSUBUSW    Y0, Y2, Y2
-	VPSRLW      $0x07, Y2, Y4
-	VPAND       splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW      splat32_003f003f<>+0(SB), Y2, Y2
-	VPADDW      Y4, Y2, Y2
-	VPSRLW      $0x07, Y2, Y2
-	VPMINUW     Y1, Y2, Y2
-	VPMOVSXWD   32(CX), Y4
-	VCVTDQ2PS   Y4, Y4
-	VCVTPS2PH   $0x00, Y4, X3
-	VPMOVSXWD   48(CX), Y4
-	VCVTDQ2PS   Y4, Y4
-	VCVTPS2PH   $0x00, Y4, X4
-	VINSERTI128 $0x01, X4, Y3, Y4
-	VPAND       splat32_7fff7fff<>+0(SB), Y4, Y4
-	VPSUBUSW    Y0, Y4, Y4
-	VPSRLW      $0x07, Y4, Y5
-	VPAND       splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW      splat32_003f003f<>+0(SB), Y4, Y4
-	VPADDW      Y5, Y4, Y4
-	VPSRLW      $0x07, Y4, Y4
-	VPMINUW     Y1, Y4, Y4
-	VMOVDQU     (CX), Y5
-	VPACKUSWB   Y4, Y2, Y2
-	VPACKSSWB   32(CX), Y5, Y4
-	VPAND       splat32_80808080<>+0(SB), Y4, Y4
-	VPOR        Y4, Y2, Y2
-	VPERMQ      $0xd8, Y2, Y2
-	VMOVDQU     Y2, (AX)
-	VPMOVSXWD   64(CX), Y2
-	VCVTDQ2PS   Y2, Y2
-	VCVTPS2PH   $0x00, Y2, X3
-	VPMOVSXWD   80(CX), Y2
-	VCVTDQ2PS   Y2, Y2
-	VCVTPS2PH   $0x00, Y2, X2
-	VINSERTI128 $0x01, X2, Y3, Y2
-	VPAND       splat32_7fff7fff<>+0(SB), Y2, Y2
-	VPSUBUSW    Y0, Y2, Y2
-	VPSRLW      $0x07, Y2, Y4
-	VPAND       splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW      splat32_003f003f<>+0(SB), Y2, Y2
-	VPADDW      Y4, Y2, Y2
-	VPSRLW      $0x07, Y2, Y2
-	VPMINUW     Y1, Y2, Y2
-	VPMOVSXWD   96(CX), Y4
-	VCVTDQ2PS   Y4, Y4
-	VCVTPS2PH   $0x00, Y4, X3
-	VPMOVSXWD   112(CX), Y4
-	VCVTDQ2PS   Y4, Y4
-	VCVTPS2PH   $0x00, Y4, X4
-	VINSERTI128 $0x01, X4, Y3, Y4
-	VPAND       splat32_7fff7fff<>+0(SB), Y4, Y4
-	VPSUBUSW    Y0, Y4, Y4
-	VPSRLW      $0x07, Y4, Y5
-	VPAND       splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW      splat32_003f003f<>+0(SB), Y4, Y4
-	VPADDW      Y5, Y4, Y4
-	VPSRLW      $0x07, Y4, Y4
-	VPMINUW     Y1, Y4, Y4
-	VMOVDQU     64(CX), Y5
-	VPACKUSWB   Y4, Y2, Y2
-	VPACKSSWB   96(CX), Y5, Y4
-	VPAND       splat32_80808080<>+0(SB), Y4, Y4
-	VPOR        Y4, Y2, Y2
-	VPERMQ      $0xd8, Y2, Y2
-	VMOVDQU     Y2, 32(AX)
-	ADDQ        $0x00000080, CX
-	ADDQ        $0x00000040, AX
-	SUBQ        $0x00000040, DX
-	JMP         main
+	CMPQ         DX, $0x00000040
+	JB           single
+	VPABSW       (CX), Y4
+	VPMINUW      splat32_01ff01ff<>+0(SB), Y4, Y4
+	VPBLENDW     $0xaa, Y3, Y4, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y6
+	VFNMADD231PS Y1, Y5, Y6
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y5
+	VFNMADD231PS Y1, Y4, Y5
+	VPSRLD       $0x14, Y6, Y6
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VPABSW       32(CX), Y4
+	VPMINUW      splat32_01ff01ff<>+0(SB), Y4, Y4
+	VPBLENDW     $0xaa, Y3, Y4, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y7
+	VFNMADD231PS Y1, Y5, Y7
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y5
+	VFNMADD231PS Y1, Y4, Y5
+	VPSRLD       $0x14, Y7, Y7
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VPACKUSDW    Y7, Y6, Y6
+	VPMINUB      Y2, Y6, Y6
+	VMOVDQU      (CX), Y4
+	VPACKSSWB    32(CX), Y4, Y4
+	VPAND        splat32_80808080<>+0(SB), Y4, Y4
+	VPOR         Y4, Y6, Y6
+	VPERMQ       $0xd8, Y6, Y6
+	VMOVDQU      Y6, (AX)
+	VPABSW       64(CX), Y4
+	VPMINUW      splat32_01ff01ff<>+0(SB), Y4, Y4
+	VPBLENDW     $0xaa, Y3, Y4, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y6
+	VFNMADD231PS Y1, Y5, Y6
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y5
+	VFNMADD231PS Y1, Y4, Y5
+	VPSRLD       $0x14, Y6, Y6
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VPABSW       96(CX), Y4
+	VPMINUW      splat32_01ff01ff<>+0(SB), Y4, Y4
+	VPBLENDW     $0xaa, Y3, Y4, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y7
+	VFNMADD231PS Y1, Y5, Y7
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y5
+	VFNMADD231PS Y1, Y4, Y5
+	VPSRLD       $0x14, Y7, Y7
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VPACKUSDW    Y7, Y6, Y6
+	VPMINUB      Y2, Y6, Y6
+	VMOVDQU      64(CX), Y4
+	VPACKSSWB    96(CX), Y4, Y4
+	VPAND        splat32_80808080<>+0(SB), Y4, Y4
+	VPOR         Y4, Y6, Y6
+	VPERMQ       $0xd8, Y6, Y6
+	VMOVDQU      Y6, 32(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
 
 single:
-	CMPQ        DX, $0x00000020
-	JB          tail
-	VPMOVSXWD   (CX), Y2
-	VCVTDQ2PS   Y2, Y2
-	VCVTPS2PH   $0x00, Y2, X3
-	VPMOVSXWD   16(CX), Y2
-	VCVTDQ2PS   Y2, Y2
-	VCVTPS2PH   $0x00, Y2, X2
-	VINSERTI128 $0x01, X2, Y3, Y2
-	VPAND       splat32_7fff7fff<>+0(SB), Y2, Y2
-	VPSUBUSW    Y0, Y2, Y2
-	VPSRLW      $0x07, Y2, Y4
-	VPAND       splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW      splat32_003f003f<>+0(SB), Y2, Y2
-	VPADDW      Y4, Y2, Y2
-	VPSRLW      $0x07, Y2, Y2
-	VPMINUW     Y1, Y2, Y2
-	VPMOVSXWD   32(CX), Y4
-	VCVTDQ2PS   Y4, Y4
-	VCVTPS2PH   $0x00, Y4, X3
-	VPMOVSXWD   48(CX), Y4
-	VCVTDQ2PS   Y4, Y4
-	VCVTPS2PH   $0x00, Y4, X4
-	VINSERTI128 $0x01, X4, Y3, Y4
-	VPAND       splat32_7fff7fff<>+0(SB), Y4, Y4
-	VPSUBUSW    Y0, Y4, Y4
-	VPSRLW      $0x07, Y4, Y5
-	VPAND       splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW      splat32_003f003f<>+0(SB), Y4, Y4
-	VPADDW      Y5, Y4, Y4
-	VPSRLW      $0x07, Y4, Y4
-	VPMINUW     Y1, Y4, Y4
-	VMOVDQU     (CX), Y5
-	VPACKUSWB   Y4, Y2, Y2
-	VPACKSSWB   32(CX), Y5, Y4
-	VPAND       splat32_80808080<>+0(SB), Y4, Y4
-	VPOR        Y4, Y2, Y2
-	VPERMQ      $0xd8, Y2, Y2
-	VMOVDQU     Y2, (AX)
-	ADDQ        $0x00000040, CX
-	ADDQ        $0x00000020, AX
-	SUBQ        $0x00000020, DX
-	JMP         single
+	CMPQ         DX, $0x00000020
+	JB           tail
+	VPABSW       (CX), Y4
+	VPMINUW      splat32_01ff01ff<>+0(SB), Y4, Y4
+	VPBLENDW     $0xaa, Y3, Y4, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y6
+	VFNMADD231PS Y1, Y5, Y6
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y5
+	VFNMADD231PS Y1, Y4, Y5
+	VPSRLD       $0x14, Y6, Y6
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VPABSW       32(CX), Y4
+	VPMINUW      splat32_01ff01ff<>+0(SB), Y4, Y4
+	VPBLENDW     $0xaa, Y3, Y4, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y7
+	VFNMADD231PS Y1, Y5, Y7
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y5
+	VFNMADD231PS Y1, Y4, Y5
+	VPSRLD       $0x14, Y7, Y7
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VPACKUSDW    Y7, Y6, Y6
+	VPMINUB      Y2, Y6, Y6
+	VMOVDQU      (CX), Y4
+	VPACKSSWB    32(CX), Y4, Y4
+	VPAND        splat32_80808080<>+0(SB), Y4, Y4
+	VPOR         Y4, Y6, Y6
+	VPERMQ       $0xd8, Y6, Y6
+	VMOVDQU      Y6, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          single
 
 tail:
 	VZEROUPPER
 	RET
 
-DATA splat32_003f003f<>+0(SB)/4, $0x003f003f
-DATA splat32_003f003f<>+4(SB)/4, $0x003f003f
-DATA splat32_003f003f<>+8(SB)/4, $0x003f003f
-DATA splat32_003f003f<>+12(SB)/4, $0x003f003f
-DATA splat32_003f003f<>+16(SB)/4, $0x003f003f
-DATA splat32_003f003f<>+20(SB)/4, $0x003f003f
-DATA splat32_003f003f<>+24(SB)/4, $0x003f003f
-DATA splat32_003f003f<>+28(SB)/4, $0x003f003f
-GLOBL splat32_003f003f<>(SB), RODATA|NOPTR, $32
+DATA splat32_01ff01ff<>+0(SB)/4, $0x01ff01ff
+DATA splat32_01ff01ff<>+4(SB)/4, $0x01ff01ff
+DATA splat32_01ff01ff<>+8(SB)/4, $0x01ff01ff
+DATA splat32_01ff01ff<>+12(SB)/4, $0x01ff01ff
+DATA splat32_01ff01ff<>+16(SB)/4, $0x01ff01ff
+DATA splat32_01ff01ff<>+20(SB)/4, $0x01ff01ff
+DATA splat32_01ff01ff<>+24(SB)/4, $0x01ff01ff
+DATA splat32_01ff01ff<>+28(SB)/4, $0x01ff01ff
+GLOBL splat32_01ff01ff<>(SB), RODATA|NOPTR, $32
 
 // func u16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2, FMA3
 TEXT ·u16ToE4M3AVX2(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
-	MOVL         4(BX), SI
-	SHRL         $0x03, SI
-	SUBL         $0x70, SI
-	SHLL         $0x0a, SI
+	MOVL         28(BX), SI
+	XORL         $0x00000080, SI
+	SHLL         $0x10, SI
+	ADDL         $0x0d800008, SI
 	VMOVD        SI, X0
-	VPBROADCASTW X0, Y0
-	MOVL         20(BX), BX
-	VMOVD        BX, X1
-	VPBROADCASTW X1, Y1
+	VPBROADCASTD X0, Y0
+	MOVL         28(BX), SI
+	XORL         $0x00000080, SI
+	SHLL         $0x10, SI
+	ADDL         $0x0d800000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	VPBROADCASTB 20(BX), Y2
+	VPXOR        Y3, Y3, Y3
 
 main:
-	CMPQ        DX, $0x00000040
-	JB          single
-	VPMOVZXWD   (CX), Y2
-	VCVTDQ2PS   Y2, Y2
-	VCVTPS2PH   $0x00, Y2, X3
-	VPMOVZXWD   16(CX), Y2
-	VCVTDQ2PS   Y2, Y2
-	VCVTPS2PH   $0x00, Y2, X2
-	VINSERTI128 $0x01, X2, Y3, Y2
-	VPSUBUSW    Y0, Y2, Y2
-	VPSRLW      $0x07, Y2, Y4
-	VPAND       splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW      splat32_003f003f<>+0(SB), Y2, Y2
-	VPADDW      Y4, Y2, Y2
-	VPSRLW      $0x07, Y2, Y2
-	VPMINUW     Y1, Y2, Y2
-	VPMOVZXWD   32(CX), Y4
-	VCVTDQ2PS   Y4, Y4
-	VCVTPS2PH   $0x00, Y4, X3
-	VPMOVZXWD   48(CX), Y4
-	VCVTDQ2PS   Y4, Y4
-	VCVTPS2PH   $0x00, Y4, X4
-	VINSERTI128 $0x01, X4, Y3, Y4
-	VPSUBUSW    Y0, Y4, Y4
-	VPSRLW      $0x07, Y4, Y5
-	VPAND       splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW      splat32_003f003f<>+0(SB), Y4, Y4
-	VPADDW      Y5, Y4, Y4
-	VPSRLW      $0x07, Y4, Y4
-	VPMINUW     Y1, Y4, Y4
-	VPACKUSWB   Y4, Y2, Y2
-	VPERMQ      $0xd8, Y2, Y2
-	VMOVDQU     Y2, (AX)
-	VPMOVZXWD   64(CX), Y2
-	VCVTDQ2PS   Y2, Y2
-	VCVTPS2PH   $0x00, Y2, X3
-	VPMOVZXWD   80(CX), Y2
-	VCVTDQ2PS   Y2, Y2
-	VCVTPS2PH   $0x00, Y2, X2
-	VINSERTI128 $0x01, X2, Y3, Y2
-	VPSUBUSW    Y0, Y2, Y2
-	VPSRLW      $0x07, Y2, Y4
-	VPAND       splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW      splat32_003f003f<>+0(SB), Y2, Y2
-	VPADDW      Y4, Y2, Y2
-	VPSRLW      $0x07, Y2, Y2
-	VPMINUW     Y1, Y2, Y2
-	VPMOVZXWD   96(CX), Y4
-	VCVTDQ2PS   Y4, Y4
-	VCVTPS2PH   $0x00, Y4, X3
-	VPMOVZXWD   112(CX), Y4
-	VCVTDQ2PS   Y4, Y4
-	VCVTPS2PH   $0x00, Y4, X4
-	VINSERTI128 $0x01, X4, Y3, Y4
-	VPSUBUSW    Y0, Y4, Y4
-	VPSRLW      $0x07, Y4, Y5
-	VPAND       splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW      splat32_003f003f<>+0(SB), Y4, Y4
-	VPADDW      Y5, Y4, Y4
-	VPSRLW      $0x07, Y4, Y4
-	VPMINUW     Y1, Y4, Y4
-	VPACKUSWB   Y4, Y2, Y2
-	VPERMQ      $0xd8, Y2, Y2
-	VMOVDQU     Y2, 32(AX)
-	ADDQ        $0x00000080, CX
-	ADDQ        $0x00000040, AX
-	SUBQ        $0x00000040, DX
-	JMP         main
+	CMPQ         DX, $0x00000040
+	JB           single
+	VMOVDQU      (CX), Y4
+	VPMINUW      splat32_01ff01ff<>+0(SB), Y4, Y4
+	VPBLENDW     $0xaa, Y3, Y4, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y6
+	VFNMADD231PS Y1, Y5, Y6
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y5
+	VFNMADD231PS Y1, Y4, Y5
+	VPSRLD       $0x14, Y6, Y6
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VMOVDQU      32(CX), Y4
+	VPMINUW      splat32_01ff01ff<>+0(SB), Y4, Y4
+	VPBLENDW     $0xaa, Y3, Y4, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y7
+	VFNMADD231PS Y1, Y5, Y7
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y5
+	VFNMADD231PS Y1, Y4, Y5
+	VPSRLD       $0x14, Y7, Y7
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VPACKUSDW    Y7, Y6, Y6
+	VPMINUB      Y2, Y6, Y6
+	VPERMQ       $0xd8, Y6, Y6
+	VMOVDQU      Y6, (AX)
+	VMOVDQU      64(CX), Y4
+	VPMINUW      splat32_01ff01ff<>+0(SB), Y4, Y4
+	VPBLENDW     $0xaa, Y3, Y4, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y6
+	VFNMADD231PS Y1, Y5, Y6
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y5
+	VFNMADD231PS Y1, Y4, Y5
+	VPSRLD       $0x14, Y6, Y6
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VMOVDQU      96(CX), Y4
+	VPMINUW      splat32_01ff01ff<>+0(SB), Y4, Y4
+	VPBLENDW     $0xaa, Y3, Y4, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y7
+	VFNMADD231PS Y1, Y5, Y7
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y5
+	VFNMADD231PS Y1, Y4, Y5
+	VPSRLD       $0x14, Y7, Y7
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VPACKUSDW    Y7, Y6, Y6
+	VPMINUB      Y2, Y6, Y6
+	VPERMQ       $0xd8, Y6, Y6
+	VMOVDQU      Y6, 32(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000040, DX
+	JMP          main
 
 single:
-	CMPQ        DX, $0x00000020
-	JB          tail
-	VPMOVZXWD   (CX), Y2
-	VCVTDQ2PS   Y2, Y2
-	VCVTPS2PH   $0x00, Y2, X3
-	VPMOVZXWD   16(CX), Y2
-	VCVTDQ2PS   Y2, Y2
-	VCVTPS2PH   $0x00, Y2, X2
-	VINSERTI128 $0x01, X2, Y3, Y2
-	VPSUBUSW    Y0, Y2, Y2
-	VPSRLW      $0x07, Y2, Y4
-	VPAND       splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW      splat32_003f003f<>+0(SB), Y2, Y2
-	VPADDW      Y4, Y2, Y2
-	VPSRLW      $0x07, Y2, Y2
-	VPMINUW     Y1, Y2, Y2
-	VPMOVZXWD   32(CX), Y4
-	VCVTDQ2PS   Y4, Y4
-	VCVTPS2PH   $0x00, Y4, X3
-	VPMOVZXWD   48(CX), Y4
-	VCVTDQ2PS   Y4, Y4
-	VCVTPS2PH   $0x00, Y4, X4
-	VINSERTI128 $0x01, X4, Y3, Y4
-	VPSUBUSW    Y0, Y4, Y4
-	VPSRLW      $0x07, Y4, Y5
-	VPAND       splat32_00010001<>+0(SB), Y5, Y5
-	VPADDW      splat32_003f003f<>+0(SB), Y4, Y4
-	VPADDW      Y5, Y4, Y4
-	VPSRLW      $0x07, Y4, Y4
-	VPMINUW     Y1, Y4, Y4
-	VPACKUSWB   Y4, Y2, Y2
-	VPERMQ      $0xd8, Y2, Y2
-	VMOVDQU     Y2, (AX)
-	ADDQ        $0x00000040, CX
-	ADDQ        $0x00000020, AX
-	SUBQ        $0x00000020, DX
-	JMP         single
+	CMPQ         DX, $0x00000020
+	JB           tail
+	VMOVDQU      (CX), Y4
+	VPMINUW      splat32_01ff01ff<>+0(SB), Y4, Y4
+	VPBLENDW     $0xaa, Y3, Y4, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y6
+	VFNMADD231PS Y1, Y5, Y6
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y5
+	VFNMADD231PS Y1, Y4, Y5
+	VPSRLD       $0x14, Y6, Y6
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VMOVDQU      32(CX), Y4
+	VPMINUW      splat32_01ff01ff<>+0(SB), Y4, Y4
+	VPBLENDW     $0xaa, Y3, Y4, Y5
+	VPSRLD       $0x10, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y7
+	VFNMADD231PS Y1, Y5, Y7
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y5
+	VFNMADD231PS Y1, Y4, Y5
+	VPSRLD       $0x14, Y7, Y7
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VPACKUSDW    Y7, Y6, Y6
+	VPMINUB      Y2, Y6, Y6
+	VPERMQ       $0xd8, Y6, Y6
+	VMOVDQU      Y6, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, DX
+	JMP          single
 
 tail:
 	VZEROUPPER

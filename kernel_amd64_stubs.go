@@ -424,22 +424,22 @@ func i16ToE4M3AVX512(dst *uint8, src *uint16, n int, t *[256]uint8)
 //go:noescape
 func u16ToE4M3AVX512(dst *uint8, src *uint16, n int, t *[256]uint8)
 
-// converts n elements to FLOAT8E4M3FN or FLOAT8E4M3FNUZ as p describes (gen/amd64/i16e4m3.go).
+// converts n elements to FLOAT8E4M3 or its FNUZ type as p describes (gen/amd64/i16f8.go).
 //
 //go:noescape
 func i16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
 
-// converts n elements to FLOAT8E4M3FN or FLOAT8E4M3FNUZ as p describes (gen/amd64/i16e4m3.go).
+// converts n elements to FLOAT8E4M3 or its FNUZ type as p describes (gen/amd64/i16f8.go).
 //
 //go:noescape
 func u16ToE4M3AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
 
-// converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16e5m2.go).
+// converts n elements to FLOAT8E5M2 or its FNUZ type as p describes (gen/amd64/i16f8.go).
 //
 //go:noescape
 func i16ToE5M2AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
 
-// converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16e5m2.go).
+// converts n elements to FLOAT8E5M2 or its FNUZ type as p describes (gen/amd64/i16f8.go).
 //
 //go:noescape
 func u16ToE5M2AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)

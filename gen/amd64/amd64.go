@@ -41,9 +41,8 @@ var kernels = []struct {
 	{f16ToE4M3, true},
 	{bf16ToF8Bytes, true},
 	{i16ToE4M3, false},
-	{i16ToE4M3F16C, false},  // AVX2 INT16/UINT16 → float8 through FLOAT16 (i16e4m3.go)
-	{i16ToE5M2Words, false}, // AVX2 INT16/UINT16 → the E5M2 types (i16e5m2.go)
-	{i16ToE5M2, false},      // AVX-512 INT16/UINT16 → the E5M2 types by Veltkamp's split and VPMULTISHIFTQB
+	{i16ToF8Words, false}, // AVX2 INT16/UINT16 → the float8 types (i16f8.go)
+	{i16ToE5M2, false},    // AVX-512 INT16/UINT16 → the E5M2 types by Veltkamp's split and VPMULTISHIFTQB (i16f8.go)
 	{f8ToF32, true},
 	{f8ToInt, false},
 	{widenF8, true},
