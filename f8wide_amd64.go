@@ -36,6 +36,7 @@ func setFusedF8AVX512(k *kernelSet) {
 		k.toE8[Uint16] = kernel[fusedE8Func]{avx512FusedE8(u16ToE8M0AVX512), k.tier}
 		k.toE8[Int32] = kernel[fusedE8Func]{avx512FusedE8(i32ToE8M0AVX512), k.tier}
 		k.toE8[Uint32] = kernel[fusedE8Func]{avx512FusedE8(u32ToE8M0AVX512), k.tier}
+		k.toE8[Double] = kernel[fusedE8Func]{avx512FusedE8(f64ToE8M0AVX512), k.tier}
 	}
 	registerStage(k.tier, Int32, Float4E2M1, fusedF4(i32ToF4AVX512W, func(v uint32) float32 { return float32(int32(v)) }))
 	registerStage(k.tier, Uint32, Float4E2M1, fusedF4(u32ToF4AVX512W, func(v uint32) float32 { return float32(v) }))
@@ -77,6 +78,8 @@ func setFusedF8AVX2(k *kernelSet) {
 		k.toE8[Uint16] = kernel[fusedE8Func]{avx2FusedE8(u16ToE8M0AVX2, u16ToE8M0AVX2Lanes, func(v uint16) uint32 { return math.Float32bits(float32(v)) }), k.tier}
 		k.toE8[Int32] = kernel[fusedE8Func]{avx2IntToE8[int32](i32ToE8M0AVX2, i32ToE8M0AVX2Lanes), k.tier}
 		k.toE8[Uint32] = kernel[fusedE8Func]{avx2IntToE8[uint32](u32ToE8M0AVX2, u32ToE8M0AVX2Lanes), k.tier}
+		// The tail through DOUBLE's round to odd, the pivot's float32.
+		k.toE8[Double] = kernel[fusedE8Func]{avx2FusedE8(f64ToE8M0AVX2, f64ToE8M0AVX2Lanes, f64ToF32Odd), k.tier}
 	}
 	if !asmFloat8Params() {
 		return
@@ -135,8 +138,8 @@ func avx2IntToE8[S int32 | uint32](fn func(dst *uint8, src *uint32, n int, p *[4
 
 // avx2FusedE8 wraps an AVX2 fused E8M0 kernel (gen/amd64/e8m0.go); f32 is
 // the (exact) float32 bits of an element.
-func avx2FusedE8(fn func(dst *uint8, src *uint16, n int, p *[4]uint32), lanes int, f32 func(uint16) uint32) fusedE8Func {
-	return avx2Fused(fn, lanes, e8p, func(v uint16) float32 { return math.Float32frombits(f32(v)) }, float32ToE8M0Generic)
+func avx2FusedE8[S uint16 | uint64](fn func(dst *uint8, src *S, n int, p *[4]uint32), lanes int, f32 func(S) uint32) fusedE8Func {
+	return avx2Fused(fn, lanes, e8p, func(v S) float32 { return math.Float32frombits(f32(v)) }, float32ToE8M0Generic)
 }
 
 // avx2FusedF8 wraps an AVX2 fused float8 kernel (gen/amd64/float8.go); near
@@ -181,7 +184,7 @@ func loadLE[S uint16 | uint32 | uint64 | int32 | int64](b []byte) S {
 
 // avx512FusedE8 wraps a fused E8M0 kernel (gen/amd64/e8m0.go); the kernel
 // masks its tail.
-func avx512FusedE8[S uint16 | uint32](fn func(dst *uint8, src *S, n int, p *[4]uint32)) fusedE8Func {
+func avx512FusedE8[S uint16 | uint32 | uint64](fn func(dst *uint8, src *S, n int, p *[4]uint32)) fusedE8Func {
 	return func(dst, src []byte, p *e8m0Params) {
 		if len(dst) == 0 {
 			return

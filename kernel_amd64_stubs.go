@@ -941,6 +941,12 @@ func i32ToE8M0AVX512(dst *uint8, src *uint32, n int, p *[4]uint32)
 //go:noescape
 func u32ToE8M0AVX512(dst *uint8, src *uint32, n int, p *[4]uint32)
 
+//go:noescape
+func f64ToE8M0AVX2(dst *uint8, src *uint64, n int, p *[4]uint32)
+
+//go:noescape
+func f64ToE8M0AVX512(dst *uint8, src *uint64, n int, p *[4]uint32)
+
 // n counts pairs of source elements (a multiple of 8).
 //
 //go:noescape

@@ -67,6 +67,7 @@ const (
 	f32ToF8AVX2Lanes         = 8
 	f32ToI4AVX2Lanes         = 4
 	f4ToF32AVX2Lanes         = 4
+	f64ToE8M0AVX2Lanes       = 32
 	f64ToF4AVX2Lanes         = 8
 	f64ToF8AVX2Lanes         = 8
 	finer8AVX2Lanes          = 32
