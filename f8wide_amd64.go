@@ -78,8 +78,10 @@ func setFusedF8AVX2(k *kernelSet) {
 		k.toE8[Uint16] = kernel[fusedE8Func]{avx2FusedE8(u16ToE8M0AVX2, u16ToE8M0AVX2Lanes, func(v uint16) uint32 { return math.Float32bits(float32(v)) }), k.tier}
 		k.toE8[Int32] = kernel[fusedE8Func]{avx2IntToE8[int32](i32ToE8M0AVX2, i32ToE8M0AVX2Lanes), k.tier}
 		k.toE8[Uint32] = kernel[fusedE8Func]{avx2IntToE8[uint32](u32ToE8M0AVX2, u32ToE8M0AVX2Lanes), k.tier}
-		// The tail through DOUBLE's round to odd, the pivot's float32.
+		// The tails through the round to odd, the pivot's float32.
 		k.toE8[Double] = kernel[fusedE8Func]{avx2FusedE8(f64ToE8M0AVX2, f64ToE8M0AVX2Lanes, f64ToF32Odd), k.tier}
+		k.toE8[Int64] = kernel[fusedE8Func]{avx2FusedE8(i64ToE8M0AVX2, i64ToE8M0AVX2Lanes, func(v uint64) uint32 { return intToF32Odd(v, true) }), k.tier}
+		k.toE8[Uint64] = kernel[fusedE8Func]{avx2FusedE8(u64ToE8M0AVX2, u64ToE8M0AVX2Lanes, func(v uint64) uint32 { return intToF32Odd(v, false) }), k.tier}
 	}
 	if !asmFloat8Params() {
 		return

@@ -118,6 +118,7 @@ const (
 	i32ToF4AVX2Lanes         = 16
 	i32ToF8AVX2Lanes         = 8
 	i4ToI8AVX2Lanes          = 16
+	i64ToE8M0AVX2Lanes       = 32
 	i64ToF4AVX2Lanes         = 16
 	i64ToF8AVX2Lanes         = 8
 	i8ToBF16AVX2Lanes        = 16
@@ -143,6 +144,7 @@ const (
 	u32ToF4AVX2Lanes         = 16
 	u32ToF8AVX2Lanes         = 8
 	u4ToU8AVX2Lanes          = 16
+	u64ToE8M0AVX2Lanes       = 32
 	u64ToF4AVX2Lanes         = 16
 	u64ToF8AVX2Lanes         = 8
 	u8ToBF16AVX2Lanes        = 16
