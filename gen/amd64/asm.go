@@ -132,6 +132,13 @@ func withCount(sig string) (string, int) {
 func (a *Asm) Const32(v uint32) VecVirtual {
 	g := a.GP32()
 	a.MOVL(U32(v), g)
+	return a.Broadcast32(g)
+}
+
+// Broadcast32 returns a vector register holding the general register g's
+// low 32 bits in every 32-bit lane (AVX2 has no broadcast from a general
+// register: through the low lane).
+func (a *Asm) Broadcast32(g GPVirtual) VecVirtual {
 	x := a.Vec()
 	if a.isa == AVX512 {
 		a.VPBROADCASTD(g, x)
@@ -140,6 +147,25 @@ func (a *Asm) Const32(v uint32) VecVirtual {
 		a.VPBROADCASTD(x.AsX(), x)
 	}
 	return x
+}
+
+// Broadcast64 is Broadcast32 for a 64-bit g and 64-bit lanes.
+func (a *Asm) Broadcast64(g GPVirtual) VecVirtual {
+	x := a.Vec()
+	if a.isa == AVX512 {
+		a.VPBROADCASTQ(g, x)
+	} else {
+		a.VMOVQ(g, x.AsX())
+		a.VPBROADCASTQ(x.AsX(), x)
+	}
+	return x
+}
+
+// signedPair calls f for the signed and the unsigned kernel of a pair of
+// integer sources, named signedName and unsignedName.
+func signedPair(signedName, unsignedName string, f func(name string, signed bool)) {
+	f(signedName, true)
+	f(unsignedName, false)
 }
 
 // Const16 returns a vector register holding v in every 16-bit lane.

@@ -330,6 +330,33 @@ func e8m0Int(a *Asm, from e8m0Source, isa ISA) {
 	})
 }
 
+// e8m0Clamp returns the bounds of the E8M0 kernels' clamp,
+// min_unsigned(max_signed(e, lo), overflow), in every 32-bit lane:
+// lo = int8(underflow), 0 when saturating, else -1; overflow as p has it.
+func e8m0Clamp(a *Asm, p GPVirtual) (lo, overflow VecVirtual) {
+	overflow = a.Splat32(Mem{Base: p, Disp: e8Overflow})
+	lo = a.Splat32(Mem{Base: p, Disp: e8Underflow})
+	a.VPSLLD(U8(24), lo, lo)
+	a.VPSRAD(U8(24), lo, lo)
+	return lo, overflow
+}
+
+// e8m0Add64 returns in a general register p's roundAdd widened to a
+// 64-bit add at a lower bit: roundAdd << shift with roundAdd's low bit
+// repeated in the shift bits below (up: all ones, nearest: the top bit of
+// what is dropped, down: 0), as e8m0Int widens it to 32 bits.
+func e8m0Add64(a *Asm, p GPVirtual, shift uint8) GPVirtual {
+	add, low := a.GP64(), a.GP64()
+	a.MOVL(Mem{Base: p, Disp: e8RoundAdd}, add.As32())
+	a.MOVQ(add, low)
+	a.ANDQ(U8(1), low)
+	a.NEGQ(low)
+	a.SHRQ(U8(64-shift), low)
+	a.SHLQ(U8(shift), add)
+	a.ORQ(low, add)
+	return add
+}
+
 // e8m0Source is a source of the E8M0 kernels: its name (the kernel is
 // name+"ToE8M0"+ISA), Go element type and size, and how a vector of it
 // becomes float32 lanes.
@@ -358,10 +385,7 @@ func f32ToE8M0From(a *Asm, from e8m0Source, isa ISA) {
 		abs, minNormal, inf := a.Splat(0x7FFFFFFF), a.Const32(0x00800000), a.Splat(0x7F800000)
 		scale, ff := a.Splat(149), a.Splat(0xFF)
 		roundAdd := a.Splat32(Mem{Base: p, Disp: e8RoundAdd})
-		overflow := a.Splat32(Mem{Base: p, Disp: e8Overflow})
-		lo := a.Splat32(Mem{Base: p, Disp: e8Underflow})
-		a.VPSLLD(U8(24), lo, lo)
-		a.VPSRAD(U8(24), lo, lo) // int8(underflow): 0 or -1
+		lo, overflow := e8m0Clamp(a, p)
 		// FLOAT16, INT16 and UINT16 widen to normal float32 values or 0:
 		// e = ((a + roundAdd - d<<23) mod 2^32) >> 23, r = min(e, 0xFE) + d
 		// with d = 1 when not saturating (e8m0W's clamp on 32-bit lanes),

@@ -35,29 +35,13 @@ func f64ToE8M0(a *Asm) {
 		dst, src, n := a.Args()
 		p := a.GP64()
 		a.Context.Load(a.Param("p"), p)
-		// add = roundAdd << 29 with roundAdd's low bit repeated below (up
-		// 2^52-1, nearest 2^51, down 0), plus 2^62.
-		add, low, top := a.GP64(), a.GP64(), a.GP64()
-		a.MOVL(Mem{Base: p, Disp: e8RoundAdd}, add.As32())
-		a.MOVQ(add, low)
-		a.ANDQ(U8(1), low)
-		a.NEGQ(low)
-		a.SHRQ(U8(35), low)
-		a.SHLQ(U8(29), add)
-		a.ORQ(low, add)
+		// The rounding add on 52 significand bits (up 2^52-1, nearest
+		// 2^51, down 0), plus 2^62.
+		add, top := e8m0Add64(a, p, 29), a.GP64()
 		a.MOVQ(U64(1<<62), top)
 		a.ADDQ(top, add)
-		adds := a.Vec()
-		if isa == AVX512 {
-			a.VPBROADCASTQ(add, adds)
-		} else {
-			a.VMOVQ(add, adds.AsX())
-			a.VPBROADCASTQ(adds.AsX(), adds)
-		}
-		overflow := a.Splat32(Mem{Base: p, Disp: e8Overflow})
-		lo := a.Splat32(Mem{Base: p, Disp: e8Underflow})
-		a.VPSLLD(U8(24), lo, lo)
-		a.VPSRAD(U8(24), lo, lo) // int8(underflow): 0 or -1
+		adds := a.Broadcast64(add)
+		lo, overflow := e8m0Clamp(a, p)
 		bias, ff := a.Splat(128), a.Splat(0xFF)
 		order := a.packOrder()
 		lanes := a.Lanes32() // elements per vector of codes
@@ -157,33 +141,18 @@ func f64ToE8M0(a *Asm) {
 // nothing overflows. About 14 instructions per 4 elements, where the round
 // to odd alone (odd.go) takes 18 before the E8M0 kernel's 10 per 8.
 func i64ToE8M0(a *Asm) {
-	for _, signed := range []bool{true, false} {
-		name := "u64ToE8M0AVX2"
-		if signed {
-			name = "i64ToE8M0AVX2"
-		}
+	signedPair("i64ToE8M0AVX2", "u64ToE8M0AVX2", func(name string, signed bool) {
 		a.Func(name, AVX2, "func(dst *uint8, src *uint64, n int, p *[4]uint32)")
 		dst, src, n := a.Args()
 		p := a.GP64()
 		a.Context.Load(a.Param("p"), p)
-		// ^add ^ 2^63, add = roundAdd << 41 | (roundAdd & 1)·(2^41 - 1).
-		add, low := a.GP64(), a.GP64()
-		a.MOVL(Mem{Base: p, Disp: e8RoundAdd}, add.As32())
-		a.MOVQ(add, low)
-		a.ANDQ(U8(1), low)
-		a.NEGQ(low)
-		a.SHRQ(U8(23), low)
-		a.SHLQ(U8(41), add)
-		a.ORQ(low, add)
+		// ^add ^ 2^63, with the rounding add on 64 bits (up 2^64-1,
+		// nearest 2^63, down 0).
+		add := e8m0Add64(a, p, 41)
 		a.NOTQ(add)
 		a.BTCQ(U8(63), add)
-		notAdd := a.Vec()
-		a.VMOVQ(add, notAdd.AsX())
-		a.VPBROADCASTQ(notAdd.AsX(), notAdd)
-		overflow := a.Splat32(Mem{Base: p, Disp: e8Overflow})
-		lo := a.Splat32(Mem{Base: p, Disp: e8Underflow})
-		a.VPSLLD(U8(24), lo, lo)
-		a.VPSRAD(U8(24), lo, lo) // int8(underflow): 0 or -1
+		notAdd := a.Broadcast64(add)
+		lo, overflow := e8m0Clamp(a, p)
 		zero := a.Vec()
 		a.VPXOR(zero, zero, zero)
 		m52, m84 := a.splat64(0x4330000000000000), a.splat64(0x4530000000000000)
@@ -231,5 +200,5 @@ func i64ToE8M0(a *Asm) {
 			}
 			s.Store(a.packDB4(rs, order), s.Dst, 8, nil)
 		})
-	}
+	})
 }

@@ -29,11 +29,7 @@ import (
 // Options mode from the portable FLOAT kernel and uses the kernels for
 // these two targets only.
 func i16ToE4M3(a *Asm) {
-	for _, signed := range []bool{true, false} {
-		name := "u16ToE4M3AVX512"
-		if signed {
-			name = "i16ToE4M3AVX512"
-		}
+	signedPair("i16ToE4M3AVX512", "u16ToE4M3AVX512", func(name string, signed bool) {
 		a.Func(name, AVX512, "func(dst *uint8, src *uint16, n int, t *[256]uint8)",
 			"converts n elements to FLOAT8E4M3FN or FLOAT8E4M3FNUZ codes by the two tables t (gen/amd64/i16e4m3.go).")
 		a.Needs("AVX512VBMI") // VPERMI2B, VPERMT2B
@@ -78,5 +74,5 @@ func i16ToE4M3(a *Asm) {
 			a.VPERMT2B(ws[1], highs, ws[0])
 			st.Store(ws[0], st.Dst, 8, st.M(1, 0))
 		})
-	}
+	})
 }

@@ -46,16 +46,12 @@ type i16F8Target struct {
 // bytes, or the rounding on 16-bit lanes) took 36 or more.
 func i16ToF8Words(a *Asm) {
 	for _, t := range []i16F8Target{{"E4M3", 3, 7, true}, {"E5M2", 2, 15, false}} {
-		for _, signed := range []bool{true, false} {
-			name := "u16To" + t.name + "AVX2"
-			if signed {
-				name = "i16To" + t.name + "AVX2"
-			}
+		signedPair("i16To"+t.name+"AVX2", "u16To"+t.name+"AVX2", func(name string, signed bool) {
 			a.Func(name, AVX2, "func(dst *uint8, src *uint16, n int, p *[8]uint32)",
 				"converts n elements to FLOAT8"+t.name+" or its FNUZ type as p describes (gen/amd64/i16f8.go).")
 			a.Needs("FMA3")
 			i16ToF8WordsBody(a, t, signed)
-		}
+		})
 	}
 }
 
@@ -127,14 +123,7 @@ func fnuzDoubled(a *Asm, p GPVirtual, v float32) VecVirtual {
 	a.XORL(U32(0x80), r)
 	a.SHLL(U8(16), r)
 	a.ADDL(U32(math.Float32bits(v)), r)
-	x := a.Vec()
-	if a.isa == AVX512 {
-		a.VPBROADCASTD(r, x)
-	} else {
-		a.VMOVD(r, x.AsX())
-		a.VPBROADCASTD(x.AsX(), x)
-	}
-	return x
+	return a.Broadcast32(r)
 }
 
 // i16ToE5M2 emits the AVX-512 (VBMI) INT16 and UINT16 → FLOAT8E5M2 and
@@ -162,11 +151,7 @@ func fnuzDoubled(a *Asm, p GPVirtual, v float32) VecVirtual {
 // instructions per 64 elements, where the route through float32 lanes
 // (f8W) takes 35.
 func i16ToE5M2(a *Asm) {
-	for _, signed := range []bool{true, false} {
-		name := "u16ToE5M2AVX512"
-		if signed {
-			name = "i16ToE5M2AVX512"
-		}
+	signedPair("i16ToE5M2AVX512", "u16ToE5M2AVX512", func(name string, signed bool) {
 		a.Func(name, AVX512, "func(dst *uint8, src *uint16, n int, p *[8]uint32)",
 			"converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16e5m2.go).")
 		a.Needs("AVX512VBMI") // VPMULTISHIFTQB, VPERMT2B
@@ -223,5 +208,5 @@ func i16ToE5M2(a *Asm) {
 			}
 			st.Store(ws[0], st.Dst, 8, st.M(1, 0))
 		})
-	}
+	})
 }
