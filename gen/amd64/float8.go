@@ -216,8 +216,8 @@ func (a *Asm) packOrder() VecVirtual {
 // the 16-bit floats (half8.go).
 //
 // On AVX2 the same loops also serve INT32 and UINT32 in one pass (AVX-512
-// has f32ToF8W's fused kernels; INT16 and UINT16 go through FLOAT16,
-// i16e4m3.go): each converts to the nearest
+// has f32ToF8W's fused kernels; INT16 and UINT16 have their own, i16f8.go):
+// each converts to the nearest
 // float32, which is exact or, like the integer, beyond every float8 type's
 // range (plan.go, below2p24); UINT32 is first clamped to 2^31-1, which
 // keeps every value from 2^24 up beyond the range (float8 values are below

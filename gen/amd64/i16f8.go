@@ -31,9 +31,9 @@ type i16F8Target struct {
 //	c = x·(2^s+1)·2^-(127-bias) rounded,  r = c - x·2^s·2^-(127-bias)
 //
 // so r is 2^-(127-bias) times x rounded to nearest even, a normal float32
-// whose exponent field is e + bias (e = ⌊log2 x⌋ after rounding, at most
-// 32 for UINT16 to FNUZ, 17 with the clamp): r >> s is the code's
-// magnitude with nothing above it (at most 0x88). The even lanes' codes
+// whose exponent field is e + bias (e = ⌊log2 x⌋ after rounding): at most
+// 32 (UINT16 to FLOAT8E5M2FNUZ) or 17 (the E4M3 types, clamped), so r >> s
+// is the code's magnitude with nothing above it (at most 0x88). The even lanes' codes
 // (r >> s) and the odd lanes' (r >> (s - 8): r has no bits below s) or'ed
 // make each lane's low word the two codes in order; VPACKUSDW of two
 // vectors puts 32 codes in the order of VPACKSSWB of the source words
@@ -55,6 +55,7 @@ func i16ToF8Words(a *Asm) {
 	}
 }
 
+// i16ToF8WordsBody emits the body of one of i16ToF8Words' kernels.
 func i16ToF8WordsBody(a *Asm, t i16F8Target, signed bool) {
 	dst, src, n := a.Args()
 	p := a.GP64()
