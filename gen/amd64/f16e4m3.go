@@ -61,10 +61,8 @@ func f16ToE4M3BytesAVX512(a *Asm) {
 	// (FNUZ or not, and whether NaN needs its own step).
 	type consts struct{ t, adj, adj1, lo VecVirtual }
 	var cs [2]consts
-	for i, bias := range []int{7, 8} {
-		tab := e4m3SubnormalTable(bias, i == 1)
-		hmn := 8 * (16 - bias)
-		cs[i] = consts{a.ConstBytes(tab.name, tab.bytes), a.Const8(uint8(8 * (15 - bias))), a.Const8(uint8(8*(15-bias) - 1)), a.Const8(uint8(hmn - 32))}
+	for i, e := range e4m3Types {
+		cs[i] = consts{a.ConstBytes(e.tableName, e.byH), a.Const8(e.adj), a.Const8(e.adj - 1), a.Const8(e.lo)}
 	}
 	o, nb := a.GP32(), a.GP32()
 	a.MOVBLZX(Mem{Base: p, Disp: f8Overflow}, o)
@@ -134,16 +132,41 @@ func f16ToE4M3BytesAVX512(a *Asm) {
 	}
 }
 
+// e4m3Type is one of the two targets of the FLOAT16 → E4M3 byte kernels
+// (f16ToE4M3BytesAVX512, f16ToE4M3BytesAVX2), with what both derive from
+// its bias.
+type e4m3Type struct {
+	name      string // "fn" or "fnuz", in labels
+	tableName string // the subnormal table's data symbol
+	adj       uint8  // 8(15 - bias): H less adj is the normal code
+	lo        uint8  // Hmn - 32, Hmn = 8(16 - bias): the subnormal window's first H
+	byH       []byte // the subnormal codes by (2H + nz) & 63 (VPERMB's index)
+	byW       []byte // the same by 2w + nz, w = H - lo (VPSHUFB's: bit 7 clear)
+}
+
+// e4m3Types are FLOAT8E4M3FN (bias 7) and FLOAT8E4M3FNUZ (bias 8).
+var e4m3Types = func() (ts [2]e4m3Type) {
+	for i, name := range []string{"fn", "fnuz"} {
+		bias := 7 + i
+		hmn := 8 * (16 - bias)
+		t := e4m3Type{name: name, tableName: "e4m3" + name + "subnormals", adj: uint8(8 * (15 - bias)), lo: uint8(hmn - 32)}
+		t.byH = e4m3SubnormalTable(bias)
+		t.byW = make([]byte, 64)
+		for j := range t.byW {
+			t.byW[j] = t.byH[(j+2*(hmn-32))&63]
+		}
+		ts[i] = t
+	}
+	return ts
+}()
+
 // e4m3SubnormalTable is f16ToE4M3's table for the E4M3 type of the given
 // bias: entry (2H + nz) & 63 holds the code (FLOAT8E4M3FN and FNUZ alike:
 // the sign comes after) of every FLOAT16 magnitude a with H = a>>7 in the
 // window [Hmn - 32, Hmn) and nz = (a & 0x7F != 0), rounded to nearest even
 // on the subnormal grid 2^(-2-bias) (the smallest normal's code, 8, where
 // it rounds up to it). It panics unless every such a rounds as its entry.
-func e4m3SubnormalTable(bias int, fnuz bool) struct {
-	name  string
-	bytes []byte
-} {
+func e4m3SubnormalTable(bias int) []byte {
 	hmn := 8 * (16 - bias)
 	code := func(a int) byte { return byte(math.RoundToEven(math.Ldexp(f16Value(a), 2+bias))) }
 	b := make([]byte, 64)
@@ -159,14 +182,7 @@ func e4m3SubnormalTable(bias int, fnuz bool) struct {
 			panic(fmt.Sprintf("e4m3SubnormalTable(%d): %#x rounds to %#x, its entry %d holds %#x", bias, a, code(a), j, b[j]))
 		}
 	}
-	name := "e4m3fnsubnormals"
-	if fnuz {
-		name = "e4m3fnuzsubnormals"
-	}
-	return struct {
-		name  string
-		bytes []byte
-	}{name, b}
+	return b
 }
 
 // f8Bytes holds what the float8 kernels on bytes (f16ToE4M3,
@@ -234,26 +250,18 @@ func f16ToE4M3BytesAVX2(a *Asm) {
 	a.MOVBLZX(Mem{Base: p, Disp: f8NaN}, nb)
 	a.CMPL(Mem{Base: p, Disp: f8SignedZero}, U8(0))
 	a.JE(LabelRef("fnuz"))
-	for _, fnuz := range []bool{false, true} {
-		bias, name := 7, "fn"
+	for i, e := range e4m3Types {
+		fnuz, name := i == 1, e.name
 		if fnuz {
-			bias, name = 8, "fnuz"
 			a.Label("fnuz")
 		}
-		// The table by 2w + nz, w = H - (Hmn - 32), where f16ToE4M3's is
-		// by (2H + nz) & 63: VPSHUFB needs bit 7 of its index clear.
-		tab := e4m3SubnormalTable(bias, fnuz)
-		hmn := 8 * (16 - bias)
-		byW := make([]byte, 64)
-		for j := range byW {
-			byW[j] = tab.bytes[(j+2*(hmn-32))&63]
-		}
+		// The table by 2w + nz (e.byW), four 16-byte VPSHUFB tables.
 		var ts [4]VecVirtual
 		for j := range ts {
-			q := byW[16*j : 16*j+16]
-			ts[j] = a.ConstBytes(fmt.Sprintf("%s%d", tab.name, j), append(append([]byte{}, q...), q...))
+			q := e.byW[16*j : 16*j+16]
+			ts[j] = a.ConstBytes(fmt.Sprintf("%s%d", e.tableName, j), append(append([]byte{}, q...), q...))
 		}
-		adj, lo := b8(uint8(8*(15-bias))), b8(uint8(hmn-32))
+		adj, lo := b8(e.adj), b8(e.lo)
 		a.CMPL(o, nb)
 		a.JE(LabelRef(name + "_clamped"))
 		for _, clamped := range []bool{false, true} {
