@@ -23400,154 +23400,186 @@ GLOBL e4m3fnuz_mul8_sig<>(SB), RODATA|NOPTR, $32
 // func e5m2fnuzToI8AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
 TEXT ·e5m2fnuzToI8AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	VMOVDQU      e5m2fnuz_mul8_plo<>+0(SB), Y0
-	VMOVDQU      e5m2fnuz_mul8_phi<>+0(SB), Y1
-	VMOVDQU      e5m2fnuz_mul8_sig<>+0(SB), Y2
-	VPXOR        Y3, Y3, Y3
-	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2fnuz_win8_0<>+0(SB), Y0
+	VMOVDQU e5m2fnuz_win8_1<>+0(SB), Y1
+	VMOVDQU e5m2fnuz_win8_2<>+0(SB), Y2
 
 single:
-	CMPQ       DX, $0x00000020
-	JB         tail
-	VMOVDQU    (CX), Y5
-	VPAND      Y4, Y5, Y6
-	VPSRLW     $0x02, Y6, Y7
-	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
-	VPSUBB     splat32_10101010<>+0(SB), Y7, Y7
-	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
-	VPSHUFB    Y7, Y0, Y8
-	VPSHUFB    Y7, Y1, Y7
-	VPSHUFB    Y6, Y2, Y6
-	VPUNPCKLBW Y7, Y8, Y9
-	VPUNPCKLBW Y6, Y3, Y10
-	VPMULHUW   Y9, Y10, Y9
-	VPUNPCKHBW Y7, Y8, Y7
-	VPUNPCKHBW Y6, Y3, Y6
-	VPMULHUW   Y7, Y6, Y6
-	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
-	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
-	VPACKUSWB  Y6, Y9, Y9
-	VPSIGNB    Y5, Y9, Y9
-	VMOVDQU    Y9, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        single
+	CMPQ     DX, $0x00000020
+	JB       tail
+	VMOVDQU  (CX), Y3
+	VPAND    splat32_7f7f7f7f<>+0(SB), Y3, Y4
+	VPSUBB   splat32_40404040<>+0(SB), Y4, Y5
+	VPADDUSB splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB  Y5, Y0, Y5
+	VPSUBB   splat32_50505050<>+0(SB), Y4, Y6
+	VPADDUSB splat32_70707070<>+0(SB), Y6, Y6
+	VPSHUFB  Y6, Y1, Y6
+	VPOR     Y6, Y5, Y5
+	VPSUBB   splat32_60606060<>+0(SB), Y4, Y4
+	VPADDUSB splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB  Y4, Y2, Y4
+	VPOR     Y4, Y5, Y5
+	VPSIGNB  Y3, Y5, Y5
+	VMOVDQU  Y5, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000020, AX
+	SUBQ     $0x00000020, DX
+	JMP      single
 
 tail:
 	VZEROUPPER
 	RET
 
-DATA e5m2fnuz_mul8_plo<>+0(SB)/4, $0x10080402
-DATA e5m2fnuz_mul8_plo<>+4(SB)/4, $0x00804020
-DATA e5m2fnuz_mul8_plo<>+8(SB)/4, $0x00000000
-DATA e5m2fnuz_mul8_plo<>+12(SB)/4, $0x00000000
-DATA e5m2fnuz_mul8_plo<>+16(SB)/4, $0x10080402
-DATA e5m2fnuz_mul8_plo<>+20(SB)/4, $0x00804020
-DATA e5m2fnuz_mul8_plo<>+24(SB)/4, $0x00000000
-DATA e5m2fnuz_mul8_plo<>+28(SB)/4, $0x00000000
-GLOBL e5m2fnuz_mul8_plo<>(SB), RODATA|NOPTR, $32
+DATA e5m2fnuz_win8_0<>+0(SB)/4, $0x01010101
+DATA e5m2fnuz_win8_0<>+4(SB)/4, $0x03030202
+DATA e5m2fnuz_win8_0<>+8(SB)/4, $0x07060504
+DATA e5m2fnuz_win8_0<>+12(SB)/4, $0x0e0c0a08
+DATA e5m2fnuz_win8_0<>+16(SB)/4, $0x01010101
+DATA e5m2fnuz_win8_0<>+20(SB)/4, $0x03030202
+DATA e5m2fnuz_win8_0<>+24(SB)/4, $0x07060504
+DATA e5m2fnuz_win8_0<>+28(SB)/4, $0x0e0c0a08
+GLOBL e5m2fnuz_win8_0<>(SB), RODATA|NOPTR, $32
 
-DATA e5m2fnuz_mul8_phi<>+0(SB)/4, $0x00000000
-DATA e5m2fnuz_mul8_phi<>+4(SB)/4, $0x01000000
-DATA e5m2fnuz_mul8_phi<>+8(SB)/4, $0x00000402
-DATA e5m2fnuz_mul8_phi<>+12(SB)/4, $0x00000000
-DATA e5m2fnuz_mul8_phi<>+16(SB)/4, $0x00000000
-DATA e5m2fnuz_mul8_phi<>+20(SB)/4, $0x01000000
-DATA e5m2fnuz_mul8_phi<>+24(SB)/4, $0x00000402
-DATA e5m2fnuz_mul8_phi<>+28(SB)/4, $0x00000000
-GLOBL e5m2fnuz_mul8_phi<>(SB), RODATA|NOPTR, $32
+DATA e5m2fnuz_win8_1<>+0(SB)/4, $0x1c181410
+DATA e5m2fnuz_win8_1<>+4(SB)/4, $0x38302820
+DATA e5m2fnuz_win8_1<>+8(SB)/4, $0x70605040
+DATA e5m2fnuz_win8_1<>+12(SB)/4, $0xe0c0a080
+DATA e5m2fnuz_win8_1<>+16(SB)/4, $0x1c181410
+DATA e5m2fnuz_win8_1<>+20(SB)/4, $0x38302820
+DATA e5m2fnuz_win8_1<>+24(SB)/4, $0x70605040
+DATA e5m2fnuz_win8_1<>+28(SB)/4, $0xe0c0a080
+GLOBL e5m2fnuz_win8_1<>(SB), RODATA|NOPTR, $32
 
-DATA e5m2fnuz_mul8_sig<>+0(SB)/4, $0xe0c0a080
-DATA e5m2fnuz_mul8_sig<>+4(SB)/4, $0xe0c0a080
-DATA e5m2fnuz_mul8_sig<>+8(SB)/4, $0xe0c0a080
-DATA e5m2fnuz_mul8_sig<>+12(SB)/4, $0xe0c0a080
-DATA e5m2fnuz_mul8_sig<>+16(SB)/4, $0xe0c0a080
-DATA e5m2fnuz_mul8_sig<>+20(SB)/4, $0xe0c0a080
-DATA e5m2fnuz_mul8_sig<>+24(SB)/4, $0xe0c0a080
-DATA e5m2fnuz_mul8_sig<>+28(SB)/4, $0xe0c0a080
-GLOBL e5m2fnuz_mul8_sig<>(SB), RODATA|NOPTR, $32
+DATA e5m2fnuz_win8_2<>+0(SB)/4, $0xc0804000
+DATA e5m2fnuz_win8_2<>+4(SB)/4, $0x80008000
+DATA e5m2fnuz_win8_2<>+8(SB)/4, $0x00000000
+DATA e5m2fnuz_win8_2<>+12(SB)/4, $0x00000000
+DATA e5m2fnuz_win8_2<>+16(SB)/4, $0xc0804000
+DATA e5m2fnuz_win8_2<>+20(SB)/4, $0x80008000
+DATA e5m2fnuz_win8_2<>+24(SB)/4, $0x00000000
+DATA e5m2fnuz_win8_2<>+28(SB)/4, $0x00000000
+GLOBL e5m2fnuz_win8_2<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_50505050<>+0(SB)/4, $0x50505050
+DATA splat32_50505050<>+4(SB)/4, $0x50505050
+DATA splat32_50505050<>+8(SB)/4, $0x50505050
+DATA splat32_50505050<>+12(SB)/4, $0x50505050
+DATA splat32_50505050<>+16(SB)/4, $0x50505050
+DATA splat32_50505050<>+20(SB)/4, $0x50505050
+DATA splat32_50505050<>+24(SB)/4, $0x50505050
+DATA splat32_50505050<>+28(SB)/4, $0x50505050
+GLOBL splat32_50505050<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_60606060<>+0(SB)/4, $0x60606060
+DATA splat32_60606060<>+4(SB)/4, $0x60606060
+DATA splat32_60606060<>+8(SB)/4, $0x60606060
+DATA splat32_60606060<>+12(SB)/4, $0x60606060
+DATA splat32_60606060<>+16(SB)/4, $0x60606060
+DATA splat32_60606060<>+20(SB)/4, $0x60606060
+DATA splat32_60606060<>+24(SB)/4, $0x60606060
+DATA splat32_60606060<>+28(SB)/4, $0x60606060
+GLOBL splat32_60606060<>(SB), RODATA|NOPTR, $32
 
 // func e5m2ToI8AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
 TEXT ·e5m2ToI8AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	VMOVDQU      e5m2_mul8_plo<>+0(SB), Y0
-	VMOVDQU      e5m2_mul8_phi<>+0(SB), Y1
-	VMOVDQU      e5m2_mul8_sig<>+0(SB), Y2
-	VPXOR        Y3, Y3, Y3
-	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2_win8_0<>+0(SB), Y0
+	VMOVDQU e5m2_win8_1<>+0(SB), Y1
+	VMOVDQU e5m2_win8_2<>+0(SB), Y2
 
 single:
-	CMPQ       DX, $0x00000020
-	JB         tail
-	VMOVDQU    (CX), Y5
-	VPAND      Y4, Y5, Y6
-	VPSRLW     $0x02, Y6, Y7
-	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
-	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y7, Y7
-	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
-	VPSHUFB    Y7, Y0, Y8
-	VPSHUFB    Y7, Y1, Y7
-	VPSHUFB    Y6, Y2, Y6
-	VPUNPCKLBW Y7, Y8, Y9
-	VPUNPCKLBW Y6, Y3, Y10
-	VPMULHUW   Y9, Y10, Y9
-	VPUNPCKHBW Y7, Y8, Y7
-	VPUNPCKHBW Y6, Y3, Y6
-	VPMULHUW   Y7, Y6, Y6
-	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
-	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
-	VPACKUSWB  Y6, Y9, Y9
-	VPSIGNB    Y5, Y9, Y9
-	VMOVDQU    Y9, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        single
+	CMPQ     DX, $0x00000020
+	JB       tail
+	VMOVDQU  (CX), Y3
+	VPAND    splat32_7f7f7f7f<>+0(SB), Y3, Y4
+	VPSUBB   splat32_3c3c3c3c<>+0(SB), Y4, Y5
+	VPADDUSB splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB  Y5, Y0, Y5
+	VPSUBB   splat32_4c4c4c4c<>+0(SB), Y4, Y6
+	VPADDUSB splat32_70707070<>+0(SB), Y6, Y6
+	VPSHUFB  Y6, Y1, Y6
+	VPOR     Y6, Y5, Y5
+	VPSUBB   splat32_5c5c5c5c<>+0(SB), Y4, Y4
+	VPADDUSB splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB  Y4, Y2, Y4
+	VPOR     Y4, Y5, Y5
+	VPSIGNB  Y3, Y5, Y5
+	VMOVDQU  Y5, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000020, AX
+	SUBQ     $0x00000020, DX
+	JMP      single
 
 tail:
 	VZEROUPPER
 	RET
 
-DATA e5m2_mul8_plo<>+0(SB)/4, $0x10080402
-DATA e5m2_mul8_plo<>+4(SB)/4, $0x00804020
-DATA e5m2_mul8_plo<>+8(SB)/4, $0x00000000
-DATA e5m2_mul8_plo<>+12(SB)/4, $0x00000000
-DATA e5m2_mul8_plo<>+16(SB)/4, $0x10080402
-DATA e5m2_mul8_plo<>+20(SB)/4, $0x00804020
-DATA e5m2_mul8_plo<>+24(SB)/4, $0x00000000
-DATA e5m2_mul8_plo<>+28(SB)/4, $0x00000000
-GLOBL e5m2_mul8_plo<>(SB), RODATA|NOPTR, $32
+DATA e5m2_win8_0<>+0(SB)/4, $0x01010101
+DATA e5m2_win8_0<>+4(SB)/4, $0x03030202
+DATA e5m2_win8_0<>+8(SB)/4, $0x07060504
+DATA e5m2_win8_0<>+12(SB)/4, $0x0e0c0a08
+DATA e5m2_win8_0<>+16(SB)/4, $0x01010101
+DATA e5m2_win8_0<>+20(SB)/4, $0x03030202
+DATA e5m2_win8_0<>+24(SB)/4, $0x07060504
+DATA e5m2_win8_0<>+28(SB)/4, $0x0e0c0a08
+GLOBL e5m2_win8_0<>(SB), RODATA|NOPTR, $32
 
-DATA e5m2_mul8_phi<>+0(SB)/4, $0x00000000
-DATA e5m2_mul8_phi<>+4(SB)/4, $0x01000000
-DATA e5m2_mul8_phi<>+8(SB)/4, $0x00000402
-DATA e5m2_mul8_phi<>+12(SB)/4, $0x00000000
-DATA e5m2_mul8_phi<>+16(SB)/4, $0x00000000
-DATA e5m2_mul8_phi<>+20(SB)/4, $0x01000000
-DATA e5m2_mul8_phi<>+24(SB)/4, $0x00000402
-DATA e5m2_mul8_phi<>+28(SB)/4, $0x00000000
-GLOBL e5m2_mul8_phi<>(SB), RODATA|NOPTR, $32
+DATA e5m2_win8_1<>+0(SB)/4, $0x1c181410
+DATA e5m2_win8_1<>+4(SB)/4, $0x38302820
+DATA e5m2_win8_1<>+8(SB)/4, $0x70605040
+DATA e5m2_win8_1<>+12(SB)/4, $0xe0c0a080
+DATA e5m2_win8_1<>+16(SB)/4, $0x1c181410
+DATA e5m2_win8_1<>+20(SB)/4, $0x38302820
+DATA e5m2_win8_1<>+24(SB)/4, $0x70605040
+DATA e5m2_win8_1<>+28(SB)/4, $0xe0c0a080
+GLOBL e5m2_win8_1<>(SB), RODATA|NOPTR, $32
 
-DATA e5m2_mul8_sig<>+0(SB)/4, $0xe0c0a080
-DATA e5m2_mul8_sig<>+4(SB)/4, $0xe0c0a080
-DATA e5m2_mul8_sig<>+8(SB)/4, $0xe0c0a080
-DATA e5m2_mul8_sig<>+12(SB)/4, $0xe0c0a080
-DATA e5m2_mul8_sig<>+16(SB)/4, $0xe0c0a080
-DATA e5m2_mul8_sig<>+20(SB)/4, $0xe0c0a080
-DATA e5m2_mul8_sig<>+24(SB)/4, $0xe0c0a080
-DATA e5m2_mul8_sig<>+28(SB)/4, $0xe0c0a080
-GLOBL e5m2_mul8_sig<>(SB), RODATA|NOPTR, $32
+DATA e5m2_win8_2<>+0(SB)/4, $0xc0804000
+DATA e5m2_win8_2<>+4(SB)/4, $0x80008000
+DATA e5m2_win8_2<>+8(SB)/4, $0x00000000
+DATA e5m2_win8_2<>+12(SB)/4, $0x00000000
+DATA e5m2_win8_2<>+16(SB)/4, $0xc0804000
+DATA e5m2_win8_2<>+20(SB)/4, $0x80008000
+DATA e5m2_win8_2<>+24(SB)/4, $0x00000000
+DATA e5m2_win8_2<>+28(SB)/4, $0x00000000
+GLOBL e5m2_win8_2<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_3c3c3c3c<>+0(SB)/4, $0x3c3c3c3c
+DATA splat32_3c3c3c3c<>+4(SB)/4, $0x3c3c3c3c
+DATA splat32_3c3c3c3c<>+8(SB)/4, $0x3c3c3c3c
+DATA splat32_3c3c3c3c<>+12(SB)/4, $0x3c3c3c3c
+DATA splat32_3c3c3c3c<>+16(SB)/4, $0x3c3c3c3c
+DATA splat32_3c3c3c3c<>+20(SB)/4, $0x3c3c3c3c
+DATA splat32_3c3c3c3c<>+24(SB)/4, $0x3c3c3c3c
+DATA splat32_3c3c3c3c<>+28(SB)/4, $0x3c3c3c3c
+GLOBL splat32_3c3c3c3c<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_4c4c4c4c<>+0(SB)/4, $0x4c4c4c4c
+DATA splat32_4c4c4c4c<>+4(SB)/4, $0x4c4c4c4c
+DATA splat32_4c4c4c4c<>+8(SB)/4, $0x4c4c4c4c
+DATA splat32_4c4c4c4c<>+12(SB)/4, $0x4c4c4c4c
+DATA splat32_4c4c4c4c<>+16(SB)/4, $0x4c4c4c4c
+DATA splat32_4c4c4c4c<>+20(SB)/4, $0x4c4c4c4c
+DATA splat32_4c4c4c4c<>+24(SB)/4, $0x4c4c4c4c
+DATA splat32_4c4c4c4c<>+28(SB)/4, $0x4c4c4c4c
+GLOBL splat32_4c4c4c4c<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_5c5c5c5c<>+0(SB)/4, $0x5c5c5c5c
+DATA splat32_5c5c5c5c<>+4(SB)/4, $0x5c5c5c5c
+DATA splat32_5c5c5c5c<>+8(SB)/4, $0x5c5c5c5c
+DATA splat32_5c5c5c5c<>+12(SB)/4, $0x5c5c5c5c
+DATA splat32_5c5c5c5c<>+16(SB)/4, $0x5c5c5c5c
+DATA splat32_5c5c5c5c<>+20(SB)/4, $0x5c5c5c5c
+DATA splat32_5c5c5c5c<>+24(SB)/4, $0x5c5c5c5c
+DATA splat32_5c5c5c5c<>+28(SB)/4, $0x5c5c5c5c
+GLOBL splat32_5c5c5c5c<>(SB), RODATA|NOPTR, $32
 
 // func e8m0ToI8AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
@@ -25245,65 +25277,51 @@ done:
 // func e5m2fnuzToI8AVX2NT(dst *uint8, src *uint8, n int) int
 // Requires: AVX, AVX2, MMX+
 TEXT ·e5m2fnuzToI8AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	VMOVDQU      e5m2fnuz_mul8_plo<>+0(SB), Y0
-	VMOVDQU      e5m2fnuz_mul8_phi<>+0(SB), Y1
-	VMOVDQU      e5m2fnuz_mul8_sig<>+0(SB), Y2
-	VPXOR        Y3, Y3, Y3
-	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
-	MOVQ         DX, BX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2fnuz_win8_0<>+0(SB), Y0
+	VMOVDQU e5m2fnuz_win8_1<>+0(SB), Y1
+	VMOVDQU e5m2fnuz_win8_2<>+0(SB), Y2
+	MOVQ    DX, BX
 
 body:
-	CMPQ       DX, $0x00000040
-	JB         done
-	VMOVDQU    (CX), Y5
-	VPAND      Y4, Y5, Y6
-	VPSRLW     $0x02, Y6, Y7
-	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
-	VPSUBB     splat32_10101010<>+0(SB), Y7, Y7
-	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
-	VPSHUFB    Y7, Y0, Y8
-	VPSHUFB    Y7, Y1, Y7
-	VPSHUFB    Y6, Y2, Y6
-	VPUNPCKLBW Y7, Y8, Y9
-	VPUNPCKLBW Y6, Y3, Y10
-	VPMULHUW   Y9, Y10, Y9
-	VPUNPCKHBW Y7, Y8, Y7
-	VPUNPCKHBW Y6, Y3, Y6
-	VPMULHUW   Y7, Y6, Y6
-	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
-	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
-	VPACKUSWB  Y6, Y9, Y9
-	VPSIGNB    Y5, Y9, Y9
-	VMOVNTDQ   Y9, (AX)
-	VMOVDQU    32(CX), Y5
-	VPAND      Y4, Y5, Y6
-	VPSRLW     $0x02, Y6, Y7
-	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
-	VPSUBB     splat32_10101010<>+0(SB), Y7, Y7
-	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
-	VPSHUFB    Y7, Y0, Y8
-	VPSHUFB    Y7, Y1, Y7
-	VPSHUFB    Y6, Y2, Y6
-	VPUNPCKLBW Y7, Y8, Y9
-	VPUNPCKLBW Y6, Y3, Y10
-	VPMULHUW   Y9, Y10, Y9
-	VPUNPCKHBW Y7, Y8, Y7
-	VPUNPCKHBW Y6, Y3, Y6
-	VPMULHUW   Y7, Y6, Y6
-	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
-	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
-	VPACKUSWB  Y6, Y9, Y9
-	VPSIGNB    Y5, Y9, Y9
-	VMOVNTDQ   Y9, 32(AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        body
+	CMPQ     DX, $0x00000040
+	JB       done
+	VMOVDQU  (CX), Y3
+	VPAND    splat32_7f7f7f7f<>+0(SB), Y3, Y4
+	VPSUBB   splat32_40404040<>+0(SB), Y4, Y5
+	VPADDUSB splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB  Y5, Y0, Y5
+	VPSUBB   splat32_50505050<>+0(SB), Y4, Y6
+	VPADDUSB splat32_70707070<>+0(SB), Y6, Y6
+	VPSHUFB  Y6, Y1, Y6
+	VPOR     Y6, Y5, Y5
+	VPSUBB   splat32_60606060<>+0(SB), Y4, Y4
+	VPADDUSB splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB  Y4, Y2, Y4
+	VPOR     Y4, Y5, Y5
+	VPSIGNB  Y3, Y5, Y5
+	VMOVNTDQ Y5, (AX)
+	VMOVDQU  32(CX), Y3
+	VPAND    splat32_7f7f7f7f<>+0(SB), Y3, Y4
+	VPSUBB   splat32_40404040<>+0(SB), Y4, Y5
+	VPADDUSB splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB  Y5, Y0, Y5
+	VPSUBB   splat32_50505050<>+0(SB), Y4, Y6
+	VPADDUSB splat32_70707070<>+0(SB), Y6, Y6
+	VPSHUFB  Y6, Y1, Y6
+	VPOR     Y6, Y5, Y5
+	VPSUBB   splat32_60606060<>+0(SB), Y4, Y4
+	VPADDUSB splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB  Y4, Y2, Y4
+	VPOR     Y4, Y5, Y5
+	VPSIGNB  Y3, Y5, Y5
+	VMOVNTDQ Y5, 32(AX)
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, AX
+	SUBQ     $0x00000040, DX
+	JMP      body
 
 done:
 	SFENCE
@@ -25315,65 +25333,51 @@ done:
 // func e5m2ToI8AVX2NT(dst *uint8, src *uint8, n int) int
 // Requires: AVX, AVX2, MMX+
 TEXT ·e5m2ToI8AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	VMOVDQU      e5m2_mul8_plo<>+0(SB), Y0
-	VMOVDQU      e5m2_mul8_phi<>+0(SB), Y1
-	VMOVDQU      e5m2_mul8_sig<>+0(SB), Y2
-	VPXOR        Y3, Y3, Y3
-	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
-	MOVQ         DX, BX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2_win8_0<>+0(SB), Y0
+	VMOVDQU e5m2_win8_1<>+0(SB), Y1
+	VMOVDQU e5m2_win8_2<>+0(SB), Y2
+	MOVQ    DX, BX
 
 body:
-	CMPQ       DX, $0x00000040
-	JB         done
-	VMOVDQU    (CX), Y5
-	VPAND      Y4, Y5, Y6
-	VPSRLW     $0x02, Y6, Y7
-	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
-	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y7, Y7
-	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
-	VPSHUFB    Y7, Y0, Y8
-	VPSHUFB    Y7, Y1, Y7
-	VPSHUFB    Y6, Y2, Y6
-	VPUNPCKLBW Y7, Y8, Y9
-	VPUNPCKLBW Y6, Y3, Y10
-	VPMULHUW   Y9, Y10, Y9
-	VPUNPCKHBW Y7, Y8, Y7
-	VPUNPCKHBW Y6, Y3, Y6
-	VPMULHUW   Y7, Y6, Y6
-	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
-	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
-	VPACKUSWB  Y6, Y9, Y9
-	VPSIGNB    Y5, Y9, Y9
-	VMOVNTDQ   Y9, (AX)
-	VMOVDQU    32(CX), Y5
-	VPAND      Y4, Y5, Y6
-	VPSRLW     $0x02, Y6, Y7
-	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
-	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y7, Y7
-	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
-	VPSHUFB    Y7, Y0, Y8
-	VPSHUFB    Y7, Y1, Y7
-	VPSHUFB    Y6, Y2, Y6
-	VPUNPCKLBW Y7, Y8, Y9
-	VPUNPCKLBW Y6, Y3, Y10
-	VPMULHUW   Y9, Y10, Y9
-	VPUNPCKHBW Y7, Y8, Y7
-	VPUNPCKHBW Y6, Y3, Y6
-	VPMULHUW   Y7, Y6, Y6
-	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y9
-	VPAND      splat32_00ff00ff<>+0(SB), Y6, Y6
-	VPACKUSWB  Y6, Y9, Y9
-	VPSIGNB    Y5, Y9, Y9
-	VMOVNTDQ   Y9, 32(AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        body
+	CMPQ     DX, $0x00000040
+	JB       done
+	VMOVDQU  (CX), Y3
+	VPAND    splat32_7f7f7f7f<>+0(SB), Y3, Y4
+	VPSUBB   splat32_3c3c3c3c<>+0(SB), Y4, Y5
+	VPADDUSB splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB  Y5, Y0, Y5
+	VPSUBB   splat32_4c4c4c4c<>+0(SB), Y4, Y6
+	VPADDUSB splat32_70707070<>+0(SB), Y6, Y6
+	VPSHUFB  Y6, Y1, Y6
+	VPOR     Y6, Y5, Y5
+	VPSUBB   splat32_5c5c5c5c<>+0(SB), Y4, Y4
+	VPADDUSB splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB  Y4, Y2, Y4
+	VPOR     Y4, Y5, Y5
+	VPSIGNB  Y3, Y5, Y5
+	VMOVNTDQ Y5, (AX)
+	VMOVDQU  32(CX), Y3
+	VPAND    splat32_7f7f7f7f<>+0(SB), Y3, Y4
+	VPSUBB   splat32_3c3c3c3c<>+0(SB), Y4, Y5
+	VPADDUSB splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB  Y5, Y0, Y5
+	VPSUBB   splat32_4c4c4c4c<>+0(SB), Y4, Y6
+	VPADDUSB splat32_70707070<>+0(SB), Y6, Y6
+	VPSHUFB  Y6, Y1, Y6
+	VPOR     Y6, Y5, Y5
+	VPSUBB   splat32_5c5c5c5c<>+0(SB), Y4, Y4
+	VPADDUSB splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB  Y4, Y2, Y4
+	VPOR     Y4, Y5, Y5
+	VPSIGNB  Y3, Y5, Y5
+	VMOVNTDQ Y5, 32(AX)
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, AX
+	SUBQ     $0x00000040, DX
+	JMP      body
 
 done:
 	SFENCE

@@ -322,6 +322,12 @@ func widenF8To(a *Asm) {
 			f8Mul(a, t.name, bits, dst, src, n)
 			continue
 		}
+		if tgt.suffix == "I8" && t.name != "e8m0" {
+			if p, ok := planF8Windows(t.name); ok {
+				f8Windows(a, t.name, p, dst, src, n) // window8.go
+				continue
+			}
+		}
 		if t.name != "e8m0" && (tgt.suffix == "I16" || tgt.suffix == "I8") {
 			f8Mul(a, t.name, 8*tgt.bytes, dst, src, n) // f8mul.go
 			continue
