@@ -23815,61 +23815,42 @@ GLOBL e4m3fnuz_mul4_sig<>(SB), RODATA|NOPTR, $32
 // func e5m2ToI4AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
 TEXT ·e5m2ToI4AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	VMOVDQU      e5m2_mul4_plo<>+0(SB), Y0
-	VMOVDQU      e5m2_mul4_phi<>+0(SB), Y1
-	VMOVDQU      e5m2_mul4_sig<>+0(SB), Y2
-	VPXOR        Y3, Y3, Y3
-	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2_win4_0<>+0(SB), Y0
+	VMOVDQU e5m2_win4_1<>+0(SB), Y1
 
 single:
 	CMPQ       DX, $0x00000020
 	JB         tail
-	VMOVDQU    (CX), Y5
-	VPAND      Y4, Y5, Y6
-	VPSRLW     $0x02, Y6, Y7
-	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
-	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y7, Y7
-	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
-	VPSHUFB    Y7, Y0, Y8
-	VPSHUFB    Y7, Y1, Y7
-	VPSHUFB    Y6, Y2, Y6
-	VPUNPCKLBW Y7, Y8, Y9
-	VPUNPCKLBW Y6, Y3, Y10
-	VPMULHUW   Y9, Y10, Y9
-	VPUNPCKHBW Y7, Y8, Y7
-	VPUNPCKHBW Y6, Y3, Y6
-	VPMULHUW   Y7, Y6, Y6
-	VPACKUSWB  Y6, Y9, Y9
-	VPSIGNB    Y5, Y9, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPMADDUBSW splat32_10011001<>+0(SB), Y9, Y9
-	VMOVDQU    32(CX), Y5
-	VPAND      Y4, Y5, Y6
-	VPSRLW     $0x02, Y6, Y7
-	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
-	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y7, Y7
-	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
-	VPSHUFB    Y7, Y0, Y8
-	VPSHUFB    Y7, Y1, Y7
-	VPSHUFB    Y6, Y2, Y6
-	VPUNPCKLBW Y7, Y8, Y10
-	VPUNPCKLBW Y6, Y3, Y11
-	VPMULHUW   Y10, Y11, Y10
-	VPUNPCKHBW Y7, Y8, Y7
-	VPUNPCKHBW Y6, Y3, Y6
-	VPMULHUW   Y7, Y6, Y6
-	VPACKUSWB  Y6, Y10, Y10
-	VPSIGNB    Y5, Y10, Y10
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y10, Y10
-	VPMADDUBSW splat32_10011001<>+0(SB), Y10, Y10
-	VPACKUSWB  Y10, Y9, Y9
-	VPERMQ     $0xd8, Y9, Y9
-	VMOVDQU    Y9, (AX)
+	VMOVDQU    (CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y3, Y4
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSUBB     splat32_4c4c4c4c<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y1, Y3
+	VPOR       Y3, Y4, Y4
+	VPSIGNB    Y2, Y4, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_10011001<>+0(SB), Y4, Y4
+	VMOVDQU    32(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y3, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSUBB     splat32_4c4c4c4c<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y1, Y3
+	VPOR       Y3, Y5, Y5
+	VPSIGNB    Y2, Y5, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
+	VPACKUSWB  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVDQU    Y4, (AX)
 	ADDQ       $0x00000040, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000020, DX
@@ -23879,35 +23860,25 @@ tail:
 	VZEROUPPER
 	RET
 
-DATA e5m2_mul4_plo<>+0(SB)/4, $0x10080402
-DATA e5m2_mul4_plo<>+4(SB)/4, $0x00004020
-DATA e5m2_mul4_plo<>+8(SB)/4, $0x00000000
-DATA e5m2_mul4_plo<>+12(SB)/4, $0x00000000
-DATA e5m2_mul4_plo<>+16(SB)/4, $0x10080402
-DATA e5m2_mul4_plo<>+20(SB)/4, $0x00004020
-DATA e5m2_mul4_plo<>+24(SB)/4, $0x00000000
-DATA e5m2_mul4_plo<>+28(SB)/4, $0x00000000
-GLOBL e5m2_mul4_plo<>(SB), RODATA|NOPTR, $32
+DATA e5m2_win4_0<>+0(SB)/4, $0x01010101
+DATA e5m2_win4_0<>+4(SB)/4, $0x03030202
+DATA e5m2_win4_0<>+8(SB)/4, $0x07060504
+DATA e5m2_win4_0<>+12(SB)/4, $0x0e0c0a08
+DATA e5m2_win4_0<>+16(SB)/4, $0x01010101
+DATA e5m2_win4_0<>+20(SB)/4, $0x03030202
+DATA e5m2_win4_0<>+24(SB)/4, $0x07060504
+DATA e5m2_win4_0<>+28(SB)/4, $0x0e0c0a08
+GLOBL e5m2_win4_0<>(SB), RODATA|NOPTR, $32
 
-DATA e5m2_mul4_phi<>+0(SB)/4, $0x00000000
-DATA e5m2_mul4_phi<>+4(SB)/4, $0x00000000
-DATA e5m2_mul4_phi<>+8(SB)/4, $0x00000000
-DATA e5m2_mul4_phi<>+12(SB)/4, $0x00000000
-DATA e5m2_mul4_phi<>+16(SB)/4, $0x00000000
-DATA e5m2_mul4_phi<>+20(SB)/4, $0x00000000
-DATA e5m2_mul4_phi<>+24(SB)/4, $0x00000000
-DATA e5m2_mul4_phi<>+28(SB)/4, $0x00000000
-GLOBL e5m2_mul4_phi<>(SB), RODATA|NOPTR, $32
-
-DATA e5m2_mul4_sig<>+0(SB)/4, $0xe0c0a080
-DATA e5m2_mul4_sig<>+4(SB)/4, $0xe0c0a080
-DATA e5m2_mul4_sig<>+8(SB)/4, $0xe0c0a080
-DATA e5m2_mul4_sig<>+12(SB)/4, $0xe0c0a080
-DATA e5m2_mul4_sig<>+16(SB)/4, $0xe0c0a080
-DATA e5m2_mul4_sig<>+20(SB)/4, $0xe0c0a080
-DATA e5m2_mul4_sig<>+24(SB)/4, $0xe0c0a080
-DATA e5m2_mul4_sig<>+28(SB)/4, $0xe0c0a080
-GLOBL e5m2_mul4_sig<>(SB), RODATA|NOPTR, $32
+DATA e5m2_win4_1<>+0(SB)/4, $0x0c080400
+DATA e5m2_win4_1<>+4(SB)/4, $0x08000800
+DATA e5m2_win4_1<>+8(SB)/4, $0x00000000
+DATA e5m2_win4_1<>+12(SB)/4, $0x00000000
+DATA e5m2_win4_1<>+16(SB)/4, $0x0c080400
+DATA e5m2_win4_1<>+20(SB)/4, $0x08000800
+DATA e5m2_win4_1<>+24(SB)/4, $0x00000000
+DATA e5m2_win4_1<>+28(SB)/4, $0x00000000
+GLOBL e5m2_win4_1<>(SB), RODATA|NOPTR, $32
 
 // func e4m3fnToI2AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
@@ -25631,103 +25602,70 @@ done:
 // func e5m2ToI4AVX2NT(dst *uint8, src *uint8, n int) int
 // Requires: AVX, AVX2, MMX+
 TEXT ·e5m2ToI4AVX2NT(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	VMOVDQU      e5m2_mul4_plo<>+0(SB), Y0
-	VMOVDQU      e5m2_mul4_phi<>+0(SB), Y1
-	VMOVDQU      e5m2_mul4_sig<>+0(SB), Y2
-	VPXOR        Y3, Y3, Y3
-	MOVL         $0x7f7f7f7f, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
-	MOVQ         DX, BX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2_win4_0<>+0(SB), Y0
+	VMOVDQU e5m2_win4_1<>+0(SB), Y1
+	MOVQ    DX, BX
 
 body:
 	CMPQ       DX, $0x00000040
 	JB         done
-	VMOVDQU    (CX), Y5
-	VPAND      Y4, Y5, Y6
-	VPSRLW     $0x02, Y6, Y7
-	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
-	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y7, Y7
-	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
-	VPSHUFB    Y7, Y0, Y8
-	VPSHUFB    Y7, Y1, Y7
-	VPSHUFB    Y6, Y2, Y6
-	VPUNPCKLBW Y7, Y8, Y9
-	VPUNPCKLBW Y6, Y3, Y10
-	VPMULHUW   Y9, Y10, Y9
-	VPUNPCKHBW Y7, Y8, Y7
-	VPUNPCKHBW Y6, Y3, Y6
-	VPMULHUW   Y7, Y6, Y6
-	VPACKUSWB  Y6, Y9, Y9
-	VPSIGNB    Y5, Y9, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPMADDUBSW splat32_10011001<>+0(SB), Y9, Y9
-	VMOVDQU    32(CX), Y5
-	VPAND      Y4, Y5, Y6
-	VPSRLW     $0x02, Y6, Y7
-	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
-	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y7, Y7
-	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
-	VPSHUFB    Y7, Y0, Y8
-	VPSHUFB    Y7, Y1, Y7
-	VPSHUFB    Y6, Y2, Y6
-	VPUNPCKLBW Y7, Y8, Y10
-	VPUNPCKLBW Y6, Y3, Y11
-	VPMULHUW   Y10, Y11, Y10
-	VPUNPCKHBW Y7, Y8, Y7
-	VPUNPCKHBW Y6, Y3, Y6
-	VPMULHUW   Y7, Y6, Y6
-	VPACKUSWB  Y6, Y10, Y10
-	VPSIGNB    Y5, Y10, Y10
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y10, Y10
-	VPMADDUBSW splat32_10011001<>+0(SB), Y10, Y10
-	VPACKUSWB  Y10, Y9, Y9
-	VPERMQ     $0xd8, Y9, Y9
-	VMOVNTDQ   Y9, (AX)
-	VMOVDQU    64(CX), Y5
-	VPAND      Y4, Y5, Y6
-	VPSRLW     $0x02, Y6, Y7
-	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
-	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y7, Y7
-	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
-	VPSHUFB    Y7, Y0, Y8
-	VPSHUFB    Y7, Y1, Y7
-	VPSHUFB    Y6, Y2, Y6
-	VPUNPCKLBW Y7, Y8, Y9
-	VPUNPCKLBW Y6, Y3, Y10
-	VPMULHUW   Y9, Y10, Y9
-	VPUNPCKHBW Y7, Y8, Y7
-	VPUNPCKHBW Y6, Y3, Y6
-	VPMULHUW   Y7, Y6, Y6
-	VPACKUSWB  Y6, Y9, Y9
-	VPSIGNB    Y5, Y9, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPMADDUBSW splat32_10011001<>+0(SB), Y9, Y9
-	VMOVDQU    96(CX), Y5
-	VPAND      Y4, Y5, Y6
-	VPSRLW     $0x02, Y6, Y7
-	VPAND      splat32_1f1f1f1f<>+0(SB), Y7, Y7
-	VPSUBB     splat32_0f0f0f0f<>+0(SB), Y7, Y7
-	VPADDUSB   splat32_70707070<>+0(SB), Y7, Y7
-	VPSHUFB    Y7, Y0, Y8
-	VPSHUFB    Y7, Y1, Y7
-	VPSHUFB    Y6, Y2, Y6
-	VPUNPCKLBW Y7, Y8, Y10
-	VPUNPCKLBW Y6, Y3, Y11
-	VPMULHUW   Y10, Y11, Y10
-	VPUNPCKHBW Y7, Y8, Y7
-	VPUNPCKHBW Y6, Y3, Y6
-	VPMULHUW   Y7, Y6, Y6
-	VPACKUSWB  Y6, Y10, Y10
-	VPSIGNB    Y5, Y10, Y10
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y10, Y10
-	VPMADDUBSW splat32_10011001<>+0(SB), Y10, Y10
-	VPACKUSWB  Y10, Y9, Y9
-	VPERMQ     $0xd8, Y9, Y9
-	VMOVNTDQ   Y9, 32(AX)
+	VMOVDQU    (CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y3, Y4
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSUBB     splat32_4c4c4c4c<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y1, Y3
+	VPOR       Y3, Y4, Y4
+	VPSIGNB    Y2, Y4, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_10011001<>+0(SB), Y4, Y4
+	VMOVDQU    32(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y3, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSUBB     splat32_4c4c4c4c<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y1, Y3
+	VPOR       Y3, Y5, Y5
+	VPSIGNB    Y2, Y5, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
+	VPACKUSWB  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVNTDQ   Y4, (AX)
+	VMOVDQU    64(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y3, Y4
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSUBB     splat32_4c4c4c4c<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y1, Y3
+	VPOR       Y3, Y4, Y4
+	VPSIGNB    Y2, Y4, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_10011001<>+0(SB), Y4, Y4
+	VMOVDQU    96(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y3, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSUBB     splat32_4c4c4c4c<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y1, Y3
+	VPOR       Y3, Y5, Y5
+	VPSIGNB    Y2, Y5, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
+	VPACKUSWB  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVNTDQ   Y4, 32(AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, DX

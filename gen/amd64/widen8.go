@@ -318,15 +318,15 @@ func widenF8To(a *Asm) {
 			e8m0ToInt(a, tgt, dst, src, n)
 			continue
 		}
-		if bits := packedBits[tgt.suffix]; bits != 0 {
-			f8Mul(a, t.name, bits, dst, src, n)
-			continue
-		}
-		if tgt.suffix == "I8" && t.name != "e8m0" {
-			if p, ok := planF8Windows(t.name); ok {
+		if bits := map[string]int{"I8": 8, "I4": 4, "I2": 2}[tgt.suffix]; bits != 0 {
+			if p, ok := planF8Windows(t.name, bits); ok {
 				f8Windows(a, t.name, p, dst, src, n) // window8.go
 				continue
 			}
+		}
+		if bits := packedBits[tgt.suffix]; bits != 0 {
+			f8Mul(a, t.name, bits, dst, src, n)
+			continue
 		}
 		if t.name != "e8m0" && (tgt.suffix == "I16" || tgt.suffix == "I8") {
 			f8Mul(a, t.name, 8*tgt.bytes, dst, src, n) // f8mul.go

@@ -258,40 +258,51 @@ func e8m0F4(a *Asm) {
 	}))
 }
 
-// f8WindowPlan is f8Windows' description of a float8 type → the 8-bit
-// integers: the truncations of the magnitudes 0..127 wrapped to a byte
-// (NaN, Inf: 0, as the reference has them), which are 0 outside [lo, lo +
-// 16·windows). planF8Windows' ok is false where the type's negative bytes
-// are not the negated bytes of their magnitudes (VPSIGNB's rule) or where
-// more than maxF8Windows windows would be needed.
+// f8WindowPlan is f8Windows' description of a float8 type → an integer
+// target of bits ≤ 8: the truncations of the magnitudes 0..127 modulo
+// 2^bits (NaN, Inf: 0, as the reference has them), which are 0 outside
+// [lo, lo + 16·windows). planF8Windows' ok is false where the type's
+// negative bytes are not the negated codes of their magnitudes (VPSIGNB's
+// rule) or where more windows than maxF8Windows allows would be needed.
 type f8WindowPlan struct {
-	lo, windows int
-	mags        [128]byte
+	bits, lo, windows int
+	mags              [128]byte
 }
 
 // maxF8Windows bounds f8Windows' cost, 1 + 4·windows instructions per 32
-// bytes, below f8Mul's 20 for the byte targets.
-const maxF8Windows = 3
+// bytes before any packing, where it measured faster than f8Mul's 20 on
+// Zen 4: three windows for the byte targets (E5M2, E5M2FNUZ → INT8/UINT8:
+// 0.36 → 0.47×), two for the packed ones (E5M2 → INT4/UINT4); four
+// windows (E4M3FNUZ → INT8, the E4M3 types → INT4) and three before packing
+// (the E4M3 types → INT2) measured slower than f8Mul (0.26–0.37 against
+// 0.28–0.48×, on a busy machine).
+func maxF8Windows(bits int) int {
+	if bits == 8 {
+		return 3
+	}
+	return 2
+}
 
-func planF8Windows(typ string) (p f8WindowPlan, ok bool) {
+func planF8Windows(typ string, bits int) (p f8WindowPlan, ok bool) {
 	var f f8Format
 	for _, g := range f8Formats {
 		if g.name == typ {
 			f = g
 		}
 	}
+	mask := byte(1<<bits - 1)
 	trunc := func(b int) byte {
 		v := f.decode(byte(b))
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return 0
 		}
-		return byte(int64(math.Trunc(v)))
+		return byte(int64(math.Trunc(v))) & mask
 	}
 	hi := -1
-	p.lo = -1
+	p.bits, p.lo = bits, -1
 	for m := range 128 {
 		p.mags[m] = trunc(m)
-		if trunc(m|0x80) != -p.mags[m] {
+		if trunc(m|0x80) != -p.mags[m]&mask {
 			return p, false
 		}
 		if p.mags[m] != 0 {
@@ -302,19 +313,20 @@ func planF8Windows(typ string) (p f8WindowPlan, ok bool) {
 		}
 	}
 	p.windows = (hi - p.lo + 16) / 16
-	return p, p.lo >= 0 && p.windows <= maxF8Windows
+	return p, p.lo >= 0 && p.windows <= maxF8Windows(bits)
 }
 
-// f8Windows emits a float8 type → INT8/UINT8 kernel (32 bytes a step) by
-// e8m0ToInt's windows, several of them, on the magnitude: each window of
-// 16 magnitudes is one VPSHUFB table, its index the magnitude less the
-// window's start pushed to VPSHUFB's zeroing bit 7 outside it (a wrapping
-// subtraction, then 0x70 added with saturation), the windows' bytes or'ed,
-// and VPSIGNB negates them where the source byte is negative (two's
-// complement modulo 256 is the wrapped truncation of the negated value).
-// The E5M2 types need three windows (their values from 1 to below 2^10,
-// whose truncation is not 0 modulo 256): 13 instructions per 32 bytes
-// against f8Mul's 20.
+// f8Windows emits a float8 type → INT8/UINT8 kernel, or → the packed
+// integers (f8Mul's contract: 32 bytes of dst a step, packed by
+// packConsts), by e8m0ToInt's windows, several of them, on the magnitude:
+// each window of 16 magnitudes is one VPSHUFB table, its index the
+// magnitude less the window's start pushed to VPSHUFB's zeroing bit 7
+// outside it (a wrapping subtraction, then 0x70 added with saturation),
+// the windows' bytes or'ed, and VPSIGNB negates them where the source byte
+// is negative (two's complement modulo 2^bits is the wrapped truncation of
+// the negated value). The E5M2 types need three windows to INT8 (their
+// values from 1 to below 2^10, whose truncation is not 0 modulo 256): 13
+// instructions per 32 bytes against f8Mul's 20.
 func f8Windows(a *Asm, typ string, p f8WindowPlan, dst, src, n GPVirtual) {
 	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
 	tabs := make([]VecVirtual, p.windows)
@@ -325,15 +337,15 @@ func f8Windows(a *Asm, typ string, p f8WindowPlan, dst, src, n GPVirtual) {
 				t[j], t[16+j] = p.mags[m], p.mags[m]
 			}
 		}
-		tabs[w] = a.ConstBytes(fmt.Sprintf("%s_win8_%d", typ, w), t[:])
+		tabs[w] = a.ConstBytes(fmt.Sprintf("%s_win%d_%d", typ, p.bits, w), t[:])
 	}
-	a.Stream(Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, Each(32, func(s *Step) {
-		x, m, r := a.Vec(), a.Vec(), a.Vec()
-		a.VMOVDQU(s.Src, x)
-		a.VPAND(b8(0x7F), x, m)
+	codes := func(m Mem) VecVirtual {
+		x, mg, r := a.Vec(), a.Vec(), a.Vec()
+		a.VMOVDQU(m, x)
+		a.VPAND(b8(0x7F), x, mg)
 		for w, t := range tabs {
 			k := a.Vec()
-			a.VPSUBB(b8(uint8(p.lo+16*w)), m, k)
+			a.VPSUBB(b8(uint8(p.lo+16*w)), mg, k)
 			a.VPADDUSB(b8(0x70), k, k)
 			if w == 0 {
 				a.VPSHUFB(k, t, r)
@@ -343,6 +355,16 @@ func f8Windows(a *Asm, typ string, p f8WindowPlan, dst, src, n GPVirtual) {
 			a.VPOR(k, r, r)
 		}
 		a.VPSIGNB(x, r, r)
-		s.Store(r, s.Dst, 8, nil)
-	}))
+		return r
+	}
+	if p.bits == 8 {
+		a.Stream(Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(st *Step) {
+			st.Store(codes(st.Src), st.Dst, 8, nil)
+		})
+		return
+	}
+	pk := a.packConsts(p.bits)
+	a.Stream(Loop{SrcSize: 8 / p.bits, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(st *Step) {
+		st.Store(pk.pack(func(i int) VecVirtual { return codes(st.Src.Offset(32 * i)) }), st.Dst, 8, nil)
+	})
 }
