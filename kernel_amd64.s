@@ -23812,6 +23812,74 @@ DATA e4m3fnuz_mul4_sig<>+24(SB)/4, $0x0b0a0908
 DATA e4m3fnuz_mul4_sig<>+28(SB)/4, $0x0f0e0d0c
 GLOBL e4m3fnuz_mul4_sig<>(SB), RODATA|NOPTR, $32
 
+// func e5m2fnuzToI4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2fnuzToI4AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2fnuz_win4_0<>+0(SB), Y0
+	VMOVDQU e5m2fnuz_win4_1<>+0(SB), Y1
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU    (CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_40404040<>+0(SB), Y3, Y4
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSUBB     splat32_50505050<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y1, Y3
+	VPOR       Y3, Y4, Y4
+	VPSIGNB    Y2, Y4, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_10011001<>+0(SB), Y4, Y4
+	VMOVDQU    32(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_40404040<>+0(SB), Y3, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSUBB     splat32_50505050<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y1, Y3
+	VPOR       Y3, Y5, Y5
+	VPSIGNB    Y2, Y5, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
+	VPACKUSWB  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVDQU    Y4, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA e5m2fnuz_win4_0<>+0(SB)/4, $0x01010101
+DATA e5m2fnuz_win4_0<>+4(SB)/4, $0x03030202
+DATA e5m2fnuz_win4_0<>+8(SB)/4, $0x07060504
+DATA e5m2fnuz_win4_0<>+12(SB)/4, $0x0e0c0a08
+DATA e5m2fnuz_win4_0<>+16(SB)/4, $0x01010101
+DATA e5m2fnuz_win4_0<>+20(SB)/4, $0x03030202
+DATA e5m2fnuz_win4_0<>+24(SB)/4, $0x07060504
+DATA e5m2fnuz_win4_0<>+28(SB)/4, $0x0e0c0a08
+GLOBL e5m2fnuz_win4_0<>(SB), RODATA|NOPTR, $32
+
+DATA e5m2fnuz_win4_1<>+0(SB)/4, $0x0c080400
+DATA e5m2fnuz_win4_1<>+4(SB)/4, $0x08000800
+DATA e5m2fnuz_win4_1<>+8(SB)/4, $0x00000000
+DATA e5m2fnuz_win4_1<>+12(SB)/4, $0x00000000
+DATA e5m2fnuz_win4_1<>+16(SB)/4, $0x0c080400
+DATA e5m2fnuz_win4_1<>+20(SB)/4, $0x08000800
+DATA e5m2fnuz_win4_1<>+24(SB)/4, $0x00000000
+DATA e5m2fnuz_win4_1<>+28(SB)/4, $0x00000000
+GLOBL e5m2fnuz_win4_1<>(SB), RODATA|NOPTR, $32
+
 // func e5m2ToI4AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
 TEXT ·e5m2ToI4AVX2(SB), NOSPLIT, $0-24
@@ -24177,6 +24245,150 @@ DATA e4m3fnuz_mul2_sig<>+20(SB)/4, $0x0f0e0d0c
 DATA e4m3fnuz_mul2_sig<>+24(SB)/4, $0x0b0a0908
 DATA e4m3fnuz_mul2_sig<>+28(SB)/4, $0x0f0e0d0c
 GLOBL e4m3fnuz_mul2_sig<>(SB), RODATA|NOPTR, $32
+
+// func e5m2fnuzToI2AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2fnuzToI2AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2fnuz_win2_0<>+0(SB), Y0
+	VMOVDQU packdb4_2<>+0(SB), Y1
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU    (CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_40404040<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y0, Y3
+	VPSIGNB    Y2, Y3, Y3
+	VPAND      splat32_03030303<>+0(SB), Y3, Y3
+	VPMADDUBSW splat32_04010401<>+0(SB), Y3, Y3
+	VPMADDWD   splat32_00100001<>+0(SB), Y3, Y3
+	VMOVDQU    32(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y4
+	VPSUBB     splat32_40404040<>+0(SB), Y4, Y4
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSIGNB    Y2, Y4, Y4
+	VPAND      splat32_03030303<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_04010401<>+0(SB), Y4, Y4
+	VPMADDWD   splat32_00100001<>+0(SB), Y4, Y4
+	VMOVDQU    64(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y5
+	VPSUBB     splat32_40404040<>+0(SB), Y5, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSIGNB    Y2, Y5, Y5
+	VPAND      splat32_03030303<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_04010401<>+0(SB), Y5, Y5
+	VPMADDWD   splat32_00100001<>+0(SB), Y5, Y5
+	VMOVDQU    96(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y6
+	VPSUBB     splat32_40404040<>+0(SB), Y6, Y6
+	VPADDUSB   splat32_70707070<>+0(SB), Y6, Y6
+	VPSHUFB    Y6, Y0, Y6
+	VPSIGNB    Y2, Y6, Y6
+	VPAND      splat32_03030303<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_04010401<>+0(SB), Y6, Y6
+	VPMADDWD   splat32_00100001<>+0(SB), Y6, Y6
+	VPACKUSDW  Y4, Y3, Y3
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSWB  Y5, Y3, Y3
+	VPERMD     Y3, Y1, Y3
+	VMOVDQU    Y3, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA e5m2fnuz_win2_0<>+0(SB)/4, $0x01010101
+DATA e5m2fnuz_win2_0<>+4(SB)/4, $0x03030202
+DATA e5m2fnuz_win2_0<>+8(SB)/4, $0x03020100
+DATA e5m2fnuz_win2_0<>+12(SB)/4, $0x02000200
+DATA e5m2fnuz_win2_0<>+16(SB)/4, $0x01010101
+DATA e5m2fnuz_win2_0<>+20(SB)/4, $0x03030202
+DATA e5m2fnuz_win2_0<>+24(SB)/4, $0x03020100
+DATA e5m2fnuz_win2_0<>+28(SB)/4, $0x02000200
+GLOBL e5m2fnuz_win2_0<>(SB), RODATA|NOPTR, $32
+
+// func e5m2ToI2AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2ToI2AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2_win2_0<>+0(SB), Y0
+	VMOVDQU packdb4_2<>+0(SB), Y1
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU    (CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y0, Y3
+	VPSIGNB    Y2, Y3, Y3
+	VPAND      splat32_03030303<>+0(SB), Y3, Y3
+	VPMADDUBSW splat32_04010401<>+0(SB), Y3, Y3
+	VPMADDWD   splat32_00100001<>+0(SB), Y3, Y3
+	VMOVDQU    32(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y4
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y4, Y4
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSIGNB    Y2, Y4, Y4
+	VPAND      splat32_03030303<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_04010401<>+0(SB), Y4, Y4
+	VPMADDWD   splat32_00100001<>+0(SB), Y4, Y4
+	VMOVDQU    64(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y5
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y5, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSIGNB    Y2, Y5, Y5
+	VPAND      splat32_03030303<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_04010401<>+0(SB), Y5, Y5
+	VPMADDWD   splat32_00100001<>+0(SB), Y5, Y5
+	VMOVDQU    96(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y6
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y6, Y6
+	VPADDUSB   splat32_70707070<>+0(SB), Y6, Y6
+	VPSHUFB    Y6, Y0, Y6
+	VPSIGNB    Y2, Y6, Y6
+	VPAND      splat32_03030303<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_04010401<>+0(SB), Y6, Y6
+	VPMADDWD   splat32_00100001<>+0(SB), Y6, Y6
+	VPACKUSDW  Y4, Y3, Y3
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSWB  Y5, Y3, Y3
+	VPERMD     Y3, Y1, Y3
+	VMOVDQU    Y3, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA e5m2_win2_0<>+0(SB)/4, $0x01010101
+DATA e5m2_win2_0<>+4(SB)/4, $0x03030202
+DATA e5m2_win2_0<>+8(SB)/4, $0x03020100
+DATA e5m2_win2_0<>+12(SB)/4, $0x02000200
+DATA e5m2_win2_0<>+16(SB)/4, $0x01010101
+DATA e5m2_win2_0<>+20(SB)/4, $0x03030202
+DATA e5m2_win2_0<>+24(SB)/4, $0x03020100
+DATA e5m2_win2_0<>+28(SB)/4, $0x02000200
+GLOBL e5m2_win2_0<>(SB), RODATA|NOPTR, $32
 
 // func e4m3fnToF32AVX2NT(dst *float32, src *uint8, n int) int
 // Requires: AVX, AVX2, F16C, MMX+
@@ -25599,6 +25811,85 @@ done:
 	VZEROUPPER
 	RET
 
+// func e5m2fnuzToI4AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e5m2fnuzToI4AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2fnuz_win4_0<>+0(SB), Y0
+	VMOVDQU e5m2fnuz_win4_1<>+0(SB), Y1
+	MOVQ    DX, BX
+
+body:
+	CMPQ       DX, $0x00000040
+	JB         done
+	VMOVDQU    (CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_40404040<>+0(SB), Y3, Y4
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSUBB     splat32_50505050<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y1, Y3
+	VPOR       Y3, Y4, Y4
+	VPSIGNB    Y2, Y4, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_10011001<>+0(SB), Y4, Y4
+	VMOVDQU    32(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_40404040<>+0(SB), Y3, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSUBB     splat32_50505050<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y1, Y3
+	VPOR       Y3, Y5, Y5
+	VPSIGNB    Y2, Y5, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
+	VPACKUSWB  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVNTDQ   Y4, (AX)
+	VMOVDQU    64(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_40404040<>+0(SB), Y3, Y4
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSUBB     splat32_50505050<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y1, Y3
+	VPOR       Y3, Y4, Y4
+	VPSIGNB    Y2, Y4, Y4
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_10011001<>+0(SB), Y4, Y4
+	VMOVDQU    96(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_40404040<>+0(SB), Y3, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSUBB     splat32_50505050<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y1, Y3
+	VPOR       Y3, Y5, Y5
+	VPSIGNB    Y2, Y5, Y5
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
+	VPACKUSWB  Y5, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VMOVNTDQ   Y4, 32(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
 // func e5m2ToI4AVX2NT(dst *uint8, src *uint8, n int) int
 // Requires: AVX, AVX2, MMX+
 TEXT ·e5m2ToI4AVX2NT(SB), NOSPLIT, $0-32
@@ -26036,6 +26327,220 @@ body:
 	VPACKUSWB  Y12, Y10, Y10
 	VPERMD     Y10, Y5, Y10
 	VMOVNTDQ   Y10, 32(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToI2AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e5m2fnuzToI2AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2fnuz_win2_0<>+0(SB), Y0
+	VMOVDQU packdb4_2<>+0(SB), Y1
+	MOVQ    DX, BX
+
+body:
+	CMPQ       DX, $0x00000040
+	JB         done
+	VMOVDQU    (CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_40404040<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y0, Y3
+	VPSIGNB    Y2, Y3, Y3
+	VPAND      splat32_03030303<>+0(SB), Y3, Y3
+	VPMADDUBSW splat32_04010401<>+0(SB), Y3, Y3
+	VPMADDWD   splat32_00100001<>+0(SB), Y3, Y3
+	VMOVDQU    32(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y4
+	VPSUBB     splat32_40404040<>+0(SB), Y4, Y4
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSIGNB    Y2, Y4, Y4
+	VPAND      splat32_03030303<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_04010401<>+0(SB), Y4, Y4
+	VPMADDWD   splat32_00100001<>+0(SB), Y4, Y4
+	VMOVDQU    64(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y5
+	VPSUBB     splat32_40404040<>+0(SB), Y5, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSIGNB    Y2, Y5, Y5
+	VPAND      splat32_03030303<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_04010401<>+0(SB), Y5, Y5
+	VPMADDWD   splat32_00100001<>+0(SB), Y5, Y5
+	VMOVDQU    96(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y6
+	VPSUBB     splat32_40404040<>+0(SB), Y6, Y6
+	VPADDUSB   splat32_70707070<>+0(SB), Y6, Y6
+	VPSHUFB    Y6, Y0, Y6
+	VPSIGNB    Y2, Y6, Y6
+	VPAND      splat32_03030303<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_04010401<>+0(SB), Y6, Y6
+	VPMADDWD   splat32_00100001<>+0(SB), Y6, Y6
+	VPACKUSDW  Y4, Y3, Y3
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSWB  Y5, Y3, Y3
+	VPERMD     Y3, Y1, Y3
+	VMOVNTDQ   Y3, (AX)
+	VMOVDQU    128(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_40404040<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y0, Y3
+	VPSIGNB    Y2, Y3, Y3
+	VPAND      splat32_03030303<>+0(SB), Y3, Y3
+	VPMADDUBSW splat32_04010401<>+0(SB), Y3, Y3
+	VPMADDWD   splat32_00100001<>+0(SB), Y3, Y3
+	VMOVDQU    160(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y4
+	VPSUBB     splat32_40404040<>+0(SB), Y4, Y4
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSIGNB    Y2, Y4, Y4
+	VPAND      splat32_03030303<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_04010401<>+0(SB), Y4, Y4
+	VPMADDWD   splat32_00100001<>+0(SB), Y4, Y4
+	VMOVDQU    192(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y5
+	VPSUBB     splat32_40404040<>+0(SB), Y5, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSIGNB    Y2, Y5, Y5
+	VPAND      splat32_03030303<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_04010401<>+0(SB), Y5, Y5
+	VPMADDWD   splat32_00100001<>+0(SB), Y5, Y5
+	VMOVDQU    224(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y6
+	VPSUBB     splat32_40404040<>+0(SB), Y6, Y6
+	VPADDUSB   splat32_70707070<>+0(SB), Y6, Y6
+	VPSHUFB    Y6, Y0, Y6
+	VPSIGNB    Y2, Y6, Y6
+	VPAND      splat32_03030303<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_04010401<>+0(SB), Y6, Y6
+	VPMADDWD   splat32_00100001<>+0(SB), Y6, Y6
+	VPACKUSDW  Y4, Y3, Y3
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSWB  Y5, Y3, Y3
+	VPERMD     Y3, Y1, Y3
+	VMOVNTDQ   Y3, 32(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, DX
+	JMP        body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2ToI2AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e5m2ToI2AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU e5m2_win2_0<>+0(SB), Y0
+	VMOVDQU packdb4_2<>+0(SB), Y1
+	MOVQ    DX, BX
+
+body:
+	CMPQ       DX, $0x00000040
+	JB         done
+	VMOVDQU    (CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y0, Y3
+	VPSIGNB    Y2, Y3, Y3
+	VPAND      splat32_03030303<>+0(SB), Y3, Y3
+	VPMADDUBSW splat32_04010401<>+0(SB), Y3, Y3
+	VPMADDWD   splat32_00100001<>+0(SB), Y3, Y3
+	VMOVDQU    32(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y4
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y4, Y4
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSIGNB    Y2, Y4, Y4
+	VPAND      splat32_03030303<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_04010401<>+0(SB), Y4, Y4
+	VPMADDWD   splat32_00100001<>+0(SB), Y4, Y4
+	VMOVDQU    64(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y5
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y5, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSIGNB    Y2, Y5, Y5
+	VPAND      splat32_03030303<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_04010401<>+0(SB), Y5, Y5
+	VPMADDWD   splat32_00100001<>+0(SB), Y5, Y5
+	VMOVDQU    96(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y6
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y6, Y6
+	VPADDUSB   splat32_70707070<>+0(SB), Y6, Y6
+	VPSHUFB    Y6, Y0, Y6
+	VPSIGNB    Y2, Y6, Y6
+	VPAND      splat32_03030303<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_04010401<>+0(SB), Y6, Y6
+	VPMADDWD   splat32_00100001<>+0(SB), Y6, Y6
+	VPACKUSDW  Y4, Y3, Y3
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSWB  Y5, Y3, Y3
+	VPERMD     Y3, Y1, Y3
+	VMOVNTDQ   Y3, (AX)
+	VMOVDQU    128(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y3
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y3, Y3
+	VPADDUSB   splat32_70707070<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y0, Y3
+	VPSIGNB    Y2, Y3, Y3
+	VPAND      splat32_03030303<>+0(SB), Y3, Y3
+	VPMADDUBSW splat32_04010401<>+0(SB), Y3, Y3
+	VPMADDWD   splat32_00100001<>+0(SB), Y3, Y3
+	VMOVDQU    160(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y4
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y4, Y4
+	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSIGNB    Y2, Y4, Y4
+	VPAND      splat32_03030303<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_04010401<>+0(SB), Y4, Y4
+	VPMADDWD   splat32_00100001<>+0(SB), Y4, Y4
+	VMOVDQU    192(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y5
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y5, Y5
+	VPADDUSB   splat32_70707070<>+0(SB), Y5, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSIGNB    Y2, Y5, Y5
+	VPAND      splat32_03030303<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_04010401<>+0(SB), Y5, Y5
+	VPMADDWD   splat32_00100001<>+0(SB), Y5, Y5
+	VMOVDQU    224(CX), Y2
+	VPAND      splat32_7f7f7f7f<>+0(SB), Y2, Y6
+	VPSUBB     splat32_3c3c3c3c<>+0(SB), Y6, Y6
+	VPADDUSB   splat32_70707070<>+0(SB), Y6, Y6
+	VPSHUFB    Y6, Y0, Y6
+	VPSIGNB    Y2, Y6, Y6
+	VPAND      splat32_03030303<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_04010401<>+0(SB), Y6, Y6
+	VPMADDWD   splat32_00100001<>+0(SB), Y6, Y6
+	VPACKUSDW  Y4, Y3, Y3
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSWB  Y5, Y3, Y3
+	VPERMD     Y3, Y1, Y3
+	VMOVNTDQ   Y3, 32(AX)
 	ADDQ       $0x00000100, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, DX

@@ -573,6 +573,11 @@ func e4m3fnuzToI4AVX2(dst *uint8, src *uint8, n int)
 // n counts bytes of dst (groups of 2 source bytes), a multiple of 32 (gen/amd64 widen8Targets: I4).
 //
 //go:noescape
+func e5m2fnuzToI4AVX2(dst *uint8, src *uint8, n int)
+
+// n counts bytes of dst (groups of 2 source bytes), a multiple of 32 (gen/amd64 widen8Targets: I4).
+//
+//go:noescape
 func e5m2ToI4AVX2(dst *uint8, src *uint8, n int)
 
 // n counts bytes of dst (groups of 4 source bytes), a multiple of 32 (gen/amd64 widen8Targets: I2).
@@ -584,6 +589,16 @@ func e4m3fnToI2AVX2(dst *uint8, src *uint8, n int)
 //
 //go:noescape
 func e4m3fnuzToI2AVX2(dst *uint8, src *uint8, n int)
+
+// n counts bytes of dst (groups of 4 source bytes), a multiple of 32 (gen/amd64 widen8Targets: I2).
+//
+//go:noescape
+func e5m2fnuzToI2AVX2(dst *uint8, src *uint8, n int)
+
+// n counts bytes of dst (groups of 4 source bytes), a multiple of 32 (gen/amd64 widen8Targets: I2).
+//
+//go:noescape
+func e5m2ToI2AVX2(dst *uint8, src *uint8, n int)
 
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
@@ -762,6 +777,14 @@ func e4m3fnuzToI4AVX2NT(dst *uint8, src *uint8, n int) int
 // (a multiple of the block); dst must be 64-byte aligned.
 //
 //go:noescape
+func e5m2fnuzToI4AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n counts bytes of dst (groups of 2 source bytes), a multiple of 32 (gen/amd64 widen8Targets: I4).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
 func e5m2ToI4AVX2NT(dst *uint8, src *uint8, n int) int
 
 // n counts bytes of dst (groups of 4 source bytes), a multiple of 32 (gen/amd64 widen8Targets: I2).
@@ -779,6 +802,22 @@ func e4m3fnToI2AVX2NT(dst *uint8, src *uint8, n int) int
 //
 //go:noescape
 func e4m3fnuzToI2AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n counts bytes of dst (groups of 4 source bytes), a multiple of 32 (gen/amd64 widen8Targets: I2).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2fnuzToI2AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n counts bytes of dst (groups of 4 source bytes), a multiple of 32 (gen/amd64 widen8Targets: I2).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e5m2ToI2AVX2NT(dst *uint8, src *uint8, n int) int
 
 // n is a multiple of 32 (gen/amd64 f8HalfPairs: Float8E4M3FN → Float16).
 //

@@ -36,6 +36,7 @@ const (
 	e5m2ToF32AVX2Lanes       = 8
 	e5m2ToF4AVX2Lanes        = 32
 	e5m2ToI16AVX2Lanes       = 16
+	e5m2ToI2AVX2Lanes        = 32
 	e5m2ToI32AVX2Lanes       = 16
 	e5m2ToI4AVX2Lanes        = 32
 	e5m2ToI8AVX2Lanes        = 32
@@ -43,7 +44,9 @@ const (
 	e5m2fnuzToF16WAVX2Lanes  = 32
 	e5m2fnuzToF32AVX2Lanes   = 8
 	e5m2fnuzToI16AVX2Lanes   = 16
+	e5m2fnuzToI2AVX2Lanes    = 32
 	e5m2fnuzToI32AVX2Lanes   = 16
+	e5m2fnuzToI4AVX2Lanes    = 32
 	e5m2fnuzToI8AVX2Lanes    = 32
 	e8m0ToBF16WAVX2Lanes     = 16
 	e8m0ToF16WAVX2Lanes      = 16

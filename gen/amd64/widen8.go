@@ -271,12 +271,10 @@ var widen8Targets = []widen8Target{
 	{"I16", []string{"Int16", "Uint16"}, 2, 16, true, nil, finishInt(16)},
 	{"I32", []string{"Int32", "Uint32"}, 4, 16, true, nil, finishInt(32)},
 	{"I8", []string{"Int8", "Uint8"}, 1, 32, true, nil, finishInt(8)},
-	// The packed integers: f8Mul's bytes, packed in registers. Not
-	// FLOAT8E5M2FNUZ (nor FLOAT8E5M2 → 2 bits), whose tables split with
-	// at most two windows (split.go): splitPacked is cheaper there; E8M0 has
-	// e8m0Packed.
-	{"I4", []string{"Int4", "Uint4"}, 0, 64, true, []string{"e4m3fn", "e4m3fnuz", "e5m2"}, nil},
-	{"I2", []string{"Int2", "Uint2"}, 0, 128, true, []string{"e4m3fn", "e4m3fnuz"}, nil},
+	// The packed integers: f8Mul's bytes or f8Windows' codes, packed in
+	// registers; E8M0 has e8m0Packed.
+	{"I4", []string{"Int4", "Uint4"}, 0, 64, true, []string{"e4m3fn", "e4m3fnuz", "e5m2", "e5m2fnuz"}, nil},
+	{"I2", []string{"Int2", "Uint2"}, 0, 128, true, []string{"e4m3fn", "e4m3fnuz", "e5m2", "e5m2fnuz"}, nil},
 }
 
 // packedBits gives the bits of widen8Targets' packed targets by suffix.
