@@ -1101,13 +1101,24 @@ func narrowBF16(a *Asm, from fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k
 	}
 }
 
-// blockBF16: bf16Round, four vectors, gathered in pairs (AVX-512; AVX2 has
-// no VPERMT2W and converts a vector at a time).
+// blockBF16: bf16Round, four vectors, gathered in pairs (AVX-512: by
+// VPERMT2W; AVX2: the high words shifted down, VPACKUSDW of two vectors
+// in-lane, VPERMQ: a 32-byte store where narrowBF16 packs half a vector).
 func blockBF16(a *Asm, from fusedSrc, _ fusedDst) func(xs []VecVirtual, s *Step) {
-	if a.isa == AVX2 {
-		return nil
-	}
 	round, odd := bf16Round(a, from)
+	if a.isa == AVX2 {
+		return func(xs []VecVirtual, s *Step) {
+			for _, x := range xs {
+				round(x)
+				a.VPSRLD(U8(16), x, x)
+			}
+			for i := 0; i < len(xs); i += 2 {
+				a.VPACKUSDW(xs[i+1], xs[i], xs[i])
+				a.VPERMQ(U8(0b11_01_10_00), xs[i], xs[i])
+				s.Store(xs[i], s.Dst.Offset(16*i), 16, nil)
+			}
+		}
+	}
 	return func(xs []VecVirtual, s *Step) {
 		for _, x := range xs {
 			round(x)
