@@ -232,6 +232,16 @@ var f8Formats = []f8Format{
 	{name: "e8m0", goName: "Float8E8M0", m: 0, bias: 127, e8m0: true},
 }
 
+// f8FormatNamed returns the format of f8Formats named typ.
+func f8FormatNamed(typ string) f8Format {
+	for _, f := range f8Formats {
+		if f.name == typ {
+			return f
+		}
+	}
+	panic("no float8 format " + typ)
+}
+
 // decode returns the value of the byte b (NaN as math.NaN with b's sign).
 func (f f8Format) decode(b byte) float64 {
 	if f.e8m0 {

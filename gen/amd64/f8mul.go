@@ -180,12 +180,7 @@ type f8MulParams struct {
 // against the truncation of each value (decode), wrapped: a wrong table
 // stops the generator.
 func f8MulPlan(typ string, bits int) (f8Format, f8MulParams) {
-	var f f8Format
-	for _, g := range f8Formats {
-		if g.name == typ {
-			f = g
-		}
-	}
+	f := f8FormatNamed(typ)
 	e5, s := f.m == 2, 8
 	if e5 {
 		s = 13

@@ -284,12 +284,7 @@ func maxF8Windows(bits int) int {
 }
 
 func planF8Windows(typ string, bits int) (p f8WindowPlan, ok bool) {
-	var f f8Format
-	for _, g := range f8Formats {
-		if g.name == typ {
-			f = g
-		}
-	}
+	f := f8FormatNamed(typ)
 	mask := byte(1<<bits - 1)
 	trunc := func(b int) byte {
 		v := f.decode(byte(b))
