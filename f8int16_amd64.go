@@ -59,8 +59,9 @@ func avx512Int16F8(fn func(dst *uint8, src *uint16, n int, t *[256]uint8), other
 }
 
 // avx2Int16F8 is the AVX2 INT16 or UINT16 → float8 kernel
-// (gen/amd64/i16f8.go): e4m3 for the E4M3 types, e5m2 for the E5M2 ones (p is one of float8Table's: a fused float8 kernel serves only
-// those four types).
+// (gen/amd64/i16f8.go): e4m3 for the E4M3 types, e5m2 for the E5M2 ones
+// (p is one of float8Table's: a fused float8 kernel serves only those four
+// types).
 func avx2Int16F8(e4m3, e5m2 fusedF8Func) fusedF8Func {
 	return func(dst, src []byte, p *float8Params) {
 		if int16E4M3Table(p) != nil {

@@ -444,12 +444,12 @@ func i16ToE5M2AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
 //go:noescape
 func u16ToE5M2AVX2(dst *uint8, src *uint16, n int, p *[8]uint32)
 
-// converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16e5m2.go).
+// converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16f8.go).
 //
 //go:noescape
 func i16ToE5M2AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
 
-// converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16e5m2.go).
+// converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16f8.go).
 //
 //go:noescape
 func u16ToE5M2AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)

@@ -154,7 +154,7 @@ func fnuzDoubled(a *Asm, p GPVirtual, v float32) VecVirtual {
 func i16ToE5M2(a *Asm) {
 	signedPair("i16ToE5M2AVX512", "u16ToE5M2AVX512", func(name string, signed bool) {
 		a.Func(name, AVX512, "func(dst *uint8, src *uint16, n int, p *[8]uint32)",
-			"converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16e5m2.go).")
+			"converts n elements to FLOAT8E5M2 or FLOAT8E5M2FNUZ as p describes (gen/amd64/i16f8.go).")
 		a.Needs("AVX512VBMI") // VPMULTISHIFTQB, VPERMT2B
 		dst, src, n := a.Args()
 		p := a.GP64()
