@@ -413,7 +413,9 @@ func widenOdd32(t num) func(a *Asm) func(s *Step, k Register) VecVirtual {
 }
 
 // oddU32Coarse is widenOdd32's UINT32 on AVX2, where the fused stage's
-// only target is BFLOAT16 (8 significant bits): a round to odd at any
+// only target is BFLOAT16 (8 significant bits; a target in fsU32's row
+// with more than 14 would need oddIntAVX2, and TestPlansWideSources' near
+// ties would show it): a round to odd at any
 // position at least two bits below BFLOAT16's last keeps its rounding
 // (plan.go's argument), so it need not be float32's. From 2^24 on (the
 // leading one at bit 24 or above, BFLOAT16's last bit at 17 or above) the

@@ -308,7 +308,29 @@ func planF8Windows(typ string, bits int) (p f8WindowPlan, ok bool) {
 		}
 	}
 	p.windows = (hi - p.lo + 16) / 16
-	return p, p.lo >= 0 && p.windows <= maxF8Windows(bits)
+	if p.lo < 0 || p.windows > maxF8Windows(bits) {
+		return p, false
+	}
+	// Replay the kernel's arithmetic on every byte (as f8MulPlan does): a
+	// plan that gives another code stops the generator.
+	for b := range 256 {
+		var r byte
+		for w := range p.windows {
+			k := byte(b&0x7F) - byte(p.lo+16*w)               // VPSUBB
+			if idx := min(int(k)+0x70, 0xFF); idx&0x80 == 0 { // VPADDUSB, VPSHUFB's zeroing bit
+				if m := p.lo + 16*w + idx&15; m < 128 {
+					r |= p.mags[m]
+				}
+			}
+		}
+		if int8(b) < 0 { // VPSIGNB
+			r = -r
+		}
+		if r&mask != trunc(b) {
+			panic(fmt.Sprintf("f8Windows %s → %d bits: byte %#02x gives %#x, want %#x", typ, bits, b, r&mask, trunc(b)))
+		}
+	}
+	return p, true
 }
 
 // f8Windows emits a float8 type → INT8/UINT8 kernel, or → the packed
