@@ -154,30 +154,28 @@ func float32ToFloat16Generic(dst []uint16, src []float32) {
 }
 
 // f16Narrow holds, per sign and float32 exponent field (x>>23), how
-// f32ToF16Table rounds: the significand with its implicit bit is rounded to
-// nearest even at `shift` dropped bits (half = 2^(shift-1) - 1) and added
-// to base, the sign and exponent of the result less the implicit bit, so a
-// carry out of the significand steps the exponent (up to Inf). Normal
-// FLOAT16 results drop 13 bits; subnormal ones 14 to 24; below 2^-25, and
-// from 2^16 (Inf, NaN fixed apart), 31 bits drop, leaving base alone.
-var f16Narrow = func() (t [512]struct {
-	half  uint32
-	base  uint16
-	shift uint8
-}) {
+// f32ToF16Table rounds, packed in one word so that one load fetches it:
+// the significand with its implicit bit is rounded to nearest even at
+// shift (bits 48..55) dropped bits (half, bits 0..31, = 2^(shift-1) - 1)
+// and added to base (bits 32..47), the sign and exponent of the result
+// less the implicit bit, so a carry out of the significand steps the
+// exponent (up to Inf). Normal FLOAT16 results drop 13 bits; subnormal ones
+// 14 to 24; below 2^-25, and from 2^16 (Inf, NaN fixed apart), 31 bits
+// drop, leaving base alone.
+var f16Narrow = func() (t [512]uint64) {
 	for i := range t {
 		e := i & 0xFF
-		base, shift := uint16(i>>8)<<15, 31
+		base, shift := uint64(i>>8)<<15, uint64(31)
 		switch {
 		case e >= 143: // 2^16 and up, Inf, NaN
 			base |= 0x7C00
 		case e >= 113: // FLOAT16 normal
-			base |= uint16(e-113) << 10
+			base |= uint64(e-113) << 10
 			shift = 13
 		case e >= 102: // FLOAT16 subnormal
-			shift = 126 - e
+			shift = uint64(126 - e)
 		}
-		t[i].base, t[i].shift, t[i].half = base, uint8(shift), 1<<(shift-1)-1
+		t[i] = shift<<48 | base<<32 | (1<<(shift-1) - 1)
 	}
 	return t
 }()
@@ -185,10 +183,10 @@ var f16Narrow = func() (t [512]struct {
 // f32ToF16Table is f32ToF16 by f16Narrow: about two thirds of the
 // operations, as the exponent's case analysis is looked up.
 func f32ToF16Table(x uint32) uint16 {
-	e := &f16Narrow[x>>23]
+	e := f16Narrow[x>>23]
 	m := x&0x7FFFFF | 0x800000
-	s := uint32(e.shift) & 31
-	h := uint32(e.base) + (m+e.half+(m>>s)&1)>>s
+	s := uint32(e>>48) & 31
+	h := uint32(e>>32) + (m+uint32(e)+(m>>s)&1)>>s
 	if x&0x7FFFFFFF > 0x7F800000 { // NaN: quiet, sign and top payload bits kept
 		h = x>>16&0x8000 | 0x7E00 | x>>13&0x3FF
 	}
