@@ -53504,68 +53504,53 @@ done:
 	RET
 
 // func fusedF16ToI4AVX512(dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
 TEXT ·fusedF16ToI4AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x0000000f, BX
+	MOVL         $0x7fff7fff, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x0000000f, BX
+	MOVL         $0x80008000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x000000f0, BX
+	MOVL         $0x001e001e, BX
 	VPBROADCASTD BX, Z2
-	MOVL         $0x0000000f, BX
-	VPBROADCASTD BX, Z2
-	MOVL         $0x10011001, BX
+	MOVL         $0x0f0f0f0f, BX
 	VPBROADCASTD BX, Z3
-	VMOVDQU32    fused_transpose<>+0(SB), Z4
+	VMOVDQU64    evenbytes<>+0(SB), Z4
+	VPXORD       Z5, Z5, Z5
+	MOVL         $0x10011001, BX
+	VPBROADCASTD BX, Z6
 
-main:
+single:
 	CMPQ       DX, $0x00000020
-	JB         single
-	VMOVDQU64  (CX), Y5
-	VCVTPH2PS  Y5, Z5
-	VMOVDQU64  32(CX), Y6
-	VCVTPH2PS  Y6, Z6
-	VMOVDQU64  64(CX), Y7
-	VCVTPH2PS  Y7, Z7
-	VMOVDQU64  96(CX), Y8
-	VCVTPH2PS  Y8, Z8
-	VCVTTPS2DQ Z5, Z5
-	VPANDD     Z2, Z5, Z5
-	VCVTTPS2DQ Z6, Z6
-	VPANDD     Z2, Z6, Z6
-	VCVTTPS2DQ Z7, Z7
-	VPANDD     Z2, Z7, Z7
-	VCVTTPS2DQ Z8, Z8
-	VPANDD     Z2, Z8, Z8
-	VPACKUSDW  Z6, Z5, Z5
-	VPACKUSDW  Z8, Z7, Z6
-	VPACKUSWB  Z6, Z5, Z5
-	VPMADDUBSW Z3, Z5, Z5
-	VPERMD     Z5, Z4, Z5
-	VPMOVWB    Z5, Y5
-	VMOVDQU64  Y5, (AX)
+	JB         tail
+	VMOVDQU64  (CX), Z7
+	VMOVDQU64  64(CX), Z8
+	VPANDD     Z0, Z7, Z9
+	VPSRLW     $0x0a, Z9, Z9
+	VPSUBW     Z9, Z2, Z9
+	VPSLLW     $0x05, Z7, Z10
+	VPORD      Z1, Z10, Z10
+	VPSRLVW    Z9, Z10, Z10
+	VPMOVW2M   Z7, K1
+	VPSUBW     Z10, Z5, K1, Z10
+	VPANDD     Z0, Z8, Z7
+	VPSRLW     $0x0a, Z7, Z7
+	VPSUBW     Z7, Z2, Z7
+	VPSLLW     $0x05, Z8, Z9
+	VPORD      Z1, Z9, Z9
+	VPSRLVW    Z7, Z9, Z9
+	VPMOVW2M   Z8, K1
+	VPSUBW     Z9, Z5, K1, Z9
+	VPERMT2B   Z9, Z4, Z10
+	VPANDD     Z3, Z10, Z10
+	VPMADDUBSW Z6, Z10, Z10
+	VPERMB     Z10, Z4, Z10
+	VMOVDQU64  Y10, (AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000020, DX
-	JMP        main
-
-single:
-	CMPQ       DX, $0x00000008
-	JB         tail
-	VMOVDQU64  (CX), Y2
-	VCVTPH2PS  Y2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPANDD     Z0, Z2, Z2
-	VPSRLQ     $0x1c, Z2, Z3
-	VPTERNLOGD $0xe4, Z1, Z3, Z2
-	VPMOVQB    Z2, X2
-	VMOVQ      X2, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000008, AX
-	SUBQ       $0x00000008, DX
 	JMP        single
 
 tail:
@@ -53576,104 +53561,92 @@ tail:
 	MOVQ        $-1, SI
 	BZHIQ       BX, SI, SI
 	KMOVQ       SI, K1
-	VMOVDQU16.Z (CX), K1, Y2
-	VCVTPH2PS   Y2, Z2
+	VMOVDQU16.Z (CX), K1, Z7
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z 64(CX), K1, Z8
+	VPANDD      Z0, Z7, Z9
+	VPSRLW      $0x0a, Z9, Z9
+	VPSUBW      Z9, Z2, Z9
+	VPSLLW      $0x05, Z7, Z10
+	VPORD       Z1, Z10, Z10
+	VPSRLVW     Z9, Z10, Z10
+	VPMOVW2M    Z7, K1
+	VPSUBW      Z10, Z5, K1, Z10
+	VPANDD      Z0, Z8, Z0
+	VPSRLW      $0x0a, Z0, Z0
+	VPSUBW      Z0, Z2, Z0
+	VPSLLW      $0x05, Z8, Z2
+	VPORD       Z1, Z2, Z2
+	VPSRLVW     Z0, Z2, Z2
+	VPMOVW2M    Z8, K1
+	VPSUBW      Z2, Z5, K1, Z2
+	VPERMT2B    Z2, Z4, Z10
+	VPANDD      Z3, Z10, Z10
+	VPMADDUBSW  Z6, Z10, Z10
+	VPERMB      Z10, Z4, Z10
 	MOVQ        DX, CX
 	MOVQ        $-1, DX
 	BZHIQ       CX, DX, DX
 	KMOVQ       DX, K1
-	VCVTTPS2DQ  Z2, Z2
-	VPANDD      Z0, Z2, Z2
-	VPSRLQ      $0x1c, Z2, Z0
-	VPTERNLOGD  $0xe4, Z1, Z0, Z2
-	VPMOVQB     Z2, X2
-	VMOVDQU8    X2, K1, (AX)
+	VMOVDQU8    Z10, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
 
-DATA fused_transpose<>+0(SB)/4, $0x00000000
-DATA fused_transpose<>+4(SB)/4, $0x00000004
-DATA fused_transpose<>+8(SB)/4, $0x00000008
-DATA fused_transpose<>+12(SB)/4, $0x0000000c
-DATA fused_transpose<>+16(SB)/4, $0x00000001
-DATA fused_transpose<>+20(SB)/4, $0x00000005
-DATA fused_transpose<>+24(SB)/4, $0x00000009
-DATA fused_transpose<>+28(SB)/4, $0x0000000d
-DATA fused_transpose<>+32(SB)/4, $0x00000002
-DATA fused_transpose<>+36(SB)/4, $0x00000006
-DATA fused_transpose<>+40(SB)/4, $0x0000000a
-DATA fused_transpose<>+44(SB)/4, $0x0000000e
-DATA fused_transpose<>+48(SB)/4, $0x00000003
-DATA fused_transpose<>+52(SB)/4, $0x00000007
-DATA fused_transpose<>+56(SB)/4, $0x0000000b
-DATA fused_transpose<>+60(SB)/4, $0x0000000f
-GLOBL fused_transpose<>(SB), RODATA|NOPTR, $64
-
 // func fusedF16ToU4AVX512(dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
 TEXT ·fusedF16ToU4AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x0000000f, BX
+	MOVL         $0x7fff7fff, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x0000000f, BX
+	MOVL         $0x80008000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x000000f0, BX
+	MOVL         $0x001e001e, BX
 	VPBROADCASTD BX, Z2
-	MOVL         $0x0000000f, BX
-	VPBROADCASTD BX, Z2
-	MOVL         $0x10011001, BX
+	MOVL         $0x0f0f0f0f, BX
 	VPBROADCASTD BX, Z3
-	VMOVDQU32    fused_transpose<>+0(SB), Z4
+	VMOVDQU64    evenbytes<>+0(SB), Z4
+	VPXORD       Z5, Z5, Z5
+	MOVL         $0x10011001, BX
+	VPBROADCASTD BX, Z6
 
-main:
+single:
 	CMPQ       DX, $0x00000020
-	JB         single
-	VMOVDQU64  (CX), Y5
-	VCVTPH2PS  Y5, Z5
-	VMOVDQU64  32(CX), Y6
-	VCVTPH2PS  Y6, Z6
-	VMOVDQU64  64(CX), Y7
-	VCVTPH2PS  Y7, Z7
-	VMOVDQU64  96(CX), Y8
-	VCVTPH2PS  Y8, Z8
-	VCVTTPS2DQ Z5, Z5
-	VPANDD     Z2, Z5, Z5
-	VCVTTPS2DQ Z6, Z6
-	VPANDD     Z2, Z6, Z6
-	VCVTTPS2DQ Z7, Z7
-	VPANDD     Z2, Z7, Z7
-	VCVTTPS2DQ Z8, Z8
-	VPANDD     Z2, Z8, Z8
-	VPACKUSDW  Z6, Z5, Z5
-	VPACKUSDW  Z8, Z7, Z6
-	VPACKUSWB  Z6, Z5, Z5
-	VPMADDUBSW Z3, Z5, Z5
-	VPERMD     Z5, Z4, Z5
-	VPMOVWB    Z5, Y5
-	VMOVDQU64  Y5, (AX)
+	JB         tail
+	VMOVDQU64  (CX), Z7
+	VMOVDQU64  64(CX), Z8
+	VPANDD     Z0, Z7, Z9
+	VPSRLW     $0x0a, Z9, Z9
+	VPSUBW     Z9, Z2, Z9
+	VPSLLW     $0x05, Z7, Z10
+	VPORD      Z1, Z10, Z10
+	VPSRLVW    Z9, Z10, Z10
+	VPMOVW2M   Z7, K1
+	VPSUBW     Z10, Z5, K1, Z10
+	VPANDD     Z0, Z8, Z7
+	VPSRLW     $0x0a, Z7, Z7
+	VPSUBW     Z7, Z2, Z7
+	VPSLLW     $0x05, Z8, Z9
+	VPORD      Z1, Z9, Z9
+	VPSRLVW    Z7, Z9, Z9
+	VPMOVW2M   Z8, K1
+	VPSUBW     Z9, Z5, K1, Z9
+	VPERMT2B   Z9, Z4, Z10
+	VPANDD     Z3, Z10, Z10
+	VPMADDUBSW Z6, Z10, Z10
+	VPERMB     Z10, Z4, Z10
+	VMOVDQU64  Y10, (AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000020, DX
-	JMP        main
-
-single:
-	CMPQ       DX, $0x00000008
-	JB         tail
-	VMOVDQU64  (CX), Y2
-	VCVTPH2PS  Y2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPANDD     Z0, Z2, Z2
-	VPSRLQ     $0x1c, Z2, Z3
-	VPTERNLOGD $0xe4, Z1, Z3, Z2
-	VPMOVQB    Z2, X2
-	VMOVQ      X2, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000008, AX
-	SUBQ       $0x00000008, DX
 	JMP        single
 
 tail:
@@ -53684,90 +53657,96 @@ tail:
 	MOVQ        $-1, SI
 	BZHIQ       BX, SI, SI
 	KMOVQ       SI, K1
-	VMOVDQU16.Z (CX), K1, Y2
-	VCVTPH2PS   Y2, Z2
+	VMOVDQU16.Z (CX), K1, Z7
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z 64(CX), K1, Z8
+	VPANDD      Z0, Z7, Z9
+	VPSRLW      $0x0a, Z9, Z9
+	VPSUBW      Z9, Z2, Z9
+	VPSLLW      $0x05, Z7, Z10
+	VPORD       Z1, Z10, Z10
+	VPSRLVW     Z9, Z10, Z10
+	VPMOVW2M    Z7, K1
+	VPSUBW      Z10, Z5, K1, Z10
+	VPANDD      Z0, Z8, Z0
+	VPSRLW      $0x0a, Z0, Z0
+	VPSUBW      Z0, Z2, Z0
+	VPSLLW      $0x05, Z8, Z2
+	VPORD       Z1, Z2, Z2
+	VPSRLVW     Z0, Z2, Z2
+	VPMOVW2M    Z8, K1
+	VPSUBW      Z2, Z5, K1, Z2
+	VPERMT2B    Z2, Z4, Z10
+	VPANDD      Z3, Z10, Z10
+	VPMADDUBSW  Z6, Z10, Z10
+	VPERMB      Z10, Z4, Z10
 	MOVQ        DX, CX
 	MOVQ        $-1, DX
 	BZHIQ       CX, DX, DX
 	KMOVQ       DX, K1
-	VCVTTPS2DQ  Z2, Z2
-	VPANDD      Z0, Z2, Z2
-	VPSRLQ      $0x1c, Z2, Z0
-	VPTERNLOGD  $0xe4, Z1, Z0, Z2
-	VPMOVQB     Z2, X2
-	VMOVDQU8    X2, K1, (AX)
+	VMOVDQU8    Z10, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
 
 // func fusedF16ToI2AVX512(dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
 TEXT ·fusedF16ToI2AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x00000003, BX
+	MOVL         $0x7fff7fff, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x04010401, BX
+	MOVL         $0x80008000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x00100001, BX
+	MOVL         $0x001e001e, BX
 	VPBROADCASTD BX, Z2
-	MOVL         $0x00000003, BX
+	MOVL         $0x03030303, BX
 	VPBROADCASTD BX, Z3
+	VMOVDQU64    evenbytes<>+0(SB), Z4
+	VPXORD       Z5, Z5, Z5
 	MOVL         $0x04010401, BX
-	VPBROADCASTD BX, Z4
+	VPBROADCASTD BX, Z6
 	MOVL         $0x00100001, BX
-	VPBROADCASTD BX, Z5
-	VMOVDQU32    fused_transpose<>+0(SB), Z6
+	VPBROADCASTD BX, Z7
+	VMOVDQU64    dwordbytes0<>+0(SB), Z8
 
-main:
+single:
 	CMPQ       DX, $0x00000010
-	JB         single
-	VMOVDQU64  (CX), Y7
-	VCVTPH2PS  Y7, Z7
-	VMOVDQU64  32(CX), Y8
-	VCVTPH2PS  Y8, Z8
-	VMOVDQU64  64(CX), Y9
-	VCVTPH2PS  Y9, Z9
-	VMOVDQU64  96(CX), Y10
-	VCVTPH2PS  Y10, Z10
-	VCVTTPS2DQ Z7, Z7
-	VPANDD     Z3, Z7, Z7
-	VCVTTPS2DQ Z8, Z8
-	VPANDD     Z3, Z8, Z8
-	VCVTTPS2DQ Z9, Z9
-	VPANDD     Z3, Z9, Z9
-	VCVTTPS2DQ Z10, Z10
-	VPANDD     Z3, Z10, Z10
-	VPACKUSDW  Z8, Z7, Z7
-	VPACKUSDW  Z10, Z9, Z8
-	VPACKUSWB  Z8, Z7, Z7
-	VPMADDUBSW Z4, Z7, Z7
-	VPMADDWD   Z5, Z7, Z7
-	VPERMD     Z7, Z6, Z7
-	VPMOVDB    Z7, X7
-	VMOVDQU64  X7, (AX)
+	JB         tail
+	VMOVDQU64  (CX), Z9
+	VMOVDQU64  64(CX), Z10
+	VPANDD     Z0, Z9, Z11
+	VPSRLW     $0x0a, Z11, Z11
+	VPSUBW     Z11, Z2, Z11
+	VPSLLW     $0x05, Z9, Z12
+	VPORD      Z1, Z12, Z12
+	VPSRLVW    Z11, Z12, Z12
+	VPMOVW2M   Z9, K1
+	VPSUBW     Z12, Z5, K1, Z12
+	VPANDD     Z0, Z10, Z9
+	VPSRLW     $0x0a, Z9, Z9
+	VPSUBW     Z9, Z2, Z9
+	VPSLLW     $0x05, Z10, Z11
+	VPORD      Z1, Z11, Z11
+	VPSRLVW    Z9, Z11, Z11
+	VPMOVW2M   Z10, K1
+	VPSUBW     Z11, Z5, K1, Z11
+	VPERMT2B   Z11, Z4, Z12
+	VPANDD     Z3, Z12, Z12
+	VPMADDUBSW Z6, Z12, Z12
+	VPMADDWD   Z7, Z12, Z12
+	VPERMB     Z12, Z8, Z12
+	VMOVDQU64  X12, (AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000010, AX
 	SUBQ       $0x00000010, DX
-	JMP        main
-
-single:
-	CMPQ       DX, $0x00000004
-	JB         tail
-	VMOVDQU64  (CX), Y3
-	VCVTPH2PS  Y3, Z3
-	VCVTTPS2DQ Z3, Z3
-	VPANDD     Z0, Z3, Z3
-	VPMOVDB    Z3, X3
-	VPMADDUBSW X1, X3, X3
-	VPMADDWD   X2, X3, X3
-	VPMOVDB    X3, X3
-	VMOVD      X3, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000004, AX
-	SUBQ       $0x00000004, DX
 	JMP        single
 
 tail:
@@ -53778,91 +53757,115 @@ tail:
 	MOVQ        $-1, SI
 	BZHIQ       BX, SI, SI
 	KMOVQ       SI, K1
-	VMOVDQU16.Z (CX), K1, Y3
-	VCVTPH2PS   Y3, Z3
+	VMOVDQU16.Z (CX), K1, Z9
+	MOVQ        DX, BX
+	SHLQ        $0x02, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z 64(CX), K1, Z10
+	VPANDD      Z0, Z9, Z11
+	VPSRLW      $0x0a, Z11, Z11
+	VPSUBW      Z11, Z2, Z11
+	VPSLLW      $0x05, Z9, Z12
+	VPORD       Z1, Z12, Z12
+	VPSRLVW     Z11, Z12, Z12
+	VPMOVW2M    Z9, K1
+	VPSUBW      Z12, Z5, K1, Z12
+	VPANDD      Z0, Z10, Z0
+	VPSRLW      $0x0a, Z0, Z0
+	VPSUBW      Z0, Z2, Z0
+	VPSLLW      $0x05, Z10, Z2
+	VPORD       Z1, Z2, Z2
+	VPSRLVW     Z0, Z2, Z2
+	VPMOVW2M    Z10, K1
+	VPSUBW      Z2, Z5, K1, Z2
+	VPERMT2B    Z2, Z4, Z12
+	VPANDD      Z3, Z12, Z12
+	VPMADDUBSW  Z6, Z12, Z12
+	VPMADDWD    Z7, Z12, Z12
+	VPERMB      Z12, Z8, Z12
 	MOVQ        DX, CX
 	MOVQ        $-1, DX
 	BZHIQ       CX, DX, DX
 	KMOVQ       DX, K1
-	VCVTTPS2DQ  Z3, Z3
-	VPANDD      Z0, Z3, Z3
-	VPMOVDB     Z3, X3
-	VPMADDUBSW  X1, X3, X3
-	VPMADDWD    X2, X3, X3
-	VPMOVDB     X3, X3
-	VMOVDQU8    X3, K1, (AX)
+	VMOVDQU8    Z12, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
 
+DATA dwordbytes0<>+0(SB)/4, $0x0c080400
+DATA dwordbytes0<>+4(SB)/4, $0x1c181410
+DATA dwordbytes0<>+8(SB)/4, $0x2c282420
+DATA dwordbytes0<>+12(SB)/4, $0x3c383430
+DATA dwordbytes0<>+16(SB)/4, $0x4c484440
+DATA dwordbytes0<>+20(SB)/4, $0x5c585450
+DATA dwordbytes0<>+24(SB)/4, $0x6c686460
+DATA dwordbytes0<>+28(SB)/4, $0x7c787470
+DATA dwordbytes0<>+32(SB)/4, $0x8c888480
+DATA dwordbytes0<>+36(SB)/4, $0x9c989490
+DATA dwordbytes0<>+40(SB)/4, $0xaca8a4a0
+DATA dwordbytes0<>+44(SB)/4, $0xbcb8b4b0
+DATA dwordbytes0<>+48(SB)/4, $0xccc8c4c0
+DATA dwordbytes0<>+52(SB)/4, $0xdcd8d4d0
+DATA dwordbytes0<>+56(SB)/4, $0xece8e4e0
+DATA dwordbytes0<>+60(SB)/4, $0xfcf8f4f0
+GLOBL dwordbytes0<>(SB), RODATA|NOPTR, $64
+
 // func fusedF16ToU2AVX512(dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
 TEXT ·fusedF16ToU2AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x00000003, BX
+	MOVL         $0x7fff7fff, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x04010401, BX
+	MOVL         $0x80008000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x00100001, BX
+	MOVL         $0x001e001e, BX
 	VPBROADCASTD BX, Z2
-	MOVL         $0x00000003, BX
+	MOVL         $0x03030303, BX
 	VPBROADCASTD BX, Z3
+	VMOVDQU64    evenbytes<>+0(SB), Z4
+	VPXORD       Z5, Z5, Z5
 	MOVL         $0x04010401, BX
-	VPBROADCASTD BX, Z4
+	VPBROADCASTD BX, Z6
 	MOVL         $0x00100001, BX
-	VPBROADCASTD BX, Z5
-	VMOVDQU32    fused_transpose<>+0(SB), Z6
+	VPBROADCASTD BX, Z7
+	VMOVDQU64    dwordbytes0<>+0(SB), Z8
 
-main:
+single:
 	CMPQ       DX, $0x00000010
-	JB         single
-	VMOVDQU64  (CX), Y7
-	VCVTPH2PS  Y7, Z7
-	VMOVDQU64  32(CX), Y8
-	VCVTPH2PS  Y8, Z8
-	VMOVDQU64  64(CX), Y9
-	VCVTPH2PS  Y9, Z9
-	VMOVDQU64  96(CX), Y10
-	VCVTPH2PS  Y10, Z10
-	VCVTTPS2DQ Z7, Z7
-	VPANDD     Z3, Z7, Z7
-	VCVTTPS2DQ Z8, Z8
-	VPANDD     Z3, Z8, Z8
-	VCVTTPS2DQ Z9, Z9
-	VPANDD     Z3, Z9, Z9
-	VCVTTPS2DQ Z10, Z10
-	VPANDD     Z3, Z10, Z10
-	VPACKUSDW  Z8, Z7, Z7
-	VPACKUSDW  Z10, Z9, Z8
-	VPACKUSWB  Z8, Z7, Z7
-	VPMADDUBSW Z4, Z7, Z7
-	VPMADDWD   Z5, Z7, Z7
-	VPERMD     Z7, Z6, Z7
-	VPMOVDB    Z7, X7
-	VMOVDQU64  X7, (AX)
+	JB         tail
+	VMOVDQU64  (CX), Z9
+	VMOVDQU64  64(CX), Z10
+	VPANDD     Z0, Z9, Z11
+	VPSRLW     $0x0a, Z11, Z11
+	VPSUBW     Z11, Z2, Z11
+	VPSLLW     $0x05, Z9, Z12
+	VPORD      Z1, Z12, Z12
+	VPSRLVW    Z11, Z12, Z12
+	VPMOVW2M   Z9, K1
+	VPSUBW     Z12, Z5, K1, Z12
+	VPANDD     Z0, Z10, Z9
+	VPSRLW     $0x0a, Z9, Z9
+	VPSUBW     Z9, Z2, Z9
+	VPSLLW     $0x05, Z10, Z11
+	VPORD      Z1, Z11, Z11
+	VPSRLVW    Z9, Z11, Z11
+	VPMOVW2M   Z10, K1
+	VPSUBW     Z11, Z5, K1, Z11
+	VPERMT2B   Z11, Z4, Z12
+	VPANDD     Z3, Z12, Z12
+	VPMADDUBSW Z6, Z12, Z12
+	VPMADDWD   Z7, Z12, Z12
+	VPERMB     Z12, Z8, Z12
+	VMOVDQU64  X12, (AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000010, AX
 	SUBQ       $0x00000010, DX
-	JMP        main
-
-single:
-	CMPQ       DX, $0x00000004
-	JB         tail
-	VMOVDQU64  (CX), Y3
-	VCVTPH2PS  Y3, Z3
-	VCVTTPS2DQ Z3, Z3
-	VPANDD     Z0, Z3, Z3
-	VPMOVDB    Z3, X3
-	VPMADDUBSW X1, X3, X3
-	VPMADDWD   X2, X3, X3
-	VPMOVDB    X3, X3
-	VMOVD      X3, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000004, AX
-	SUBQ       $0x00000004, DX
 	JMP        single
 
 tail:
@@ -53873,19 +53876,40 @@ tail:
 	MOVQ        $-1, SI
 	BZHIQ       BX, SI, SI
 	KMOVQ       SI, K1
-	VMOVDQU16.Z (CX), K1, Y3
-	VCVTPH2PS   Y3, Z3
+	VMOVDQU16.Z (CX), K1, Z9
+	MOVQ        DX, BX
+	SHLQ        $0x02, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z 64(CX), K1, Z10
+	VPANDD      Z0, Z9, Z11
+	VPSRLW      $0x0a, Z11, Z11
+	VPSUBW      Z11, Z2, Z11
+	VPSLLW      $0x05, Z9, Z12
+	VPORD       Z1, Z12, Z12
+	VPSRLVW     Z11, Z12, Z12
+	VPMOVW2M    Z9, K1
+	VPSUBW      Z12, Z5, K1, Z12
+	VPANDD      Z0, Z10, Z0
+	VPSRLW      $0x0a, Z0, Z0
+	VPSUBW      Z0, Z2, Z0
+	VPSLLW      $0x05, Z10, Z2
+	VPORD       Z1, Z2, Z2
+	VPSRLVW     Z0, Z2, Z2
+	VPMOVW2M    Z10, K1
+	VPSUBW      Z2, Z5, K1, Z2
+	VPERMT2B    Z2, Z4, Z12
+	VPANDD      Z3, Z12, Z12
+	VPMADDUBSW  Z6, Z12, Z12
+	VPMADDWD    Z7, Z12, Z12
+	VPERMB      Z12, Z8, Z12
 	MOVQ        DX, CX
 	MOVQ        $-1, DX
 	BZHIQ       CX, DX, DX
 	KMOVQ       DX, K1
-	VCVTTPS2DQ  Z3, Z3
-	VPANDD      Z0, Z3, Z3
-	VPMOVDB     Z3, X3
-	VPMADDUBSW  X1, X3, X3
-	VPMADDWD    X2, X3, X3
-	VPMOVDB     X3, X3
-	VMOVDQU8    X3, K1, (AX)
+	VMOVDQU8    Z12, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -54501,68 +54525,53 @@ done:
 	RET
 
 // func fusedBF16ToI4AVX512(dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
 TEXT ·fusedBF16ToI4AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x0000000f, BX
+	MOVL         $0x7fff7fff, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x0000000f, BX
+	MOVL         $0x80008000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x000000f0, BX
+	MOVL         $0x008e008e, BX
 	VPBROADCASTD BX, Z2
-	MOVL         $0x0000000f, BX
-	VPBROADCASTD BX, Z2
-	MOVL         $0x10011001, BX
+	MOVL         $0x0f0f0f0f, BX
 	VPBROADCASTD BX, Z3
-	VMOVDQU32    fused_transpose<>+0(SB), Z4
+	VMOVDQU64    evenbytes<>+0(SB), Z4
+	VPXORD       Z5, Z5, Z5
+	MOVL         $0x10011001, BX
+	VPBROADCASTD BX, Z6
 
-main:
+single:
 	CMPQ       DX, $0x00000020
-	JB         single
-	VPMOVZXWD  (CX), Z5
-	VPSLLD     $0x10, Z5, Z5
-	VPMOVZXWD  32(CX), Z6
-	VPSLLD     $0x10, Z6, Z6
-	VPMOVZXWD  64(CX), Z7
-	VPSLLD     $0x10, Z7, Z7
-	VPMOVZXWD  96(CX), Z8
-	VPSLLD     $0x10, Z8, Z8
-	VCVTTPS2DQ Z5, Z5
-	VPANDD     Z2, Z5, Z5
-	VCVTTPS2DQ Z6, Z6
-	VPANDD     Z2, Z6, Z6
-	VCVTTPS2DQ Z7, Z7
-	VPANDD     Z2, Z7, Z7
-	VCVTTPS2DQ Z8, Z8
-	VPANDD     Z2, Z8, Z8
-	VPACKUSDW  Z6, Z5, Z5
-	VPACKUSDW  Z8, Z7, Z6
-	VPACKUSWB  Z6, Z5, Z5
-	VPMADDUBSW Z3, Z5, Z5
-	VPERMD     Z5, Z4, Z5
-	VPMOVWB    Z5, Y5
-	VMOVDQU64  Y5, (AX)
+	JB         tail
+	VMOVDQU64  (CX), Z7
+	VMOVDQU64  64(CX), Z8
+	VPANDD     Z0, Z7, Z9
+	VPSRLW     $0x07, Z9, Z9
+	VPSUBW     Z9, Z2, Z9
+	VPSLLW     $0x08, Z7, Z10
+	VPORD      Z1, Z10, Z10
+	VPSRLVW    Z9, Z10, Z10
+	VPMOVW2M   Z7, K1
+	VPSUBW     Z10, Z5, K1, Z10
+	VPANDD     Z0, Z8, Z7
+	VPSRLW     $0x07, Z7, Z7
+	VPSUBW     Z7, Z2, Z7
+	VPSLLW     $0x08, Z8, Z9
+	VPORD      Z1, Z9, Z9
+	VPSRLVW    Z7, Z9, Z9
+	VPMOVW2M   Z8, K1
+	VPSUBW     Z9, Z5, K1, Z9
+	VPERMT2B   Z9, Z4, Z10
+	VPANDD     Z3, Z10, Z10
+	VPMADDUBSW Z6, Z10, Z10
+	VPERMB     Z10, Z4, Z10
+	VMOVDQU64  Y10, (AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000020, DX
-	JMP        main
-
-single:
-	CMPQ       DX, $0x00000008
-	JB         tail
-	VPMOVZXWD  (CX), Z2
-	VPSLLD     $0x10, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPANDD     Z0, Z2, Z2
-	VPSRLQ     $0x1c, Z2, Z3
-	VPTERNLOGD $0xe4, Z1, Z3, Z2
-	VPMOVQB    Z2, X2
-	VMOVQ      X2, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000008, AX
-	SUBQ       $0x00000008, DX
 	JMP        single
 
 tail:
@@ -54573,87 +54582,92 @@ tail:
 	MOVQ        $-1, SI
 	BZHIQ       BX, SI, SI
 	KMOVQ       SI, K1
-	VMOVDQU16.Z (CX), K1, Y2
-	VPMOVZXWD   Y2, Z2
-	VPSLLD      $0x10, Z2, Z2
+	VMOVDQU16.Z (CX), K1, Z7
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z 64(CX), K1, Z8
+	VPANDD      Z0, Z7, Z9
+	VPSRLW      $0x07, Z9, Z9
+	VPSUBW      Z9, Z2, Z9
+	VPSLLW      $0x08, Z7, Z10
+	VPORD       Z1, Z10, Z10
+	VPSRLVW     Z9, Z10, Z10
+	VPMOVW2M    Z7, K1
+	VPSUBW      Z10, Z5, K1, Z10
+	VPANDD      Z0, Z8, Z0
+	VPSRLW      $0x07, Z0, Z0
+	VPSUBW      Z0, Z2, Z0
+	VPSLLW      $0x08, Z8, Z2
+	VPORD       Z1, Z2, Z2
+	VPSRLVW     Z0, Z2, Z2
+	VPMOVW2M    Z8, K1
+	VPSUBW      Z2, Z5, K1, Z2
+	VPERMT2B    Z2, Z4, Z10
+	VPANDD      Z3, Z10, Z10
+	VPMADDUBSW  Z6, Z10, Z10
+	VPERMB      Z10, Z4, Z10
 	MOVQ        DX, CX
 	MOVQ        $-1, DX
 	BZHIQ       CX, DX, DX
 	KMOVQ       DX, K1
-	VCVTTPS2DQ  Z2, Z2
-	VPANDD      Z0, Z2, Z2
-	VPSRLQ      $0x1c, Z2, Z0
-	VPTERNLOGD  $0xe4, Z1, Z0, Z2
-	VPMOVQB     Z2, X2
-	VMOVDQU8    X2, K1, (AX)
+	VMOVDQU8    Z10, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
 
 // func fusedBF16ToU4AVX512(dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
 TEXT ·fusedBF16ToU4AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x0000000f, BX
+	MOVL         $0x7fff7fff, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x0000000f, BX
+	MOVL         $0x80008000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x000000f0, BX
+	MOVL         $0x008e008e, BX
 	VPBROADCASTD BX, Z2
-	MOVL         $0x0000000f, BX
-	VPBROADCASTD BX, Z2
-	MOVL         $0x10011001, BX
+	MOVL         $0x0f0f0f0f, BX
 	VPBROADCASTD BX, Z3
-	VMOVDQU32    fused_transpose<>+0(SB), Z4
+	VMOVDQU64    evenbytes<>+0(SB), Z4
+	VPXORD       Z5, Z5, Z5
+	MOVL         $0x10011001, BX
+	VPBROADCASTD BX, Z6
 
-main:
+single:
 	CMPQ       DX, $0x00000020
-	JB         single
-	VPMOVZXWD  (CX), Z5
-	VPSLLD     $0x10, Z5, Z5
-	VPMOVZXWD  32(CX), Z6
-	VPSLLD     $0x10, Z6, Z6
-	VPMOVZXWD  64(CX), Z7
-	VPSLLD     $0x10, Z7, Z7
-	VPMOVZXWD  96(CX), Z8
-	VPSLLD     $0x10, Z8, Z8
-	VCVTTPS2DQ Z5, Z5
-	VPANDD     Z2, Z5, Z5
-	VCVTTPS2DQ Z6, Z6
-	VPANDD     Z2, Z6, Z6
-	VCVTTPS2DQ Z7, Z7
-	VPANDD     Z2, Z7, Z7
-	VCVTTPS2DQ Z8, Z8
-	VPANDD     Z2, Z8, Z8
-	VPACKUSDW  Z6, Z5, Z5
-	VPACKUSDW  Z8, Z7, Z6
-	VPACKUSWB  Z6, Z5, Z5
-	VPMADDUBSW Z3, Z5, Z5
-	VPERMD     Z5, Z4, Z5
-	VPMOVWB    Z5, Y5
-	VMOVDQU64  Y5, (AX)
+	JB         tail
+	VMOVDQU64  (CX), Z7
+	VMOVDQU64  64(CX), Z8
+	VPANDD     Z0, Z7, Z9
+	VPSRLW     $0x07, Z9, Z9
+	VPSUBW     Z9, Z2, Z9
+	VPSLLW     $0x08, Z7, Z10
+	VPORD      Z1, Z10, Z10
+	VPSRLVW    Z9, Z10, Z10
+	VPMOVW2M   Z7, K1
+	VPSUBW     Z10, Z5, K1, Z10
+	VPANDD     Z0, Z8, Z7
+	VPSRLW     $0x07, Z7, Z7
+	VPSUBW     Z7, Z2, Z7
+	VPSLLW     $0x08, Z8, Z9
+	VPORD      Z1, Z9, Z9
+	VPSRLVW    Z7, Z9, Z9
+	VPMOVW2M   Z8, K1
+	VPSUBW     Z9, Z5, K1, Z9
+	VPERMT2B   Z9, Z4, Z10
+	VPANDD     Z3, Z10, Z10
+	VPMADDUBSW Z6, Z10, Z10
+	VPERMB     Z10, Z4, Z10
+	VMOVDQU64  Y10, (AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000020, DX
-	JMP        main
-
-single:
-	CMPQ       DX, $0x00000008
-	JB         tail
-	VPMOVZXWD  (CX), Z2
-	VPSLLD     $0x10, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPANDD     Z0, Z2, Z2
-	VPSRLQ     $0x1c, Z2, Z3
-	VPTERNLOGD $0xe4, Z1, Z3, Z2
-	VPMOVQB    Z2, X2
-	VMOVQ      X2, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000008, AX
-	SUBQ       $0x00000008, DX
 	JMP        single
 
 tail:
@@ -54664,91 +54678,96 @@ tail:
 	MOVQ        $-1, SI
 	BZHIQ       BX, SI, SI
 	KMOVQ       SI, K1
-	VMOVDQU16.Z (CX), K1, Y2
-	VPMOVZXWD   Y2, Z2
-	VPSLLD      $0x10, Z2, Z2
+	VMOVDQU16.Z (CX), K1, Z7
+	MOVQ        DX, BX
+	SHLQ        $0x01, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z 64(CX), K1, Z8
+	VPANDD      Z0, Z7, Z9
+	VPSRLW      $0x07, Z9, Z9
+	VPSUBW      Z9, Z2, Z9
+	VPSLLW      $0x08, Z7, Z10
+	VPORD       Z1, Z10, Z10
+	VPSRLVW     Z9, Z10, Z10
+	VPMOVW2M    Z7, K1
+	VPSUBW      Z10, Z5, K1, Z10
+	VPANDD      Z0, Z8, Z0
+	VPSRLW      $0x07, Z0, Z0
+	VPSUBW      Z0, Z2, Z0
+	VPSLLW      $0x08, Z8, Z2
+	VPORD       Z1, Z2, Z2
+	VPSRLVW     Z0, Z2, Z2
+	VPMOVW2M    Z8, K1
+	VPSUBW      Z2, Z5, K1, Z2
+	VPERMT2B    Z2, Z4, Z10
+	VPANDD      Z3, Z10, Z10
+	VPMADDUBSW  Z6, Z10, Z10
+	VPERMB      Z10, Z4, Z10
 	MOVQ        DX, CX
 	MOVQ        $-1, DX
 	BZHIQ       CX, DX, DX
 	KMOVQ       DX, K1
-	VCVTTPS2DQ  Z2, Z2
-	VPANDD      Z0, Z2, Z2
-	VPSRLQ      $0x1c, Z2, Z0
-	VPTERNLOGD  $0xe4, Z1, Z0, Z2
-	VPMOVQB     Z2, X2
-	VMOVDQU8    X2, K1, (AX)
+	VMOVDQU8    Z10, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
 
 // func fusedBF16ToI2AVX512(dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
 TEXT ·fusedBF16ToI2AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x00000003, BX
+	MOVL         $0x7fff7fff, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x04010401, BX
+	MOVL         $0x80008000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x00100001, BX
+	MOVL         $0x008e008e, BX
 	VPBROADCASTD BX, Z2
-	MOVL         $0x00000003, BX
+	MOVL         $0x03030303, BX
 	VPBROADCASTD BX, Z3
+	VMOVDQU64    evenbytes<>+0(SB), Z4
+	VPXORD       Z5, Z5, Z5
 	MOVL         $0x04010401, BX
-	VPBROADCASTD BX, Z4
+	VPBROADCASTD BX, Z6
 	MOVL         $0x00100001, BX
-	VPBROADCASTD BX, Z5
-	VMOVDQU32    fused_transpose<>+0(SB), Z6
+	VPBROADCASTD BX, Z7
+	VMOVDQU64    dwordbytes0<>+0(SB), Z8
 
-main:
+single:
 	CMPQ       DX, $0x00000010
-	JB         single
-	VPMOVZXWD  (CX), Z7
-	VPSLLD     $0x10, Z7, Z7
-	VPMOVZXWD  32(CX), Z8
-	VPSLLD     $0x10, Z8, Z8
-	VPMOVZXWD  64(CX), Z9
-	VPSLLD     $0x10, Z9, Z9
-	VPMOVZXWD  96(CX), Z10
-	VPSLLD     $0x10, Z10, Z10
-	VCVTTPS2DQ Z7, Z7
-	VPANDD     Z3, Z7, Z7
-	VCVTTPS2DQ Z8, Z8
-	VPANDD     Z3, Z8, Z8
-	VCVTTPS2DQ Z9, Z9
-	VPANDD     Z3, Z9, Z9
-	VCVTTPS2DQ Z10, Z10
-	VPANDD     Z3, Z10, Z10
-	VPACKUSDW  Z8, Z7, Z7
-	VPACKUSDW  Z10, Z9, Z8
-	VPACKUSWB  Z8, Z7, Z7
-	VPMADDUBSW Z4, Z7, Z7
-	VPMADDWD   Z5, Z7, Z7
-	VPERMD     Z7, Z6, Z7
-	VPMOVDB    Z7, X7
-	VMOVDQU64  X7, (AX)
+	JB         tail
+	VMOVDQU64  (CX), Z9
+	VMOVDQU64  64(CX), Z10
+	VPANDD     Z0, Z9, Z11
+	VPSRLW     $0x07, Z11, Z11
+	VPSUBW     Z11, Z2, Z11
+	VPSLLW     $0x08, Z9, Z12
+	VPORD      Z1, Z12, Z12
+	VPSRLVW    Z11, Z12, Z12
+	VPMOVW2M   Z9, K1
+	VPSUBW     Z12, Z5, K1, Z12
+	VPANDD     Z0, Z10, Z9
+	VPSRLW     $0x07, Z9, Z9
+	VPSUBW     Z9, Z2, Z9
+	VPSLLW     $0x08, Z10, Z11
+	VPORD      Z1, Z11, Z11
+	VPSRLVW    Z9, Z11, Z11
+	VPMOVW2M   Z10, K1
+	VPSUBW     Z11, Z5, K1, Z11
+	VPERMT2B   Z11, Z4, Z12
+	VPANDD     Z3, Z12, Z12
+	VPMADDUBSW Z6, Z12, Z12
+	VPMADDWD   Z7, Z12, Z12
+	VPERMB     Z12, Z8, Z12
+	VMOVDQU64  X12, (AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000010, AX
 	SUBQ       $0x00000010, DX
-	JMP        main
-
-single:
-	CMPQ       DX, $0x00000004
-	JB         tail
-	VPMOVZXWD  (CX), Z3
-	VPSLLD     $0x10, Z3, Z3
-	VCVTTPS2DQ Z3, Z3
-	VPANDD     Z0, Z3, Z3
-	VPMOVDB    Z3, X3
-	VPMADDUBSW X1, X3, X3
-	VPMADDWD   X2, X3, X3
-	VPMOVDB    X3, X3
-	VMOVD      X3, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000004, AX
-	SUBQ       $0x00000004, DX
 	JMP        single
 
 tail:
@@ -54759,92 +54778,97 @@ tail:
 	MOVQ        $-1, SI
 	BZHIQ       BX, SI, SI
 	KMOVQ       SI, K1
-	VMOVDQU16.Z (CX), K1, Y3
-	VPMOVZXWD   Y3, Z3
-	VPSLLD      $0x10, Z3, Z3
+	VMOVDQU16.Z (CX), K1, Z9
+	MOVQ        DX, BX
+	SHLQ        $0x02, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z 64(CX), K1, Z10
+	VPANDD      Z0, Z9, Z11
+	VPSRLW      $0x07, Z11, Z11
+	VPSUBW      Z11, Z2, Z11
+	VPSLLW      $0x08, Z9, Z12
+	VPORD       Z1, Z12, Z12
+	VPSRLVW     Z11, Z12, Z12
+	VPMOVW2M    Z9, K1
+	VPSUBW      Z12, Z5, K1, Z12
+	VPANDD      Z0, Z10, Z0
+	VPSRLW      $0x07, Z0, Z0
+	VPSUBW      Z0, Z2, Z0
+	VPSLLW      $0x08, Z10, Z2
+	VPORD       Z1, Z2, Z2
+	VPSRLVW     Z0, Z2, Z2
+	VPMOVW2M    Z10, K1
+	VPSUBW      Z2, Z5, K1, Z2
+	VPERMT2B    Z2, Z4, Z12
+	VPANDD      Z3, Z12, Z12
+	VPMADDUBSW  Z6, Z12, Z12
+	VPMADDWD    Z7, Z12, Z12
+	VPERMB      Z12, Z8, Z12
 	MOVQ        DX, CX
 	MOVQ        $-1, DX
 	BZHIQ       CX, DX, DX
 	KMOVQ       DX, K1
-	VCVTTPS2DQ  Z3, Z3
-	VPANDD      Z0, Z3, Z3
-	VPMOVDB     Z3, X3
-	VPMADDUBSW  X1, X3, X3
-	VPMADDWD    X2, X3, X3
-	VPMOVDB     X3, X3
-	VMOVDQU8    X3, K1, (AX)
+	VMOVDQU8    Z12, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
 
 // func fusedBF16ToU2AVX512(dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
 TEXT ·fusedBF16ToU2AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	MOVL         $0x00000003, BX
+	MOVL         $0x7fff7fff, BX
 	VPBROADCASTD BX, Z0
-	MOVL         $0x04010401, BX
+	MOVL         $0x80008000, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x00100001, BX
+	MOVL         $0x008e008e, BX
 	VPBROADCASTD BX, Z2
-	MOVL         $0x00000003, BX
+	MOVL         $0x03030303, BX
 	VPBROADCASTD BX, Z3
+	VMOVDQU64    evenbytes<>+0(SB), Z4
+	VPXORD       Z5, Z5, Z5
 	MOVL         $0x04010401, BX
-	VPBROADCASTD BX, Z4
+	VPBROADCASTD BX, Z6
 	MOVL         $0x00100001, BX
-	VPBROADCASTD BX, Z5
-	VMOVDQU32    fused_transpose<>+0(SB), Z6
+	VPBROADCASTD BX, Z7
+	VMOVDQU64    dwordbytes0<>+0(SB), Z8
 
-main:
+single:
 	CMPQ       DX, $0x00000010
-	JB         single
-	VPMOVZXWD  (CX), Z7
-	VPSLLD     $0x10, Z7, Z7
-	VPMOVZXWD  32(CX), Z8
-	VPSLLD     $0x10, Z8, Z8
-	VPMOVZXWD  64(CX), Z9
-	VPSLLD     $0x10, Z9, Z9
-	VPMOVZXWD  96(CX), Z10
-	VPSLLD     $0x10, Z10, Z10
-	VCVTTPS2DQ Z7, Z7
-	VPANDD     Z3, Z7, Z7
-	VCVTTPS2DQ Z8, Z8
-	VPANDD     Z3, Z8, Z8
-	VCVTTPS2DQ Z9, Z9
-	VPANDD     Z3, Z9, Z9
-	VCVTTPS2DQ Z10, Z10
-	VPANDD     Z3, Z10, Z10
-	VPACKUSDW  Z8, Z7, Z7
-	VPACKUSDW  Z10, Z9, Z8
-	VPACKUSWB  Z8, Z7, Z7
-	VPMADDUBSW Z4, Z7, Z7
-	VPMADDWD   Z5, Z7, Z7
-	VPERMD     Z7, Z6, Z7
-	VPMOVDB    Z7, X7
-	VMOVDQU64  X7, (AX)
+	JB         tail
+	VMOVDQU64  (CX), Z9
+	VMOVDQU64  64(CX), Z10
+	VPANDD     Z0, Z9, Z11
+	VPSRLW     $0x07, Z11, Z11
+	VPSUBW     Z11, Z2, Z11
+	VPSLLW     $0x08, Z9, Z12
+	VPORD      Z1, Z12, Z12
+	VPSRLVW    Z11, Z12, Z12
+	VPMOVW2M   Z9, K1
+	VPSUBW     Z12, Z5, K1, Z12
+	VPANDD     Z0, Z10, Z9
+	VPSRLW     $0x07, Z9, Z9
+	VPSUBW     Z9, Z2, Z9
+	VPSLLW     $0x08, Z10, Z11
+	VPORD      Z1, Z11, Z11
+	VPSRLVW    Z9, Z11, Z11
+	VPMOVW2M   Z10, K1
+	VPSUBW     Z11, Z5, K1, Z11
+	VPERMT2B   Z11, Z4, Z12
+	VPANDD     Z3, Z12, Z12
+	VPMADDUBSW Z6, Z12, Z12
+	VPMADDWD   Z7, Z12, Z12
+	VPERMB     Z12, Z8, Z12
+	VMOVDQU64  X12, (AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000010, AX
 	SUBQ       $0x00000010, DX
-	JMP        main
-
-single:
-	CMPQ       DX, $0x00000004
-	JB         tail
-	VPMOVZXWD  (CX), Z3
-	VPSLLD     $0x10, Z3, Z3
-	VCVTTPS2DQ Z3, Z3
-	VPANDD     Z0, Z3, Z3
-	VPMOVDB    Z3, X3
-	VPMADDUBSW X1, X3, X3
-	VPMADDWD   X2, X3, X3
-	VPMOVDB    X3, X3
-	VMOVD      X3, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000004, AX
-	SUBQ       $0x00000004, DX
 	JMP        single
 
 tail:
@@ -54855,20 +54879,40 @@ tail:
 	MOVQ        $-1, SI
 	BZHIQ       BX, SI, SI
 	KMOVQ       SI, K1
-	VMOVDQU16.Z (CX), K1, Y3
-	VPMOVZXWD   Y3, Z3
-	VPSLLD      $0x10, Z3, Z3
+	VMOVDQU16.Z (CX), K1, Z9
+	MOVQ        DX, BX
+	SHLQ        $0x02, BX
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	SHRQ        $0x20, SI
+	KMOVQ       SI, K1
+	VMOVDQU16.Z 64(CX), K1, Z10
+	VPANDD      Z0, Z9, Z11
+	VPSRLW      $0x07, Z11, Z11
+	VPSUBW      Z11, Z2, Z11
+	VPSLLW      $0x08, Z9, Z12
+	VPORD       Z1, Z12, Z12
+	VPSRLVW     Z11, Z12, Z12
+	VPMOVW2M    Z9, K1
+	VPSUBW      Z12, Z5, K1, Z12
+	VPANDD      Z0, Z10, Z0
+	VPSRLW      $0x07, Z0, Z0
+	VPSUBW      Z0, Z2, Z0
+	VPSLLW      $0x08, Z10, Z2
+	VPORD       Z1, Z2, Z2
+	VPSRLVW     Z0, Z2, Z2
+	VPMOVW2M    Z10, K1
+	VPSUBW      Z2, Z5, K1, Z2
+	VPERMT2B    Z2, Z4, Z12
+	VPANDD      Z3, Z12, Z12
+	VPMADDUBSW  Z6, Z12, Z12
+	VPMADDWD    Z7, Z12, Z12
+	VPERMB      Z12, Z8, Z12
 	MOVQ        DX, CX
 	MOVQ        $-1, DX
 	BZHIQ       CX, DX, DX
 	KMOVQ       DX, K1
-	VCVTTPS2DQ  Z3, Z3
-	VPANDD      Z0, Z3, Z3
-	VPMOVDB     Z3, X3
-	VPMADDUBSW  X1, X3, X3
-	VPMADDWD    X2, X3, X3
-	VPMOVDB     X3, X3
-	VMOVDQU8    X3, K1, (AX)
+	VMOVDQU8    Z12, K1, (AX)
 
 done:
 	VZEROUPPER
