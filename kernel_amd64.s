@@ -55125,24 +55125,24 @@ main:
 	VPMOVSXWD 96(CX), Z9
 	VCVTDQ2PS Z9, Z9
 	VPSRLD    $0x10, Z6, Z10
-	VPANDD    Z3, Z10, Z10
-	VPADDD    Z4, Z6, Z6
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z6, Z6
 	VPADDD    Z10, Z6, Z6
 	VPSRLD    $0x10, Z7, Z10
-	VPANDD    Z3, Z10, Z10
-	VPADDD    Z4, Z7, Z7
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z7, Z7
 	VPADDD    Z10, Z7, Z7
 	VPSRLD    $0x10, Z8, Z10
-	VPANDD    Z3, Z10, Z10
-	VPADDD    Z4, Z8, Z8
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z8, Z8
 	VPADDD    Z10, Z8, Z8
 	VPSRLD    $0x10, Z9, Z10
-	VPANDD    Z3, Z10, Z10
-	VPADDD    Z4, Z9, Z9
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z9, Z9
 	VPADDD    Z10, Z9, Z9
-	VPERMT2W  Z7, Z5, Z6
+	VPERMT2W  Z7, Z2, Z6
 	VMOVDQU64 Z6, (AX)
-	VPERMT2W  Z9, Z5, Z8
+	VPERMT2W  Z9, Z2, Z8
 	VMOVDQU64 Z8, 64(AX)
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000080, AX
@@ -55152,14 +55152,14 @@ main:
 single:
 	CMPQ      DX, $0x00000010
 	JB        tail
-	VPMOVSXWD (CX), Z3
-	VCVTDQ2PS Z3, Z3
-	VPSRLD    $0x10, Z3, Z4
-	VPANDD    Z0, Z4, Z4
-	VPADDD    Z1, Z3, Z3
-	VPADDD    Z4, Z3, Z3
-	VPERMW    Z3, Z2, Z3
-	VMOVDQU64 Y3, (AX)
+	VPMOVSXWD (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z3, Z1, Z1
+	VPADDD    Z4, Z0, Z0
+	VPADDD    Z1, Z0, Z0
+	VPERMW    Z0, Z5, Z0
+	VMOVDQU64 Y0, (AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000020, AX
 	SUBQ      $0x00000010, DX
@@ -55171,15 +55171,15 @@ tail:
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
 	KMOVQ       BX, K1
-	VMOVDQU16.Z (CX), K1, Y3
-	VPMOVSXWD   Y3, Z3
-	VCVTDQ2PS   Z3, Z3
-	VPSRLD      $0x10, Z3, Z4
-	VPANDD      Z0, Z4, Z4
-	VPADDD      Z1, Z3, Z3
-	VPADDD      Z4, Z3, Z3
-	VPERMW      Z3, Z2, Z3
-	VMOVDQU16   Y3, K1, (AX)
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVSXWD   Y0, Z0
+	VCVTDQ2PS   Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VPANDD      Z3, Z1, Z1
+	VPADDD      Z4, Z0, Z0
+	VPADDD      Z1, Z0, Z0
+	VPERMW      Z0, Z5, Z0
+	VMOVDQU16   Y0, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -55435,24 +55435,24 @@ main:
 	VPMOVZXWD 96(CX), Z9
 	VCVTDQ2PS Z9, Z9
 	VPSRLD    $0x10, Z6, Z10
-	VPANDD    Z3, Z10, Z10
-	VPADDD    Z4, Z6, Z6
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z6, Z6
 	VPADDD    Z10, Z6, Z6
 	VPSRLD    $0x10, Z7, Z10
-	VPANDD    Z3, Z10, Z10
-	VPADDD    Z4, Z7, Z7
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z7, Z7
 	VPADDD    Z10, Z7, Z7
 	VPSRLD    $0x10, Z8, Z10
-	VPANDD    Z3, Z10, Z10
-	VPADDD    Z4, Z8, Z8
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z8, Z8
 	VPADDD    Z10, Z8, Z8
 	VPSRLD    $0x10, Z9, Z10
-	VPANDD    Z3, Z10, Z10
-	VPADDD    Z4, Z9, Z9
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z9, Z9
 	VPADDD    Z10, Z9, Z9
-	VPERMT2W  Z7, Z5, Z6
+	VPERMT2W  Z7, Z2, Z6
 	VMOVDQU64 Z6, (AX)
-	VPERMT2W  Z9, Z5, Z8
+	VPERMT2W  Z9, Z2, Z8
 	VMOVDQU64 Z8, 64(AX)
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000080, AX
@@ -55462,14 +55462,14 @@ main:
 single:
 	CMPQ      DX, $0x00000010
 	JB        tail
-	VPMOVZXWD (CX), Z3
-	VCVTDQ2PS Z3, Z3
-	VPSRLD    $0x10, Z3, Z4
-	VPANDD    Z0, Z4, Z4
-	VPADDD    Z1, Z3, Z3
-	VPADDD    Z4, Z3, Z3
-	VPERMW    Z3, Z2, Z3
-	VMOVDQU64 Y3, (AX)
+	VPMOVZXWD (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z3, Z1, Z1
+	VPADDD    Z4, Z0, Z0
+	VPADDD    Z1, Z0, Z0
+	VPERMW    Z0, Z5, Z0
+	VMOVDQU64 Y0, (AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000020, AX
 	SUBQ      $0x00000010, DX
@@ -55481,15 +55481,15 @@ tail:
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
 	KMOVQ       BX, K1
-	VMOVDQU16.Z (CX), K1, Y3
-	VPMOVZXWD   Y3, Z3
-	VCVTDQ2PS   Z3, Z3
-	VPSRLD      $0x10, Z3, Z4
-	VPANDD      Z0, Z4, Z4
-	VPADDD      Z1, Z3, Z3
-	VPADDD      Z4, Z3, Z3
-	VPERMW      Z3, Z2, Z3
-	VMOVDQU16   Y3, K1, (AX)
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVZXWD   Y0, Z0
+	VCVTDQ2PS   Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VPANDD      Z3, Z1, Z1
+	VPADDD      Z4, Z0, Z0
+	VPADDD      Z1, Z0, Z0
+	VPERMW      Z0, Z5, Z0
+	VMOVDQU16   Y0, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -56078,24 +56078,24 @@ main:
 	VPCMPD           $0x04, Z12, Z7, K1
 	VPORD            Z0, Z11, K1, Z11
 	VPSRLD           $0x10, Z8, Z7
-	VPANDD           Z4, Z7, Z7
-	VPADDD           Z5, Z8, Z8
+	VPANDD           Z1, Z7, Z7
+	VPADDD           Z2, Z8, Z8
 	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z9, Z7
-	VPANDD           Z4, Z7, Z7
-	VPADDD           Z5, Z9, Z9
+	VPANDD           Z1, Z7, Z7
+	VPADDD           Z2, Z9, Z9
 	VPADDD           Z7, Z9, Z9
 	VPSRLD           $0x10, Z10, Z7
-	VPANDD           Z4, Z7, Z7
-	VPADDD           Z5, Z10, Z10
+	VPANDD           Z1, Z7, Z7
+	VPADDD           Z2, Z10, Z10
 	VPADDD           Z7, Z10, Z10
 	VPSRLD           $0x10, Z11, Z7
-	VPANDD           Z4, Z7, Z7
-	VPADDD           Z5, Z11, Z11
+	VPANDD           Z1, Z7, Z7
+	VPADDD           Z2, Z11, Z11
 	VPADDD           Z7, Z11, Z11
-	VPERMT2W         Z9, Z6, Z8
+	VPERMT2W         Z9, Z3, Z8
 	VMOVDQU64        Z8, (AX)
-	VPERMT2W         Z11, Z6, Z10
+	VPERMT2W         Z11, Z3, Z10
 	VMOVDQU64        Z10, 64(AX)
 	ADDQ             $0x00000100, CX
 	ADDQ             $0x00000080, AX
@@ -56105,17 +56105,17 @@ main:
 single:
 	CMPQ             DX, $0x00000010
 	JB               tail
-	VMOVDQU64        (CX), Z4
-	VCVTDQ2PS.RZ_SAE Z4, Z5
-	VCVTTPS2DQ       Z5, Z6
-	VPCMPD           $0x04, Z6, Z4, K1
-	VPORD            Z0, Z5, K1, Z5
-	VPSRLD           $0x10, Z5, Z4
-	VPANDD           Z1, Z4, Z4
-	VPADDD           Z2, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPERMW           Z5, Z3, Z5
-	VMOVDQU64        Y5, (AX)
+	VMOVDQU64        (CX), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2DQ       Z2, Z3
+	VPCMPD           $0x04, Z3, Z1, K1
+	VPORD            Z0, Z2, K1, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z4, Z1, Z1
+	VPADDD           Z5, Z2, Z2
+	VPADDD           Z1, Z2, Z2
+	VPERMW           Z2, Z6, Z2
+	VMOVDQU64        Y2, (AX)
 	ADDQ             $0x00000040, CX
 	ADDQ             $0x00000020, AX
 	SUBQ             $0x00000010, DX
@@ -56127,17 +56127,17 @@ tail:
 	MOVQ             $-1, BX
 	BZHIQ            DX, BX, BX
 	KMOVQ            BX, K1
-	VMOVDQU32.Z      (CX), K1, Z4
-	VCVTDQ2PS.RZ_SAE Z4, Z5
-	VCVTTPS2DQ       Z5, Z6
-	VPCMPD           $0x04, Z6, Z4, K2
-	VPORD            Z0, Z5, K2, Z5
-	VPSRLD           $0x10, Z5, Z0
-	VPANDD           Z1, Z0, Z0
-	VPADDD           Z2, Z5, Z5
-	VPADDD           Z0, Z5, Z5
-	VPERMW           Z5, Z3, Z5
-	VMOVDQU16        Y5, K1, (AX)
+	VMOVDQU32.Z      (CX), K1, Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2DQ       Z2, Z3
+	VPCMPD           $0x04, Z3, Z1, K2
+	VPORD            Z0, Z2, K2, Z2
+	VPSRLD           $0x10, Z2, Z0
+	VPANDD           Z4, Z0, Z0
+	VPADDD           Z5, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPERMW           Z2, Z6, Z2
+	VMOVDQU16        Y2, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -56186,24 +56186,24 @@ main:
 	VPCMPD            $0x04, Z12, Z7, K1
 	VPORD             Z0, Z11, K1, Z11
 	VPSRLD            $0x10, Z8, Z7
-	VPANDD            Z4, Z7, Z7
-	VPADDD            Z5, Z8, Z8
+	VPANDD            Z1, Z7, Z7
+	VPADDD            Z2, Z8, Z8
 	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z9, Z7
-	VPANDD            Z4, Z7, Z7
-	VPADDD            Z5, Z9, Z9
+	VPANDD            Z1, Z7, Z7
+	VPADDD            Z2, Z9, Z9
 	VPADDD            Z7, Z9, Z9
 	VPSRLD            $0x10, Z10, Z7
-	VPANDD            Z4, Z7, Z7
-	VPADDD            Z5, Z10, Z10
+	VPANDD            Z1, Z7, Z7
+	VPADDD            Z2, Z10, Z10
 	VPADDD            Z7, Z10, Z10
 	VPSRLD            $0x10, Z11, Z7
-	VPANDD            Z4, Z7, Z7
-	VPADDD            Z5, Z11, Z11
+	VPANDD            Z1, Z7, Z7
+	VPADDD            Z2, Z11, Z11
 	VPADDD            Z7, Z11, Z11
-	VPERMT2W          Z9, Z6, Z8
+	VPERMT2W          Z9, Z3, Z8
 	VMOVDQU64         Z8, (AX)
-	VPERMT2W          Z11, Z6, Z10
+	VPERMT2W          Z11, Z3, Z10
 	VMOVDQU64         Z10, 64(AX)
 	ADDQ              $0x00000100, CX
 	ADDQ              $0x00000080, AX
@@ -56213,17 +56213,17 @@ main:
 single:
 	CMPQ              DX, $0x00000010
 	JB                tail
-	VMOVDQU64         (CX), Z4
-	VCVTUDQ2PS.RZ_SAE Z4, Z5
-	VCVTTPS2UDQ       Z5, Z6
-	VPCMPD            $0x04, Z6, Z4, K1
-	VPORD             Z0, Z5, K1, Z5
-	VPSRLD            $0x10, Z5, Z4
-	VPANDD            Z1, Z4, Z4
-	VPADDD            Z2, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPERMW            Z5, Z3, Z5
-	VMOVDQU64         Y5, (AX)
+	VMOVDQU64         (CX), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2UDQ       Z2, Z3
+	VPCMPD            $0x04, Z3, Z1, K1
+	VPORD             Z0, Z2, K1, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z4, Z1, Z1
+	VPADDD            Z5, Z2, Z2
+	VPADDD            Z1, Z2, Z2
+	VPERMW            Z2, Z6, Z2
+	VMOVDQU64         Y2, (AX)
 	ADDQ              $0x00000040, CX
 	ADDQ              $0x00000020, AX
 	SUBQ              $0x00000010, DX
@@ -56235,17 +56235,17 @@ tail:
 	MOVQ              $-1, BX
 	BZHIQ             DX, BX, BX
 	KMOVQ             BX, K1
-	VMOVDQU32.Z       (CX), K1, Z4
-	VCVTUDQ2PS.RZ_SAE Z4, Z5
-	VCVTTPS2UDQ       Z5, Z6
-	VPCMPD            $0x04, Z6, Z4, K2
-	VPORD             Z0, Z5, K2, Z5
-	VPSRLD            $0x10, Z5, Z0
-	VPANDD            Z1, Z0, Z0
-	VPADDD            Z2, Z5, Z5
-	VPADDD            Z0, Z5, Z5
-	VPERMW            Z5, Z3, Z5
-	VMOVDQU16         Y5, K1, (AX)
+	VMOVDQU32.Z       (CX), K1, Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2UDQ       Z2, Z3
+	VPCMPD            $0x04, Z3, Z1, K2
+	VPORD             Z0, Z2, K2, Z2
+	VPSRLD            $0x10, Z2, Z0
+	VPANDD            Z4, Z0, Z0
+	VPADDD            Z5, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPERMW            Z2, Z6, Z2
+	VMOVDQU16         Y2, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -56951,10 +56951,10 @@ TEXT ·fusedF16ToI4AVX2(SB), NOSPLIT, $0-24
 	MOVL         $0x0000000f, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
-	MOVL         $0x0000000f, BX
+	MOVL         $0x10011001, BX
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Y1
-	MOVL         $0x10011001, BX
+	MOVL         $0x0000000f, BX
 	VMOVD        BX, X2
 	VPBROADCASTD X2, Y2
 
@@ -56966,17 +56966,17 @@ main:
 	VCVTPH2PS    32(CX), Y5
 	VCVTPH2PS    48(CX), Y6
 	VCVTTPS2DQ   Y3, Y3
-	VPAND        Y1, Y3, Y3
+	VPAND        Y0, Y3, Y3
 	VCVTTPS2DQ   Y4, Y4
-	VPAND        Y1, Y4, Y4
+	VPAND        Y0, Y4, Y4
 	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y1, Y5, Y5
+	VPAND        Y0, Y5, Y5
 	VCVTTPS2DQ   Y6, Y6
-	VPAND        Y1, Y6, Y6
+	VPAND        Y0, Y6, Y6
 	VPACKUSDW    Y4, Y3, Y3
 	VPACKUSDW    Y6, Y5, Y4
 	VPACKUSWB    Y4, Y3, Y3
-	VPMADDUBSW   Y2, Y3, Y3
+	VPMADDUBSW   Y1, Y3, Y3
 	VPSHUFB      fused_units_4<>+0(SB), Y3, Y3
 	VEXTRACTI128 $0x01, Y3, X4
 	VPOR         X4, X3, X3
@@ -56989,17 +56989,17 @@ main:
 single:
 	CMPQ         DX, $0x00000004
 	JB           tail
-	VCVTPH2PS    (CX), Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, (AX)
+	VCVTPH2PS    (CX), Y0
+	VCVTTPS2DQ   Y0, Y0
+	VPAND        Y2, Y0, Y0
+	VPSRLQ       $0x1c, Y0, Y1
+	VPAND        splat32_0000000f<>+0(SB), Y0, Y0
+	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPSHUFB      packqb<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPOR         X1, X0, X0
+	VMOVD        X0, (AX)
 	ADDQ         $0x00000010, CX
 	ADDQ         $0x00000004, AX
 	SUBQ         $0x00000004, DX
@@ -57028,10 +57028,10 @@ TEXT ·fusedF16ToU4AVX2(SB), NOSPLIT, $0-24
 	MOVL         $0x0000000f, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
-	MOVL         $0x0000000f, BX
+	MOVL         $0x10011001, BX
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Y1
-	MOVL         $0x10011001, BX
+	MOVL         $0x0000000f, BX
 	VMOVD        BX, X2
 	VPBROADCASTD X2, Y2
 
@@ -57043,17 +57043,17 @@ main:
 	VCVTPH2PS    32(CX), Y5
 	VCVTPH2PS    48(CX), Y6
 	VCVTTPS2DQ   Y3, Y3
-	VPAND        Y1, Y3, Y3
+	VPAND        Y0, Y3, Y3
 	VCVTTPS2DQ   Y4, Y4
-	VPAND        Y1, Y4, Y4
+	VPAND        Y0, Y4, Y4
 	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y1, Y5, Y5
+	VPAND        Y0, Y5, Y5
 	VCVTTPS2DQ   Y6, Y6
-	VPAND        Y1, Y6, Y6
+	VPAND        Y0, Y6, Y6
 	VPACKUSDW    Y4, Y3, Y3
 	VPACKUSDW    Y6, Y5, Y4
 	VPACKUSWB    Y4, Y3, Y3
-	VPMADDUBSW   Y2, Y3, Y3
+	VPMADDUBSW   Y1, Y3, Y3
 	VPSHUFB      fused_units_4<>+0(SB), Y3, Y3
 	VEXTRACTI128 $0x01, Y3, X4
 	VPOR         X4, X3, X3
@@ -57066,17 +57066,17 @@ main:
 single:
 	CMPQ         DX, $0x00000004
 	JB           tail
-	VCVTPH2PS    (CX), Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, (AX)
+	VCVTPH2PS    (CX), Y0
+	VCVTTPS2DQ   Y0, Y0
+	VPAND        Y2, Y0, Y0
+	VPSRLQ       $0x1c, Y0, Y1
+	VPAND        splat32_0000000f<>+0(SB), Y0, Y0
+	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPSHUFB      packqb<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPOR         X1, X0, X0
+	VMOVD        X0, (AX)
 	ADDQ         $0x00000010, CX
 	ADDQ         $0x00000004, AX
 	SUBQ         $0x00000004, DX
@@ -57095,15 +57095,15 @@ TEXT ·fusedF16ToI2AVX2(SB), NOSPLIT, $0-24
 	MOVL         $0x00000003, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
-	MOVL         $0x00000003, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
 	MOVL         $0x04010401, BX
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Y1
 	MOVL         $0x00100001, BX
 	VMOVD        BX, X2
 	VPBROADCASTD X2, Y2
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
 
 single:
 	CMPQ         DX, $0x00000008
@@ -57157,15 +57157,15 @@ TEXT ·fusedF16ToU2AVX2(SB), NOSPLIT, $0-24
 	MOVL         $0x00000003, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
-	MOVL         $0x00000003, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
 	MOVL         $0x04010401, BX
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Y1
 	MOVL         $0x00100001, BX
 	VMOVD        BX, X2
 	VPBROADCASTD X2, Y2
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
 
 single:
 	CMPQ         DX, $0x00000008
@@ -57801,10 +57801,10 @@ TEXT ·fusedBF16ToI4AVX2(SB), NOSPLIT, $0-24
 	MOVL         $0x0000000f, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
-	MOVL         $0x0000000f, BX
+	MOVL         $0x10011001, BX
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Y1
-	MOVL         $0x10011001, BX
+	MOVL         $0x0000000f, BX
 	VMOVD        BX, X2
 	VPBROADCASTD X2, Y2
 
@@ -57820,17 +57820,17 @@ main:
 	VPMOVZXWD    48(CX), Y6
 	VPSLLD       $0x10, Y6, Y6
 	VCVTTPS2DQ   Y3, Y3
-	VPAND        Y1, Y3, Y3
+	VPAND        Y0, Y3, Y3
 	VCVTTPS2DQ   Y4, Y4
-	VPAND        Y1, Y4, Y4
+	VPAND        Y0, Y4, Y4
 	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y1, Y5, Y5
+	VPAND        Y0, Y5, Y5
 	VCVTTPS2DQ   Y6, Y6
-	VPAND        Y1, Y6, Y6
+	VPAND        Y0, Y6, Y6
 	VPACKUSDW    Y4, Y3, Y3
 	VPACKUSDW    Y6, Y5, Y4
 	VPACKUSWB    Y4, Y3, Y3
-	VPMADDUBSW   Y2, Y3, Y3
+	VPMADDUBSW   Y1, Y3, Y3
 	VPSHUFB      fused_units_4<>+0(SB), Y3, Y3
 	VEXTRACTI128 $0x01, Y3, X4
 	VPOR         X4, X3, X3
@@ -57843,18 +57843,18 @@ main:
 single:
 	CMPQ         DX, $0x00000004
 	JB           tail
-	VPMOVZXWD    (CX), Y1
-	VPSLLD       $0x10, Y1, Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, (AX)
+	VPMOVZXWD    (CX), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VCVTTPS2DQ   Y0, Y0
+	VPAND        Y2, Y0, Y0
+	VPSRLQ       $0x1c, Y0, Y1
+	VPAND        splat32_0000000f<>+0(SB), Y0, Y0
+	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPSHUFB      packqb<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPOR         X1, X0, X0
+	VMOVD        X0, (AX)
 	ADDQ         $0x00000010, CX
 	ADDQ         $0x00000004, AX
 	SUBQ         $0x00000004, DX
@@ -57873,10 +57873,10 @@ TEXT ·fusedBF16ToU4AVX2(SB), NOSPLIT, $0-24
 	MOVL         $0x0000000f, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
-	MOVL         $0x0000000f, BX
+	MOVL         $0x10011001, BX
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Y1
-	MOVL         $0x10011001, BX
+	MOVL         $0x0000000f, BX
 	VMOVD        BX, X2
 	VPBROADCASTD X2, Y2
 
@@ -57892,17 +57892,17 @@ main:
 	VPMOVZXWD    48(CX), Y6
 	VPSLLD       $0x10, Y6, Y6
 	VCVTTPS2DQ   Y3, Y3
-	VPAND        Y1, Y3, Y3
+	VPAND        Y0, Y3, Y3
 	VCVTTPS2DQ   Y4, Y4
-	VPAND        Y1, Y4, Y4
+	VPAND        Y0, Y4, Y4
 	VCVTTPS2DQ   Y5, Y5
-	VPAND        Y1, Y5, Y5
+	VPAND        Y0, Y5, Y5
 	VCVTTPS2DQ   Y6, Y6
-	VPAND        Y1, Y6, Y6
+	VPAND        Y0, Y6, Y6
 	VPACKUSDW    Y4, Y3, Y3
 	VPACKUSDW    Y6, Y5, Y4
 	VPACKUSWB    Y4, Y3, Y3
-	VPMADDUBSW   Y2, Y3, Y3
+	VPMADDUBSW   Y1, Y3, Y3
 	VPSHUFB      fused_units_4<>+0(SB), Y3, Y3
 	VEXTRACTI128 $0x01, Y3, X4
 	VPOR         X4, X3, X3
@@ -57915,18 +57915,18 @@ main:
 single:
 	CMPQ         DX, $0x00000004
 	JB           tail
-	VPMOVZXWD    (CX), Y1
-	VPSLLD       $0x10, Y1, Y1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y0, Y1, Y1
-	VPSRLQ       $0x1c, Y1, Y2
-	VPAND        splat32_0000000f<>+0(SB), Y1, Y1
-	VPAND        splat32_000000f0<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPSHUFB      packqb<>+0(SB), Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPOR         X2, X1, X1
-	VMOVD        X1, (AX)
+	VPMOVZXWD    (CX), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VCVTTPS2DQ   Y0, Y0
+	VPAND        Y2, Y0, Y0
+	VPSRLQ       $0x1c, Y0, Y1
+	VPAND        splat32_0000000f<>+0(SB), Y0, Y0
+	VPAND        splat32_000000f0<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPSHUFB      packqb<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPOR         X1, X0, X0
+	VMOVD        X0, (AX)
 	ADDQ         $0x00000010, CX
 	ADDQ         $0x00000004, AX
 	SUBQ         $0x00000004, DX
@@ -57945,15 +57945,15 @@ TEXT ·fusedBF16ToI2AVX2(SB), NOSPLIT, $0-24
 	MOVL         $0x00000003, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
-	MOVL         $0x00000003, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
 	MOVL         $0x04010401, BX
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Y1
 	MOVL         $0x00100001, BX
 	VMOVD        BX, X2
 	VPBROADCASTD X2, Y2
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
 
 single:
 	CMPQ         DX, $0x00000008
@@ -58001,15 +58001,15 @@ TEXT ·fusedBF16ToU2AVX2(SB), NOSPLIT, $0-24
 	MOVL         $0x00000003, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
-	MOVL         $0x00000003, BX
-	VMOVD        BX, X0
-	VPBROADCASTD X0, Y0
 	MOVL         $0x04010401, BX
 	VMOVD        BX, X1
 	VPBROADCASTD X1, Y1
 	MOVL         $0x00100001, BX
 	VMOVD        BX, X2
 	VPBROADCASTD X2, Y2
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
 
 single:
 	CMPQ         DX, $0x00000008
@@ -59566,5 +59566,375 @@ single:
 	JMP       single
 
 tail:
+	VZEROUPPER
+	RET
+
+// func fusedI16ToBF16AVX512BF16(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, AVX512_BF16, BMI2
+TEXT ·fusedI16ToBF16AVX512BF16(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VPMOVSXWD (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VPMOVSXWD 32(CX), Z1
+	VCVTDQ2PS Z1, Z1
+	VPMOVSXWD 64(CX), Z2
+	VCVTDQ2PS Z2, Z2
+	VPMOVSXWD 96(CX), Z3
+	VCVTDQ2PS Z3, Z3
+
+	// VCVTNE2PS2BF16 Z0, Z1, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x77
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU64 Z0, (AX)
+
+	// VCVTNE2PS2BF16 Z2, Z3, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x67
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc2
+	VMOVDQU64 Z0, 64(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVSXWD (CX), Z0
+	VCVTDQ2PS Z0, Z0
+
+	// VCVTNE2PS2BF16 Z0, Z0, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x7f
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVSXWD   Y0, Z0
+	VCVTDQ2PS   Z0, Z0
+
+	// VCVTNE2PS2BF16 Z0, Z0, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x7f
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU16 Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedU16ToBF16AVX512BF16(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, AVX512_BF16, BMI2
+TEXT ·fusedU16ToBF16AVX512BF16(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ      DX, $0x00000040
+	JB        single
+	VPMOVZXWD (CX), Z0
+	VCVTDQ2PS Z0, Z0
+	VPMOVZXWD 32(CX), Z1
+	VCVTDQ2PS Z1, Z1
+	VPMOVZXWD 64(CX), Z2
+	VCVTDQ2PS Z2, Z2
+	VPMOVZXWD 96(CX), Z3
+	VCVTDQ2PS Z3, Z3
+
+	// VCVTNE2PS2BF16 Z0, Z1, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x77
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU64 Z0, (AX)
+
+	// VCVTNE2PS2BF16 Z2, Z3, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x67
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc2
+	VMOVDQU64 Z0, 64(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ      DX, $0x00000010
+	JB        tail
+	VPMOVZXWD (CX), Z0
+	VCVTDQ2PS Z0, Z0
+
+	// VCVTNE2PS2BF16 Z0, Z0, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x7f
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y0
+	VPMOVZXWD   Y0, Z0
+	VCVTDQ2PS   Z0, Z0
+
+	// VCVTNE2PS2BF16 Z0, Z0, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x7f
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU16 Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedI32ToBF16AVX512BF16(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, AVX512_BF16, BMI2
+TEXT ·fusedI32ToBF16AVX512BF16(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ             DX, $0x00000040
+	JB               single
+	VMOVDQU64        (CX), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2DQ       Z2, Z3
+	VPCMPD           $0x04, Z3, Z1, K1
+	VPORD            Z0, Z2, K1, Z2
+	VMOVDQU64        64(CX), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z3
+	VCVTTPS2DQ       Z3, Z4
+	VPCMPD           $0x04, Z4, Z1, K1
+	VPORD            Z0, Z3, K1, Z3
+	VMOVDQU64        128(CX), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z4
+	VCVTTPS2DQ       Z4, Z5
+	VPCMPD           $0x04, Z5, Z1, K1
+	VPORD            Z0, Z4, K1, Z4
+	VMOVDQU64        192(CX), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z5
+	VCVTTPS2DQ       Z5, Z6
+	VPCMPD           $0x04, Z6, Z1, K1
+	VPORD            Z0, Z5, K1, Z5
+
+	// VCVTNE2PS2BF16 Z2, Z3, Z1
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x67
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xca
+	VMOVDQU64 Z1, (AX)
+
+	// VCVTNE2PS2BF16 Z4, Z5, Z1
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x57
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xcc
+	VMOVDQU64 Z1, 64(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ             DX, $0x00000010
+	JB               tail
+	VMOVDQU64        (CX), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2DQ       Z2, Z3
+	VPCMPD           $0x04, Z3, Z1, K1
+	VPORD            Z0, Z2, K1, Z2
+
+	// VCVTNE2PS2BF16 Z2, Z2, Z1
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x6f
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xca
+	VMOVDQU64 Y1, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ            DX, DX
+	JZ               done
+	MOVQ             $-1, BX
+	BZHIQ            DX, BX, BX
+	KMOVQ            BX, K1
+	VMOVDQU32.Z      (CX), K1, Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2DQ       Z2, Z3
+	VPCMPD           $0x04, Z3, Z1, K2
+	VPORD            Z0, Z2, K2, Z2
+
+	// VCVTNE2PS2BF16 Z2, Z2, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x6f
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc2
+	VMOVDQU16 Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedU32ToBF16AVX512BF16(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, AVX512_BF16, BMI2
+TEXT ·fusedU32ToBF16AVX512BF16(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ              DX, $0x00000040
+	JB                single
+	VMOVDQU64         (CX), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2UDQ       Z2, Z3
+	VPCMPD            $0x04, Z3, Z1, K1
+	VPORD             Z0, Z2, K1, Z2
+	VMOVDQU64         64(CX), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z3
+	VCVTTPS2UDQ       Z3, Z4
+	VPCMPD            $0x04, Z4, Z1, K1
+	VPORD             Z0, Z3, K1, Z3
+	VMOVDQU64         128(CX), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z4
+	VCVTTPS2UDQ       Z4, Z5
+	VPCMPD            $0x04, Z5, Z1, K1
+	VPORD             Z0, Z4, K1, Z4
+	VMOVDQU64         192(CX), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z5
+	VCVTTPS2UDQ       Z5, Z6
+	VPCMPD            $0x04, Z6, Z1, K1
+	VPORD             Z0, Z5, K1, Z5
+
+	// VCVTNE2PS2BF16 Z2, Z3, Z1
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x67
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xca
+	VMOVDQU64 Z1, (AX)
+
+	// VCVTNE2PS2BF16 Z4, Z5, Z1
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x57
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xcc
+	VMOVDQU64 Z1, 64(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ              DX, $0x00000010
+	JB                tail
+	VMOVDQU64         (CX), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2UDQ       Z2, Z3
+	VPCMPD            $0x04, Z3, Z1, K1
+	VPORD             Z0, Z2, K1, Z2
+
+	// VCVTNE2PS2BF16 Z2, Z2, Z1
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x6f
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xca
+	VMOVDQU64 Y1, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ             DX, DX
+	JZ                done
+	MOVQ              $-1, BX
+	BZHIQ             DX, BX, BX
+	KMOVQ             BX, K1
+	VMOVDQU32.Z       (CX), K1, Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z2
+	VCVTTPS2UDQ       Z2, Z3
+	VPCMPD            $0x04, Z3, Z1, K2
+	VPORD             Z0, Z2, K2, Z2
+
+	// VCVTNE2PS2BF16 Z2, Z2, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x6f
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc2
+	VMOVDQU16 Y0, K1, (AX)
+
+done:
 	VZEROUPPER
 	RET

@@ -2881,3 +2881,23 @@ func fusedI64ToF16AVX2(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedU64ToF16AVX2(dst *byte, src *byte, n int)
+
+// fusedI16ToBF16AVX512BF16 converts n groups of 1 INT16 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {I16, BF16}).
+//
+//go:noescape
+func fusedI16ToBF16AVX512BF16(dst *byte, src *byte, n int)
+
+// fusedU16ToBF16AVX512BF16 converts n groups of 1 UINT16 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {U16, BF16}).
+//
+//go:noescape
+func fusedU16ToBF16AVX512BF16(dst *byte, src *byte, n int)
+
+// fusedI32ToBF16AVX512BF16 converts n groups of 1 INT32 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {I32, BF16}).
+//
+//go:noescape
+func fusedI32ToBF16AVX512BF16(dst *byte, src *byte, n int)
+
+// fusedU32ToBF16AVX512BF16 converts n groups of 1 UINT32 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {U32, BF16}).
+//
+//go:noescape
+func fusedU32ToBF16AVX512BF16(dst *byte, src *byte, n int)

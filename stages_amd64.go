@@ -3253,6 +3253,12 @@ func init() {
 	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VBMI && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
 		registerStage("avx512", BFloat16, Float4E2M1, stageFusedBF16ToF4AVX512)
 	}
+	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BF16 && cpu.X86.HasBMI2 {
+		registerStage("avx512", Int16, BFloat16, stageFusedI16ToBF16AVX512BF16)
+		registerStage("avx512", Uint16, BFloat16, stageFusedU16ToBF16AVX512BF16)
+		registerStage("avx512", Int32, BFloat16, stageFusedI32ToBF16AVX512BF16)
+		registerStage("avx512", Uint32, BFloat16, stageFusedU32ToBF16AVX512BF16)
+	}
 }
 
 // stageFusedF16ToI8AVX512 converts FLOAT16 → INT8 in one pass: the entry {F16, I8} of gen/amd64's
@@ -4558,6 +4564,42 @@ func stageFusedU64ToF16AVX2(dst, src []byte, n int) {
 		fusedU64ToF16AVX2(&d[0], &s[0], 8)
 		copy(dst[Float16.Size(1*q):], d[:Float16.Size(r)])
 	}
+}
+
+// stageFusedI16ToBF16AVX512BF16 converts INT16 → BFLOAT16 in one pass: the entry {I16, BF16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedI16ToBF16AVX512BF16(dst, src []byte, n int) {
+	src, dst = src[:Int16.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedI16ToBF16AVX512BF16(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedU16ToBF16AVX512BF16 converts UINT16 → BFLOAT16 in one pass: the entry {U16, BF16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedU16ToBF16AVX512BF16(dst, src []byte, n int) {
+	src, dst = src[:Uint16.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedU16ToBF16AVX512BF16(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedI32ToBF16AVX512BF16 converts INT32 → BFLOAT16 in one pass: the entry {I32, BF16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedI32ToBF16AVX512BF16(dst, src []byte, n int) {
+	src, dst = src[:Int32.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedI32ToBF16AVX512BF16(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedU32ToBF16AVX512BF16 converts UINT32 → BFLOAT16 in one pass: the entry {U32, BF16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedU32ToBF16AVX512BF16(dst, src []byte, n int) {
+	src, dst = src[:Uint32.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedU32ToBF16AVX512BF16(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
 // The one-pass AVX2 stages of the 8-bit float sources (gen/amd64/widen8.go,

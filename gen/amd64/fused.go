@@ -157,28 +157,38 @@ type fusedStage struct {
 	from fusedSrc
 	to   fusedDst
 	isa  ISA
+	// hwBF16: the BFLOAT16 target rounds by VCVTNE2PS2BF16 (AVX512_BF16),
+	// a second stage of the pair registered where the CPU has it (see
+	// narrowBF16HW).
+	hwBF16 bool
 }
 
-// fusedStages derives the stages: every pair of the table on AVX-512, and
-// on AVX2 (whose tier has the same two-step plans) the pairs whose source
-// and target both have an AVX2 form, except FLOAT4E2M1 to INT32: AVX2's
-// VPERMD has 8 entries, so its FLOAT4E2M1 rows are the 16-bit targets'
-// byte tables only (f4BytesAVX2), and FLOAT → FLOAT4E2M1 exists there in
-// 16-bit lanes only (f4Codes16).
+// fusedStages derives the stages: every pair of the table on AVX-512 (and
+// its BFLOAT16 targets a second time with VCVTNE2PS2BF16, last, so that
+// their registration comes after the first's and replaces it where the
+// CPU has AVX512_BF16), and on AVX2 (whose tier has the same two-step
+// plans) the pairs whose source and target both have an AVX2 form, except
+// FLOAT4E2M1 to INT32: AVX2's VPERMD has 8 entries, so its FLOAT4E2M1
+// rows are the 16-bit targets' byte tables only (f4BytesAVX2), and FLOAT →
+// FLOAT4E2M1 exists there in 16-bit lanes only (f4Codes16).
 func fusedStages() []fusedStage {
-	var st []fusedStage
+	var st, hw []fusedStage
 	for _, isa := range []ISA{AVX512, AVX2} {
 		for _, row := range fusedTable {
 			for _, to := range row.to {
-				s := fusedStage{row.from, to, isa}
+				s := fusedStage{from: row.from, to: to, isa: isa}
 				if isa == AVX2 && !(row.from.avx2 && to.avx2 && (row.from.short != fsF4.short || s.wordTable())) {
 					continue
 				}
 				st = append(st, s)
+				if isa == AVX512 && to.short == fdBF.short && !s.wordTable() {
+					s.hwBF16 = true
+					hw = append(hw, s)
+				}
 			}
 		}
 	}
-	return st
+	return append(st, hw...)
 }
 
 // group is the number of elements the stage treats as one (see above).
@@ -199,7 +209,13 @@ func (st fusedStage) dstBytes() int { return st.group() * st.to.bits / 8 }
 // the same suffix.
 func (st fusedStage) Name() string    { return "fused" + st.suffix() }
 func (st fusedStage) Wrapper() string { return "stageFused" + st.suffix() }
-func (st fusedStage) suffix() string  { return st.from.short + "To" + st.to.short + st.isa.String() }
+func (st fusedStage) suffix() string {
+	s := st.from.short + "To" + st.to.short + st.isa.String()
+	if st.hwBF16 {
+		s += "BF16"
+	}
+	return s
+}
 
 // mask returns the tail mask of a side of st with the given element bits:
 // the lanes of that side's elements if they are bytes or wider, else whole
@@ -253,17 +269,22 @@ func fusedFuncs(a *Asm) {
 			continue
 		}
 		widen := st.from.widen(a)
-		narrow := st.to.narrow(a, st.from, st.to)
-		var block func(xs []VecVirtual, s *Step)
-		if st.to.block != nil {
-			block = st.to.block(a, st.from, st.to) // nil if none in this family
+		narrow := st.to.narrow
+		blockOf := st.to.block
+		if st.hwBF16 {
+			narrow, blockOf = narrowBF16HW, blockBF16HW
 		}
+		var block func(xs []VecVirtual, s *Step)
+		if blockOf != nil {
+			block = blockOf(a, st.from, st.to) // nil if none in this family
+		}
+		narrowStep := narrow(a, st.from, st.to)
 		lanes := st.Lanes()
 		each := Each(lanes, func(s *Step) {
 			ks, _ := st.mask(s, st.from.bits)
 			x := widen(s, ks)
 			kd, _ := st.mask(s, st.to.bits)
-			narrow(x, s, kd)
+			narrowStep(x, s, kd)
 		})
 		a.Stream(Loop{SrcSize: st.srcBytes(), DstSize: st.dstBytes(), Lanes: st.vecGroups(), Unroll: 4 * lanes / st.vecGroups()}, dst, src, n, func(s *Step) {
 			if block == nil || s.Lanes%(4*lanes) != 0 {
@@ -1149,9 +1170,7 @@ func narrowF16(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Reg
 // rounds x in place; the high words are then gathered by VPERMW (or, two
 // vectors at a time, VPERMT2W) with the odd-word index, as f32ToBF16 does.
 func bf16Round(a *Asm, from fusedSrc) (round func(x VecVirtual), odd VecVirtual) {
-	if from.special {
-		panic("bf16Round: a source with NaN")
-	}
+	noNaN(from)
 	lsb, bias := a.Splat(1), a.Splat(0x7FFF)
 	if a.isa == AVX512 {
 		odd = a.ConstWords("oddwords", seq(1, 2, 1, 32))
@@ -1214,6 +1233,44 @@ func blockBF16(a *Asm, from fusedSrc, _ fusedDst) func(xs []VecVirtual, s *Step)
 	}
 }
 
+// noNaN stops the generator for a source with NaN (or ±Inf) in a
+// BFLOAT16 row, which bf16Round and VCVTNE2PS2BF16 would convert wrongly.
+func noNaN(from fusedSrc) {
+	if from.special {
+		panic("fused → BFLOAT16: a source with NaN: " + from.short)
+	}
+}
+
+// narrowBF16HW is narrowBF16 by VCVTNE2PS2BF16 (AVX512_BF16), and
+// blockBF16HW blockBF16, one instruction per two vectors where the integer
+// rounding takes four per vector and VPERMT2W gathers. It rounds to
+// nearest even whatever MXCSR says, as bf16Round does, but flushes
+// float32 subnormals and keeps NaN payloads: no source of a BFLOAT16 row
+// has either (the integers, exact or rounded to odd, are 0 or at least 1;
+// FLOAT4E2M1's smallest magnitude is 0.5), which bf16Round's check and
+// every tier's exhaustive tests hold to.
+func narrowBF16HW(a *Asm, from fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
+	a.Needs("AVX512_BF16")
+	noNaN(from)
+	return func(x VecVirtual, s *Step, k Register) {
+		y := a.Vec()
+		a.VCVTNE2PS2BF16(x, x, y) // x's in the low half
+		s.StoreLow(Half(y), 32, s.Dst, 16, k)
+	}
+}
+
+func blockBF16HW(a *Asm, from fusedSrc, _ fusedDst) func(xs []VecVirtual, s *Step) {
+	a.Needs("AVX512_BF16")
+	noNaN(from)
+	return func(xs []VecVirtual, s *Step) {
+		for i := 0; i < len(xs); i += 2 {
+			y := a.Vec()
+			a.VCVTNE2PS2BF16(xs[i], xs[i+1], y) // xs[i] in the low half
+			s.Store(y, s.Dst.Offset(32*i), 16, nil)
+		}
+	}
+}
+
 // vecGroups is the number of groups a vector step converts: a step of
 // the single loop, and what an AVX2 wrapper pads its rest to. AVX2 packs
 // 2-bit targets four vectors at a time only (blockCodes).
@@ -1243,27 +1300,31 @@ func fusedGlue(b *bytes.Buffer, used funcISA) error {
 	p("// extensions its function uses.\n\n")
 	p("func init() {\n")
 	for _, isa := range []ISA{AVX2, AVX512} {
-		var conds []string
-		byCond := map[string][]fusedStage{}
-		for _, st := range fusedStages() {
-			if st.isa != isa {
-				continue
+		// The hwBF16 stages' blocks come after every other, whose
+		// registration of the same pairs they replace.
+		for _, hw := range []bool{false, true} {
+			var conds []string
+			byCond := map[string][]fusedStage{}
+			for _, st := range fusedStages() {
+				if st.isa != isa || st.hwBF16 != hw {
+					continue
+				}
+				cond, err := extCond(append(slices.Clone(used[st.Name()]), familyBase[isa]))
+				if err != nil {
+					return fmt.Errorf("fused stage %s: %w", st.Name(), err)
+				}
+				if _, seen := byCond[cond]; !seen {
+					conds = append(conds, cond)
+				}
+				byCond[cond] = append(byCond[cond], st)
 			}
-			cond, err := extCond(append(slices.Clone(used[st.Name()]), familyBase[isa]))
-			if err != nil {
-				return fmt.Errorf("fused stage %s: %w", st.Name(), err)
+			for _, cond := range conds {
+				p("\tif %s {\n", cond)
+				for _, st := range byCond[cond] {
+					p("\t\tregisterStage(%q, %s, %s, %s)\n", tierNames[isa], st.from.goName, st.to.goName, st.Wrapper())
+				}
+				p("\t}\n")
 			}
-			if _, seen := byCond[cond]; !seen {
-				conds = append(conds, cond)
-			}
-			byCond[cond] = append(byCond[cond], st)
-		}
-		for _, cond := range conds {
-			p("\tif %s {\n", cond)
-			for _, st := range byCond[cond] {
-				p("\t\tregisterStage(%q, %s, %s, %s)\n", tierNames[isa], st.from.goName, st.to.goName, st.Wrapper())
-			}
-			p("\t}\n")
 		}
 	}
 	p("}\n\n")

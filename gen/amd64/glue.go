@@ -28,6 +28,7 @@ var cpuFlags = map[string]string{
 	"AVX512DQ":    "HasAVX512DQ",
 	"AVX512VBMI":  "HasAVX512VBMI",
 	"AVX512VBMI2": "HasAVX512VBMI2",
+	"AVX512_BF16": "HasAVX512BF16",
 	"BMI2":        "HasBMI2",
 	"F16C":        "HasF16C",
 }
