@@ -135,6 +135,82 @@ func (a *Asm) signF8(x, r VecVirtual, fnuz bool, eighty Op) {
 	a.Or(s, r, r)
 }
 
+// signPacker puts the signs of an AVX2 step of two or four vectors into its
+// codes after they are packed to bytes, as packDB2 and packDB4 pack them
+// (before their VPERMD): VPACKSSDW and VPACKSSWB of the float32 sources
+// keep each one's sign in bit 7 of its byte (signed saturation keeps the
+// sign), in the places VPACKUSDW and VPACKUSWB give its code; one VPAND and
+// one VPOR per step add them, where signF8 takes three instructions per
+// vector (five for the FNUZ types, whose zero codes keep no sign: a
+// VPCMPEQB and a VPANDN per step here). Codes and signs are packed in pairs
+// as they come, which keeps the register count of signF8's loop.
+type signPacker struct {
+	a *Asm
+	// unsigned: the sources are never negative; only the codes are packed.
+	unsigned bool
+	// mem, if not nil, addresses the i-th vector of 32-bit sources, whose
+	// sign bits are the float32 lanes' (FLOAT, INT32): the signs are
+	// packed from memory at the end instead of held in registers.
+	mem          func(i int) Mem
+	codes, signs []VecVirtual // packed pairs
+	r, x         VecVirtual   // the first of a pair, waiting
+}
+
+// add takes the codes r of the float32 lanes x; it returns r, which the
+// packing overwrites.
+func (p *signPacker) add(x, r VecVirtual) VecVirtual {
+	if p.r == nil {
+		p.r, p.x = r, x
+		return r
+	}
+	p.a.VPACKUSDW(r, p.r, p.r)
+	p.codes = append(p.codes, p.r)
+	if !p.unsigned && p.mem == nil {
+		p.a.VPACKSSDW(x, p.x, p.x)
+		p.signs = append(p.signs, p.x)
+	}
+	p.r, p.x = nil, nil
+	return r
+}
+
+// bytes returns the signed codes, in packDB2's or packDB4's order before
+// its VPERMD.
+func (p *signPacker) bytes(fnuz bool) VecVirtual {
+	a := p.a
+	if p.mem != nil {
+		for j := range p.codes {
+			sg := a.Vec()
+			a.VMOVDQU(p.mem(2*j), sg)
+			a.VPACKSSDW(p.mem(2*j+1), sg, sg)
+			p.signs = append(p.signs, sg)
+		}
+	}
+	c := p.codes[0]
+	if len(p.codes) == 2 {
+		a.VPACKUSWB(p.codes[1], c, c)
+	} else {
+		a.VPACKUSWB(c, c, c)
+	}
+	if p.unsigned {
+		return c
+	}
+	sg := p.signs[0]
+	if len(p.signs) == 2 {
+		a.VPACKSSWB(p.signs[1], sg, sg)
+	} else {
+		a.VPACKSSWB(sg, sg, sg)
+	}
+	if fnuz {
+		z := a.Vec()
+		a.Xor(z, z, z)
+		a.VPCMPEQB(c, z, z)
+		a.VPANDN(sg, z, sg) // sg &^ (c == 0)
+	}
+	a.And(a.Splat(0x80808080), sg, sg)
+	a.Or(sg, c, c)
+	return c
+}
+
 // pickGT sets the lanes of dst where x > y to v: an unsigned comparison on
 // AVX-512, a signed one on AVX2 (the kernels only compare values below
 // 2^31 with it). x must be a register.
@@ -250,6 +326,9 @@ func narrowToF8(a *Asm) {
 				load64 = oddF64Clear(a, 29)
 			}
 			eighty := a.Splat(0x80)
+			// UINT32 and UINT64 convert to float32 lanes that are never
+			// negative: no sign to add.
+			unsigned := from.name == "u32ToF8" || from.name == "u64ToF8"
 			order := a.packOrder()
 			var order2 VecVirtual
 			if from.size == 8 {
@@ -270,6 +349,17 @@ func narrowToF8(a *Asm) {
 				}
 				a.StreamNamed(name, Loop{SrcSize: from.size, DstSize: 1, Lanes: lanes, Unroll: unroll}, dst, src, n, func(s *Step) {
 					var rs []VecVirtual
+					// AVX2 steps of several vectors take the signs by packing
+					// the sources as the codes are packed (signPacker), not
+					// per vector; FLOAT and INT32 read them from memory
+					// again, which costs no register.
+					var signs *signPacker
+					if isa == AVX2 && s.Lanes > lanes {
+						signs = &signPacker{a: a, unsigned: unsigned}
+						if from.size == 4 {
+							signs.mem = func(i int) Mem { return s.Src.Offset(32 * i) }
+						}
+					}
 					for i := 0; i < s.Lanes; i += lanes {
 						p := s.Part(i, lanes)
 						x := a.Vec()
@@ -298,15 +388,23 @@ func narrowToF8(a *Asm) {
 						}
 						ab, r := a.narrowMag(c, x)
 						a.pickGT(ab, c.inf, c.nan, r)
-						a.signF8(x, r, fnuz, eighty)
+						switch {
+						case signs != nil:
+							r = signs.add(x, r)
+						case !unsigned:
+							a.signF8(x, r, fnuz, eighty)
+						}
 						rs = append(rs, r)
 					}
-					if len(rs) == 4 {
-						s.Store(a.packDB4(rs, order), s.Dst, 8, nil)
-						return
-					}
-					if len(rs) == 2 {
-						s.StoreLow(a.packDB2(rs, order2), 2*lanes, s.Dst, 8, nil)
+					if signs != nil {
+						b := signs.bytes(fnuz)
+						if len(rs) == 4 {
+							a.VPERMD(b, order, b)
+							s.Store(b, s.Dst, 8, nil)
+						} else {
+							a.VPERMD(b, order2, b)
+							s.StoreLow(b, 2*lanes, s.Dst, 8, nil)
+						}
 						return
 					}
 					s.StoreLow(a.packDB(rs[0]), lanes, s.Dst, 8, s.M(1, 0))
