@@ -55839,6 +55839,304 @@ done:
 	VZEROUPPER
 	RET
 
+// func fusedI64ToBF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·fusedI64ToBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z2
+	VMOVDQU64    oddwords<>+0(SB), Z3
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z5
+	VMOVDQU64    oddwords<>+0(SB), Z6
+
+main:
+	CMPQ             DX, $0x00000040
+	JB               single
+	VMOVDQU64        (CX), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y8
+	VCVTTPS2QQ       Y8, Z9
+	VPCMPQ           $0x04, Z9, Z7, K1
+	VPORD            Y0, Y8, K1, Y8
+	VMOVDQU64        64(CX), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y9
+	VCVTTPS2QQ       Y9, Z10
+	VPCMPQ           $0x04, Z10, Z7, K1
+	VPORD            Y0, Y9, K1, Y9
+	VINSERTF64X4     $0x01, Y9, Z8, Z7
+	VMOVDQU64        128(CX), Z9
+	VCVTQQ2PS.RZ_SAE Z9, Y8
+	VCVTTPS2QQ       Y8, Z10
+	VPCMPQ           $0x04, Z10, Z9, K1
+	VPORD            Y0, Y8, K1, Y8
+	VMOVDQU64        192(CX), Z9
+	VCVTQQ2PS.RZ_SAE Z9, Y10
+	VCVTTPS2QQ       Y10, Z11
+	VPCMPQ           $0x04, Z11, Z9, K1
+	VPORD            Y0, Y10, K1, Y10
+	VINSERTF64X4     $0x01, Y10, Z8, Z9
+	VMOVDQU64        256(CX), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y8
+	VCVTTPS2QQ       Y8, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y0, Y8, K1, Y8
+	VMOVDQU64        320(CX), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y11
+	VCVTTPS2QQ       Y11, Z12
+	VPCMPQ           $0x04, Z12, Z10, K1
+	VPORD            Y0, Y11, K1, Y11
+	VINSERTF64X4     $0x01, Y11, Z8, Z10
+	VMOVDQU64        384(CX), Z11
+	VCVTQQ2PS.RZ_SAE Z11, Y8
+	VCVTTPS2QQ       Y8, Z12
+	VPCMPQ           $0x04, Z12, Z11, K1
+	VPORD            Y0, Y8, K1, Y8
+	VMOVDQU64        448(CX), Z11
+	VCVTQQ2PS.RZ_SAE Z11, Y12
+	VCVTTPS2QQ       Y12, Z13
+	VPCMPQ           $0x04, Z13, Z11, K1
+	VPORD            Y0, Y12, K1, Y12
+	VINSERTF64X4     $0x01, Y12, Z8, Z11
+	VPSRLD           $0x10, Z7, Z12
+	VPANDD           Z1, Z12, Z12
+	VPADDD           Z2, Z7, Z7
+	VPADDD           Z12, Z7, Z7
+	VPSRLD           $0x10, Z9, Z12
+	VPANDD           Z1, Z12, Z12
+	VPADDD           Z2, Z9, Z9
+	VPADDD           Z12, Z9, Z9
+	VPSRLD           $0x10, Z10, Z12
+	VPANDD           Z1, Z12, Z12
+	VPADDD           Z2, Z10, Z10
+	VPADDD           Z12, Z10, Z10
+	VPSRLD           $0x10, Z11, Z12
+	VPANDD           Z1, Z12, Z12
+	VPADDD           Z2, Z11, Z11
+	VPADDD           Z12, Z11, Z11
+	VPERMT2W         Z9, Z3, Z7
+	VMOVDQU64        Z7, (AX)
+	VPERMT2W         Z11, Z3, Z10
+	VMOVDQU64        Z10, 64(AX)
+	ADDQ             $0x00000200, CX
+	ADDQ             $0x00000080, AX
+	SUBQ             $0x00000040, DX
+	JMP              main
+
+single:
+	CMPQ             DX, $0x00000010
+	JB               tail
+	VMOVDQU64        (CX), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y8
+	VCVTTPS2QQ       Y8, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y0, Y8, K1, Y8
+	VMOVDQU64        64(CX), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2QQ       Y2, Z3
+	VPCMPQ           $0x04, Z3, Z1, K1
+	VPORD            Y0, Y2, K1, Y2
+	VINSERTF64X4     $0x01, Y2, Z8, Z1
+	VPSRLD           $0x10, Z1, Z2
+	VPANDD           Z4, Z2, Z2
+	VPADDD           Z5, Z1, Z1
+	VPADDD           Z2, Z1, Z1
+	VPERMW           Z1, Z6, Z1
+	VMOVDQU64        Y1, (AX)
+	ADDQ             $0x00000080, CX
+	ADDQ             $0x00000020, AX
+	SUBQ             $0x00000010, DX
+	JMP              single
+
+tail:
+	TESTQ            DX, DX
+	JZ               done
+	MOVQ             DX, BX
+	MOVQ             $-1, SI
+	BZHIQ            BX, SI, SI
+	KMOVQ            SI, K1
+	VMOVDQU64.Z      (CX), K1, Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y8
+	VCVTTPS2QQ       Y8, Z2
+	VPCMPQ           $0x04, Z2, Z1, K2
+	VPORD            Y0, Y8, K2, Y8
+	MOVQ             $-1, BX
+	BZHIQ            DX, BX, BX
+	SHRQ             $0x08, BX
+	KMOVQ            BX, K2
+	VMOVDQU64.Z      64(CX), K2, Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2QQ       Y2, Z3
+	VPCMPQ           $0x04, Z3, Z1, K2
+	VPORD            Y0, Y2, K2, Y2
+	VINSERTF64X4     $0x01, Y2, Z8, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z4, Z1, Z1
+	VPADDD           Z5, Z0, Z0
+	VPADDD           Z1, Z0, Z0
+	VPERMW           Z0, Z6, Z0
+	VMOVDQU16        Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedU64ToBF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·fusedU64ToBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z2
+	VMOVDQU64    oddwords<>+0(SB), Z3
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z5
+	VMOVDQU64    oddwords<>+0(SB), Z6
+
+main:
+	CMPQ              DX, $0x00000040
+	JB                single
+	VMOVDQU64         (CX), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y8
+	VCVTTPS2UQQ       Y8, Z9
+	VPCMPQ            $0x04, Z9, Z7, K1
+	VPORD             Y0, Y8, K1, Y8
+	VMOVDQU64         64(CX), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y9
+	VCVTTPS2UQQ       Y9, Z10
+	VPCMPQ            $0x04, Z10, Z7, K1
+	VPORD             Y0, Y9, K1, Y9
+	VINSERTF64X4      $0x01, Y9, Z8, Z7
+	VMOVDQU64         128(CX), Z9
+	VCVTUQQ2PS.RZ_SAE Z9, Y8
+	VCVTTPS2UQQ       Y8, Z10
+	VPCMPQ            $0x04, Z10, Z9, K1
+	VPORD             Y0, Y8, K1, Y8
+	VMOVDQU64         192(CX), Z9
+	VCVTUQQ2PS.RZ_SAE Z9, Y10
+	VCVTTPS2UQQ       Y10, Z11
+	VPCMPQ            $0x04, Z11, Z9, K1
+	VPORD             Y0, Y10, K1, Y10
+	VINSERTF64X4      $0x01, Y10, Z8, Z9
+	VMOVDQU64         256(CX), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y8
+	VCVTTPS2UQQ       Y8, Z11
+	VPCMPQ            $0x04, Z11, Z10, K1
+	VPORD             Y0, Y8, K1, Y8
+	VMOVDQU64         320(CX), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y11
+	VCVTTPS2UQQ       Y11, Z12
+	VPCMPQ            $0x04, Z12, Z10, K1
+	VPORD             Y0, Y11, K1, Y11
+	VINSERTF64X4      $0x01, Y11, Z8, Z10
+	VMOVDQU64         384(CX), Z11
+	VCVTUQQ2PS.RZ_SAE Z11, Y8
+	VCVTTPS2UQQ       Y8, Z12
+	VPCMPQ            $0x04, Z12, Z11, K1
+	VPORD             Y0, Y8, K1, Y8
+	VMOVDQU64         448(CX), Z11
+	VCVTUQQ2PS.RZ_SAE Z11, Y12
+	VCVTTPS2UQQ       Y12, Z13
+	VPCMPQ            $0x04, Z13, Z11, K1
+	VPORD             Y0, Y12, K1, Y12
+	VINSERTF64X4      $0x01, Y12, Z8, Z11
+	VPSRLD            $0x10, Z7, Z12
+	VPANDD            Z1, Z12, Z12
+	VPADDD            Z2, Z7, Z7
+	VPADDD            Z12, Z7, Z7
+	VPSRLD            $0x10, Z9, Z12
+	VPANDD            Z1, Z12, Z12
+	VPADDD            Z2, Z9, Z9
+	VPADDD            Z12, Z9, Z9
+	VPSRLD            $0x10, Z10, Z12
+	VPANDD            Z1, Z12, Z12
+	VPADDD            Z2, Z10, Z10
+	VPADDD            Z12, Z10, Z10
+	VPSRLD            $0x10, Z11, Z12
+	VPANDD            Z1, Z12, Z12
+	VPADDD            Z2, Z11, Z11
+	VPADDD            Z12, Z11, Z11
+	VPERMT2W          Z9, Z3, Z7
+	VMOVDQU64         Z7, (AX)
+	VPERMT2W          Z11, Z3, Z10
+	VMOVDQU64         Z10, 64(AX)
+	ADDQ              $0x00000200, CX
+	ADDQ              $0x00000080, AX
+	SUBQ              $0x00000040, DX
+	JMP               main
+
+single:
+	CMPQ              DX, $0x00000010
+	JB                tail
+	VMOVDQU64         (CX), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y8
+	VCVTTPS2UQQ       Y8, Z2
+	VPCMPQ            $0x04, Z2, Z1, K1
+	VPORD             Y0, Y8, K1, Y8
+	VMOVDQU64         64(CX), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2UQQ       Y2, Z3
+	VPCMPQ            $0x04, Z3, Z1, K1
+	VPORD             Y0, Y2, K1, Y2
+	VINSERTF64X4      $0x01, Y2, Z8, Z1
+	VPSRLD            $0x10, Z1, Z2
+	VPANDD            Z4, Z2, Z2
+	VPADDD            Z5, Z1, Z1
+	VPADDD            Z2, Z1, Z1
+	VPERMW            Z1, Z6, Z1
+	VMOVDQU64         Y1, (AX)
+	ADDQ              $0x00000080, CX
+	ADDQ              $0x00000020, AX
+	SUBQ              $0x00000010, DX
+	JMP               single
+
+tail:
+	TESTQ             DX, DX
+	JZ                done
+	MOVQ              DX, BX
+	MOVQ              $-1, SI
+	BZHIQ             BX, SI, SI
+	KMOVQ             SI, K1
+	VMOVDQU64.Z       (CX), K1, Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y8
+	VCVTTPS2UQQ       Y8, Z2
+	VPCMPQ            $0x04, Z2, Z1, K2
+	VPORD             Y0, Y8, K2, Y8
+	MOVQ              $-1, BX
+	BZHIQ             DX, BX, BX
+	SHRQ              $0x08, BX
+	KMOVQ             BX, K2
+	VMOVDQU64.Z       64(CX), K2, Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2UQQ       Y2, Z3
+	VPCMPQ            $0x04, Z3, Z1, K2
+	VPORD             Y0, Y2, K2, Y2
+	VINSERTF64X4      $0x01, Y2, Z8, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z4, Z1, Z1
+	VPADDD            Z5, Z0, Z0
+	VPADDD            Z1, Z0, Z0
+	VPERMW            Z0, Z6, Z0
+	VMOVDQU16         Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
 // func fusedI32ToF16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·fusedI32ToF16AVX512(SB), NOSPLIT, $0-24
@@ -59521,6 +59819,292 @@ tail:
 	BYTE      $0x48
 	BYTE      $0x72
 	BYTE      $0xc2
+	VMOVDQU16 Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedI64ToBF16AVX512BF16(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, AVX512_BF16, BMI2
+TEXT ·fusedI64ToBF16AVX512BF16(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ             DX, $0x00000040
+	JB               single
+	VMOVDQU64        (CX), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2QQ       Y2, Z3
+	VPCMPQ           $0x04, Z3, Z1, K1
+	VPORD            Y0, Y2, K1, Y2
+	VMOVDQU64        64(CX), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y3
+	VCVTTPS2QQ       Y3, Z4
+	VPCMPQ           $0x04, Z4, Z1, K1
+	VPORD            Y0, Y3, K1, Y3
+	VINSERTF64X4     $0x01, Y3, Z2, Z1
+	VMOVDQU64        128(CX), Z3
+	VCVTQQ2PS.RZ_SAE Z3, Y2
+	VCVTTPS2QQ       Y2, Z4
+	VPCMPQ           $0x04, Z4, Z3, K1
+	VPORD            Y0, Y2, K1, Y2
+	VMOVDQU64        192(CX), Z3
+	VCVTQQ2PS.RZ_SAE Z3, Y4
+	VCVTTPS2QQ       Y4, Z5
+	VPCMPQ           $0x04, Z5, Z3, K1
+	VPORD            Y0, Y4, K1, Y4
+	VINSERTF64X4     $0x01, Y4, Z2, Z3
+	VMOVDQU64        256(CX), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y2
+	VCVTTPS2QQ       Y2, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y0, Y2, K1, Y2
+	VMOVDQU64        320(CX), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y5
+	VCVTTPS2QQ       Y5, Z6
+	VPCMPQ           $0x04, Z6, Z4, K1
+	VPORD            Y0, Y5, K1, Y5
+	VINSERTF64X4     $0x01, Y5, Z2, Z4
+	VMOVDQU64        384(CX), Z5
+	VCVTQQ2PS.RZ_SAE Z5, Y2
+	VCVTTPS2QQ       Y2, Z6
+	VPCMPQ           $0x04, Z6, Z5, K1
+	VPORD            Y0, Y2, K1, Y2
+	VMOVDQU64        448(CX), Z5
+	VCVTQQ2PS.RZ_SAE Z5, Y6
+	VCVTTPS2QQ       Y6, Z7
+	VPCMPQ           $0x04, Z7, Z5, K1
+	VPORD            Y0, Y6, K1, Y6
+	VINSERTF64X4     $0x01, Y6, Z2, Z5
+
+	// VCVTNE2PS2BF16 Z1, Z3, Z1
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x67
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc9
+	VMOVDQU64 Z1, (AX)
+
+	// VCVTNE2PS2BF16 Z4, Z5, Z1
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x57
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xcc
+	VMOVDQU64 Z1, 64(AX)
+	ADDQ      $0x00000200, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ             DX, $0x00000010
+	JB               tail
+	VMOVDQU64        (CX), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2QQ       Y2, Z3
+	VPCMPQ           $0x04, Z3, Z1, K1
+	VPORD            Y0, Y2, K1, Y2
+	VMOVDQU64        64(CX), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y3
+	VCVTTPS2QQ       Y3, Z4
+	VPCMPQ           $0x04, Z4, Z1, K1
+	VPORD            Y0, Y3, K1, Y3
+	VINSERTF64X4     $0x01, Y3, Z2, Z1
+
+	// VCVTNE2PS2BF16 Z1, Z1, Z1
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x77
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc9
+	VMOVDQU64 Y1, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ            DX, DX
+	JZ               done
+	MOVQ             DX, BX
+	MOVQ             $-1, SI
+	BZHIQ            BX, SI, SI
+	KMOVQ            SI, K1
+	VMOVDQU64.Z      (CX), K1, Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2QQ       Y2, Z3
+	VPCMPQ           $0x04, Z3, Z1, K2
+	VPORD            Y0, Y2, K2, Y2
+	MOVQ             $-1, BX
+	BZHIQ            DX, BX, BX
+	SHRQ             $0x08, BX
+	KMOVQ            BX, K2
+	VMOVDQU64.Z      64(CX), K2, Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y3
+	VCVTTPS2QQ       Y3, Z4
+	VPCMPQ           $0x04, Z4, Z1, K2
+	VPORD            Y0, Y3, K2, Y3
+	VINSERTF64X4     $0x01, Y3, Z2, Z0
+
+	// VCVTNE2PS2BF16 Z0, Z0, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x7f
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU16 Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func fusedU64ToBF16AVX512BF16(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, AVX512_BF16, BMI2
+TEXT ·fusedU64ToBF16AVX512BF16(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ              DX, $0x00000040
+	JB                single
+	VMOVDQU64         (CX), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2UQQ       Y2, Z3
+	VPCMPQ            $0x04, Z3, Z1, K1
+	VPORD             Y0, Y2, K1, Y2
+	VMOVDQU64         64(CX), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y3
+	VCVTTPS2UQQ       Y3, Z4
+	VPCMPQ            $0x04, Z4, Z1, K1
+	VPORD             Y0, Y3, K1, Y3
+	VINSERTF64X4      $0x01, Y3, Z2, Z1
+	VMOVDQU64         128(CX), Z3
+	VCVTUQQ2PS.RZ_SAE Z3, Y2
+	VCVTTPS2UQQ       Y2, Z4
+	VPCMPQ            $0x04, Z4, Z3, K1
+	VPORD             Y0, Y2, K1, Y2
+	VMOVDQU64         192(CX), Z3
+	VCVTUQQ2PS.RZ_SAE Z3, Y4
+	VCVTTPS2UQQ       Y4, Z5
+	VPCMPQ            $0x04, Z5, Z3, K1
+	VPORD             Y0, Y4, K1, Y4
+	VINSERTF64X4      $0x01, Y4, Z2, Z3
+	VMOVDQU64         256(CX), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y2
+	VCVTTPS2UQQ       Y2, Z5
+	VPCMPQ            $0x04, Z5, Z4, K1
+	VPORD             Y0, Y2, K1, Y2
+	VMOVDQU64         320(CX), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y5
+	VCVTTPS2UQQ       Y5, Z6
+	VPCMPQ            $0x04, Z6, Z4, K1
+	VPORD             Y0, Y5, K1, Y5
+	VINSERTF64X4      $0x01, Y5, Z2, Z4
+	VMOVDQU64         384(CX), Z5
+	VCVTUQQ2PS.RZ_SAE Z5, Y2
+	VCVTTPS2UQQ       Y2, Z6
+	VPCMPQ            $0x04, Z6, Z5, K1
+	VPORD             Y0, Y2, K1, Y2
+	VMOVDQU64         448(CX), Z5
+	VCVTUQQ2PS.RZ_SAE Z5, Y6
+	VCVTTPS2UQQ       Y6, Z7
+	VPCMPQ            $0x04, Z7, Z5, K1
+	VPORD             Y0, Y6, K1, Y6
+	VINSERTF64X4      $0x01, Y6, Z2, Z5
+
+	// VCVTNE2PS2BF16 Z1, Z3, Z1
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x67
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc9
+	VMOVDQU64 Z1, (AX)
+
+	// VCVTNE2PS2BF16 Z4, Z5, Z1
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x57
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xcc
+	VMOVDQU64 Z1, 64(AX)
+	ADDQ      $0x00000200, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ              DX, $0x00000010
+	JB                tail
+	VMOVDQU64         (CX), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2UQQ       Y2, Z3
+	VPCMPQ            $0x04, Z3, Z1, K1
+	VPORD             Y0, Y2, K1, Y2
+	VMOVDQU64         64(CX), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y3
+	VCVTTPS2UQQ       Y3, Z4
+	VPCMPQ            $0x04, Z4, Z1, K1
+	VPORD             Y0, Y3, K1, Y3
+	VINSERTF64X4      $0x01, Y3, Z2, Z1
+
+	// VCVTNE2PS2BF16 Z1, Z1, Z1
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x77
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc9
+	VMOVDQU64 Y1, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ             DX, DX
+	JZ                done
+	MOVQ              DX, BX
+	MOVQ              $-1, SI
+	BZHIQ             BX, SI, SI
+	KMOVQ             SI, K1
+	VMOVDQU64.Z       (CX), K1, Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y2
+	VCVTTPS2UQQ       Y2, Z3
+	VPCMPQ            $0x04, Z3, Z1, K2
+	VPORD             Y0, Y2, K2, Y2
+	MOVQ              $-1, BX
+	BZHIQ             DX, BX, BX
+	SHRQ              $0x08, BX
+	KMOVQ             BX, K2
+	VMOVDQU64.Z       64(CX), K2, Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y3
+	VCVTTPS2UQQ       Y3, Z4
+	VPCMPQ            $0x04, Z4, Z1, K2
+	VPORD             Y0, Y3, K2, Y3
+	VINSERTF64X4      $0x01, Y3, Z2, Z0
+
+	// VCVTNE2PS2BF16 Z0, Z0, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x7f
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
 	VMOVDQU16 Y0, K1, (AX)
 
 done:

@@ -2662,6 +2662,16 @@ func fusedI32ToBF16AVX512(dst *byte, src *byte, n int)
 //go:noescape
 func fusedU32ToBF16AVX512(dst *byte, src *byte, n int)
 
+// fusedI64ToBF16AVX512 converts n groups of 1 INT64 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {I64, BF16}).
+//
+//go:noescape
+func fusedI64ToBF16AVX512(dst *byte, src *byte, n int)
+
+// fusedU64ToBF16AVX512 converts n groups of 1 UINT64 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {U64, BF16}).
+//
+//go:noescape
+func fusedU64ToBF16AVX512(dst *byte, src *byte, n int)
+
 // fusedI32ToF16AVX512 converts n groups of 1 INT32 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {I32, F16}).
 //
 //go:noescape
@@ -2901,3 +2911,13 @@ func fusedI32ToBF16AVX512BF16(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedU32ToBF16AVX512BF16(dst *byte, src *byte, n int)
+
+// fusedI64ToBF16AVX512BF16 converts n groups of 1 INT64 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {I64, BF16}).
+//
+//go:noescape
+func fusedI64ToBF16AVX512BF16(dst *byte, src *byte, n int)
+
+// fusedU64ToBF16AVX512BF16 converts n groups of 1 UINT64 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {U64, BF16}).
+//
+//go:noescape
+func fusedU64ToBF16AVX512BF16(dst *byte, src *byte, n int)

@@ -3236,6 +3236,8 @@ func init() {
 		registerStage("avx512", Float16, Uint32, stageFusedF16ToU32AVX512)
 		registerStage("avx512", BFloat16, Int32, stageFusedBF16ToI32AVX512)
 		registerStage("avx512", BFloat16, Uint32, stageFusedBF16ToU32AVX512)
+		registerStage("avx512", Int64, BFloat16, stageFusedI64ToBF16AVX512)
+		registerStage("avx512", Uint64, BFloat16, stageFusedU64ToBF16AVX512)
 		registerStage("avx512", Int64, Float16, stageFusedI64ToF16AVX512)
 		registerStage("avx512", Uint64, Float16, stageFusedU64ToF16AVX512)
 	}
@@ -3258,6 +3260,10 @@ func init() {
 		registerStage("avx512", Uint16, BFloat16, stageFusedU16ToBF16AVX512BF16)
 		registerStage("avx512", Int32, BFloat16, stageFusedI32ToBF16AVX512BF16)
 		registerStage("avx512", Uint32, BFloat16, stageFusedU32ToBF16AVX512BF16)
+	}
+	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BF16 && cpu.X86.HasBMI2 {
+		registerStage("avx512", Int64, BFloat16, stageFusedI64ToBF16AVX512BF16)
+		registerStage("avx512", Uint64, BFloat16, stageFusedU64ToBF16AVX512BF16)
 	}
 }
 
@@ -3728,6 +3734,24 @@ func stageFusedU32ToBF16AVX512(dst, src []byte, n int) {
 	raceRead(src)
 	raceWrite(dst)
 	fusedU32ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedI64ToBF16AVX512 converts INT64 → BFLOAT16 in one pass: the entry {I64, BF16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedI64ToBF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Int64.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedI64ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedU64ToBF16AVX512 converts UINT64 → BFLOAT16 in one pass: the entry {U64, BF16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedU64ToBF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Uint64.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedU64ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
 // stageFusedI32ToF16AVX512 converts INT32 → FLOAT16 in one pass: the entry {I32, F16} of gen/amd64's
@@ -4600,6 +4624,24 @@ func stageFusedU32ToBF16AVX512BF16(dst, src []byte, n int) {
 	raceRead(src)
 	raceWrite(dst)
 	fusedU32ToBF16AVX512BF16(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedI64ToBF16AVX512BF16 converts INT64 → BFLOAT16 in one pass: the entry {I64, BF16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedI64ToBF16AVX512BF16(dst, src []byte, n int) {
+	src, dst = src[:Int64.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedI64ToBF16AVX512BF16(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedU64ToBF16AVX512BF16 converts UINT64 → BFLOAT16 in one pass: the entry {U64, BF16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedU64ToBF16AVX512BF16(dst, src []byte, n int) {
+	src, dst = src[:Uint64.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedU64ToBF16AVX512BF16(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
 // The one-pass AVX2 stages of the 8-bit float sources (gen/amd64/widen8.go,

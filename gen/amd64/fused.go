@@ -103,6 +103,10 @@ var (
 	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, 32, false, widenF4, nil, true}
 	fsI32 = fusedSrc{"Int32", "I32", 32, 0, false, widenOdd32(tI32), nil, true}
 	fsU32 = fusedSrc{"Uint32", "U32", 32, 0, false, widenOdd32(tU32), nil, true}
+	// INT64 and UINT64 the same way, on AVX-512 (widenOdd64; AVX2's
+	// round to odd of 64-bit integers costs what the two steps do).
+	fsI64 = fusedSrc{"Int64", "I64", 64, 0, false, widenOdd64(tI64), nil, false}
+	fsU64 = fusedSrc{"Uint64", "U64", 64, 0, false, widenOdd64(tU64), nil, false}
 	// The same sources to FLOAT16 convert to the nearest float32 instead
 	// (plan.go, below2p24); only their rows' targets name the kernels.
 	fsI32Near = fusedSrc{"Int32", "I32", 32, 0, false, widenNear32(tI32), nil, true}
@@ -146,6 +150,8 @@ var fusedTable = []struct {
 	{fsF4, []fusedDst{fdI16, fdU16, fdI32, fdF16, fdBF}},
 	{fsI32, []fusedDst{fdBF}},
 	{fsU32, []fusedDst{fdBF}},
+	{fsI64, []fusedDst{fdBF}},
+	{fsU64, []fusedDst{fdBF}},
 	{fsI32Near, []fusedDst{fdF16}},
 	{fsU32Near, []fusedDst{fdF16}},
 	{fsI64Near, []fusedDst{fdF16}},
@@ -441,6 +447,33 @@ func widenOdd32(t num) func(a *Asm) func(s *Step, k Register) VecVirtual {
 			x := a.Vec()
 			a.VLoad(x, s.Src, 32, k)
 			return odd(x)
+		}
+	}
+}
+
+// widenOdd64 is widenOdd32 for INT64 and UINT64 on AVX-512: each half of
+// 8 elements rounded to odd (oddIntAVX512: {rz-sae} conversion, back,
+// odd bit where it differs), the two halves joined.
+func widenOdd64(t num) func(a *Asm) func(s *Step, k Register) VecVirtual {
+	return func(a *Asm) func(s *Step, k Register) VecVirtual {
+		if a.isa != AVX512 {
+			panic("widenOdd64: AVX-512 only")
+		}
+		odd := oddStage{t}.oddIntAVX512(a)
+		return func(s *Step, k Register) VecVirtual {
+			var halves [2]VecVirtual
+			for h := range halves {
+				y := a.Vec()
+				var kh Register
+				if k != nil {
+					kh = s.M(1, 8*h)
+				}
+				a.VLoad(y, s.Src.Offset(64*h), 64, kh)
+				halves[h] = odd(y)
+			}
+			x := a.Vec()
+			a.VINSERTF64X4(U8(1), halves[1], halves[0].AsZ(), x)
+			return x
 		}
 	}
 }
