@@ -56137,6 +56137,165 @@ done:
 	VZEROUPPER
 	RET
 
+// func fusedF64ToF16AVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·fusedF64ToF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+	MOVQ         $0x7fffffffffffffff, BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         $0x47f0000000000000, BX
+	VPBROADCASTQ BX, Z2
+
+main:
+	CMPQ             DX, $0x00000040
+	JB               single
+	VMOVDQU64        (CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z5, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y4, K1, Y4
+	VPADDD           Y0, Y4, K2, Y4
+	VMOVDQU64        64(CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y5
+	VCVTPS2PD        Y5, Z6
+	VCMPPD           $0x0c, Z6, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y5, K1, Y5
+	VPADDD           Y0, Y5, K2, Y5
+	VINSERTF64X4     $0x01, Y5, Z4, Z3
+	VCVTPS2PH        $0x00, Z3, Y3
+	VMOVDQU64        Y3, (AX)
+	VMOVDQU64        128(CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z5, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y4, K1, Y4
+	VPADDD           Y0, Y4, K2, Y4
+	VMOVDQU64        192(CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y5
+	VCVTPS2PD        Y5, Z6
+	VCMPPD           $0x0c, Z6, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y5, K1, Y5
+	VPADDD           Y0, Y5, K2, Y5
+	VINSERTF64X4     $0x01, Y5, Z4, Z3
+	VCVTPS2PH        $0x00, Z3, Y3
+	VMOVDQU64        Y3, 32(AX)
+	VMOVDQU64        256(CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z5, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y4, K1, Y4
+	VPADDD           Y0, Y4, K2, Y4
+	VMOVDQU64        320(CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y5
+	VCVTPS2PD        Y5, Z6
+	VCMPPD           $0x0c, Z6, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y5, K1, Y5
+	VPADDD           Y0, Y5, K2, Y5
+	VINSERTF64X4     $0x01, Y5, Z4, Z3
+	VCVTPS2PH        $0x00, Z3, Y3
+	VMOVDQU64        Y3, 64(AX)
+	VMOVDQU64        384(CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z5, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y4, K1, Y4
+	VPADDD           Y0, Y4, K2, Y4
+	VMOVDQU64        448(CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y5
+	VCVTPS2PD        Y5, Z6
+	VCMPPD           $0x0c, Z6, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y5, K1, Y5
+	VPADDD           Y0, Y5, K2, Y5
+	VINSERTF64X4     $0x01, Y5, Z4, Z3
+	VCVTPS2PH        $0x00, Z3, Y3
+	VMOVDQU64        Y3, 96(AX)
+	ADDQ             $0x00000200, CX
+	ADDQ             $0x00000080, AX
+	SUBQ             $0x00000040, DX
+	JMP              main
+
+single:
+	CMPQ             DX, $0x00000010
+	JB               tail
+	VMOVDQU64        (CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z5, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y4, K1, Y4
+	VPADDD           Y0, Y4, K2, Y4
+	VMOVDQU64        64(CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y5
+	VCVTPS2PD        Y5, Z6
+	VCMPPD           $0x0c, Z6, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y5, K1, Y5
+	VPADDD           Y0, Y5, K2, Y5
+	VINSERTF64X4     $0x01, Y5, Z4, Z3
+	VCVTPS2PH        $0x00, Z3, Y3
+	VMOVDQU64        Y3, (AX)
+	ADDQ             $0x00000080, CX
+	ADDQ             $0x00000020, AX
+	SUBQ             $0x00000010, DX
+	JMP              single
+
+tail:
+	TESTQ            DX, DX
+	JZ               done
+	MOVQ             DX, BX
+	MOVQ             $-1, SI
+	BZHIQ            BX, SI, SI
+	KMOVQ            SI, K1
+	VMOVDQU64.Z      (CX), K1, Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z5, Z3, K2
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K2, K3
+	VPORD            Y0, Y4, K2, Y4
+	VPADDD           Y0, Y4, K3, Y4
+	MOVQ             $-1, BX
+	BZHIQ            DX, BX, BX
+	SHRQ             $0x08, BX
+	KMOVQ            BX, K2
+	VMOVDQU64.Z      64(CX), K2, Z3
+	VCVTPD2PS.RZ_SAE Z3, Y5
+	VCVTPS2PD        Y5, Z6
+	VCMPPD           $0x0c, Z6, Z3, K2
+	VPANDQ           Z1, Z3, Z1
+	VCMPPD           $0x1d, Z2, Z1, K2, K3
+	VPORD            Y0, Y5, K2, Y5
+	VPADDD           Y0, Y5, K3, Y5
+	VINSERTF64X4     $0x01, Y5, Z4, Z0
+	VCVTPS2PH        $0x00, Z0, Y0
+	VMOVDQU16        Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
 // func fusedI32ToF16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·fusedI32ToF16AVX512(SB), NOSPLIT, $0-24

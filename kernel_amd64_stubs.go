@@ -2672,6 +2672,11 @@ func fusedI64ToBF16AVX512(dst *byte, src *byte, n int)
 //go:noescape
 func fusedU64ToBF16AVX512(dst *byte, src *byte, n int)
 
+// fusedF64ToF16AVX512 converts n groups of 1 DOUBLE elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {F64, F16}).
+//
+//go:noescape
+func fusedF64ToF16AVX512(dst *byte, src *byte, n int)
+
 // fusedI32ToF16AVX512 converts n groups of 1 INT32 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {I32, F16}).
 //
 //go:noescape

@@ -3228,6 +3228,7 @@ func init() {
 		registerStage("avx512", Float4E2M1, BFloat16, stageFusedF4ToBF16AVX512)
 		registerStage("avx512", Int32, BFloat16, stageFusedI32ToBF16AVX512)
 		registerStage("avx512", Uint32, BFloat16, stageFusedU32ToBF16AVX512)
+		registerStage("avx512", Double, Float16, stageFusedF64ToF16AVX512)
 		registerStage("avx512", Int32, Float16, stageFusedI32ToF16AVX512)
 		registerStage("avx512", Uint32, Float16, stageFusedU32ToF16AVX512)
 	}
@@ -3752,6 +3753,15 @@ func stageFusedU64ToBF16AVX512(dst, src []byte, n int) {
 	raceRead(src)
 	raceWrite(dst)
 	fusedU64ToBF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedF64ToF16AVX512 converts DOUBLE → FLOAT16 in one pass: the entry {F64, F16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF64ToF16AVX512(dst, src []byte, n int) {
+	src, dst = src[:Double.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedF64ToF16AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
 // stageFusedI32ToF16AVX512 converts INT32 → FLOAT16 in one pass: the entry {I32, F16} of gen/amd64's
