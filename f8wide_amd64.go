@@ -37,10 +37,8 @@ func setFusedF8AVX512(k *kernelSet) {
 		k.toE8[Int32] = kernel[fusedE8Func]{avx512FusedE8(i32ToE8M0AVX512), k.tier}
 		k.toE8[Uint32] = kernel[fusedE8Func]{avx512FusedE8(u32ToE8M0AVX512), k.tier}
 		k.toE8[Double] = kernel[fusedE8Func]{avx512FusedE8(f64ToE8M0AVX512), k.tier}
-		// INT64 and UINT64 take the route through FLOAT here (AVX-512's
-		// round to odd converts them, 0.62× copy against 0.37–0.43× for
-		// the AVX2 kernel it would inherit; Zen 4).
-		k.toE8[Int64], k.toE8[Uint64] = kernel[fusedE8Func]{}, kernel[fusedE8Func]{}
+		k.toE8[Int64] = kernel[fusedE8Func]{avx512FusedE8(i64ToE8M0AVX512), k.tier}
+		k.toE8[Uint64] = kernel[fusedE8Func]{avx512FusedE8(u64ToE8M0AVX512), k.tier}
 	}
 	registerStage(k.tier, Int32, Float4E2M1, fusedF4(i32ToF4AVX512W, func(v uint32) float32 { return float32(int32(v)) }))
 	registerStage(k.tier, Uint32, Float4E2M1, fusedF4(u32ToF4AVX512W, func(v uint32) float32 { return float32(v) }))

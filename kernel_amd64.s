@@ -30834,6 +30834,306 @@ tail:
 	VZEROUPPER
 	RET
 
+// func i64ToE8M0AVX512(dst *uint8, src *uint64, n int, p *[4]uint32)
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·i64ToE8M0AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         (BX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x01, DI
+	NEGQ         DI
+	SHRQ         $0x17, DI
+	SHLQ         $0x29, SI
+	ORQ          DI, SI
+	NOTQ         SI
+	VPBROADCASTQ SI, Z0
+	VPBROADCASTD 8(BX), Z1
+	MOVQ         $0x00000000000000bf, BX
+	VPBROADCASTQ BX, Z2
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z3
+
+main:
+	CMPQ              DX, $0x00000020
+	JB                single
+	VMOVDQU64         (CX), Z4
+	VPABSQ            Z4, Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y5
+	VPSRLD            $0x17, Y5, Y5
+	VPMOVZXDQ         Y5, Z6
+	VPSUBQ            Z6, Z2, Z6
+	VPSLLVQ           Z6, Z4, Z6
+	VPCMPUQ           $0x06, Z0, Z6, K1
+	VPADDD            Y3, Y5, K1, Y5
+	VPTESTNMQ         Z4, Z4, K1
+	VMOVDQA32         Y1, K1, Y5
+	VMOVDQU64         64(CX), Z4
+	VPABSQ            Z4, Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y6
+	VPSRLD            $0x17, Y6, Y6
+	VPMOVZXDQ         Y6, Z7
+	VPSUBQ            Z7, Z2, Z7
+	VPSLLVQ           Z7, Z4, Z7
+	VPCMPUQ           $0x06, Z0, Z7, K1
+	VPADDD            Y3, Y6, K1, Y6
+	VPTESTNMQ         Z4, Z4, K1
+	VMOVDQA32         Y1, K1, Y6
+	VINSERTI64X4      $0x01, Y6, Z5, Z4
+	VPMOVDB           Z4, X4
+	VMOVDQU64         X4, (AX)
+	VMOVDQU64         128(CX), Z4
+	VPABSQ            Z4, Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y5
+	VPSRLD            $0x17, Y5, Y5
+	VPMOVZXDQ         Y5, Z6
+	VPSUBQ            Z6, Z2, Z6
+	VPSLLVQ           Z6, Z4, Z6
+	VPCMPUQ           $0x06, Z0, Z6, K1
+	VPADDD            Y3, Y5, K1, Y5
+	VPTESTNMQ         Z4, Z4, K1
+	VMOVDQA32         Y1, K1, Y5
+	VMOVDQU64         192(CX), Z4
+	VPABSQ            Z4, Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y6
+	VPSRLD            $0x17, Y6, Y6
+	VPMOVZXDQ         Y6, Z7
+	VPSUBQ            Z7, Z2, Z7
+	VPSLLVQ           Z7, Z4, Z7
+	VPCMPUQ           $0x06, Z0, Z7, K1
+	VPADDD            Y3, Y6, K1, Y6
+	VPTESTNMQ         Z4, Z4, K1
+	VMOVDQA32         Y1, K1, Y6
+	VINSERTI64X4      $0x01, Y6, Z5, Z4
+	VPMOVDB           Z4, X4
+	VMOVDQU64         X4, 16(AX)
+	ADDQ              $0x00000100, CX
+	ADDQ              $0x00000020, AX
+	SUBQ              $0x00000020, DX
+	JMP               main
+
+single:
+	CMPQ              DX, $0x00000010
+	JB                tail
+	VMOVDQU64         (CX), Z4
+	VPABSQ            Z4, Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y5
+	VPSRLD            $0x17, Y5, Y5
+	VPMOVZXDQ         Y5, Z6
+	VPSUBQ            Z6, Z2, Z6
+	VPSLLVQ           Z6, Z4, Z6
+	VPCMPUQ           $0x06, Z0, Z6, K1
+	VPADDD            Y3, Y5, K1, Y5
+	VPTESTNMQ         Z4, Z4, K1
+	VMOVDQA32         Y1, K1, Y5
+	VMOVDQU64         64(CX), Z4
+	VPABSQ            Z4, Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y6
+	VPSRLD            $0x17, Y6, Y6
+	VPMOVZXDQ         Y6, Z7
+	VPSUBQ            Z7, Z2, Z7
+	VPSLLVQ           Z7, Z4, Z7
+	VPCMPUQ           $0x06, Z0, Z7, K1
+	VPADDD            Y3, Y6, K1, Y6
+	VPTESTNMQ         Z4, Z4, K1
+	VMOVDQA32         Y1, K1, Y6
+	VINSERTI64X4      $0x01, Y6, Z5, Z4
+	VPMOVDB           Z4, X4
+	VMOVDQU64         X4, (AX)
+	ADDQ              $0x00000080, CX
+	ADDQ              $0x00000010, AX
+	SUBQ              $0x00000010, DX
+	JMP               single
+
+tail:
+	TESTQ             DX, DX
+	JZ                done
+	MOVQ              DX, BX
+	MOVQ              $-1, SI
+	BZHIQ             BX, SI, SI
+	KMOVQ             SI, K1
+	VMOVDQU64.Z       (CX), K1, Z4
+	VPABSQ            Z4, Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y5
+	VPSRLD            $0x17, Y5, Y5
+	VPMOVZXDQ         Y5, Z6
+	VPSUBQ            Z6, Z2, Z6
+	VPSLLVQ           Z6, Z4, Z6
+	VPCMPUQ           $0x06, Z0, Z6, K2
+	VPADDD            Y3, Y5, K2, Y5
+	VPTESTNMQ         Z4, Z4, K2
+	VMOVDQA32         Y1, K2, Y5
+	MOVQ              $-1, BX
+	BZHIQ             DX, BX, BX
+	SHRQ              $0x08, BX
+	KMOVQ             BX, K2
+	VMOVDQU64.Z       64(CX), K2, Z4
+	VPABSQ            Z4, Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y6
+	VPSRLD            $0x17, Y6, Y6
+	VPMOVZXDQ         Y6, Z7
+	VPSUBQ            Z7, Z2, Z7
+	VPSLLVQ           Z7, Z4, Z7
+	VPCMPUQ           $0x06, Z0, Z7, K2
+	VPADDD            Y3, Y6, K2, Y6
+	VPTESTNMQ         Z4, Z4, K2
+	VMOVDQA32         Y1, K2, Y6
+	VINSERTI64X4      $0x01, Y6, Z5, Z0
+	VPMOVDB           Z0, X0
+	VMOVDQU8          X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func u64ToE8M0AVX512(dst *uint8, src *uint64, n int, p *[4]uint32)
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·u64ToE8M0AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         p+24(FP), BX
+	MOVL         (BX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x01, DI
+	NEGQ         DI
+	SHRQ         $0x17, DI
+	SHLQ         $0x29, SI
+	ORQ          DI, SI
+	NOTQ         SI
+	VPBROADCASTQ SI, Z0
+	VPBROADCASTD 8(BX), Z1
+	MOVQ         $0x00000000000000bf, BX
+	VPBROADCASTQ BX, Z2
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z3
+
+main:
+	CMPQ              DX, $0x00000020
+	JB                single
+	VMOVDQU64         (CX), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y5
+	VPSRLD            $0x17, Y5, Y5
+	VPMOVZXDQ         Y5, Z6
+	VPSUBQ            Z6, Z2, Z6
+	VPSLLVQ           Z6, Z4, Z6
+	VPCMPUQ           $0x06, Z0, Z6, K1
+	VPADDD            Y3, Y5, K1, Y5
+	VPTESTNMQ         Z4, Z4, K1
+	VMOVDQA32         Y1, K1, Y5
+	VMOVDQU64         64(CX), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y6
+	VPSRLD            $0x17, Y6, Y6
+	VPMOVZXDQ         Y6, Z7
+	VPSUBQ            Z7, Z2, Z7
+	VPSLLVQ           Z7, Z4, Z7
+	VPCMPUQ           $0x06, Z0, Z7, K1
+	VPADDD            Y3, Y6, K1, Y6
+	VPTESTNMQ         Z4, Z4, K1
+	VMOVDQA32         Y1, K1, Y6
+	VINSERTI64X4      $0x01, Y6, Z5, Z4
+	VPMOVDB           Z4, X4
+	VMOVDQU64         X4, (AX)
+	VMOVDQU64         128(CX), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y5
+	VPSRLD            $0x17, Y5, Y5
+	VPMOVZXDQ         Y5, Z6
+	VPSUBQ            Z6, Z2, Z6
+	VPSLLVQ           Z6, Z4, Z6
+	VPCMPUQ           $0x06, Z0, Z6, K1
+	VPADDD            Y3, Y5, K1, Y5
+	VPTESTNMQ         Z4, Z4, K1
+	VMOVDQA32         Y1, K1, Y5
+	VMOVDQU64         192(CX), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y6
+	VPSRLD            $0x17, Y6, Y6
+	VPMOVZXDQ         Y6, Z7
+	VPSUBQ            Z7, Z2, Z7
+	VPSLLVQ           Z7, Z4, Z7
+	VPCMPUQ           $0x06, Z0, Z7, K1
+	VPADDD            Y3, Y6, K1, Y6
+	VPTESTNMQ         Z4, Z4, K1
+	VMOVDQA32         Y1, K1, Y6
+	VINSERTI64X4      $0x01, Y6, Z5, Z4
+	VPMOVDB           Z4, X4
+	VMOVDQU64         X4, 16(AX)
+	ADDQ              $0x00000100, CX
+	ADDQ              $0x00000020, AX
+	SUBQ              $0x00000020, DX
+	JMP               main
+
+single:
+	CMPQ              DX, $0x00000010
+	JB                tail
+	VMOVDQU64         (CX), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y5
+	VPSRLD            $0x17, Y5, Y5
+	VPMOVZXDQ         Y5, Z6
+	VPSUBQ            Z6, Z2, Z6
+	VPSLLVQ           Z6, Z4, Z6
+	VPCMPUQ           $0x06, Z0, Z6, K1
+	VPADDD            Y3, Y5, K1, Y5
+	VPTESTNMQ         Z4, Z4, K1
+	VMOVDQA32         Y1, K1, Y5
+	VMOVDQU64         64(CX), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y6
+	VPSRLD            $0x17, Y6, Y6
+	VPMOVZXDQ         Y6, Z7
+	VPSUBQ            Z7, Z2, Z7
+	VPSLLVQ           Z7, Z4, Z7
+	VPCMPUQ           $0x06, Z0, Z7, K1
+	VPADDD            Y3, Y6, K1, Y6
+	VPTESTNMQ         Z4, Z4, K1
+	VMOVDQA32         Y1, K1, Y6
+	VINSERTI64X4      $0x01, Y6, Z5, Z4
+	VPMOVDB           Z4, X4
+	VMOVDQU64         X4, (AX)
+	ADDQ              $0x00000080, CX
+	ADDQ              $0x00000010, AX
+	SUBQ              $0x00000010, DX
+	JMP               single
+
+tail:
+	TESTQ             DX, DX
+	JZ                done
+	MOVQ              DX, BX
+	MOVQ              $-1, SI
+	BZHIQ             BX, SI, SI
+	KMOVQ             SI, K1
+	VMOVDQU64.Z       (CX), K1, Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y5
+	VPSRLD            $0x17, Y5, Y5
+	VPMOVZXDQ         Y5, Z6
+	VPSUBQ            Z6, Z2, Z6
+	VPSLLVQ           Z6, Z4, Z6
+	VPCMPUQ           $0x06, Z0, Z6, K2
+	VPADDD            Y3, Y5, K2, Y5
+	VPTESTNMQ         Z4, Z4, K2
+	VMOVDQA32         Y1, K2, Y5
+	MOVQ              $-1, BX
+	BZHIQ             DX, BX, BX
+	SHRQ              $0x08, BX
+	KMOVQ             BX, K2
+	VMOVDQU64.Z       64(CX), K2, Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y6
+	VPSRLD            $0x17, Y6, Y6
+	VPMOVZXDQ         Y6, Z7
+	VPSUBQ            Z7, Z2, Z7
+	VPSLLVQ           Z7, Z4, Z7
+	VPCMPUQ           $0x06, Z0, Z7, K2
+	VPADDD            Y3, Y6, K2, Y6
+	VPTESTNMQ         Z4, Z4, K2
+	VMOVDQA32         Y1, K2, Y6
+	VINSERTI64X4      $0x01, Y6, Z5, Z0
+	VPMOVDB           Z0, X0
+	VMOVDQU8          X0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
 // func f32ToF4AVX2(dst *uint8, src *float32, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·f32ToF4AVX2(SB), NOSPLIT, $0-24

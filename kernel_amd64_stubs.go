@@ -992,6 +992,12 @@ func i64ToE8M0AVX2(dst *uint8, src *uint64, n int, p *[4]uint32)
 //go:noescape
 func u64ToE8M0AVX2(dst *uint8, src *uint64, n int, p *[4]uint32)
 
+//go:noescape
+func i64ToE8M0AVX512(dst *uint8, src *uint64, n int, p *[4]uint32)
+
+//go:noescape
+func u64ToE8M0AVX512(dst *uint8, src *uint64, n int, p *[4]uint32)
+
 // n counts pairs of source elements (a multiple of 8).
 //
 //go:noescape

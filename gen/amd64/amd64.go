@@ -53,8 +53,9 @@ var kernels = []struct {
 	{f8F4, false}, // f8f4.go: the float8 types → FLOAT4E2M1 on AVX2
 	{f32ToE8M0, true},
 	{e8m0Fused, false},
-	{f64ToE8M0, false}, // DOUBLE → FLOAT8E8M0 off the DOUBLE's fields (e8m0wide.go)
-	{i64ToE8M0, false}, // AVX2 INT64/UINT64 → FLOAT8E8M0 (e8m0wide.go)
+	{f64ToE8M0, false},       // DOUBLE → FLOAT8E8M0 off the DOUBLE's fields (e8m0wide.go)
+	{i64ToE8M0, false},       // AVX2 INT64/UINT64 → FLOAT8E8M0 (e8m0wide.go)
+	{i64ToE8M0AVX512, false}, // the same on AVX-512
 	{f32ToF4, false},
 	{f4ToF32, false},
 	{i8ToI4, false},
