@@ -127,12 +127,18 @@ func (a *Asm) signF8(x, r VecVirtual, fnuz bool, eighty Op) {
 	}
 	a.And(eighty, s, s)
 	if fnuz {
-		z := a.Vec()
-		a.Xor(z, z, z)
-		a.VPCMPEQD(r, z, z)
-		a.VPANDN(s, z, s) // s &^ (r == 0)
+		a.clearWhereZero(r, s, a.VPCMPEQD)
 	}
 	a.Or(s, r, r)
+}
+
+// clearWhereZero clears s in the lanes where r is zero (AVX2), lanes as
+// wide as eq compares: a FNUZ zero takes no sign.
+func (a *Asm) clearWhereZero(r, s VecVirtual, eq func(...Op)) {
+	z := a.Vec()
+	a.Xor(z, z, z)
+	eq(r, z, z)
+	a.VPANDN(s, z, s) // s &^ (r == 0)
 }
 
 // signPacker puts the signs of an AVX2 step of two or four vectors into its
@@ -201,10 +207,7 @@ func (p *signPacker) bytes(fnuz bool) VecVirtual {
 		a.VPACKSSWB(sg, sg, sg)
 	}
 	if fnuz {
-		z := a.Vec()
-		a.Xor(z, z, z)
-		a.VPCMPEQB(c, z, z)
-		a.VPANDN(sg, z, sg) // sg &^ (c == 0)
+		a.clearWhereZero(c, sg, a.VPCMPEQB)
 	}
 	a.And(a.Splat(0x80808080), sg, sg)
 	a.Or(sg, c, c)
