@@ -33,9 +33,11 @@ import (
 // the table to float32 is exact (FLOAT16, BFLOAT16 and FLOAT4E2M1 values are
 // float32 values; INT16 and UINT16 convert exactly with VCVTDQ2PS), so the
 // narrowing sees the value the reference rounds, the same argument as the
-// two-step plan's. INT32 and UINT32 (to BFLOAT16 only) round to odd at
-// float32 instead, which keeps BFLOAT16's one rounding exact (plan.go). The narrowing snippets are the algorithms of the one-step
-// FLOAT → target kernels (numeric.go's floatToInt and floatToBool,
+// two-step plan's. INT32, UINT32, INT64 and UINT64 (to BFLOAT16 only) and
+// DOUBLE (to FLOAT16 only) round to odd at float32 instead, which keeps the
+// target's one rounding exact (plan.go), as their two-step plans do. The
+// narrowing snippets are the algorithms of the one-step FLOAT → target
+// kernels (numeric.go's floatToInt and floatToBool,
 // packed.go's f32ToI4 and f32ToF4, packed2.go's 2-bit packing, half.go's
 // FLOAT16 conversion and BFLOAT16 rounding), NaN rules included: the integer
 // targets give 0, BOOL gives 1 and FLOAT4E2M1 gives 0x8 for every NaN,
