@@ -776,7 +776,7 @@ main:
 	VFPCLASSPSZ $0xa1, Z4, K1
 	VFPCLASSPSZ $0xa1, Z5, K2
 	KORTESTW    K1, K2
-	JNZ         fix1
+	JNZ         special1
 
 	// VCVTNE2PS2BF16 Z4, Z5, Z4
 	BYTE $0x62
@@ -786,14 +786,14 @@ main:
 	BYTE $0x72
 	BYTE $0xe4
 
-fixed2:
+back2:
 	VMOVDQU64   Z4, (AX)
 	VMOVDQU64   128(CX), Z4
 	VMOVDQU64   192(CX), Z5
 	VFPCLASSPSZ $0xa1, Z4, K1
 	VFPCLASSPSZ $0xa1, Z5, K2
 	KORTESTW    K1, K2
-	JNZ         fix3
+	JNZ         special3
 
 	// VCVTNE2PS2BF16 Z4, Z5, Z4
 	BYTE $0x62
@@ -803,7 +803,7 @@ fixed2:
 	BYTE $0x72
 	BYTE $0xe4
 
-fixed4:
+back4:
 	VMOVDQU64 Z4, 64(AX)
 	ADDQ      $0x00000100, CX
 	ADDQ      $0x00000080, AX
@@ -818,7 +818,7 @@ single:
 	VFPCLASSPSZ $0xa1, Z4, K1
 	VFPCLASSPSZ $0xa1, Z5, K2
 	KORTESTW    K1, K2
-	JNZ         fix5
+	JNZ         special5
 
 	// VCVTNE2PS2BF16 Z4, Z5, Z4
 	BYTE $0x62
@@ -828,7 +828,7 @@ single:
 	BYTE $0x72
 	BYTE $0xe4
 
-fixed6:
+back6:
 	VMOVDQU64 Z4, (AX)
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000040, AX
@@ -851,7 +851,7 @@ tail:
 	VFPCLASSPSZ $0xa1, Z4, K2
 	VFPCLASSPSZ $0xa1, Z5, K3
 	KORTESTW    K2, K3
-	JNZ         fix7
+	JNZ         special7
 
 	// VCVTNE2PS2BF16 Z4, Z5, Z0
 	BYTE $0x62
@@ -861,14 +861,14 @@ tail:
 	BYTE $0x72
 	BYTE $0xc4
 
-fixed8:
+back8:
 	VMOVDQU16 Z0, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
 
-fix1:
+special1:
 	VFPCLASSPSZ $0x81, Z4, K1
 	VFPCLASSPSZ $0x81, Z5, K2
 	VFPCLASSPSZ $0x20, Z4, K3
@@ -887,9 +887,9 @@ fix1:
 	BYTE     $0xe4
 	KUNPCKWD K3, K4, K1
 	VPSUBW   Z3, Z4, K1, Z4
-	JMP      fixed2
+	JMP      back2
 
-fix3:
+special3:
 	VFPCLASSPSZ $0x81, Z4, K1
 	VFPCLASSPSZ $0x81, Z5, K2
 	VFPCLASSPSZ $0x20, Z4, K3
@@ -908,9 +908,9 @@ fix3:
 	BYTE     $0xe4
 	KUNPCKWD K3, K4, K1
 	VPSUBW   Z3, Z4, K1, Z4
-	JMP      fixed4
+	JMP      back4
 
-fix5:
+special5:
 	VFPCLASSPSZ $0x81, Z4, K1
 	VFPCLASSPSZ $0x81, Z5, K2
 	VFPCLASSPSZ $0x20, Z4, K3
@@ -929,9 +929,9 @@ fix5:
 	BYTE     $0xe4
 	KUNPCKWD K3, K4, K1
 	VPSUBW   Z3, Z4, K1, Z4
-	JMP      fixed6
+	JMP      back6
 
-fix7:
+special7:
 	VFPCLASSPSZ $0x81, Z4, K2
 	VFPCLASSPSZ $0x81, Z5, K3
 	VFPCLASSPSZ $0x20, Z4, K4
@@ -950,7 +950,7 @@ fix7:
 	BYTE     $0xc4
 	KUNPCKWD K4, K5, K2
 	VPSUBW   Z3, Z0, K2, Z0
-	JMP      fixed8
+	JMP      back8
 
 // func bf16ToF32AVX512(dst *float32, src *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
@@ -60569,3 +60569,311 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func fusedF64ToBF16AVX512BF16(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, AVX512_BF16, BMI2
+TEXT ·fusedF64ToBF16AVX512BF16(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+	MOVQ         $0x7fffffffffffffff, BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         $0x47f0000000000000, BX
+	VPBROADCASTQ BX, Z2
+	MOVL         $0x80000000, BX
+	VPBROADCASTD BX, Z3
+	MOVL         $0x7fc00000, BX
+	VPBROADCASTD BX, Z4
+	MOVL         $0x00800000, BX
+	VPBROADCASTD BX, Z5
+	MOVL         $0x00800080, BX
+	VPBROADCASTD BX, Z6
+	MOVL         $0x80000000, BX
+	VPBROADCASTD BX, Z7
+	MOVL         $0x7fc00000, BX
+	VPBROADCASTD BX, Z8
+	MOVL         $0x00800000, BX
+	VPBROADCASTD BX, Z9
+	MOVL         $0x00800080, BX
+	VPBROADCASTD BX, Z10
+	VPXORD       Z11, Z11, Z11
+
+main:
+	CMPQ             DX, $0x00000040
+	JB               single
+	VMOVDQU64        (CX), Z12
+	VCVTPD2PS.RZ_SAE Z12, Y13
+	VCVTPS2PD        Y13, Z14
+	VCMPPD           $0x0c, Z14, Z12, K1
+	VPANDQ           Z1, Z12, Z12
+	VCMPPD           $0x1d, Z2, Z12, K1, K2
+	VPORD            Y0, Y13, K1, Y13
+	VPADDD           Y0, Y13, K2, Y13
+	VMOVDQU64        64(CX), Z12
+	VCVTPD2PS.RZ_SAE Z12, Y14
+	VCVTPS2PD        Y14, Z15
+	VCMPPD           $0x0c, Z15, Z12, K1
+	VPANDQ           Z1, Z12, Z12
+	VCMPPD           $0x1d, Z2, Z12, K1, K2
+	VPORD            Y0, Y14, K1, Y14
+	VPADDD           Y0, Y14, K2, Y14
+	VINSERTF64X4     $0x01, Y14, Z13, Z12
+	VMOVDQU64        128(CX), Z14
+	VCVTPD2PS.RZ_SAE Z14, Y13
+	VCVTPS2PD        Y13, Z15
+	VCMPPD           $0x0c, Z15, Z14, K1
+	VPANDQ           Z1, Z14, Z14
+	VCMPPD           $0x1d, Z2, Z14, K1, K2
+	VPORD            Y0, Y13, K1, Y13
+	VPADDD           Y0, Y13, K2, Y13
+	VMOVDQU64        192(CX), Z14
+	VCVTPD2PS.RZ_SAE Z14, Y15
+	VCVTPS2PD        Y15, Z16
+	VCMPPD           $0x0c, Z16, Z14, K1
+	VPANDQ           Z1, Z14, Z14
+	VCMPPD           $0x1d, Z2, Z14, K1, K2
+	VPORD            Y0, Y15, K1, Y15
+	VPADDD           Y0, Y15, K2, Y15
+	VINSERTF64X4     $0x01, Y15, Z13, Z14
+	VMOVDQU64        256(CX), Z15
+	VCVTPD2PS.RZ_SAE Z15, Y13
+	VCVTPS2PD        Y13, Z16
+	VCMPPD           $0x0c, Z16, Z15, K1
+	VPANDQ           Z1, Z15, Z15
+	VCMPPD           $0x1d, Z2, Z15, K1, K2
+	VPORD            Y0, Y13, K1, Y13
+	VPADDD           Y0, Y13, K2, Y13
+	VMOVDQU64        320(CX), Z15
+	VCVTPD2PS.RZ_SAE Z15, Y16
+	VCVTPS2PD        Y16, Z17
+	VCMPPD           $0x0c, Z17, Z15, K1
+	VPANDQ           Z1, Z15, Z15
+	VCMPPD           $0x1d, Z2, Z15, K1, K2
+	VPORD            Y0, Y16, K1, Y16
+	VPADDD           Y0, Y16, K2, Y16
+	VINSERTF64X4     $0x01, Y16, Z13, Z15
+	VMOVDQU64        384(CX), Z16
+	VCVTPD2PS.RZ_SAE Z16, Y13
+	VCVTPS2PD        Y13, Z17
+	VCMPPD           $0x0c, Z17, Z16, K1
+	VPANDQ           Z1, Z16, Z16
+	VCMPPD           $0x1d, Z2, Z16, K1, K2
+	VPORD            Y0, Y13, K1, Y13
+	VPADDD           Y0, Y13, K2, Y13
+	VMOVDQU64        448(CX), Z16
+	VCVTPD2PS.RZ_SAE Z16, Y17
+	VCVTPS2PD        Y17, Z18
+	VCMPPD           $0x0c, Z18, Z16, K1
+	VPANDQ           Z1, Z16, Z16
+	VCMPPD           $0x1d, Z2, Z16, K1, K2
+	VPORD            Y0, Y17, K1, Y17
+	VPADDD           Y0, Y17, K2, Y17
+	VINSERTF64X4     $0x01, Y17, Z13, Z16
+	VFPCLASSPSZ      $0xa1, Z12, K1
+	VFPCLASSPSZ      $0xa1, Z14, K2
+	KORTESTW         K1, K2
+	JNZ              special1
+
+	// VCVTNE2PS2BF16 Z12, Z14, Z12
+	BYTE $0x62
+	BYTE $0x52
+	BYTE $0x0f
+	BYTE $0x48
+	BYTE $0x72
+	BYTE $0xe4
+
+back2:
+	VMOVDQU64   Z12, (AX)
+	VFPCLASSPSZ $0xa1, Z15, K1
+	VFPCLASSPSZ $0xa1, Z16, K2
+	KORTESTW    K1, K2
+	JNZ         special3
+
+	// VCVTNE2PS2BF16 Z15, Z16, Z12
+	BYTE $0x62
+	BYTE $0x52
+	BYTE $0x7f
+	BYTE $0x40
+	BYTE $0x72
+	BYTE $0xe7
+
+back4:
+	VMOVDQU64 Z12, 64(AX)
+	ADDQ      $0x00000200, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
+
+single:
+	CMPQ             DX, $0x00000010
+	JB               tail
+	VMOVDQU64        (CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y13
+	VCVTPS2PD        Y13, Z4
+	VCMPPD           $0x0c, Z4, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y13, K1, Y13
+	VPADDD           Y0, Y13, K2, Y13
+	VMOVDQU64        64(CX), Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z5, Z3, K1
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K1, K2
+	VPORD            Y0, Y4, K1, Y4
+	VPADDD           Y0, Y4, K2, Y4
+	VINSERTF64X4     $0x01, Y4, Z13, Z3
+	VFPCLASSPSZ      $0xa1, Z3, K1
+	VFPCLASSPSZ      $0xa1, Z11, K2
+	KORTESTW         K1, K2
+	JNZ              special5
+
+	// VCVTNE2PS2BF16 Z3, Z11, Z3
+	BYTE $0x62
+	BYTE $0xf2
+	BYTE $0x27
+	BYTE $0x48
+	BYTE $0x72
+	BYTE $0xdb
+
+back6:
+	VMOVDQU64 Y3, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
+
+tail:
+	TESTQ            DX, DX
+	JZ               done
+	MOVQ             DX, BX
+	MOVQ             $-1, SI
+	BZHIQ            BX, SI, SI
+	KMOVQ            SI, K1
+	VMOVDQU64.Z      (CX), K1, Z3
+	VCVTPD2PS.RZ_SAE Z3, Y13
+	VCVTPS2PD        Y13, Z4
+	VCMPPD           $0x0c, Z4, Z3, K2
+	VPANDQ           Z1, Z3, Z3
+	VCMPPD           $0x1d, Z2, Z3, K2, K3
+	VPORD            Y0, Y13, K2, Y13
+	VPADDD           Y0, Y13, K3, Y13
+	MOVQ             $-1, BX
+	BZHIQ            DX, BX, BX
+	SHRQ             $0x08, BX
+	KMOVQ            BX, K2
+	VMOVDQU64.Z      64(CX), K2, Z3
+	VCVTPD2PS.RZ_SAE Z3, Y4
+	VCVTPS2PD        Y4, Z5
+	VCMPPD           $0x0c, Z5, Z3, K2
+	VPANDQ           Z1, Z3, Z1
+	VCMPPD           $0x1d, Z2, Z1, K2, K3
+	VPORD            Y0, Y4, K2, Y4
+	VPADDD           Y0, Y4, K3, Y4
+	VINSERTF64X4     $0x01, Y4, Z13, Z0
+	VFPCLASSPSZ      $0xa1, Z0, K2
+	VFPCLASSPSZ      $0xa1, Z11, K3
+	KORTESTW         K2, K3
+	JNZ              special7
+
+	// VCVTNE2PS2BF16 Z0, Z11, Z0
+	BYTE $0x62
+	BYTE $0xf2
+	BYTE $0x27
+	BYTE $0x48
+	BYTE $0x72
+	BYTE $0xc0
+
+back8:
+	VMOVDQU16 Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+special1:
+	VFPCLASSPSZ $0x81, Z12, K1
+	VFPCLASSPSZ $0x81, Z14, K2
+	VFPCLASSPSZ $0x20, Z12, K3
+	VFPCLASSPSZ $0x20, Z14, K4
+	VPTERNLOGD  $0xea, Z4, Z3, K1, Z12
+	VPTERNLOGD  $0xea, Z4, Z3, K2, Z14
+	VPADDD      Z5, Z12, K3, Z12
+	VPADDD      Z5, Z14, K4, Z14
+
+	// VCVTNE2PS2BF16 Z12, Z14, Z12
+	BYTE     $0x62
+	BYTE     $0x52
+	BYTE     $0x0f
+	BYTE     $0x48
+	BYTE     $0x72
+	BYTE     $0xe4
+	KUNPCKWD K3, K4, K1
+	VPSUBW   Z6, Z12, K1, Z12
+	JMP      back2
+
+special3:
+	VFPCLASSPSZ $0x81, Z15, K1
+	VFPCLASSPSZ $0x81, Z16, K2
+	VFPCLASSPSZ $0x20, Z15, K3
+	VFPCLASSPSZ $0x20, Z16, K4
+	VPTERNLOGD  $0xea, Z4, Z3, K1, Z15
+	VPTERNLOGD  $0xea, Z4, Z3, K2, Z16
+	VPADDD      Z5, Z15, K3, Z15
+	VPADDD      Z5, Z16, K4, Z16
+
+	// VCVTNE2PS2BF16 Z15, Z16, Z12
+	BYTE     $0x62
+	BYTE     $0x52
+	BYTE     $0x7f
+	BYTE     $0x40
+	BYTE     $0x72
+	BYTE     $0xe7
+	KUNPCKWD K3, K4, K1
+	VPSUBW   Z6, Z12, K1, Z12
+	JMP      back4
+
+special5:
+	VFPCLASSPSZ $0x81, Z3, K1
+	VFPCLASSPSZ $0x81, Z11, K2
+	VFPCLASSPSZ $0x20, Z3, K3
+	VFPCLASSPSZ $0x20, Z11, K4
+	VPTERNLOGD  $0xea, Z8, Z7, K1, Z3
+	VPTERNLOGD  $0xea, Z8, Z7, K2, Z11
+	VPADDD      Z9, Z3, K3, Z3
+	VPADDD      Z9, Z11, K4, Z11
+
+	// VCVTNE2PS2BF16 Z3, Z11, Z3
+	BYTE     $0x62
+	BYTE     $0xf2
+	BYTE     $0x27
+	BYTE     $0x48
+	BYTE     $0x72
+	BYTE     $0xdb
+	KUNPCKWD K3, K4, K1
+	VPSUBW   Z10, Z3, K1, Z3
+	JMP      back6
+
+special7:
+	VFPCLASSPSZ $0x81, Z0, K2
+	VFPCLASSPSZ $0x81, Z11, K3
+	VFPCLASSPSZ $0x20, Z0, K4
+	VFPCLASSPSZ $0x20, Z11, K5
+	VPTERNLOGD  $0xea, Z8, Z7, K2, Z0
+	VPTERNLOGD  $0xea, Z8, Z7, K3, Z11
+	VPADDD      Z9, Z0, K4, Z0
+	VPADDD      Z9, Z11, K5, Z11
+
+	// VCVTNE2PS2BF16 Z0, Z11, Z0
+	BYTE     $0x62
+	BYTE     $0xf2
+	BYTE     $0x27
+	BYTE     $0x48
+	BYTE     $0x72
+	BYTE     $0xc0
+	KUNPCKWD K4, K5, K2
+	VPSUBW   Z10, Z0, K2, Z0
+	JMP      back8

@@ -2932,3 +2932,8 @@ func fusedI64ToBF16AVX512BF16(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedU64ToBF16AVX512BF16(dst *byte, src *byte, n int)
+
+// fusedF64ToBF16AVX512BF16 converts n groups of 1 DOUBLE elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {F64, BF16}).
+//
+//go:noescape
+func fusedF64ToBF16AVX512BF16(dst *byte, src *byte, n int)

@@ -3265,6 +3265,7 @@ func init() {
 	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BF16 && cpu.X86.HasBMI2 {
 		registerStage("avx512", Int64, BFloat16, stageFusedI64ToBF16AVX512BF16)
 		registerStage("avx512", Uint64, BFloat16, stageFusedU64ToBF16AVX512BF16)
+		registerStage("avx512", Double, BFloat16, stageFusedF64ToBF16AVX512BF16)
 	}
 }
 
@@ -4652,6 +4653,15 @@ func stageFusedU64ToBF16AVX512BF16(dst, src []byte, n int) {
 	raceRead(src)
 	raceWrite(dst)
 	fusedU64ToBF16AVX512BF16(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageFusedF64ToBF16AVX512BF16 converts DOUBLE → BFLOAT16 in one pass: the entry {F64, BF16} of gen/amd64's
+// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
+func stageFusedF64ToBF16AVX512BF16(dst, src []byte, n int) {
+	src, dst = src[:Double.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	fusedF64ToBF16AVX512BF16(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
 // The one-pass AVX2 stages of the 8-bit float sources (gen/amd64/widen8.go,

@@ -109,11 +109,13 @@ var (
 	// round to odd of 64-bit integers costs what the two steps do).
 	fsI64 = fusedSrc{"Int64", "I64", 64, 0, false, widenOdd64(tI64), nil, false}
 	fsU64 = fusedSrc{"Uint64", "U64", 64, 0, false, widenOdd64(tU64), nil, false}
-	// DOUBLE rounds to odd at float32 too (oddF64AVX512), on AVX-512, to
-	// FLOAT16 (VCVTPS2PH takes its NaN and subnormal lanes as the two-step
-	// plan does). To BFLOAT16 the integer rounding with a NaN fix measured
-	// slower (0.64×) than the two steps (0.68–0.71×), whose FLOAT kernel
-	// rounds by VCVTNE2PS2BF16 outside blocks with a NaN or a subnormal.
+	// DOUBLE rounds to odd at float32 too (oddF64AVX512), on AVX-512: to
+	// FLOAT16 VCVTPS2PH takes its NaN and subnormal lanes as the two-step
+	// plan does; to BFLOAT16 only with AVX512_BF16, by FLOAT's
+	// VCVTNE2PS2BF16 kernel's classified conversion (bf16Classified: pairs
+	// of vectors with a NaN or a subnormal fixed out of line). Its integer
+	// rounding with a NaN fix measured slower (0.64×) than the two steps
+	// (0.68–0.71×), and is not generated.
 	fsF64 = fusedSrc{"Double", "F64", 64, 0, true, widenOdd64(tF64), nil, false}
 	// The same sources to FLOAT16 convert to the nearest float32 instead
 	// (plan.go, below2p24); only their rows' targets name the kernels.
@@ -160,7 +162,7 @@ var fusedTable = []struct {
 	{fsU32, []fusedDst{fdBF}},
 	{fsI64, []fusedDst{fdBF}},
 	{fsU64, []fusedDst{fdBF}},
-	{fsF64, []fusedDst{fdF16}},
+	{fsF64, []fusedDst{fdF16, fdBF}},
 	{fsI32Near, []fusedDst{fdF16}},
 	{fsU32Near, []fusedDst{fdF16}},
 	{fsI64Near, []fusedDst{fdF16}},
@@ -195,7 +197,11 @@ func fusedStages() []fusedStage {
 				if isa == AVX2 && !(row.from.avx2 && to.avx2 && (row.from.short != fsF4.short || s.wordTable())) {
 					continue
 				}
-				st = append(st, s)
+				// A source with NaN goes to BFLOAT16 by the hardware
+				// rounding only (bf16Round has no NaN rule).
+				if !(row.from.special && to.short == fdBF.short) {
+					st = append(st, s)
+				}
 				if isa == AVX512 && to.short == fdBF.short && !s.wordTable() {
 					s.hwBF16 = true
 					hw = append(hw, s)
@@ -1292,30 +1298,49 @@ func noNaN(from fusedSrc) {
 // blockBF16HW blockBF16, one instruction per two vectors where the integer
 // rounding takes four per vector and VPERMT2W gathers. It rounds to
 // nearest even whatever MXCSR says, as bf16Round does, but flushes
-// float32 subnormals and keeps NaN payloads: no source of a BFLOAT16 row
-// has either (the integers, exact or rounded to odd, are 0 or at least 1;
-// FLOAT4E2M1's smallest magnitude is 0.5), which bf16Round's check and
-// every tier's exhaustive tests hold to.
+// float32 subnormals and keeps NaN payloads: the integer sources have
+// neither (0 or at least 1, exact or rounded to odd), nor has FLOAT4E2M1
+// (its smallest magnitude is 0.5); DOUBLE's round to odd has both, and its
+// pairs of vectors are classified (bf16HWConv). Every tier's exhaustive
+// tests hold to it.
 func narrowBF16HW(a *Asm, from fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
-	a.Needs("AVX512_BF16")
-	noNaN(from)
+	conv := bf16HWConv(a, from)
+	var zero VecVirtual
+	if from.special {
+		zero = a.Vec()
+		a.VPXORD(zero, zero, zero) // the high half: neither NaN nor subnormal
+	}
 	return func(x VecVirtual, s *Step, k Register) {
 		y := a.Vec()
-		a.VCVTNE2PS2BF16(x, x, y) // x's in the low half
+		hi := x
+		if zero != nil {
+			hi = zero // the fix must not change x twice
+		}
+		conv(x, hi, y) // x's in the low half
 		s.StoreLow(Half(y), 32, s.Dst, 16, k)
 	}
 }
 
 func blockBF16HW(a *Asm, from fusedSrc, _ fusedDst) func(xs []VecVirtual, s *Step) {
-	a.Needs("AVX512_BF16")
-	noNaN(from)
+	conv := bf16HWConv(a, from)
 	return func(xs []VecVirtual, s *Step) {
 		for i := 0; i < len(xs); i += 2 {
 			y := a.Vec()
-			a.VCVTNE2PS2BF16(xs[i], xs[i+1], y) // xs[i] in the low half
+			conv(xs[i], xs[i+1], y) // xs[i] in the low half
 			s.Store(y, s.Dst.Offset(32*i), 16, nil)
 		}
 	}
+}
+
+// bf16HWConv returns the VCVTNE2PS2BF16 conversion of two vectors for the
+// source from: plain, or classified (bf16Classified) for a source whose
+// float32 lanes may be NaN or subnormal.
+func bf16HWConv(a *Asm, from fusedSrc) func(x0, x1, y VecVirtual) {
+	a.Needs("AVX512_BF16")
+	if from.special {
+		return a.bf16Classified()
+	}
+	return func(x0, x1, y VecVirtual) { a.VCVTNE2PS2BF16(x0, x1, y) }
 }
 
 // vecGroups is the number of groups a vector step converts: a step of

@@ -168,23 +168,29 @@ func f32ToBF16BF16(a *Asm) {
 	a.Func("f32ToBF16AVX512BF16", AVX512, "func(dst *uint16, src *float32, n int)")
 	a.Needs("AVX512DQ", "AVX512_BF16") // VFPCLASSPS, VCVTNE2PS2BF16
 	dst, src, n := a.Args()
-	sign, qnan, min, min16 := a.Const32(0x80000000), a.Const32(0x7FC00000), a.Const32(0x00800000), a.Const16(0x0080)
-	const nan, subnormal = 0x81, 0x20 // VFPCLASSPS classes: QNaN|SNaN, denormal
+	conv := a.bf16Classified()
 	a.Stream(Loop{SrcSize: 4, DstSize: 2, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
 		x0, x1, y := a.Vec(), a.Vec(), a.Vec()
 		a.VLoad(x0, s.Src, 32, s.M(1, 0))
 		a.VLoad(x1, s.Src.Offset(64), 32, s.M(1, 16))
+		conv(x0, x1, y)
+		s.Store(y, s.Dst, 16, s.M(1, 0))
+	}))
+}
+
+// bf16Classified returns f32ToBF16BF16's conversion of two vectors of
+// float32 lanes x0, x1 (x0's in the low half of y): VFPCLASSPS finds NaN
+// and subnormal lanes, and only a pair with one takes the out-of-line fix
+// (x0 and x1 are changed there).
+func (a *Asm) bf16Classified() func(x0, x1, y VecVirtual) {
+	sign, qnan, min, min16 := a.Const32(0x80000000), a.Const32(0x7FC00000), a.Const32(0x00800000), a.Const16(0x0080)
+	const nan, subnormal = 0x81, 0x20 // VFPCLASSPS classes: QNaN|SNaN, denormal
+	return func(x0, x1, y VecVirtual) {
 		k0, k1 := a.K(), a.K()
 		a.VFPCLASSPSZ(U8(nan|subnormal), x0, k0)
 		a.VFPCLASSPSZ(U8(nan|subnormal), x1, k1)
-		fix, back := a.NewLabel("fix"), a.NewLabel("fixed")
 		a.KORTESTW(k0, k1)
-		a.JNZ(LabelRef(fix))
-		a.VCVTNE2PS2BF16(x0, x1, y)
-		a.Label(back)
-		s.Store(y, s.Dst, 16, s.M(1, 0))
-		a.OutOfLine(func() {
-			a.Label(fix)
+		a.divert(func() { a.VCVTNE2PS2BF16(x0, x1, y) }, func() {
 			n0, n1, s0, s1, sub := a.K(), a.K(), a.K(), a.K(), a.K()
 			a.VFPCLASSPSZ(U8(nan), x0, n0)
 			a.VFPCLASSPSZ(U8(nan), x1, n1)
@@ -198,9 +204,8 @@ func f32ToBF16BF16(a *Asm) {
 			a.VCVTNE2PS2BF16(x0, x1, y)
 			a.KUNPCKWD(s0, s1, sub) // sub = s1:s0
 			a.VPSUBW(min16, y, sub, y)
-			a.JMP(LabelRef(back))
 		})
-	}))
+	}
 }
 
 // roundBF16 sets dst to the float32 bits x (not NaN) rounded to nearest
