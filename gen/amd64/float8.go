@@ -142,8 +142,8 @@ func (a *Asm) clearWhereZero(r, s VecVirtual, eq func(...Op)) {
 }
 
 // signPacker puts the signs of an AVX2 step of two or four vectors into its
-// codes after they are packed to bytes, as packDB2 and packDB4 pack them
-// (before their VPERMD): VPACKSSDW and VPACKSSWB of the float32 sources
+// codes after they are packed to bytes as packDB4 packs them (before the
+// VPERMD of packOrder or packOrder2): VPACKSSDW and VPACKSSWB of the float32 sources
 // keep each one's sign in bit 7 of its byte (signed saturation keeps the
 // sign), in the places VPACKUSDW and VPACKUSWB give its code; one VPAND and
 // one VPOR per step add them, where signF8 takes three instructions per
@@ -179,8 +179,8 @@ func (p *signPacker) add(x, r VecVirtual) VecVirtual {
 	return r
 }
 
-// bytes returns the signed codes, in packDB2's or packDB4's order before
-// its VPERMD.
+// bytes returns the signed codes, in packDB4's order before its VPERMD
+// (for two vectors, packOrder2's).
 func (p *signPacker) bytes(fnuz bool) VecVirtual {
 	a := p.a
 	if p.mem != nil {
@@ -244,18 +244,10 @@ func (a *Asm) packDB(r VecVirtual) VecVirtual {
 	return x
 }
 
-// packDB2 narrows two AVX2 vectors of 32-bit lanes (each < 256) to bytes,
-// in order, in the low 16 bytes of the register it returns (r[0],
-// overwritten): VPACKUSDW and VPACKUSWB leave each vector's four lanes of a
-// 128-bit lane in one dword, and VPERMD takes dwords 0, 4, 1, 5.
-func (a *Asm) packDB2(r []VecVirtual, order VecVirtual) VecVirtual {
-	a.VPACKUSDW(r[1], r[0], r[0])
-	a.VPACKUSWB(r[0], r[0], r[0])
-	a.VPERMD(r[0], order, r[0])
-	return r[0]
-}
-
-// packOrder2 is packDB2's VPERMD index, loaded before the loop.
+// packOrder2 is the VPERMD index that puts in order the bytes of two AVX2
+// vectors of 32-bit lanes packed by VPACKUSDW and VPACKUSWB (signPacker),
+// which leave each vector's four lanes of a 128-bit lane in one dword: it
+// takes dwords 0, 4, 1, 5 into the low 16 bytes. Loaded before the loop.
 func (a *Asm) packOrder2() VecVirtual {
 	return a.ConstTable("packdb2", []uint32{0, 4, 1, 5, 0, 4, 1, 5})
 }
