@@ -404,10 +404,11 @@ func minU(a, b uint64) uint64 {
 	return a&^m | b&m
 }
 
-// f4OfSmall holds the FLOAT4E2M1 codes of the integers 0..8 (and 0 beyond,
-// as a mask keeps the index in range): from 5 up every integer gives the
-// code of 4 (5, the tie between 4 and 6, goes to the even code) or 6, so
-// the value clamped to 8 gives any unsigned integer's code.
+// f4OfSmall holds the FLOAT4E2M1 codes of the integers 0..8 (the entries
+// past 8 are never read: the index is clamped, the mask only spares a
+// bounds check). 5 rounds to 4 (the tie between 4 and 6 goes to the even
+// code) and every integer from 6 up to 6, so the value clamped to 8 gives
+// any unsigned integer's code.
 var f4OfSmall = func() (t [16]uint8) {
 	for i := range 9 {
 		t[i] = f32ToF4(math.Float32bits(float32(i)))
