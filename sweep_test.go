@@ -1,6 +1,7 @@
 package tensorcast
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"os"
@@ -21,6 +22,15 @@ import (
 // result, so adding a tier costs only the kernel's own time. Under -short
 // the sweep takes a sample (every 1021st pattern plus the patterns at the
 // edges of 2^13-aligned blocks, where exponent boundaries and ties live).
+//
+// The float targets' reference results of a whole chunk come from far fewer
+// than its 2^16 encodings (expectSteps): a chunk is one binade of one sign,
+// where the reference's result is a step function of the magnitude, so
+// where two patterns give the same result every pattern between them does.
+// Every 16th chunk also encodes every pattern and counts where the two
+// disagree (they must not), which keeps that argument tested; the kernels
+// are still run and compared on every pattern. On a 2-core Zen 3 the
+// per-pattern encodings took 27 of the sweep's 30 minutes.
 
 // narrowMode is one float32 → X conversion: a reference target, and how to
 // run the kernel of a tier on a chunk, writing one byte per output byte.
@@ -189,18 +199,25 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 		mism[i] = make([]atomic.Int64, len(ks)+1)
 	}
 	var first firstFew
+	var stepMism, stepChecked atomic.Int64 // expectSteps against per-pattern encodings
 	n := sweepFloat32(short, func() func([]float32) {
 		vals := make([]ref.Value, 1<<16)
 		trunc := make([]uint64, 1<<16) // the reference's 64-bit truncation of each input
 		want := make([]byte, 8<<16)    // up to 8 bytes per element (DOUBLE, INT64)
 		got := make([]byte, 8<<16)
+		steps := make([]uint64, 1<<16) // a float mode's results by expectSteps
 		return func(in []float32) {
 			for i, v := range in {
 				vals[i] = ref.Decode(ref.Float, uint64(math.Float32bits(v)))
 			}
 			// The sampled modes run on every 16th chunk (all chunks under
 			// -short, which samples within each chunk instead).
-			all := short || sweepAll || math.Float32bits(in[0])>>16%16 == 0
+			base := math.Float32bits(in[0])
+			all := short || sweepAll || base>>16%16 == 0
+			// A whole chunk of finite patterns (not -short's sample, not
+			// the NaN and ±Inf binade) takes its float targets' results
+			// from expectSteps.
+			stepwise := !short && len(in) == 1<<16 && base>>23&0xFF != 0xFF
 			// Every integer target is the reference's truncation wrapped to
 			// its width (ref's encodeInt masks one 64-bit result), so it is
 			// computed once and masked per mode.
@@ -214,28 +231,33 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 				swept[mi].Add(int64(len(in)))
 				eb := m.elemBits()
 				size := len(in) * eb / 8
-				for i := range in {
-					var b uint64
-					if m.to.IsInt() {
-						b = trunc[i] & (1<<uint(m.to.Bits()) - 1)
-						if m.to.Bits() == 64 {
-							b = trunc[i]
-						}
-					} else {
-						b = ref.Encode(m.to, vals[i], m.opt)
+				res := steps[:len(in)] // the reference's result per input
+				switch {
+				case m.to.IsInt():
+					mask := ^uint64(0) >> (64 - m.to.Bits())
+					for i, u := range trunc[:len(in)] {
+						res[i] = u & mask
 					}
-					if eb < 8 {
-						per := 8 / eb
-						if i%per == 0 {
-							want[i/per] = 0
+				case stepwise:
+					expectSteps(res, base, func(x uint32) uint64 {
+						return ref.Encode(m.to, ref.Decode(ref.Float, uint64(x)), m.opt)
+					})
+					if !all {
+						break
+					}
+					stepChecked.Add(int64(len(in)))
+					for i, b := range res {
+						if e := ref.Encode(m.to, vals[i], m.opt); e != b {
+							stepMism.Add(1)
+							first.add("%s: input %#08x: expectSteps %#x, reference %#x", m.name, base+uint32(i), b, e)
 						}
-						want[i/per] |= byte(b) << uint(eb*(i%per))
-					} else {
-						for j := 0; j < m.width; j++ {
-							want[i*m.width+j] = byte(b >> (8 * j))
-						}
+					}
+				default:
+					for i := range res {
+						res[i] = ref.Encode(m.to, vals[i], m.opt)
 					}
 				}
+				packResults(want, res, eb)
 				for ki := 0; ki <= len(ks); ki++ {
 					switch {
 					case ki < len(ks):
@@ -283,6 +305,12 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 		}
 		logCount(t, "FLOAT -> %-28s %d inputs: %s", m.name, swept[mi].Load(), strings.Join(parts, ", "))
 	}
+	if !short {
+		logCount(t, "expectSteps: %d results checked against per-pattern encodings, %d disagree", stepChecked.Load(), stepMism.Load())
+		if stepMism.Load() != 0 || stepChecked.Load() < 1<<28 {
+			t.Errorf("expectSteps: %d disagreements in %d checked results (want 0 in at least 2^28)", stepMism.Load(), stepChecked.Load())
+		}
+	}
 	for _, f := range first.msgs {
 		t.Error(f)
 	}
@@ -291,17 +319,71 @@ func TestSweepFloat32Narrowing(t *testing.T) {
 	}
 }
 
+// expectSteps sets out[i] = enc(base+i) for the 2^16 float32 patterns of the
+// chunk at base, one binade of one sign with no NaN or ±Inf, calling enc
+// (the reference for one float target) on few of them. There the
+// reference's result is a step function of the magnitude that never comes
+// back to a result it has left: rounding (to nearest even, up or down) is
+// monotone, so are saturation and the overflow to ±Inf, and the results
+// out of order (the NaN of an overflow without saturation, FLOAT8E8M0's NaN
+// for both underflow and overflow) can only be reached at one end of a
+// binade. So where enc gives two patterns the same result, it gives every
+// pattern between them that result; between two that differ, the interval
+// is split in halves (evaluated directly when short).
+func expectSteps(out []uint64, base uint32, enc func(uint32) uint64) {
+	var fill func(lo, hi int, a, b uint64) // out[lo] = a, out[hi] = b; fill between
+	fill = func(lo, hi int, a, b uint64) {
+		switch {
+		case a == b:
+			for i := lo + 1; i < hi; i++ {
+				out[i] = a
+			}
+		case hi-lo <= 16:
+			for i := lo + 1; i < hi; i++ {
+				out[i] = enc(base + uint32(i))
+			}
+		default:
+			mid := lo + (hi-lo)/2
+			m := enc(base + uint32(mid))
+			out[mid] = m
+			fill(lo, mid, a, m)
+			fill(mid, hi, m, b)
+		}
+	}
+	last := len(out) - 1
+	out[0], out[last] = enc(base), enc(base+uint32(last))
+	fill(0, last, out[0], out[last])
+}
+
 // TestSweepFloat16Oracle checks the reference's FLOAT16 rounding against an
 // independent implementation, github.com/x448/float16, on every float32
 // (NaN compared as NaN: x448 keeps payload bits differently).
 func TestSweepFloat16Oracle(t *testing.T) {
 	var mism atomic.Int64
 	var first firstFew
-	n := sweepFloat32(testing.Short(), func() func([]float32) {
+	short := testing.Short()
+	n := sweepFloat32(short, func() func([]float32) {
+		steps := make([]uint64, 1<<16)
 		return func(in []float32) {
-			for _, v := range in {
+			enc := func(x uint32) uint64 {
+				return ref.Convert(ref.Float16, ref.Float, uint64(x), ref.Options{Saturate: true})
+			}
+			// The reference's results of a whole finite chunk by
+			// expectSteps, as TestSweepFloat32Narrowing takes them (and
+			// checks them there against per-pattern encodings).
+			base := math.Float32bits(in[0])
+			stepwise := !short && len(in) == 1<<16 && base>>23&0xFF != 0xFF
+			if stepwise {
+				expectSteps(steps, base, enc)
+			}
+			for i, v := range in {
 				x := math.Float32bits(v)
-				got := uint16(ref.Convert(ref.Float16, ref.Float, uint64(x), ref.Options{Saturate: true}))
+				var got uint16
+				if stepwise {
+					got = uint16(steps[i])
+				} else {
+					got = uint16(enc(x))
+				}
 				want := uint16(float16.Fromfloat32(v))
 				gotNaN := got&0x7C00 == 0x7C00 && got&0x3FF != 0
 				if got == want || (v != v && gotNaN && got&0x8000 == want&0x8000) {
@@ -316,4 +398,78 @@ func TestSweepFloat16Oracle(t *testing.T) {
 	for _, f := range first.msgs {
 		t.Error(f)
 	}
+}
+
+// packResults stores the results r (eb bits each, little-endian, the
+// packed ones low element first) into dst.
+func packResults(dst []byte, r []uint64, eb int) {
+	le := binary.LittleEndian
+	switch eb {
+	case 2, 4:
+		per := 8 / eb
+		for i := 0; i < len(r); i += per {
+			var b byte
+			for j := 0; j < per && i+j < len(r); j++ {
+				b |= byte(r[i+j]) << (eb * j)
+			}
+			dst[i/per] = b
+		}
+	case 8:
+		for i, v := range r {
+			dst[i] = byte(v)
+		}
+	case 16:
+		for i, v := range r {
+			le.PutUint16(dst[2*i:], uint16(v))
+		}
+	case 32:
+		for i, v := range r {
+			le.PutUint32(dst[4*i:], uint32(v))
+		}
+	default:
+		for i, v := range r {
+			le.PutUint64(dst[8*i:], v)
+		}
+	}
+}
+
+// TestExpectSteps compares expectSteps with the reference encoding every
+// pattern, in every float mode of the sweep, on the chunks where those
+// targets change behaviour: zero and the subnormals, and the binades of
+// each target's smallest subnormal, smallest normal and largest finite
+// value and their neighbours, both signs (-short: an eighth of them). The
+// full sweep checks it on every 16th chunk as well.
+func TestExpectSteps(t *testing.T) {
+	var chunks []uint32
+	for _, sign := range []uint32{0, 1} {
+		for _, e := range []uint32{0, 1, 102, 103, 110, 111, 112, 113, 117, 118, 120, 121, 125, 126, 127, 129, 130, 134, 135, 136, 142, 143, 254} {
+			for _, top := range []uint32{0, 0x7F} {
+				chunks = append(chunks, (sign<<15|e<<7|top)<<16)
+			}
+		}
+	}
+	var checked, bad, used int
+	got := make([]uint64, 1<<16)
+	for ci, base := range chunks {
+		if testing.Short() && ci%8 != 0 {
+			continue
+		}
+		used++
+		for _, m := range narrowModes() {
+			if m.to.IsInt() {
+				continue
+			}
+			enc := func(x uint32) uint64 { return ref.Encode(m.to, ref.Decode(ref.Float, uint64(x)), m.opt) }
+			expectSteps(got, base, enc)
+			for i, g := range got {
+				checked++
+				if w := enc(base + uint32(i)); g != w {
+					if bad++; bad <= 10 {
+						t.Errorf("%s: input %#08x: expectSteps %#x, reference %#x", m.name, base+uint32(i), g, w)
+					}
+				}
+			}
+		}
+	}
+	logCount(t, "%d results of %d chunks, %d disagree", checked, used, bad)
 }
