@@ -39945,66 +39945,111 @@ main:
 	CMPQ        DX, $0x00000010
 	JB          single
 	VMOVDQU     (CX), Y0
-	VROUNDPD    $0x0b, Y0, Y0
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
-	VROUNDPD    $0x08, Y0, Y1
-	VSUBPD      Y1, Y0, Y0
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
-	VCVTTPD2DQY Y0, X0
-	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD       X0, (AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special1
+
+back2:
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD       X1, (AX)
 	VMOVDQU     32(CX), Y0
-	VROUNDPD    $0x0b, Y0, Y0
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
-	VROUNDPD    $0x08, Y0, Y1
-	VSUBPD      Y1, Y0, Y0
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
-	VCVTTPD2DQY Y0, X0
-	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD       X0, 4(AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special3
+
+back4:
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD       X1, 4(AX)
 	VMOVDQU     64(CX), Y0
-	VROUNDPD    $0x0b, Y0, Y0
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
-	VROUNDPD    $0x08, Y0, Y1
-	VSUBPD      Y1, Y0, Y0
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
-	VCVTTPD2DQY Y0, X0
-	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD       X0, 8(AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special5
+
+back6:
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD       X1, 8(AX)
 	VMOVDQU     96(CX), Y0
-	VROUNDPD    $0x0b, Y0, Y0
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
-	VROUNDPD    $0x08, Y0, Y1
-	VSUBPD      Y1, Y0, Y0
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
-	VCVTTPD2DQY Y0, X0
-	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD       X0, 12(AX)
-	ADDQ        $0x00000080, CX
-	ADDQ        $0x00000010, AX
-	SUBQ        $0x00000010, DX
-	JMP         main
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special7
+
+back8:
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 12(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
 
 single:
 	CMPQ        DX, $0x00000004
 	JB          tail
 	VMOVDQU     (CX), Y0
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special9
+
+back10:
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000004, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VROUNDPD    $0x0b, Y0, Y0
 	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
 	VROUNDPD    $0x08, Y0, Y1
 	VSUBPD      Y1, Y0, Y0
 	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
-	VCVTTPD2DQY Y0, X0
-	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD       X0, (AX)
-	ADDQ        $0x00000020, CX
-	ADDQ        $0x00000004, AX
-	SUBQ        $0x00000004, DX
-	JMP         single
+	VCVTTPD2DQY Y0, X1
+	JMP         back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X1
+	JMP         back4
+
+special5:
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X1
+	JMP         back6
+
+special7:
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X1
+	JMP         back8
+
+special9:
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X1
+	JMP         back10
 
 DATA narrow_q2d<>+0(SB)/4, $0x00000000
 DATA narrow_q2d<>+4(SB)/4, $0x00000002
@@ -40068,66 +40113,111 @@ main:
 	CMPQ        DX, $0x00000010
 	JB          single
 	VMOVDQU     (CX), Y0
-	VROUNDPD    $0x0b, Y0, Y0
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
-	VROUNDPD    $0x08, Y0, Y1
-	VSUBPD      Y1, Y0, Y0
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
-	VCVTTPD2DQY Y0, X0
-	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD       X0, (AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special1
+
+back2:
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD       X1, (AX)
 	VMOVDQU     32(CX), Y0
-	VROUNDPD    $0x0b, Y0, Y0
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
-	VROUNDPD    $0x08, Y0, Y1
-	VSUBPD      Y1, Y0, Y0
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
-	VCVTTPD2DQY Y0, X0
-	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD       X0, 4(AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special3
+
+back4:
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD       X1, 4(AX)
 	VMOVDQU     64(CX), Y0
-	VROUNDPD    $0x0b, Y0, Y0
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
-	VROUNDPD    $0x08, Y0, Y1
-	VSUBPD      Y1, Y0, Y0
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
-	VCVTTPD2DQY Y0, X0
-	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD       X0, 8(AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special5
+
+back6:
+	VPSHUFB     narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD       X1, 8(AX)
 	VMOVDQU     96(CX), Y0
-	VROUNDPD    $0x0b, Y0, Y0
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
-	VROUNDPD    $0x08, Y0, Y1
-	VSUBPD      Y1, Y0, Y0
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
-	VCVTTPD2DQY Y0, X0
-	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD       X0, 12(AX)
-	ADDQ        $0x00000080, CX
-	ADDQ        $0x00000010, AX
-	SUBQ        $0x00000010, DX
-	JMP         main
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special7
+
+back8:
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, 12(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
 
 single:
 	CMPQ        DX, $0x00000004
 	JB          tail
 	VMOVDQU     (CX), Y0
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special9
+
+back10:
+	VPSHUFB narrow_shuf_32_8<>+0(SB), X1, X1
+	VMOVD   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000004, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VROUNDPD    $0x0b, Y0, Y0
 	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
 	VROUNDPD    $0x08, Y0, Y1
 	VSUBPD      Y1, Y0, Y0
 	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
-	VCVTTPD2DQY Y0, X0
-	VPSHUFB     narrow_shuf_32_8<>+0(SB), X0, X0
-	VMOVD       X0, (AX)
-	ADDQ        $0x00000020, CX
-	ADDQ        $0x00000004, AX
-	SUBQ        $0x00000004, DX
-	JMP         single
+	VCVTTPD2DQY Y0, X1
+	JMP         back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X1
+	JMP         back4
+
+special5:
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X1
+	JMP         back6
+
+special7:
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X1
+	JMP         back8
+
+special9:
+	VROUNDPD    $0x0b, Y0, Y0
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y0, Y0
+	VROUNDPD    $0x08, Y0, Y1
+	VSUBPD      Y1, Y0, Y0
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y0, Y0
+	VCVTTPD2DQY Y0, X1
+	JMP         back10
 
 // func numF64ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -40141,66 +40231,68 @@ main:
 	CMPQ        DX, $0x00000010
 	JB          single
 	VMOVDQU     (CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ       X0, (AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special1
+
+back2:
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ       X1, (AX)
 	VMOVDQU     32(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ       X0, 8(AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special3
+
+back4:
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ       X1, 8(AX)
 	VMOVDQU     64(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ       X0, 16(AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special5
+
+back6:
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ       X1, 16(AX)
 	VMOVDQU     96(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ       X0, 24(AX)
-	ADDQ        $0x00000080, CX
-	ADDQ        $0x00000020, AX
-	SUBQ        $0x00000010, DX
-	JMP         main
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special7
+
+back8:
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
 
 single:
 	CMPQ        DX, $0x00000004
 	JB          tail
 	VMOVDQU     (CX), Y0
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special9
+
+back10:
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
 	VPAND       Y1, Y0, Y2
 	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
@@ -40210,17 +40302,60 @@ single:
 	VROUNDPD    $0x08, Y2, Y0
 	VSUBPD      Y0, Y2, Y2
 	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ       X0, (AX)
-	ADDQ        $0x00000020, CX
-	ADDQ        $0x00000008, AX
-	SUBQ        $0x00000004, DX
-	JMP         single
+	VCVTTPD2DQY Y2, X1
+	JMP         back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back4
+
+special5:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back6
+
+special7:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back8
+
+special9:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back10
 
 // func numF64ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -40234,66 +40369,68 @@ main:
 	CMPQ        DX, $0x00000010
 	JB          single
 	VMOVDQU     (CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ       X0, (AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special1
+
+back2:
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ       X1, (AX)
 	VMOVDQU     32(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ       X0, 8(AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special3
+
+back4:
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ       X1, 8(AX)
 	VMOVDQU     64(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ       X0, 16(AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special5
+
+back6:
+	VPSHUFB     narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ       X1, 16(AX)
 	VMOVDQU     96(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ       X0, 24(AX)
-	ADDQ        $0x00000080, CX
-	ADDQ        $0x00000020, AX
-	SUBQ        $0x00000010, DX
-	JMP         main
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special7
+
+back8:
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
 
 single:
 	CMPQ        DX, $0x00000004
 	JB          tail
 	VMOVDQU     (CX), Y0
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special9
+
+back10:
+	VPSHUFB narrow_shuf_32_16<>+0(SB), X1, X1
+	VMOVQ   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
 	VPAND       Y1, Y0, Y2
 	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
@@ -40303,17 +40440,60 @@ single:
 	VROUNDPD    $0x08, Y2, Y0
 	VSUBPD      Y0, Y2, Y2
 	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VPSHUFB     narrow_shuf_32_16<>+0(SB), X0, X0
-	VMOVQ       X0, (AX)
-	ADDQ        $0x00000020, CX
-	ADDQ        $0x00000008, AX
-	SUBQ        $0x00000004, DX
-	JMP         single
+	VCVTTPD2DQY Y2, X1
+	JMP         back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back4
+
+special5:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back6
+
+special7:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back8
+
+special9:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back10
 
 // func numF64ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -40327,62 +40507,63 @@ main:
 	CMPQ        DX, $0x00000010
 	JB          single
 	VMOVDQU     (CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VMOVDQU     X0, (AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special1
+
+back2:
+	VMOVDQU     X1, (AX)
 	VMOVDQU     32(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VMOVDQU     X0, 16(AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special3
+
+back4:
+	VMOVDQU     X1, 16(AX)
 	VMOVDQU     64(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VMOVDQU     X0, 32(AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special5
+
+back6:
+	VMOVDQU     X1, 32(AX)
 	VMOVDQU     96(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VMOVDQU     X0, 48(AX)
-	ADDQ        $0x00000080, CX
-	ADDQ        $0x00000040, AX
-	SUBQ        $0x00000010, DX
-	JMP         main
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special7
+
+back8:
+	VMOVDQU X1, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
 
 single:
 	CMPQ        DX, $0x00000004
 	JB          tail
 	VMOVDQU     (CX), Y0
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special9
+
+back10:
+	VMOVDQU X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
 	VPAND       Y1, Y0, Y2
 	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
@@ -40392,16 +40573,60 @@ single:
 	VROUNDPD    $0x08, Y2, Y0
 	VSUBPD      Y0, Y2, Y2
 	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VMOVDQU     X0, (AX)
-	ADDQ        $0x00000020, CX
-	ADDQ        $0x00000010, AX
-	SUBQ        $0x00000004, DX
-	JMP         single
+	VCVTTPD2DQY Y2, X1
+	JMP         back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back4
+
+special5:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back6
+
+special7:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back8
+
+special9:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back10
 
 // func numF64ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -40415,62 +40640,63 @@ main:
 	CMPQ        DX, $0x00000010
 	JB          single
 	VMOVDQU     (CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VMOVDQU     X0, (AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special1
+
+back2:
+	VMOVDQU     X1, (AX)
 	VMOVDQU     32(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VMOVDQU     X0, 16(AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special3
+
+back4:
+	VMOVDQU     X1, 16(AX)
 	VMOVDQU     64(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VMOVDQU     X0, 32(AX)
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special5
+
+back6:
+	VMOVDQU     X1, 32(AX)
 	VMOVDQU     96(CX), Y0
-	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y0, Y2
-	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
-	VPAND       Y1, Y2, Y2
-	VROUNDPD    $0x0b, Y2, Y2
-	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
-	VROUNDPD    $0x08, Y2, Y0
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VMOVDQU     X0, 48(AX)
-	ADDQ        $0x00000080, CX
-	ADDQ        $0x00000040, AX
-	SUBQ        $0x00000010, DX
-	JMP         main
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special7
+
+back8:
+	VMOVDQU X1, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, DX
+	JMP     main
 
 single:
 	CMPQ        DX, $0x00000004
 	JB          tail
 	VMOVDQU     (CX), Y0
+	VCVTTPD2DQY Y0, X1
+	VPCMPEQD    splat32_80000000<>+0(SB), X1, X2
+	VPTEST      X2, X2
+	JNZ         special9
+
+back10:
+	VMOVDQU X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000004, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
 	VPAND       Y1, Y0, Y2
 	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
@@ -40480,16 +40706,60 @@ single:
 	VROUNDPD    $0x08, Y2, Y0
 	VSUBPD      Y0, Y2, Y2
 	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
-	VCVTTPD2DQY Y2, X0
-	VMOVDQU     X0, (AX)
-	ADDQ        $0x00000020, CX
-	ADDQ        $0x00000010, AX
-	SUBQ        $0x00000004, DX
-	JMP         single
+	VCVTTPD2DQY Y2, X1
+	JMP         back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back4
+
+special5:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back6
+
+special7:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back8
+
+special9:
+	VCMPPD      $0x1d, splat64_c3e0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y0, Y2
+	VCMPPD      $0x11, splat64_43f0000000000000<>+0(SB), Y0, Y1
+	VPAND       Y1, Y2, Y2
+	VROUNDPD    $0x0b, Y2, Y2
+	VMULPD      splat64_3df0000000000000<>+0(SB), Y2, Y2
+	VROUNDPD    $0x08, Y2, Y0
+	VSUBPD      Y0, Y2, Y2
+	VMULPD      splat64_41f0000000000000<>+0(SB), Y2, Y2
+	VCVTTPD2DQY Y2, X1
+	JMP         back10
 
 // func numF64ToI64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2

@@ -657,7 +657,10 @@ func (st numStage) intToFloatAVX2(a *Asm, norm func(VecVirtual) VecVirtual) func
 // [-2^63, 2^64) (ref's rule, which for DOUBLE is not 0 modulo 2^16) by two
 // ordered comparisons (false for NaN). An 8-bit target needs no zeroing:
 // every DOUBLE of magnitude ≥ 2^63 is a multiple of 2^11, and NaN converts
-// to 0x80000000.
+// to 0x80000000. A vector whose lanes all truncate within (-2^31, 2^31)
+// skips all that: VCVTTPD2DQ alone is exact there, and it says so by giving
+// no 0x80000000 (f64ToInt32AVX2; Zen 3, normally distributed values:
+// DOUBLE → INT16 at 0.6× copy() and 0.65× ONNX Runtime's speed before).
 //
 // Everything else (64-bit lanes): AVX-512 converts with VCVTT{PS,PD}2QQ where
 // x ∈ [-2^63, 2^63) and VCVTT{PS,PD}2UQQ where x ∈ [2^63, 2^64), and zeroes
@@ -797,22 +800,33 @@ func (st numStage) f64ToInt32AVX2(a *Asm) func(x VecVirtual, s *Step) VecVirtual
 	if st.to.bits < 32 {
 		sh = a.shufTable(32, st.to.bits)
 	}
+	indefinite := a.Splat(0x80000000)
 	return func(x VecVirtual, s *Step) VecVirtual {
-		v, y, r := a.YMM(), a.YMM(), a.YMM()
-		if st.to.bits > 8 {
-			a.VCMPPD(U8(cmpGEOQ), lo, x, v)
-			a.VPAND(v, x, y)
-			a.VCMPPD(U8(cmpLTOQ), hi, x, v)
-			a.VPAND(v, y, y) // x, or 0 outside [-2^63, 2^64)
-			x = y
-		}
-		a.VROUNDPD(U8(roundTrunc), x, y)
-		a.VMULPD(down, y, y)
-		a.VROUNDPD(U8(roundNearest), y, r)
-		a.VSUBPD(r, y, y)
-		a.VMULPD(up, y, y)
-		c := a.XMM()
-		a.VCVTTPD2DQY(y, c)
+		// Where no lane of VCVTTPD2DQ's truncation is 0x80000000 (its
+		// answer to NaN and to |x| ≥ 2^31, and the truncation of
+		// (-2^31 - 1, -2^31]) every |x| < 2^31 and the truncation is
+		// exact: the reference's low bits. Else the general path.
+		c, e := a.XMM(), a.XMM()
+		a.VCVTTPD2DQY(x, c)
+		a.VPCMPEQD(indefinite, c, e)
+		a.VPTEST(e, e)
+		a.divert(func() {}, func() {
+			v, y, r := a.YMM(), a.YMM(), a.YMM()
+			x := x
+			if st.to.bits > 8 {
+				a.VCMPPD(U8(cmpGEOQ), lo, x, v)
+				a.VPAND(v, x, y)
+				a.VCMPPD(U8(cmpLTOQ), hi, x, v)
+				a.VPAND(v, y, y) // x, or 0 outside [-2^63, 2^64)
+				x = y
+			}
+			a.VROUNDPD(U8(roundTrunc), x, y)
+			a.VMULPD(down, y, y)
+			a.VROUNDPD(U8(roundNearest), y, r)
+			a.VSUBPD(r, y, y)
+			a.VMULPD(up, y, y)
+			a.VCVTTPD2DQY(y, c)
+		})
 		if st.to.bits < 32 {
 			a.VPSHUFB(sh, c, c)
 		}
