@@ -57959,6 +57959,63 @@ tail:
 	VZEROUPPER
 	RET
 
+// func fusedF16ToF64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, F16C
+TEXT ·fusedF16ToF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VCVTPH2PS    (CX), Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVDQU      Y1, (AX)
+	VMOVDQU      Y0, 32(AX)
+	VCVTPH2PS    16(CX), Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVDQU      Y1, 64(AX)
+	VMOVDQU      Y0, 96(AX)
+	VCVTPH2PS    32(CX), Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVDQU      Y1, 128(AX)
+	VMOVDQU      Y0, 160(AX)
+	VCVTPH2PS    48(CX), Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVDQU      Y1, 192(AX)
+	VMOVDQU      Y0, 224(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VCVTPH2PS    (CX), Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVDQU      Y1, (AX)
+	VMOVDQU      Y0, 32(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func fusedBF16ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·fusedBF16ToI8AVX2(SB), NOSPLIT, $0-24
@@ -58836,6 +58893,68 @@ DATA splat32_3f3f3f3f<>+20(SB)/4, $0x3f3f3f3f
 DATA splat32_3f3f3f3f<>+24(SB)/4, $0x3f3f3f3f
 DATA splat32_3f3f3f3f<>+28(SB)/4, $0x3f3f3f3f
 GLOBL splat32_3f3f3f3f<>(SB), RODATA|NOPTR, $32
+
+// func fusedBF16ToF64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVZXWD    (CX), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVDQU      Y1, (AX)
+	VMOVDQU      Y0, 32(AX)
+	VPMOVZXWD    16(CX), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVDQU      Y1, 64(AX)
+	VMOVDQU      Y0, 96(AX)
+	VPMOVZXWD    32(CX), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVDQU      Y1, 128(AX)
+	VMOVDQU      Y0, 160(AX)
+	VPMOVZXWD    48(CX), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVDQU      Y1, 192(AX)
+	VMOVDQU      Y0, 224(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VPMOVZXWD    (CX), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVDQU      Y1, (AX)
+	VMOVDQU      Y0, 32(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
 
 // func fusedI16ToF16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C

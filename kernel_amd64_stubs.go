@@ -2763,6 +2763,11 @@ func fusedF16ToU2AVX2(dst *byte, src *byte, n int)
 //go:noescape
 func fusedF16ToF4AVX2(dst *byte, src *byte, n int)
 
+// fusedF16ToF64AVX2 converts n groups of 1 FLOAT16 elements at src to DOUBLE at dst (gen/amd64 fusedTable: {F16, F64}).
+//
+//go:noescape
+func fusedF16ToF64AVX2(dst *byte, src *byte, n int)
+
 // fusedBF16ToI8AVX2 converts n groups of 1 BFLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {BF16, I8}).
 //
 //go:noescape
@@ -2822,6 +2827,11 @@ func fusedBF16ToU2AVX2(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedBF16ToF4AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToF64AVX2 converts n groups of 1 BFLOAT16 elements at src to DOUBLE at dst (gen/amd64 fusedTable: {BF16, F64}).
+//
+//go:noescape
+func fusedBF16ToF64AVX2(dst *byte, src *byte, n int)
 
 // fusedI16ToF16AVX2 converts n groups of 1 INT16 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {I16, F16}).
 //

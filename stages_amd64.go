@@ -3172,6 +3172,7 @@ func init() {
 		registerStage("avx2", Float16, Uint4, stageFusedF16ToU4AVX2)
 		registerStage("avx2", Float16, Int2, stageFusedF16ToI2AVX2)
 		registerStage("avx2", Float16, Uint2, stageFusedF16ToU2AVX2)
+		registerStage("avx2", Float16, Double, stageFusedF16ToF64AVX2)
 		registerStage("avx2", Int16, Float16, stageFusedI16ToF16AVX2)
 		registerStage("avx2", Uint16, Float16, stageFusedU16ToF16AVX2)
 		registerStage("avx2", Int32, Float16, stageFusedI32ToF16AVX2)
@@ -3193,6 +3194,7 @@ func init() {
 		registerStage("avx2", BFloat16, Int2, stageFusedBF16ToI2AVX2)
 		registerStage("avx2", BFloat16, Uint2, stageFusedBF16ToU2AVX2)
 		registerStage("avx2", BFloat16, Float4E2M1, stageFusedBF16ToF4AVX2)
+		registerStage("avx2", BFloat16, Double, stageFusedBF16ToF64AVX2)
 		registerStage("avx2", Int16, BFloat16, stageFusedI16ToBF16AVX2)
 		registerStage("avx2", Int16, Float4E2M1, stageFusedI16ToF4AVX2)
 		registerStage("avx2", Uint16, BFloat16, stageFusedU16ToBF16AVX2)
@@ -4041,6 +4043,26 @@ func stageFusedF16ToF4AVX2(dst, src []byte, n int) {
 	}
 }
 
+// stageFusedF16ToF64AVX2 converts FLOAT16 → DOUBLE in one pass: the entry {F16, F64} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF16ToF64AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Double.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [64]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToF64AVX2(&d[0], &s[0], 8)
+		copy(dst[Double.Size(1*q):], d[:Double.Size(r)])
+	}
+}
+
 // stageFusedBF16ToI8AVX2 converts BFLOAT16 → INT8 in one pass: the entry {BF16, I8} of gen/amd64's
 // fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
 func stageFusedBF16ToI8AVX2(dst, src []byte, n int) {
@@ -4278,6 +4300,26 @@ func stageFusedBF16ToF4AVX2(dst, src []byte, n int) {
 		copy(s[:], src[BFloat16.Size(2*q):])
 		fusedBF16ToF4AVX2(&d[0], &s[0], 8)
 		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
+	}
+}
+
+// stageFusedBF16ToF64AVX2 converts BFLOAT16 → DOUBLE in one pass: the entry {BF16, F64} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedBF16ToF64AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Double.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToF64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [64]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToF64AVX2(&d[0], &s[0], 8)
+		copy(dst[Double.Size(1*q):], d[:Double.Size(r)])
 	}
 }
 

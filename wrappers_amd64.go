@@ -76,6 +76,7 @@ const (
 	finer8AVX2Lanes          = 32
 	fusedBF16ToBoolAVX2Lanes = 8
 	fusedBF16ToF4AVX2Lanes   = 8
+	fusedBF16ToF64AVX2Lanes  = 8
 	fusedBF16ToI16AVX2Lanes  = 8
 	fusedBF16ToI2AVX2Lanes   = 8
 	fusedBF16ToI32AVX2Lanes  = 8
@@ -88,6 +89,7 @@ const (
 	fusedBF16ToU8AVX2Lanes   = 8
 	fusedF16ToBoolAVX2Lanes  = 8
 	fusedF16ToF4AVX2Lanes    = 8
+	fusedF16ToF64AVX2Lanes   = 8
 	fusedF16ToI16AVX2Lanes   = 8
 	fusedF16ToI2AVX2Lanes    = 8
 	fusedF16ToI32AVX2Lanes   = 8
