@@ -59999,6 +59999,436 @@ tail:
 	VZEROUPPER
 	RET
 
+// func fusedF64ToF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF64ToF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ        DX, $0x00000020
+	JB          single
+	VMOVDQU     (CX), Y1
+	VCVTPD2PSY  Y1, X2
+	VCVTPS2PD   X2, Y3
+	VCMPPD      $0x0c, Y3, Y1, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD      $0x1e, Y1, Y3, Y3
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
+	VPANDN      Y3, Y1, Y3
+	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN      Y4, Y1, Y4
+	VPMOVZXDQ   X2, Y1
+	VPADDQ      Y3, Y1, Y1
+	VPOR        Y4, Y1, Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     32(CX), Y2
+	VCVTPD2PSY  Y2, X3
+	VCVTPS2PD   X3, Y4
+	VCMPPD      $0x0c, Y4, Y2, Y5
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y2, Y4, Y4
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y4, Y2, Y4
+	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPANDN      Y5, Y2, Y5
+	VPMOVZXDQ   X3, Y2
+	VPADDQ      Y4, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VPERMD      Y2, Y0, Y2
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VCVTPS2PH   $0x00, Y1, X1
+	VMOVDQU     X1, (AX)
+	VMOVDQU     64(CX), Y1
+	VCVTPD2PSY  Y1, X2
+	VCVTPS2PD   X2, Y3
+	VCMPPD      $0x0c, Y3, Y1, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD      $0x1e, Y1, Y3, Y3
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
+	VPANDN      Y3, Y1, Y3
+	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN      Y4, Y1, Y4
+	VPMOVZXDQ   X2, Y1
+	VPADDQ      Y3, Y1, Y1
+	VPOR        Y4, Y1, Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     96(CX), Y2
+	VCVTPD2PSY  Y2, X3
+	VCVTPS2PD   X3, Y4
+	VCMPPD      $0x0c, Y4, Y2, Y5
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y2, Y4, Y4
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y4, Y2, Y4
+	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPANDN      Y5, Y2, Y5
+	VPMOVZXDQ   X3, Y2
+	VPADDQ      Y4, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VPERMD      Y2, Y0, Y2
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VCVTPS2PH   $0x00, Y1, X1
+	VMOVDQU     X1, 16(AX)
+	VMOVDQU     128(CX), Y1
+	VCVTPD2PSY  Y1, X2
+	VCVTPS2PD   X2, Y3
+	VCMPPD      $0x0c, Y3, Y1, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD      $0x1e, Y1, Y3, Y3
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
+	VPANDN      Y3, Y1, Y3
+	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN      Y4, Y1, Y4
+	VPMOVZXDQ   X2, Y1
+	VPADDQ      Y3, Y1, Y1
+	VPOR        Y4, Y1, Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     160(CX), Y2
+	VCVTPD2PSY  Y2, X3
+	VCVTPS2PD   X3, Y4
+	VCMPPD      $0x0c, Y4, Y2, Y5
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y2, Y4, Y4
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y4, Y2, Y4
+	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPANDN      Y5, Y2, Y5
+	VPMOVZXDQ   X3, Y2
+	VPADDQ      Y4, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VPERMD      Y2, Y0, Y2
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VCVTPS2PH   $0x00, Y1, X1
+	VMOVDQU     X1, 32(AX)
+	VMOVDQU     192(CX), Y1
+	VCVTPD2PSY  Y1, X2
+	VCVTPS2PD   X2, Y3
+	VCMPPD      $0x0c, Y3, Y1, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD      $0x1e, Y1, Y3, Y3
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
+	VPANDN      Y3, Y1, Y3
+	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN      Y4, Y1, Y4
+	VPMOVZXDQ   X2, Y1
+	VPADDQ      Y3, Y1, Y1
+	VPOR        Y4, Y1, Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     224(CX), Y2
+	VCVTPD2PSY  Y2, X3
+	VCVTPS2PD   X3, Y4
+	VCMPPD      $0x0c, Y4, Y2, Y5
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y2, Y4, Y4
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y4, Y2, Y4
+	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPANDN      Y5, Y2, Y5
+	VPMOVZXDQ   X3, Y2
+	VPADDQ      Y4, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VPERMD      Y2, Y0, Y2
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VCVTPS2PH   $0x00, Y1, X1
+	VMOVDQU     X1, 48(AX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, DX
+	JMP         main
+
+single:
+	CMPQ        DX, $0x00000008
+	JB          tail
+	VMOVDQU     (CX), Y1
+	VCVTPD2PSY  Y1, X2
+	VCVTPS2PD   X2, Y3
+	VCMPPD      $0x0c, Y3, Y1, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD      $0x1e, Y1, Y3, Y3
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
+	VPANDN      Y3, Y1, Y3
+	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN      Y4, Y1, Y4
+	VPMOVZXDQ   X2, Y1
+	VPADDQ      Y3, Y1, Y1
+	VPOR        Y4, Y1, Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     32(CX), Y2
+	VCVTPD2PSY  Y2, X3
+	VCVTPS2PD   X3, Y4
+	VCMPPD      $0x0c, Y4, Y2, Y5
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y2, Y4, Y4
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y4, Y2, Y4
+	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPANDN      Y5, Y2, Y5
+	VPMOVZXDQ   X3, Y2
+	VPADDQ      Y4, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VPERMD      Y2, Y0, Y2
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VCVTPS2PH   $0x00, Y1, X1
+	VMOVDQU     X1, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000008, DX
+	JMP         single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF64ToBF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedF64ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VMOVDQU narrow_q2d<>+0(SB), Y0
+
+main:
+	CMPQ        DX, $0x00000020
+	JB          single
+	VMOVDQU     (CX), Y1
+	VCVTPD2PSY  Y1, X2
+	VCVTPS2PD   X2, Y3
+	VCMPPD      $0x0c, Y3, Y1, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD      $0x1e, Y1, Y3, Y3
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
+	VPANDN      Y3, Y1, Y3
+	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN      Y4, Y1, Y4
+	VPMOVZXDQ   X2, Y1
+	VPADDQ      Y3, Y1, Y1
+	VPOR        Y4, Y1, Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     32(CX), Y2
+	VCVTPD2PSY  Y2, X3
+	VCVTPS2PD   X3, Y4
+	VCMPPD      $0x0c, Y4, Y2, Y5
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y2, Y4, Y4
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y4, Y2, Y4
+	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPANDN      Y5, Y2, Y5
+	VPMOVZXDQ   X3, Y2
+	VPADDQ      Y4, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VPERMD      Y2, Y0, Y2
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VMOVDQU     64(CX), Y2
+	VCVTPD2PSY  Y2, X3
+	VCVTPS2PD   X3, Y4
+	VCMPPD      $0x0c, Y4, Y2, Y5
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y2, Y4, Y4
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y4, Y2, Y4
+	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPANDN      Y5, Y2, Y5
+	VPMOVZXDQ   X3, Y2
+	VPADDQ      Y4, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VPERMD      Y2, Y0, Y2
+	VMOVDQU     96(CX), Y3
+	VCVTPD2PSY  Y3, X4
+	VCVTPS2PD   X4, Y5
+	VCMPPD      $0x0c, Y5, Y3, Y6
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y5, Y5
+	VCMPPD      $0x1e, Y3, Y5, Y5
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y3, Y3
+	VPANDN      Y5, Y3, Y5
+	VPAND       splat64_0000000000000001<>+0(SB), Y6, Y6
+	VPANDN      Y6, Y3, Y6
+	VPMOVZXDQ   X4, Y3
+	VPADDQ      Y5, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VPERMD      Y3, Y0, Y3
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVDQU     128(CX), Y3
+	VCVTPD2PSY  Y3, X4
+	VCVTPS2PD   X4, Y5
+	VCMPPD      $0x0c, Y5, Y3, Y6
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y5, Y5
+	VCMPPD      $0x1e, Y3, Y5, Y5
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y3, Y3
+	VPANDN      Y5, Y3, Y5
+	VPAND       splat64_0000000000000001<>+0(SB), Y6, Y6
+	VPANDN      Y6, Y3, Y6
+	VPMOVZXDQ   X4, Y3
+	VPADDQ      Y5, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VPERMD      Y3, Y0, Y3
+	VMOVDQU     160(CX), Y4
+	VCVTPD2PSY  Y4, X5
+	VCVTPS2PD   X5, Y6
+	VCMPPD      $0x0c, Y6, Y4, Y7
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y6, Y6
+	VCMPPD      $0x1e, Y4, Y6, Y6
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y4, Y4
+	VPANDN      Y6, Y4, Y6
+	VPAND       splat64_0000000000000001<>+0(SB), Y7, Y7
+	VPANDN      Y7, Y4, Y7
+	VPMOVZXDQ   X5, Y4
+	VPADDQ      Y6, Y4, Y4
+	VPOR        Y7, Y4, Y4
+	VPERMD      Y4, Y0, Y4
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VMOVDQU     192(CX), Y4
+	VCVTPD2PSY  Y4, X5
+	VCVTPS2PD   X5, Y6
+	VCMPPD      $0x0c, Y6, Y4, Y7
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y6, Y6
+	VCMPPD      $0x1e, Y4, Y6, Y6
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y4, Y4
+	VPANDN      Y6, Y4, Y6
+	VPAND       splat64_0000000000000001<>+0(SB), Y7, Y7
+	VPANDN      Y7, Y4, Y7
+	VPMOVZXDQ   X5, Y4
+	VPADDQ      Y6, Y4, Y4
+	VPOR        Y7, Y4, Y4
+	VPERMD      Y4, Y0, Y4
+	VMOVDQU     224(CX), Y5
+	VCVTPD2PSY  Y5, X6
+	VCVTPS2PD   X6, Y7
+	VCMPPD      $0x0c, Y7, Y5, Y8
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y5, Y5
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y7, Y7
+	VCMPPD      $0x1e, Y5, Y7, Y7
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y5, Y5
+	VPANDN      Y7, Y5, Y7
+	VPAND       splat64_0000000000000001<>+0(SB), Y8, Y8
+	VPANDN      Y8, Y5, Y8
+	VPMOVZXDQ   X6, Y5
+	VPADDQ      Y7, Y5, Y5
+	VPOR        Y8, Y5, Y5
+	VPERMD      Y5, Y0, Y5
+	VINSERTI128 $0x01, X5, Y4, Y4
+	VCMPPS      $0x03, Y1, Y1, Y5
+	VANDPS      splat32_80000000<>+0(SB), Y1, Y6
+	VORPS       splat32_7fc00000<>+0(SB), Y6, Y6
+	VBLENDVPS   Y5, Y6, Y1, Y1
+	VPSRLD      $0x10, Y1, Y5
+	VPAND       splat32_00000001<>+0(SB), Y5, Y5
+	VPADDD      splat32_00007fff<>+0(SB), Y1, Y1
+	VPADDD      Y5, Y1, Y1
+	VPSRLD      $0x10, Y1, Y1
+	VCMPPS      $0x03, Y2, Y2, Y5
+	VANDPS      splat32_80000000<>+0(SB), Y2, Y6
+	VORPS       splat32_7fc00000<>+0(SB), Y6, Y6
+	VBLENDVPS   Y5, Y6, Y2, Y2
+	VPSRLD      $0x10, Y2, Y5
+	VPAND       splat32_00000001<>+0(SB), Y5, Y5
+	VPADDD      splat32_00007fff<>+0(SB), Y2, Y2
+	VPADDD      Y5, Y2, Y2
+	VPSRLD      $0x10, Y2, Y2
+	VCMPPS      $0x03, Y3, Y3, Y5
+	VANDPS      splat32_80000000<>+0(SB), Y3, Y6
+	VORPS       splat32_7fc00000<>+0(SB), Y6, Y6
+	VBLENDVPS   Y5, Y6, Y3, Y3
+	VPSRLD      $0x10, Y3, Y5
+	VPAND       splat32_00000001<>+0(SB), Y5, Y5
+	VPADDD      splat32_00007fff<>+0(SB), Y3, Y3
+	VPADDD      Y5, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
+	VCMPPS      $0x03, Y4, Y4, Y5
+	VANDPS      splat32_80000000<>+0(SB), Y4, Y6
+	VORPS       splat32_7fc00000<>+0(SB), Y6, Y6
+	VBLENDVPS   Y5, Y6, Y4, Y4
+	VPSRLD      $0x10, Y4, Y5
+	VPAND       splat32_00000001<>+0(SB), Y5, Y5
+	VPADDD      splat32_00007fff<>+0(SB), Y4, Y4
+	VPADDD      Y5, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
+	VPACKUSDW   Y2, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, 32(AX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, DX
+	JMP         main
+
+single:
+	CMPQ        DX, $0x00000008
+	JB          tail
+	VMOVDQU     (CX), Y1
+	VCVTPD2PSY  Y1, X2
+	VCVTPS2PD   X2, Y3
+	VCMPPD      $0x0c, Y3, Y1, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD      $0x1e, Y1, Y3, Y3
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
+	VPANDN      Y3, Y1, Y3
+	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN      Y4, Y1, Y4
+	VPMOVZXDQ   X2, Y1
+	VPADDQ      Y3, Y1, Y1
+	VPOR        Y4, Y1, Y1
+	VPERMD      Y1, Y0, Y1
+	VMOVDQU     32(CX), Y2
+	VCVTPD2PSY  Y2, X3
+	VCVTPS2PD   X3, Y4
+	VCMPPD      $0x0c, Y4, Y2, Y5
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y2, Y4, Y4
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y4, Y2, Y4
+	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
+	VPANDN      Y5, Y2, Y5
+	VPMOVZXDQ   X3, Y2
+	VPADDQ      Y4, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VPERMD      Y2, Y0, Y2
+	VINSERTI128 $0x01, X2, Y1, Y1
+	VCMPPS      $0x03, Y1, Y1, Y2
+	VANDPS      splat32_80000000<>+0(SB), Y1, Y3
+	VORPS       splat32_7fc00000<>+0(SB), Y3, Y3
+	VBLENDVPS   Y2, Y3, Y1, Y1
+	VPSRLD      $0x10, Y1, Y2
+	VPAND       splat32_00000001<>+0(SB), Y2, Y2
+	VPADDD      splat32_00007fff<>+0(SB), Y1, Y1
+	VPADDD      Y2, Y1, Y1
+	VPSRLD      $0x10, Y1, Y1
+	VPACKUSDW   Y1, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     X1, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000008, DX
+	JMP         single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func fusedI32ToF16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, F16C
 TEXT ·fusedI32ToF16AVX2(SB), NOSPLIT, $0-24

@@ -3175,6 +3175,7 @@ func init() {
 		registerStage("avx2", Float16, Double, stageFusedF16ToF64AVX2)
 		registerStage("avx2", Int16, Float16, stageFusedI16ToF16AVX2)
 		registerStage("avx2", Uint16, Float16, stageFusedU16ToF16AVX2)
+		registerStage("avx2", Double, Float16, stageFusedF64ToF16AVX2)
 		registerStage("avx2", Int32, Float16, stageFusedI32ToF16AVX2)
 		registerStage("avx2", Uint32, Float16, stageFusedU32ToF16AVX2)
 		registerStage("avx2", Int64, Float16, stageFusedI64ToF16AVX2)
@@ -3205,6 +3206,7 @@ func init() {
 		registerStage("avx2", Float4E2M1, BFloat16, stageFusedF4ToBF16AVX2)
 		registerStage("avx2", Int32, BFloat16, stageFusedI32ToBF16AVX2)
 		registerStage("avx2", Uint32, BFloat16, stageFusedU32ToBF16AVX2)
+		registerStage("avx2", Double, BFloat16, stageFusedF64ToBF16AVX2)
 	}
 	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
 		registerStage("avx512", Float16, Int8, stageFusedF16ToI8AVX512)
@@ -4559,6 +4561,46 @@ func stageFusedU32ToBF16AVX2(dst, src []byte, n int) {
 		var d [16]byte
 		copy(s[:], src[Uint32.Size(1*q):])
 		fusedU32ToBF16AVX2(&d[0], &s[0], 8)
+		copy(dst[BFloat16.Size(1*q):], d[:BFloat16.Size(r)])
+	}
+}
+
+// stageFusedF64ToF16AVX2 converts DOUBLE → FLOAT16 in one pass: the entry {F64, F16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF64ToF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Double.Size(n)], dst[:Float16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF64ToF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [64]byte
+		var d [16]byte
+		copy(s[:], src[Double.Size(1*q):])
+		fusedF64ToF16AVX2(&d[0], &s[0], 8)
+		copy(dst[Float16.Size(1*q):], d[:Float16.Size(r)])
+	}
+}
+
+// stageFusedF64ToBF16AVX2 converts DOUBLE → BFLOAT16 in one pass: the entry {F64, BF16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedF64ToBF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Double.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF64ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [64]byte
+		var d [16]byte
+		copy(s[:], src[Double.Size(1*q):])
+		fusedF64ToBF16AVX2(&d[0], &s[0], 8)
 		copy(dst[BFloat16.Size(1*q):], d[:BFloat16.Size(r)])
 	}
 }

@@ -104,6 +104,8 @@ const (
 	fusedF4ToF16AVX2Lanes    = 8
 	fusedF4ToI16AVX2Lanes    = 8
 	fusedF4ToU16AVX2Lanes    = 8
+	fusedF64ToBF16AVX2Lanes  = 8
+	fusedF64ToF16AVX2Lanes   = 8
 	fusedI16ToBF16AVX2Lanes  = 8
 	fusedI16ToF16AVX2Lanes   = 8
 	fusedI16ToF4AVX2Lanes    = 8

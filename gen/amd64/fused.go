@@ -116,7 +116,7 @@ var (
 	// of vectors with a NaN or a subnormal fixed out of line). Its integer
 	// rounding with a NaN fix measured slower (0.64×) than the two steps
 	// (0.68–0.71×), and is not generated.
-	fsF64 = fusedSrc{"Double", "F64", 64, 0, true, widenOdd64(tF64), nil, false}
+	fsF64 = fusedSrc{"Double", "F64", 64, 0, true, widenOdd64(tF64), nil, true}
 	// The same sources to FLOAT16 convert to the nearest float32 instead
 	// (plan.go, below2p24); only their rows' targets name the kernels.
 	fsI32Near = fusedSrc{"Int32", "I32", 32, 0, false, widenNear32(tI32), nil, true}
@@ -207,8 +207,10 @@ func fusedStages() []fusedStage {
 					continue
 				}
 				// A source with NaN goes to BFLOAT16 by the hardware
-				// rounding only (bf16Round has no NaN rule).
-				if !(row.from.special && to.short == fdBF.short) {
+				// rounding only (bf16Round has no NaN rule), but for
+				// DOUBLE on AVX2, whose NaN lanes bf16Round replaces first
+				// (nanBF16).
+				if !(row.from.special && to.short == fdBF.short) || isa == AVX2 && row.from.short == fsF64.short {
 					st = append(st, s)
 				}
 				if isa == AVX512 && to.short == fdBF.short && !s.wordTable() {
@@ -477,11 +479,30 @@ func widenOdd32(t num) func(a *Asm) func(s *Step, k Register) VecVirtual {
 
 // widenOdd64 is widenOdd32 for INT64, UINT64 and DOUBLE on AVX-512: each
 // half of 8 elements rounded to odd (oddIntAVX512, oddF64AVX512: {rz-sae}
-// conversion, back, odd bit where it differs), the two halves joined.
+// conversion, back, odd bit where it differs), the two halves joined. On
+// AVX2, DOUBLE only: oddF64AVX2 on each half of 4 (AVX2's steps are full
+// vectors).
 func widenOdd64(t num) func(a *Asm) func(s *Step, k Register) VecVirtual {
 	return func(a *Asm) func(s *Step, k Register) VecVirtual {
+		if a.isa == AVX2 && t == tF64 {
+			odd := oddF64AVX2(a)
+			return func(s *Step, k Register) VecVirtual {
+				if k != nil {
+					panic("widenOdd64: AVX2 steps have no mask")
+				}
+				var halves [2]VecVirtual
+				for h := range halves {
+					y := a.YMM()
+					a.VMOVDQU(s.Src.Offset(32*h), y)
+					halves[h] = odd(y) // the 4 float32 in the low 128 bits
+				}
+				x := a.YMM()
+				a.VINSERTI128(U8(1), halves[1].AsX(), halves[0], x)
+				return x
+			}
+		}
 		if a.isa != AVX512 {
-			panic("widenOdd64: AVX-512 only")
+			panic("widenOdd64: AVX-512, or DOUBLE on AVX2")
 		}
 		var odd func(x VecVirtual) VecVirtual
 		if t == tF64 {
@@ -1253,18 +1274,38 @@ func narrowF64(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Reg
 // rounds x in place; the high words are then gathered by VPERMW (or, two
 // vectors at a time, VPERMT2W) with the odd-word index, as f32ToBF16 does.
 func bf16Round(a *Asm, from fusedSrc) (round func(x VecVirtual), odd VecVirtual) {
-	noNaN(from)
+	nan := func(x VecVirtual) {}
+	if a.isa == AVX2 && from.short == fsF64.short {
+		nan = nanBF16(a)
+	} else {
+		noNaN(from)
+	}
 	lsb, bias := a.Splat(1), a.Splat(0x7FFF)
 	if a.isa == AVX512 {
 		odd = a.ConstWords("oddwords", seq(1, 2, 1, 32))
 	}
 	return func(x VecVirtual) {
+		nan(x)
 		t := a.Vec()
 		a.VPSRLD(U8(16), x, t)
 		a.And(lsb, t, t)
 		a.VPADDD(bias, x, x)
 		a.VPADDD(t, x, x)
 	}, odd
+}
+
+// nanBF16 replaces the NaN lanes of x (AVX2) by their sign | 0x7FC00000,
+// which bf16Round (adding at most 0x8000) turns into f32ToBF16's NaN, the
+// sign | 0x7FC0.
+func nanBF16(a *Asm) func(x VecVirtual) {
+	sign, qnan := a.Splat(0x80000000), a.Splat(0x7FC00000)
+	return func(x VecVirtual) {
+		m, y := a.YMM(), a.YMM()
+		a.VCMPPS(U8(3), x, x, m) // unordered: NaN
+		a.VANDPS(sign, x, y)
+		a.VORPS(qnan, y, y)
+		a.VBLENDVPS(m, y, x, x)
+	}
 }
 
 // narrowBF16: bf16Round, one vector (AVX2: the high words by a shift, an
