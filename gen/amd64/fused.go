@@ -1299,12 +1299,13 @@ func bf16Round(a *Asm, from fusedSrc) (round func(x VecVirtual), odd VecVirtual)
 
 // nanBF16 replaces the NaN lanes of x (AVX2) by their sign | 0x7FC00000,
 // which bf16Round (adding at most 0x8000) turns into f32ToBF16's NaN, the
-// sign | 0x7FC0.
+// sign | 0x7FC0. (f32ToBF16AVX2 has the same three steps, inline, out of
+// line for its blocks with a NaN.)
 func nanBF16(a *Asm) func(x VecVirtual) {
 	sign, qnan := a.Splat(0x80000000), a.Splat(0x7FC00000)
 	return func(x VecVirtual) {
 		m, y := a.YMM(), a.YMM()
-		a.VCMPPS(U8(3), x, x, m) // unordered: NaN
+		a.VCMPPS(U8(cmpUnord), x, x, m) // NaN
 		a.VANDPS(sign, x, y)
 		a.VORPS(qnan, y, y)
 		a.VBLENDVPS(m, y, x, x)
