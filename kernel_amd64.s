@@ -29142,97 +29142,49 @@ TEXT ·i16ToE8M0AVX2(SB), NOSPLIT, $0-32
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
-	MOVL         $0x00800000, SI
-	VMOVD        SI, X0
-	VPBROADCASTD X0, Y0
-	VPBROADCASTD (BX), Y0
-	VPBROADCASTD 4(BX), Y1
-	VPBROADCASTD 8(BX), Y1
-	VPSLLD       $0x18, Y1, Y1
-	VPSRAD       $0x18, Y1, Y1
-	VPSRLD       $0x1f, Y1, Y1
-	VPSLLD       $0x17, Y1, Y2
-	VPSUBD       Y2, Y0, Y2
-	VMOVDQU      packdb4_2<>+0(SB), Y0
+	VPBROADCASTB 8(BX), Y0
+	VPBROADCASTD (BX), Y1
+	VMOVDQU      packdb4_2<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
 
-main:
+single:
 	CMPQ      DX, $0x00000020
-	JB        single
-	VMOVDQU   (CX), X3
-	VPMOVSXWD X3, Y3
-	VCVTDQ2PS Y3, Y3
-	VPAND     splat32_7fffffff<>+0(SB), Y3, Y3
-	VPADDD    Y2, Y3, Y3
-	VPSRLD    $0x17, Y3, Y3
-	VPMINUD   splat32_000000fe<>+0(SB), Y3, Y3
-	VPADDD    Y1, Y3, Y3
-	VMOVDQU   16(CX), X4
-	VPMOVSXWD X4, Y4
+	JB        tail
+	VPMOVSXWD (CX), Y4
+	VPABSD    Y4, Y4
 	VCVTDQ2PS Y4, Y4
-	VPAND     splat32_7fffffff<>+0(SB), Y4, Y4
-	VPADDD    Y2, Y4, Y4
-	VPSRLD    $0x17, Y4, Y4
-	VPMINUD   splat32_000000fe<>+0(SB), Y4, Y4
 	VPADDD    Y1, Y4, Y4
-	VMOVDQU   32(CX), X5
-	VPMOVSXWD X5, Y5
+	VPSRLD    $0x17, Y4, Y4
+	VPMOVSXWD 16(CX), Y5
+	VPABSD    Y5, Y5
 	VCVTDQ2PS Y5, Y5
-	VPAND     splat32_7fffffff<>+0(SB), Y5, Y5
-	VPADDD    Y2, Y5, Y5
-	VPSRLD    $0x17, Y5, Y5
-	VPMINUD   splat32_000000fe<>+0(SB), Y5, Y5
 	VPADDD    Y1, Y5, Y5
-	VMOVDQU   48(CX), X6
-	VPMOVSXWD X6, Y6
+	VPSRLD    $0x17, Y5, Y5
+	VPMOVSXWD 32(CX), Y6
+	VPABSD    Y6, Y6
 	VCVTDQ2PS Y6, Y6
-	VPAND     splat32_7fffffff<>+0(SB), Y6, Y6
-	VPADDD    Y2, Y6, Y6
-	VPSRLD    $0x17, Y6, Y6
-	VPMINUD   splat32_000000fe<>+0(SB), Y6, Y6
 	VPADDD    Y1, Y6, Y6
-	VPACKUSDW Y4, Y3, Y3
-	VPACKUSDW Y6, Y5, Y5
-	VPACKUSWB Y5, Y3, Y3
-	VPERMD    Y3, Y0, Y3
-	VMOVDQU   Y3, (AX)
+	VPSRLD    $0x17, Y6, Y6
+	VPMOVSXWD 48(CX), Y7
+	VPABSD    Y7, Y7
+	VCVTDQ2PS Y7, Y7
+	VPADDD    Y1, Y7, Y7
+	VPSRLD    $0x17, Y7, Y7
+	VPACKUSDW Y5, Y4, Y4
+	VPACKUSDW Y7, Y6, Y6
+	VPACKUSWB Y6, Y4, Y4
+	VPERMD    Y4, Y2, Y4
+	VPCMPEQB  Y3, Y4, Y5
+	VPBLENDVB Y5, Y0, Y4, Y4
+	VMOVDQU   Y4, (AX)
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000020, AX
 	SUBQ      $0x00000020, DX
-	JMP       main
-
-single:
-	CMPQ         DX, $0x00000008
-	JB           tail
-	VMOVDQU      (CX), X0
-	VPMOVSXWD    X0, Y0
-	VCVTDQ2PS    Y0, Y0
-	VPAND        splat32_7fffffff<>+0(SB), Y0, Y0
-	VPADDD       Y2, Y0, Y0
-	VPSRLD       $0x17, Y0, Y0
-	VPMINUD      splat32_000000fe<>+0(SB), Y0, Y0
-	VPADDD       Y1, Y0, Y0
-	VEXTRACTI128 $0x01, Y0, X3
-	VPACKUSDW    X3, X0, X0
-	VPACKUSWB    X0, X0, X0
-	VMOVQ        X0, (AX)
-	ADDQ         $0x00000010, CX
-	ADDQ         $0x00000008, AX
-	SUBQ         $0x00000008, DX
-	JMP          single
+	JMP       single
 
 tail:
 	VZEROUPPER
 	RET
-
-DATA splat32_000000fe<>+0(SB)/4, $0x000000fe
-DATA splat32_000000fe<>+4(SB)/4, $0x000000fe
-DATA splat32_000000fe<>+8(SB)/4, $0x000000fe
-DATA splat32_000000fe<>+12(SB)/4, $0x000000fe
-DATA splat32_000000fe<>+16(SB)/4, $0x000000fe
-DATA splat32_000000fe<>+20(SB)/4, $0x000000fe
-DATA splat32_000000fe<>+24(SB)/4, $0x000000fe
-DATA splat32_000000fe<>+28(SB)/4, $0x000000fe
-GLOBL splat32_000000fe<>(SB), RODATA|NOPTR, $32
 
 // func u16ToE8M0AVX512(dst *uint8, src *uint16, n int, p *[4]uint32)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
@@ -29338,83 +29290,41 @@ TEXT ·u16ToE8M0AVX2(SB), NOSPLIT, $0-32
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         p+24(FP), BX
-	MOVL         $0x00800000, SI
-	VMOVD        SI, X0
-	VPBROADCASTD X0, Y0
-	VPBROADCASTD (BX), Y0
-	VPBROADCASTD 4(BX), Y1
-	VPBROADCASTD 8(BX), Y1
-	VPSLLD       $0x18, Y1, Y1
-	VPSRAD       $0x18, Y1, Y1
-	VPSRLD       $0x1f, Y1, Y1
-	VPSLLD       $0x17, Y1, Y2
-	VPSUBD       Y2, Y0, Y2
-	VMOVDQU      packdb4_2<>+0(SB), Y0
+	VPBROADCASTB 8(BX), Y0
+	VPBROADCASTD (BX), Y1
+	VMOVDQU      packdb4_2<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
 
-main:
+single:
 	CMPQ      DX, $0x00000020
-	JB        single
-	VMOVDQU   (CX), X3
-	VPMOVZXWD X3, Y3
-	VCVTDQ2PS Y3, Y3
-	VPAND     splat32_7fffffff<>+0(SB), Y3, Y3
-	VPADDD    Y2, Y3, Y3
-	VPSRLD    $0x17, Y3, Y3
-	VPMINUD   splat32_000000fe<>+0(SB), Y3, Y3
-	VPADDD    Y1, Y3, Y3
-	VMOVDQU   16(CX), X4
-	VPMOVZXWD X4, Y4
+	JB        tail
+	VPMOVZXWD (CX), Y4
 	VCVTDQ2PS Y4, Y4
-	VPAND     splat32_7fffffff<>+0(SB), Y4, Y4
-	VPADDD    Y2, Y4, Y4
-	VPSRLD    $0x17, Y4, Y4
-	VPMINUD   splat32_000000fe<>+0(SB), Y4, Y4
 	VPADDD    Y1, Y4, Y4
-	VMOVDQU   32(CX), X5
-	VPMOVZXWD X5, Y5
+	VPSRLD    $0x17, Y4, Y4
+	VPMOVZXWD 16(CX), Y5
 	VCVTDQ2PS Y5, Y5
-	VPAND     splat32_7fffffff<>+0(SB), Y5, Y5
-	VPADDD    Y2, Y5, Y5
-	VPSRLD    $0x17, Y5, Y5
-	VPMINUD   splat32_000000fe<>+0(SB), Y5, Y5
 	VPADDD    Y1, Y5, Y5
-	VMOVDQU   48(CX), X6
-	VPMOVZXWD X6, Y6
+	VPSRLD    $0x17, Y5, Y5
+	VPMOVZXWD 32(CX), Y6
 	VCVTDQ2PS Y6, Y6
-	VPAND     splat32_7fffffff<>+0(SB), Y6, Y6
-	VPADDD    Y2, Y6, Y6
-	VPSRLD    $0x17, Y6, Y6
-	VPMINUD   splat32_000000fe<>+0(SB), Y6, Y6
 	VPADDD    Y1, Y6, Y6
-	VPACKUSDW Y4, Y3, Y3
-	VPACKUSDW Y6, Y5, Y5
-	VPACKUSWB Y5, Y3, Y3
-	VPERMD    Y3, Y0, Y3
-	VMOVDQU   Y3, (AX)
+	VPSRLD    $0x17, Y6, Y6
+	VPMOVZXWD 48(CX), Y7
+	VCVTDQ2PS Y7, Y7
+	VPADDD    Y1, Y7, Y7
+	VPSRLD    $0x17, Y7, Y7
+	VPACKUSDW Y5, Y4, Y4
+	VPACKUSDW Y7, Y6, Y6
+	VPACKUSWB Y6, Y4, Y4
+	VPERMD    Y4, Y2, Y4
+	VPCMPEQB  Y3, Y4, Y5
+	VPBLENDVB Y5, Y0, Y4, Y4
+	VMOVDQU   Y4, (AX)
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000020, AX
 	SUBQ      $0x00000020, DX
-	JMP       main
-
-single:
-	CMPQ         DX, $0x00000008
-	JB           tail
-	VMOVDQU      (CX), X0
-	VPMOVZXWD    X0, Y0
-	VCVTDQ2PS    Y0, Y0
-	VPAND        splat32_7fffffff<>+0(SB), Y0, Y0
-	VPADDD       Y2, Y0, Y0
-	VPSRLD       $0x17, Y0, Y0
-	VPMINUD      splat32_000000fe<>+0(SB), Y0, Y0
-	VPADDD       Y1, Y0, Y0
-	VEXTRACTI128 $0x01, Y0, X3
-	VPACKUSDW    X3, X0, X0
-	VPACKUSWB    X0, X0, X0
-	VMOVQ        X0, (AX)
-	ADDQ         $0x00000010, CX
-	ADDQ         $0x00000008, AX
-	SUBQ         $0x00000008, DX
-	JMP          single
+	JMP       single
 
 tail:
 	VZEROUPPER

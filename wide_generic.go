@@ -223,8 +223,13 @@ func halfToWideBy[D int32 | uint32 | int64 | uint64 | float64](d []D, s []uint16
 	case []float64:
 		for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
 			p, q := d[:4:4], s[:4:4]
-			p[0], p[1] = math.Float64frombits(f32ToF64Bits(widenHalf(q[0], t))), math.Float64frombits(f32ToF64Bits(widenHalf(q[1], t)))
-			p[2], p[3] = math.Float64frombits(f32ToF64Bits(widenHalf(q[2], t))), math.Float64frombits(f32ToF64Bits(widenHalf(q[3], t)))
+			a, b := math.Float32frombits(widenHalf(q[0], t)), math.Float32frombits(widenHalf(q[1], t))
+			c, e := math.Float32frombits(widenHalf(q[2], t)), math.Float32frombits(widenHalf(q[3], t))
+			if a != a || b != b || c != c || e != e { // as f32ToF64Slice does
+				f64x4NaN((*[4]float64)(p), a, b, c, e)
+			} else {
+				p[0], p[1], p[2], p[3] = float64(a), float64(b), float64(c), float64(e)
+			}
 			d, s = d[4:], s[4:]
 		}
 		for i, h := range s {

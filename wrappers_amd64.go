@@ -120,7 +120,7 @@ const (
 	fusedU64ToF16AVX2Lanes   = 8
 	i16ToE4M3AVX2Lanes       = 32
 	i16ToE5M2AVX2Lanes       = 32
-	i16ToE8M0AVX2Lanes       = 8
+	i16ToE8M0AVX2Lanes       = 32
 	i32ToE8M0AVX2Lanes       = 8
 	i32ToF4AVX2Lanes         = 16
 	i32ToF8AVX2Lanes         = 8
@@ -146,7 +146,7 @@ const (
 	split8Pack4AVX2Lanes     = 32
 	u16ToE4M3AVX2Lanes       = 32
 	u16ToE5M2AVX2Lanes       = 32
-	u16ToE8M0AVX2Lanes       = 8
+	u16ToE8M0AVX2Lanes       = 32
 	u32ToE8M0AVX2Lanes       = 8
 	u32ToF4AVX2Lanes         = 16
 	u32ToF8AVX2Lanes         = 8

@@ -29,10 +29,8 @@ var (
 // parameter sets are of these two kinds). NaN has e ≥ 255, so only the
 // saturating mode needs it set apart.
 //
-// The same core also serves FLOAT16, BFLOAT16, INT16, UINT16, INT32 and
-// UINT32 in one pass (e8m0Sources): the 16-bit sources widen to
-// float32 exactly, and the 32-bit integers round to odd at 24 bits first
-// (odd.go), which keeps every rounding mode's answer (plan.go).
+// The other e8m0Sources have kernels of their own (e8m0Fused), which
+// measured faster than this core after a widening or a round to odd.
 func f32ToE8M0(a *Asm) {
 	for _, isa := range []ISA{AVX2, AVX512} {
 		f32ToE8M0From(a, e8m0Sources[0], isa)
@@ -40,10 +38,9 @@ func f32ToE8M0(a *Asm) {
 }
 
 // e8m0Fused emits the AVX-512 and AVX2 kernels of the other e8m0Sources (no
-// streaming variants: the fused stages have none): the 16-bit sources
-// through the E8M0 core above on AVX2 (BFLOAT16 and FLOAT16 on their own
-// 16-bit lanes, bf16ToE8M0AVX2, f16ToE8M0AVX2) and on 16-bit lanes on
-// AVX-512 (e8m0w.go), INT32 and UINT32 by e8m0Int's integer
+// streaming variants: the fused stages have none): the 16-bit sources on
+// 16-bit lanes on AVX-512 (e8m0w.go) and on AVX2 by bf16ToE8M0AVX2,
+// f16ToE8M0AVX2 and int16ToE8M0AVX2, INT32 and UINT32 by e8m0Int's integer
 // algorithm (the round to odd in registers followed by the core measured
 // no faster than the two stages on AVX2).
 func e8m0Fused(a *Asm) {
@@ -55,12 +52,11 @@ func e8m0Fused(a *Asm) {
 		switch src.name {
 		case "bf16":
 			bf16ToE8M0AVX2(a)
-			continue
 		case "f16":
 			f16ToE8M0AVX2(a)
-			continue
+		default:
+			int16ToE8M0AVX2(a, src)
 		}
-		f32ToE8M0From(a, src, AVX2)
 	}
 	for _, isa := range []ISA{AVX2, AVX512} {
 		for _, src := range e8m0Sources[1:] {
@@ -129,6 +125,46 @@ func bf16ToE8M0AVX2(a *Asm) {
 		a.VPACKUSWB(rs[1], rs[0], rs[0])
 		a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
 		s.Store(rs[0], s.Dst, 8, nil)
+	})
+}
+
+// int16ToE8M0AVX2 is INT16 or UINT16 → FLOAT8E8M0 on AVX2, 32 elements a
+// step: a = |x| widened to 32 bits (VPMOVSXWD, VPABSD: -32768 gives 2^15)
+// converts exactly (VCVTDQ2PS) to a normal float32 or 0, so the code is
+// its exponent field rounded by roundAdd, (bits(a) + roundAdd) >> 23: at
+// most 143, nothing overflows. Zero gives 0, the saturating underflow
+// code; a VPBLENDVB on the packed bytes puts p's underflow code there,
+// which changes them only when not saturating (no other code is 0). Five
+// instructions per 8 elements (UINT16: four) where the float32 core, with
+// its clamps, took seven.
+func int16ToE8M0AVX2(a *Asm, from e8m0Source) {
+	a.Func(from.name+"ToE8M0AVX2", AVX2, "func(dst *uint8, src *uint16, n int, p *[4]uint32)")
+	dst, src, n := a.Args()
+	p := a.GP64()
+	a.Context.Load(a.Param("p"), p)
+	under := a.paramByte(Mem{Base: p, Disp: e8Underflow}) // its low byte
+	roundAdd := a.Splat32(Mem{Base: p, Disp: e8RoundAdd})
+	order, zero := a.packOrder(), a.YMM()
+	a.VPXOR(zero, zero, zero)
+	a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(s *Step) {
+		var rs []VecVirtual
+		for q := range 4 {
+			x := a.YMM()
+			if from.name == "i16" {
+				a.VPMOVSXWD(s.Src.Offset(16*q), x)
+				a.VPABSD(x, x)
+			} else {
+				a.VPMOVZXWD(s.Src.Offset(16*q), x)
+			}
+			a.VCVTDQ2PS(x, x)
+			a.VPADDD(roundAdd, x, x)
+			a.VPSRLD(U8(23), x, x)
+			rs = append(rs, x)
+		}
+		c, z := a.packDB4(rs, order), a.YMM()
+		a.VPCMPEQB(zero, c, z)
+		a.VPBLENDVB(z, under, c, c)
+		s.Store(c, s.Dst, 8, nil)
 	})
 }
 
@@ -374,11 +410,6 @@ var e8m0Sources = []e8m0Source{
 func f32ToE8M0From(a *Asm, from e8m0Source, isa ISA) {
 	{
 		a.Func(from.name+"ToE8M0"+isa.String(), isa, "func(dst *uint8, src *"+from.typ+", n int, p *[4]uint32)")
-		var odd func(x VecVirtual) VecVirtual
-		if from.name == "i32" || from.name == "u32" {
-			a.Needs("AVX512DQ") // the round-to-odd conversions
-			odd = oddStage{from.t}.oddIntAVX512(a)
-		}
 		dst, src, n := a.Args()
 		p := a.GP64()
 		a.Context.Load(a.Param("p"), p)
@@ -386,19 +417,6 @@ func f32ToE8M0From(a *Asm, from e8m0Source, isa ISA) {
 		scale, ff := a.Splat(149), a.Splat(0xFF)
 		roundAdd := a.Splat32(Mem{Base: p, Disp: e8RoundAdd})
 		lo, overflow := e8m0Clamp(a, p)
-		// FLOAT16, INT16 and UINT16 widen to normal float32 values or 0:
-		// e = ((a + roundAdd - d<<23) mod 2^32) >> 23, r = min(e, 0xFE) + d
-		// with d = 1 when not saturating (e8m0W's clamp on 32-bit lanes),
-		// where zero wraps to 0x1FF and so gives the underflow code.
-		normalOnly := from.name == "f16" || from.name == "i16" || from.name == "u16"
-		var d, k VecVirtual
-		var fe Op
-		if normalOnly {
-			d, k, fe = a.Vec(), a.Vec(), a.Splat(0xFE)
-			a.VPSRLD(U8(31), lo, d) // 1 where underflow is 0xFF
-			a.VPSLLD(U8(23), d, k)
-			a.VPSUBD(k, roundAdd, k)
-		}
 		order := a.packOrder()
 		lanes := a.Lanes32()
 		a.Stream(Loop{SrcSize: from.size, DstSize: 1, Lanes: lanes, Unroll: 4}, dst, src, n, func(s *Step) {
@@ -406,38 +424,8 @@ func f32ToE8M0From(a *Asm, from e8m0Source, isa ISA) {
 			for i := 0; i < s.Lanes; i += lanes {
 				p := s.Part(i, lanes)
 				x, ab, e := a.Vec(), a.Vec(), a.Vec()
-				if from.size == 4 {
-					a.VLoad(x, p.Src, 32, p.M(1, 0))
-				} else {
-					a.VLoad(Half(x), p.Src, 16, p.M(1, 0))
-				}
-				switch from.name {
-				case "f16":
-					a.VCVTPH2PS(Half(x), x)
-				case "bf16":
-					a.VPMOVZXWD(Half(x), x)
-					a.VPSLLD(U8(16), x, x)
-				case "i16":
-					a.VPMOVSXWD(Half(x), x)
-					a.VCVTDQ2PS(x, x)
-				case "u16":
-					a.VPMOVZXWD(Half(x), x)
-					a.VCVTDQ2PS(x, x)
-				case "i32", "u32":
-					x = odd(x)
-				}
+				a.VLoad(x, p.Src, 32, p.M(1, 0))
 				a.And(abs, x, ab)
-				if normalOnly {
-					a.VPADDD(k, ab, e)
-					a.VPSRLD(U8(23), e, e)
-					a.VPMINUD(fe, e, e)
-					a.VPADDD(d, e, e)
-					if from.name == "f16" {
-						a.pickGT(ab, inf, ff, e)
-					}
-					rs = append(rs, e)
-					continue
-				}
 				if isa == AVX512 {
 					sub := a.K()
 					a.VPCMPUD(U8(cmpLT), minNormal, ab, sub)
