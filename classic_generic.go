@@ -177,21 +177,39 @@ func floatToInt[S float, D integer](dst []D, src []S) {
 		return
 	}
 	dst = dst[:len(src)]
+	bits := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
 	for len(src) >= 4 { // unrolled: see intToInt
-		d, s := dst[:4:4], src[:4:4]
-		d[0], d[1], d[2], d[3] = D(truncWrap(float64(s[0]))), D(truncWrap(float64(s[1]))), D(truncWrap(float64(s[2]))), D(truncWrap(float64(s[3])))
-		dst, src = dst[4:], src[4:]
+		d, s, b := dst[:4:4], src[:4:4], bits[:4:4]
+		if below63x4(b[0], b[1], b[2], b[3]) {
+			d[0], d[1], d[2], d[3] = D(int64(s[0])), D(int64(s[1])), D(int64(s[2])), D(int64(s[3]))
+		} else {
+			d[0], d[1], d[2], d[3] = D(truncWrap(float64(s[0]))), D(truncWrap(float64(s[1]))), D(truncWrap(float64(s[2]))), D(truncWrap(float64(s[3])))
+		}
+		dst, src, bits = dst[4:], src[4:], bits[4:]
 	}
 	for i, v := range src {
 		dst[i] = D(truncWrap(float64(v)))
 	}
 }
 
+// below63x4 reports whether the four DOUBLEs (bits) all lie strictly
+// between ±2^63, where Go's int64 conversion truncates exactly and
+// truncWrap gives what it gives: the subtraction of 2^63's bits from each
+// magnitude borrows into bit 63 exactly when the magnitude is below (NaN
+// and ±Inf are not). Four integer steps each instead of truncWrap's second
+// conversion and three selects: DOUBLE → INT32 ran about twice as fast.
+func below63x4(a, b, c, d uint64) bool {
+	const abs, lim = 1<<63 - 1, 0x43E0000000000000
+	return (a&abs-lim)&(b&abs-lim)&(c&abs-lim)&(d&abs-lim)>>63 != 0
+}
+
 // f32ToInt is floatToInt for FLOAT (as bits), with integer range tests: a
 // float32 of magnitude 2^63 or more is a multiple of 2^40, so for targets
 // of at most 32 bits its wrapped value is 0 (as is that of ±Inf and NaN),
 // and for 64-bit targets only [2^63, 2^64) needs the significand shifted
-// into place (int64(v) is exact below 2^63 in magnitude, -2^63 included).
+// into place (int64(v) is exact below 2^63 in magnitude, -2^63 included);
+// four at a time, by int64(v) alone where all four are below 2^63
+// (below63F32x4), as floatToInt does for DOUBLE.
 func f32ToInt[D integer](dst []D, src []uint32) {
 	dst = dst[:len(src)]
 	var z D
@@ -208,12 +226,23 @@ func f32ToInt[D integer](dst []D, src []uint32) {
 	}
 	for len(src) >= 4 {
 		d, s := dst[:4:4], src[:4:4]
-		d[0], d[1], d[2], d[3] = D(f32ToWideInt(s[0])), D(f32ToWideInt(s[1])), D(f32ToWideInt(s[2])), D(f32ToWideInt(s[3]))
+		if below63F32x4(s[0], s[1], s[2], s[3]) {
+			f := (*[4]float32)(unsafe.Pointer(&s[0]))
+			d[0], d[1], d[2], d[3] = D(int64(f[0])), D(int64(f[1])), D(int64(f[2])), D(int64(f[3]))
+		} else {
+			d[0], d[1], d[2], d[3] = D(f32ToWideInt(s[0])), D(f32ToWideInt(s[1])), D(f32ToWideInt(s[2])), D(f32ToWideInt(s[3]))
+		}
 		dst, src = dst[4:], src[4:]
 	}
 	for i, x := range src {
 		dst[i] = D(f32ToWideInt(x))
 	}
+}
+
+// below63F32x4 is below63x4 for float32 bits.
+func below63F32x4(a, b, c, d uint32) bool {
+	const abs, lim = 1<<31 - 1, 0x5F000000
+	return (a&abs-lim)&(b&abs-lim)&(c&abs-lim)&(d&abs-lim)>>31 != 0
 }
 
 // f32ToNarrowInt is f32ToInt's element for targets of at most 32 bits.
