@@ -236,69 +236,62 @@ func halfToWideBy[D int32 | uint32 | int64 | uint64 | float64](d []D, s []uint16
 			d[i] = math.Float64frombits(f32ToF64Bits(widenHalf(h, t)))
 		}
 	case []int64:
-		if t != nil { // FLOAT16: below 2^16, where f32ToNarrowInt's rule is f32ToWideInt's, in fewer steps
-			for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
-				p, q := d[:4:4], s[:4:4]
-				p[0], p[1] = f32ToNarrowInt(t[q[0]]), f32ToNarrowInt(t[q[1]])
-				p[2], p[3] = f32ToNarrowInt(t[q[2]]), f32ToNarrowInt(t[q[3]])
-				d, s = d[4:], s[4:]
-			}
-			for i, h := range s {
-				d[i] = f32ToNarrowInt(t[h])
-			}
-			return
-		}
-		for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
-			p, q := d[:4:4], s[:4:4]
-			p[0], p[1] = int64(f32ToWideInt(widenHalf(q[0], t))), int64(f32ToWideInt(widenHalf(q[1], t)))
-			p[2], p[3] = int64(f32ToWideInt(widenHalf(q[2], t))), int64(f32ToWideInt(widenHalf(q[3], t)))
-			d, s = d[4:], s[4:]
-		}
-		for i, h := range s {
-			d[i] = int64(f32ToWideInt(widenHalf(h, t)))
-		}
+		halfTo64(d, s, t)
 	case []uint64:
-		if t != nil { // as for INT64
-			for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
-				p, q := d[:4:4], s[:4:4]
-				p[0], p[1] = uint64(f32ToNarrowInt(t[q[0]])), uint64(f32ToNarrowInt(t[q[1]]))
-				p[2], p[3] = uint64(f32ToNarrowInt(t[q[2]])), uint64(f32ToNarrowInt(t[q[3]]))
-				d, s = d[4:], s[4:]
-			}
-			for i, h := range s {
-				d[i] = uint64(f32ToNarrowInt(t[h]))
-			}
-			return
-		}
-		for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
-			p, q := d[:4:4], s[:4:4]
-			p[0], p[1] = f32ToWideInt(widenHalf(q[0], t)), f32ToWideInt(widenHalf(q[1], t))
-			p[2], p[3] = f32ToWideInt(widenHalf(q[2], t)), f32ToWideInt(widenHalf(q[3], t))
-			d, s = d[4:], s[4:]
-		}
-		for i, h := range s {
-			d[i] = f32ToWideInt(widenHalf(h, t))
-		}
+		halfTo64(d, s, t)
 	case []int32:
-		for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
-			p, q := d[:4:4], s[:4:4]
-			p[0], p[1] = int32(f32ToNarrowInt(widenHalf(q[0], t))), int32(f32ToNarrowInt(widenHalf(q[1], t)))
-			p[2], p[3] = int32(f32ToNarrowInt(widenHalf(q[2], t))), int32(f32ToNarrowInt(widenHalf(q[3], t)))
-			d, s = d[4:], s[4:]
-		}
-		for i, h := range s {
-			d[i] = int32(f32ToNarrowInt(widenHalf(h, t)))
-		}
+		halfTo32(d, s, t)
 	case []uint32:
+		halfTo32(d, s, t)
+	}
+}
+
+// halfTo32 is halfToWideBy for the 32-bit integers.
+func halfTo32[D int32 | uint32](d []D, s []uint16, t *[65536]uint32) {
+	d = d[:len(s)]
+	for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+		p, q := d[:4:4], s[:4:4]
+		p[0], p[1] = D(f32ToNarrowInt(widenHalf(q[0], t))), D(f32ToNarrowInt(widenHalf(q[1], t)))
+		p[2], p[3] = D(f32ToNarrowInt(widenHalf(q[2], t))), D(f32ToNarrowInt(widenHalf(q[3], t)))
+		d, s = d[4:], s[4:]
+	}
+	for i, h := range s {
+		d[i] = D(f32ToNarrowInt(widenHalf(h, t)))
+	}
+}
+
+// halfTo64 is halfToWideBy for the 64-bit integers: FLOAT16 (t not nil)
+// lies below 2^16, where f32ToNarrowInt's rule is f32ToWideInt's in fewer
+// steps; BFLOAT16 takes int64(v) for four at a time where all lie within
+// ±2^63 (below63F32x4, as f32ToInt does), else f32ToWideInt.
+func halfTo64[D int64 | uint64](d []D, s []uint16, t *[65536]uint32) {
+	d = d[:len(s)]
+	if t != nil {
 		for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
 			p, q := d[:4:4], s[:4:4]
-			p[0], p[1] = uint32(f32ToNarrowInt(widenHalf(q[0], t))), uint32(f32ToNarrowInt(widenHalf(q[1], t)))
-			p[2], p[3] = uint32(f32ToNarrowInt(widenHalf(q[2], t))), uint32(f32ToNarrowInt(widenHalf(q[3], t)))
+			p[0], p[1] = D(f32ToNarrowInt(t[q[0]])), D(f32ToNarrowInt(t[q[1]]))
+			p[2], p[3] = D(f32ToNarrowInt(t[q[2]])), D(f32ToNarrowInt(t[q[3]]))
 			d, s = d[4:], s[4:]
 		}
 		for i, h := range s {
-			d[i] = uint32(f32ToNarrowInt(widenHalf(h, t)))
+			d[i] = D(f32ToNarrowInt(t[h]))
 		}
+		return
+	}
+	for len(s) >= 4 {
+		p, q := d[:4:4], s[:4:4]
+		x0, x1, x2, x3 := widenHalf(q[0], t), widenHalf(q[1], t), widenHalf(q[2], t), widenHalf(q[3], t)
+		if below63F32x4(x0, x1, x2, x3) {
+			p[0], p[1] = D(int64(math.Float32frombits(x0))), D(int64(math.Float32frombits(x1)))
+			p[2], p[3] = D(int64(math.Float32frombits(x2))), D(int64(math.Float32frombits(x3)))
+		} else {
+			p[0], p[1] = D(f32ToWideInt(x0)), D(f32ToWideInt(x1))
+			p[2], p[3] = D(f32ToWideInt(x2)), D(f32ToWideInt(x3))
+		}
+		d, s = d[4:], s[4:]
+	}
+	for i, h := range s {
+		d[i] = D(f32ToWideInt(widenHalf(h, t)))
 	}
 }
 
