@@ -330,46 +330,51 @@ func f32ToF64Bits(x uint32) uint64 {
 // against 140 per 64 Ki elements, INT64 equal) and slower on 32-bit
 // sources (INT32 0.46 against 0.89 elements/ns).
 func intToE8M0[S int32 | uint32 | int64 | uint64](dst, src []byte, p *e8m0Params) {
-	var nearest, up bool
+	var add uint64 // on DOUBLE's 52-bit significand
 	switch RoundMode(p.mode) {
 	case RoundUp:
-		up = true
+		add = 1<<52 - 1
 	case RoundNearest:
-		nearest = true
+		add = 1 << 51
 	}
 	s := view[S](src, len(dst))
 	dst = dst[:len(s)]
 	under := uint8(p.underflow)
 	var z S
-	if unsafe.Sizeof(z) <= 4 {
-		var add uint64 // on DOUBLE's 52-bit significand
-		switch {
-		case up:
-			add = 1<<52 - 1
-		case nearest:
-			add = 1 << 51
+	if unsafe.Sizeof(z) <= 4 { // 0.38 → 0.53 elements/ns unrolled (Zen 3, INT32)
+		for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+			d, q := dst[:4:4], s[:4:4]
+			d[0], d[1] = e8m0OfF64(float64(q[0]), add, under), e8m0OfF64(float64(q[1]), add, under) // exact
+			d[2], d[3] = e8m0OfF64(float64(q[2]), add, under), e8m0OfF64(float64(q[3]), add, under)
+			dst, s = dst[4:], s[4:]
 		}
 		for i, v := range s {
-			dst[i] = e8m0OfF64(float64(v), add, under) // exact
+			dst[i] = e8m0OfF64(float64(v), add, under)
 		}
 		return
 	}
-	var add uint64 // on the bits below the leading one, left-aligned
-	switch {
-	case up:
-		add = math.MaxUint64
-	case nearest:
-		add = 1 << 63
+	// e8m0OfMag's add is on the bits below the leading one, left-aligned:
+	// the same, shifted up, with its low bit repeated below (up: all ones).
+	add = add<<12 | (add&1)*(1<<12-1)
+	for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+		d, q := dst[:4:4], s[:4:4]
+		d[0], d[1] = e8m0OfMag(magnitude(q[0]), add, under), e8m0OfMag(magnitude(q[1]), add, under)
+		d[2], d[3] = e8m0OfMag(magnitude(q[2]), add, under), e8m0OfMag(magnitude(q[3]), add, under)
+		dst, s = dst[4:], s[4:]
 	}
-	signed := signedInt[S]()
 	for i, v := range s {
-		a := uint64(v)
-		if signed {
-			m := uint64(int64(v) >> 63)
-			a = (a ^ m) - m
-		}
-		dst[i] = e8m0OfMag(a, add, under)
+		dst[i] = e8m0OfMag(magnitude(v), add, under)
 	}
+}
+
+// magnitude returns |v| as a uint64 (-2^63's is 2^63).
+func magnitude[S int32 | uint32 | int64 | uint64](v S) uint64 {
+	a := uint64(v)
+	if signedInt[S]() {
+		m := uint64(int64(v) >> 63)
+		a = (a ^ m) - m
+	}
+	return a
 }
 
 // e8m0OfF64 is intToE8M0's element from a DOUBLE f.
