@@ -141,16 +141,51 @@ func f32ToF8(x uint32, p *float8Params) uint8 {
 }
 
 func float32ToFloat16Generic(dst []uint16, src []float32) {
-	dst = dst[:len(src)]
-	for len(src) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
-		d, s := dst[:4:4], src[:4:4]
-		d[0], d[1] = f32ToF16Table(math.Float32bits(s[0])), f32ToF16Table(math.Float32bits(s[1]))
-		d[2], d[3] = f32ToF16Table(math.Float32bits(s[2])), f32ToF16Table(math.Float32bits(s[3]))
-		dst, src = dst[4:], src[4:]
+	bits := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+	dst = dst[:len(bits)]
+	for len(bits) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+		d, s := dst[:4:4], bits[:4:4]
+		if f16Normal4(s[0], s[1], s[2], s[3]) {
+			h01 := f32ToF16Normal2(uint64(s[0]) | uint64(s[1])<<32)
+			h23 := f32ToF16Normal2(uint64(s[2]) | uint64(s[3])<<32)
+			d[0], d[1], d[2], d[3] = uint16(h01), uint16(h01>>32), uint16(h23), uint16(h23>>32)
+		} else {
+			d[0], d[1] = f32ToF16Table(s[0]), f32ToF16Table(s[1])
+			d[2], d[3] = f32ToF16Table(s[2]), f32ToF16Table(s[3])
+		}
+		dst, bits = dst[4:], bits[4:]
 	}
-	for i, v := range src {
-		dst[i] = f32ToF16Table(math.Float32bits(v))
+	for i, x := range bits {
+		dst[i] = f32ToF16Table(x)
 	}
+}
+
+// f16Normal4 reports whether the four float32s (bits) all have magnitudes
+// in [2^-14, 2^16), where f32ToF16Normal2 converts them: x&0x7FFFFFFF - lo
+// (mod 2^32) lies below the span for those only, and subtracting the span
+// in 64 bits borrows into bit 63 exactly then.
+func f16Normal4(a, b, c, d uint32) bool {
+	const abs, lo, span = 0x7FFFFFFF, 0x38800000, 0x47800000 - 0x38800000
+	ina, inb := uint64(a&abs-lo)-span, uint64(b&abs-lo)-span
+	inc, ind := uint64(c&abs-lo)-span, uint64(d&abs-lo)-span
+	return (ina&inb&inc&ind)>>63 != 0
+}
+
+// f32ToF16Normal2 is f32ToF16 for two float32s (bits) in the halves of x
+// whose magnitudes lie in [2^-14, 2^16), FLOAT16's normal range and the
+// binade above it: rebiased by 127 - 15 and rounded to nearest even at bit
+// 13 in both halves at once (no borrow or carry crosses a half: the
+// rebiased magnitude is at least 2^23 and at most 0x0F800FFF after the
+// rounding, whose carry may reach the exponent and from 65520 gives Inf,
+// 0x7C00). Returns the two FLOAT16 in the low 16 bits of each half. About
+// half of f32ToF16Table's instructions per element: FLOAT → FLOAT16 ran at
+// 0.35 → 0.45-0.6 elements/ns in L1 (Zen 3).
+func f32ToF16Normal2(x uint64) uint64 {
+	const lo = 0x0000_0001_0000_0001 // the low bit of each half
+	const bias, half, low16, sign = (127 - 15) << 23 * lo, 0xFFF * lo, 0xFFFF * lo, 0x8000 * lo
+	a := x & 0x7FFFFFFF_7FFFFFFF
+	h := (a - bias + half + a>>13&lo) >> 13
+	return h&low16 | x>>16&sign
 }
 
 // f16Narrow holds, per sign and float32 exponent field (x>>23), how
