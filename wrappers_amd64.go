@@ -121,7 +121,7 @@ const (
 	i16ToE4M3AVX2Lanes       = 32
 	i16ToE5M2AVX2Lanes       = 32
 	i16ToE8M0AVX2Lanes       = 32
-	i32ToE8M0AVX2Lanes       = 8
+	i32ToE8M0AVX2Lanes       = 32
 	i32ToF4AVX2Lanes         = 16
 	i32ToF8AVX2Lanes         = 8
 	i4ToI8AVX2Lanes          = 16
@@ -147,7 +147,7 @@ const (
 	u16ToE4M3AVX2Lanes       = 32
 	u16ToE5M2AVX2Lanes       = 32
 	u16ToE8M0AVX2Lanes       = 32
-	u32ToE8M0AVX2Lanes       = 8
+	u32ToE8M0AVX2Lanes       = 32
 	u32ToF4AVX2Lanes         = 16
 	u32ToF8AVX2Lanes         = 8
 	u4ToU8AVX2Lanes          = 16
