@@ -40,8 +40,8 @@ func f32ToE8M0(a *Asm) {
 // e8m0Fused emits the AVX-512 and AVX2 kernels of the other e8m0Sources (no
 // streaming variants: the fused stages have none): the 16-bit sources on
 // 16-bit lanes on AVX-512 (e8m0w.go) and on AVX2 by bf16ToE8M0AVX2,
-// f16ToE8M0AVX2 and int16ToE8M0AVX2, INT32 and UINT32 by e8m0Int's integer
-// algorithm on AVX-512 and int32ToE8M0AVX2 on AVX2 (the round to odd in
+// f16ToE8M0AVX2 and intToE8M0AVX2, INT32 and UINT32 by e8m0Int's integer
+// algorithm on AVX-512 and intToE8M0AVX2 on AVX2 (the round to odd in
 // registers followed by the core measured no faster than the two stages on
 // AVX2).
 func e8m0Fused(a *Asm) {
@@ -56,12 +56,12 @@ func e8m0Fused(a *Asm) {
 		case "f16":
 			f16ToE8M0AVX2(a)
 		default:
-			int16ToE8M0AVX2(a, src)
+			intToE8M0AVX2(a, src)
 		}
 	}
 	for _, src := range e8m0Sources[1:] {
 		if src.size == 4 {
-			int32ToE8M0AVX2(a, src)
+			intToE8M0AVX2(a, src)
 		}
 	}
 	for _, src := range e8m0Sources[1:] {
@@ -132,17 +132,29 @@ func bf16ToE8M0AVX2(a *Asm) {
 	})
 }
 
-// int16ToE8M0AVX2 is INT16 or UINT16 → FLOAT8E8M0 on AVX2, 32 elements a
-// step: a = |x| widened to 32 bits (VPMOVSXWD, VPABSD: -32768 gives 2^15)
-// converts exactly (VCVTDQ2PS) to a normal float32 or 0, so the code is
-// its exponent field rounded by roundAdd, (bits(a) + roundAdd) >> 23: at
-// most 143, nothing overflows. Zero gives 0, the saturating underflow
-// code; a VPBLENDVB on the packed bytes puts p's underflow code there,
-// which changes them only when not saturating (no other code is 0). Five
-// instructions per 8 elements (UINT16: four) where the float32 core, with
-// its clamps, took seven.
-func int16ToE8M0AVX2(a *Asm, from e8m0Source) {
-	a.Func(from.name+"ToE8M0AVX2", AVX2, "func(dst *uint8, src *uint16, n int, p *[4]uint32)")
+// intToE8M0AVX2 is INT16, UINT16, INT32 or UINT32 → FLOAT8E8M0 on AVX2, 32
+// elements a step. The code is the exponent field of an exact float32
+// rounded by roundAdd, (bits(f) + roundAdd) >> 23:
+//
+//   - 16-bit: f = a = |x| widened to 32 bits (VPMOVSXWD, VPABSD: -32768
+//     gives 2^15), at most 143, nothing overflows. Five instructions per 8
+//     elements (UINT16: four) where the float32 core, with its clamps, took
+//     seven (Zen 3: INT16 0.26-0.30 → 0.38× copy(), UINT16 0.27-0.31 →
+//     0.46-0.51×).
+//   - 32-bit: a = |x| (VPABSD; INT32's minimum stays 2^31, read unsigned)
+//     itself below 2^24, else f = (a >> 8) | s with the sticky bit s = 1
+//     where a's low byte is not zero, and 8 added to the field. The sticky
+//     bit changes no mode's carry: up reads any bit below the leading one,
+//     nearest the one right below it, at bit 15 or higher of a >> 8. About
+//     14 instructions per 8 elements where e8m0Int's leading-one carry test
+//     took 19 (Zen 3: INT32 0.27-0.36 → 0.46-0.48× copy(), UINT32 0.38 →
+//     0.46-0.50×).
+//
+// Zero gives the code 0, the saturating underflow code; a VPBLENDVB on the
+// packed bytes puts p's underflow code there, which changes them only when
+// not saturating (no other code is 0).
+func intToE8M0AVX2(a *Asm, from e8m0Source) {
+	a.Func(from.name+"ToE8M0AVX2", AVX2, "func(dst *uint8, src *"+from.typ+", n int, p *[4]uint32)")
 	dst, src, n := a.Args()
 	p := a.GP64()
 	a.Context.Load(a.Param("p"), p)
@@ -150,67 +162,40 @@ func int16ToE8M0AVX2(a *Asm, from e8m0Source) {
 	roundAdd := a.Splat32(Mem{Base: p, Disp: e8RoundAdd})
 	order, zero := a.packOrder(), a.YMM()
 	a.VPXOR(zero, zero, zero)
-	a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(s *Step) {
+	signed := from.name == "i16" || from.name == "i32"
+	a.Stream(Loop{SrcSize: from.size, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(s *Step) {
 		var rs []VecVirtual
 		for q := range 4 {
 			x := a.YMM()
-			if from.name == "i16" {
+			var small VecVirtual // 32-bit: the lanes below 2^24
+			switch {
+			case from.size == 2 && signed:
 				a.VPMOVSXWD(s.Src.Offset(16*q), x)
 				a.VPABSD(x, x)
-			} else {
+			case from.size == 2:
 				a.VPMOVZXWD(s.Src.Offset(16*q), x)
+			default:
+				h, t := a.YMM(), a.YMM()
+				small = a.YMM()
+				a.VMOVDQU(s.Src.Offset(32*q), x)
+				if signed {
+					a.VPABSD(x, x)
+				}
+				a.VPSRLD(U8(8), x, h)
+				a.VPAND(a.Splat(0xFF), x, t)
+				a.VPMINUD(a.Splat(1), t, t) // the sticky bit
+				a.VPOR(t, h, h)
+				a.VPSRLD(U8(24), x, small)
+				a.VPCMPEQD(zero, small, small)
+				a.VPBLENDVB(small, x, h, x)
 			}
 			a.VCVTDQ2PS(x, x)
 			a.VPADDD(roundAdd, x, x)
 			a.VPSRLD(U8(23), x, x)
-			rs = append(rs, x)
-		}
-		c, z := a.packDB4(rs, order), a.YMM()
-		a.VPCMPEQB(zero, c, z)
-		a.VPBLENDVB(z, under, c, c)
-		s.Store(c, s.Dst, 8, nil)
-	})
-}
-
-// int32ToE8M0AVX2 is INT32 or UINT32 → FLOAT8E8M0 on AVX2, 32 elements a
-// step, by int16ToE8M0AVX2's rounded exponent field of an exact float32:
-// a = |x| (VPABSD; INT32's minimum stays 2^31, read unsigned) itself below
-// 2^24, else (a >> 8) | s with the sticky bit s = 1 where a's low byte is
-// not zero, and 8 added to the field. The sticky bit changes no mode's
-// carry: up reads any bit below the leading one, nearest the one right
-// below it, at bit 15 or higher of a >> 8. Zero gives the code 0, made the
-// underflow code on the packed bytes. About 14 instructions per 8 elements
-// where e8m0Int's leading-one carry test took 19 (Zen 3: INT32 0.27-0.36
-// → 0.46-0.48× copy(), UINT32 0.38 → 0.46-0.50×).
-func int32ToE8M0AVX2(a *Asm, from e8m0Source) {
-	a.Func(from.name+"ToE8M0AVX2", AVX2, "func(dst *uint8, src *uint32, n int, p *[4]uint32)")
-	dst, src, n := a.Args()
-	p := a.GP64()
-	a.Context.Load(a.Param("p"), p)
-	under := a.paramByte(Mem{Base: p, Disp: e8Underflow}) // its low byte
-	roundAdd := a.Splat32(Mem{Base: p, Disp: e8RoundAdd})
-	order, zero := a.packOrder(), a.YMM()
-	a.VPXOR(zero, zero, zero)
-	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(s *Step) {
-		var rs []VecVirtual
-		for q := range 4 {
-			x, h, t, small := a.YMM(), a.YMM(), a.YMM(), a.YMM()
-			a.VMOVDQU(s.Src.Offset(32*q), x)
-			if from.name == "i32" {
-				a.VPABSD(x, x)
+			if small != nil {
+				a.VPANDN(a.Splat(8), small, small)
+				a.VPADDD(small, x, x)
 			}
-			a.VPSRLD(U8(8), x, h)
-			a.VPAND(a.Splat(0xFF), x, t)
-			a.VPMINUD(a.Splat(1), t, t) // the sticky bit
-			a.VPOR(t, h, h)
-			a.VPSRLD(U8(24), x, small)
-			a.VPCMPEQD(zero, small, small) // a below 2^24
-			a.VPBLENDVB(small, x, h, x)
-			a.VCVTDQ2PS(x, x)
-			a.VPADDD(roundAdd, x, x)
-			a.VPSRLD(U8(23), x, x)
-			a.VPANDN(a.Splat(8), small, small)
-			a.VPADDD(small, x, x)
 			rs = append(rs, x)
 		}
 		c, z := a.packDB4(rs, order), a.YMM()
@@ -337,7 +322,7 @@ func f16ToE8M0AVX2(a *Asm) {
 // overflows. k is the exponent field of a float32 conversion that cannot
 // round up into the next power of two ({rz-sae} truncates). No round to odd
 // and no float core: about half the operations of the odd stage and the
-// E8M0 kernel in sequence. (AVX2: int32ToE8M0AVX2.)
+// E8M0 kernel in sequence. (AVX2: intToE8M0AVX2.)
 func e8m0Int(a *Asm, from e8m0Source) {
 	a.Func(from.name+"ToE8M0AVX512", AVX512, "func(dst *uint8, src *"+from.typ+", n int, p *[4]uint32)")
 	dst, src, n := a.Args()
