@@ -21,6 +21,12 @@ import (
 func init() {
 	neon := *genericKernels()
 	neon.tier = "neon"
+	// The integers → float8 keep their plans through FLOAT's NEON stages,
+	// not the portable one-pass loops (intToFloat8Generic), which are
+	// scalar.
+	for _, t := range []DataType{Int32, Uint32, Int64, Uint64} {
+		neon.toF8[t] = kernel[fusedF8Func]{}
+	}
 	setNEONKernels(&neon, false)
 	neon.f8ToF32 = kernel[func([]float32, []uint8, *[256]uint32)]{float8ToFloat32NEON, neon.tier}
 	neon.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{neonLut16, neon.tier}
