@@ -60115,36 +60115,36 @@ main:
 	VPERMD      Y5, Y0, Y5
 	VINSERTI128 $0x01, X5, Y4, Y4
 	VCMPPS      $0x03, Y1, Y1, Y5
-	VANDPS      splat32_80000000<>+0(SB), Y1, Y6
-	VORPS       splat32_7fc00000<>+0(SB), Y6, Y6
-	VBLENDVPS   Y5, Y6, Y1, Y1
+	VPAND       splat32_80000000<>+0(SB), Y1, Y6
+	VPOR        splat32_7fc00000<>+0(SB), Y6, Y6
+	VPBLENDVB   Y5, Y6, Y1, Y1
 	VPSRLD      $0x10, Y1, Y5
 	VPAND       splat32_00000001<>+0(SB), Y5, Y5
 	VPADDD      splat32_00007fff<>+0(SB), Y1, Y1
 	VPADDD      Y5, Y1, Y1
 	VPSRLD      $0x10, Y1, Y1
 	VCMPPS      $0x03, Y2, Y2, Y5
-	VANDPS      splat32_80000000<>+0(SB), Y2, Y6
-	VORPS       splat32_7fc00000<>+0(SB), Y6, Y6
-	VBLENDVPS   Y5, Y6, Y2, Y2
+	VPAND       splat32_80000000<>+0(SB), Y2, Y6
+	VPOR        splat32_7fc00000<>+0(SB), Y6, Y6
+	VPBLENDVB   Y5, Y6, Y2, Y2
 	VPSRLD      $0x10, Y2, Y5
 	VPAND       splat32_00000001<>+0(SB), Y5, Y5
 	VPADDD      splat32_00007fff<>+0(SB), Y2, Y2
 	VPADDD      Y5, Y2, Y2
 	VPSRLD      $0x10, Y2, Y2
 	VCMPPS      $0x03, Y3, Y3, Y5
-	VANDPS      splat32_80000000<>+0(SB), Y3, Y6
-	VORPS       splat32_7fc00000<>+0(SB), Y6, Y6
-	VBLENDVPS   Y5, Y6, Y3, Y3
+	VPAND       splat32_80000000<>+0(SB), Y3, Y6
+	VPOR        splat32_7fc00000<>+0(SB), Y6, Y6
+	VPBLENDVB   Y5, Y6, Y3, Y3
 	VPSRLD      $0x10, Y3, Y5
 	VPAND       splat32_00000001<>+0(SB), Y5, Y5
 	VPADDD      splat32_00007fff<>+0(SB), Y3, Y3
 	VPADDD      Y5, Y3, Y3
 	VPSRLD      $0x10, Y3, Y3
 	VCMPPS      $0x03, Y4, Y4, Y5
-	VANDPS      splat32_80000000<>+0(SB), Y4, Y6
-	VORPS       splat32_7fc00000<>+0(SB), Y6, Y6
-	VBLENDVPS   Y5, Y6, Y4, Y4
+	VPAND       splat32_80000000<>+0(SB), Y4, Y6
+	VPOR        splat32_7fc00000<>+0(SB), Y6, Y6
+	VPBLENDVB   Y5, Y6, Y4, Y4
 	VPSRLD      $0x10, Y4, Y5
 	VPAND       splat32_00000001<>+0(SB), Y5, Y5
 	VPADDD      splat32_00007fff<>+0(SB), Y4, Y4
@@ -60196,9 +60196,9 @@ single:
 	VPERMD      Y2, Y0, Y2
 	VINSERTI128 $0x01, X2, Y1, Y1
 	VCMPPS      $0x03, Y1, Y1, Y2
-	VANDPS      splat32_80000000<>+0(SB), Y1, Y3
-	VORPS       splat32_7fc00000<>+0(SB), Y3, Y3
-	VBLENDVPS   Y2, Y3, Y1, Y1
+	VPAND       splat32_80000000<>+0(SB), Y1, Y3
+	VPOR        splat32_7fc00000<>+0(SB), Y3, Y3
+	VPBLENDVB   Y2, Y3, Y1, Y1
 	VPSRLD      $0x10, Y1, Y2
 	VPAND       splat32_00000001<>+0(SB), Y2, Y2
 	VPADDD      splat32_00007fff<>+0(SB), Y1, Y1

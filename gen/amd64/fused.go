@@ -1297,18 +1297,15 @@ func bf16Round(a *Asm, from fusedSrc) (round func(x VecVirtual), odd VecVirtual)
 	}, odd
 }
 
-// nanBF16 replaces the NaN lanes of x (AVX2) by their sign | 0x7FC00000,
-// which bf16Round (adding at most 0x8000) turns into f32ToBF16's NaN, the
-// sign | 0x7FC0. (f32ToBF16AVX2 has the same three steps, inline, out of
-// line for its blocks with a NaN.)
+// nanBF16 replaces the NaN lanes of x (AVX2) by their sign | 0x7FC00000
+// (quietNaNs, the steps f32ToBF16AVX2 takes out of line), which bf16Round
+// turns into f32ToBF16's NaN.
 func nanBF16(a *Asm) func(x VecVirtual) {
-	sign, qnan := a.Splat(0x80000000), a.Splat(0x7FC00000)
+	quiet := a.quietNaNs()
 	return func(x VecVirtual) {
-		m, y := a.YMM(), a.YMM()
+		m := a.YMM()
 		a.VCMPPS(U8(cmpUnord), x, x, m) // NaN
-		a.VANDPS(sign, x, y)
-		a.VORPS(qnan, y, y)
-		a.VBLENDVPS(m, y, x, x)
+		quiet(x, m)
 	}
 }
 

@@ -94,7 +94,8 @@ func f32ToBF16(a *Asm) {
 	// 44).
 	a.Func("f32ToBF16AVX2", AVX2, "func(dst *uint16, src *float32, n int)")
 	dst, src, n = a.Args()
-	sign2, qnan2, one, bias2 := a.Splat(0x80000000), a.Splat(0x7FC00000), a.Splat(1), a.Splat(0x7FFF)
+	quiet := a.quietNaNs()
+	one, bias2 := a.Splat(1), a.Splat(0x7FFF)
 	a.Stream(Loop{SrcSize: 4, DstSize: 2, Lanes: 8, Unroll: 4}, dst, src, n, func(s *Step) {
 		var xs, ms []VecVirtual
 		for i := 0; i < s.Lanes; i += 8 {
@@ -114,12 +115,6 @@ func f32ToBF16(a *Asm) {
 			a.VPTEST(any, any)
 			a.JNZ(LabelRef(fix))
 			a.Label(back)
-		}
-		quiet := func(x, m VecVirtual) {
-			q := a.Vec()
-			a.VPAND(sign2, x, q)
-			a.VPOR(qnan2, q, q)
-			a.VPBLENDVB(m, q, x, x)
 		}
 		if fix != "" {
 			a.OutOfLine(func() {
@@ -296,4 +291,18 @@ func seq(start, num, den, n int) []uint16 {
 		s[i] = uint16(start + i*num/den)
 	}
 	return s
+}
+
+// quietNaNs returns the AVX2 steps that replace the lanes of x that m marks
+// (its NaN lanes) by their sign | 0x7FC00000, which the BFLOAT16 rounding
+// (adding at most 0x8000) turns into f32ToBF16's NaN, the sign | 0x7FC0:
+// f32ToBF16AVX2's out-of-line fix and nanBF16 (fused.go).
+func (a *Asm) quietNaNs() func(x, m VecVirtual) {
+	sign, qnan := a.Splat(0x80000000), a.Splat(0x7FC00000)
+	return func(x, m VecVirtual) {
+		q := a.Vec()
+		a.VPAND(sign, x, q)
+		a.VPOR(qnan, q, q)
+		a.VPBLENDVB(m, q, x, x)
+	}
 }
