@@ -240,11 +240,11 @@ func f32ToInt[D integer](dst []D, src []uint32) {
 	if unsafe.Sizeof(z) <= 4 {
 		for len(src) >= 4 { // unrolled: see intToInt
 			d, s := dst[:4:4], src[:4:4]
-			d[0], d[1], d[2], d[3] = D(f32ToNarrowInt(s[0])), D(f32ToNarrowInt(s[1])), D(f32ToNarrowInt(s[2])), D(f32ToNarrowInt(s[3]))
+			d[0], d[1], d[2], d[3] = D(f32ToLow32(s[0])), D(f32ToLow32(s[1])), D(f32ToLow32(s[2])), D(f32ToLow32(s[3]))
 			dst, src = dst[4:], src[4:]
 		}
 		for i, x := range src {
-			dst[i] = D(f32ToNarrowInt(x))
+			dst[i] = D(f32ToLow32(x))
 		}
 		return
 	}
@@ -276,6 +276,20 @@ func f32ToNarrowInt(x uint32) int64 {
 		r = 0
 	}
 	return r
+}
+
+// f32ToLow32 is f32ToNarrowInt where the caller keeps only the low 32
+// bits. On amd64 that is Go's int64(v) alone: where it is out of range
+// (float32 magnitudes of 2^63 and more, ±Inf, NaN) it gives integer
+// indefinite (x86Indefinite), whose low 32 bits are 0, as f32ToNarrowInt's
+// (a float32 from 2^63 up is a multiple of 2^40). One conversion where
+// f32ToNarrowInt adds a test and a conditional move: FLOAT16 → INT32
+// 0.50 → 0.65 elements/ns in L1 (Zen 3).
+func f32ToLow32(x uint32) int64 {
+	if runtime.GOARCH == "amd64" {
+		return int64(math.Float32frombits(x))
+	}
+	return f32ToNarrowInt(x)
 }
 
 // f32ToWideInt is f32ToInt's element for the 64-bit targets.

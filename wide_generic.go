@@ -251,12 +251,12 @@ func halfTo32[D int32 | uint32](d []D, s []uint16, t *[65536]uint32) {
 	d = d[:len(s)]
 	for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
 		p, q := d[:4:4], s[:4:4]
-		p[0], p[1] = D(f32ToNarrowInt(widenHalf(q[0], t))), D(f32ToNarrowInt(widenHalf(q[1], t)))
-		p[2], p[3] = D(f32ToNarrowInt(widenHalf(q[2], t))), D(f32ToNarrowInt(widenHalf(q[3], t)))
+		p[0], p[1] = D(f32ToLow32(widenHalf(q[0], t))), D(f32ToLow32(widenHalf(q[1], t)))
+		p[2], p[3] = D(f32ToLow32(widenHalf(q[2], t))), D(f32ToLow32(widenHalf(q[3], t)))
 		d, s = d[4:], s[4:]
 	}
 	for i, h := range s {
-		d[i] = D(f32ToNarrowInt(widenHalf(h, t)))
+		d[i] = D(f32ToLow32(widenHalf(h, t)))
 	}
 }
 
