@@ -55047,16 +55047,16 @@ TEXT ·fusedI16ToBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
+	VMOVDQU64    oddwords<>+0(SB), Z0
 	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z0
-	MOVL         $0x00007fff, BX
 	VPBROADCASTD BX, Z1
-	VMOVDQU64    oddwords<>+0(SB), Z2
-	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z3
 	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z2
+	VMOVDQU64    oddwords<>+0(SB), Z3
+	MOVL         $0x00000001, BX
 	VPBROADCASTD BX, Z4
-	VMOVDQU64    oddwords<>+0(SB), Z5
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z5
 
 main:
 	CMPQ      DX, $0x00000040
@@ -55070,24 +55070,24 @@ main:
 	VPMOVSXWD 96(CX), Z9
 	VCVTDQ2PS Z9, Z9
 	VPSRLD    $0x10, Z6, Z10
-	VPANDD    Z0, Z10, Z10
-	VPADDD    Z1, Z6, Z6
+	VPANDD    Z1, Z10, Z10
+	VPADDD    Z2, Z6, Z6
 	VPADDD    Z10, Z6, Z6
 	VPSRLD    $0x10, Z7, Z10
-	VPANDD    Z0, Z10, Z10
-	VPADDD    Z1, Z7, Z7
+	VPANDD    Z1, Z10, Z10
+	VPADDD    Z2, Z7, Z7
 	VPADDD    Z10, Z7, Z7
 	VPSRLD    $0x10, Z8, Z10
-	VPANDD    Z0, Z10, Z10
-	VPADDD    Z1, Z8, Z8
+	VPANDD    Z1, Z10, Z10
+	VPADDD    Z2, Z8, Z8
 	VPADDD    Z10, Z8, Z8
 	VPSRLD    $0x10, Z9, Z10
-	VPANDD    Z0, Z10, Z10
-	VPADDD    Z1, Z9, Z9
+	VPANDD    Z1, Z10, Z10
+	VPADDD    Z2, Z9, Z9
 	VPADDD    Z10, Z9, Z9
-	VPERMT2W  Z7, Z2, Z6
+	VPERMT2W  Z7, Z0, Z6
 	VMOVDQU64 Z6, (AX)
-	VPERMT2W  Z9, Z2, Z8
+	VPERMT2W  Z9, Z0, Z8
 	VMOVDQU64 Z8, 64(AX)
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000080, AX
@@ -55100,10 +55100,10 @@ single:
 	VPMOVSXWD (CX), Z0
 	VCVTDQ2PS Z0, Z0
 	VPSRLD    $0x10, Z0, Z1
-	VPANDD    Z3, Z1, Z1
-	VPADDD    Z4, Z0, Z0
+	VPANDD    Z4, Z1, Z1
+	VPADDD    Z5, Z0, Z0
 	VPADDD    Z1, Z0, Z0
-	VPERMW    Z0, Z5, Z0
+	VPERMW    Z0, Z3, Z0
 	VMOVDQU64 Y0, (AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000020, AX
@@ -55120,10 +55120,10 @@ tail:
 	VPMOVSXWD   Y0, Z0
 	VCVTDQ2PS   Z0, Z0
 	VPSRLD      $0x10, Z0, Z1
-	VPANDD      Z3, Z1, Z1
-	VPADDD      Z4, Z0, Z0
+	VPANDD      Z4, Z1, Z1
+	VPADDD      Z5, Z0, Z0
 	VPADDD      Z1, Z0, Z0
-	VPERMW      Z0, Z5, Z0
+	VPERMW      Z0, Z3, Z0
 	VMOVDQU16   Y0, K1, (AX)
 
 done:
@@ -55357,16 +55357,16 @@ TEXT ·fusedU16ToBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
+	VMOVDQU64    oddwords<>+0(SB), Z0
 	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z0
-	MOVL         $0x00007fff, BX
 	VPBROADCASTD BX, Z1
-	VMOVDQU64    oddwords<>+0(SB), Z2
-	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z3
 	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z2
+	VMOVDQU64    oddwords<>+0(SB), Z3
+	MOVL         $0x00000001, BX
 	VPBROADCASTD BX, Z4
-	VMOVDQU64    oddwords<>+0(SB), Z5
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z5
 
 main:
 	CMPQ      DX, $0x00000040
@@ -55380,24 +55380,24 @@ main:
 	VPMOVZXWD 96(CX), Z9
 	VCVTDQ2PS Z9, Z9
 	VPSRLD    $0x10, Z6, Z10
-	VPANDD    Z0, Z10, Z10
-	VPADDD    Z1, Z6, Z6
+	VPANDD    Z1, Z10, Z10
+	VPADDD    Z2, Z6, Z6
 	VPADDD    Z10, Z6, Z6
 	VPSRLD    $0x10, Z7, Z10
-	VPANDD    Z0, Z10, Z10
-	VPADDD    Z1, Z7, Z7
+	VPANDD    Z1, Z10, Z10
+	VPADDD    Z2, Z7, Z7
 	VPADDD    Z10, Z7, Z7
 	VPSRLD    $0x10, Z8, Z10
-	VPANDD    Z0, Z10, Z10
-	VPADDD    Z1, Z8, Z8
+	VPANDD    Z1, Z10, Z10
+	VPADDD    Z2, Z8, Z8
 	VPADDD    Z10, Z8, Z8
 	VPSRLD    $0x10, Z9, Z10
-	VPANDD    Z0, Z10, Z10
-	VPADDD    Z1, Z9, Z9
+	VPANDD    Z1, Z10, Z10
+	VPADDD    Z2, Z9, Z9
 	VPADDD    Z10, Z9, Z9
-	VPERMT2W  Z7, Z2, Z6
+	VPERMT2W  Z7, Z0, Z6
 	VMOVDQU64 Z6, (AX)
-	VPERMT2W  Z9, Z2, Z8
+	VPERMT2W  Z9, Z0, Z8
 	VMOVDQU64 Z8, 64(AX)
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000080, AX
@@ -55410,10 +55410,10 @@ single:
 	VPMOVZXWD (CX), Z0
 	VCVTDQ2PS Z0, Z0
 	VPSRLD    $0x10, Z0, Z1
-	VPANDD    Z3, Z1, Z1
-	VPADDD    Z4, Z0, Z0
+	VPANDD    Z4, Z1, Z1
+	VPADDD    Z5, Z0, Z0
 	VPADDD    Z1, Z0, Z0
-	VPERMW    Z0, Z5, Z0
+	VPERMW    Z0, Z3, Z0
 	VMOVDQU64 Y0, (AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000020, AX
@@ -55430,10 +55430,10 @@ tail:
 	VPMOVZXWD   Y0, Z0
 	VCVTDQ2PS   Z0, Z0
 	VPSRLD      $0x10, Z0, Z1
-	VPANDD      Z3, Z1, Z1
-	VPADDD      Z4, Z0, Z0
+	VPANDD      Z4, Z1, Z1
+	VPADDD      Z5, Z0, Z0
 	VPADDD      Z1, Z0, Z0
-	VPERMW      Z0, Z5, Z0
+	VPERMW      Z0, Z3, Z0
 	VMOVDQU16   Y0, K1, (AX)
 
 done:
@@ -55988,16 +55988,16 @@ TEXT ·fusedI32ToBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         n+16(FP), DX
 	MOVL         $0x00000001, BX
 	VPBROADCASTD BX, Z0
+	VMOVDQU64    oddwords<>+0(SB), Z1
 	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z1
-	MOVL         $0x00007fff, BX
 	VPBROADCASTD BX, Z2
-	VMOVDQU64    oddwords<>+0(SB), Z3
-	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z4
 	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z3
+	VMOVDQU64    oddwords<>+0(SB), Z4
+	MOVL         $0x00000001, BX
 	VPBROADCASTD BX, Z5
-	VMOVDQU64    oddwords<>+0(SB), Z6
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z6
 
 main:
 	CMPQ             DX, $0x00000040
@@ -56023,24 +56023,24 @@ main:
 	VPCMPD           $0x04, Z12, Z7, K1
 	VPORD            Z0, Z11, K1, Z11
 	VPSRLD           $0x10, Z8, Z7
-	VPANDD           Z1, Z7, Z7
-	VPADDD           Z2, Z8, Z8
+	VPANDD           Z2, Z7, Z7
+	VPADDD           Z3, Z8, Z8
 	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z9, Z7
-	VPANDD           Z1, Z7, Z7
-	VPADDD           Z2, Z9, Z9
+	VPANDD           Z2, Z7, Z7
+	VPADDD           Z3, Z9, Z9
 	VPADDD           Z7, Z9, Z9
 	VPSRLD           $0x10, Z10, Z7
-	VPANDD           Z1, Z7, Z7
-	VPADDD           Z2, Z10, Z10
+	VPANDD           Z2, Z7, Z7
+	VPADDD           Z3, Z10, Z10
 	VPADDD           Z7, Z10, Z10
 	VPSRLD           $0x10, Z11, Z7
-	VPANDD           Z1, Z7, Z7
-	VPADDD           Z2, Z11, Z11
+	VPANDD           Z2, Z7, Z7
+	VPADDD           Z3, Z11, Z11
 	VPADDD           Z7, Z11, Z11
-	VPERMT2W         Z9, Z3, Z8
+	VPERMT2W         Z9, Z1, Z8
 	VMOVDQU64        Z8, (AX)
-	VPERMT2W         Z11, Z3, Z10
+	VPERMT2W         Z11, Z1, Z10
 	VMOVDQU64        Z10, 64(AX)
 	ADDQ             $0x00000100, CX
 	ADDQ             $0x00000080, AX
@@ -56056,10 +56056,10 @@ single:
 	VPCMPD           $0x04, Z3, Z1, K1
 	VPORD            Z0, Z2, K1, Z2
 	VPSRLD           $0x10, Z2, Z1
-	VPANDD           Z4, Z1, Z1
-	VPADDD           Z5, Z2, Z2
+	VPANDD           Z5, Z1, Z1
+	VPADDD           Z6, Z2, Z2
 	VPADDD           Z1, Z2, Z2
-	VPERMW           Z2, Z6, Z2
+	VPERMW           Z2, Z4, Z2
 	VMOVDQU64        Y2, (AX)
 	ADDQ             $0x00000040, CX
 	ADDQ             $0x00000020, AX
@@ -56078,10 +56078,10 @@ tail:
 	VPCMPD           $0x04, Z3, Z1, K2
 	VPORD            Z0, Z2, K2, Z2
 	VPSRLD           $0x10, Z2, Z0
-	VPANDD           Z4, Z0, Z0
-	VPADDD           Z5, Z2, Z2
+	VPANDD           Z5, Z0, Z0
+	VPADDD           Z6, Z2, Z2
 	VPADDD           Z0, Z2, Z2
-	VPERMW           Z2, Z6, Z2
+	VPERMW           Z2, Z4, Z2
 	VMOVDQU16        Y2, K1, (AX)
 
 done:
@@ -56096,16 +56096,16 @@ TEXT ·fusedU32ToBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         n+16(FP), DX
 	MOVL         $0x00000001, BX
 	VPBROADCASTD BX, Z0
+	VMOVDQU64    oddwords<>+0(SB), Z1
 	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z1
-	MOVL         $0x00007fff, BX
 	VPBROADCASTD BX, Z2
-	VMOVDQU64    oddwords<>+0(SB), Z3
-	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z4
 	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z3
+	VMOVDQU64    oddwords<>+0(SB), Z4
+	MOVL         $0x00000001, BX
 	VPBROADCASTD BX, Z5
-	VMOVDQU64    oddwords<>+0(SB), Z6
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z6
 
 main:
 	CMPQ              DX, $0x00000040
@@ -56131,24 +56131,24 @@ main:
 	VPCMPD            $0x04, Z12, Z7, K1
 	VPORD             Z0, Z11, K1, Z11
 	VPSRLD            $0x10, Z8, Z7
-	VPANDD            Z1, Z7, Z7
-	VPADDD            Z2, Z8, Z8
+	VPANDD            Z2, Z7, Z7
+	VPADDD            Z3, Z8, Z8
 	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z9, Z7
-	VPANDD            Z1, Z7, Z7
-	VPADDD            Z2, Z9, Z9
+	VPANDD            Z2, Z7, Z7
+	VPADDD            Z3, Z9, Z9
 	VPADDD            Z7, Z9, Z9
 	VPSRLD            $0x10, Z10, Z7
-	VPANDD            Z1, Z7, Z7
-	VPADDD            Z2, Z10, Z10
+	VPANDD            Z2, Z7, Z7
+	VPADDD            Z3, Z10, Z10
 	VPADDD            Z7, Z10, Z10
 	VPSRLD            $0x10, Z11, Z7
-	VPANDD            Z1, Z7, Z7
-	VPADDD            Z2, Z11, Z11
+	VPANDD            Z2, Z7, Z7
+	VPADDD            Z3, Z11, Z11
 	VPADDD            Z7, Z11, Z11
-	VPERMT2W          Z9, Z3, Z8
+	VPERMT2W          Z9, Z1, Z8
 	VMOVDQU64         Z8, (AX)
-	VPERMT2W          Z11, Z3, Z10
+	VPERMT2W          Z11, Z1, Z10
 	VMOVDQU64         Z10, 64(AX)
 	ADDQ              $0x00000100, CX
 	ADDQ              $0x00000080, AX
@@ -56164,10 +56164,10 @@ single:
 	VPCMPD            $0x04, Z3, Z1, K1
 	VPORD             Z0, Z2, K1, Z2
 	VPSRLD            $0x10, Z2, Z1
-	VPANDD            Z4, Z1, Z1
-	VPADDD            Z5, Z2, Z2
+	VPANDD            Z5, Z1, Z1
+	VPADDD            Z6, Z2, Z2
 	VPADDD            Z1, Z2, Z2
-	VPERMW            Z2, Z6, Z2
+	VPERMW            Z2, Z4, Z2
 	VMOVDQU64         Y2, (AX)
 	ADDQ              $0x00000040, CX
 	ADDQ              $0x00000020, AX
@@ -56186,10 +56186,10 @@ tail:
 	VPCMPD            $0x04, Z3, Z1, K2
 	VPORD             Z0, Z2, K2, Z2
 	VPSRLD            $0x10, Z2, Z0
-	VPANDD            Z4, Z0, Z0
-	VPADDD            Z5, Z2, Z2
+	VPANDD            Z5, Z0, Z0
+	VPADDD            Z6, Z2, Z2
 	VPADDD            Z0, Z2, Z2
-	VPERMW            Z2, Z6, Z2
+	VPERMW            Z2, Z4, Z2
 	VMOVDQU16         Y2, K1, (AX)
 
 done:
@@ -56204,16 +56204,16 @@ TEXT ·fusedI64ToBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         n+16(FP), DX
 	MOVL         $0x00000001, BX
 	VPBROADCASTD BX, Z0
+	VMOVDQU64    oddwords<>+0(SB), Z1
 	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z1
-	MOVL         $0x00007fff, BX
 	VPBROADCASTD BX, Z2
-	VMOVDQU64    oddwords<>+0(SB), Z3
-	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z4
 	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z3
+	VMOVDQU64    oddwords<>+0(SB), Z4
+	MOVL         $0x00000001, BX
 	VPBROADCASTD BX, Z5
-	VMOVDQU64    oddwords<>+0(SB), Z6
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z6
 
 main:
 	CMPQ             DX, $0x00000040
@@ -56263,24 +56263,24 @@ main:
 	VPORD            Y0, Y12, K1, Y12
 	VINSERTF64X4     $0x01, Y12, Z8, Z11
 	VPSRLD           $0x10, Z7, Z12
-	VPANDD           Z1, Z12, Z12
-	VPADDD           Z2, Z7, Z7
+	VPANDD           Z2, Z12, Z12
+	VPADDD           Z3, Z7, Z7
 	VPADDD           Z12, Z7, Z7
 	VPSRLD           $0x10, Z9, Z12
-	VPANDD           Z1, Z12, Z12
-	VPADDD           Z2, Z9, Z9
+	VPANDD           Z2, Z12, Z12
+	VPADDD           Z3, Z9, Z9
 	VPADDD           Z12, Z9, Z9
 	VPSRLD           $0x10, Z10, Z12
-	VPANDD           Z1, Z12, Z12
-	VPADDD           Z2, Z10, Z10
+	VPANDD           Z2, Z12, Z12
+	VPADDD           Z3, Z10, Z10
 	VPADDD           Z12, Z10, Z10
 	VPSRLD           $0x10, Z11, Z12
-	VPANDD           Z1, Z12, Z12
-	VPADDD           Z2, Z11, Z11
+	VPANDD           Z2, Z12, Z12
+	VPADDD           Z3, Z11, Z11
 	VPADDD           Z12, Z11, Z11
-	VPERMT2W         Z9, Z3, Z7
+	VPERMT2W         Z9, Z1, Z7
 	VMOVDQU64        Z7, (AX)
-	VPERMT2W         Z11, Z3, Z10
+	VPERMT2W         Z11, Z1, Z10
 	VMOVDQU64        Z10, 64(AX)
 	ADDQ             $0x00000200, CX
 	ADDQ             $0x00000080, AX
@@ -56302,10 +56302,10 @@ single:
 	VPORD            Y0, Y2, K1, Y2
 	VINSERTF64X4     $0x01, Y2, Z8, Z1
 	VPSRLD           $0x10, Z1, Z2
-	VPANDD           Z4, Z2, Z2
-	VPADDD           Z5, Z1, Z1
+	VPANDD           Z5, Z2, Z2
+	VPADDD           Z6, Z1, Z1
 	VPADDD           Z2, Z1, Z1
-	VPERMW           Z1, Z6, Z1
+	VPERMW           Z1, Z4, Z1
 	VMOVDQU64        Y1, (AX)
 	ADDQ             $0x00000080, CX
 	ADDQ             $0x00000020, AX
@@ -56335,10 +56335,10 @@ tail:
 	VPORD            Y0, Y2, K2, Y2
 	VINSERTF64X4     $0x01, Y2, Z8, Z0
 	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z4, Z1, Z1
-	VPADDD           Z5, Z0, Z0
+	VPANDD           Z5, Z1, Z1
+	VPADDD           Z6, Z0, Z0
 	VPADDD           Z1, Z0, Z0
-	VPERMW           Z0, Z6, Z0
+	VPERMW           Z0, Z4, Z0
 	VMOVDQU16        Y0, K1, (AX)
 
 done:
@@ -56353,16 +56353,16 @@ TEXT ·fusedU64ToBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         n+16(FP), DX
 	MOVL         $0x00000001, BX
 	VPBROADCASTD BX, Z0
+	VMOVDQU64    oddwords<>+0(SB), Z1
 	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z1
-	MOVL         $0x00007fff, BX
 	VPBROADCASTD BX, Z2
-	VMOVDQU64    oddwords<>+0(SB), Z3
-	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z4
 	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z3
+	VMOVDQU64    oddwords<>+0(SB), Z4
+	MOVL         $0x00000001, BX
 	VPBROADCASTD BX, Z5
-	VMOVDQU64    oddwords<>+0(SB), Z6
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z6
 
 main:
 	CMPQ              DX, $0x00000040
@@ -56412,24 +56412,24 @@ main:
 	VPORD             Y0, Y12, K1, Y12
 	VINSERTF64X4      $0x01, Y12, Z8, Z11
 	VPSRLD            $0x10, Z7, Z12
-	VPANDD            Z1, Z12, Z12
-	VPADDD            Z2, Z7, Z7
+	VPANDD            Z2, Z12, Z12
+	VPADDD            Z3, Z7, Z7
 	VPADDD            Z12, Z7, Z7
 	VPSRLD            $0x10, Z9, Z12
-	VPANDD            Z1, Z12, Z12
-	VPADDD            Z2, Z9, Z9
+	VPANDD            Z2, Z12, Z12
+	VPADDD            Z3, Z9, Z9
 	VPADDD            Z12, Z9, Z9
 	VPSRLD            $0x10, Z10, Z12
-	VPANDD            Z1, Z12, Z12
-	VPADDD            Z2, Z10, Z10
+	VPANDD            Z2, Z12, Z12
+	VPADDD            Z3, Z10, Z10
 	VPADDD            Z12, Z10, Z10
 	VPSRLD            $0x10, Z11, Z12
-	VPANDD            Z1, Z12, Z12
-	VPADDD            Z2, Z11, Z11
+	VPANDD            Z2, Z12, Z12
+	VPADDD            Z3, Z11, Z11
 	VPADDD            Z12, Z11, Z11
-	VPERMT2W          Z9, Z3, Z7
+	VPERMT2W          Z9, Z1, Z7
 	VMOVDQU64         Z7, (AX)
-	VPERMT2W          Z11, Z3, Z10
+	VPERMT2W          Z11, Z1, Z10
 	VMOVDQU64         Z10, 64(AX)
 	ADDQ              $0x00000200, CX
 	ADDQ              $0x00000080, AX
@@ -56451,10 +56451,10 @@ single:
 	VPORD             Y0, Y2, K1, Y2
 	VINSERTF64X4      $0x01, Y2, Z8, Z1
 	VPSRLD            $0x10, Z1, Z2
-	VPANDD            Z4, Z2, Z2
-	VPADDD            Z5, Z1, Z1
+	VPANDD            Z5, Z2, Z2
+	VPADDD            Z6, Z1, Z1
 	VPADDD            Z2, Z1, Z1
-	VPERMW            Z1, Z6, Z1
+	VPERMW            Z1, Z4, Z1
 	VMOVDQU64         Y1, (AX)
 	ADDQ              $0x00000080, CX
 	ADDQ              $0x00000020, AX
@@ -56484,10 +56484,10 @@ tail:
 	VPORD             Y0, Y2, K2, Y2
 	VINSERTF64X4      $0x01, Y2, Z8, Z0
 	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z4, Z1, Z1
-	VPADDD            Z5, Z0, Z0
+	VPANDD            Z5, Z1, Z1
+	VPADDD            Z6, Z0, Z0
 	VPADDD            Z1, Z0, Z0
-	VPERMW            Z0, Z6, Z0
+	VPERMW            Z0, Z4, Z0
 	VMOVDQU16         Y0, K1, (AX)
 
 done:
@@ -59781,6 +59781,490 @@ single:
 	ADDQ      $0x00000010, AX
 	SUBQ      $0x00000008, DX
 	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedI64ToBF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedI64ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ        DX, $0x00000020
+	JB          single
+	VMOVDQU     (CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR        Y2, Y3, Y3
+	VPCMPGTQ    Y1, Y0, Y2
+	VPXOR       Y1, Y2, Y2
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB   Y2, Y3, Y1, Y3
+	VPSRAD      $0x10, Y3, Y1
+	VPBLENDW    $0x33, Y0, Y1, Y1
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X4
+	VMOVDQU     32(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR        Y2, Y3, Y3
+	VPCMPGTQ    Y1, Y0, Y2
+	VPXOR       Y1, Y2, Y2
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB   Y2, Y3, Y1, Y3
+	VPSRAD      $0x10, Y3, Y1
+	VPBLENDW    $0x33, Y0, Y1, Y1
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VINSERTI128 $0x01, X1, Y4, Y1
+	VMOVDQU     64(CX), Y2
+	VPAND       splat64_0000000000000fff<>+0(SB), Y2, Y3
+	VPCMPEQQ    Y0, Y3, Y3
+	VPANDN      splat64_0000000000000800<>+0(SB), Y3, Y3
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y2, Y5
+	VPOR        Y3, Y5, Y5
+	VPCMPGTQ    Y2, Y0, Y3
+	VPXOR       Y2, Y3, Y3
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y3, Y3
+	VPBLENDVB   Y3, Y5, Y2, Y5
+	VPSRAD      $0x10, Y5, Y2
+	VPBLENDW    $0x33, Y0, Y2, Y2
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y2, Y2
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y5, Y3
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y2, Y2
+	VADDPD      Y3, Y2, Y2
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X4
+	VMOVDQU     96(CX), Y2
+	VPAND       splat64_0000000000000fff<>+0(SB), Y2, Y3
+	VPCMPEQQ    Y0, Y3, Y3
+	VPANDN      splat64_0000000000000800<>+0(SB), Y3, Y3
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y2, Y5
+	VPOR        Y3, Y5, Y5
+	VPCMPGTQ    Y2, Y0, Y3
+	VPXOR       Y2, Y3, Y3
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y3, Y3
+	VPBLENDVB   Y3, Y5, Y2, Y5
+	VPSRAD      $0x10, Y5, Y2
+	VPBLENDW    $0x33, Y0, Y2, Y2
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y2, Y2
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y5, Y3
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y2, Y2
+	VADDPD      Y3, Y2, Y2
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X2
+	VINSERTI128 $0x01, X2, Y4, Y2
+	VMOVDQU     128(CX), Y3
+	VPAND       splat64_0000000000000fff<>+0(SB), Y3, Y5
+	VPCMPEQQ    Y0, Y5, Y5
+	VPANDN      splat64_0000000000000800<>+0(SB), Y5, Y5
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y3, Y6
+	VPOR        Y5, Y6, Y6
+	VPCMPGTQ    Y3, Y0, Y5
+	VPXOR       Y3, Y5, Y5
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y5, Y5
+	VPBLENDVB   Y5, Y6, Y3, Y6
+	VPSRAD      $0x10, Y6, Y3
+	VPBLENDW    $0x33, Y0, Y3, Y3
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y3, Y3
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y6, Y5
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y3, Y3
+	VADDPD      Y5, Y3, Y3
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y3, Y5
+	VSUBPD      Y3, Y5, Y3
+	VSUBPD      Y3, Y5, Y3
+	VCVTPD2PSY  Y3, X4
+	VMOVDQU     160(CX), Y3
+	VPAND       splat64_0000000000000fff<>+0(SB), Y3, Y5
+	VPCMPEQQ    Y0, Y5, Y5
+	VPANDN      splat64_0000000000000800<>+0(SB), Y5, Y5
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y3, Y6
+	VPOR        Y5, Y6, Y6
+	VPCMPGTQ    Y3, Y0, Y5
+	VPXOR       Y3, Y5, Y5
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y5, Y5
+	VPBLENDVB   Y5, Y6, Y3, Y6
+	VPSRAD      $0x10, Y6, Y3
+	VPBLENDW    $0x33, Y0, Y3, Y3
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y3, Y3
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y6, Y5
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y3, Y3
+	VADDPD      Y5, Y3, Y3
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y3, Y5
+	VSUBPD      Y3, Y5, Y3
+	VSUBPD      Y3, Y5, Y3
+	VCVTPD2PSY  Y3, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVDQU     192(CX), Y5
+	VPAND       splat64_0000000000000fff<>+0(SB), Y5, Y6
+	VPCMPEQQ    Y0, Y6, Y6
+	VPANDN      splat64_0000000000000800<>+0(SB), Y6, Y6
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y5, Y7
+	VPOR        Y6, Y7, Y7
+	VPCMPGTQ    Y5, Y0, Y6
+	VPXOR       Y5, Y6, Y6
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y6, Y6
+	VPBLENDVB   Y6, Y7, Y5, Y7
+	VPSRAD      $0x10, Y7, Y5
+	VPBLENDW    $0x33, Y0, Y5, Y5
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y5, Y5
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y7, Y6
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y5, Y5
+	VADDPD      Y6, Y5, Y5
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y5, Y6
+	VSUBPD      Y5, Y6, Y5
+	VSUBPD      Y5, Y6, Y5
+	VCVTPD2PSY  Y5, X4
+	VMOVDQU     224(CX), Y5
+	VPAND       splat64_0000000000000fff<>+0(SB), Y5, Y6
+	VPCMPEQQ    Y0, Y6, Y6
+	VPANDN      splat64_0000000000000800<>+0(SB), Y6, Y6
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y5, Y7
+	VPOR        Y6, Y7, Y7
+	VPCMPGTQ    Y5, Y0, Y6
+	VPXOR       Y5, Y6, Y6
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y6, Y6
+	VPBLENDVB   Y6, Y7, Y5, Y7
+	VPSRAD      $0x10, Y7, Y5
+	VPBLENDW    $0x33, Y0, Y5, Y5
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y5, Y5
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y7, Y6
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y5, Y5
+	VADDPD      Y6, Y5, Y5
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y5, Y6
+	VSUBPD      Y5, Y6, Y5
+	VSUBPD      Y5, Y6, Y5
+	VCVTPD2PSY  Y5, X5
+	VINSERTI128 $0x01, X5, Y4, Y5
+	VPSRLD      $0x10, Y1, Y1
+	VPSRLD      $0x10, Y2, Y2
+	VPSRLD      $0x10, Y3, Y3
+	VPSRLD      $0x10, Y5, Y5
+	VPACKUSDW   Y2, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPACKUSDW   Y5, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, 32(AX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, DX
+	JMP         main
+
+single:
+	CMPQ        DX, $0x00000008
+	JB          tail
+	VMOVDQU     (CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR        Y2, Y3, Y3
+	VPCMPGTQ    Y1, Y0, Y2
+	VPXOR       Y1, Y2, Y2
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB   Y2, Y3, Y1, Y3
+	VPSRAD      $0x10, Y3, Y1
+	VPBLENDW    $0x33, Y0, Y1, Y1
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X4
+	VMOVDQU     32(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR        Y2, Y3, Y3
+	VPCMPGTQ    Y1, Y0, Y2
+	VPXOR       Y1, Y2, Y2
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB   Y2, Y3, Y1, Y3
+	VPSRAD      $0x10, Y3, Y1
+	VPBLENDW    $0x33, Y0, Y1, Y1
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VINSERTI128 $0x01, X1, Y4, Y1
+	VPSRLD      $0x10, Y1, Y1
+	VPACKUSDW   Y1, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     X1, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000008, DX
+	JMP         single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA splat64_42c0000000000080<>+0(SB)/4, $0x00000080
+DATA splat64_42c0000000000080<>+4(SB)/4, $0x42c00000
+DATA splat64_42c0000000000080<>+8(SB)/4, $0x00000080
+DATA splat64_42c0000000000080<>+12(SB)/4, $0x42c00000
+DATA splat64_42c0000000000080<>+16(SB)/4, $0x00000080
+DATA splat64_42c0000000000080<>+20(SB)/4, $0x42c00000
+DATA splat64_42c0000000000080<>+24(SB)/4, $0x00000080
+DATA splat64_42c0000000000080<>+28(SB)/4, $0x42c00000
+GLOBL splat64_42c0000000000080<>(SB), RODATA|NOPTR, $32
+
+// func fusedU64ToBF16AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedU64ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ        DX, $0x00000020
+	JB          single
+	VMOVDQU     (CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR        Y2, Y3, Y3
+	VPSRLQ      $0x28, Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPBLENDVB   Y2, Y1, Y3, Y3
+	VPSRLQ      $0x20, Y3, Y1
+	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X4
+	VMOVDQU     32(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR        Y2, Y3, Y3
+	VPSRLQ      $0x28, Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPBLENDVB   Y2, Y1, Y3, Y3
+	VPSRLQ      $0x20, Y3, Y1
+	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VINSERTI128 $0x01, X1, Y4, Y1
+	VMOVDQU     64(CX), Y2
+	VPAND       splat64_0000000000000fff<>+0(SB), Y2, Y3
+	VPCMPEQQ    Y0, Y3, Y3
+	VPANDN      splat64_0000000000000800<>+0(SB), Y3, Y3
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y2, Y5
+	VPOR        Y3, Y5, Y5
+	VPSRLQ      $0x28, Y2, Y3
+	VPCMPEQQ    Y0, Y3, Y3
+	VPBLENDVB   Y3, Y2, Y5, Y5
+	VPSRLQ      $0x20, Y5, Y2
+	VPOR        splat64_4530000000000000<>+0(SB), Y2, Y2
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y5, Y3
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y2, Y2
+	VADDPD      Y3, Y2, Y2
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X4
+	VMOVDQU     96(CX), Y2
+	VPAND       splat64_0000000000000fff<>+0(SB), Y2, Y3
+	VPCMPEQQ    Y0, Y3, Y3
+	VPANDN      splat64_0000000000000800<>+0(SB), Y3, Y3
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y2, Y5
+	VPOR        Y3, Y5, Y5
+	VPSRLQ      $0x28, Y2, Y3
+	VPCMPEQQ    Y0, Y3, Y3
+	VPBLENDVB   Y3, Y2, Y5, Y5
+	VPSRLQ      $0x20, Y5, Y2
+	VPOR        splat64_4530000000000000<>+0(SB), Y2, Y2
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y5, Y3
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y2, Y2
+	VADDPD      Y3, Y2, Y2
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X2
+	VINSERTI128 $0x01, X2, Y4, Y2
+	VMOVDQU     128(CX), Y3
+	VPAND       splat64_0000000000000fff<>+0(SB), Y3, Y5
+	VPCMPEQQ    Y0, Y5, Y5
+	VPANDN      splat64_0000000000000800<>+0(SB), Y5, Y5
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y3, Y6
+	VPOR        Y5, Y6, Y6
+	VPSRLQ      $0x28, Y3, Y5
+	VPCMPEQQ    Y0, Y5, Y5
+	VPBLENDVB   Y5, Y3, Y6, Y6
+	VPSRLQ      $0x20, Y6, Y3
+	VPOR        splat64_4530000000000000<>+0(SB), Y3, Y3
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y6, Y5
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y3, Y3
+	VADDPD      Y5, Y3, Y3
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y3, Y5
+	VSUBPD      Y3, Y5, Y3
+	VSUBPD      Y3, Y5, Y3
+	VCVTPD2PSY  Y3, X4
+	VMOVDQU     160(CX), Y3
+	VPAND       splat64_0000000000000fff<>+0(SB), Y3, Y5
+	VPCMPEQQ    Y0, Y5, Y5
+	VPANDN      splat64_0000000000000800<>+0(SB), Y5, Y5
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y3, Y6
+	VPOR        Y5, Y6, Y6
+	VPSRLQ      $0x28, Y3, Y5
+	VPCMPEQQ    Y0, Y5, Y5
+	VPBLENDVB   Y5, Y3, Y6, Y6
+	VPSRLQ      $0x20, Y6, Y3
+	VPOR        splat64_4530000000000000<>+0(SB), Y3, Y3
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y6, Y5
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y3, Y3
+	VADDPD      Y5, Y3, Y3
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y3, Y5
+	VSUBPD      Y3, Y5, Y3
+	VSUBPD      Y3, Y5, Y3
+	VCVTPD2PSY  Y3, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VMOVDQU     192(CX), Y5
+	VPAND       splat64_0000000000000fff<>+0(SB), Y5, Y6
+	VPCMPEQQ    Y0, Y6, Y6
+	VPANDN      splat64_0000000000000800<>+0(SB), Y6, Y6
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y5, Y7
+	VPOR        Y6, Y7, Y7
+	VPSRLQ      $0x28, Y5, Y6
+	VPCMPEQQ    Y0, Y6, Y6
+	VPBLENDVB   Y6, Y5, Y7, Y7
+	VPSRLQ      $0x20, Y7, Y5
+	VPOR        splat64_4530000000000000<>+0(SB), Y5, Y5
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y7, Y6
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y5, Y5
+	VADDPD      Y6, Y5, Y5
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y5, Y6
+	VSUBPD      Y5, Y6, Y5
+	VSUBPD      Y5, Y6, Y5
+	VCVTPD2PSY  Y5, X4
+	VMOVDQU     224(CX), Y5
+	VPAND       splat64_0000000000000fff<>+0(SB), Y5, Y6
+	VPCMPEQQ    Y0, Y6, Y6
+	VPANDN      splat64_0000000000000800<>+0(SB), Y6, Y6
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y5, Y7
+	VPOR        Y6, Y7, Y7
+	VPSRLQ      $0x28, Y5, Y6
+	VPCMPEQQ    Y0, Y6, Y6
+	VPBLENDVB   Y6, Y5, Y7, Y7
+	VPSRLQ      $0x20, Y7, Y5
+	VPOR        splat64_4530000000000000<>+0(SB), Y5, Y5
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y7, Y6
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y5, Y5
+	VADDPD      Y6, Y5, Y5
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y5, Y6
+	VSUBPD      Y5, Y6, Y5
+	VSUBPD      Y5, Y6, Y5
+	VCVTPD2PSY  Y5, X5
+	VINSERTI128 $0x01, X5, Y4, Y5
+	VPSRLD      $0x10, Y1, Y1
+	VPSRLD      $0x10, Y2, Y2
+	VPSRLD      $0x10, Y3, Y3
+	VPSRLD      $0x10, Y5, Y5
+	VPACKUSDW   Y2, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPACKUSDW   Y5, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, 32(AX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, DX
+	JMP         main
+
+single:
+	CMPQ        DX, $0x00000008
+	JB          tail
+	VMOVDQU     (CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR        Y2, Y3, Y3
+	VPSRLQ      $0x28, Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPBLENDVB   Y2, Y1, Y3, Y3
+	VPSRLQ      $0x20, Y3, Y1
+	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X4
+	VMOVDQU     32(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
+	VPOR        Y2, Y3, Y3
+	VPSRLQ      $0x28, Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPBLENDVB   Y2, Y1, Y3, Y3
+	VPSRLQ      $0x20, Y3, Y1
+	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VINSERTI128 $0x01, X1, Y4, Y1
+	VPSRLD      $0x10, Y1, Y1
+	VPACKUSDW   Y1, Y1, Y1
+	VPERMQ      $0x08, Y1, Y1
+	VMOVDQU     X1, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000008, DX
+	JMP         single
 
 tail:
 	VZEROUPPER

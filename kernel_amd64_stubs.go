@@ -2893,6 +2893,16 @@ func fusedI32ToBF16AVX2(dst *byte, src *byte, n int)
 //go:noescape
 func fusedU32ToBF16AVX2(dst *byte, src *byte, n int)
 
+// fusedI64ToBF16AVX2 converts n groups of 1 INT64 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {I64, BF16}).
+//
+//go:noescape
+func fusedI64ToBF16AVX2(dst *byte, src *byte, n int)
+
+// fusedU64ToBF16AVX2 converts n groups of 1 UINT64 elements at src to BFLOAT16 at dst (gen/amd64 fusedTable: {U64, BF16}).
+//
+//go:noescape
+func fusedU64ToBF16AVX2(dst *byte, src *byte, n int)
+
 // fusedF64ToF16AVX2 converts n groups of 1 DOUBLE elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {F64, F16}).
 //
 //go:noescape

@@ -3206,6 +3206,8 @@ func init() {
 		registerStage("avx2", Float4E2M1, BFloat16, stageFusedF4ToBF16AVX2)
 		registerStage("avx2", Int32, BFloat16, stageFusedI32ToBF16AVX2)
 		registerStage("avx2", Uint32, BFloat16, stageFusedU32ToBF16AVX2)
+		registerStage("avx2", Int64, BFloat16, stageFusedI64ToBF16AVX2)
+		registerStage("avx2", Uint64, BFloat16, stageFusedU64ToBF16AVX2)
 		registerStage("avx2", Double, BFloat16, stageFusedF64ToBF16AVX2)
 	}
 	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
@@ -4561,6 +4563,46 @@ func stageFusedU32ToBF16AVX2(dst, src []byte, n int) {
 		var d [16]byte
 		copy(s[:], src[Uint32.Size(1*q):])
 		fusedU32ToBF16AVX2(&d[0], &s[0], 8)
+		copy(dst[BFloat16.Size(1*q):], d[:BFloat16.Size(r)])
+	}
+}
+
+// stageFusedI64ToBF16AVX2 converts INT64 → BFLOAT16 in one pass: the entry {I64, BF16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedI64ToBF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Int64.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedI64ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [64]byte
+		var d [16]byte
+		copy(s[:], src[Int64.Size(1*q):])
+		fusedI64ToBF16AVX2(&d[0], &s[0], 8)
+		copy(dst[BFloat16.Size(1*q):], d[:BFloat16.Size(r)])
+	}
+}
+
+// stageFusedU64ToBF16AVX2 converts UINT64 → BFLOAT16 in one pass: the entry {U64, BF16} of gen/amd64's
+// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+func stageFusedU64ToBF16AVX2(dst, src []byte, n int) {
+	src, dst = src[:Uint64.Size(n)], dst[:BFloat16.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedU64ToBF16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [64]byte
+		var d [16]byte
+		copy(s[:], src[Uint64.Size(1*q):])
+		fusedU64ToBF16AVX2(&d[0], &s[0], 8)
 		copy(dst[BFloat16.Size(1*q):], d[:BFloat16.Size(r)])
 	}
 }

@@ -111,12 +111,14 @@ const (
 	fusedI16ToF4AVX2Lanes    = 8
 	fusedI32ToBF16AVX2Lanes  = 8
 	fusedI32ToF16AVX2Lanes   = 8
+	fusedI64ToBF16AVX2Lanes  = 8
 	fusedI64ToF16AVX2Lanes   = 8
 	fusedU16ToBF16AVX2Lanes  = 8
 	fusedU16ToF16AVX2Lanes   = 8
 	fusedU16ToF4AVX2Lanes    = 8
 	fusedU32ToBF16AVX2Lanes  = 8
 	fusedU32ToF16AVX2Lanes   = 8
+	fusedU64ToBF16AVX2Lanes  = 8
 	fusedU64ToF16AVX2Lanes   = 8
 	i16ToE4M3AVX2Lanes       = 32
 	i16ToE5M2AVX2Lanes       = 32

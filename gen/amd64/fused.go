@@ -105,10 +105,11 @@ var (
 	fsF4  = fusedSrc{"Float4E2M1", "F4", 4, 32, false, widenF4, nil, true}
 	fsI32 = fusedSrc{"Int32", "I32", 32, 0, false, widenOdd32(tI32), nil, true}
 	fsU32 = fusedSrc{"Uint32", "U32", 32, 0, false, widenOdd32(tU32), nil, true}
-	// INT64 and UINT64 the same way, on AVX-512 (widenOdd64; AVX2's
-	// round to odd of 64-bit integers costs what the two steps do).
-	fsI64 = fusedSrc{"Int64", "I64", 64, 0, false, widenOdd64(tI64), nil, false}
-	fsU64 = fusedSrc{"Uint64", "U64", 64, 0, false, widenOdd64(tU64), nil, false}
+	// INT64 and UINT64 the same way on AVX-512 (widenOdd64); AVX2, whose
+	// round to odd of 64-bit integers cost what the two steps do, rounds
+	// them to BFLOAT16 by a DOUBLE instead (bf16Of64AVX2).
+	fsI64 = fusedSrc{"Int64", "I64", 64, 0, false, widenOdd64(tI64), nil, true}
+	fsU64 = fusedSrc{"Uint64", "U64", 64, 0, false, widenOdd64(tU64), nil, true}
 	// DOUBLE rounds to odd at float32 too (oddF64AVX512), on AVX-512: to
 	// FLOAT16 VCVTPS2PH takes its NaN and subnormal lanes as the two-step
 	// plan does; to BFLOAT16 only with AVX512_BF16, by FLOAT's
@@ -483,10 +484,14 @@ func widenOdd32(t num) func(a *Asm) func(s *Step, k Register) VecVirtual {
 // widenOdd64 is widenOdd32 for INT64, UINT64 and DOUBLE on AVX-512: each
 // half of 8 elements rounded to odd (oddIntAVX512, oddF64AVX512: {rz-sae}
 // conversion, back, odd bit where it differs), the two halves joined. On
-// AVX2, DOUBLE only: oddF64AVX2 on each half of 4 (AVX2's steps are full
-// vectors).
+// AVX2 DOUBLE takes oddF64AVX2 on each half of 4 (AVX2's steps are full
+// vectors), and INT64 and UINT64, whose rows hold BFLOAT16 only, are
+// rounded to BFLOAT16 here (bf16Of64AVX2).
 func widenOdd64(t num) func(a *Asm) func(s *Step, k Register) VecVirtual {
 	return func(a *Asm) func(s *Step, k Register) VecVirtual {
+		if a.isa == AVX2 && t != tF64 {
+			return bf16Of64AVX2(a, t == tU64)
+		}
 		if a.isa == AVX2 && t == tF64 {
 			odd := oddF64AVX2(a)
 			return func(s *Step, k Register) VecVirtual {
@@ -528,6 +533,45 @@ func widenOdd64(t num) func(a *Asm) func(s *Step, k Register) VecVirtual {
 			a.VINSERTF64X4(U8(1), halves[1], halves[0].AsZ(), x)
 			return x
 		}
+	}
+}
+
+// bf16Of64AVX2 is widenOdd64 for INT64 (UINT64 if uns) on AVX2: float32
+// lanes that hold the value rounded to BFLOAT16 already, to nearest even,
+// so that the target's rounding (bf16Round) leaves them as they are. Each
+// half of 4 becomes a DOUBLE d by intToFloatAVX2's two steps (roundable,
+// then toF64: exact, and rounding at 24 significant bits or fewer as the
+// integer does), then d rounds to 8 significant bits by Veltkamp's split
+// (g = d·(2^45+1), g - (g - d): bf16OfIntF64's, correctly rounded to
+// nearest even for every d below 2^64, nothing overflowing), which
+// VCVTPD2PS converts exactly. Three float operations where the two-step
+// plan rounds to odd at float32 (oddIntAVX2, 20 instructions per 4) and
+// stores the block between the stages.
+func bf16Of64AVX2(a *Asm, uns bool) func(s *Step, k Register) VecVirtual {
+	zero := a.YMM()
+	a.VPXOR(zero, zero, zero)
+	toF64, roundable := int64ToF64AVX2(a, uns, zero)
+	split := a.splat64(math.Float64bits(0x1p45 + 1))
+	return func(s *Step, k Register) VecVirtual {
+		if k != nil {
+			panic("bf16Of64AVX2: AVX2 steps have no mask")
+		}
+		var halves [2]VecVirtual
+		for h := range halves {
+			y := a.YMM()
+			a.VMOVDQU(s.Src.Offset(32*h), y)
+			d := toF64(roundable(y))
+			g, e := a.YMM(), a.YMM()
+			a.VMULPD(split, d, g)
+			a.VSUBPD(d, g, e) // g - d
+			a.VSUBPD(e, g, d) // g - (g - d): d to nearest even at 8 bits
+			r := a.XMM()
+			a.VCVTPD2PSY(d, r) // exact
+			halves[h] = r
+		}
+		x := a.YMM()
+		a.VINSERTI128(U8(1), halves[1], halves[0].AsY(), x)
+		return x
 	}
 }
 
@@ -1283,10 +1327,13 @@ func bf16Round(a *Asm, from fusedSrc) (round func(x VecVirtual), odd VecVirtual)
 	} else {
 		noNaN(from)
 	}
-	lsb, bias := a.Splat(1), a.Splat(0x7FFF)
 	if a.isa == AVX512 {
 		odd = a.ConstWords("oddwords", seq(1, 2, 1, 32))
 	}
+	if a.isa == AVX2 && (from.short == fsI64.short || from.short == fsU64.short) {
+		return func(x VecVirtual) {}, odd // rounded already (bf16Of64AVX2)
+	}
+	lsb, bias := a.Splat(1), a.Splat(0x7FFF)
 	return func(x VecVirtual) {
 		nan(x)
 		t := a.Vec()

@@ -572,6 +572,26 @@ func (st numStage) intToFloatAVX2(a *Asm, norm func(VecVirtual) VecVirtual) func
 		}
 	}
 	// 64-bit sources
+	toF64, roundable := int64ToF64AVX2(a, uns, zero)
+	if st.to == tF64 {
+		return func(x VecVirtual, s *Step) VecVirtual { return toF64(x) }
+	}
+	return func(x VecVirtual, s *Step) VecVirtual {
+		d := toF64(roundable(x))
+		r := a.XMM()
+		a.VCVTPD2PSY(d, r)
+		return r
+	}
+}
+
+// int64ToF64AVX2 returns intToFloatAVX2's two steps for INT64 (UINT64 if
+// uns) in 64-bit lanes: toF64, the magic-number conversion to DOUBLE
+// rounded once, and roundable, the replacement of x by a value of at most
+// 53 significant bits (so toF64 converts it exactly) that every target of
+// at most 24 significant bits rounds as it rounds x. zero is a zeroed
+// register.
+func int64ToF64AVX2(a *Asm, uns bool, zero VecVirtual) (toF64, roundable func(x VecVirtual) VecVirtual) {
+	f64 := func(v float64) Op { return a.splat64(math.Float64bits(v)) }
 	c52 := a.splat64(math.Float64bits(0x1p52))
 	var hiMagic, sum Op
 	if uns {
@@ -579,7 +599,7 @@ func (st numStage) intToFloatAVX2(a *Asm, norm func(VecVirtual) VecVirtual) func
 	} else {
 		hiMagic, sum = a.splat64(math.Float64bits(3*0x1p67)), f64(3*0x1p67+0x1p52)
 	}
-	toF64 := func(x VecVirtual) VecVirtual {
+	toF64 = func(x VecVirtual) VecVirtual {
 		h, l := a.YMM(), a.YMM()
 		if uns {
 			a.VPSRLQ(U8(32), x, h)
@@ -595,12 +615,9 @@ func (st numStage) intToFloatAVX2(a *Asm, norm func(VecVirtual) VecVirtual) func
 		a.VADDPD(l, h, h)
 		return h
 	}
-	if st.to == tF64 {
-		return func(x VecVirtual, s *Step) VecVirtual { return toF64(x) }
-	}
 	low12, keep, sticky := a.splat64(0xFFF), a.splat64(^uint64(0xFFF)), a.splat64(0x800)
 	limit := a.splat64(1 << 40)
-	return func(x VecVirtual, s *Step) VecVirtual {
+	roundable = func(x VecVirtual) VecVirtual {
 		t, j, big := a.YMM(), a.YMM(), a.YMM()
 		a.VPAND(low12, x, t)
 		a.VPCMPEQQ(zero, t, t)
@@ -617,11 +634,9 @@ func (st numStage) intToFloatAVX2(a *Asm, norm func(VecVirtual) VecVirtual) func
 			a.VPCMPGTQ(limit, big, big)
 			a.VPBLENDVB(big, j, x, j)
 		}
-		d := toF64(j)
-		r := a.XMM()
-		a.VCVTPD2PSY(d, r)
-		return r
+		return j
 	}
+	return toF64, roundable
 }
 
 // floatToInt: see the constant.
