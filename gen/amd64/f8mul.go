@@ -71,7 +71,7 @@ func f8Mul(a *Asm, typ string, bits int, dst, src, n GPVirtual) {
 	loop := Loop{SrcSize: 1, DstSize: 2, Lanes: 16, Unroll: 2}
 	switch bits {
 	case 8:
-		loop = Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 1}
+		loop = Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 4}
 	case 4, 2:
 		loop = Loop{SrcSize: 8 / bits, DstSize: 1, Lanes: 32, Unroll: 1}
 	}
@@ -153,8 +153,11 @@ func f8Mul(a *Asm, typ string, bits int, dst, src, n GPVirtual) {
 				a.VPSIGNW(c(sg), c(t), c(t)) // x = 0 has t = 0; -0 negates 0
 				st.Store(c(t), st.Dst.Offset(st.Lanes*h), 16, nil)
 			}
-		case 8:
-			st.Store(bytes(st.Src), st.Dst, 8, nil)
+		case 8: // unrolled: four steps of 32 bytes
+			for i := 0; i < st.Lanes; i += 32 {
+				p := st.Part(i, 32)
+				p.Store(bytes(p.Src), p.Dst, 8, nil)
+			}
 		default:
 			st.Store(pk.pack(func(i int) VecVirtual { return bytes(st.Src.Offset(32 * i)) }), st.Dst, 8, nil)
 		}
