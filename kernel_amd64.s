@@ -60702,88 +60702,274 @@ TEXT ·fusedF64ToBF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VMOVDQU narrow_q2d<>+0(SB), Y0
+	VXORPD  Y1, Y1, Y1
 
 main:
 	CMPQ        DX, $0x00000020
 	JB          single
-	VMOVDQU     (CX), Y1
-	VCVTPD2PSY  Y1, X2
-	VCVTPS2PD   X2, Y3
-	VCMPPD      $0x0c, Y3, Y1, Y4
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y1, Y1
+	VMOVUPD     (CX), Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y3, Y3
+	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y3, Y4
+	VPOR        Y3, Y4, Y4
+	VCMPPD      $0x00, Y1, Y2, Y3
+	VPANDN      Y4, Y3, Y4
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X5
+	VMOVUPD     32(CX), Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y3, Y3
+	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y3, Y6
+	VPOR        Y3, Y6, Y6
+	VCMPPD      $0x00, Y1, Y2, Y3
+	VPANDN      Y6, Y3, Y6
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X2
+	VINSERTI128 $0x01, X2, Y5, Y2
+	VPOR        Y4, Y6, Y4
+	VTESTPD     Y4, Y4
+	JNZ         special1
+
+back2:
+	VMOVUPD     64(CX), Y3
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y4
+	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y4, Y4
+	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y4, Y6
+	VPOR        Y4, Y6, Y6
+	VCMPPD      $0x00, Y1, Y3, Y4
+	VPANDN      Y6, Y4, Y6
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y3, Y4
+	VSUBPD      Y3, Y4, Y3
+	VSUBPD      Y3, Y4, Y3
+	VCVTPD2PSY  Y3, X5
+	VMOVUPD     96(CX), Y3
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y4
+	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y4, Y4
+	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y4, Y7
+	VPOR        Y4, Y7, Y7
+	VCMPPD      $0x00, Y1, Y3, Y4
+	VPANDN      Y7, Y4, Y7
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y3, Y4
+	VSUBPD      Y3, Y4, Y3
+	VSUBPD      Y3, Y4, Y3
+	VCVTPD2PSY  Y3, X3
+	VINSERTI128 $0x01, X3, Y5, Y3
+	VPOR        Y6, Y7, Y6
+	VTESTPD     Y6, Y6
+	JNZ         special3
+
+back4:
+	VMOVUPD     128(CX), Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y6
+	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y6, Y6
+	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y6, Y7
+	VPOR        Y6, Y7, Y7
+	VCMPPD      $0x00, Y1, Y4, Y6
+	VPANDN      Y7, Y6, Y7
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y4, Y6
+	VSUBPD      Y4, Y6, Y4
+	VSUBPD      Y4, Y6, Y4
+	VCVTPD2PSY  Y4, X5
+	VMOVUPD     160(CX), Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y6
+	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y6, Y6
+	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y6, Y8
+	VPOR        Y6, Y8, Y8
+	VCMPPD      $0x00, Y1, Y4, Y6
+	VPANDN      Y8, Y6, Y8
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y4, Y6
+	VSUBPD      Y4, Y6, Y4
+	VSUBPD      Y4, Y6, Y4
+	VCVTPD2PSY  Y4, X4
+	VINSERTI128 $0x01, X4, Y5, Y4
+	VPOR        Y7, Y8, Y7
+	VTESTPD     Y7, Y7
+	JNZ         special5
+
+back6:
+	VMOVUPD     192(CX), Y6
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y6, Y7
+	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y7, Y7
+	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y7, Y8
+	VPOR        Y7, Y8, Y8
+	VCMPPD      $0x00, Y1, Y6, Y7
+	VPANDN      Y8, Y7, Y8
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y6, Y7
+	VSUBPD      Y6, Y7, Y6
+	VSUBPD      Y6, Y7, Y6
+	VCVTPD2PSY  Y6, X5
+	VMOVUPD     224(CX), Y6
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y6, Y7
+	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y7, Y7
+	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y7, Y9
+	VPOR        Y7, Y9, Y9
+	VCMPPD      $0x00, Y1, Y6, Y7
+	VPANDN      Y9, Y7, Y9
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y6, Y7
+	VSUBPD      Y6, Y7, Y6
+	VSUBPD      Y6, Y7, Y6
+	VCVTPD2PSY  Y6, X6
+	VINSERTI128 $0x01, X6, Y5, Y6
+	VPOR        Y8, Y9, Y8
+	VTESTPD     Y8, Y8
+	JNZ         special7
+
+back8:
+	VCMPPS    $0x03, Y2, Y2, Y7
+	VPAND     splat32_80000000<>+0(SB), Y2, Y8
+	VPOR      splat32_7fc00000<>+0(SB), Y8, Y8
+	VPBLENDVB Y7, Y8, Y2, Y2
+	VPSRLD    $0x10, Y2, Y7
+	VPAND     splat32_00000001<>+0(SB), Y7, Y7
+	VPADDD    splat32_00007fff<>+0(SB), Y2, Y2
+	VPADDD    Y7, Y2, Y2
+	VPSRLD    $0x10, Y2, Y2
+	VCMPPS    $0x03, Y3, Y3, Y7
+	VPAND     splat32_80000000<>+0(SB), Y3, Y8
+	VPOR      splat32_7fc00000<>+0(SB), Y8, Y8
+	VPBLENDVB Y7, Y8, Y3, Y3
+	VPSRLD    $0x10, Y3, Y7
+	VPAND     splat32_00000001<>+0(SB), Y7, Y7
+	VPADDD    splat32_00007fff<>+0(SB), Y3, Y3
+	VPADDD    Y7, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VCMPPS    $0x03, Y4, Y4, Y7
+	VPAND     splat32_80000000<>+0(SB), Y4, Y8
+	VPOR      splat32_7fc00000<>+0(SB), Y8, Y8
+	VPBLENDVB Y7, Y8, Y4, Y4
+	VPSRLD    $0x10, Y4, Y7
+	VPAND     splat32_00000001<>+0(SB), Y7, Y7
+	VPADDD    splat32_00007fff<>+0(SB), Y4, Y4
+	VPADDD    Y7, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VCMPPS    $0x03, Y6, Y6, Y7
+	VPAND     splat32_80000000<>+0(SB), Y6, Y8
+	VPOR      splat32_7fc00000<>+0(SB), Y8, Y8
+	VPBLENDVB Y7, Y8, Y6, Y6
+	VPSRLD    $0x10, Y6, Y7
+	VPAND     splat32_00000001<>+0(SB), Y7, Y7
+	VPADDD    splat32_00007fff<>+0(SB), Y6, Y6
+	VPADDD    Y7, Y6, Y6
+	VPSRLD    $0x10, Y6, Y6
+	VPACKUSDW Y3, Y2, Y2
+	VPERMQ    $0xd8, Y2, Y2
+	VMOVDQU   Y2, (AX)
+	VPACKUSDW Y6, Y4, Y4
+	VPERMQ    $0xd8, Y4, Y4
+	VMOVDQU   Y4, 32(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
+
+single:
+	CMPQ        DX, $0x00000008
+	JB          tail
+	VMOVUPD     (CX), Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y3, Y3
+	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y3, Y4
+	VPOR        Y3, Y4, Y4
+	VCMPPD      $0x00, Y1, Y2, Y3
+	VPANDN      Y4, Y3, Y4
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X5
+	VMOVUPD     32(CX), Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y3, Y3
+	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y3, Y6
+	VPOR        Y3, Y6, Y6
+	VCMPPD      $0x00, Y1, Y2, Y3
+	VPANDN      Y6, Y3, Y6
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X2
+	VINSERTI128 $0x01, X2, Y5, Y2
+	VPOR        Y4, Y6, Y4
+	VTESTPD     Y4, Y4
+	JNZ         special9
+
+back10:
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VPAND     splat32_80000000<>+0(SB), Y2, Y4
+	VPOR      splat32_7fc00000<>+0(SB), Y4, Y4
+	VPBLENDVB Y3, Y4, Y2, Y2
+	VPSRLD    $0x10, Y2, Y3
+	VPAND     splat32_00000001<>+0(SB), Y3, Y3
+	VPADDD    splat32_00007fff<>+0(SB), Y2, Y2
+	VPADDD    Y3, Y2, Y2
+	VPSRLD    $0x10, Y2, Y2
+	VPACKUSDW Y2, Y2, Y2
+	VPERMQ    $0x08, Y2, Y2
+	VMOVDQU   X2, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
+	VMOVDQU     (CX), Y2
+	VCVTPD2PSY  Y2, X5
+	VCVTPS2PD   X5, Y3
+	VCMPPD      $0x0c, Y3, Y2, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
-	VCMPPD      $0x1e, Y1, Y3, Y3
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
-	VPANDN      Y3, Y1, Y3
+	VCMPPD      $0x1e, Y2, Y3, Y3
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y3, Y2, Y3
 	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
-	VPANDN      Y4, Y1, Y4
-	VPMOVZXDQ   X2, Y1
-	VPADDQ      Y3, Y1, Y1
-	VPOR        Y4, Y1, Y1
-	VPERMD      Y1, Y0, Y1
-	VMOVDQU     32(CX), Y2
-	VCVTPD2PSY  Y2, X3
-	VCVTPS2PD   X3, Y4
-	VCMPPD      $0x0c, Y4, Y2, Y5
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
-	VCMPPD      $0x1e, Y2, Y4, Y4
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
 	VPANDN      Y4, Y2, Y4
-	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
-	VPANDN      Y5, Y2, Y5
-	VPMOVZXDQ   X3, Y2
-	VPADDQ      Y4, Y2, Y2
-	VPOR        Y5, Y2, Y2
+	VPMOVZXDQ   X5, Y2
+	VPADDQ      Y3, Y2, Y2
+	VPOR        Y4, Y2, Y2
 	VPERMD      Y2, Y0, Y2
-	VINSERTI128 $0x01, X2, Y1, Y1
-	VMOVDQU     64(CX), Y2
-	VCVTPD2PSY  Y2, X3
-	VCVTPS2PD   X3, Y4
-	VCMPPD      $0x0c, Y4, Y2, Y5
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
-	VCMPPD      $0x1e, Y2, Y4, Y4
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
-	VPANDN      Y4, Y2, Y4
-	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
-	VPANDN      Y5, Y2, Y5
-	VPMOVZXDQ   X3, Y2
-	VPADDQ      Y4, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VPERMD      Y2, Y0, Y2
-	VMOVDQU     96(CX), Y3
-	VCVTPD2PSY  Y3, X4
-	VCVTPS2PD   X4, Y5
-	VCMPPD      $0x0c, Y5, Y3, Y6
+	VMOVDQU     32(CX), Y3
+	VCVTPD2PSY  Y3, X5
+	VCVTPS2PD   X5, Y4
+	VCMPPD      $0x0c, Y4, Y3, Y6
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y5, Y5
-	VCMPPD      $0x1e, Y3, Y5, Y5
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y3, Y4, Y4
 	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y3, Y3
-	VPANDN      Y5, Y3, Y5
+	VPANDN      Y4, Y3, Y4
 	VPAND       splat64_0000000000000001<>+0(SB), Y6, Y6
 	VPANDN      Y6, Y3, Y6
-	VPMOVZXDQ   X4, Y3
-	VPADDQ      Y5, Y3, Y3
+	VPMOVZXDQ   X5, Y3
+	VPADDQ      Y4, Y3, Y3
 	VPOR        Y6, Y3, Y3
 	VPERMD      Y3, Y0, Y3
 	VINSERTI128 $0x01, X3, Y2, Y2
-	VMOVDQU     128(CX), Y3
-	VCVTPD2PSY  Y3, X4
-	VCVTPS2PD   X4, Y5
-	VCMPPD      $0x0c, Y5, Y3, Y6
+	VMOVDQU     Y2, Y2
+	JMP         back2
+
+special3:
+	VMOVDQU     64(CX), Y3
+	VCVTPD2PSY  Y3, X5
+	VCVTPS2PD   X5, Y4
+	VCMPPD      $0x0c, Y4, Y3, Y6
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y5, Y5
-	VCMPPD      $0x1e, Y3, Y5, Y5
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y3, Y4, Y4
 	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y3, Y3
-	VPANDN      Y5, Y3, Y5
+	VPANDN      Y4, Y3, Y4
 	VPAND       splat64_0000000000000001<>+0(SB), Y6, Y6
 	VPANDN      Y6, Y3, Y6
-	VPMOVZXDQ   X4, Y3
-	VPADDQ      Y5, Y3, Y3
+	VPMOVZXDQ   X5, Y3
+	VPADDQ      Y4, Y3, Y3
 	VPOR        Y6, Y3, Y3
 	VPERMD      Y3, Y0, Y3
-	VMOVDQU     160(CX), Y4
+	VMOVDQU     96(CX), Y4
 	VCVTPD2PSY  Y4, X5
 	VCVTPS2PD   X5, Y6
 	VCMPPD      $0x0c, Y6, Y4, Y7
@@ -60799,7 +60985,11 @@ main:
 	VPOR        Y7, Y4, Y4
 	VPERMD      Y4, Y0, Y4
 	VINSERTI128 $0x01, X4, Y3, Y3
-	VMOVDQU     192(CX), Y4
+	VMOVDQU     Y3, Y3
+	JMP         back4
+
+special5:
+	VMOVDQU     128(CX), Y4
 	VCVTPD2PSY  Y4, X5
 	VCVTPS2PD   X5, Y6
 	VCMPPD      $0x0c, Y6, Y4, Y7
@@ -60814,123 +61004,114 @@ main:
 	VPADDQ      Y6, Y4, Y4
 	VPOR        Y7, Y4, Y4
 	VPERMD      Y4, Y0, Y4
-	VMOVDQU     224(CX), Y5
-	VCVTPD2PSY  Y5, X6
-	VCVTPS2PD   X6, Y7
-	VCMPPD      $0x0c, Y7, Y5, Y8
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y5, Y5
+	VMOVDQU     160(CX), Y6
+	VCVTPD2PSY  Y6, X5
+	VCVTPS2PD   X5, Y7
+	VCMPPD      $0x0c, Y7, Y6, Y8
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y6, Y6
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y7, Y7
-	VCMPPD      $0x1e, Y5, Y7, Y7
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y5, Y5
-	VPANDN      Y7, Y5, Y7
+	VCMPPD      $0x1e, Y6, Y7, Y7
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y6, Y6
+	VPANDN      Y7, Y6, Y7
 	VPAND       splat64_0000000000000001<>+0(SB), Y8, Y8
-	VPANDN      Y8, Y5, Y8
-	VPMOVZXDQ   X6, Y5
-	VPADDQ      Y7, Y5, Y5
-	VPOR        Y8, Y5, Y5
-	VPERMD      Y5, Y0, Y5
-	VINSERTI128 $0x01, X5, Y4, Y4
-	VCMPPS      $0x03, Y1, Y1, Y5
-	VPAND       splat32_80000000<>+0(SB), Y1, Y6
-	VPOR        splat32_7fc00000<>+0(SB), Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPSRLD      $0x10, Y1, Y5
-	VPAND       splat32_00000001<>+0(SB), Y5, Y5
-	VPADDD      splat32_00007fff<>+0(SB), Y1, Y1
-	VPADDD      Y5, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VCMPPS      $0x03, Y2, Y2, Y5
-	VPAND       splat32_80000000<>+0(SB), Y2, Y6
-	VPOR        splat32_7fc00000<>+0(SB), Y6, Y6
-	VPBLENDVB   Y5, Y6, Y2, Y2
-	VPSRLD      $0x10, Y2, Y5
-	VPAND       splat32_00000001<>+0(SB), Y5, Y5
-	VPADDD      splat32_00007fff<>+0(SB), Y2, Y2
-	VPADDD      Y5, Y2, Y2
-	VPSRLD      $0x10, Y2, Y2
-	VCMPPS      $0x03, Y3, Y3, Y5
-	VPAND       splat32_80000000<>+0(SB), Y3, Y6
-	VPOR        splat32_7fc00000<>+0(SB), Y6, Y6
-	VPBLENDVB   Y5, Y6, Y3, Y3
-	VPSRLD      $0x10, Y3, Y5
-	VPAND       splat32_00000001<>+0(SB), Y5, Y5
-	VPADDD      splat32_00007fff<>+0(SB), Y3, Y3
-	VPADDD      Y5, Y3, Y3
-	VPSRLD      $0x10, Y3, Y3
-	VCMPPS      $0x03, Y4, Y4, Y5
-	VPAND       splat32_80000000<>+0(SB), Y4, Y6
-	VPOR        splat32_7fc00000<>+0(SB), Y6, Y6
-	VPBLENDVB   Y5, Y6, Y4, Y4
-	VPSRLD      $0x10, Y4, Y5
-	VPAND       splat32_00000001<>+0(SB), Y5, Y5
-	VPADDD      splat32_00007fff<>+0(SB), Y4, Y4
-	VPADDD      Y5, Y4, Y4
-	VPSRLD      $0x10, Y4, Y4
-	VPACKUSDW   Y2, Y1, Y1
-	VPERMQ      $0xd8, Y1, Y1
-	VMOVDQU     Y1, (AX)
-	VPACKUSDW   Y4, Y3, Y3
-	VPERMQ      $0xd8, Y3, Y3
-	VMOVDQU     Y3, 32(AX)
-	ADDQ        $0x00000100, CX
-	ADDQ        $0x00000040, AX
-	SUBQ        $0x00000020, DX
-	JMP         main
+	VPANDN      Y8, Y6, Y8
+	VPMOVZXDQ   X5, Y6
+	VPADDQ      Y7, Y6, Y6
+	VPOR        Y8, Y6, Y6
+	VPERMD      Y6, Y0, Y6
+	VINSERTI128 $0x01, X6, Y4, Y4
+	VMOVDQU     Y4, Y4
+	JMP         back6
 
-single:
-	CMPQ        DX, $0x00000008
-	JB          tail
-	VMOVDQU     (CX), Y1
-	VCVTPD2PSY  Y1, X2
-	VCVTPS2PD   X2, Y3
-	VCMPPD      $0x0c, Y3, Y1, Y4
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y1, Y1
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
-	VCMPPD      $0x1e, Y1, Y3, Y3
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
-	VPANDN      Y3, Y1, Y3
-	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
-	VPANDN      Y4, Y1, Y4
-	VPMOVZXDQ   X2, Y1
-	VPADDQ      Y3, Y1, Y1
-	VPOR        Y4, Y1, Y1
-	VPERMD      Y1, Y0, Y1
-	VMOVDQU     32(CX), Y2
-	VCVTPD2PSY  Y2, X3
-	VCVTPS2PD   X3, Y4
-	VCMPPD      $0x0c, Y4, Y2, Y5
+special7:
+	VMOVDQU     192(CX), Y6
+	VCVTPD2PSY  Y6, X5
+	VCVTPS2PD   X5, Y7
+	VCMPPD      $0x0c, Y7, Y6, Y8
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y6, Y6
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y7, Y7
+	VCMPPD      $0x1e, Y6, Y7, Y7
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y6, Y6
+	VPANDN      Y7, Y6, Y7
+	VPAND       splat64_0000000000000001<>+0(SB), Y8, Y8
+	VPANDN      Y8, Y6, Y8
+	VPMOVZXDQ   X5, Y6
+	VPADDQ      Y7, Y6, Y6
+	VPOR        Y8, Y6, Y6
+	VPERMD      Y6, Y0, Y6
+	VMOVDQU     224(CX), Y7
+	VCVTPD2PSY  Y7, X5
+	VCVTPS2PD   X5, Y8
+	VCMPPD      $0x0c, Y8, Y7, Y9
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y7, Y7
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y8, Y8
+	VCMPPD      $0x1e, Y7, Y8, Y8
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y7, Y7
+	VPANDN      Y8, Y7, Y8
+	VPAND       splat64_0000000000000001<>+0(SB), Y9, Y9
+	VPANDN      Y9, Y7, Y9
+	VPMOVZXDQ   X5, Y7
+	VPADDQ      Y8, Y7, Y7
+	VPOR        Y9, Y7, Y7
+	VPERMD      Y7, Y0, Y7
+	VINSERTI128 $0x01, X7, Y6, Y6
+	VMOVDQU     Y6, Y6
+	JMP         back8
+
+special9:
+	VMOVDQU     (CX), Y2
+	VCVTPD2PSY  Y2, X5
+	VCVTPS2PD   X5, Y3
+	VCMPPD      $0x0c, Y3, Y2, Y4
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
-	VCMPPD      $0x1e, Y2, Y4, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD      $0x1e, Y2, Y3, Y3
 	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y3, Y2, Y3
+	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
 	VPANDN      Y4, Y2, Y4
-	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
-	VPANDN      Y5, Y2, Y5
-	VPMOVZXDQ   X3, Y2
-	VPADDQ      Y4, Y2, Y2
-	VPOR        Y5, Y2, Y2
+	VPMOVZXDQ   X5, Y2
+	VPADDQ      Y3, Y2, Y2
+	VPOR        Y4, Y2, Y2
 	VPERMD      Y2, Y0, Y2
-	VINSERTI128 $0x01, X2, Y1, Y1
-	VCMPPS      $0x03, Y1, Y1, Y2
-	VPAND       splat32_80000000<>+0(SB), Y1, Y3
-	VPOR        splat32_7fc00000<>+0(SB), Y3, Y3
-	VPBLENDVB   Y2, Y3, Y1, Y1
-	VPSRLD      $0x10, Y1, Y2
-	VPAND       splat32_00000001<>+0(SB), Y2, Y2
-	VPADDD      splat32_00007fff<>+0(SB), Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPACKUSDW   Y1, Y1, Y1
-	VPERMQ      $0x08, Y1, Y1
-	VMOVDQU     X1, (AX)
-	ADDQ        $0x00000040, CX
-	ADDQ        $0x00000010, AX
-	SUBQ        $0x00000008, DX
-	JMP         single
+	VMOVDQU     32(CX), Y3
+	VCVTPD2PSY  Y3, X5
+	VCVTPS2PD   X5, Y4
+	VCMPPD      $0x0c, Y4, Y3, Y6
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y3, Y4, Y4
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y3, Y3
+	VPANDN      Y4, Y3, Y4
+	VPAND       splat64_0000000000000001<>+0(SB), Y6, Y6
+	VPANDN      Y6, Y3, Y6
+	VPMOVZXDQ   X5, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VPERMD      Y3, Y0, Y3
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVDQU     Y2, Y2
+	JMP         back10
 
-tail:
-	VZEROUPPER
-	RET
+DATA splat64_c7f0000000000000<>+0(SB)/4, $0x00000000
+DATA splat64_c7f0000000000000<>+4(SB)/4, $0xc7f00000
+DATA splat64_c7f0000000000000<>+8(SB)/4, $0x00000000
+DATA splat64_c7f0000000000000<>+12(SB)/4, $0xc7f00000
+DATA splat64_c7f0000000000000<>+16(SB)/4, $0x00000000
+DATA splat64_c7f0000000000000<>+20(SB)/4, $0xc7f00000
+DATA splat64_c7f0000000000000<>+24(SB)/4, $0x00000000
+DATA splat64_c7f0000000000000<>+28(SB)/4, $0xc7f00000
+GLOBL splat64_c7f0000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_0fdfffffffffffff<>+0(SB)/4, $0xffffffff
+DATA splat64_0fdfffffffffffff<>+4(SB)/4, $0x0fdfffff
+DATA splat64_0fdfffffffffffff<>+8(SB)/4, $0xffffffff
+DATA splat64_0fdfffffffffffff<>+12(SB)/4, $0x0fdfffff
+DATA splat64_0fdfffffffffffff<>+16(SB)/4, $0xffffffff
+DATA splat64_0fdfffffffffffff<>+20(SB)/4, $0x0fdfffff
+DATA splat64_0fdfffffffffffff<>+24(SB)/4, $0xffffffff
+DATA splat64_0fdfffffffffffff<>+28(SB)/4, $0x0fdfffff
+GLOBL splat64_0fdfffffffffffff<>(SB), RODATA|NOPTR, $32
 
 // func fusedI32ToF16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, F16C
