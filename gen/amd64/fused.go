@@ -614,7 +614,7 @@ func widenF64BF16(a *Asm) func(s *Step, k Register) VecVirtual {
 			y, b, c, z := a.YMM(), a.YMM(), a.YMM(), a.YMM()
 			a.VMOVUPD(s.Src.Offset(32*h), y)
 			a.VANDPD(abs, y, b)
-			a.VPADDQ(negLo, b, b)   // |x| - 2^-126, bits
+			a.VPADDQ(negLo, b, b)    // |x| - 2^-126, bits
 			a.VPCMPGTQ(spanM1, b, c) // beyond 2^128
 			a.VPOR(b, c, c)          // sign: out of range
 			a.VCMPPD(U8(cmpEQOQ), zero, y, z)
