@@ -60509,191 +60509,382 @@ TEXT ·fusedF64ToF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VMOVDQU narrow_q2d<>+0(SB), Y0
+	VXORPD  Y1, Y1, Y1
 
 main:
 	CMPQ        DX, $0x00000020
 	JB          single
-	VMOVDQU     (CX), Y1
-	VCVTPD2PSY  Y1, X2
-	VCVTPS2PD   X2, Y3
-	VCMPPD      $0x0c, Y3, Y1, Y4
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y1, Y1
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
-	VCMPPD      $0x1e, Y1, Y3, Y3
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
-	VPANDN      Y3, Y1, Y3
-	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
-	VPANDN      Y4, Y1, Y4
-	VPMOVZXDQ   X2, Y1
-	VPADDQ      Y3, Y1, Y1
-	VPOR        Y4, Y1, Y1
-	VPERMD      Y1, Y0, Y1
-	VMOVDQU     32(CX), Y2
-	VCVTPD2PSY  Y2, X3
-	VCVTPS2PD   X3, Y4
-	VCMPPD      $0x0c, Y4, Y2, Y5
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
-	VCMPPD      $0x1e, Y2, Y4, Y4
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
-	VPANDN      Y4, Y2, Y4
-	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
-	VPANDN      Y5, Y2, Y5
-	VPMOVZXDQ   X3, Y2
-	VPADDQ      Y4, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VPERMD      Y2, Y0, Y2
-	VINSERTI128 $0x01, X2, Y1, Y1
-	VCVTPS2PH   $0x00, Y1, X1
-	VMOVDQU     X1, (AX)
-	VMOVDQU     64(CX), Y1
-	VCVTPD2PSY  Y1, X2
-	VCVTPS2PD   X2, Y3
-	VCMPPD      $0x0c, Y3, Y1, Y4
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y1, Y1
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
-	VCMPPD      $0x1e, Y1, Y3, Y3
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
-	VPANDN      Y3, Y1, Y3
-	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
-	VPANDN      Y4, Y1, Y4
-	VPMOVZXDQ   X2, Y1
-	VPADDQ      Y3, Y1, Y1
-	VPOR        Y4, Y1, Y1
-	VPERMD      Y1, Y0, Y1
-	VMOVDQU     96(CX), Y2
-	VCVTPD2PSY  Y2, X3
-	VCVTPS2PD   X3, Y4
-	VCMPPD      $0x0c, Y4, Y2, Y5
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
-	VCMPPD      $0x1e, Y2, Y4, Y4
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
-	VPANDN      Y4, Y2, Y4
-	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
-	VPANDN      Y5, Y2, Y5
-	VPMOVZXDQ   X3, Y2
-	VPADDQ      Y4, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VPERMD      Y2, Y0, Y2
-	VINSERTI128 $0x01, X2, Y1, Y1
-	VCVTPS2PH   $0x00, Y1, X1
-	VMOVDQU     X1, 16(AX)
-	VMOVDQU     128(CX), Y1
-	VCVTPD2PSY  Y1, X2
-	VCVTPS2PD   X2, Y3
-	VCMPPD      $0x0c, Y3, Y1, Y4
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y1, Y1
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
-	VCMPPD      $0x1e, Y1, Y3, Y3
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
-	VPANDN      Y3, Y1, Y3
-	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
-	VPANDN      Y4, Y1, Y4
-	VPMOVZXDQ   X2, Y1
-	VPADDQ      Y3, Y1, Y1
-	VPOR        Y4, Y1, Y1
-	VPERMD      Y1, Y0, Y1
-	VMOVDQU     160(CX), Y2
-	VCVTPD2PSY  Y2, X3
-	VCVTPS2PD   X3, Y4
-	VCMPPD      $0x0c, Y4, Y2, Y5
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
-	VCMPPD      $0x1e, Y2, Y4, Y4
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
-	VPANDN      Y4, Y2, Y4
-	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
-	VPANDN      Y5, Y2, Y5
-	VPMOVZXDQ   X3, Y2
-	VPADDQ      Y4, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VPERMD      Y2, Y0, Y2
-	VINSERTI128 $0x01, X2, Y1, Y1
-	VCVTPS2PH   $0x00, Y1, X1
-	VMOVDQU     X1, 32(AX)
-	VMOVDQU     192(CX), Y1
-	VCVTPD2PSY  Y1, X2
-	VCVTPS2PD   X2, Y3
-	VCMPPD      $0x0c, Y3, Y1, Y4
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y1, Y1
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
-	VCMPPD      $0x1e, Y1, Y3, Y3
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
-	VPANDN      Y3, Y1, Y3
-	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
-	VPANDN      Y4, Y1, Y4
-	VPMOVZXDQ   X2, Y1
-	VPADDQ      Y3, Y1, Y1
-	VPOR        Y4, Y1, Y1
-	VPERMD      Y1, Y0, Y1
-	VMOVDQU     224(CX), Y2
-	VCVTPD2PSY  Y2, X3
-	VCVTPS2PD   X3, Y4
-	VCMPPD      $0x0c, Y4, Y2, Y5
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
-	VCMPPD      $0x1e, Y2, Y4, Y4
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
-	VPANDN      Y4, Y2, Y4
-	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
-	VPANDN      Y5, Y2, Y5
-	VPMOVZXDQ   X3, Y2
-	VPADDQ      Y4, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VPERMD      Y2, Y0, Y2
-	VINSERTI128 $0x01, X2, Y1, Y1
-	VCVTPS2PH   $0x00, Y1, X1
-	VMOVDQU     X1, 48(AX)
-	ADDQ        $0x00000100, CX
-	ADDQ        $0x00000040, AX
-	SUBQ        $0x00000020, DX
-	JMP         main
+	VMOVUPD     (CX), Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
+	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y4
+	VPOR        Y3, Y4, Y4
+	VCMPPD      $0x00, Y1, Y2, Y3
+	VPANDN      Y4, Y3, Y4
+	VMULPD      splat64_4290000000000400<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X5
+	VMOVUPD     32(CX), Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
+	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y6
+	VPOR        Y3, Y6, Y6
+	VCMPPD      $0x00, Y1, Y2, Y3
+	VPANDN      Y6, Y3, Y6
+	VMULPD      splat64_4290000000000400<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X2
+	VINSERTI128 $0x01, X2, Y5, Y2
+	VPOR        Y4, Y6, Y4
+	VTESTPD     Y4, Y4
+	JNZ         special1
+
+back2:
+	VCVTPS2PH   $0x00, Y2, X2
+	VMOVDQU     X2, (AX)
+	VMOVUPD     64(CX), Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
+	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y4
+	VPOR        Y3, Y4, Y4
+	VCMPPD      $0x00, Y1, Y2, Y3
+	VPANDN      Y4, Y3, Y4
+	VMULPD      splat64_4290000000000400<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X5
+	VMOVUPD     96(CX), Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
+	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y6
+	VPOR        Y3, Y6, Y6
+	VCMPPD      $0x00, Y1, Y2, Y3
+	VPANDN      Y6, Y3, Y6
+	VMULPD      splat64_4290000000000400<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X2
+	VINSERTI128 $0x01, X2, Y5, Y2
+	VPOR        Y4, Y6, Y4
+	VTESTPD     Y4, Y4
+	JNZ         special3
+
+back4:
+	VCVTPS2PH   $0x00, Y2, X2
+	VMOVDQU     X2, 16(AX)
+	VMOVUPD     128(CX), Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
+	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y4
+	VPOR        Y3, Y4, Y4
+	VCMPPD      $0x00, Y1, Y2, Y3
+	VPANDN      Y4, Y3, Y4
+	VMULPD      splat64_4290000000000400<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X5
+	VMOVUPD     160(CX), Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
+	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y6
+	VPOR        Y3, Y6, Y6
+	VCMPPD      $0x00, Y1, Y2, Y3
+	VPANDN      Y6, Y3, Y6
+	VMULPD      splat64_4290000000000400<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X2
+	VINSERTI128 $0x01, X2, Y5, Y2
+	VPOR        Y4, Y6, Y4
+	VTESTPD     Y4, Y4
+	JNZ         special5
+
+back6:
+	VCVTPS2PH   $0x00, Y2, X2
+	VMOVDQU     X2, 32(AX)
+	VMOVUPD     192(CX), Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
+	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y4
+	VPOR        Y3, Y4, Y4
+	VCMPPD      $0x00, Y1, Y2, Y3
+	VPANDN      Y4, Y3, Y4
+	VMULPD      splat64_4290000000000400<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X5
+	VMOVUPD     224(CX), Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
+	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y6
+	VPOR        Y3, Y6, Y6
+	VCMPPD      $0x00, Y1, Y2, Y3
+	VPANDN      Y6, Y3, Y6
+	VMULPD      splat64_4290000000000400<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X2
+	VINSERTI128 $0x01, X2, Y5, Y2
+	VPOR        Y4, Y6, Y4
+	VTESTPD     Y4, Y4
+	JNZ         special7
+
+back8:
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVDQU   X2, 48(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
 
 single:
 	CMPQ        DX, $0x00000008
 	JB          tail
-	VMOVDQU     (CX), Y1
-	VCVTPD2PSY  Y1, X2
-	VCVTPS2PD   X2, Y3
-	VCMPPD      $0x0c, Y3, Y1, Y4
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y1, Y1
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
-	VCMPPD      $0x1e, Y1, Y3, Y3
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y1, Y1
-	VPANDN      Y3, Y1, Y3
-	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
-	VPANDN      Y4, Y1, Y4
-	VPMOVZXDQ   X2, Y1
-	VPADDQ      Y3, Y1, Y1
-	VPOR        Y4, Y1, Y1
-	VPERMD      Y1, Y0, Y1
-	VMOVDQU     32(CX), Y2
-	VCVTPD2PSY  Y2, X3
-	VCVTPS2PD   X3, Y4
-	VCMPPD      $0x0c, Y4, Y2, Y5
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
-	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
-	VCMPPD      $0x1e, Y2, Y4, Y4
-	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
-	VPANDN      Y4, Y2, Y4
-	VPAND       splat64_0000000000000001<>+0(SB), Y5, Y5
-	VPANDN      Y5, Y2, Y5
-	VPMOVZXDQ   X3, Y2
-	VPADDQ      Y4, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VPERMD      Y2, Y0, Y2
-	VINSERTI128 $0x01, X2, Y1, Y1
-	VCVTPS2PH   $0x00, Y1, X1
-	VMOVDQU     X1, (AX)
-	ADDQ        $0x00000040, CX
-	ADDQ        $0x00000010, AX
-	SUBQ        $0x00000008, DX
-	JMP         single
+	VMOVUPD     (CX), Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
+	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y4
+	VPOR        Y3, Y4, Y4
+	VCMPPD      $0x00, Y1, Y2, Y3
+	VPANDN      Y4, Y3, Y4
+	VMULPD      splat64_4290000000000400<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X5
+	VMOVUPD     32(CX), Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
+	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y6
+	VPOR        Y3, Y6, Y6
+	VCMPPD      $0x00, Y1, Y2, Y3
+	VPANDN      Y6, Y3, Y6
+	VMULPD      splat64_4290000000000400<>+0(SB), Y2, Y3
+	VSUBPD      Y2, Y3, Y2
+	VSUBPD      Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X2
+	VINSERTI128 $0x01, X2, Y5, Y2
+	VPOR        Y4, Y6, Y4
+	VTESTPD     Y4, Y4
+	JNZ         special9
+
+back10:
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVDQU   X2, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
 
 tail:
 	VZEROUPPER
 	RET
+
+special1:
+	VMOVDQU     (CX), Y2
+	VCVTPD2PSY  Y2, X5
+	VCVTPS2PD   X5, Y3
+	VCMPPD      $0x0c, Y3, Y2, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD      $0x1e, Y2, Y3, Y3
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y3, Y2, Y3
+	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN      Y4, Y2, Y4
+	VPMOVZXDQ   X5, Y2
+	VPADDQ      Y3, Y2, Y2
+	VPOR        Y4, Y2, Y2
+	VPERMD      Y2, Y0, Y2
+	VMOVDQU     32(CX), Y3
+	VCVTPD2PSY  Y3, X5
+	VCVTPS2PD   X5, Y4
+	VCMPPD      $0x0c, Y4, Y3, Y6
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y3, Y4, Y4
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y3, Y3
+	VPANDN      Y4, Y3, Y4
+	VPAND       splat64_0000000000000001<>+0(SB), Y6, Y6
+	VPANDN      Y6, Y3, Y6
+	VPMOVZXDQ   X5, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VPERMD      Y3, Y0, Y3
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVDQU     Y2, Y2
+	JMP         back2
+
+special3:
+	VMOVDQU     64(CX), Y2
+	VCVTPD2PSY  Y2, X5
+	VCVTPS2PD   X5, Y3
+	VCMPPD      $0x0c, Y3, Y2, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD      $0x1e, Y2, Y3, Y3
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y3, Y2, Y3
+	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN      Y4, Y2, Y4
+	VPMOVZXDQ   X5, Y2
+	VPADDQ      Y3, Y2, Y2
+	VPOR        Y4, Y2, Y2
+	VPERMD      Y2, Y0, Y2
+	VMOVDQU     96(CX), Y3
+	VCVTPD2PSY  Y3, X5
+	VCVTPS2PD   X5, Y4
+	VCMPPD      $0x0c, Y4, Y3, Y6
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y3, Y4, Y4
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y3, Y3
+	VPANDN      Y4, Y3, Y4
+	VPAND       splat64_0000000000000001<>+0(SB), Y6, Y6
+	VPANDN      Y6, Y3, Y6
+	VPMOVZXDQ   X5, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VPERMD      Y3, Y0, Y3
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVDQU     Y2, Y2
+	JMP         back4
+
+special5:
+	VMOVDQU     128(CX), Y2
+	VCVTPD2PSY  Y2, X5
+	VCVTPS2PD   X5, Y3
+	VCMPPD      $0x0c, Y3, Y2, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD      $0x1e, Y2, Y3, Y3
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y3, Y2, Y3
+	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN      Y4, Y2, Y4
+	VPMOVZXDQ   X5, Y2
+	VPADDQ      Y3, Y2, Y2
+	VPOR        Y4, Y2, Y2
+	VPERMD      Y2, Y0, Y2
+	VMOVDQU     160(CX), Y3
+	VCVTPD2PSY  Y3, X5
+	VCVTPS2PD   X5, Y4
+	VCMPPD      $0x0c, Y4, Y3, Y6
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y3, Y4, Y4
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y3, Y3
+	VPANDN      Y4, Y3, Y4
+	VPAND       splat64_0000000000000001<>+0(SB), Y6, Y6
+	VPANDN      Y6, Y3, Y6
+	VPMOVZXDQ   X5, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VPERMD      Y3, Y0, Y3
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVDQU     Y2, Y2
+	JMP         back6
+
+special7:
+	VMOVDQU     192(CX), Y2
+	VCVTPD2PSY  Y2, X5
+	VCVTPS2PD   X5, Y3
+	VCMPPD      $0x0c, Y3, Y2, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD      $0x1e, Y2, Y3, Y3
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y3, Y2, Y3
+	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN      Y4, Y2, Y4
+	VPMOVZXDQ   X5, Y2
+	VPADDQ      Y3, Y2, Y2
+	VPOR        Y4, Y2, Y2
+	VPERMD      Y2, Y0, Y2
+	VMOVDQU     224(CX), Y3
+	VCVTPD2PSY  Y3, X5
+	VCVTPS2PD   X5, Y4
+	VCMPPD      $0x0c, Y4, Y3, Y6
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y3, Y4, Y4
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y3, Y3
+	VPANDN      Y4, Y3, Y4
+	VPAND       splat64_0000000000000001<>+0(SB), Y6, Y6
+	VPANDN      Y6, Y3, Y6
+	VPMOVZXDQ   X5, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VPERMD      Y3, Y0, Y3
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVDQU     Y2, Y2
+	JMP         back8
+
+special9:
+	VMOVDQU     (CX), Y2
+	VCVTPD2PSY  Y2, X5
+	VCVTPS2PD   X5, Y3
+	VCMPPD      $0x0c, Y3, Y2, Y4
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VCMPPD      $0x1e, Y2, Y3, Y3
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y2, Y2
+	VPANDN      Y3, Y2, Y3
+	VPAND       splat64_0000000000000001<>+0(SB), Y4, Y4
+	VPANDN      Y4, Y2, Y4
+	VPMOVZXDQ   X5, Y2
+	VPADDQ      Y3, Y2, Y2
+	VPOR        Y4, Y2, Y2
+	VPERMD      Y2, Y0, Y2
+	VMOVDQU     32(CX), Y3
+	VCVTPD2PSY  Y3, X5
+	VCVTPS2PD   X5, Y4
+	VCMPPD      $0x0c, Y4, Y3, Y6
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y3
+	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y4
+	VCMPPD      $0x1e, Y3, Y4, Y4
+	VCMPPD      $0x1d, splat64_47f0000000000000<>+0(SB), Y3, Y3
+	VPANDN      Y4, Y3, Y4
+	VPAND       splat64_0000000000000001<>+0(SB), Y6, Y6
+	VPANDN      Y6, Y3, Y6
+	VPMOVZXDQ   X5, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VPERMD      Y3, Y0, Y3
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VMOVDQU     Y2, Y2
+	JMP         back10
+
+DATA splat64_c0f0000000000000<>+0(SB)/4, $0x00000000
+DATA splat64_c0f0000000000000<>+4(SB)/4, $0xc0f00000
+DATA splat64_c0f0000000000000<>+8(SB)/4, $0x00000000
+DATA splat64_c0f0000000000000<>+12(SB)/4, $0xc0f00000
+DATA splat64_c0f0000000000000<>+16(SB)/4, $0x00000000
+DATA splat64_c0f0000000000000<>+20(SB)/4, $0xc0f00000
+DATA splat64_c0f0000000000000<>+24(SB)/4, $0x00000000
+DATA splat64_c0f0000000000000<>+28(SB)/4, $0xc0f00000
+GLOBL splat64_c0f0000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_08dfffffffffffff<>+0(SB)/4, $0xffffffff
+DATA splat64_08dfffffffffffff<>+4(SB)/4, $0x08dfffff
+DATA splat64_08dfffffffffffff<>+8(SB)/4, $0xffffffff
+DATA splat64_08dfffffffffffff<>+12(SB)/4, $0x08dfffff
+DATA splat64_08dfffffffffffff<>+16(SB)/4, $0xffffffff
+DATA splat64_08dfffffffffffff<>+20(SB)/4, $0x08dfffff
+DATA splat64_08dfffffffffffff<>+24(SB)/4, $0xffffffff
+DATA splat64_08dfffffffffffff<>+28(SB)/4, $0x08dfffff
+GLOBL splat64_08dfffffffffffff<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_4290000000000400<>+0(SB)/4, $0x00000400
+DATA splat64_4290000000000400<>+4(SB)/4, $0x42900000
+DATA splat64_4290000000000400<>+8(SB)/4, $0x00000400
+DATA splat64_4290000000000400<>+12(SB)/4, $0x42900000
+DATA splat64_4290000000000400<>+16(SB)/4, $0x00000400
+DATA splat64_4290000000000400<>+20(SB)/4, $0x42900000
+DATA splat64_4290000000000400<>+24(SB)/4, $0x00000400
+DATA splat64_4290000000000400<>+28(SB)/4, $0x42900000
+GLOBL splat64_4290000000000400<>(SB), RODATA|NOPTR, $32
 
 // func fusedF64ToBF16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2

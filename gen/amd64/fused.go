@@ -34,8 +34,10 @@ import (
 // float32 values; INT16 and UINT16 convert exactly with VCVTDQ2PS), so the
 // narrowing sees the value the reference rounds, the same argument as the
 // two-step plan's. INT32, UINT32, INT64 and UINT64 (to BFLOAT16 only) and
-// DOUBLE (to FLOAT16 only) round to odd at float32 instead, which keeps the
-// target's one rounding exact (plan.go), as their two-step plans do. The
+// DOUBLE (to FLOAT16 and BFLOAT16) round to odd at float32 instead, which
+// keeps the target's one rounding exact (plan.go), as their two-step plans
+// do; on AVX2, INT64, UINT64 and in-range DOUBLE vectors round to the
+// target itself, by a DOUBLE (bf16Of64AVX2, widenF64Rounded). The
 // narrowing snippets are the algorithms of the one-step FLOAT → target
 // kernels (numeric.go's floatToInt and floatToBool,
 // packed.go's f32ToI4 and f32ToF4, packed2.go's 2-bit packing, half.go's
@@ -119,11 +121,13 @@ var (
 	// (0.68–0.71×) there, and is not generated for AVX-512. On AVX2
 	// (oddF64AVX2 per half) it is that integer rounding, NaN lanes set by
 	// nanBF16, which on a Zen 3 measured 0.29× copy() against the two
-	// steps' 0.28× (and FLOAT16 0.35× against 0.24×).
+	// steps' 0.28× (and FLOAT16 0.35× against 0.24×); its rows below
+	// (widenF64Rounded) now take it out of line only.
 	fsF64 = fusedSrc{"Double", "F64", 64, 0, true, widenOdd64(tF64), nil, true}
-	// DOUBLE → BFLOAT16 rounds in-range vectors to BFLOAT16 directly on
-	// AVX2 (widenF64BF16), and is fsF64 on AVX-512.
-	fsF64BF = fusedSrc{"Double", "F64", 64, 0, true, widenF64BF16, nil, true}
+	// DOUBLE → BFLOAT16 and → FLOAT16 round in-range vectors to the
+	// target directly on AVX2 (widenF64Rounded), and are fsF64 on AVX-512.
+	fsF64BF  = fusedSrc{"Double", "F64", 64, 0, true, widenF64Rounded(8, -126), nil, true}
+	fsF64F16 = fusedSrc{"Double", "F64", 64, 0, true, widenF64Rounded(11, -14), nil, true}
 	// The same sources to FLOAT16 convert to the nearest float32 instead
 	// (plan.go, below2p24); only their rows' targets name the kernels.
 	fsI32Near = fusedSrc{"Int32", "I32", 32, 0, false, widenNear32(tI32), nil, true}
@@ -171,7 +175,7 @@ var fusedTable = []struct {
 	{fsU32, []fusedDst{fdBF}},
 	{fsI64, []fusedDst{fdBF}},
 	{fsU64, []fusedDst{fdBF}},
-	{fsF64, []fusedDst{fdF16}},
+	{fsF64F16, []fusedDst{fdF16}},
 	{fsF64BF, []fusedDst{fdBF}},
 	{fsI32Near, []fusedDst{fdF16}},
 	{fsU32Near, []fusedDst{fdF16}},
@@ -579,61 +583,67 @@ func bf16Of64AVX2(a *Asm, uns bool) func(s *Step, k Register) VecVirtual {
 	}
 }
 
-// widenF64BF16 is widenOdd64(tF64) but on AVX2, where it takes a group of
-// 8 DOUBLEs whose magnitudes are all 0 or in [2^-126, 2^128) (BFLOAT16's
-// normal range, and what rounds up to ±Inf) to float32 lanes that hold
-// them rounded to BFLOAT16 already: Veltkamp's split (bf16Of64AVX2's three
-// float operations; nothing overflows or underflows there) rounds each to
-// 8 significant bits, to nearest even, and VCVTPD2PS converts that exactly
-// (or to ±Inf from 2^128, BFLOAT16's own overflow). bf16Round and nanBF16
-// leave such lanes as they are. A group with a NaN, ±Inf, a magnitude of
-// 2^128 or more or a nonzero one below 2^-126 (BFLOAT16 subnormals: their
-// grid is coarser than 8 bits) takes widenOdd64's round to odd out of
-// line. The range test: b = |x| - 2^-126 (bits) is negative below and
+// widenF64Rounded is widenOdd64(tF64) but on AVX2, where it takes a
+// group of 8 DOUBLEs whose magnitudes are all 0 or in [2^minExp, 2^128)
+// (the normal range of a target of sig significant bits whose smallest
+// normal is 2^minExp, and beyond: what overflows) to float32 lanes that
+// hold them rounded to the target already: Veltkamp's split (g = x·σ,
+// g - (g - x), σ = 2^(53-sig) + 1: bf16Of64AVX2's three float operations,
+// nothing overflowing or underflowing there) rounds each to sig
+// significant bits, to nearest even, and VCVTPD2PS converts that exactly
+// (or, from 2^128, to ±Inf, which the target's own overflow gives too).
+// The target's rounding (bf16Round, VCVTPS2PH) and nanBF16 leave such
+// lanes as they are. A group with a NaN, ±Inf, a magnitude of 2^128 or
+// more or a nonzero one below 2^minExp (the target's subnormals, whose
+// grid is coarser than sig bits) takes widenOdd64's round to odd out of
+// line. The range test: b = |x| - 2^minExp (bits) is negative below and
 // greater than span - 1 above, so the sign of b | (b > span - 1) marks
-// the lanes out of range, zeros cleared by an ordered comparison. Against
-// the round to odd of every group (16 instructions per 4 elements, 10
-// here): on a Zen 3, normally distributed values, 0.29× copy() and 0.91× ONNX
-// Runtime's speed (which rounds twice) before.
-func widenF64BF16(a *Asm) func(s *Step, k Register) VecVirtual {
-	odd := widenOdd64(tF64)(a)
-	if a.isa != AVX2 {
-		return odd
-	}
-	const lo, hi = (1023 - 126) << 52, (1023 + 128) << 52
-	abs, negLo, spanM1 := a.splat64(math.MaxInt64), a.splat64(-lo&math.MaxUint64), a.splat64(hi-lo-1)
-	split := a.splat64(math.Float64bits(0x1p45 + 1))
-	zero := a.YMM()
-	a.VXORPD(zero, zero, zero)
-	return func(s *Step, k Register) VecVirtual {
-		if k != nil {
-			panic("widenF64BF16: AVX2 steps have no mask")
+// the lanes out of range, zeros cleared by an ordered comparison. 10
+// instructions per 4 elements against the round to odd's 16; on a Zen 3,
+// normally distributed values: DOUBLE → BFLOAT16 0.29 → 0.35-0.43× copy()
+// (0.91× ONNX Runtime's speed, which rounds twice, before), → FLOAT16
+// 0.31-0.33 → 0.45-0.72.
+func widenF64Rounded(sig, minExp int) func(a *Asm) func(s *Step, k Register) VecVirtual {
+	return func(a *Asm) func(s *Step, k Register) VecVirtual {
+		odd := widenOdd64(tF64)(a)
+		if a.isa != AVX2 {
+			return odd
 		}
-		var halves, bad [2]VecVirtual
-		for h := range halves {
-			y, b, c, z := a.YMM(), a.YMM(), a.YMM(), a.YMM()
-			a.VMOVUPD(s.Src.Offset(32*h), y)
-			a.VANDPD(abs, y, b)
-			a.VPADDQ(negLo, b, b)    // |x| - 2^-126, bits
-			a.VPCMPGTQ(spanM1, b, c) // beyond 2^128
-			a.VPOR(b, c, c)          // sign: out of range
-			a.VCMPPD(U8(cmpEQOQ), zero, y, z)
-			a.VPANDN(c, z, c) // zeros are in range
-			bad[h] = c
-			g, e := a.YMM(), a.YMM()
-			a.VMULPD(split, y, g)
-			a.VSUBPD(y, g, e) // g - x
-			a.VSUBPD(e, g, y) // g - (g - x): x to nearest even at 8 bits
-			r := a.XMM()
-			a.VCVTPD2PSY(y, r)
-			halves[h] = r
+		lo, hi := uint64(1023+minExp)<<52, uint64(1023+128)<<52
+		abs, negLo, spanM1 := a.splat64(math.MaxInt64), a.splat64(-lo), a.splat64(hi-lo-1)
+		split := a.splat64(math.Float64bits(math.Ldexp(1, 53-sig) + 1))
+		zero := a.YMM()
+		a.VXORPD(zero, zero, zero)
+		return func(s *Step, k Register) VecVirtual {
+			if k != nil {
+				panic("widenF64Rounded: AVX2 steps have no mask")
+			}
+			var halves, bad [2]VecVirtual
+			for h := range halves {
+				y, b, c, z := a.YMM(), a.YMM(), a.YMM(), a.YMM()
+				a.VMOVUPD(s.Src.Offset(32*h), y)
+				a.VANDPD(abs, y, b)
+				a.VPADDQ(negLo, b, b)    // |x| - 2^minExp, bits
+				a.VPCMPGTQ(spanM1, b, c) // from 2^128
+				a.VPOR(b, c, c)          // sign: out of range
+				a.VCMPPD(U8(cmpEQOQ), zero, y, z)
+				a.VPANDN(c, z, c) // zeros are in range
+				bad[h] = c
+				g, e := a.YMM(), a.YMM()
+				a.VMULPD(split, y, g)
+				a.VSUBPD(y, g, e) // g - x
+				a.VSUBPD(e, g, y) // g - (g - x): x to nearest even at sig bits
+				r := a.XMM()
+				a.VCVTPD2PSY(y, r)
+				halves[h] = r
+			}
+			x := a.YMM()
+			a.VINSERTI128(U8(1), halves[1], halves[0].AsY(), x)
+			a.VPOR(bad[0], bad[1], bad[0])
+			a.VTESTPD(bad[0], bad[0]) // ZF: no sign bit set
+			a.divert(func() {}, func() { a.VMOVDQU(odd(s, nil), x) })
+			return x
 		}
-		x := a.YMM()
-		a.VINSERTI128(U8(1), halves[1], halves[0].AsY(), x)
-		a.VPOR(bad[0], bad[1], bad[0])
-		a.VTESTPD(bad[0], bad[0]) // ZF: no sign bit set
-		a.divert(func() {}, func() { a.VMOVDQU(odd(s, nil), x) })
-		return x
 	}
 }
 
