@@ -74,12 +74,46 @@ func float64ToHalf(d []uint16, s []uint64, t *f64Narrow, nan, payload uint16) {
 	}
 }
 
+// f64ToBF16Rounded is float64ToHalf for BFLOAT16 with a fast case
+// (f64Rounded8's): four DOUBLEs of magnitude 0 or in [2^-126, 2^120)
+// (BFLOAT16's normal range, and what overflows) are rounded to 8
+// significant bits by veltkamp, the exact result's float32 is
+// BFLOAT16's bits in its top half. Other groups (NaN, ±Inf, subnormals,
+// 2^120 and up) take float64ToHalf. Zen 3, in L1: 0.32-0.37 → 0.36-0.42
+// elements/ns. The same for FLOAT16 (scaled by 2^-112 so that the
+// float32's exponent field is FLOAT16's) measured no faster than
+// float64ToHalf's table (0.29-0.33 against 0.32-0.35).
+func f64ToBF16Rounded(d []uint16, s []uint64) {
+	d = d[:len(s)]
+	const lo, span = (1023 - 126) << 52, (1023+120)<<52 - (1023-126)<<52 // [2^-126, 2^120)
+	code := func(x uint64) uint16 {
+		return uint16(math.Float32bits(float32(veltkamp(math.Float64frombits(x), 0x1p45+1))) >> 16)
+	}
+	for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+		q, o := s[:4:4], d[:4:4]
+		if inRange(q[0], lo, span) && inRange(q[1], lo, span) && inRange(q[2], lo, span) && inRange(q[3], lo, span) {
+			o[0], o[1], o[2], o[3] = code(q[0]), code(q[1]), code(q[2]), code(q[3])
+		} else {
+			float64ToHalf(o, q, f64ToBF16Table, 0x7FC0, 0)
+		}
+		s, d = s[4:], d[4:]
+	}
+	float64ToHalf(d, s, f64ToBF16Table, 0x7FC0, 0)
+}
+
+// inRange reports whether the DOUBLE x is ±0 or its magnitude's bits lie in
+// [lo, lo + span).
+func inRange(x, lo, span uint64) bool {
+	a := x &^ (1 << 63)
+	return a-lo < span || a == 0
+}
+
 func init() {
 	registerTierStage("generic", Double, Float16, func(dst, src []byte, n int) {
 		float64ToHalf(view[uint16](dst, n), view[uint64](src, n), f64ToF16Table, 0x7E00, 0x3FF) // quiet, top payload bits
 	})
 	registerTierStage("generic", Double, BFloat16, func(dst, src []byte, n int) {
-		float64ToHalf(view[uint16](dst, n), view[uint64](src, n), f64ToBF16Table, 0x7FC0, 0)
+		f64ToBF16Rounded(view[uint16](dst, n), view[uint64](src, n))
 	})
 	registerTierStage("generic", Double, Float4E2M1, float64ToFloat4Generic)
 }
@@ -204,7 +238,59 @@ func nearF32[S int32 | uint32 | int64 | uint64](v S) float32 {
 }
 
 func float64ToFloat8Generic(dst, src []byte, p *float8Params) {
-	f64ToCodes(dst, src, p, float8OddTableOf, f32ToF8)
+	s := view[uint64](src, len(dst))
+	if len(s) >= oddTableMin {
+		if t := float8OddTableOf(p); t != nil {
+			f64Rounded8(dst, s, t, p)
+			return
+		}
+	}
+	for i, x := range s {
+		dst[i] = f32ToF8(f64ToF32Odd(x), p)
+	}
+}
+
+// veltkamp rounds f to nearest even at 53 - k significant bits, given
+// sigma = 2^k + 1, by Veltkamp's split: g = f·sigma, g - (g - f) (see
+// bf16OfIntF64). Exact where nothing overflows or underflows: |f| below
+// 2^(1023-k) and, for the rounding to be the target's, at or above the
+// target's smallest normal, far above DOUBLE's. The conversions keep the
+// compiler from fusing f·sigma - f into one FMA (arm64 would).
+func veltkamp(f, sigma float64) float64 {
+	g := float64(f * sigma)
+	return float64(g - float64(g-f))
+}
+
+// f64Rounded8 is the fast case of float64ToFloat8Generic: four DOUBLEs
+// of magnitude 0 or in [lo, 2^120) (lo the target's smallest normal) are
+// each rounded to the target's significand (veltkamp), whose BFLOAT16 is
+// exact, and t's code of that is the code of the value: an exact value
+// rounds to itself, and one past the largest finite (below 2^128, so its
+// float32 is finite) rounds to the overflow code as the value does. Groups
+// with anything else (NaN, ±Inf, 2^120 and up, the target's subnormals)
+// go through f64OddBF16; data that mixes many such values in would
+// mispredict the one branch per four. DOUBLE → FLOAT8E4M3FN 0.26 →
+// 0.34-0.42 elements/ns (Zen 3, in L1).
+func f64Rounded8(d []uint8, s []uint64, t *[65536]uint8, p *float8Params) {
+	d = d[:len(s)]
+	sigma := math.Ldexp(1, 53-(24-int(p.shift))) + 1 // 24 - shift significant bits
+	lo := math.Float64bits(float64(math.Float32frombits(p.minNormal)))
+	span := (1023+120)<<52 - lo
+	code := func(x uint64) uint8 {
+		return t[math.Float32bits(float32(veltkamp(math.Float64frombits(x), sigma)))>>16]
+	}
+	for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+		q, o := s[:4:4], d[:4:4]
+		if inRange(q[0], lo, span) && inRange(q[1], lo, span) && inRange(q[2], lo, span) && inRange(q[3], lo, span) {
+			o[0], o[1], o[2], o[3] = code(q[0]), code(q[1]), code(q[2]), code(q[3])
+		} else {
+			o[0], o[1], o[2], o[3] = t[f64OddBF16(q[0])], t[f64OddBF16(q[1])], t[f64OddBF16(q[2])], t[f64OddBF16(q[3])]
+		}
+		s, d = s[4:], d[4:]
+	}
+	for i, x := range s {
+		d[i] = t[f64OddBF16(x)]
+	}
 }
 
 // float64ToE8M0Generic reads E8M0 off the DOUBLE's own fields, as
@@ -236,22 +322,6 @@ func float64ToE8M0Generic(dst, src []byte, p *e8m0Params) {
 			r = 0xFF
 		}
 		dst[i] = uint8(r)
-	}
-}
-
-// f64ToCodes converts DOUBLE to the 8-bit codes of p: by the table route
-// when p has a table and the input is long, else element by element (elem,
-// the float32 code of the round-to-odd float32).
-func f64ToCodes[P any](dst, src []byte, p P, table func(P) *[65536]uint8, elem func(uint32, P) uint8) {
-	s := view[uint64](src, len(dst))
-	if len(s) >= oddTableMin {
-		if t := table(p); t != nil {
-			f64OddGather(dst, s, t)
-			return
-		}
-	}
-	for i, x := range s {
-		dst[i] = elem(f64ToF32Odd(x), p)
 	}
 }
 
@@ -313,13 +383,4 @@ func f64ToF4(x uint64) uint8 {
 	t := int64(x&^(1<<63) - f4Low)
 	t &^= t >> 63 // max(t, 0), with no branch: min and max compile to branches here
 	return f64ToF4Codes[uint64(t|(t&f4Drop+f4Drop))>>49] | uint8(x>>60)&8
-}
-
-// f64OddGather sets d[i] to t's code of s[i] rounded to odd at BFLOAT16's
-// precision.
-func f64OddGather(d []uint8, s []uint64, t *[65536]uint8) {
-	d = d[:len(s)]
-	for i, x := range s {
-		d[i] = t[f64OddBF16(x)]
-	}
 }
