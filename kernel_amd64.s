@@ -55279,16 +55279,16 @@ TEXT ·fusedI16ToBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	VMOVDQU64    oddwords<>+0(SB), Z0
 	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00007fff, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x00007fff, BX
-	VPBROADCASTD BX, Z2
-	VMOVDQU64    oddwords<>+0(SB), Z3
+	VMOVDQU64    oddwords<>+0(SB), Z2
 	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z4
+	VPBROADCASTD BX, Z3
 	MOVL         $0x00007fff, BX
-	VPBROADCASTD BX, Z5
+	VPBROADCASTD BX, Z4
+	VMOVDQU64    oddwords<>+0(SB), Z5
 
 main:
 	CMPQ      DX, $0x00000040
@@ -55302,24 +55302,24 @@ main:
 	VPMOVSXWD 96(CX), Z9
 	VCVTDQ2PS Z9, Z9
 	VPSRLD    $0x10, Z6, Z10
-	VPANDD    Z1, Z10, Z10
-	VPADDD    Z2, Z6, Z6
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z6, Z6
 	VPADDD    Z10, Z6, Z6
 	VPSRLD    $0x10, Z7, Z10
-	VPANDD    Z1, Z10, Z10
-	VPADDD    Z2, Z7, Z7
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z7, Z7
 	VPADDD    Z10, Z7, Z7
 	VPSRLD    $0x10, Z8, Z10
-	VPANDD    Z1, Z10, Z10
-	VPADDD    Z2, Z8, Z8
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z8, Z8
 	VPADDD    Z10, Z8, Z8
 	VPSRLD    $0x10, Z9, Z10
-	VPANDD    Z1, Z10, Z10
-	VPADDD    Z2, Z9, Z9
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z9, Z9
 	VPADDD    Z10, Z9, Z9
-	VPERMT2W  Z7, Z0, Z6
+	VPERMT2W  Z7, Z2, Z6
 	VMOVDQU64 Z6, (AX)
-	VPERMT2W  Z9, Z0, Z8
+	VPERMT2W  Z9, Z2, Z8
 	VMOVDQU64 Z8, 64(AX)
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000080, AX
@@ -55332,10 +55332,10 @@ single:
 	VPMOVSXWD (CX), Z0
 	VCVTDQ2PS Z0, Z0
 	VPSRLD    $0x10, Z0, Z1
-	VPANDD    Z4, Z1, Z1
-	VPADDD    Z5, Z0, Z0
+	VPANDD    Z3, Z1, Z1
+	VPADDD    Z4, Z0, Z0
 	VPADDD    Z1, Z0, Z0
-	VPERMW    Z0, Z3, Z0
+	VPERMW    Z0, Z5, Z0
 	VMOVDQU64 Y0, (AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000020, AX
@@ -55352,10 +55352,10 @@ tail:
 	VPMOVSXWD   Y0, Z0
 	VCVTDQ2PS   Z0, Z0
 	VPSRLD      $0x10, Z0, Z1
-	VPANDD      Z4, Z1, Z1
-	VPADDD      Z5, Z0, Z0
+	VPANDD      Z3, Z1, Z1
+	VPADDD      Z4, Z0, Z0
 	VPADDD      Z1, Z0, Z0
-	VPERMW      Z0, Z3, Z0
+	VPERMW      Z0, Z5, Z0
 	VMOVDQU16   Y0, K1, (AX)
 
 done:
@@ -55589,16 +55589,16 @@ TEXT ·fusedU16ToBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
-	VMOVDQU64    oddwords<>+0(SB), Z0
 	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00007fff, BX
 	VPBROADCASTD BX, Z1
-	MOVL         $0x00007fff, BX
-	VPBROADCASTD BX, Z2
-	VMOVDQU64    oddwords<>+0(SB), Z3
+	VMOVDQU64    oddwords<>+0(SB), Z2
 	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z4
+	VPBROADCASTD BX, Z3
 	MOVL         $0x00007fff, BX
-	VPBROADCASTD BX, Z5
+	VPBROADCASTD BX, Z4
+	VMOVDQU64    oddwords<>+0(SB), Z5
 
 main:
 	CMPQ      DX, $0x00000040
@@ -55612,24 +55612,24 @@ main:
 	VPMOVZXWD 96(CX), Z9
 	VCVTDQ2PS Z9, Z9
 	VPSRLD    $0x10, Z6, Z10
-	VPANDD    Z1, Z10, Z10
-	VPADDD    Z2, Z6, Z6
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z6, Z6
 	VPADDD    Z10, Z6, Z6
 	VPSRLD    $0x10, Z7, Z10
-	VPANDD    Z1, Z10, Z10
-	VPADDD    Z2, Z7, Z7
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z7, Z7
 	VPADDD    Z10, Z7, Z7
 	VPSRLD    $0x10, Z8, Z10
-	VPANDD    Z1, Z10, Z10
-	VPADDD    Z2, Z8, Z8
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z8, Z8
 	VPADDD    Z10, Z8, Z8
 	VPSRLD    $0x10, Z9, Z10
-	VPANDD    Z1, Z10, Z10
-	VPADDD    Z2, Z9, Z9
+	VPANDD    Z0, Z10, Z10
+	VPADDD    Z1, Z9, Z9
 	VPADDD    Z10, Z9, Z9
-	VPERMT2W  Z7, Z0, Z6
+	VPERMT2W  Z7, Z2, Z6
 	VMOVDQU64 Z6, (AX)
-	VPERMT2W  Z9, Z0, Z8
+	VPERMT2W  Z9, Z2, Z8
 	VMOVDQU64 Z8, 64(AX)
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000080, AX
@@ -55642,10 +55642,10 @@ single:
 	VPMOVZXWD (CX), Z0
 	VCVTDQ2PS Z0, Z0
 	VPSRLD    $0x10, Z0, Z1
-	VPANDD    Z4, Z1, Z1
-	VPADDD    Z5, Z0, Z0
+	VPANDD    Z3, Z1, Z1
+	VPADDD    Z4, Z0, Z0
 	VPADDD    Z1, Z0, Z0
-	VPERMW    Z0, Z3, Z0
+	VPERMW    Z0, Z5, Z0
 	VMOVDQU64 Y0, (AX)
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000020, AX
@@ -55662,10 +55662,10 @@ tail:
 	VPMOVZXWD   Y0, Z0
 	VCVTDQ2PS   Z0, Z0
 	VPSRLD      $0x10, Z0, Z1
-	VPANDD      Z4, Z1, Z1
-	VPADDD      Z5, Z0, Z0
+	VPANDD      Z3, Z1, Z1
+	VPADDD      Z4, Z0, Z0
 	VPADDD      Z1, Z0, Z0
-	VPERMW      Z0, Z3, Z0
+	VPERMW      Z0, Z5, Z0
 	VMOVDQU16   Y0, K1, (AX)
 
 done:
@@ -56220,16 +56220,16 @@ TEXT ·fusedI32ToBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         n+16(FP), DX
 	MOVL         $0x00000001, BX
 	VPBROADCASTD BX, Z0
-	VMOVDQU64    oddwords<>+0(SB), Z1
 	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00007fff, BX
 	VPBROADCASTD BX, Z2
-	MOVL         $0x00007fff, BX
-	VPBROADCASTD BX, Z3
-	VMOVDQU64    oddwords<>+0(SB), Z4
+	VMOVDQU64    oddwords<>+0(SB), Z3
 	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z5
+	VPBROADCASTD BX, Z4
 	MOVL         $0x00007fff, BX
-	VPBROADCASTD BX, Z6
+	VPBROADCASTD BX, Z5
+	VMOVDQU64    oddwords<>+0(SB), Z6
 
 main:
 	CMPQ             DX, $0x00000040
@@ -56255,24 +56255,24 @@ main:
 	VPCMPD           $0x04, Z12, Z7, K1
 	VPORD            Z0, Z11, K1, Z11
 	VPSRLD           $0x10, Z8, Z7
-	VPANDD           Z2, Z7, Z7
-	VPADDD           Z3, Z8, Z8
+	VPANDD           Z1, Z7, Z7
+	VPADDD           Z2, Z8, Z8
 	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z9, Z7
-	VPANDD           Z2, Z7, Z7
-	VPADDD           Z3, Z9, Z9
+	VPANDD           Z1, Z7, Z7
+	VPADDD           Z2, Z9, Z9
 	VPADDD           Z7, Z9, Z9
 	VPSRLD           $0x10, Z10, Z7
-	VPANDD           Z2, Z7, Z7
-	VPADDD           Z3, Z10, Z10
+	VPANDD           Z1, Z7, Z7
+	VPADDD           Z2, Z10, Z10
 	VPADDD           Z7, Z10, Z10
 	VPSRLD           $0x10, Z11, Z7
-	VPANDD           Z2, Z7, Z7
-	VPADDD           Z3, Z11, Z11
+	VPANDD           Z1, Z7, Z7
+	VPADDD           Z2, Z11, Z11
 	VPADDD           Z7, Z11, Z11
-	VPERMT2W         Z9, Z1, Z8
+	VPERMT2W         Z9, Z3, Z8
 	VMOVDQU64        Z8, (AX)
-	VPERMT2W         Z11, Z1, Z10
+	VPERMT2W         Z11, Z3, Z10
 	VMOVDQU64        Z10, 64(AX)
 	ADDQ             $0x00000100, CX
 	ADDQ             $0x00000080, AX
@@ -56288,10 +56288,10 @@ single:
 	VPCMPD           $0x04, Z3, Z1, K1
 	VPORD            Z0, Z2, K1, Z2
 	VPSRLD           $0x10, Z2, Z1
-	VPANDD           Z5, Z1, Z1
-	VPADDD           Z6, Z2, Z2
+	VPANDD           Z4, Z1, Z1
+	VPADDD           Z5, Z2, Z2
 	VPADDD           Z1, Z2, Z2
-	VPERMW           Z2, Z4, Z2
+	VPERMW           Z2, Z6, Z2
 	VMOVDQU64        Y2, (AX)
 	ADDQ             $0x00000040, CX
 	ADDQ             $0x00000020, AX
@@ -56310,10 +56310,10 @@ tail:
 	VPCMPD           $0x04, Z3, Z1, K2
 	VPORD            Z0, Z2, K2, Z2
 	VPSRLD           $0x10, Z2, Z0
-	VPANDD           Z5, Z0, Z0
-	VPADDD           Z6, Z2, Z2
+	VPANDD           Z4, Z0, Z0
+	VPADDD           Z5, Z2, Z2
 	VPADDD           Z0, Z2, Z2
-	VPERMW           Z2, Z4, Z2
+	VPERMW           Z2, Z6, Z2
 	VMOVDQU16        Y2, K1, (AX)
 
 done:
@@ -56328,16 +56328,16 @@ TEXT ·fusedU32ToBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         n+16(FP), DX
 	MOVL         $0x00000001, BX
 	VPBROADCASTD BX, Z0
-	VMOVDQU64    oddwords<>+0(SB), Z1
 	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00007fff, BX
 	VPBROADCASTD BX, Z2
-	MOVL         $0x00007fff, BX
-	VPBROADCASTD BX, Z3
-	VMOVDQU64    oddwords<>+0(SB), Z4
+	VMOVDQU64    oddwords<>+0(SB), Z3
 	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z5
+	VPBROADCASTD BX, Z4
 	MOVL         $0x00007fff, BX
-	VPBROADCASTD BX, Z6
+	VPBROADCASTD BX, Z5
+	VMOVDQU64    oddwords<>+0(SB), Z6
 
 main:
 	CMPQ              DX, $0x00000040
@@ -56363,24 +56363,24 @@ main:
 	VPCMPD            $0x04, Z12, Z7, K1
 	VPORD             Z0, Z11, K1, Z11
 	VPSRLD            $0x10, Z8, Z7
-	VPANDD            Z2, Z7, Z7
-	VPADDD            Z3, Z8, Z8
+	VPANDD            Z1, Z7, Z7
+	VPADDD            Z2, Z8, Z8
 	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z9, Z7
-	VPANDD            Z2, Z7, Z7
-	VPADDD            Z3, Z9, Z9
+	VPANDD            Z1, Z7, Z7
+	VPADDD            Z2, Z9, Z9
 	VPADDD            Z7, Z9, Z9
 	VPSRLD            $0x10, Z10, Z7
-	VPANDD            Z2, Z7, Z7
-	VPADDD            Z3, Z10, Z10
+	VPANDD            Z1, Z7, Z7
+	VPADDD            Z2, Z10, Z10
 	VPADDD            Z7, Z10, Z10
 	VPSRLD            $0x10, Z11, Z7
-	VPANDD            Z2, Z7, Z7
-	VPADDD            Z3, Z11, Z11
+	VPANDD            Z1, Z7, Z7
+	VPADDD            Z2, Z11, Z11
 	VPADDD            Z7, Z11, Z11
-	VPERMT2W          Z9, Z1, Z8
+	VPERMT2W          Z9, Z3, Z8
 	VMOVDQU64         Z8, (AX)
-	VPERMT2W          Z11, Z1, Z10
+	VPERMT2W          Z11, Z3, Z10
 	VMOVDQU64         Z10, 64(AX)
 	ADDQ              $0x00000100, CX
 	ADDQ              $0x00000080, AX
@@ -56396,10 +56396,10 @@ single:
 	VPCMPD            $0x04, Z3, Z1, K1
 	VPORD             Z0, Z2, K1, Z2
 	VPSRLD            $0x10, Z2, Z1
-	VPANDD            Z5, Z1, Z1
-	VPADDD            Z6, Z2, Z2
+	VPANDD            Z4, Z1, Z1
+	VPADDD            Z5, Z2, Z2
 	VPADDD            Z1, Z2, Z2
-	VPERMW            Z2, Z4, Z2
+	VPERMW            Z2, Z6, Z2
 	VMOVDQU64         Y2, (AX)
 	ADDQ              $0x00000040, CX
 	ADDQ              $0x00000020, AX
@@ -56418,10 +56418,10 @@ tail:
 	VPCMPD            $0x04, Z3, Z1, K2
 	VPORD             Z0, Z2, K2, Z2
 	VPSRLD            $0x10, Z2, Z0
-	VPANDD            Z5, Z0, Z0
-	VPADDD            Z6, Z2, Z2
+	VPANDD            Z4, Z0, Z0
+	VPADDD            Z5, Z2, Z2
 	VPADDD            Z0, Z2, Z2
-	VPERMW            Z2, Z4, Z2
+	VPERMW            Z2, Z6, Z2
 	VMOVDQU16         Y2, K1, (AX)
 
 done:
@@ -56436,16 +56436,16 @@ TEXT ·fusedI64ToBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         n+16(FP), DX
 	MOVL         $0x00000001, BX
 	VPBROADCASTD BX, Z0
-	VMOVDQU64    oddwords<>+0(SB), Z1
 	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00007fff, BX
 	VPBROADCASTD BX, Z2
-	MOVL         $0x00007fff, BX
-	VPBROADCASTD BX, Z3
-	VMOVDQU64    oddwords<>+0(SB), Z4
+	VMOVDQU64    oddwords<>+0(SB), Z3
 	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z5
+	VPBROADCASTD BX, Z4
 	MOVL         $0x00007fff, BX
-	VPBROADCASTD BX, Z6
+	VPBROADCASTD BX, Z5
+	VMOVDQU64    oddwords<>+0(SB), Z6
 
 main:
 	CMPQ             DX, $0x00000040
@@ -56495,24 +56495,24 @@ main:
 	VPORD            Y0, Y12, K1, Y12
 	VINSERTF64X4     $0x01, Y12, Z8, Z11
 	VPSRLD           $0x10, Z7, Z12
-	VPANDD           Z2, Z12, Z12
-	VPADDD           Z3, Z7, Z7
+	VPANDD           Z1, Z12, Z12
+	VPADDD           Z2, Z7, Z7
 	VPADDD           Z12, Z7, Z7
 	VPSRLD           $0x10, Z9, Z12
-	VPANDD           Z2, Z12, Z12
-	VPADDD           Z3, Z9, Z9
+	VPANDD           Z1, Z12, Z12
+	VPADDD           Z2, Z9, Z9
 	VPADDD           Z12, Z9, Z9
 	VPSRLD           $0x10, Z10, Z12
-	VPANDD           Z2, Z12, Z12
-	VPADDD           Z3, Z10, Z10
+	VPANDD           Z1, Z12, Z12
+	VPADDD           Z2, Z10, Z10
 	VPADDD           Z12, Z10, Z10
 	VPSRLD           $0x10, Z11, Z12
-	VPANDD           Z2, Z12, Z12
-	VPADDD           Z3, Z11, Z11
+	VPANDD           Z1, Z12, Z12
+	VPADDD           Z2, Z11, Z11
 	VPADDD           Z12, Z11, Z11
-	VPERMT2W         Z9, Z1, Z7
+	VPERMT2W         Z9, Z3, Z7
 	VMOVDQU64        Z7, (AX)
-	VPERMT2W         Z11, Z1, Z10
+	VPERMT2W         Z11, Z3, Z10
 	VMOVDQU64        Z10, 64(AX)
 	ADDQ             $0x00000200, CX
 	ADDQ             $0x00000080, AX
@@ -56534,10 +56534,10 @@ single:
 	VPORD            Y0, Y2, K1, Y2
 	VINSERTF64X4     $0x01, Y2, Z8, Z1
 	VPSRLD           $0x10, Z1, Z2
-	VPANDD           Z5, Z2, Z2
-	VPADDD           Z6, Z1, Z1
+	VPANDD           Z4, Z2, Z2
+	VPADDD           Z5, Z1, Z1
 	VPADDD           Z2, Z1, Z1
-	VPERMW           Z1, Z4, Z1
+	VPERMW           Z1, Z6, Z1
 	VMOVDQU64        Y1, (AX)
 	ADDQ             $0x00000080, CX
 	ADDQ             $0x00000020, AX
@@ -56567,10 +56567,10 @@ tail:
 	VPORD            Y0, Y2, K2, Y2
 	VINSERTF64X4     $0x01, Y2, Z8, Z0
 	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z5, Z1, Z1
-	VPADDD           Z6, Z0, Z0
+	VPANDD           Z4, Z1, Z1
+	VPADDD           Z5, Z0, Z0
 	VPADDD           Z1, Z0, Z0
-	VPERMW           Z0, Z4, Z0
+	VPERMW           Z0, Z6, Z0
 	VMOVDQU16        Y0, K1, (AX)
 
 done:
@@ -56585,16 +56585,16 @@ TEXT ·fusedU64ToBF16AVX512(SB), NOSPLIT, $0-24
 	MOVQ         n+16(FP), DX
 	MOVL         $0x00000001, BX
 	VPBROADCASTD BX, Z0
-	VMOVDQU64    oddwords<>+0(SB), Z1
 	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00007fff, BX
 	VPBROADCASTD BX, Z2
-	MOVL         $0x00007fff, BX
-	VPBROADCASTD BX, Z3
-	VMOVDQU64    oddwords<>+0(SB), Z4
+	VMOVDQU64    oddwords<>+0(SB), Z3
 	MOVL         $0x00000001, BX
-	VPBROADCASTD BX, Z5
+	VPBROADCASTD BX, Z4
 	MOVL         $0x00007fff, BX
-	VPBROADCASTD BX, Z6
+	VPBROADCASTD BX, Z5
+	VMOVDQU64    oddwords<>+0(SB), Z6
 
 main:
 	CMPQ              DX, $0x00000040
@@ -56644,24 +56644,24 @@ main:
 	VPORD             Y0, Y12, K1, Y12
 	VINSERTF64X4      $0x01, Y12, Z8, Z11
 	VPSRLD            $0x10, Z7, Z12
-	VPANDD            Z2, Z12, Z12
-	VPADDD            Z3, Z7, Z7
+	VPANDD            Z1, Z12, Z12
+	VPADDD            Z2, Z7, Z7
 	VPADDD            Z12, Z7, Z7
 	VPSRLD            $0x10, Z9, Z12
-	VPANDD            Z2, Z12, Z12
-	VPADDD            Z3, Z9, Z9
+	VPANDD            Z1, Z12, Z12
+	VPADDD            Z2, Z9, Z9
 	VPADDD            Z12, Z9, Z9
 	VPSRLD            $0x10, Z10, Z12
-	VPANDD            Z2, Z12, Z12
-	VPADDD            Z3, Z10, Z10
+	VPANDD            Z1, Z12, Z12
+	VPADDD            Z2, Z10, Z10
 	VPADDD            Z12, Z10, Z10
 	VPSRLD            $0x10, Z11, Z12
-	VPANDD            Z2, Z12, Z12
-	VPADDD            Z3, Z11, Z11
+	VPANDD            Z1, Z12, Z12
+	VPADDD            Z2, Z11, Z11
 	VPADDD            Z12, Z11, Z11
-	VPERMT2W          Z9, Z1, Z7
+	VPERMT2W          Z9, Z3, Z7
 	VMOVDQU64         Z7, (AX)
-	VPERMT2W          Z11, Z1, Z10
+	VPERMT2W          Z11, Z3, Z10
 	VMOVDQU64         Z10, 64(AX)
 	ADDQ              $0x00000200, CX
 	ADDQ              $0x00000080, AX
@@ -56683,10 +56683,10 @@ single:
 	VPORD             Y0, Y2, K1, Y2
 	VINSERTF64X4      $0x01, Y2, Z8, Z1
 	VPSRLD            $0x10, Z1, Z2
-	VPANDD            Z5, Z2, Z2
-	VPADDD            Z6, Z1, Z1
+	VPANDD            Z4, Z2, Z2
+	VPADDD            Z5, Z1, Z1
 	VPADDD            Z2, Z1, Z1
-	VPERMW            Z1, Z4, Z1
+	VPERMW            Z1, Z6, Z1
 	VMOVDQU64         Y1, (AX)
 	ADDQ              $0x00000080, CX
 	ADDQ              $0x00000020, AX
@@ -56716,10 +56716,10 @@ tail:
 	VPORD             Y0, Y2, K2, Y2
 	VINSERTF64X4      $0x01, Y2, Z8, Z0
 	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z5, Z1, Z1
-	VPADDD            Z6, Z0, Z0
+	VPANDD            Z4, Z1, Z1
+	VPADDD            Z5, Z0, Z0
 	VPADDD            Z1, Z0, Z0
-	VPERMW            Z0, Z4, Z0
+	VPERMW            Z0, Z6, Z0
 	VMOVDQU16         Y0, K1, (AX)
 
 done:

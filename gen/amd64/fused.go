@@ -1399,13 +1399,13 @@ func bf16Round(a *Asm, from fusedSrc) (round func(x VecVirtual), odd VecVirtual)
 	} else {
 		noNaN(from)
 	}
+	if a.isa == AVX2 && (from.short == fsI64.short || from.short == fsU64.short) {
+		return func(x VecVirtual) {}, nil // rounded already (bf16Of64AVX2)
+	}
+	lsb, bias := a.Splat(1), a.Splat(0x7FFF)
 	if a.isa == AVX512 {
 		odd = a.ConstWords("oddwords", seq(1, 2, 1, 32))
 	}
-	if a.isa == AVX2 && (from.short == fsI64.short || from.short == fsU64.short) {
-		return func(x VecVirtual) {}, odd // rounded already (bf16Of64AVX2)
-	}
-	lsb, bias := a.Splat(1), a.Splat(0x7FFF)
 	return func(x VecVirtual) {
 		nan(x)
 		t := a.Vec()
