@@ -83,6 +83,10 @@ func half8(a *Asm) {
 		if i > 0 {
 			a.Label(label(v))
 		}
+		if v.m == 2 {
+			half8E5M2(a, v.fnuz, label(v)+"_", dst, src, n, limit, nan, minN, magic, zero)
+			continue
+		}
 		drop := 7 - v.m
 		k := word(func(r GPVirtual) { // 2^(d-1) - 1 - A, A = (127 - bias) << 7
 			a.MOVL(Mem{Base: p, Disp: f8ExpAdjust}, r) // (127 - bias) << m
@@ -121,6 +125,78 @@ func half8(a *Asm) {
 			s.Store(a.packCodes(rs, []Op{xs[0], xs[1]}, v.fnuz), s.Dst, 8, nil)
 		})
 	}
+}
+
+// half8E5M2 is half8's loop for the E5M2 types (FNUZ: bias 16, else 15),
+// with the rare lanes out of line: the normal rule with the bias
+// subtracted with saturation, so that every magnitude at or below half
+// the smallest subnormal, 2^(-bias-2) (zero included), gives 0 as the
+// type does; where a vector holds a NaN or a magnitude between that and
+// the smallest normal (the subnormal results, which normally distributed
+// data meets about once in 10^4 elements: E5M2's normal range reaches
+// 2^-14), both are fixed after as half8 computes them. Thirteen
+// instructions per 16 elements in line against eighteen. (The E4M3
+// types' subnormal window, from 2^-10 to 2^-6, holds about 1% of such
+// data, a branch that would mispredict.)
+func half8E5M2(a *Asm, fnuz bool, name string, dst, src, n GPVirtual, limit, nan, minN, magic, zero VecVirtual) {
+	const m, drop, inf = 2, 5, 0x7F80
+	bias := 15
+	if fnuz {
+		bias = 16
+	}
+	w16 := func(v int) Op { return a.Splat(uint32(v) * 0x00010001) }
+	bexp := (127 - bias) << 7     // the bias difference, in a's units
+	tiny := (127 - bias - m) << 7 // half the smallest subnormal
+	a.StreamNamed(name, Loop{SrcSize: 2, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(s *Step) {
+		var rs, abs [2]VecVirtual
+		var x0, bad VecVirtual
+		for h := range rs {
+			x, ab, l, r := a.Vec(), a.Vec(), a.Vec(), a.Vec()
+			a.VMOVDQU(s.Src.Offset(32*h), x)
+			if h == 0 {
+				x0 = x
+			}
+			a.VPAND(w16(0x7FFF), x, ab)
+			a.VPSRLW(U8(drop), ab, l)
+			a.VPAND(w16(1), l, l)
+			a.VPADDW(w16(1<<(drop-1)-1), ab, r)
+			a.VPADDW(l, r, r)
+			a.VPSUBUSW(w16(bexp), r, r) // 0 at and below half the smallest subnormal
+			a.VPSRLW(U8(drop), r, r)
+			a.VPMINUW(limit, r, r)
+			w, t := a.Vec(), a.Vec()
+			a.VPCMPGTW(w16(tiny), ab, w)
+			a.VPCMPGTW(ab, minN, t)
+			a.VPAND(t, w, w)            // the subnormal window
+			a.VPCMPGTW(w16(inf), ab, t) // NaN
+			a.VPOR(t, w, w)
+			if h == 0 {
+				bad = w
+			} else {
+				a.VPOR(w, bad, bad)
+			}
+			rs[h], abs[h] = r, ab
+		}
+		a.VPTEST(bad, bad)
+		a.divert(func() {}, func() {
+			for h, r := range rs {
+				ab, t := abs[h], a.Vec()
+				a.VPCMPGTW(w16(inf), ab, t)
+				a.VPBLENDVB(t, nan, r, r)
+				lo, hi := a.Vec(), a.Vec()
+				a.VPUNPCKLWD(ab, zero, lo)
+				a.VPUNPCKHWD(ab, zero, hi)
+				for _, f := range []VecVirtual{lo, hi} {
+					a.VADDPS(magic, f, f)
+					a.VPSUBD(magic, f, f)
+				}
+				a.VPACKUSDW(hi, lo, lo)
+				a.VPCMPGTW(ab, minN, t)
+				a.VPBLENDVB(t, lo, r, r)
+			}
+		})
+		s.Store(a.packCodes(rs, []Op{x0, s.Src.Offset(32)}, fnuz), s.Dst, 8, nil)
+	})
 }
 
 // packCodes packs the codes of two vectors of 16 words (each below 0x100)
