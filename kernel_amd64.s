@@ -60648,7 +60648,7 @@ TEXT ·fusedF64ToF16AVX2(SB), NOSPLIT, $0-24
 main:
 	CMPQ        DX, $0x00000020
 	JB          single
-	VMOVUPD     (CX), Y2
+	VMOVDQU     (CX), Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
 	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y4
@@ -60659,7 +60659,7 @@ main:
 	VSUBPD      Y2, Y3, Y2
 	VSUBPD      Y2, Y3, Y2
 	VCVTPD2PSY  Y2, X5
-	VMOVUPD     32(CX), Y2
+	VMOVDQU     32(CX), Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
 	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y6
@@ -60678,7 +60678,7 @@ main:
 back2:
 	VCVTPS2PH   $0x00, Y2, X2
 	VMOVDQU     X2, (AX)
-	VMOVUPD     64(CX), Y2
+	VMOVDQU     64(CX), Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
 	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y4
@@ -60689,7 +60689,7 @@ back2:
 	VSUBPD      Y2, Y3, Y2
 	VSUBPD      Y2, Y3, Y2
 	VCVTPD2PSY  Y2, X5
-	VMOVUPD     96(CX), Y2
+	VMOVDQU     96(CX), Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
 	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y6
@@ -60708,7 +60708,7 @@ back2:
 back4:
 	VCVTPS2PH   $0x00, Y2, X2
 	VMOVDQU     X2, 16(AX)
-	VMOVUPD     128(CX), Y2
+	VMOVDQU     128(CX), Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
 	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y4
@@ -60719,7 +60719,7 @@ back4:
 	VSUBPD      Y2, Y3, Y2
 	VSUBPD      Y2, Y3, Y2
 	VCVTPD2PSY  Y2, X5
-	VMOVUPD     160(CX), Y2
+	VMOVDQU     160(CX), Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
 	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y6
@@ -60738,7 +60738,7 @@ back4:
 back6:
 	VCVTPS2PH   $0x00, Y2, X2
 	VMOVDQU     X2, 32(AX)
-	VMOVUPD     192(CX), Y2
+	VMOVDQU     192(CX), Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
 	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y4
@@ -60749,7 +60749,7 @@ back6:
 	VSUBPD      Y2, Y3, Y2
 	VSUBPD      Y2, Y3, Y2
 	VCVTPD2PSY  Y2, X5
-	VMOVUPD     224(CX), Y2
+	VMOVDQU     224(CX), Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
 	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y6
@@ -60776,7 +60776,7 @@ back8:
 single:
 	CMPQ        DX, $0x00000008
 	JB          tail
-	VMOVUPD     (CX), Y2
+	VMOVDQU     (CX), Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
 	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y4
@@ -60787,7 +60787,7 @@ single:
 	VSUBPD      Y2, Y3, Y2
 	VSUBPD      Y2, Y3, Y2
 	VCVTPD2PSY  Y2, X5
-	VMOVUPD     32(CX), Y2
+	VMOVDQU     32(CX), Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VPADDQ      splat64_c0f0000000000000<>+0(SB), Y3, Y3
 	VPCMPGTQ    splat64_08dfffffffffffff<>+0(SB), Y3, Y6
@@ -61032,7 +61032,7 @@ TEXT ·fusedF64ToBF16AVX2(SB), NOSPLIT, $0-24
 main:
 	CMPQ        DX, $0x00000020
 	JB          single
-	VMOVUPD     (CX), Y2
+	VMOVDQU     (CX), Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y3, Y3
 	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y3, Y4
@@ -61043,7 +61043,7 @@ main:
 	VSUBPD      Y2, Y3, Y2
 	VSUBPD      Y2, Y3, Y2
 	VCVTPD2PSY  Y2, X5
-	VMOVUPD     32(CX), Y2
+	VMOVDQU     32(CX), Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y3, Y3
 	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y3, Y6
@@ -61060,7 +61060,7 @@ main:
 	JNZ         special1
 
 back2:
-	VMOVUPD     64(CX), Y3
+	VMOVDQU     64(CX), Y3
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y4
 	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y4, Y4
 	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y4, Y6
@@ -61071,7 +61071,7 @@ back2:
 	VSUBPD      Y3, Y4, Y3
 	VSUBPD      Y3, Y4, Y3
 	VCVTPD2PSY  Y3, X5
-	VMOVUPD     96(CX), Y3
+	VMOVDQU     96(CX), Y3
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y3, Y4
 	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y4, Y4
 	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y4, Y7
@@ -61088,7 +61088,7 @@ back2:
 	JNZ         special3
 
 back4:
-	VMOVUPD     128(CX), Y4
+	VMOVDQU     128(CX), Y4
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y6
 	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y6, Y6
 	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y6, Y7
@@ -61099,7 +61099,7 @@ back4:
 	VSUBPD      Y4, Y6, Y4
 	VSUBPD      Y4, Y6, Y4
 	VCVTPD2PSY  Y4, X5
-	VMOVUPD     160(CX), Y4
+	VMOVDQU     160(CX), Y4
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y4, Y6
 	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y6, Y6
 	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y6, Y8
@@ -61116,7 +61116,7 @@ back4:
 	JNZ         special5
 
 back6:
-	VMOVUPD     192(CX), Y6
+	VMOVDQU     192(CX), Y6
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y6, Y7
 	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y7, Y7
 	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y7, Y8
@@ -61127,7 +61127,7 @@ back6:
 	VSUBPD      Y6, Y7, Y6
 	VSUBPD      Y6, Y7, Y6
 	VCVTPD2PSY  Y6, X5
-	VMOVUPD     224(CX), Y6
+	VMOVDQU     224(CX), Y6
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y6, Y7
 	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y7, Y7
 	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y7, Y9
@@ -61194,7 +61194,7 @@ back8:
 single:
 	CMPQ        DX, $0x00000008
 	JB          tail
-	VMOVUPD     (CX), Y2
+	VMOVDQU     (CX), Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y3, Y3
 	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y3, Y4
@@ -61205,7 +61205,7 @@ single:
 	VSUBPD      Y2, Y3, Y2
 	VSUBPD      Y2, Y3, Y2
 	VCVTPD2PSY  Y2, X5
-	VMOVUPD     32(CX), Y2
+	VMOVDQU     32(CX), Y2
 	VANDPD      splat64_7fffffffffffffff<>+0(SB), Y2, Y3
 	VPADDQ      splat64_c7f0000000000000<>+0(SB), Y3, Y3
 	VPCMPGTQ    splat64_0fdfffffffffffff<>+0(SB), Y3, Y6

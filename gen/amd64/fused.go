@@ -502,20 +502,7 @@ func widenOdd64(t num) func(a *Asm) func(s *Step, k Register) VecVirtual {
 		}
 		if a.isa == AVX2 && t == tF64 {
 			odd := oddF64AVX2(a)
-			return func(s *Step, k Register) VecVirtual {
-				if k != nil {
-					panic("widenOdd64: AVX2 steps have no mask")
-				}
-				var halves [2]VecVirtual
-				for h := range halves {
-					y := a.YMM()
-					a.VMOVDQU(s.Src.Offset(32*h), y)
-					halves[h] = odd(y) // the 4 float32 in the low 128 bits
-				}
-				x := a.YMM()
-				a.VINSERTI128(U8(1), halves[1].AsX(), halves[0], x)
-				return x
-			}
+			return func(s *Step, k Register) VecVirtual { return halvesAVX2(a, s, k, odd) }
 		}
 		if a.isa != AVX512 {
 			panic("widenOdd64: AVX-512, or DOUBLE on AVX2")
@@ -561,26 +548,43 @@ func bf16Of64AVX2(a *Asm, uns bool) func(s *Step, k Register) VecVirtual {
 	toF64, roundable := int64ToF64AVX2(a, uns, zero)
 	split := a.splat64(math.Float64bits(0x1p45 + 1))
 	return func(s *Step, k Register) VecVirtual {
-		if k != nil {
-			panic("bf16Of64AVX2: AVX2 steps have no mask")
-		}
-		var halves [2]VecVirtual
-		for h := range halves {
-			y := a.YMM()
-			a.VMOVDQU(s.Src.Offset(32*h), y)
+		return halvesAVX2(a, s, k, func(y VecVirtual) VecVirtual {
 			d := toF64(roundable(y))
-			g, e := a.YMM(), a.YMM()
-			a.VMULPD(split, d, g)
-			a.VSUBPD(d, g, e) // g - d
-			a.VSUBPD(e, g, d) // g - (g - d): d to nearest even at 8 bits
+			a.veltkamp(split, d) // to nearest even at 8 bits
 			r := a.XMM()
 			a.VCVTPD2PSY(d, r) // exact
-			halves[h] = r
-		}
-		x := a.YMM()
-		a.VINSERTI128(U8(1), halves[1], halves[0].AsY(), x)
-		return x
+			return r
+		})
 	}
+}
+
+// halvesAVX2 converts the 8 64-bit elements of an AVX2 step (AVX2 steps
+// are whole: k is nil) four at a time by f, which returns their float32
+// in the low 128 bits of a register, and joins the two results.
+func halvesAVX2(a *Asm, s *Step, k Register, f func(y VecVirtual) VecVirtual) VecVirtual {
+	if k != nil {
+		panic("halvesAVX2: AVX2 steps have no mask")
+	}
+	var halves [2]VecVirtual
+	for h := range halves {
+		y := a.YMM()
+		a.VMOVDQU(s.Src.Offset(32*h), y)
+		halves[h] = f(y)
+	}
+	x := a.YMM()
+	a.VINSERTI128(U8(1), halves[1].AsX(), halves[0].AsY(), x)
+	return x
+}
+
+// veltkamp rounds the DOUBLEs of x in place to nearest even at 53 - s
+// significant bits, split holding 2^s + 1 in every lane: Veltkamp's split,
+// g = x·split, g - (g - x) (the portable veltkamp's, double_generic.go),
+// exact where nothing overflows.
+func (a *Asm) veltkamp(split Op, x VecVirtual) {
+	g, e := a.YMM(), a.YMM()
+	a.VMULPD(split, x, g)
+	a.VSUBPD(x, g, e) // g - x
+	a.VSUBPD(e, g, x) // g - (g - x)
 }
 
 // widenF64Rounded is widenOdd64(tF64) but on AVX2, where it takes a
@@ -615,30 +619,21 @@ func widenF64Rounded(sig, minExp int) func(a *Asm) func(s *Step, k Register) Vec
 		zero := a.YMM()
 		a.VXORPD(zero, zero, zero)
 		return func(s *Step, k Register) VecVirtual {
-			if k != nil {
-				panic("widenF64Rounded: AVX2 steps have no mask")
-			}
-			var halves, bad [2]VecVirtual
-			for h := range halves {
-				y, b, c, z := a.YMM(), a.YMM(), a.YMM(), a.YMM()
-				a.VMOVUPD(s.Src.Offset(32*h), y)
+			var bad []VecVirtual
+			x := halvesAVX2(a, s, k, func(y VecVirtual) VecVirtual {
+				b, c, z := a.YMM(), a.YMM(), a.YMM()
 				a.VANDPD(abs, y, b)
 				a.VPADDQ(negLo, b, b)    // |x| - 2^minExp, bits
 				a.VPCMPGTQ(spanM1, b, c) // from 2^128
 				a.VPOR(b, c, c)          // sign: out of range
 				a.VCMPPD(U8(cmpEQOQ), zero, y, z)
 				a.VPANDN(c, z, c) // zeros are in range
-				bad[h] = c
-				g, e := a.YMM(), a.YMM()
-				a.VMULPD(split, y, g)
-				a.VSUBPD(y, g, e) // g - x
-				a.VSUBPD(e, g, y) // g - (g - x): x to nearest even at sig bits
+				bad = append(bad, c)
+				a.veltkamp(split, y) // to nearest even at sig bits
 				r := a.XMM()
 				a.VCVTPD2PSY(y, r)
-				halves[h] = r
-			}
-			x := a.YMM()
-			a.VINSERTI128(U8(1), halves[1], halves[0].AsY(), x)
+				return r
+			})
 			a.VPOR(bad[0], bad[1], bad[0])
 			a.VTESTPD(bad[0], bad[0]) // ZF: no sign bit set
 			a.divert(func() {}, func() { a.VMOVDQU(odd(s, nil), x) })
