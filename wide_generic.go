@@ -221,8 +221,7 @@ func halfToWideBy[D int32 | uint32 | int64 | uint64 | float64](d []D, s []uint16
 	d = d[:len(s)]
 	switch d := any(d).(type) {
 	case []float64:
-		b := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(d))), len(d))
-		for len(s) >= 4 && t != nil { // unrolled, as intToInt (classic_generic.go) says why
+		for t != nil && len(s) >= 4 { // FLOAT16, unrolled as intToInt (classic_generic.go) says why
 			p, q := d[:4:4], s[:4:4]
 			a, b, c, e := math.Float32frombits(t[q[0]]), math.Float32frombits(t[q[1]]), math.Float32frombits(t[q[2]]), math.Float32frombits(t[q[3]])
 			if a != a || b != b || c != c || e != e { // as f32ToF64Slice does
@@ -232,8 +231,8 @@ func halfToWideBy[D int32 | uint32 | int64 | uint64 | float64](d []D, s []uint16
 			}
 			d, s = d[4:], s[4:]
 		}
-		b = b[len(b)-len(s):]
-		for len(s) >= 4 { // BFLOAT16 (t nil): see normalF32
+		b := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(d))), len(d))
+		for len(s) >= 4 { // BFLOAT16 (t nil; FLOAT16 has none left): see normalF32
 			p, q := b[:4:4], s[:4:4]
 			x0, x1, x2, x3 := uint32(q[0])<<16, uint32(q[1])<<16, uint32(q[2])<<16, uint32(q[3])<<16
 			if normalF32(x0) && normalF32(x1) && normalF32(x2) && normalF32(x3) {
