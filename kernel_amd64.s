@@ -57925,142 +57925,155 @@ TEXT ·fusedF16ToF4AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VPXOR   Y0, Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU order0415<>+0(SB), Y1
 
 main:
-	CMPQ      DX, $0x00000020
-	JB        single
-	VMOVDQU   (CX), Y2
-	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
-	VPSRLW    $0x09, Y3, Y4
-	VPAND     splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW    splat32_c8ffc8ff<>+0(SB), Y3, Y5
-	VPADDW    Y4, Y5, Y5
-	VPSRAW    $0x09, Y5, Y5
-	VPCMPGTW  splat32_34003400<>+0(SB), Y3, Y4
-	VPCMPGTW  splat32_39ff39ff<>+0(SB), Y3, Y6
-	VPSUBW    Y4, Y0, Y4
-	VPSUBW    Y6, Y4, Y4
-	VPMAXSW   Y4, Y5, Y5
-	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
-	VPCMPGTW  splat32_7c007c00<>+0(SB), Y3, Y4
-	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
-	VPSRLW    $0x0c, Y2, Y4
-	VPAND     splat32_00080008<>+0(SB), Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VPSRLD    $0x0c, Y5, Y2
-	VPOR      Y2, Y5, Y5
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
-	VPERMD    Y2, Y1, Y2
-	VMOVQ     X2, (AX)
-	VMOVDQU   32(CX), Y2
-	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
-	VPSRLW    $0x09, Y3, Y4
-	VPAND     splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW    splat32_c8ffc8ff<>+0(SB), Y3, Y5
-	VPADDW    Y4, Y5, Y5
-	VPSRAW    $0x09, Y5, Y5
-	VPCMPGTW  splat32_34003400<>+0(SB), Y3, Y4
-	VPCMPGTW  splat32_39ff39ff<>+0(SB), Y3, Y6
-	VPSUBW    Y4, Y0, Y4
-	VPSUBW    Y6, Y4, Y4
-	VPMAXSW   Y4, Y5, Y5
-	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
-	VPCMPGTW  splat32_7c007c00<>+0(SB), Y3, Y4
-	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
-	VPSRLW    $0x0c, Y2, Y4
-	VPAND     splat32_00080008<>+0(SB), Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VPSRLD    $0x0c, Y5, Y2
-	VPOR      Y2, Y5, Y5
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
-	VPERMD    Y2, Y1, Y2
-	VMOVQ     X2, 8(AX)
-	VMOVDQU   64(CX), Y2
-	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
-	VPSRLW    $0x09, Y3, Y4
-	VPAND     splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW    splat32_c8ffc8ff<>+0(SB), Y3, Y5
-	VPADDW    Y4, Y5, Y5
-	VPSRAW    $0x09, Y5, Y5
-	VPCMPGTW  splat32_34003400<>+0(SB), Y3, Y4
-	VPCMPGTW  splat32_39ff39ff<>+0(SB), Y3, Y6
-	VPSUBW    Y4, Y0, Y4
-	VPSUBW    Y6, Y4, Y4
-	VPMAXSW   Y4, Y5, Y5
-	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
-	VPCMPGTW  splat32_7c007c00<>+0(SB), Y3, Y4
-	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
-	VPSRLW    $0x0c, Y2, Y4
-	VPAND     splat32_00080008<>+0(SB), Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VPSRLD    $0x0c, Y5, Y2
-	VPOR      Y2, Y5, Y5
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
-	VPERMD    Y2, Y1, Y2
-	VMOVQ     X2, 16(AX)
-	VMOVDQU   96(CX), Y2
-	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
-	VPSRLW    $0x09, Y3, Y4
-	VPAND     splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW    splat32_c8ffc8ff<>+0(SB), Y3, Y5
-	VPADDW    Y4, Y5, Y5
-	VPSRAW    $0x09, Y5, Y5
-	VPCMPGTW  splat32_34003400<>+0(SB), Y3, Y4
-	VPCMPGTW  splat32_39ff39ff<>+0(SB), Y3, Y6
-	VPSUBW    Y4, Y0, Y4
-	VPSUBW    Y6, Y4, Y4
-	VPMAXSW   Y4, Y5, Y5
-	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
-	VPCMPGTW  splat32_7c007c00<>+0(SB), Y3, Y4
-	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
-	VPSRLW    $0x0c, Y2, Y4
-	VPAND     splat32_00080008<>+0(SB), Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VPSRLD    $0x0c, Y5, Y2
-	VPOR      Y2, Y5, Y5
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
-	VPERMD    Y2, Y1, Y2
-	VMOVQ     X2, 24(AX)
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000020, AX
-	SUBQ      $0x00000020, DX
-	JMP       main
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y2
+	VPAND      splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW     $0x09, Y3, Y4
+	VPAND      splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW     splat32_c8ffc8ff<>+0(SB), Y3, Y5
+	VPADDW     Y4, Y5, Y5
+	VPSRAW     $0x09, Y5, Y5
+	VPCMPGTW   splat32_34003400<>+0(SB), Y3, Y4
+	VPCMPGTW   splat32_39ff39ff<>+0(SB), Y3, Y6
+	VPSUBW     Y4, Y0, Y4
+	VPSUBW     Y6, Y4, Y4
+	VPMAXSW    Y4, Y5, Y5
+	VPMINSW    splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW   splat32_7c007c00<>+0(SB), Y3, Y4
+	VPBLENDVB  Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VMOVDQU    32(CX), Y3
+	VPAND      splat32_7fff7fff<>+0(SB), Y3, Y4
+	VPSRLW     $0x09, Y4, Y6
+	VPAND      splat32_00010001<>+0(SB), Y6, Y6
+	VPADDW     splat32_c8ffc8ff<>+0(SB), Y4, Y7
+	VPADDW     Y6, Y7, Y7
+	VPSRAW     $0x09, Y7, Y7
+	VPCMPGTW   splat32_34003400<>+0(SB), Y4, Y6
+	VPCMPGTW   splat32_39ff39ff<>+0(SB), Y4, Y8
+	VPSUBW     Y6, Y0, Y6
+	VPSUBW     Y8, Y6, Y6
+	VPMAXSW    Y6, Y7, Y7
+	VPMINSW    splat32_00070007<>+0(SB), Y7, Y7
+	VPCMPGTW   splat32_7c007c00<>+0(SB), Y4, Y6
+	VPBLENDVB  Y6, splat32_00080008<>+0(SB), Y7, Y7
+	VPACKUSWB  Y7, Y5, Y5
+	VPACKSSWB  Y3, Y2, Y2
+	VPSRLW     $0x04, Y2, Y2
+	VPAND      splat32_08080808<>+0(SB), Y2, Y2
+	VPOR       Y2, Y5, Y5
+	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
+	VPACKUSWB  Y5, Y5, Y5
+	VPERMD     Y5, Y1, Y5
+	VMOVDQU    X5, (AX)
+	VMOVDQU    64(CX), Y2
+	VPAND      splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW     $0x09, Y3, Y4
+	VPAND      splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW     splat32_c8ffc8ff<>+0(SB), Y3, Y5
+	VPADDW     Y4, Y5, Y5
+	VPSRAW     $0x09, Y5, Y5
+	VPCMPGTW   splat32_34003400<>+0(SB), Y3, Y4
+	VPCMPGTW   splat32_39ff39ff<>+0(SB), Y3, Y6
+	VPSUBW     Y4, Y0, Y4
+	VPSUBW     Y6, Y4, Y4
+	VPMAXSW    Y4, Y5, Y5
+	VPMINSW    splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW   splat32_7c007c00<>+0(SB), Y3, Y4
+	VPBLENDVB  Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VMOVDQU    96(CX), Y3
+	VPAND      splat32_7fff7fff<>+0(SB), Y3, Y4
+	VPSRLW     $0x09, Y4, Y6
+	VPAND      splat32_00010001<>+0(SB), Y6, Y6
+	VPADDW     splat32_c8ffc8ff<>+0(SB), Y4, Y7
+	VPADDW     Y6, Y7, Y7
+	VPSRAW     $0x09, Y7, Y7
+	VPCMPGTW   splat32_34003400<>+0(SB), Y4, Y6
+	VPCMPGTW   splat32_39ff39ff<>+0(SB), Y4, Y8
+	VPSUBW     Y6, Y0, Y6
+	VPSUBW     Y8, Y6, Y6
+	VPMAXSW    Y6, Y7, Y7
+	VPMINSW    splat32_00070007<>+0(SB), Y7, Y7
+	VPCMPGTW   splat32_7c007c00<>+0(SB), Y4, Y6
+	VPBLENDVB  Y6, splat32_00080008<>+0(SB), Y7, Y7
+	VPACKUSWB  Y7, Y5, Y5
+	VPACKSSWB  Y3, Y2, Y2
+	VPSRLW     $0x04, Y2, Y2
+	VPAND      splat32_08080808<>+0(SB), Y2, Y2
+	VPOR       Y2, Y5, Y5
+	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
+	VPACKUSWB  Y5, Y5, Y5
+	VPERMD     Y5, Y1, Y5
+	VMOVDQU    X5, 16(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
 
 single:
-	CMPQ      DX, $0x00000008
-	JB        tail
-	VMOVDQU   (CX), Y2
-	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
-	VPSRLW    $0x09, Y3, Y4
-	VPAND     splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW    splat32_c8ffc8ff<>+0(SB), Y3, Y5
-	VPADDW    Y4, Y5, Y5
-	VPSRAW    $0x09, Y5, Y5
-	VPCMPGTW  splat32_34003400<>+0(SB), Y3, Y4
-	VPCMPGTW  splat32_39ff39ff<>+0(SB), Y3, Y6
-	VPSUBW    Y4, Y0, Y4
-	VPSUBW    Y6, Y4, Y4
-	VPMAXSW   Y4, Y5, Y5
-	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
-	VPCMPGTW  splat32_7c007c00<>+0(SB), Y3, Y4
-	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
-	VPSRLW    $0x0c, Y2, Y4
-	VPAND     splat32_00080008<>+0(SB), Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VPSRLD    $0x0c, Y5, Y2
-	VPOR      Y2, Y5, Y5
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
-	VPERMD    Y2, Y1, Y2
-	VMOVQ     X2, (AX)
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000008, AX
-	SUBQ      $0x00000008, DX
-	JMP       single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU    (CX), Y2
+	VPAND      splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW     $0x09, Y3, Y4
+	VPAND      splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW     splat32_c8ffc8ff<>+0(SB), Y3, Y5
+	VPADDW     Y4, Y5, Y5
+	VPSRAW     $0x09, Y5, Y5
+	VPCMPGTW   splat32_34003400<>+0(SB), Y3, Y4
+	VPCMPGTW   splat32_39ff39ff<>+0(SB), Y3, Y6
+	VPSUBW     Y4, Y0, Y4
+	VPSUBW     Y6, Y4, Y4
+	VPMAXSW    Y4, Y5, Y5
+	VPMINSW    splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW   splat32_7c007c00<>+0(SB), Y3, Y4
+	VPBLENDVB  Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VMOVDQU    32(CX), Y3
+	VPAND      splat32_7fff7fff<>+0(SB), Y3, Y4
+	VPSRLW     $0x09, Y4, Y6
+	VPAND      splat32_00010001<>+0(SB), Y6, Y6
+	VPADDW     splat32_c8ffc8ff<>+0(SB), Y4, Y7
+	VPADDW     Y6, Y7, Y7
+	VPSRAW     $0x09, Y7, Y7
+	VPCMPGTW   splat32_34003400<>+0(SB), Y4, Y6
+	VPCMPGTW   splat32_39ff39ff<>+0(SB), Y4, Y8
+	VPSUBW     Y6, Y0, Y6
+	VPSUBW     Y8, Y6, Y6
+	VPMAXSW    Y6, Y7, Y7
+	VPMINSW    splat32_00070007<>+0(SB), Y7, Y7
+	VPCMPGTW   splat32_7c007c00<>+0(SB), Y4, Y6
+	VPBLENDVB  Y6, splat32_00080008<>+0(SB), Y7, Y7
+	VPACKUSWB  Y7, Y5, Y5
+	VPACKSSWB  Y3, Y2, Y2
+	VPSRLW     $0x04, Y2, Y2
+	VPAND      splat32_08080808<>+0(SB), Y2, Y2
+	VPOR       Y2, Y5, Y5
+	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
+	VPACKUSWB  Y5, Y5, Y5
+	VPERMD     Y5, Y1, Y5
+	VMOVDQU    X5, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
 
 tail:
 	VZEROUPPER
 	RET
+
+DATA order0415<>+0(SB)/4, $0x00000000
+DATA order0415<>+4(SB)/4, $0x00000004
+DATA order0415<>+8(SB)/4, $0x00000001
+DATA order0415<>+12(SB)/4, $0x00000005
+DATA order0415<>+16(SB)/4, $0x00000000
+DATA order0415<>+20(SB)/4, $0x00000000
+DATA order0415<>+24(SB)/4, $0x00000000
+DATA order0415<>+28(SB)/4, $0x00000000
+GLOBL order0415<>(SB), RODATA|NOPTR, $32
 
 // func fusedF16ToF64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, F16C
@@ -58830,138 +58843,141 @@ TEXT ·fusedBF16ToF4AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VPXOR   Y0, Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU order0415<>+0(SB), Y1
 
 main:
-	CMPQ      DX, $0x00000020
-	JB        single
-	VMOVDQU   (CX), Y2
-	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
-	VPSRLW    $0x06, Y3, Y4
-	VPAND     splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW    splat32_c11fc11f<>+0(SB), Y3, Y5
-	VPADDW    Y4, Y5, Y5
-	VPSRAW    $0x06, Y5, Y5
-	VPCMPGTW  splat32_3e803e80<>+0(SB), Y3, Y4
-	VPCMPGTW  splat32_3f3f3f3f<>+0(SB), Y3, Y6
-	VPSUBW    Y4, Y0, Y4
-	VPSUBW    Y6, Y4, Y4
-	VPMAXSW   Y4, Y5, Y5
-	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
-	VPCMPGTW  splat32_7f807f80<>+0(SB), Y3, Y4
-	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
-	VPSRLW    $0x0c, Y2, Y4
-	VPAND     splat32_00080008<>+0(SB), Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VPSRLD    $0x0c, Y5, Y2
-	VPOR      Y2, Y5, Y5
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
-	VPERMD    Y2, Y1, Y2
-	VMOVQ     X2, (AX)
-	VMOVDQU   32(CX), Y2
-	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
-	VPSRLW    $0x06, Y3, Y4
-	VPAND     splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW    splat32_c11fc11f<>+0(SB), Y3, Y5
-	VPADDW    Y4, Y5, Y5
-	VPSRAW    $0x06, Y5, Y5
-	VPCMPGTW  splat32_3e803e80<>+0(SB), Y3, Y4
-	VPCMPGTW  splat32_3f3f3f3f<>+0(SB), Y3, Y6
-	VPSUBW    Y4, Y0, Y4
-	VPSUBW    Y6, Y4, Y4
-	VPMAXSW   Y4, Y5, Y5
-	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
-	VPCMPGTW  splat32_7f807f80<>+0(SB), Y3, Y4
-	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
-	VPSRLW    $0x0c, Y2, Y4
-	VPAND     splat32_00080008<>+0(SB), Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VPSRLD    $0x0c, Y5, Y2
-	VPOR      Y2, Y5, Y5
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
-	VPERMD    Y2, Y1, Y2
-	VMOVQ     X2, 8(AX)
-	VMOVDQU   64(CX), Y2
-	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
-	VPSRLW    $0x06, Y3, Y4
-	VPAND     splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW    splat32_c11fc11f<>+0(SB), Y3, Y5
-	VPADDW    Y4, Y5, Y5
-	VPSRAW    $0x06, Y5, Y5
-	VPCMPGTW  splat32_3e803e80<>+0(SB), Y3, Y4
-	VPCMPGTW  splat32_3f3f3f3f<>+0(SB), Y3, Y6
-	VPSUBW    Y4, Y0, Y4
-	VPSUBW    Y6, Y4, Y4
-	VPMAXSW   Y4, Y5, Y5
-	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
-	VPCMPGTW  splat32_7f807f80<>+0(SB), Y3, Y4
-	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
-	VPSRLW    $0x0c, Y2, Y4
-	VPAND     splat32_00080008<>+0(SB), Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VPSRLD    $0x0c, Y5, Y2
-	VPOR      Y2, Y5, Y5
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
-	VPERMD    Y2, Y1, Y2
-	VMOVQ     X2, 16(AX)
-	VMOVDQU   96(CX), Y2
-	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
-	VPSRLW    $0x06, Y3, Y4
-	VPAND     splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW    splat32_c11fc11f<>+0(SB), Y3, Y5
-	VPADDW    Y4, Y5, Y5
-	VPSRAW    $0x06, Y5, Y5
-	VPCMPGTW  splat32_3e803e80<>+0(SB), Y3, Y4
-	VPCMPGTW  splat32_3f3f3f3f<>+0(SB), Y3, Y6
-	VPSUBW    Y4, Y0, Y4
-	VPSUBW    Y6, Y4, Y4
-	VPMAXSW   Y4, Y5, Y5
-	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
-	VPCMPGTW  splat32_7f807f80<>+0(SB), Y3, Y4
-	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
-	VPSRLW    $0x0c, Y2, Y4
-	VPAND     splat32_00080008<>+0(SB), Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VPSRLD    $0x0c, Y5, Y2
-	VPOR      Y2, Y5, Y5
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
-	VPERMD    Y2, Y1, Y2
-	VMOVQ     X2, 24(AX)
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000020, AX
-	SUBQ      $0x00000020, DX
-	JMP       main
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y2
+	VPAND      splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW     $0x06, Y3, Y4
+	VPAND      splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW     splat32_c11fc11f<>+0(SB), Y3, Y5
+	VPADDW     Y4, Y5, Y5
+	VPSRAW     $0x06, Y5, Y5
+	VPCMPGTW   splat32_3e803e80<>+0(SB), Y3, Y4
+	VPCMPGTW   splat32_3f3f3f3f<>+0(SB), Y3, Y6
+	VPSUBW     Y4, Y0, Y4
+	VPSUBW     Y6, Y4, Y4
+	VPMAXSW    Y4, Y5, Y5
+	VPMINSW    splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW   splat32_7f807f80<>+0(SB), Y3, Y4
+	VPBLENDVB  Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VMOVDQU    32(CX), Y3
+	VPAND      splat32_7fff7fff<>+0(SB), Y3, Y4
+	VPSRLW     $0x06, Y4, Y6
+	VPAND      splat32_00010001<>+0(SB), Y6, Y6
+	VPADDW     splat32_c11fc11f<>+0(SB), Y4, Y7
+	VPADDW     Y6, Y7, Y7
+	VPSRAW     $0x06, Y7, Y7
+	VPCMPGTW   splat32_3e803e80<>+0(SB), Y4, Y6
+	VPCMPGTW   splat32_3f3f3f3f<>+0(SB), Y4, Y8
+	VPSUBW     Y6, Y0, Y6
+	VPSUBW     Y8, Y6, Y6
+	VPMAXSW    Y6, Y7, Y7
+	VPMINSW    splat32_00070007<>+0(SB), Y7, Y7
+	VPCMPGTW   splat32_7f807f80<>+0(SB), Y4, Y6
+	VPBLENDVB  Y6, splat32_00080008<>+0(SB), Y7, Y7
+	VPACKUSWB  Y7, Y5, Y5
+	VPACKSSWB  Y3, Y2, Y2
+	VPSRLW     $0x04, Y2, Y2
+	VPAND      splat32_08080808<>+0(SB), Y2, Y2
+	VPOR       Y2, Y5, Y5
+	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
+	VPACKUSWB  Y5, Y5, Y5
+	VPERMD     Y5, Y1, Y5
+	VMOVDQU    X5, (AX)
+	VMOVDQU    64(CX), Y2
+	VPAND      splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW     $0x06, Y3, Y4
+	VPAND      splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW     splat32_c11fc11f<>+0(SB), Y3, Y5
+	VPADDW     Y4, Y5, Y5
+	VPSRAW     $0x06, Y5, Y5
+	VPCMPGTW   splat32_3e803e80<>+0(SB), Y3, Y4
+	VPCMPGTW   splat32_3f3f3f3f<>+0(SB), Y3, Y6
+	VPSUBW     Y4, Y0, Y4
+	VPSUBW     Y6, Y4, Y4
+	VPMAXSW    Y4, Y5, Y5
+	VPMINSW    splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW   splat32_7f807f80<>+0(SB), Y3, Y4
+	VPBLENDVB  Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VMOVDQU    96(CX), Y3
+	VPAND      splat32_7fff7fff<>+0(SB), Y3, Y4
+	VPSRLW     $0x06, Y4, Y6
+	VPAND      splat32_00010001<>+0(SB), Y6, Y6
+	VPADDW     splat32_c11fc11f<>+0(SB), Y4, Y7
+	VPADDW     Y6, Y7, Y7
+	VPSRAW     $0x06, Y7, Y7
+	VPCMPGTW   splat32_3e803e80<>+0(SB), Y4, Y6
+	VPCMPGTW   splat32_3f3f3f3f<>+0(SB), Y4, Y8
+	VPSUBW     Y6, Y0, Y6
+	VPSUBW     Y8, Y6, Y6
+	VPMAXSW    Y6, Y7, Y7
+	VPMINSW    splat32_00070007<>+0(SB), Y7, Y7
+	VPCMPGTW   splat32_7f807f80<>+0(SB), Y4, Y6
+	VPBLENDVB  Y6, splat32_00080008<>+0(SB), Y7, Y7
+	VPACKUSWB  Y7, Y5, Y5
+	VPACKSSWB  Y3, Y2, Y2
+	VPSRLW     $0x04, Y2, Y2
+	VPAND      splat32_08080808<>+0(SB), Y2, Y2
+	VPOR       Y2, Y5, Y5
+	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
+	VPACKUSWB  Y5, Y5, Y5
+	VPERMD     Y5, Y1, Y5
+	VMOVDQU    X5, 16(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
 
 single:
-	CMPQ      DX, $0x00000008
-	JB        tail
-	VMOVDQU   (CX), Y2
-	VPAND     splat32_7fff7fff<>+0(SB), Y2, Y3
-	VPSRLW    $0x06, Y3, Y4
-	VPAND     splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW    splat32_c11fc11f<>+0(SB), Y3, Y5
-	VPADDW    Y4, Y5, Y5
-	VPSRAW    $0x06, Y5, Y5
-	VPCMPGTW  splat32_3e803e80<>+0(SB), Y3, Y4
-	VPCMPGTW  splat32_3f3f3f3f<>+0(SB), Y3, Y6
-	VPSUBW    Y4, Y0, Y4
-	VPSUBW    Y6, Y4, Y4
-	VPMAXSW   Y4, Y5, Y5
-	VPMINSW   splat32_00070007<>+0(SB), Y5, Y5
-	VPCMPGTW  splat32_7f807f80<>+0(SB), Y3, Y4
-	VPBLENDVB Y4, splat32_00080008<>+0(SB), Y5, Y5
-	VPSRLW    $0x0c, Y2, Y4
-	VPAND     splat32_00080008<>+0(SB), Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VPSRLD    $0x0c, Y5, Y2
-	VPOR      Y2, Y5, Y5
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y5, Y2
-	VPERMD    Y2, Y1, Y2
-	VMOVQ     X2, (AX)
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000008, AX
-	SUBQ      $0x00000008, DX
-	JMP       single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU    (CX), Y2
+	VPAND      splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW     $0x06, Y3, Y4
+	VPAND      splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW     splat32_c11fc11f<>+0(SB), Y3, Y5
+	VPADDW     Y4, Y5, Y5
+	VPSRAW     $0x06, Y5, Y5
+	VPCMPGTW   splat32_3e803e80<>+0(SB), Y3, Y4
+	VPCMPGTW   splat32_3f3f3f3f<>+0(SB), Y3, Y6
+	VPSUBW     Y4, Y0, Y4
+	VPSUBW     Y6, Y4, Y4
+	VPMAXSW    Y4, Y5, Y5
+	VPMINSW    splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW   splat32_7f807f80<>+0(SB), Y3, Y4
+	VPBLENDVB  Y4, splat32_00080008<>+0(SB), Y5, Y5
+	VMOVDQU    32(CX), Y3
+	VPAND      splat32_7fff7fff<>+0(SB), Y3, Y4
+	VPSRLW     $0x06, Y4, Y6
+	VPAND      splat32_00010001<>+0(SB), Y6, Y6
+	VPADDW     splat32_c11fc11f<>+0(SB), Y4, Y7
+	VPADDW     Y6, Y7, Y7
+	VPSRAW     $0x06, Y7, Y7
+	VPCMPGTW   splat32_3e803e80<>+0(SB), Y4, Y6
+	VPCMPGTW   splat32_3f3f3f3f<>+0(SB), Y4, Y8
+	VPSUBW     Y6, Y0, Y6
+	VPSUBW     Y8, Y6, Y6
+	VPMAXSW    Y6, Y7, Y7
+	VPMINSW    splat32_00070007<>+0(SB), Y7, Y7
+	VPCMPGTW   splat32_7f807f80<>+0(SB), Y4, Y6
+	VPBLENDVB  Y6, splat32_00080008<>+0(SB), Y7, Y7
+	VPACKUSWB  Y7, Y5, Y5
+	VPACKSSWB  Y3, Y2, Y2
+	VPSRLW     $0x04, Y2, Y2
+	VPAND      splat32_08080808<>+0(SB), Y2, Y2
+	VPOR       Y2, Y5, Y5
+	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
+	VPACKUSWB  Y5, Y5, Y5
+	VPERMD     Y5, Y1, Y5
+	VMOVDQU    X5, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
 
 tail:
 	VZEROUPPER
@@ -59184,83 +59200,80 @@ TEXT ·fusedI16ToF4AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VMOVDQU f4_int_codes<>+0(SB), Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
+	VMOVDQU order0415<>+0(SB), Y1
 
 main:
-	CMPQ    DX, $0x00000020
-	JB      single
-	VMOVDQU (CX), Y2
-	VPABSW  Y2, Y3
-	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
-	VPSHUFB Y4, Y0, Y4
-	VPSRLW  $0x0c, Y2, Y3
-	VPAND   splat32_00080008<>+0(SB), Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VPSRLD  $0x0c, Y4, Y2
-	VPOR    Y2, Y4, Y4
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
-	VPERMD  Y2, Y1, Y2
-	VMOVQ   X2, (AX)
-	VMOVDQU 32(CX), Y2
-	VPABSW  Y2, Y3
-	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
-	VPSHUFB Y4, Y0, Y4
-	VPSRLW  $0x0c, Y2, Y3
-	VPAND   splat32_00080008<>+0(SB), Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VPSRLD  $0x0c, Y4, Y2
-	VPOR    Y2, Y4, Y4
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
-	VPERMD  Y2, Y1, Y2
-	VMOVQ   X2, 8(AX)
-	VMOVDQU 64(CX), Y2
-	VPABSW  Y2, Y3
-	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
-	VPSHUFB Y4, Y0, Y4
-	VPSRLW  $0x0c, Y2, Y3
-	VPAND   splat32_00080008<>+0(SB), Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VPSRLD  $0x0c, Y4, Y2
-	VPOR    Y2, Y4, Y4
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
-	VPERMD  Y2, Y1, Y2
-	VMOVQ   X2, 16(AX)
-	VMOVDQU 96(CX), Y2
-	VPABSW  Y2, Y3
-	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
-	VPSHUFB Y4, Y0, Y4
-	VPSRLW  $0x0c, Y2, Y3
-	VPAND   splat32_00080008<>+0(SB), Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VPSRLD  $0x0c, Y4, Y2
-	VPOR    Y2, Y4, Y4
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
-	VPERMD  Y2, Y1, Y2
-	VMOVQ   X2, 24(AX)
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000020, DX
-	JMP     main
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y2
+	VPABSW     Y2, Y3
+	VPMINUW    splat32_00070007<>+0(SB), Y3, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSRLW     $0x0c, Y2, Y3
+	VPAND      splat32_00080008<>+0(SB), Y3, Y3
+	VPOR       Y3, Y4, Y4
+	VMOVDQU    32(CX), Y2
+	VPABSW     Y2, Y3
+	VPMINUW    splat32_00070007<>+0(SB), Y3, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSRLW     $0x0c, Y2, Y3
+	VPAND      splat32_00080008<>+0(SB), Y3, Y3
+	VPOR       Y3, Y5, Y5
+	VPACKUSWB  Y5, Y4, Y4
+	VPMADDUBSW splat32_10011001<>+0(SB), Y4, Y4
+	VPACKUSWB  Y4, Y4, Y4
+	VPERMD     Y4, Y1, Y4
+	VMOVDQU    X4, (AX)
+	VMOVDQU    64(CX), Y2
+	VPABSW     Y2, Y3
+	VPMINUW    splat32_00070007<>+0(SB), Y3, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSRLW     $0x0c, Y2, Y3
+	VPAND      splat32_00080008<>+0(SB), Y3, Y3
+	VPOR       Y3, Y4, Y4
+	VMOVDQU    96(CX), Y2
+	VPABSW     Y2, Y3
+	VPMINUW    splat32_00070007<>+0(SB), Y3, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSRLW     $0x0c, Y2, Y3
+	VPAND      splat32_00080008<>+0(SB), Y3, Y3
+	VPOR       Y3, Y5, Y5
+	VPACKUSWB  Y5, Y4, Y4
+	VPMADDUBSW splat32_10011001<>+0(SB), Y4, Y4
+	VPACKUSWB  Y4, Y4, Y4
+	VPERMD     Y4, Y1, Y4
+	VMOVDQU    X4, 16(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
 
 single:
-	CMPQ    DX, $0x00000008
-	JB      tail
-	VMOVDQU (CX), Y2
-	VPABSW  Y2, Y3
-	VPMINUW splat32_00070007<>+0(SB), Y3, Y4
-	VPSHUFB Y4, Y0, Y4
-	VPSRLW  $0x0c, Y2, Y3
-	VPAND   splat32_00080008<>+0(SB), Y3, Y3
-	VPOR    Y3, Y4, Y4
-	VPSRLD  $0x0c, Y4, Y2
-	VPOR    Y2, Y4, Y4
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y4, Y2
-	VPERMD  Y2, Y1, Y2
-	VMOVQ   X2, (AX)
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000008, AX
-	SUBQ    $0x00000008, DX
-	JMP     single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU    (CX), Y2
+	VPABSW     Y2, Y3
+	VPMINUW    splat32_00070007<>+0(SB), Y3, Y4
+	VPSHUFB    Y4, Y0, Y4
+	VPSRLW     $0x0c, Y2, Y3
+	VPAND      splat32_00080008<>+0(SB), Y3, Y3
+	VPOR       Y3, Y4, Y4
+	VMOVDQU    32(CX), Y2
+	VPABSW     Y2, Y3
+	VPMINUW    splat32_00070007<>+0(SB), Y3, Y5
+	VPSHUFB    Y5, Y0, Y5
+	VPSRLW     $0x0c, Y2, Y3
+	VPAND      splat32_00080008<>+0(SB), Y3, Y3
+	VPOR       Y3, Y5, Y5
+	VPACKUSWB  Y5, Y4, Y4
+	VPMADDUBSW splat32_10011001<>+0(SB), Y4, Y4
+	VPACKUSWB  Y4, Y4, Y4
+	VPERMD     Y4, Y1, Y4
+	VMOVDQU    X4, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
 
 tail:
 	VZEROUPPER
@@ -59391,63 +59404,56 @@ TEXT ·fusedU16ToF4AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VMOVDQU f4_int_codes<>+0(SB), Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
+	VMOVDQU order0415<>+0(SB), Y1
 
 main:
-	CMPQ    DX, $0x00000020
-	JB      single
-	VMOVDQU (CX), Y2
-	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
-	VPSHUFB Y3, Y0, Y3
-	VPSRLD  $0x0c, Y3, Y2
-	VPOR    Y2, Y3, Y3
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD  Y2, Y1, Y2
-	VMOVQ   X2, (AX)
-	VMOVDQU 32(CX), Y2
-	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
-	VPSHUFB Y3, Y0, Y3
-	VPSRLD  $0x0c, Y3, Y2
-	VPOR    Y2, Y3, Y3
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD  Y2, Y1, Y2
-	VMOVQ   X2, 8(AX)
-	VMOVDQU 64(CX), Y2
-	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
-	VPSHUFB Y3, Y0, Y3
-	VPSRLD  $0x0c, Y3, Y2
-	VPOR    Y2, Y3, Y3
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD  Y2, Y1, Y2
-	VMOVQ   X2, 16(AX)
-	VMOVDQU 96(CX), Y2
-	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
-	VPSHUFB Y3, Y0, Y3
-	VPSRLD  $0x0c, Y3, Y2
-	VPOR    Y2, Y3, Y3
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD  Y2, Y1, Y2
-	VMOVQ   X2, 24(AX)
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000020, DX
-	JMP     main
+	CMPQ       DX, $0x00000020
+	JB         single
+	VMOVDQU    (CX), Y2
+	VPMINUW    splat32_00070007<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y0, Y2
+	VMOVDQU    32(CX), Y3
+	VPMINUW    splat32_00070007<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y0, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPMADDUBSW splat32_10011001<>+0(SB), Y2, Y2
+	VPACKUSWB  Y2, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVDQU    X2, (AX)
+	VMOVDQU    64(CX), Y2
+	VPMINUW    splat32_00070007<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y0, Y2
+	VMOVDQU    96(CX), Y3
+	VPMINUW    splat32_00070007<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y0, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPMADDUBSW splat32_10011001<>+0(SB), Y2, Y2
+	VPACKUSWB  Y2, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVDQU    X2, 16(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
 
 single:
-	CMPQ    DX, $0x00000008
-	JB      tail
-	VMOVDQU (CX), Y2
-	VPMINUW splat32_00070007<>+0(SB), Y2, Y3
-	VPSHUFB Y3, Y0, Y3
-	VPSRLD  $0x0c, Y3, Y2
-	VPOR    Y2, Y3, Y3
-	VPSHUFB narrow_shuf_32_8<>+0(SB), Y3, Y2
-	VPERMD  Y2, Y1, Y2
-	VMOVQ   X2, (AX)
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000008, AX
-	SUBQ    $0x00000008, DX
-	JMP     single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU    (CX), Y2
+	VPMINUW    splat32_00070007<>+0(SB), Y2, Y2
+	VPSHUFB    Y2, Y0, Y2
+	VMOVDQU    32(CX), Y3
+	VPMINUW    splat32_00070007<>+0(SB), Y3, Y3
+	VPSHUFB    Y3, Y0, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPMADDUBSW splat32_10011001<>+0(SB), Y2, Y2
+	VPACKUSWB  Y2, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVDQU    X2, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
 
 tail:
 	VZEROUPPER

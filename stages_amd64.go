@@ -3808,7 +3808,7 @@ func stageFusedU64ToF16AVX512(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToI8AVX2 converts FLOAT16 → INT8 in one pass: the entry {F16, I8} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedF16ToI8AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Int8.Size(n)]
 	raceRead(src)
@@ -3828,7 +3828,7 @@ func stageFusedF16ToI8AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToU8AVX2 converts FLOAT16 → UINT8 in one pass: the entry {F16, U8} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedF16ToU8AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Uint8.Size(n)]
 	raceRead(src)
@@ -3848,7 +3848,7 @@ func stageFusedF16ToU8AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToI16AVX2 converts FLOAT16 → INT16 in one pass: the entry {F16, I16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedF16ToI16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Int16.Size(n)]
 	raceRead(src)
@@ -3868,7 +3868,7 @@ func stageFusedF16ToI16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToU16AVX2 converts FLOAT16 → UINT16 in one pass: the entry {F16, U16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedF16ToU16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Uint16.Size(n)]
 	raceRead(src)
@@ -3888,7 +3888,7 @@ func stageFusedF16ToU16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToI32AVX2 converts FLOAT16 → INT32 in one pass: the entry {F16, I32} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedF16ToI32AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Int32.Size(n)]
 	raceRead(src)
@@ -3908,7 +3908,7 @@ func stageFusedF16ToI32AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToU32AVX2 converts FLOAT16 → UINT32 in one pass: the entry {F16, U32} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedF16ToU32AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Uint32.Size(n)]
 	raceRead(src)
@@ -3928,7 +3928,7 @@ func stageFusedF16ToU32AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToBoolAVX2 converts FLOAT16 → BOOL in one pass: the entry {F16, Bool} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedF16ToBoolAVX2(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Bool.Size(n)]
 	raceRead(src)
@@ -3948,7 +3948,7 @@ func stageFusedF16ToBoolAVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToI4AVX2 converts FLOAT16 → INT4 in one pass: the entry {F16, I4} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedF16ToI4AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Int4.Size(n)]
 	raceRead(src)
@@ -3968,7 +3968,7 @@ func stageFusedF16ToI4AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToU4AVX2 converts FLOAT16 → UINT4 in one pass: the entry {F16, U4} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedF16ToU4AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Uint4.Size(n)]
 	raceRead(src)
@@ -3988,7 +3988,7 @@ func stageFusedF16ToU4AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToI2AVX2 converts FLOAT16 → INT2 in one pass: the entry {F16, I2} of gen/amd64's
-// fusedTable on AVX2, 32 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 32 elements a step, the last ones from a padded copy.
 func stageFusedF16ToI2AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Int2.Size(n)]
 	raceRead(src)
@@ -4008,7 +4008,7 @@ func stageFusedF16ToI2AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToU2AVX2 converts FLOAT16 → UINT2 in one pass: the entry {F16, U2} of gen/amd64's
-// fusedTable on AVX2, 32 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 32 elements a step, the last ones from a padded copy.
 func stageFusedF16ToU2AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Uint2.Size(n)]
 	raceRead(src)
@@ -4028,27 +4028,27 @@ func stageFusedF16ToU2AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF16ToF4AVX2 converts FLOAT16 → FLOAT4E2M1 in one pass: the entry {F16, F4} of gen/amd64's
-// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 32 elements a step, the last ones from a padded copy.
 func stageFusedF16ToF4AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Float4E2M1.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
-	q := n / 16
-	q *= 8 // whole vectors' groups
+	q := n / 32
+	q *= 16 // whole vectors' groups
 	if q > 0 {
 		fusedF16ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
 	}
 	if r := n - 2*q; r > 0 { // zero-padded
-		var s [32]byte
-		var d [8]byte
+		var s [64]byte
+		var d [16]byte
 		copy(s[:], src[Float16.Size(2*q):])
-		fusedF16ToF4AVX2(&d[0], &s[0], 8)
+		fusedF16ToF4AVX2(&d[0], &s[0], 16)
 		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
 	}
 }
 
 // stageFusedF16ToF64AVX2 converts FLOAT16 → DOUBLE in one pass: the entry {F16, F64} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedF16ToF64AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float16.Size(n)], dst[:Double.Size(n)]
 	raceRead(src)
@@ -4068,7 +4068,7 @@ func stageFusedF16ToF64AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToI8AVX2 converts BFLOAT16 → INT8 in one pass: the entry {BF16, I8} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedBF16ToI8AVX2(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Int8.Size(n)]
 	raceRead(src)
@@ -4088,7 +4088,7 @@ func stageFusedBF16ToI8AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToU8AVX2 converts BFLOAT16 → UINT8 in one pass: the entry {BF16, U8} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedBF16ToU8AVX2(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Uint8.Size(n)]
 	raceRead(src)
@@ -4108,7 +4108,7 @@ func stageFusedBF16ToU8AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToI16AVX2 converts BFLOAT16 → INT16 in one pass: the entry {BF16, I16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedBF16ToI16AVX2(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Int16.Size(n)]
 	raceRead(src)
@@ -4128,7 +4128,7 @@ func stageFusedBF16ToI16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToU16AVX2 converts BFLOAT16 → UINT16 in one pass: the entry {BF16, U16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedBF16ToU16AVX2(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Uint16.Size(n)]
 	raceRead(src)
@@ -4148,7 +4148,7 @@ func stageFusedBF16ToU16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToI32AVX2 converts BFLOAT16 → INT32 in one pass: the entry {BF16, I32} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedBF16ToI32AVX2(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Int32.Size(n)]
 	raceRead(src)
@@ -4168,7 +4168,7 @@ func stageFusedBF16ToI32AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToU32AVX2 converts BFLOAT16 → UINT32 in one pass: the entry {BF16, U32} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedBF16ToU32AVX2(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Uint32.Size(n)]
 	raceRead(src)
@@ -4188,7 +4188,7 @@ func stageFusedBF16ToU32AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToBoolAVX2 converts BFLOAT16 → BOOL in one pass: the entry {BF16, Bool} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedBF16ToBoolAVX2(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Bool.Size(n)]
 	raceRead(src)
@@ -4208,7 +4208,7 @@ func stageFusedBF16ToBoolAVX2(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToI4AVX2 converts BFLOAT16 → INT4 in one pass: the entry {BF16, I4} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedBF16ToI4AVX2(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Int4.Size(n)]
 	raceRead(src)
@@ -4228,7 +4228,7 @@ func stageFusedBF16ToI4AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToU4AVX2 converts BFLOAT16 → UINT4 in one pass: the entry {BF16, U4} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedBF16ToU4AVX2(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Uint4.Size(n)]
 	raceRead(src)
@@ -4248,7 +4248,7 @@ func stageFusedBF16ToU4AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToI2AVX2 converts BFLOAT16 → INT2 in one pass: the entry {BF16, I2} of gen/amd64's
-// fusedTable on AVX2, 32 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 32 elements a step, the last ones from a padded copy.
 func stageFusedBF16ToI2AVX2(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Int2.Size(n)]
 	raceRead(src)
@@ -4268,7 +4268,7 @@ func stageFusedBF16ToI2AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToU2AVX2 converts BFLOAT16 → UINT2 in one pass: the entry {BF16, U2} of gen/amd64's
-// fusedTable on AVX2, 32 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 32 elements a step, the last ones from a padded copy.
 func stageFusedBF16ToU2AVX2(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Uint2.Size(n)]
 	raceRead(src)
@@ -4288,27 +4288,27 @@ func stageFusedBF16ToU2AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedBF16ToF4AVX2 converts BFLOAT16 → FLOAT4E2M1 in one pass: the entry {BF16, F4} of gen/amd64's
-// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 32 elements a step, the last ones from a padded copy.
 func stageFusedBF16ToF4AVX2(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Float4E2M1.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
-	q := n / 16
-	q *= 8 // whole vectors' groups
+	q := n / 32
+	q *= 16 // whole vectors' groups
 	if q > 0 {
 		fusedBF16ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
 	}
 	if r := n - 2*q; r > 0 { // zero-padded
-		var s [32]byte
-		var d [8]byte
+		var s [64]byte
+		var d [16]byte
 		copy(s[:], src[BFloat16.Size(2*q):])
-		fusedBF16ToF4AVX2(&d[0], &s[0], 8)
+		fusedBF16ToF4AVX2(&d[0], &s[0], 16)
 		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
 	}
 }
 
 // stageFusedBF16ToF64AVX2 converts BFLOAT16 → DOUBLE in one pass: the entry {BF16, F64} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedBF16ToF64AVX2(dst, src []byte, n int) {
 	src, dst = src[:BFloat16.Size(n)], dst[:Double.Size(n)]
 	raceRead(src)
@@ -4328,7 +4328,7 @@ func stageFusedBF16ToF64AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedI16ToF16AVX2 converts INT16 → FLOAT16 in one pass: the entry {I16, F16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedI16ToF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Int16.Size(n)], dst[:Float16.Size(n)]
 	raceRead(src)
@@ -4348,7 +4348,7 @@ func stageFusedI16ToF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedI16ToBF16AVX2 converts INT16 → BFLOAT16 in one pass: the entry {I16, BF16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedI16ToBF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Int16.Size(n)], dst[:BFloat16.Size(n)]
 	raceRead(src)
@@ -4368,27 +4368,27 @@ func stageFusedI16ToBF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedI16ToF4AVX2 converts INT16 → FLOAT4E2M1 in one pass: the entry {I16, F4} of gen/amd64's
-// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 32 elements a step, the last ones from a padded copy.
 func stageFusedI16ToF4AVX2(dst, src []byte, n int) {
 	src, dst = src[:Int16.Size(n)], dst[:Float4E2M1.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
-	q := n / 16
-	q *= 8 // whole vectors' groups
+	q := n / 32
+	q *= 16 // whole vectors' groups
 	if q > 0 {
 		fusedI16ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
 	}
 	if r := n - 2*q; r > 0 { // zero-padded
-		var s [32]byte
-		var d [8]byte
+		var s [64]byte
+		var d [16]byte
 		copy(s[:], src[Int16.Size(2*q):])
-		fusedI16ToF4AVX2(&d[0], &s[0], 8)
+		fusedI16ToF4AVX2(&d[0], &s[0], 16)
 		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
 	}
 }
 
 // stageFusedU16ToF16AVX2 converts UINT16 → FLOAT16 in one pass: the entry {U16, F16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedU16ToF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Uint16.Size(n)], dst[:Float16.Size(n)]
 	raceRead(src)
@@ -4408,7 +4408,7 @@ func stageFusedU16ToF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedU16ToBF16AVX2 converts UINT16 → BFLOAT16 in one pass: the entry {U16, BF16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedU16ToBF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Uint16.Size(n)], dst[:BFloat16.Size(n)]
 	raceRead(src)
@@ -4428,27 +4428,27 @@ func stageFusedU16ToBF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedU16ToF4AVX2 converts UINT16 → FLOAT4E2M1 in one pass: the entry {U16, F4} of gen/amd64's
-// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 32 elements a step, the last ones from a padded copy.
 func stageFusedU16ToF4AVX2(dst, src []byte, n int) {
 	src, dst = src[:Uint16.Size(n)], dst[:Float4E2M1.Size(n)]
 	raceRead(src)
 	raceWrite(dst)
-	q := n / 16
-	q *= 8 // whole vectors' groups
+	q := n / 32
+	q *= 16 // whole vectors' groups
 	if q > 0 {
 		fusedU16ToF4AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
 	}
 	if r := n - 2*q; r > 0 { // zero-padded
-		var s [32]byte
-		var d [8]byte
+		var s [64]byte
+		var d [16]byte
 		copy(s[:], src[Uint16.Size(2*q):])
-		fusedU16ToF4AVX2(&d[0], &s[0], 8)
+		fusedU16ToF4AVX2(&d[0], &s[0], 16)
 		copy(dst[Float4E2M1.Size(2*q):], d[:Float4E2M1.Size(r)])
 	}
 }
 
 // stageFusedF4ToI16AVX2 converts FLOAT4E2M1 → INT16 in one pass: the entry {F4, I16} of gen/amd64's
-// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 16 elements a step, the last ones from a padded copy.
 func stageFusedF4ToI16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float4E2M1.Size(n)], dst[:Int16.Size(n)]
 	raceRead(src)
@@ -4468,7 +4468,7 @@ func stageFusedF4ToI16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF4ToU16AVX2 converts FLOAT4E2M1 → UINT16 in one pass: the entry {F4, U16} of gen/amd64's
-// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 16 elements a step, the last ones from a padded copy.
 func stageFusedF4ToU16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float4E2M1.Size(n)], dst[:Uint16.Size(n)]
 	raceRead(src)
@@ -4488,7 +4488,7 @@ func stageFusedF4ToU16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF4ToF16AVX2 converts FLOAT4E2M1 → FLOAT16 in one pass: the entry {F4, F16} of gen/amd64's
-// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 16 elements a step, the last ones from a padded copy.
 func stageFusedF4ToF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float4E2M1.Size(n)], dst[:Float16.Size(n)]
 	raceRead(src)
@@ -4508,7 +4508,7 @@ func stageFusedF4ToF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF4ToBF16AVX2 converts FLOAT4E2M1 → BFLOAT16 in one pass: the entry {F4, BF16} of gen/amd64's
-// fusedTable on AVX2, 16 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 16 elements a step, the last ones from a padded copy.
 func stageFusedF4ToBF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Float4E2M1.Size(n)], dst[:BFloat16.Size(n)]
 	raceRead(src)
@@ -4528,7 +4528,7 @@ func stageFusedF4ToBF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedI32ToBF16AVX2 converts INT32 → BFLOAT16 in one pass: the entry {I32, BF16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedI32ToBF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Int32.Size(n)], dst[:BFloat16.Size(n)]
 	raceRead(src)
@@ -4548,7 +4548,7 @@ func stageFusedI32ToBF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedU32ToBF16AVX2 converts UINT32 → BFLOAT16 in one pass: the entry {U32, BF16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedU32ToBF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Uint32.Size(n)], dst[:BFloat16.Size(n)]
 	raceRead(src)
@@ -4568,7 +4568,7 @@ func stageFusedU32ToBF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedI64ToBF16AVX2 converts INT64 → BFLOAT16 in one pass: the entry {I64, BF16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedI64ToBF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Int64.Size(n)], dst[:BFloat16.Size(n)]
 	raceRead(src)
@@ -4588,7 +4588,7 @@ func stageFusedI64ToBF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedU64ToBF16AVX2 converts UINT64 → BFLOAT16 in one pass: the entry {U64, BF16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedU64ToBF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Uint64.Size(n)], dst[:BFloat16.Size(n)]
 	raceRead(src)
@@ -4608,7 +4608,7 @@ func stageFusedU64ToBF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF64ToF16AVX2 converts DOUBLE → FLOAT16 in one pass: the entry {F64, F16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedF64ToF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Double.Size(n)], dst[:Float16.Size(n)]
 	raceRead(src)
@@ -4628,7 +4628,7 @@ func stageFusedF64ToF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedF64ToBF16AVX2 converts DOUBLE → BFLOAT16 in one pass: the entry {F64, BF16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedF64ToBF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Double.Size(n)], dst[:BFloat16.Size(n)]
 	raceRead(src)
@@ -4648,7 +4648,7 @@ func stageFusedF64ToBF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedI32ToF16AVX2 converts INT32 → FLOAT16 in one pass: the entry {I32, F16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedI32ToF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Int32.Size(n)], dst[:Float16.Size(n)]
 	raceRead(src)
@@ -4668,7 +4668,7 @@ func stageFusedI32ToF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedU32ToF16AVX2 converts UINT32 → FLOAT16 in one pass: the entry {U32, F16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedU32ToF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Uint32.Size(n)], dst[:Float16.Size(n)]
 	raceRead(src)
@@ -4688,7 +4688,7 @@ func stageFusedU32ToF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedI64ToF16AVX2 converts INT64 → FLOAT16 in one pass: the entry {I64, F16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedI64ToF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Int64.Size(n)], dst[:Float16.Size(n)]
 	raceRead(src)
@@ -4708,7 +4708,7 @@ func stageFusedI64ToF16AVX2(dst, src []byte, n int) {
 }
 
 // stageFusedU64ToF16AVX2 converts UINT64 → FLOAT16 in one pass: the entry {U64, F16} of gen/amd64's
-// fusedTable on AVX2, 8 elements a vector, the last ones from a padded copy.
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedU64ToF16AVX2(dst, src []byte, n int) {
 	src, dst = src[:Uint64.Size(n)], dst[:Float16.Size(n)]
 	raceRead(src)

@@ -75,7 +75,7 @@ const (
 	f64ToF8AVX2Lanes         = 8
 	finer8AVX2Lanes          = 32
 	fusedBF16ToBoolAVX2Lanes = 8
-	fusedBF16ToF4AVX2Lanes   = 8
+	fusedBF16ToF4AVX2Lanes   = 16
 	fusedBF16ToF64AVX2Lanes  = 8
 	fusedBF16ToI16AVX2Lanes  = 8
 	fusedBF16ToI2AVX2Lanes   = 8
@@ -88,7 +88,7 @@ const (
 	fusedBF16ToU4AVX2Lanes   = 4
 	fusedBF16ToU8AVX2Lanes   = 8
 	fusedF16ToBoolAVX2Lanes  = 8
-	fusedF16ToF4AVX2Lanes    = 8
+	fusedF16ToF4AVX2Lanes    = 16
 	fusedF16ToF64AVX2Lanes   = 8
 	fusedF16ToI16AVX2Lanes   = 8
 	fusedF16ToI2AVX2Lanes    = 8
@@ -108,14 +108,14 @@ const (
 	fusedF64ToF16AVX2Lanes   = 8
 	fusedI16ToBF16AVX2Lanes  = 8
 	fusedI16ToF16AVX2Lanes   = 8
-	fusedI16ToF4AVX2Lanes    = 8
+	fusedI16ToF4AVX2Lanes    = 16
 	fusedI32ToBF16AVX2Lanes  = 8
 	fusedI32ToF16AVX2Lanes   = 8
 	fusedI64ToBF16AVX2Lanes  = 8
 	fusedI64ToF16AVX2Lanes   = 8
 	fusedU16ToBF16AVX2Lanes  = 8
 	fusedU16ToF16AVX2Lanes   = 8
-	fusedU16ToF4AVX2Lanes    = 8
+	fusedU16ToF4AVX2Lanes    = 16
 	fusedU32ToBF16AVX2Lanes  = 8
 	fusedU32ToF16AVX2Lanes   = 8
 	fusedU64ToBF16AVX2Lanes  = 8
