@@ -49687,6 +49687,104 @@ done:
 	VZEROUPPER
 	RET
 
+// func i16ToI4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·i16ToI4AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x000f000f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      order0415<>+0(SB), Y1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPAND      (CX), Y0, Y2
+	VPAND      32(CX), Y0, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPMADDUBSW splat32_10011001<>+0(SB), Y2, Y2
+	VPACKUSWB  Y2, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVDQU    X2, (AX)
+	VPAND      64(CX), Y0, Y2
+	VPAND      96(CX), Y0, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPMADDUBSW splat32_10011001<>+0(SB), Y2, Y2
+	VPACKUSWB  Y2, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVDQU    X2, 16(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPAND      (CX), Y0, Y2
+	VPAND      32(CX), Y0, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPMADDUBSW splat32_10011001<>+0(SB), Y2, Y2
+	VPACKUSWB  Y2, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVDQU    X2, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA order0415<>+0(SB)/4, $0x00000000
+DATA order0415<>+4(SB)/4, $0x00000004
+DATA order0415<>+8(SB)/4, $0x00000001
+DATA order0415<>+12(SB)/4, $0x00000005
+DATA order0415<>+16(SB)/4, $0x00000000
+DATA order0415<>+20(SB)/4, $0x00000000
+DATA order0415<>+24(SB)/4, $0x00000000
+DATA order0415<>+28(SB)/4, $0x00000000
+GLOBL order0415<>(SB), RODATA|NOPTR, $32
+
+// func i16ToI2AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·i16ToI2AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00030003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPAND        (CX), Y0, Y1
+	VPAND        32(CX), Y0, Y2
+	VPAND        64(CX), Y0, Y3
+	VPAND        96(CX), Y0, Y4
+	VPACKUSWB    Y2, Y1, Y1
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   splat32_04010401<>+0(SB), Y1, Y1
+	VPMADDUBSW   splat32_04010401<>+0(SB), Y3, Y3
+	VPACKUSWB    Y3, Y1, Y1
+	VPMADDUBSW   splat32_10011001<>+0(SB), Y1, Y1
+	VPACKUSWB    Y1, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPUNPCKLWD   X2, X1, X1
+	VMOVDQU      X1, (AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func unpack4To8AVX512(dst *uint8, src *uint8, n int, table *uint8)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·unpack4To8AVX512(SB), NOSPLIT, $0-32
@@ -58064,16 +58162,6 @@ single:
 tail:
 	VZEROUPPER
 	RET
-
-DATA order0415<>+0(SB)/4, $0x00000000
-DATA order0415<>+4(SB)/4, $0x00000004
-DATA order0415<>+8(SB)/4, $0x00000001
-DATA order0415<>+12(SB)/4, $0x00000005
-DATA order0415<>+16(SB)/4, $0x00000000
-DATA order0415<>+20(SB)/4, $0x00000000
-DATA order0415<>+24(SB)/4, $0x00000000
-DATA order0415<>+28(SB)/4, $0x00000000
-GLOBL order0415<>(SB), RODATA|NOPTR, $32
 
 // func fusedF16ToF64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, F16C

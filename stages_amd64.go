@@ -4866,3 +4866,19 @@ func init() {
 		registerTierStage("avx2", Float8E8M0, BFloat16, avx2F8Stage(Float8E8M0, BFloat16, e8m0ToBF16WAVX2, 16))
 	}
 }
+
+// The one-pass AVX2 stages of INT16 and UINT16 → the packed integer types
+// (gen/amd64/packed16.go), for the AVX2 tier only.
+
+func init() {
+	if cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasF16C {
+		registerTierStage("avx2", Int16, Int4, avx2Int16PackedStage(Int4, i16ToI4AVX2))
+		registerTierStage("avx2", Int16, Uint4, avx2Int16PackedStage(Uint4, i16ToI4AVX2))
+		registerTierStage("avx2", Int16, Int2, avx2Int16PackedStage(Int2, i16ToI2AVX2))
+		registerTierStage("avx2", Int16, Uint2, avx2Int16PackedStage(Uint2, i16ToI2AVX2))
+		registerTierStage("avx2", Uint16, Int4, avx2Int16PackedStage(Int4, i16ToI4AVX2))
+		registerTierStage("avx2", Uint16, Uint4, avx2Int16PackedStage(Uint4, i16ToI4AVX2))
+		registerTierStage("avx2", Uint16, Int2, avx2Int16PackedStage(Int2, i16ToI2AVX2))
+		registerTierStage("avx2", Uint16, Uint2, avx2Int16PackedStage(Uint2, i16ToI2AVX2))
+	}
+}

@@ -123,6 +123,8 @@ const (
 	i16ToE4M3AVX2Lanes       = 32
 	i16ToE5M2AVX2Lanes       = 32
 	i16ToE8M0AVX2Lanes       = 32
+	i16ToI2AVX2Lanes         = 16
+	i16ToI4AVX2Lanes         = 16
 	i32ToE8M0AVX2Lanes       = 32
 	i32ToF4AVX2Lanes         = 16
 	i32ToF8AVX2Lanes         = 8

@@ -172,6 +172,8 @@ func glue(used, oddUsed stageISA, fusedUsed funcISA) ([]byte, error) {
 	}
 	b.WriteString("\n")
 	widen8Glue(&b)
+	b.WriteString("\n")
+	i16PackedGlue(&b)
 	return format.Source(b.Bytes())
 }
 

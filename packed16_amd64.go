@@ -1,0 +1,31 @@
+//go:build amd64 && gc && !purego && !noasm
+
+package tensorcast
+
+// avx2Int16PackedStage is the AVX2 stage of INT16 or UINT16 → the packed
+// integer type `to` (INT4, UINT4, INT2, UINT2) with the kernel fn of
+// gen/amd64's i16Packed, which keeps the low bits of each element and packs
+// 16 bytes of them a step; the last elements are packed here likewise.
+func avx2Int16PackedStage(to DataType, fn func(dst, src *uint8, n int)) stageFunc {
+	return func(dst, src []byte, n int) {
+		src, dst = src[:2*n], dst[:to.Size(n)]
+		raceRead(src)
+		raceWrite(dst)
+		bits := to.BitSize()
+		per := 8 / bits
+		step := 16 * per // elements a kernel step
+		m := n - n%step
+		if m > 0 {
+			fn(&dst[0], &src[0], m/per)
+		}
+		d := dst[to.Size(m):]
+		for i := range n - m {
+			c := src[2*(m+i)] & (1<<bits - 1) << (bits * (i % per))
+			if i%per == 0 {
+				d[i/per] = c
+			} else {
+				d[i/per] |= c
+			}
+		}
+	}
+}
