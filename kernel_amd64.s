@@ -59211,75 +59211,75 @@ tail:
 	RET
 
 // func fusedI16ToBF16AVX2(dst *byte, src *byte, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, FMA3
 TEXT ·fusedI16ToBF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
 
 main:
-	CMPQ      DX, $0x00000020
-	JB        single
-	VPMOVSXWD (CX), Y0
-	VCVTDQ2PS Y0, Y0
-	VPMOVSXWD 16(CX), Y1
-	VCVTDQ2PS Y1, Y1
-	VPMOVSXWD 32(CX), Y2
-	VCVTDQ2PS Y2, Y2
-	VPMOVSXWD 48(CX), Y3
-	VCVTDQ2PS Y3, Y3
-	VPSRLD    $0x10, Y0, Y4
-	VPAND     splat32_00000001<>+0(SB), Y4, Y4
-	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
-	VPADDD    Y4, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y4
-	VPAND     splat32_00000001<>+0(SB), Y4, Y4
-	VPADDD    splat32_00007fff<>+0(SB), Y1, Y1
-	VPADDD    Y4, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPSRLD    $0x10, Y2, Y4
-	VPAND     splat32_00000001<>+0(SB), Y4, Y4
-	VPADDD    splat32_00007fff<>+0(SB), Y2, Y2
-	VPADDD    Y4, Y2, Y2
-	VPSRLD    $0x10, Y2, Y2
-	VPSRLD    $0x10, Y3, Y4
-	VPAND     splat32_00000001<>+0(SB), Y4, Y4
-	VPADDD    splat32_00007fff<>+0(SB), Y3, Y3
-	VPADDD    Y4, Y3, Y3
-	VPSRLD    $0x10, Y3, Y3
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (AX)
-	VPACKUSDW Y3, Y2, Y2
-	VPERMQ    $0xd8, Y2, Y2
-	VMOVDQU   Y2, 32(AX)
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000040, AX
-	SUBQ      $0x00000020, DX
-	JMP       main
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXWD    (CX), Y0
+	VCVTDQ2PS    Y0, Y0
+	VPMOVSXWD    16(CX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VPMOVSXWD    32(CX), Y2
+	VCVTDQ2PS    Y2, Y2
+	VPMOVSXWD    48(CX), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       splat32_47800080<>+0(SB), Y0, Y4
+	VFNMADD132PS splat32_47800000<>+0(SB), Y4, Y0
+	VPSRLD       $0x10, Y0, Y0
+	VMULPS       splat32_47800080<>+0(SB), Y1, Y4
+	VFNMADD132PS splat32_47800000<>+0(SB), Y4, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VMULPS       splat32_47800080<>+0(SB), Y2, Y4
+	VFNMADD132PS splat32_47800000<>+0(SB), Y4, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VMULPS       splat32_47800080<>+0(SB), Y3, Y4
+	VFNMADD132PS splat32_47800000<>+0(SB), Y4, Y3
+	VPSRLD       $0x10, Y3, Y3
+	VPACKUSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      Y0, (AX)
+	VPACKUSDW    Y3, Y2, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      Y2, 32(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
 
 single:
-	CMPQ      DX, $0x00000008
-	JB        tail
-	VPMOVSXWD (CX), Y0
-	VCVTDQ2PS Y0, Y0
-	VPSRLD    $0x10, Y0, Y1
-	VPAND     splat32_00000001<>+0(SB), Y1, Y1
-	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
-	VPADDD    Y1, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPACKUSDW Y0, Y0, Y0
-	VPERMQ    $0x08, Y0, Y0
-	VMOVDQU   X0, (AX)
-	ADDQ      $0x00000010, CX
-	ADDQ      $0x00000010, AX
-	SUBQ      $0x00000008, DX
-	JMP       single
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VPMOVSXWD    (CX), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       splat32_47800080<>+0(SB), Y0, Y1
+	VFNMADD132PS splat32_47800000<>+0(SB), Y1, Y0
+	VPSRLD       $0x10, Y0, Y0
+	VPACKUSDW    Y0, Y0, Y0
+	VPERMQ       $0x08, Y0, Y0
+	VMOVDQU      X0, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
 
 tail:
 	VZEROUPPER
 	RET
+
+DATA splat32_47800080<>+0(SB)/4, $0x47800080
+DATA splat32_47800080<>+4(SB)/4, $0x47800080
+DATA splat32_47800080<>+8(SB)/4, $0x47800080
+DATA splat32_47800080<>+12(SB)/4, $0x47800080
+DATA splat32_47800080<>+16(SB)/4, $0x47800080
+DATA splat32_47800080<>+20(SB)/4, $0x47800080
+DATA splat32_47800080<>+24(SB)/4, $0x47800080
+DATA splat32_47800080<>+28(SB)/4, $0x47800080
+GLOBL splat32_47800080<>(SB), RODATA|NOPTR, $32
 
 // func fusedI16ToF4AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -59415,71 +59415,61 @@ tail:
 	RET
 
 // func fusedU16ToBF16AVX2(dst *byte, src *byte, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, FMA3
 TEXT ·fusedU16ToBF16AVX2(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
 	MOVQ n+16(FP), DX
 
 main:
-	CMPQ      DX, $0x00000020
-	JB        single
-	VPMOVZXWD (CX), Y0
-	VCVTDQ2PS Y0, Y0
-	VPMOVZXWD 16(CX), Y1
-	VCVTDQ2PS Y1, Y1
-	VPMOVZXWD 32(CX), Y2
-	VCVTDQ2PS Y2, Y2
-	VPMOVZXWD 48(CX), Y3
-	VCVTDQ2PS Y3, Y3
-	VPSRLD    $0x10, Y0, Y4
-	VPAND     splat32_00000001<>+0(SB), Y4, Y4
-	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
-	VPADDD    Y4, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y4
-	VPAND     splat32_00000001<>+0(SB), Y4, Y4
-	VPADDD    splat32_00007fff<>+0(SB), Y1, Y1
-	VPADDD    Y4, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPSRLD    $0x10, Y2, Y4
-	VPAND     splat32_00000001<>+0(SB), Y4, Y4
-	VPADDD    splat32_00007fff<>+0(SB), Y2, Y2
-	VPADDD    Y4, Y2, Y2
-	VPSRLD    $0x10, Y2, Y2
-	VPSRLD    $0x10, Y3, Y4
-	VPAND     splat32_00000001<>+0(SB), Y4, Y4
-	VPADDD    splat32_00007fff<>+0(SB), Y3, Y3
-	VPADDD    Y4, Y3, Y3
-	VPSRLD    $0x10, Y3, Y3
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (AX)
-	VPACKUSDW Y3, Y2, Y2
-	VPERMQ    $0xd8, Y2, Y2
-	VMOVDQU   Y2, 32(AX)
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000040, AX
-	SUBQ      $0x00000020, DX
-	JMP       main
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVZXWD    (CX), Y0
+	VCVTDQ2PS    Y0, Y0
+	VPMOVZXWD    16(CX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VPMOVZXWD    32(CX), Y2
+	VCVTDQ2PS    Y2, Y2
+	VPMOVZXWD    48(CX), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       splat32_47800080<>+0(SB), Y0, Y4
+	VFNMADD132PS splat32_47800000<>+0(SB), Y4, Y0
+	VPSRLD       $0x10, Y0, Y0
+	VMULPS       splat32_47800080<>+0(SB), Y1, Y4
+	VFNMADD132PS splat32_47800000<>+0(SB), Y4, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VMULPS       splat32_47800080<>+0(SB), Y2, Y4
+	VFNMADD132PS splat32_47800000<>+0(SB), Y4, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VMULPS       splat32_47800080<>+0(SB), Y3, Y4
+	VFNMADD132PS splat32_47800000<>+0(SB), Y4, Y3
+	VPSRLD       $0x10, Y3, Y3
+	VPACKUSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      Y0, (AX)
+	VPACKUSDW    Y3, Y2, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      Y2, 32(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
 
 single:
-	CMPQ      DX, $0x00000008
-	JB        tail
-	VPMOVZXWD (CX), Y0
-	VCVTDQ2PS Y0, Y0
-	VPSRLD    $0x10, Y0, Y1
-	VPAND     splat32_00000001<>+0(SB), Y1, Y1
-	VPADDD    splat32_00007fff<>+0(SB), Y0, Y0
-	VPADDD    Y1, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPACKUSDW Y0, Y0, Y0
-	VPERMQ    $0x08, Y0, Y0
-	VMOVDQU   X0, (AX)
-	ADDQ      $0x00000010, CX
-	ADDQ      $0x00000010, AX
-	SUBQ      $0x00000008, DX
-	JMP       single
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VPMOVZXWD    (CX), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       splat32_47800080<>+0(SB), Y0, Y1
+	VFNMADD132PS splat32_47800000<>+0(SB), Y1, Y0
+	VPSRLD       $0x10, Y0, Y0
+	VPACKUSDW    Y0, Y0, Y0
+	VPERMQ       $0x08, Y0, Y0
+	VMOVDQU      X0, (AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
 
 tail:
 	VZEROUPPER

@@ -3196,9 +3196,7 @@ func init() {
 		registerStage("avx2", BFloat16, Uint2, stageFusedBF16ToU2AVX2)
 		registerStage("avx2", BFloat16, Float4E2M1, stageFusedBF16ToF4AVX2)
 		registerStage("avx2", BFloat16, Double, stageFusedBF16ToF64AVX2)
-		registerStage("avx2", Int16, BFloat16, stageFusedI16ToBF16AVX2)
 		registerStage("avx2", Int16, Float4E2M1, stageFusedI16ToF4AVX2)
-		registerStage("avx2", Uint16, BFloat16, stageFusedU16ToBF16AVX2)
 		registerStage("avx2", Uint16, Float4E2M1, stageFusedU16ToF4AVX2)
 		registerStage("avx2", Float4E2M1, Int16, stageFusedF4ToI16AVX2)
 		registerStage("avx2", Float4E2M1, Uint16, stageFusedF4ToU16AVX2)
@@ -3209,6 +3207,10 @@ func init() {
 		registerStage("avx2", Int64, BFloat16, stageFusedI64ToBF16AVX2)
 		registerStage("avx2", Uint64, BFloat16, stageFusedU64ToBF16AVX2)
 		registerStage("avx2", Double, BFloat16, stageFusedF64ToBF16AVX2)
+	}
+	if cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		registerStage("avx2", Int16, BFloat16, stageFusedI16ToBF16AVX2)
+		registerStage("avx2", Uint16, BFloat16, stageFusedU16ToBF16AVX2)
 	}
 	if cpu.X86.HasAVX && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
 		registerStage("avx512", Float16, Int8, stageFusedF16ToI8AVX512)

@@ -299,6 +299,9 @@ func fusedFuncs(a *Asm) {
 		if st.isa == AVX512 {
 			a.Needs("AVX512DQ")
 		}
+		if st.to.short == fdBF.short && veltkampBF16(a, st.from) {
+			a.Needs("FMA3") // bf16Round; registered under FMA too (fusedGlue)
+		}
 		dst, src, n := a.Args()
 		if st.wordTable() {
 			st.f4Words(a, dst, src, n)
@@ -1444,6 +1447,24 @@ func bf16Round(a *Asm, from fusedSrc) (round func(x VecVirtual), odd VecVirtual)
 	if a.isa == AVX2 && (from.short == fsI64.short || from.short == fsU64.short) {
 		return func(x VecVirtual) {}, nil // rounded already (bf16Of64AVX2)
 	}
+	if veltkampBF16(a, from) {
+		// The float32 of a 16-bit integer is exact, below 2^16 in
+		// magnitude: Veltkamp's split with its second subtraction fused,
+		// c = x·(2^16+1), x = c − x·2^16 (VFNMADD231PS, one rounding),
+		// rounds it to 24 − 16 = 8 significant bits, to nearest even (as
+		// i16f8.go's kernels do at 3 and 4; TestPlansEveryNarrowSource
+		// checks all 2^16 inputs), and the shift after takes its high
+		// half whole: two instructions where the integer rounding took
+		// four. Zen 3, 64 Ki elements, seven runs each way side by side:
+		// INT16/UINT16 → BFLOAT16 0.28-0.41 → 0.35-0.41× copy(). Without
+		// FMA these pairs take their route through FLOAT.
+		sigma, shift := a.Splat(math.Float32bits(0x1p16+1)), a.Splat(math.Float32bits(0x1p16))
+		return func(x VecVirtual) {
+			c := a.Vec()
+			a.VMULPS(sigma, x, c)
+			a.VFNMADD132PS(shift, c, x) // x = c − x·2^16
+		}, nil
+	}
 	lsb, bias := a.Splat(1), a.Splat(0x7FFF)
 	if a.isa == AVX512 {
 		odd = a.ConstWords("oddwords", seq(1, 2, 1, 32))
@@ -1456,6 +1477,12 @@ func bf16Round(a *Asm, from fusedSrc) (round func(x VecVirtual), odd VecVirtual)
 		a.VPADDD(bias, x, x)
 		a.VPADDD(t, x, x)
 	}, odd
+}
+
+// veltkampBF16 reports whether bf16Round rounds by Veltkamp's split (AVX2,
+// INT16 and UINT16, which then need FMA).
+func veltkampBF16(a *Asm, from fusedSrc) bool {
+	return a.isa == AVX2 && (from.short == fsI16.short || from.short == fsU16.short)
 }
 
 // nanBF16 replaces the NaN lanes of x (AVX2) by their sign | 0x7FC00000

@@ -31,6 +31,7 @@ var cpuFlags = map[string]string{
 	"AVX512_BF16": "HasAVX512BF16",
 	"BMI2":        "HasBMI2",
 	"F16C":        "HasF16C",
+	"FMA3":        "HasFMA",
 }
 
 // stageISA collects the extensions the numeric stage functions of each
