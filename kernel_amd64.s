@@ -31290,206 +31290,216 @@ done:
 // func f32ToF4AVX2(dst *uint8, src *float32, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·f32ToF4AVX2(SB), NOSPLIT, $0-24
-	MOVQ  dst+0(FP), AX
-	MOVQ  src+8(FP), CX
-	MOVQ  n+16(FP), DX
-	VPXOR Y0, Y0, Y0
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU order0415<>+0(SB), Y1
 
 main:
-	CMPQ         DX, $0x00000020
-	JB           single
-	VMOVDQU      (CX), Y2
-	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
-	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
-	VPAND        splat32_00002000<>+0(SB), Y3, Y3
-	VPOR         Y3, Y2, Y2
-	VCVTPS2PH    $0x03, Y2, X1
-	VMOVDQU      32(CX), Y2
-	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
-	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
-	VPAND        splat32_00002000<>+0(SB), Y3, Y3
-	VPOR         Y3, Y2, Y2
-	VCVTPS2PH    $0x03, Y2, X2
-	VINSERTI128  $0x01, X2, Y1, Y1
-	VPAND        splat32_7fff7fff<>+0(SB), Y1, Y2
-	VPSRLW       $0x09, Y2, Y3
-	VPAND        splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y8
-	VPADDW       Y3, Y8, Y8
-	VPSRAW       $0x09, Y8, Y8
-	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y3
-	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y9
-	VPSUBW       Y3, Y0, Y3
-	VPSUBW       Y9, Y3, Y3
-	VPMAXSW      Y3, Y8, Y8
-	VPMINSW      splat32_00070007<>+0(SB), Y8, Y8
-	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y3
-	VPBLENDVB    Y3, splat32_00080008<>+0(SB), Y8, Y8
-	VPSRLW       $0x0c, Y1, Y3
-	VPAND        splat32_00080008<>+0(SB), Y3, Y3
-	VPOR         Y3, Y8, Y8
-	VPSRLD       $0x0c, Y8, Y2
-	VPOR         Y2, Y8, Y8
-	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
-	VEXTRACTI128 $0x01, Y8, X1
-	VPOR         X1, X8, X1
-	VMOVQ        X1, (AX)
-	VMOVDQU      64(CX), Y2
-	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
-	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
-	VPAND        splat32_00002000<>+0(SB), Y3, Y3
-	VPOR         Y3, Y2, Y2
-	VCVTPS2PH    $0x03, Y2, X4
-	VMOVDQU      96(CX), Y2
-	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
-	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
-	VPAND        splat32_00002000<>+0(SB), Y3, Y3
-	VPOR         Y3, Y2, Y2
-	VCVTPS2PH    $0x03, Y2, X1
-	VINSERTI128  $0x01, X1, Y4, Y4
-	VPAND        splat32_7fff7fff<>+0(SB), Y4, Y2
-	VPSRLW       $0x09, Y2, Y3
-	VPAND        splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y8
-	VPADDW       Y3, Y8, Y8
-	VPSRAW       $0x09, Y8, Y8
-	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y3
-	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y9
-	VPSUBW       Y3, Y0, Y3
-	VPSUBW       Y9, Y3, Y3
-	VPMAXSW      Y3, Y8, Y8
-	VPMINSW      splat32_00070007<>+0(SB), Y8, Y8
-	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y3
-	VPBLENDVB    Y3, splat32_00080008<>+0(SB), Y8, Y8
-	VPSRLW       $0x0c, Y4, Y3
-	VPAND        splat32_00080008<>+0(SB), Y3, Y3
-	VPOR         Y3, Y8, Y8
-	VPSRLD       $0x0c, Y8, Y2
-	VPOR         Y2, Y8, Y8
-	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
-	VEXTRACTI128 $0x01, Y8, X1
-	VPOR         X1, X8, X1
-	VMOVQ        X1, 8(AX)
-	VMOVDQU      128(CX), Y2
-	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
-	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
-	VPAND        splat32_00002000<>+0(SB), Y3, Y3
-	VPOR         Y3, Y2, Y2
-	VCVTPS2PH    $0x03, Y2, X5
-	VMOVDQU      160(CX), Y2
-	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
-	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
-	VPAND        splat32_00002000<>+0(SB), Y3, Y3
-	VPOR         Y3, Y2, Y2
-	VCVTPS2PH    $0x03, Y2, X1
-	VINSERTI128  $0x01, X1, Y5, Y5
-	VPAND        splat32_7fff7fff<>+0(SB), Y5, Y2
-	VPSRLW       $0x09, Y2, Y3
-	VPAND        splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y8
-	VPADDW       Y3, Y8, Y8
-	VPSRAW       $0x09, Y8, Y8
-	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y3
-	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y9
-	VPSUBW       Y3, Y0, Y3
-	VPSUBW       Y9, Y3, Y3
-	VPMAXSW      Y3, Y8, Y8
-	VPMINSW      splat32_00070007<>+0(SB), Y8, Y8
-	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y3
-	VPBLENDVB    Y3, splat32_00080008<>+0(SB), Y8, Y8
-	VPSRLW       $0x0c, Y5, Y3
-	VPAND        splat32_00080008<>+0(SB), Y3, Y3
-	VPOR         Y3, Y8, Y8
-	VPSRLD       $0x0c, Y8, Y2
-	VPOR         Y2, Y8, Y8
-	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
-	VEXTRACTI128 $0x01, Y8, X1
-	VPOR         X1, X8, X1
-	VMOVQ        X1, 16(AX)
-	VMOVDQU      192(CX), Y2
-	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
-	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
-	VPAND        splat32_00002000<>+0(SB), Y3, Y3
-	VPOR         Y3, Y2, Y2
-	VCVTPS2PH    $0x03, Y2, X6
-	VMOVDQU      224(CX), Y2
-	VPAND        splat32_00001fff<>+0(SB), Y2, Y3
-	VPADDD       splat32_00001fff<>+0(SB), Y3, Y3
-	VPAND        splat32_00002000<>+0(SB), Y3, Y3
-	VPOR         Y3, Y2, Y2
-	VCVTPS2PH    $0x03, Y2, X1
-	VINSERTI128  $0x01, X1, Y6, Y6
-	VPAND        splat32_7fff7fff<>+0(SB), Y6, Y2
-	VPSRLW       $0x09, Y2, Y3
-	VPAND        splat32_00010001<>+0(SB), Y3, Y3
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y8
-	VPADDW       Y3, Y8, Y8
-	VPSRAW       $0x09, Y8, Y8
-	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y3
-	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y9
-	VPSUBW       Y3, Y0, Y3
-	VPSUBW       Y9, Y3, Y3
-	VPMAXSW      Y3, Y8, Y8
-	VPMINSW      splat32_00070007<>+0(SB), Y8, Y8
-	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y3
-	VPBLENDVB    Y3, splat32_00080008<>+0(SB), Y8, Y8
-	VPSRLW       $0x0c, Y6, Y3
-	VPAND        splat32_00080008<>+0(SB), Y3, Y3
-	VPOR         Y3, Y8, Y8
-	VPSRLD       $0x0c, Y8, Y2
-	VPOR         Y2, Y8, Y8
-	VPSHUFB      f4pairs<>+0(SB), Y8, Y8
-	VEXTRACTI128 $0x01, Y8, X1
-	VPOR         X1, X8, X1
-	VMOVQ        X1, 24(AX)
-	ADDQ         $0x00000100, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000020, DX
-	JMP          main
+	CMPQ        DX, $0x00000020
+	JB          single
+	VMOVDQU     (CX), Y3
+	VPAND       splat32_00001fff<>+0(SB), Y3, Y4
+	VPADDD      splat32_00001fff<>+0(SB), Y4, Y4
+	VPAND       splat32_00002000<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X2
+	VMOVDQU     32(CX), Y3
+	VPAND       splat32_00001fff<>+0(SB), Y3, Y4
+	VPADDD      splat32_00001fff<>+0(SB), Y4, Y4
+	VPAND       splat32_00002000<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X3
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VPAND       splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW      $0x09, Y3, Y4
+	VPAND       splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW      splat32_c8ffc8ff<>+0(SB), Y3, Y10
+	VPADDW      Y4, Y10, Y10
+	VPSRAW      $0x09, Y10, Y10
+	VPCMPGTW    splat32_34003400<>+0(SB), Y3, Y4
+	VPCMPGTW    splat32_39ff39ff<>+0(SB), Y3, Y11
+	VPSUBW      Y4, Y0, Y4
+	VPSUBW      Y11, Y4, Y4
+	VPMAXSW     Y4, Y10, Y10
+	VPMINSW     splat32_00070007<>+0(SB), Y10, Y10
+	VPCMPGTW    splat32_7c007c00<>+0(SB), Y3, Y4
+	VPBLENDVB   Y4, splat32_00080008<>+0(SB), Y10, Y10
+	VMOVDQU     64(CX), Y3
+	VPAND       splat32_00001fff<>+0(SB), Y3, Y4
+	VPADDD      splat32_00001fff<>+0(SB), Y4, Y4
+	VPAND       splat32_00002000<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X5
+	VMOVDQU     96(CX), Y3
+	VPAND       splat32_00001fff<>+0(SB), Y3, Y4
+	VPADDD      splat32_00001fff<>+0(SB), Y4, Y4
+	VPAND       splat32_00002000<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X3
+	VINSERTI128 $0x01, X3, Y5, Y5
+	VPAND       splat32_7fff7fff<>+0(SB), Y5, Y3
+	VPSRLW      $0x09, Y3, Y4
+	VPAND       splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW      splat32_c8ffc8ff<>+0(SB), Y3, Y11
+	VPADDW      Y4, Y11, Y11
+	VPSRAW      $0x09, Y11, Y11
+	VPCMPGTW    splat32_34003400<>+0(SB), Y3, Y4
+	VPCMPGTW    splat32_39ff39ff<>+0(SB), Y3, Y12
+	VPSUBW      Y4, Y0, Y4
+	VPSUBW      Y12, Y4, Y4
+	VPMAXSW     Y4, Y11, Y11
+	VPMINSW     splat32_00070007<>+0(SB), Y11, Y11
+	VPCMPGTW    splat32_7c007c00<>+0(SB), Y3, Y4
+	VPBLENDVB   Y4, splat32_00080008<>+0(SB), Y11, Y11
+	VPACKUSWB   Y11, Y10, Y10
+	VPACKSSWB   Y5, Y2, Y3
+	VPSRLW      $0x04, Y3, Y3
+	VPAND       splat32_08080808<>+0(SB), Y3, Y3
+	VPOR        Y3, Y10, Y10
+	VPMADDUBSW  splat32_10011001<>+0(SB), Y10, Y10
+	VPACKUSWB   Y10, Y10, Y10
+	VPERMD      Y10, Y1, Y10
+	VMOVDQU     X10, (AX)
+	VMOVDQU     128(CX), Y3
+	VPAND       splat32_00001fff<>+0(SB), Y3, Y4
+	VPADDD      splat32_00001fff<>+0(SB), Y4, Y4
+	VPAND       splat32_00002000<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X6
+	VMOVDQU     160(CX), Y3
+	VPAND       splat32_00001fff<>+0(SB), Y3, Y4
+	VPADDD      splat32_00001fff<>+0(SB), Y4, Y4
+	VPAND       splat32_00002000<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X2
+	VINSERTI128 $0x01, X2, Y6, Y6
+	VPAND       splat32_7fff7fff<>+0(SB), Y6, Y3
+	VPSRLW      $0x09, Y3, Y4
+	VPAND       splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW      splat32_c8ffc8ff<>+0(SB), Y3, Y10
+	VPADDW      Y4, Y10, Y10
+	VPSRAW      $0x09, Y10, Y10
+	VPCMPGTW    splat32_34003400<>+0(SB), Y3, Y4
+	VPCMPGTW    splat32_39ff39ff<>+0(SB), Y3, Y11
+	VPSUBW      Y4, Y0, Y4
+	VPSUBW      Y11, Y4, Y4
+	VPMAXSW     Y4, Y10, Y10
+	VPMINSW     splat32_00070007<>+0(SB), Y10, Y10
+	VPCMPGTW    splat32_7c007c00<>+0(SB), Y3, Y4
+	VPBLENDVB   Y4, splat32_00080008<>+0(SB), Y10, Y10
+	VMOVDQU     192(CX), Y3
+	VPAND       splat32_00001fff<>+0(SB), Y3, Y4
+	VPADDD      splat32_00001fff<>+0(SB), Y4, Y4
+	VPAND       splat32_00002000<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X7
+	VMOVDQU     224(CX), Y3
+	VPAND       splat32_00001fff<>+0(SB), Y3, Y4
+	VPADDD      splat32_00001fff<>+0(SB), Y4, Y4
+	VPAND       splat32_00002000<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y3
+	VCVTPS2PH   $0x03, Y3, X2
+	VINSERTI128 $0x01, X2, Y7, Y7
+	VPAND       splat32_7fff7fff<>+0(SB), Y7, Y3
+	VPSRLW      $0x09, Y3, Y4
+	VPAND       splat32_00010001<>+0(SB), Y4, Y4
+	VPADDW      splat32_c8ffc8ff<>+0(SB), Y3, Y11
+	VPADDW      Y4, Y11, Y11
+	VPSRAW      $0x09, Y11, Y11
+	VPCMPGTW    splat32_34003400<>+0(SB), Y3, Y4
+	VPCMPGTW    splat32_39ff39ff<>+0(SB), Y3, Y12
+	VPSUBW      Y4, Y0, Y4
+	VPSUBW      Y12, Y4, Y4
+	VPMAXSW     Y4, Y11, Y11
+	VPMINSW     splat32_00070007<>+0(SB), Y11, Y11
+	VPCMPGTW    splat32_7c007c00<>+0(SB), Y3, Y4
+	VPBLENDVB   Y4, splat32_00080008<>+0(SB), Y11, Y11
+	VPACKUSWB   Y11, Y10, Y10
+	VPACKSSWB   Y7, Y6, Y3
+	VPSRLW      $0x04, Y3, Y3
+	VPAND       splat32_08080808<>+0(SB), Y3, Y3
+	VPOR        Y3, Y10, Y10
+	VPMADDUBSW  splat32_10011001<>+0(SB), Y10, Y10
+	VPACKUSWB   Y10, Y10, Y10
+	VPERMD      Y10, Y1, Y10
+	VMOVDQU     X10, 16(AX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000020, DX
+	JMP         main
 
 single:
-	CMPQ         DX, $0x00000008
-	JB           tail
-	VMOVDQU      (CX), Y1
-	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
-	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
-	VPAND        splat32_00002000<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VCVTPS2PH    $0x03, Y1, X7
-	VMOVDQU      32(CX), Y1
-	VPAND        splat32_00001fff<>+0(SB), Y1, Y2
-	VPADDD       splat32_00001fff<>+0(SB), Y2, Y2
-	VPAND        splat32_00002000<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VCVTPS2PH    $0x03, Y1, X1
-	VINSERTI128  $0x01, X1, Y7, Y7
-	VPAND        splat32_7fff7fff<>+0(SB), Y7, Y1
-	VPSRLW       $0x09, Y1, Y2
-	VPAND        splat32_00010001<>+0(SB), Y2, Y2
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y3
-	VPADDW       Y2, Y3, Y3
-	VPSRAW       $0x09, Y3, Y3
-	VPCMPGTW     splat32_34003400<>+0(SB), Y1, Y2
-	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y1, Y4
-	VPSUBW       Y2, Y0, Y2
-	VPSUBW       Y4, Y2, Y2
-	VPMAXSW      Y2, Y3, Y3
-	VPMINSW      splat32_00070007<>+0(SB), Y3, Y3
-	VPCMPGTW     splat32_7c007c00<>+0(SB), Y1, Y2
-	VPBLENDVB    Y2, splat32_00080008<>+0(SB), Y3, Y3
-	VPSRLW       $0x0c, Y7, Y2
-	VPAND        splat32_00080008<>+0(SB), Y2, Y2
-	VPOR         Y2, Y3, Y3
-	VPSRLD       $0x0c, Y3, Y1
-	VPOR         Y1, Y3, Y3
-	VPSHUFB      f4pairs<>+0(SB), Y3, Y3
-	VEXTRACTI128 $0x01, Y3, X1
-	VPOR         X1, X3, X1
-	VMOVQ        X1, (AX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000008, AX
-	SUBQ         $0x00000008, DX
-	JMP          single
+	CMPQ        DX, $0x00000010
+	JB          tail
+	VMOVDQU     (CX), Y2
+	VPAND       splat32_00001fff<>+0(SB), Y2, Y3
+	VPADDD      splat32_00001fff<>+0(SB), Y3, Y3
+	VPAND       splat32_00002000<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y2
+	VCVTPS2PH   $0x03, Y2, X8
+	VMOVDQU     32(CX), Y2
+	VPAND       splat32_00001fff<>+0(SB), Y2, Y3
+	VPADDD      splat32_00001fff<>+0(SB), Y3, Y3
+	VPAND       splat32_00002000<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y2
+	VCVTPS2PH   $0x03, Y2, X2
+	VINSERTI128 $0x01, X2, Y8, Y8
+	VPAND       splat32_7fff7fff<>+0(SB), Y8, Y2
+	VPSRLW      $0x09, Y2, Y3
+	VPAND       splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW      splat32_c8ffc8ff<>+0(SB), Y2, Y4
+	VPADDW      Y3, Y4, Y4
+	VPSRAW      $0x09, Y4, Y4
+	VPCMPGTW    splat32_34003400<>+0(SB), Y2, Y3
+	VPCMPGTW    splat32_39ff39ff<>+0(SB), Y2, Y5
+	VPSUBW      Y3, Y0, Y3
+	VPSUBW      Y5, Y3, Y3
+	VPMAXSW     Y3, Y4, Y4
+	VPMINSW     splat32_00070007<>+0(SB), Y4, Y4
+	VPCMPGTW    splat32_7c007c00<>+0(SB), Y2, Y3
+	VPBLENDVB   Y3, splat32_00080008<>+0(SB), Y4, Y4
+	VMOVDQU     64(CX), Y2
+	VPAND       splat32_00001fff<>+0(SB), Y2, Y3
+	VPADDD      splat32_00001fff<>+0(SB), Y3, Y3
+	VPAND       splat32_00002000<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y2
+	VCVTPS2PH   $0x03, Y2, X9
+	VMOVDQU     96(CX), Y2
+	VPAND       splat32_00001fff<>+0(SB), Y2, Y3
+	VPADDD      splat32_00001fff<>+0(SB), Y3, Y3
+	VPAND       splat32_00002000<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y2
+	VCVTPS2PH   $0x03, Y2, X2
+	VINSERTI128 $0x01, X2, Y9, Y9
+	VPAND       splat32_7fff7fff<>+0(SB), Y9, Y2
+	VPSRLW      $0x09, Y2, Y3
+	VPAND       splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW      splat32_c8ffc8ff<>+0(SB), Y2, Y5
+	VPADDW      Y3, Y5, Y5
+	VPSRAW      $0x09, Y5, Y5
+	VPCMPGTW    splat32_34003400<>+0(SB), Y2, Y3
+	VPCMPGTW    splat32_39ff39ff<>+0(SB), Y2, Y6
+	VPSUBW      Y3, Y0, Y3
+	VPSUBW      Y6, Y3, Y3
+	VPMAXSW     Y3, Y5, Y5
+	VPMINSW     splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW    splat32_7c007c00<>+0(SB), Y2, Y3
+	VPBLENDVB   Y3, splat32_00080008<>+0(SB), Y5, Y5
+	VPACKUSWB   Y5, Y4, Y4
+	VPACKSSWB   Y9, Y8, Y2
+	VPSRLW      $0x04, Y2, Y2
+	VPAND       splat32_08080808<>+0(SB), Y2, Y2
+	VPOR        Y2, Y4, Y4
+	VPMADDUBSW  splat32_10011001<>+0(SB), Y4, Y4
+	VPACKUSWB   Y4, Y4, Y4
+	VPERMD      Y4, Y1, Y4
+	VMOVDQU     X4, (AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000010, DX
+	JMP         single
 
 tail:
 	VZEROUPPER
@@ -31565,299 +31575,325 @@ DATA splat32_00080008<>+24(SB)/4, $0x00080008
 DATA splat32_00080008<>+28(SB)/4, $0x00080008
 GLOBL splat32_00080008<>(SB), RODATA|NOPTR, $32
 
-DATA f4pairs<>+0(SB)/4, $0x0c080400
-DATA f4pairs<>+4(SB)/4, $0x80808080
-DATA f4pairs<>+8(SB)/4, $0x80808080
-DATA f4pairs<>+12(SB)/4, $0x80808080
-DATA f4pairs<>+16(SB)/4, $0x80808080
-DATA f4pairs<>+20(SB)/4, $0x0c080400
-DATA f4pairs<>+24(SB)/4, $0x80808080
-DATA f4pairs<>+28(SB)/4, $0x80808080
-GLOBL f4pairs<>(SB), RODATA|NOPTR, $32
+DATA order0415<>+0(SB)/4, $0x00000000
+DATA order0415<>+4(SB)/4, $0x00000004
+DATA order0415<>+8(SB)/4, $0x00000001
+DATA order0415<>+12(SB)/4, $0x00000005
+DATA order0415<>+16(SB)/4, $0x00000000
+DATA order0415<>+20(SB)/4, $0x00000000
+DATA order0415<>+24(SB)/4, $0x00000000
+DATA order0415<>+28(SB)/4, $0x00000000
+GLOBL order0415<>(SB), RODATA|NOPTR, $32
 
 // func f64ToF4AVX2(dst *uint8, src *uint64, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·f64ToF4AVX2(SB), NOSPLIT, $0-24
-	MOVQ  dst+0(FP), AX
-	MOVQ  src+8(FP), CX
-	MOVQ  n+16(FP), DX
-	VPXOR Y0, Y0, Y0
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU order0415<>+0(SB), Y1
 
 main:
-	CMPQ         DX, $0x00000020
-	JB           single
-	VMOVDQU      (CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X3
-	VMOVDQU      32(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X1
-	VINSERTI128  $0x01, X1, Y3, Y2
-	VCVTPS2PH    $0x03, Y2, X1
-	VMOVDQU      64(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X3
-	VMOVDQU      96(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X2
-	VINSERTI128  $0x01, X2, Y3, Y2
-	VCVTPS2PH    $0x03, Y2, X2
-	VINSERTI128  $0x01, X2, Y1, Y1
-	VPAND        splat32_7fff7fff<>+0(SB), Y1, Y2
-	VPSRLW       $0x09, Y2, Y7
-	VPAND        splat32_00010001<>+0(SB), Y7, Y7
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y9
-	VPADDW       Y7, Y9, Y9
-	VPSRAW       $0x09, Y9, Y9
-	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y7
-	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y10
-	VPSUBW       Y7, Y0, Y7
-	VPSUBW       Y10, Y7, Y7
-	VPMAXSW      Y7, Y9, Y9
-	VPMINSW      splat32_00070007<>+0(SB), Y9, Y9
-	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y7
-	VPBLENDVB    Y7, splat32_00080008<>+0(SB), Y9, Y9
-	VPSRLW       $0x0c, Y1, Y7
-	VPAND        splat32_00080008<>+0(SB), Y7, Y7
-	VPOR         Y7, Y9, Y9
-	VPSRLD       $0x0c, Y9, Y2
-	VPOR         Y2, Y9, Y9
-	VPSHUFB      f4pairs<>+0(SB), Y9, Y9
-	VEXTRACTI128 $0x01, Y9, X1
-	VPOR         X1, X9, X1
-	VMOVQ        X1, (AX)
-	VMOVDQU      128(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X3
-	VMOVDQU      160(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X1
-	VINSERTI128  $0x01, X1, Y3, Y2
-	VCVTPS2PH    $0x03, Y2, X4
-	VMOVDQU      192(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X3
-	VMOVDQU      224(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X1
-	VINSERTI128  $0x01, X1, Y3, Y2
-	VCVTPS2PH    $0x03, Y2, X1
-	VINSERTI128  $0x01, X1, Y4, Y4
-	VPAND        splat32_7fff7fff<>+0(SB), Y4, Y2
-	VPSRLW       $0x09, Y2, Y7
-	VPAND        splat32_00010001<>+0(SB), Y7, Y7
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y9
-	VPADDW       Y7, Y9, Y9
-	VPSRAW       $0x09, Y9, Y9
-	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y7
-	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y10
-	VPSUBW       Y7, Y0, Y7
-	VPSUBW       Y10, Y7, Y7
-	VPMAXSW      Y7, Y9, Y9
-	VPMINSW      splat32_00070007<>+0(SB), Y9, Y9
-	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y7
-	VPBLENDVB    Y7, splat32_00080008<>+0(SB), Y9, Y9
-	VPSRLW       $0x0c, Y4, Y7
-	VPAND        splat32_00080008<>+0(SB), Y7, Y7
-	VPOR         Y7, Y9, Y9
-	VPSRLD       $0x0c, Y9, Y2
-	VPOR         Y2, Y9, Y9
-	VPSHUFB      f4pairs<>+0(SB), Y9, Y9
-	VEXTRACTI128 $0x01, Y9, X1
-	VPOR         X1, X9, X1
-	VMOVQ        X1, 8(AX)
-	VMOVDQU      256(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X3
-	VMOVDQU      288(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X1
-	VINSERTI128  $0x01, X1, Y3, Y2
-	VCVTPS2PH    $0x03, Y2, X5
-	VMOVDQU      320(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X3
-	VMOVDQU      352(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X1
-	VINSERTI128  $0x01, X1, Y3, Y2
-	VCVTPS2PH    $0x03, Y2, X1
-	VINSERTI128  $0x01, X1, Y5, Y5
-	VPAND        splat32_7fff7fff<>+0(SB), Y5, Y2
-	VPSRLW       $0x09, Y2, Y7
-	VPAND        splat32_00010001<>+0(SB), Y7, Y7
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y9
-	VPADDW       Y7, Y9, Y9
-	VPSRAW       $0x09, Y9, Y9
-	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y7
-	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y10
-	VPSUBW       Y7, Y0, Y7
-	VPSUBW       Y10, Y7, Y7
-	VPMAXSW      Y7, Y9, Y9
-	VPMINSW      splat32_00070007<>+0(SB), Y9, Y9
-	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y7
-	VPBLENDVB    Y7, splat32_00080008<>+0(SB), Y9, Y9
-	VPSRLW       $0x0c, Y5, Y7
-	VPAND        splat32_00080008<>+0(SB), Y7, Y7
-	VPOR         Y7, Y9, Y9
-	VPSRLD       $0x0c, Y9, Y2
-	VPOR         Y2, Y9, Y9
-	VPSHUFB      f4pairs<>+0(SB), Y9, Y9
-	VEXTRACTI128 $0x01, Y9, X1
-	VPOR         X1, X9, X1
-	VMOVQ        X1, 16(AX)
-	VMOVDQU      384(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X3
-	VMOVDQU      416(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X1
-	VINSERTI128  $0x01, X1, Y3, Y2
-	VCVTPS2PH    $0x03, Y2, X6
-	VMOVDQU      448(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X3
-	VMOVDQU      480(CX), Y2
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y2, Y7
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y7, Y7
-	VPOR         Y7, Y2, Y2
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y2, Y2
-	VCVTPD2PSY   Y2, X1
-	VINSERTI128  $0x01, X1, Y3, Y2
-	VCVTPS2PH    $0x03, Y2, X1
-	VINSERTI128  $0x01, X1, Y6, Y6
-	VPAND        splat32_7fff7fff<>+0(SB), Y6, Y2
-	VPSRLW       $0x09, Y2, Y7
-	VPAND        splat32_00010001<>+0(SB), Y7, Y7
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y2, Y9
-	VPADDW       Y7, Y9, Y9
-	VPSRAW       $0x09, Y9, Y9
-	VPCMPGTW     splat32_34003400<>+0(SB), Y2, Y7
-	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y2, Y10
-	VPSUBW       Y7, Y0, Y7
-	VPSUBW       Y10, Y7, Y7
-	VPMAXSW      Y7, Y9, Y9
-	VPMINSW      splat32_00070007<>+0(SB), Y9, Y9
-	VPCMPGTW     splat32_7c007c00<>+0(SB), Y2, Y7
-	VPBLENDVB    Y7, splat32_00080008<>+0(SB), Y9, Y9
-	VPSRLW       $0x0c, Y6, Y7
-	VPAND        splat32_00080008<>+0(SB), Y7, Y7
-	VPOR         Y7, Y9, Y9
-	VPSRLD       $0x0c, Y9, Y2
-	VPOR         Y2, Y9, Y9
-	VPSHUFB      f4pairs<>+0(SB), Y9, Y9
-	VEXTRACTI128 $0x01, Y9, X1
-	VPOR         X1, X9, X1
-	VMOVQ        X1, 24(AX)
-	ADDQ         $0x00000200, CX
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000020, DX
-	JMP          main
+	CMPQ        DX, $0x00000020
+	JB          single
+	VMOVDQU     (CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X4
+	VMOVDQU     32(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X2
+	VINSERTI128 $0x01, X2, Y4, Y3
+	VCVTPS2PH   $0x03, Y3, X2
+	VMOVDQU     64(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X4
+	VMOVDQU     96(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VCVTPS2PH   $0x03, Y3, X3
+	VINSERTI128 $0x01, X3, Y2, Y2
+	VPAND       splat32_7fff7fff<>+0(SB), Y2, Y3
+	VPSRLW      $0x09, Y3, Y8
+	VPAND       splat32_00010001<>+0(SB), Y8, Y8
+	VPADDW      splat32_c8ffc8ff<>+0(SB), Y3, Y11
+	VPADDW      Y8, Y11, Y11
+	VPSRAW      $0x09, Y11, Y11
+	VPCMPGTW    splat32_34003400<>+0(SB), Y3, Y8
+	VPCMPGTW    splat32_39ff39ff<>+0(SB), Y3, Y12
+	VPSUBW      Y8, Y0, Y8
+	VPSUBW      Y12, Y8, Y8
+	VPMAXSW     Y8, Y11, Y11
+	VPMINSW     splat32_00070007<>+0(SB), Y11, Y11
+	VPCMPGTW    splat32_7c007c00<>+0(SB), Y3, Y8
+	VPBLENDVB   Y8, splat32_00080008<>+0(SB), Y11, Y11
+	VMOVDQU     128(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X4
+	VMOVDQU     160(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VCVTPS2PH   $0x03, Y3, X5
+	VMOVDQU     192(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X4
+	VMOVDQU     224(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X3
+	VINSERTI128 $0x01, X3, Y4, Y3
+	VCVTPS2PH   $0x03, Y3, X3
+	VINSERTI128 $0x01, X3, Y5, Y5
+	VPAND       splat32_7fff7fff<>+0(SB), Y5, Y3
+	VPSRLW      $0x09, Y3, Y8
+	VPAND       splat32_00010001<>+0(SB), Y8, Y8
+	VPADDW      splat32_c8ffc8ff<>+0(SB), Y3, Y12
+	VPADDW      Y8, Y12, Y12
+	VPSRAW      $0x09, Y12, Y12
+	VPCMPGTW    splat32_34003400<>+0(SB), Y3, Y8
+	VPCMPGTW    splat32_39ff39ff<>+0(SB), Y3, Y13
+	VPSUBW      Y8, Y0, Y8
+	VPSUBW      Y13, Y8, Y8
+	VPMAXSW     Y8, Y12, Y12
+	VPMINSW     splat32_00070007<>+0(SB), Y12, Y12
+	VPCMPGTW    splat32_7c007c00<>+0(SB), Y3, Y8
+	VPBLENDVB   Y8, splat32_00080008<>+0(SB), Y12, Y12
+	VPACKUSWB   Y12, Y11, Y11
+	VPACKSSWB   Y5, Y2, Y3
+	VPSRLW      $0x04, Y3, Y3
+	VPAND       splat32_08080808<>+0(SB), Y3, Y3
+	VPOR        Y3, Y11, Y11
+	VPMADDUBSW  splat32_10011001<>+0(SB), Y11, Y11
+	VPACKUSWB   Y11, Y11, Y11
+	VPERMD      Y11, Y1, Y11
+	VMOVDQU     X11, (AX)
+	VMOVDQU     256(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X4
+	VMOVDQU     288(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X2
+	VINSERTI128 $0x01, X2, Y4, Y3
+	VCVTPS2PH   $0x03, Y3, X6
+	VMOVDQU     320(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X4
+	VMOVDQU     352(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X2
+	VINSERTI128 $0x01, X2, Y4, Y3
+	VCVTPS2PH   $0x03, Y3, X2
+	VINSERTI128 $0x01, X2, Y6, Y6
+	VPAND       splat32_7fff7fff<>+0(SB), Y6, Y3
+	VPSRLW      $0x09, Y3, Y8
+	VPAND       splat32_00010001<>+0(SB), Y8, Y8
+	VPADDW      splat32_c8ffc8ff<>+0(SB), Y3, Y11
+	VPADDW      Y8, Y11, Y11
+	VPSRAW      $0x09, Y11, Y11
+	VPCMPGTW    splat32_34003400<>+0(SB), Y3, Y8
+	VPCMPGTW    splat32_39ff39ff<>+0(SB), Y3, Y12
+	VPSUBW      Y8, Y0, Y8
+	VPSUBW      Y12, Y8, Y8
+	VPMAXSW     Y8, Y11, Y11
+	VPMINSW     splat32_00070007<>+0(SB), Y11, Y11
+	VPCMPGTW    splat32_7c007c00<>+0(SB), Y3, Y8
+	VPBLENDVB   Y8, splat32_00080008<>+0(SB), Y11, Y11
+	VMOVDQU     384(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X4
+	VMOVDQU     416(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X2
+	VINSERTI128 $0x01, X2, Y4, Y3
+	VCVTPS2PH   $0x03, Y3, X7
+	VMOVDQU     448(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X4
+	VMOVDQU     480(CX), Y3
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y3, Y8
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y8, Y8
+	VPOR        Y8, Y3, Y3
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y3, Y3
+	VCVTPD2PSY  Y3, X2
+	VINSERTI128 $0x01, X2, Y4, Y3
+	VCVTPS2PH   $0x03, Y3, X2
+	VINSERTI128 $0x01, X2, Y7, Y7
+	VPAND       splat32_7fff7fff<>+0(SB), Y7, Y3
+	VPSRLW      $0x09, Y3, Y8
+	VPAND       splat32_00010001<>+0(SB), Y8, Y8
+	VPADDW      splat32_c8ffc8ff<>+0(SB), Y3, Y12
+	VPADDW      Y8, Y12, Y12
+	VPSRAW      $0x09, Y12, Y12
+	VPCMPGTW    splat32_34003400<>+0(SB), Y3, Y8
+	VPCMPGTW    splat32_39ff39ff<>+0(SB), Y3, Y13
+	VPSUBW      Y8, Y0, Y8
+	VPSUBW      Y13, Y8, Y8
+	VPMAXSW     Y8, Y12, Y12
+	VPMINSW     splat32_00070007<>+0(SB), Y12, Y12
+	VPCMPGTW    splat32_7c007c00<>+0(SB), Y3, Y8
+	VPBLENDVB   Y8, splat32_00080008<>+0(SB), Y12, Y12
+	VPACKUSWB   Y12, Y11, Y11
+	VPACKSSWB   Y7, Y6, Y3
+	VPSRLW      $0x04, Y3, Y3
+	VPAND       splat32_08080808<>+0(SB), Y3, Y3
+	VPOR        Y3, Y11, Y11
+	VPMADDUBSW  splat32_10011001<>+0(SB), Y11, Y11
+	VPACKUSWB   Y11, Y11, Y11
+	VPERMD      Y11, Y1, Y11
+	VMOVDQU     X11, 16(AX)
+	ADDQ        $0x00000200, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000020, DX
+	JMP         main
 
 single:
-	CMPQ         DX, $0x00000008
-	JB           tail
-	VMOVDQU      (CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y2
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X8
-	VMOVDQU      32(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y2
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X1
-	VINSERTI128  $0x01, X1, Y8, Y1
-	VCVTPS2PH    $0x03, Y1, X3
-	VMOVDQU      64(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y2
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X8
-	VMOVDQU      96(CX), Y1
-	VPAND        splat64_000003ffffffffff<>+0(SB), Y1, Y2
-	VPADDQ       splat64_000003ffffffffff<>+0(SB), Y2, Y2
-	VPOR         Y2, Y1, Y1
-	VPAND        splat64_fffffc0000000000<>+0(SB), Y1, Y1
-	VCVTPD2PSY   Y1, X1
-	VINSERTI128  $0x01, X1, Y8, Y1
-	VCVTPS2PH    $0x03, Y1, X1
-	VINSERTI128  $0x01, X1, Y3, Y3
-	VPAND        splat32_7fff7fff<>+0(SB), Y3, Y1
-	VPSRLW       $0x09, Y1, Y2
-	VPAND        splat32_00010001<>+0(SB), Y2, Y2
-	VPADDW       splat32_c8ffc8ff<>+0(SB), Y1, Y4
-	VPADDW       Y2, Y4, Y4
-	VPSRAW       $0x09, Y4, Y4
-	VPCMPGTW     splat32_34003400<>+0(SB), Y1, Y2
-	VPCMPGTW     splat32_39ff39ff<>+0(SB), Y1, Y5
-	VPSUBW       Y2, Y0, Y2
-	VPSUBW       Y5, Y2, Y2
-	VPMAXSW      Y2, Y4, Y4
-	VPMINSW      splat32_00070007<>+0(SB), Y4, Y4
-	VPCMPGTW     splat32_7c007c00<>+0(SB), Y1, Y2
-	VPBLENDVB    Y2, splat32_00080008<>+0(SB), Y4, Y4
-	VPSRLW       $0x0c, Y3, Y2
-	VPAND        splat32_00080008<>+0(SB), Y2, Y2
-	VPOR         Y2, Y4, Y4
-	VPSRLD       $0x0c, Y4, Y1
-	VPOR         Y1, Y4, Y4
-	VPSHUFB      f4pairs<>+0(SB), Y4, Y4
-	VEXTRACTI128 $0x01, Y4, X1
-	VPOR         X1, X4, X1
-	VMOVQ        X1, (AX)
-	ADDQ         $0x00000080, CX
-	ADDQ         $0x00000008, AX
-	SUBQ         $0x00000008, DX
-	JMP          single
+	CMPQ        DX, $0x00000010
+	JB          tail
+	VMOVDQU     (CX), Y2
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y2
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY  Y2, X9
+	VMOVDQU     32(CX), Y2
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y2
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY  Y2, X2
+	VINSERTI128 $0x01, X2, Y9, Y2
+	VCVTPS2PH   $0x03, Y2, X4
+	VMOVDQU     64(CX), Y2
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y2
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY  Y2, X9
+	VMOVDQU     96(CX), Y2
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y2
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY  Y2, X2
+	VINSERTI128 $0x01, X2, Y9, Y2
+	VCVTPS2PH   $0x03, Y2, X2
+	VINSERTI128 $0x01, X2, Y4, Y4
+	VPAND       splat32_7fff7fff<>+0(SB), Y4, Y2
+	VPSRLW      $0x09, Y2, Y3
+	VPAND       splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW      splat32_c8ffc8ff<>+0(SB), Y2, Y5
+	VPADDW      Y3, Y5, Y5
+	VPSRAW      $0x09, Y5, Y5
+	VPCMPGTW    splat32_34003400<>+0(SB), Y2, Y3
+	VPCMPGTW    splat32_39ff39ff<>+0(SB), Y2, Y6
+	VPSUBW      Y3, Y0, Y3
+	VPSUBW      Y6, Y3, Y3
+	VPMAXSW     Y3, Y5, Y5
+	VPMINSW     splat32_00070007<>+0(SB), Y5, Y5
+	VPCMPGTW    splat32_7c007c00<>+0(SB), Y2, Y3
+	VPBLENDVB   Y3, splat32_00080008<>+0(SB), Y5, Y5
+	VMOVDQU     128(CX), Y2
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y2
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY  Y2, X9
+	VMOVDQU     160(CX), Y2
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y2
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY  Y2, X2
+	VINSERTI128 $0x01, X2, Y9, Y2
+	VCVTPS2PH   $0x03, Y2, X10
+	VMOVDQU     192(CX), Y2
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y2
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY  Y2, X9
+	VMOVDQU     224(CX), Y2
+	VPAND       splat64_000003ffffffffff<>+0(SB), Y2, Y3
+	VPADDQ      splat64_000003ffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y2
+	VPAND       splat64_fffffc0000000000<>+0(SB), Y2, Y2
+	VCVTPD2PSY  Y2, X2
+	VINSERTI128 $0x01, X2, Y9, Y2
+	VCVTPS2PH   $0x03, Y2, X2
+	VINSERTI128 $0x01, X2, Y10, Y10
+	VPAND       splat32_7fff7fff<>+0(SB), Y10, Y2
+	VPSRLW      $0x09, Y2, Y3
+	VPAND       splat32_00010001<>+0(SB), Y3, Y3
+	VPADDW      splat32_c8ffc8ff<>+0(SB), Y2, Y6
+	VPADDW      Y3, Y6, Y6
+	VPSRAW      $0x09, Y6, Y6
+	VPCMPGTW    splat32_34003400<>+0(SB), Y2, Y3
+	VPCMPGTW    splat32_39ff39ff<>+0(SB), Y2, Y7
+	VPSUBW      Y3, Y0, Y3
+	VPSUBW      Y7, Y3, Y3
+	VPMAXSW     Y3, Y6, Y6
+	VPMINSW     splat32_00070007<>+0(SB), Y6, Y6
+	VPCMPGTW    splat32_7c007c00<>+0(SB), Y2, Y3
+	VPBLENDVB   Y3, splat32_00080008<>+0(SB), Y6, Y6
+	VPACKUSWB   Y6, Y5, Y5
+	VPACKSSWB   Y10, Y4, Y2
+	VPSRLW      $0x04, Y2, Y2
+	VPAND       splat32_08080808<>+0(SB), Y2, Y2
+	VPOR        Y2, Y5, Y5
+	VPMADDUBSW  splat32_10011001<>+0(SB), Y5, Y5
+	VPACKUSWB   Y5, Y5, Y5
+	VPERMD      Y5, Y1, Y5
+	VMOVDQU     X5, (AX)
+	ADDQ        $0x00000100, CX
+	ADDQ        $0x00000010, AX
+	SUBQ        $0x00000010, DX
+	JMP         single
 
 tail:
 	VZEROUPPER
@@ -49738,16 +49774,6 @@ single:
 tail:
 	VZEROUPPER
 	RET
-
-DATA order0415<>+0(SB)/4, $0x00000000
-DATA order0415<>+4(SB)/4, $0x00000004
-DATA order0415<>+8(SB)/4, $0x00000001
-DATA order0415<>+12(SB)/4, $0x00000005
-DATA order0415<>+16(SB)/4, $0x00000000
-DATA order0415<>+20(SB)/4, $0x00000000
-DATA order0415<>+24(SB)/4, $0x00000000
-DATA order0415<>+28(SB)/4, $0x00000000
-GLOBL order0415<>(SB), RODATA|NOPTR, $32
 
 // func i16ToI2AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2

@@ -998,12 +998,12 @@ func i64ToE8M0AVX512(dst *uint8, src *uint64, n int, p *[4]uint32)
 //go:noescape
 func u64ToE8M0AVX512(dst *uint8, src *uint64, n int, p *[4]uint32)
 
-// n counts pairs of source elements (a multiple of 8).
+// n counts pairs of source elements (a multiple of 16).
 //
 //go:noescape
 func f32ToF4AVX2(dst *uint8, src *float32, n int)
 
-// n counts pairs of source elements (a multiple of 8).
+// n counts pairs of source elements (a multiple of 16).
 //
 //go:noescape
 func f64ToF4AVX2(dst *uint8, src *uint64, n int)

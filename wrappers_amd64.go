@@ -66,12 +66,12 @@ const (
 	f32ToBF16AVX2Lanes       = 8
 	f32ToE8M0AVX2Lanes       = 8
 	f32ToF16AVX2Lanes        = 8
-	f32ToF4AVX2Lanes         = 8
+	f32ToF4AVX2Lanes         = 16
 	f32ToF8AVX2Lanes         = 8
 	f32ToI4AVX2Lanes         = 4
 	f4ToF32AVX2Lanes         = 4
 	f64ToE8M0AVX2Lanes       = 32
-	f64ToF4AVX2Lanes         = 8
+	f64ToF4AVX2Lanes         = 16
 	f64ToF8AVX2Lanes         = 8
 	finer8AVX2Lanes          = 32
 	fusedBF16ToBoolAVX2Lanes = 8

@@ -807,19 +807,7 @@ func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
 		}))
 		return
 	}
-	// AVX2: two vectors of 8 pairs at a time: a VPACKUSWB of their code
-	// words, a VPMADDUBSW that makes each pair's byte (first + 16·second in
-	// its word), a second VPACKUSWB and a VPERMD of the dwords 0 4 1 5 put
-	// the 16 bytes in order, where a VPSRLD, a VPOR, a VPSHUFB and a VPERMD
-	// per vector did. FLOAT16 and BFLOAT16 take their signs after the first
-	// VPACKUSWB: a VPACKSSWB of the source words puts each sign in bit 7 of
-	// the code's byte, shifted to bit 3 and or'ed (four instructions per
-	// 32 elements against six). Zen 3, 64 Ki elements, three runs each way
-	// side by side: FLOAT16 → FLOAT4E2M1 0.26-0.30 → 0.31-0.33× copy(),
-	// BFLOAT16 0.26-0.29 → 0.29-0.35×, INT16 0.51-0.56 → 0.64-0.66×, UINT16
-	// 0.62-0.81 → 0.83-1.0×.
-	pair := a.Splat(0x1001_1001)
-	order := a.ConstTable("order0415", []uint32{0, 4, 1, 5, 0, 0, 0, 0})
+	pack := a.pairPacker(half)
 	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
 		var cs, xs [2]VecVirtual
 		for h := range cs {
@@ -827,8 +815,29 @@ func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
 			a.VMOVDQU(s.Src.Offset(32*h), xs[h])
 			cs[h] = codes(xs[h])
 		}
+		s.Store(pack(cs, xs), s.Dst, 8, nil)
+	}))
+}
+
+// pairPacker returns the AVX2 packing of two vectors of 4-bit codes in
+// 16-bit lanes (cs, 32 elements in order) into 16 bytes, the first of each
+// pair in the low nibble: a VPACKUSWB of the two, a VPMADDUBSW by 1, 16
+// that makes each pair's byte (first + 16·second in its word), a second
+// VPACKUSWB and a VPERMD of the dwords 0 4 1 5 put them in order (where a
+// VPSRLD, a VPOR, a VPSHUFB and a VPERMD per vector did). With signs, the
+// sign bits of the words xs (FLOAT16, BFLOAT16 sources) become bit 3 of
+// the codes after the first VPACKUSWB: a VPACKSSWB of xs puts each in bit 7
+// of the code's byte, then shifted and or'ed: four instructions per 32
+// elements against six. Zen 3, 64 Ki elements, three runs each way side by
+// side: FLOAT16 → FLOAT4E2M1 0.26-0.30 → 0.31-0.33× copy(), BFLOAT16
+// 0.26-0.29 → 0.29-0.35×, INT16 0.51-0.56 → 0.64-0.66×, UINT16 0.62-0.81 →
+// 0.83-1.0×. The result is the XMM register of cs[0].
+func (a *Asm) pairPacker(signs bool) func(cs, xs [2]VecVirtual) VecVirtual {
+	pair := a.Splat(0x1001_1001)
+	order := a.ConstTable("order0415", []uint32{0, 4, 1, 5, 0, 0, 0, 0})
+	return func(cs, xs [2]VecVirtual) VecVirtual {
 		a.VPACKUSWB(cs[1], cs[0], cs[0])
-		if half {
+		if signs {
 			sg := a.Vec()
 			a.VPACKSSWB(xs[1], xs[0], sg)
 			a.VPSRLW(U8(4), sg, sg)
@@ -838,8 +847,8 @@ func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
 		a.VPMADDUBSW(pair, cs[0], cs[0])
 		a.VPACKUSWB(cs[0], cs[0], cs[0])
 		a.VPERMD(cs[0], order, cs[0])
-		s.Store(cs[0].AsX().(VecVirtual), s.Dst, 8, nil)
-	}))
+		return cs[0].AsX().(VecVirtual)
+	}
 }
 
 // halfToF4Bytes is FLOAT16 or BFLOAT16 → FLOAT4E2M1 on AVX-512 (VBMI) in

@@ -15,9 +15,8 @@ import (
 // INT8's wrapping, whose low bits they are), so each 16-bit lane is masked
 // to them and the lanes are packed into bytes by VPACKUSWB and multiply-adds:
 //
-//	i16ToI4AVX2: 32 elements a step: two vectors masked to 0x000F, one
-//	VPACKUSWB, VPMADDUBSW by 1, 16 (each pair's byte in a word), VPACKUSWB,
-//	VPERMD of the dwords 0 4 1 5 (f4Codes16's packing).
+//	i16ToI4AVX2: 32 elements a step: two vectors masked to 0x000F and
+//	packed as pairPacker (fused.go) packs FLOAT4E2M1 codes.
 //	i16ToI2AVX2: 64 elements a step: four vectors masked to 0x0003, two
 //	VPACKUSWB, VPMADDUBSW by 1, 4 (each pair's nibble in a word), VPACKUSWB,
 //	VPMADDUBSW by 1, 16 (each quad's byte in a word), VPACKUSWB; the 128-bit
@@ -31,19 +30,15 @@ func i16Packed(a *Asm) {
 	a.Func("i16ToI4AVX2", AVX2, "func(dst *uint8, src *uint8, n int)",
 		"n counts pairs of source elements (a multiple of 16).")
 	dst, src, n := a.Args()
-	low4, pair := a.Const32(0x000F000F), a.Splat(0x1001_1001)
-	order := a.ConstTable("order0415", []uint32{0, 4, 1, 5, 0, 0, 0, 0})
+	low4 := a.Const32(0x000F000F)
+	pack := a.pairPacker(false)
 	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
 		var cs [2]VecVirtual
 		for h := range cs {
 			cs[h] = a.Vec()
 			a.VPAND(s.Src.Offset(32*h), low4, cs[h])
 		}
-		a.VPACKUSWB(cs[1], cs[0], cs[0])
-		a.VPMADDUBSW(pair, cs[0], cs[0])
-		a.VPACKUSWB(cs[0], cs[0], cs[0])
-		a.VPERMD(cs[0], order, cs[0])
-		s.Store(cs[0].AsX().(VecVirtual), s.Dst, 8, nil)
+		s.Store(pack(cs, cs), s.Dst, 8, nil)
 	}))
 
 	a.Func("i16ToI2AVX2", AVX2, "func(dst *uint8, src *uint8, n int)",
