@@ -49729,6 +49729,9 @@ TEXT ·i16ToI4AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
 	MOVL         $0x000f000f, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
@@ -49781,6 +49784,9 @@ TEXT ·i16ToI2AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
 	MOVL         $0x00030003, BX
 	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
@@ -49803,6 +49809,124 @@ single:
 	VPUNPCKLWD   X2, X1, X1
 	VMOVDQU      X1, (AX)
 	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func i32ToI4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·i32ToI4AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      order0415<>+0(SB), Y1
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPAND      (CX), Y0, Y2
+	VPAND      32(CX), Y0, Y3
+	VPACKUSDW  Y3, Y2, Y2
+	VPERMQ     $0xd8, Y2, Y2
+	VPAND      64(CX), Y0, Y3
+	VPAND      96(CX), Y0, Y4
+	VPACKUSDW  Y4, Y3, Y3
+	VPERMQ     $0xd8, Y3, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPMADDUBSW splat32_10011001<>+0(SB), Y2, Y2
+	VPACKUSWB  Y2, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVDQU    X2, (AX)
+	VPAND      128(CX), Y0, Y2
+	VPAND      160(CX), Y0, Y3
+	VPACKUSDW  Y3, Y2, Y2
+	VPERMQ     $0xd8, Y2, Y2
+	VPAND      192(CX), Y0, Y3
+	VPAND      224(CX), Y0, Y4
+	VPACKUSDW  Y4, Y3, Y3
+	VPERMQ     $0xd8, Y3, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPMADDUBSW splat32_10011001<>+0(SB), Y2, Y2
+	VPACKUSWB  Y2, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVDQU    X2, 16(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPAND      (CX), Y0, Y2
+	VPAND      32(CX), Y0, Y3
+	VPACKUSDW  Y3, Y2, Y2
+	VPERMQ     $0xd8, Y2, Y2
+	VPAND      64(CX), Y0, Y3
+	VPAND      96(CX), Y0, Y4
+	VPACKUSDW  Y4, Y3, Y3
+	VPERMQ     $0xd8, Y3, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPMADDUBSW splat32_10011001<>+0(SB), Y2, Y2
+	VPACKUSWB  Y2, Y2, Y2
+	VPERMD     Y2, Y1, Y2
+	VMOVDQU    X2, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func i32ToI2AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·i32ToI2AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPAND        (CX), Y0, Y1
+	VPAND        32(CX), Y0, Y2
+	VPACKUSDW    Y2, Y1, Y1
+	VPERMQ       $0xd8, Y1, Y1
+	VPAND        64(CX), Y0, Y2
+	VPAND        96(CX), Y0, Y3
+	VPACKUSDW    Y3, Y2, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VPAND        128(CX), Y0, Y3
+	VPAND        160(CX), Y0, Y4
+	VPACKUSDW    Y4, Y3, Y3
+	VPERMQ       $0xd8, Y3, Y3
+	VPAND        192(CX), Y0, Y4
+	VPAND        224(CX), Y0, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VPACKUSWB    Y2, Y1, Y1
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   splat32_04010401<>+0(SB), Y1, Y1
+	VPMADDUBSW   splat32_04010401<>+0(SB), Y3, Y3
+	VPACKUSWB    Y3, Y1, Y1
+	VPMADDUBSW   splat32_10011001<>+0(SB), Y1, Y1
+	VPACKUSWB    Y1, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPUNPCKLWD   X2, X1, X1
+	VMOVDQU      X1, (AX)
+	ADDQ         $0x00000100, CX
 	ADDQ         $0x00000010, AX
 	SUBQ         $0x00000010, DX
 	JMP          single

@@ -2332,6 +2332,16 @@ func i16ToI4AVX2(dst *uint8, src *uint8, n int)
 //go:noescape
 func i16ToI2AVX2(dst *uint8, src *uint8, n int)
 
+// n counts pairs of source elements (a multiple of 16).
+//
+//go:noescape
+func i32ToI4AVX2(dst *uint8, src *uint8, n int)
+
+// n counts quads of source elements (a multiple of 16).
+//
+//go:noescape
+func i32ToI2AVX2(dst *uint8, src *uint8, n int)
+
 // sets the 2 elements packed in each of n source bytes to their entries
 // in a table of 16 8-bit values (16 bytes).
 //

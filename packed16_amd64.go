@@ -2,13 +2,16 @@
 
 package tensorcast
 
-// avx2Int16PackedStage is the AVX2 stage of INT16 or UINT16 → the packed
-// integer type `to` (INT4, UINT4, INT2, UINT2) with the kernel fn of
-// gen/amd64's i16Packed, which keeps the low bits of each element and packs
-// 16 bytes of them a step; the last elements are packed here likewise.
-func avx2Int16PackedStage(to DataType, fn func(dst, src *uint8, n int)) stageFunc {
+// avx2IntPackedStage is the AVX2 stage of a 16- or 32-bit integer type
+// `from` → the packed integer type `to` (INT4, UINT4, INT2, UINT2) with the
+// kernel fn of gen/amd64's i16Packed, which keeps the low bits of each
+// element and packs 16 bytes of them a step; the last elements are packed
+// here likewise (the low byte of a little-endian element holds its low
+// bits).
+func avx2IntPackedStage(from, to DataType, fn func(dst, src *uint8, n int)) stageFunc {
+	size := from.Size(1)
 	return func(dst, src []byte, n int) {
-		src, dst = src[:2*n], dst[:to.Size(n)]
+		src, dst = src[:size*n], dst[:to.Size(n)]
 		raceRead(src)
 		raceWrite(dst)
 		bits := to.BitSize()
@@ -20,7 +23,7 @@ func avx2Int16PackedStage(to DataType, fn func(dst, src *uint8, n int)) stageFun
 		}
 		d := dst[to.Size(m):]
 		for i := range n - m {
-			c := src[2*(m+i)] & (1<<bits - 1) << (bits * (i % per))
+			c := src[size*(m+i)] & (1<<bits - 1) << (bits * (i % per))
 			if i%per == 0 {
 				d[i/per] = c
 			} else {

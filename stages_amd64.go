@@ -4869,18 +4869,26 @@ func init() {
 	}
 }
 
-// The one-pass AVX2 stages of INT16 and UINT16 → the packed integer types
+// The one-pass AVX2 stages of the 16- and 32-bit integers → the packed integer types
 // (gen/amd64/packed16.go), for the AVX2 tier only.
 
 func init() {
 	if cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasF16C {
-		registerTierStage("avx2", Int16, Int4, avx2Int16PackedStage(Int4, i16ToI4AVX2))
-		registerTierStage("avx2", Int16, Uint4, avx2Int16PackedStage(Uint4, i16ToI4AVX2))
-		registerTierStage("avx2", Int16, Int2, avx2Int16PackedStage(Int2, i16ToI2AVX2))
-		registerTierStage("avx2", Int16, Uint2, avx2Int16PackedStage(Uint2, i16ToI2AVX2))
-		registerTierStage("avx2", Uint16, Int4, avx2Int16PackedStage(Int4, i16ToI4AVX2))
-		registerTierStage("avx2", Uint16, Uint4, avx2Int16PackedStage(Uint4, i16ToI4AVX2))
-		registerTierStage("avx2", Uint16, Int2, avx2Int16PackedStage(Int2, i16ToI2AVX2))
-		registerTierStage("avx2", Uint16, Uint2, avx2Int16PackedStage(Uint2, i16ToI2AVX2))
+		registerTierStage("avx2", Int16, Int4, avx2IntPackedStage(Int16, Int4, i16ToI4AVX2))
+		registerTierStage("avx2", Int16, Uint4, avx2IntPackedStage(Int16, Uint4, i16ToI4AVX2))
+		registerTierStage("avx2", Int16, Int2, avx2IntPackedStage(Int16, Int2, i16ToI2AVX2))
+		registerTierStage("avx2", Int16, Uint2, avx2IntPackedStage(Int16, Uint2, i16ToI2AVX2))
+		registerTierStage("avx2", Uint16, Int4, avx2IntPackedStage(Uint16, Int4, i16ToI4AVX2))
+		registerTierStage("avx2", Uint16, Uint4, avx2IntPackedStage(Uint16, Uint4, i16ToI4AVX2))
+		registerTierStage("avx2", Uint16, Int2, avx2IntPackedStage(Uint16, Int2, i16ToI2AVX2))
+		registerTierStage("avx2", Uint16, Uint2, avx2IntPackedStage(Uint16, Uint2, i16ToI2AVX2))
+		registerTierStage("avx2", Int32, Int4, avx2IntPackedStage(Int32, Int4, i32ToI4AVX2))
+		registerTierStage("avx2", Int32, Uint4, avx2IntPackedStage(Int32, Uint4, i32ToI4AVX2))
+		registerTierStage("avx2", Int32, Int2, avx2IntPackedStage(Int32, Int2, i32ToI2AVX2))
+		registerTierStage("avx2", Int32, Uint2, avx2IntPackedStage(Int32, Uint2, i32ToI2AVX2))
+		registerTierStage("avx2", Uint32, Int4, avx2IntPackedStage(Uint32, Int4, i32ToI4AVX2))
+		registerTierStage("avx2", Uint32, Uint4, avx2IntPackedStage(Uint32, Uint4, i32ToI4AVX2))
+		registerTierStage("avx2", Uint32, Int2, avx2IntPackedStage(Uint32, Int2, i32ToI2AVX2))
+		registerTierStage("avx2", Uint32, Uint2, avx2IntPackedStage(Uint32, Uint2, i32ToI2AVX2))
 	}
 }

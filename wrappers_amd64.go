@@ -128,6 +128,8 @@ const (
 	i32ToE8M0AVX2Lanes       = 32
 	i32ToF4AVX2Lanes         = 16
 	i32ToF8AVX2Lanes         = 8
+	i32ToI2AVX2Lanes         = 16
+	i32ToI4AVX2Lanes         = 16
 	i4ToI8AVX2Lanes          = 16
 	i64ToE8M0AVX2Lanes       = 32
 	i64ToF4AVX2Lanes         = 16
