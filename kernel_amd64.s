@@ -23508,6 +23508,529 @@ DATA e8m0pow2lo8<>+24(SB)/4, $0x00000000
 DATA e8m0pow2lo8<>+28(SB)/4, $0x00000000
 GLOBL e8m0pow2lo8<>(SB), RODATA|NOPTR, $32
 
+// func e4m3fnToI64AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x20002000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x4f000000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X5
+	VPMOVSXDQ    X7, Y7
+	VMOVDQU      Y7, (AX)
+	VPMOVSXDQ    X5, Y7
+	VMOVDQU      Y7, 32(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X6
+	VPMOVSXDQ    X5, Y5
+	VMOVDQU      Y5, 64(AX)
+	VPMOVSXDQ    X6, Y5
+	VMOVDQU      Y5, 96(AX)
+	VPMOVSXBW    16(CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X5
+	VPMOVSXDQ    X7, Y7
+	VMOVDQU      Y7, 128(AX)
+	VPMOVSXDQ    X5, Y7
+	VMOVDQU      Y7, 160(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X6
+	VPMOVSXDQ    X5, Y5
+	VMOVDQU      Y5, 192(AX)
+	VPMOVSXDQ    X6, Y5
+	VMOVDQU      Y5, 224(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X5
+	VPMOVSXDQ    X7, Y7
+	VMOVDQU      Y7, (AX)
+	VPMOVSXDQ    X5, Y7
+	VMOVDQU      Y7, 32(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X6
+	VPMOVSXDQ    X5, Y5
+	VMOVDQU      Y5, 64(AX)
+	VPMOVSXDQ    X6, Y5
+	VMOVDQU      Y5, 96(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToI64AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e4m3fnuzToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x1c001c00, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x4f000000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X5
+	VPMOVSXDQ    X7, Y7
+	VMOVDQU      Y7, (AX)
+	VPMOVSXDQ    X5, Y7
+	VMOVDQU      Y7, 32(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X6
+	VPMOVSXDQ    X5, Y5
+	VMOVDQU      Y5, 64(AX)
+	VPMOVSXDQ    X6, Y5
+	VMOVDQU      Y5, 96(AX)
+	VPMOVSXBW    16(CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X5
+	VPMOVSXDQ    X7, Y7
+	VMOVDQU      Y7, 128(AX)
+	VPMOVSXDQ    X5, Y7
+	VMOVDQU      Y7, 160(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X6
+	VPMOVSXDQ    X5, Y5
+	VMOVDQU      Y5, 192(AX)
+	VPMOVSXDQ    X6, Y5
+	VMOVDQU      Y5, 224(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X5
+	VPMOVSXDQ    X7, Y7
+	VMOVDQU      Y7, (AX)
+	VPMOVSXDQ    X5, Y7
+	VMOVDQU      Y7, 32(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X6
+	VPMOVSXDQ    X5, Y5
+	VMOVDQU      Y5, 64(AX)
+	VPMOVSXDQ    X6, Y5
+	VMOVDQU      Y5, 96(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToI64AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·e5m2fnuzToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x4f000000, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVSXBD    (CX), Y6
+	VPSLLD       $0x15, Y6, Y7
+	VPAND        Y0, Y7, Y7
+	VPCMPEQD     Y3, Y6, Y6
+	VPAND        Y2, Y6, Y6
+	VPOR         Y6, Y7, Y7
+	VMULPS       Y1, Y7, Y7
+	VPMOVSXBD    8(CX), Y6
+	VPSLLD       $0x15, Y6, Y8
+	VPAND        Y0, Y8, Y8
+	VPCMPEQD     Y3, Y6, Y6
+	VPAND        Y2, Y6, Y6
+	VPOR         Y6, Y8, Y8
+	VMULPS       Y1, Y8, Y8
+	VCVTTPS2DQ   Y7, Y6
+	VANDPS       Y4, Y7, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X7
+	VPMOVSXDQ    X6, Y6
+	VMOVDQU      Y6, (AX)
+	VPMOVSXDQ    X7, Y6
+	VMOVDQU      Y6, 32(AX)
+	VCVTTPS2DQ   Y8, Y6
+	VANDPS       Y4, Y8, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X7
+	VPMOVSXDQ    X6, Y6
+	VMOVDQU      Y6, 64(AX)
+	VPMOVSXDQ    X7, Y6
+	VMOVDQU      Y6, 96(AX)
+	VPMOVSXBD    16(CX), Y6
+	VPSLLD       $0x15, Y6, Y7
+	VPAND        Y0, Y7, Y7
+	VPCMPEQD     Y3, Y6, Y6
+	VPAND        Y2, Y6, Y6
+	VPOR         Y6, Y7, Y7
+	VMULPS       Y1, Y7, Y7
+	VPMOVSXBD    24(CX), Y6
+	VPSLLD       $0x15, Y6, Y8
+	VPAND        Y0, Y8, Y8
+	VPCMPEQD     Y3, Y6, Y6
+	VPAND        Y2, Y6, Y6
+	VPOR         Y6, Y8, Y8
+	VMULPS       Y1, Y8, Y8
+	VCVTTPS2DQ   Y7, Y6
+	VANDPS       Y4, Y7, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X7
+	VPMOVSXDQ    X6, Y6
+	VMOVDQU      Y6, 128(AX)
+	VPMOVSXDQ    X7, Y6
+	VMOVDQU      Y6, 160(AX)
+	VCVTTPS2DQ   Y8, Y6
+	VANDPS       Y4, Y8, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X7
+	VPMOVSXDQ    X6, Y6
+	VMOVDQU      Y6, 192(AX)
+	VPMOVSXDQ    X7, Y6
+	VMOVDQU      Y6, 224(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPMOVSXBD    (CX), Y6
+	VPSLLD       $0x15, Y6, Y7
+	VPAND        Y0, Y7, Y7
+	VPCMPEQD     Y3, Y6, Y6
+	VPAND        Y2, Y6, Y6
+	VPOR         Y6, Y7, Y7
+	VMULPS       Y1, Y7, Y7
+	VPMOVSXBD    8(CX), Y6
+	VPSLLD       $0x15, Y6, Y8
+	VPAND        Y0, Y8, Y8
+	VPCMPEQD     Y3, Y6, Y6
+	VPAND        Y2, Y6, Y6
+	VPOR         Y6, Y8, Y8
+	VMULPS       Y1, Y8, Y8
+	VCVTTPS2DQ   Y7, Y6
+	VANDPS       Y4, Y7, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X7
+	VPMOVSXDQ    X6, Y6
+	VMOVDQU      Y6, (AX)
+	VPMOVSXDQ    X7, Y6
+	VMOVDQU      Y6, 32(AX)
+	VCVTTPS2DQ   Y8, Y6
+	VANDPS       Y4, Y8, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X7
+	VPMOVSXDQ    X6, Y6
+	VMOVDQU      Y6, 64(AX)
+	VPMOVSXDQ    X7, Y6
+	VMOVDQU      Y6, 96(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func e5m2ToI64AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·e5m2ToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        X3, X3, X3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x4f000000, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU      (CX), X6
+	VPAND        X0, X6, X7
+	VPCMPGTB     X1, X7, X7
+	VPAND        X2, X7, X8
+	VPOR         X8, X6, X6
+	VPADDB       X7, X6, X6
+	VPUNPCKLBW   X6, X3, X7
+	VCVTPH2PS    X7, Y7
+	VPUNPCKHBW   X6, X3, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y7, Y8
+	VANDPS       Y4, Y7, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X7
+	VPMOVSXDQ    X8, Y8
+	VMOVDQU      Y8, (AX)
+	VPMOVSXDQ    X7, Y8
+	VMOVDQU      Y8, 32(AX)
+	VCVTTPS2DQ   Y6, Y7
+	VANDPS       Y4, Y6, Y6
+	VCMPPS       $0x01, Y5, Y6, Y6
+	VPAND        Y6, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X6
+	VPMOVSXDQ    X7, Y7
+	VMOVDQU      Y7, 64(AX)
+	VPMOVSXDQ    X6, Y7
+	VMOVDQU      Y7, 96(AX)
+	VMOVDQU      16(CX), X6
+	VPAND        X0, X6, X7
+	VPCMPGTB     X1, X7, X7
+	VPAND        X2, X7, X8
+	VPOR         X8, X6, X6
+	VPADDB       X7, X6, X6
+	VPUNPCKLBW   X6, X3, X7
+	VCVTPH2PS    X7, Y7
+	VPUNPCKHBW   X6, X3, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y7, Y8
+	VANDPS       Y4, Y7, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X7
+	VPMOVSXDQ    X8, Y8
+	VMOVDQU      Y8, 128(AX)
+	VPMOVSXDQ    X7, Y8
+	VMOVDQU      Y8, 160(AX)
+	VCVTTPS2DQ   Y6, Y7
+	VANDPS       Y4, Y6, Y6
+	VCMPPS       $0x01, Y5, Y6, Y6
+	VPAND        Y6, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X6
+	VPMOVSXDQ    X7, Y7
+	VMOVDQU      Y7, 192(AX)
+	VPMOVSXDQ    X6, Y7
+	VMOVDQU      Y7, 224(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VMOVDQU      (CX), X6
+	VPAND        X0, X6, X7
+	VPCMPGTB     X1, X7, X7
+	VPAND        X2, X7, X8
+	VPOR         X8, X6, X6
+	VPADDB       X7, X6, X6
+	VPUNPCKLBW   X6, X3, X7
+	VCVTPH2PS    X7, Y7
+	VPUNPCKHBW   X6, X3, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y7, Y8
+	VANDPS       Y4, Y7, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X7
+	VPMOVSXDQ    X8, Y8
+	VMOVDQU      Y8, (AX)
+	VPMOVSXDQ    X7, Y8
+	VMOVDQU      Y8, 32(AX)
+	VCVTTPS2DQ   Y6, Y7
+	VANDPS       Y4, Y6, Y6
+	VCMPPS       $0x01, Y5, Y6, Y6
+	VPAND        Y6, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X6
+	VPMOVSXDQ    X7, Y7
+	VMOVDQU      Y7, 64(AX)
+	VPMOVSXDQ    X6, Y7
+	VMOVDQU      Y7, 96(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func e4m3fnToI4AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
 TEXT ·e4m3fnToI4AVX2(SB), NOSPLIT, $0-24
@@ -25559,6 +26082,398 @@ body:
 	ADDQ     $0x00000040, AX
 	SUBQ     $0x00000040, DX
 	JMP      body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnToI64AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnToI64AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x20002000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xfe00fe00, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x41804180, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x4f000000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000020
+	JB           done
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X5
+	VPMOVSXDQ    X7, Y7
+	VMOVNTDQ     Y7, (AX)
+	VPMOVSXDQ    X5, Y7
+	VMOVNTDQ     Y7, 32(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X6
+	VPMOVSXDQ    X5, Y5
+	VMOVNTDQ     Y5, 64(AX)
+	VPMOVSXDQ    X6, Y5
+	VMOVNTDQ     Y5, 96(AX)
+	VPMOVSXBW    16(CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPSLLW       $0x09, Y5, Y5
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X5
+	VPMOVSXDQ    X7, Y7
+	VMOVNTDQ     Y7, 128(AX)
+	VPMOVSXDQ    X5, Y7
+	VMOVNTDQ     Y7, 160(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X6
+	VPMOVSXDQ    X5, Y5
+	VMOVNTDQ     Y5, 192(AX)
+	VPMOVSXDQ    X6, Y5
+	VMOVNTDQ     Y5, 224(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e4m3fnuzToI64AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e4m3fnuzToI64AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0xbf80bf80, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x1c001c00, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xff80ff80, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x7e007e00, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x4f000000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000020
+	JB           done
+	VPMOVSXBW    (CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X5
+	VPMOVSXDQ    X7, Y7
+	VMOVNTDQ     Y7, (AX)
+	VPMOVSXDQ    X5, Y7
+	VMOVNTDQ     Y7, 32(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X6
+	VPMOVSXDQ    X5, Y5
+	VMOVNTDQ     Y5, 64(AX)
+	VPMOVSXDQ    X6, Y5
+	VMOVNTDQ     Y5, 96(AX)
+	VPMOVSXBW    16(CX), Y5
+	VPSLLW       $0x07, Y5, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQW     Y2, Y5, Y5
+	VPADDW       Y1, Y6, Y6
+	VPANDN       Y6, Y5, Y6
+	VCVTPH2PS    X6, Y5
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y5, Y7
+	VANDPS       Y3, Y5, Y5
+	VCMPPS       $0x01, Y4, Y5, Y5
+	VPAND        Y5, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X5
+	VPMOVSXDQ    X7, Y7
+	VMOVNTDQ     Y7, 128(AX)
+	VPMOVSXDQ    X5, Y7
+	VMOVNTDQ     Y7, 160(AX)
+	VCVTTPS2DQ   Y6, Y5
+	VANDPS       Y3, Y6, Y6
+	VCMPPS       $0x01, Y4, Y6, Y6
+	VPAND        Y6, Y5, Y5
+	VEXTRACTI128 $0x01, Y5, X6
+	VPMOVSXDQ    X5, Y5
+	VMOVNTDQ     Y5, 192(AX)
+	VPMOVSXDQ    X6, Y5
+	VMOVNTDQ     Y5, 224(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2fnuzToI64AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·e5m2fnuzToI64AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x8fe00000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x77000000, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x7fc00000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0xffffff80, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x4f000000, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000020
+	JB           done
+	VPMOVSXBD    (CX), Y6
+	VPSLLD       $0x15, Y6, Y7
+	VPAND        Y0, Y7, Y7
+	VPCMPEQD     Y3, Y6, Y6
+	VPAND        Y2, Y6, Y6
+	VPOR         Y6, Y7, Y7
+	VMULPS       Y1, Y7, Y7
+	VPMOVSXBD    8(CX), Y6
+	VPSLLD       $0x15, Y6, Y8
+	VPAND        Y0, Y8, Y8
+	VPCMPEQD     Y3, Y6, Y6
+	VPAND        Y2, Y6, Y6
+	VPOR         Y6, Y8, Y8
+	VMULPS       Y1, Y8, Y8
+	VCVTTPS2DQ   Y7, Y6
+	VANDPS       Y4, Y7, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X7
+	VPMOVSXDQ    X6, Y6
+	VMOVNTDQ     Y6, (AX)
+	VPMOVSXDQ    X7, Y6
+	VMOVNTDQ     Y6, 32(AX)
+	VCVTTPS2DQ   Y8, Y6
+	VANDPS       Y4, Y8, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X7
+	VPMOVSXDQ    X6, Y6
+	VMOVNTDQ     Y6, 64(AX)
+	VPMOVSXDQ    X7, Y6
+	VMOVNTDQ     Y6, 96(AX)
+	VPMOVSXBD    16(CX), Y6
+	VPSLLD       $0x15, Y6, Y7
+	VPAND        Y0, Y7, Y7
+	VPCMPEQD     Y3, Y6, Y6
+	VPAND        Y2, Y6, Y6
+	VPOR         Y6, Y7, Y7
+	VMULPS       Y1, Y7, Y7
+	VPMOVSXBD    24(CX), Y6
+	VPSLLD       $0x15, Y6, Y8
+	VPAND        Y0, Y8, Y8
+	VPCMPEQD     Y3, Y6, Y6
+	VPAND        Y2, Y6, Y6
+	VPOR         Y6, Y8, Y8
+	VMULPS       Y1, Y8, Y8
+	VCVTTPS2DQ   Y7, Y6
+	VANDPS       Y4, Y7, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X7
+	VPMOVSXDQ    X6, Y6
+	VMOVNTDQ     Y6, 128(AX)
+	VPMOVSXDQ    X7, Y6
+	VMOVNTDQ     Y6, 160(AX)
+	VCVTTPS2DQ   Y8, Y6
+	VANDPS       Y4, Y8, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y6, Y6
+	VEXTRACTI128 $0x01, Y6, X7
+	VPMOVSXDQ    X6, Y6
+	VMOVNTDQ     Y6, 192(AX)
+	VPMOVSXDQ    X7, Y6
+	VMOVNTDQ     Y6, 224(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          body
+
+done:
+	SFENCE
+	SUBQ DX, BX
+	MOVQ BX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func e5m2ToI64AVX2NT(dst *uint8, src *uint8, n int) int
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·e5m2ToI64AVX2NT(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7f7f7f7f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x7c7c7c7c, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x03030303, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	VPXOR        X3, X3, X3
+	MOVL         $0x7fffffff, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x4f000000, BX
+	VMOVD        BX, X5
+	VPBROADCASTD X5, Y5
+	MOVQ         DX, BX
+
+body:
+	CMPQ         DX, $0x00000020
+	JB           done
+	VMOVDQU      (CX), X6
+	VPAND        X0, X6, X7
+	VPCMPGTB     X1, X7, X7
+	VPAND        X2, X7, X8
+	VPOR         X8, X6, X6
+	VPADDB       X7, X6, X6
+	VPUNPCKLBW   X6, X3, X7
+	VCVTPH2PS    X7, Y7
+	VPUNPCKHBW   X6, X3, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y7, Y8
+	VANDPS       Y4, Y7, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X7
+	VPMOVSXDQ    X8, Y8
+	VMOVNTDQ     Y8, (AX)
+	VPMOVSXDQ    X7, Y8
+	VMOVNTDQ     Y8, 32(AX)
+	VCVTTPS2DQ   Y6, Y7
+	VANDPS       Y4, Y6, Y6
+	VCMPPS       $0x01, Y5, Y6, Y6
+	VPAND        Y6, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X6
+	VPMOVSXDQ    X7, Y7
+	VMOVNTDQ     Y7, 64(AX)
+	VPMOVSXDQ    X6, Y7
+	VMOVNTDQ     Y7, 96(AX)
+	VMOVDQU      16(CX), X6
+	VPAND        X0, X6, X7
+	VPCMPGTB     X1, X7, X7
+	VPAND        X2, X7, X8
+	VPOR         X8, X6, X6
+	VPADDB       X7, X6, X6
+	VPUNPCKLBW   X6, X3, X7
+	VCVTPH2PS    X7, Y7
+	VPUNPCKHBW   X6, X3, X6
+	VCVTPH2PS    X6, Y6
+	VCVTTPS2DQ   Y7, Y8
+	VANDPS       Y4, Y7, Y7
+	VCMPPS       $0x01, Y5, Y7, Y7
+	VPAND        Y7, Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X7
+	VPMOVSXDQ    X8, Y8
+	VMOVNTDQ     Y8, 128(AX)
+	VPMOVSXDQ    X7, Y8
+	VMOVNTDQ     Y8, 160(AX)
+	VCVTTPS2DQ   Y6, Y7
+	VANDPS       Y4, Y6, Y6
+	VCMPPS       $0x01, Y5, Y6, Y6
+	VPAND        Y6, Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X6
+	VPMOVSXDQ    X7, Y7
+	VMOVNTDQ     Y7, 192(AX)
+	VPMOVSXDQ    X6, Y7
+	VMOVNTDQ     Y7, 224(AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          body
 
 done:
 	SFENCE
@@ -49914,6 +50829,62 @@ single:
 	VPERMQ       $0xd8, Y3, Y3
 	VPAND        192(CX), Y0, Y4
 	VPAND        224(CX), Y0, Y5
+	VPACKUSDW    Y5, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VPACKUSWB    Y2, Y1, Y1
+	VPACKUSWB    Y4, Y3, Y3
+	VPMADDUBSW   splat32_04010401<>+0(SB), Y1, Y1
+	VPMADDUBSW   splat32_04010401<>+0(SB), Y3, Y3
+	VPACKUSWB    Y3, Y1, Y1
+	VPMADDUBSW   splat32_10011001<>+0(SB), Y1, Y1
+	VPACKUSWB    Y1, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPUNPCKLWD   X2, X1, X1
+	VMOVDQU      X1, (AX)
+	ADDQ         $0x00000100, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func f32ToI2AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·f32ToI2AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VCVTTPS2DQ   (CX), Y1
+	VPAND        Y0, Y1, Y1
+	VCVTTPS2DQ   32(CX), Y2
+	VPAND        Y0, Y2, Y2
+	VPACKUSDW    Y2, Y1, Y1
+	VPERMQ       $0xd8, Y1, Y1
+	VCVTTPS2DQ   64(CX), Y2
+	VPAND        Y0, Y2, Y2
+	VCVTTPS2DQ   96(CX), Y3
+	VPAND        Y0, Y3, Y3
+	VPACKUSDW    Y3, Y2, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VCVTTPS2DQ   128(CX), Y3
+	VPAND        Y0, Y3, Y3
+	VCVTTPS2DQ   160(CX), Y4
+	VPAND        Y0, Y4, Y4
+	VPACKUSDW    Y4, Y3, Y3
+	VPERMQ       $0xd8, Y3, Y3
+	VCVTTPS2DQ   192(CX), Y4
+	VPAND        Y0, Y4, Y4
+	VCVTTPS2DQ   224(CX), Y5
+	VPAND        Y0, Y5, Y5
 	VPACKUSDW    Y5, Y4, Y4
 	VPERMQ       $0xd8, Y4, Y4
 	VPACKUSWB    Y2, Y1, Y1

@@ -2,12 +2,14 @@
 
 package tensorcast
 
-// avx2IntPackedStage is the AVX2 stage of a 16- or 32-bit integer type
-// `from` → the packed integer type `to` (INT4, UINT4, INT2, UINT2) with the
-// kernel fn of gen/amd64's i16Packed, which keeps the low bits of each
-// element and packs 16 bytes of them a step; the last elements are packed
-// here likewise (the low byte of a little-endian element holds its low
-// bits).
+import "encoding/binary"
+
+// avx2IntPackedStage is the AVX2 stage of a 16- or 32-bit integer type or
+// FLOAT `from` → the packed integer type `to` (INT4, UINT4, INT2, UINT2)
+// with the kernel fn of gen/amd64's i16Packed, which keeps the low bits of
+// each element (of FLOAT's truncation) and packs 16 bytes of them a step;
+// the last elements are packed here likewise (the low byte of a
+// little-endian element holds its low bits; FLOAT's by f32ToLow32).
 func avx2IntPackedStage(from, to DataType, fn func(dst, src *uint8, n int)) stageFunc {
 	size := from.Size(1)
 	return func(dst, src []byte, n int) {
@@ -23,7 +25,11 @@ func avx2IntPackedStage(from, to DataType, fn func(dst, src *uint8, n int)) stag
 		}
 		d := dst[to.Size(m):]
 		for i := range n - m {
-			c := src[size*(m+i)] & (1<<bits - 1) << (bits * (i % per))
+			low := src[size*(m+i)]
+			if from == Float {
+				low = byte(f32ToLow32(binary.LittleEndian.Uint32(src[4*(m+i):])))
+			}
+			c := low & (1<<bits - 1) << (bits * (i % per))
 			if i%per == 0 {
 				d[i/per] = c
 			} else {

@@ -4827,6 +4827,14 @@ func init() {
 		registerTierStage("avx2", Float8E5M2, Uint8, avx2F8Stage(Float8E5M2, Uint8, e5m2ToI8AVX2, 32))
 		registerTierStage("avx2", Float8E8M0, Int8, avx2F8Stage(Float8E8M0, Int8, e8m0ToI8AVX2, 32))
 		registerTierStage("avx2", Float8E8M0, Uint8, avx2F8Stage(Float8E8M0, Uint8, e8m0ToI8AVX2, 32))
+		registerTierStage("avx2", Float8E4M3FN, Int64, avx2F8Stage(Float8E4M3FN, Int64, e4m3fnToI64AVX2, 16))
+		registerTierStage("avx2", Float8E4M3FN, Uint64, avx2F8Stage(Float8E4M3FN, Uint64, e4m3fnToI64AVX2, 16))
+		registerTierStage("avx2", Float8E4M3FNUZ, Int64, avx2F8Stage(Float8E4M3FNUZ, Int64, e4m3fnuzToI64AVX2, 16))
+		registerTierStage("avx2", Float8E4M3FNUZ, Uint64, avx2F8Stage(Float8E4M3FNUZ, Uint64, e4m3fnuzToI64AVX2, 16))
+		registerTierStage("avx2", Float8E5M2FNUZ, Int64, avx2F8Stage(Float8E5M2FNUZ, Int64, e5m2fnuzToI64AVX2, 16))
+		registerTierStage("avx2", Float8E5M2FNUZ, Uint64, avx2F8Stage(Float8E5M2FNUZ, Uint64, e5m2fnuzToI64AVX2, 16))
+		registerTierStage("avx2", Float8E5M2, Int64, avx2F8Stage(Float8E5M2, Int64, e5m2ToI64AVX2, 16))
+		registerTierStage("avx2", Float8E5M2, Uint64, avx2F8Stage(Float8E5M2, Uint64, e5m2ToI64AVX2, 16))
 		registerTierStage("avx2", Float8E4M3FN, Int4, avx2F8PackedStage(Float8E4M3FN, Int4, e4m3fnToI4AVX2, 64))
 		registerTierStage("avx2", Float8E4M3FN, Uint4, avx2F8PackedStage(Float8E4M3FN, Uint4, e4m3fnToI4AVX2, 64))
 		registerTierStage("avx2", Float8E4M3FNUZ, Int4, avx2F8PackedStage(Float8E4M3FNUZ, Int4, e4m3fnuzToI4AVX2, 64))
@@ -4890,5 +4898,7 @@ func init() {
 		registerTierStage("avx2", Uint32, Uint4, avx2IntPackedStage(Uint32, Uint4, i32ToI4AVX2))
 		registerTierStage("avx2", Uint32, Int2, avx2IntPackedStage(Uint32, Int2, i32ToI2AVX2))
 		registerTierStage("avx2", Uint32, Uint2, avx2IntPackedStage(Uint32, Uint2, i32ToI2AVX2))
+		registerTierStage("avx2", Float, Int2, avx2IntPackedStage(Float, Int2, f32ToI2AVX2))
+		registerTierStage("avx2", Float, Uint2, avx2IntPackedStage(Float, Uint2, f32ToI2AVX2))
 	}
 }

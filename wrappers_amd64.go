@@ -21,6 +21,7 @@ const (
 	e4m3fnToI2AVX2Lanes      = 32
 	e4m3fnToI32AVX2Lanes     = 16
 	e4m3fnToI4AVX2Lanes      = 32
+	e4m3fnToI64AVX2Lanes     = 16
 	e4m3fnToI8AVX2Lanes      = 32
 	e4m3fnuzToBF16WAVX2Lanes = 32
 	e4m3fnuzToF16WAVX2Lanes  = 32
@@ -30,6 +31,7 @@ const (
 	e4m3fnuzToI2AVX2Lanes    = 32
 	e4m3fnuzToI32AVX2Lanes   = 16
 	e4m3fnuzToI4AVX2Lanes    = 32
+	e4m3fnuzToI64AVX2Lanes   = 16
 	e4m3fnuzToI8AVX2Lanes    = 32
 	e5m2ToBF16WAVX2Lanes     = 32
 	e5m2ToF16AVX2Lanes       = 16
@@ -39,6 +41,7 @@ const (
 	e5m2ToI2AVX2Lanes        = 32
 	e5m2ToI32AVX2Lanes       = 16
 	e5m2ToI4AVX2Lanes        = 32
+	e5m2ToI64AVX2Lanes       = 16
 	e5m2ToI8AVX2Lanes        = 32
 	e5m2fnuzToBF16WAVX2Lanes = 32
 	e5m2fnuzToF16WAVX2Lanes  = 32
@@ -47,6 +50,7 @@ const (
 	e5m2fnuzToI2AVX2Lanes    = 32
 	e5m2fnuzToI32AVX2Lanes   = 16
 	e5m2fnuzToI4AVX2Lanes    = 32
+	e5m2fnuzToI64AVX2Lanes   = 16
 	e5m2fnuzToI8AVX2Lanes    = 32
 	e8m0ToBF16WAVX2Lanes     = 16
 	e8m0ToF16WAVX2Lanes      = 16
@@ -68,6 +72,7 @@ const (
 	f32ToF16AVX2Lanes        = 8
 	f32ToF4AVX2Lanes         = 16
 	f32ToF8AVX2Lanes         = 8
+	f32ToI2AVX2Lanes         = 16
 	f32ToI4AVX2Lanes         = 4
 	f4ToF32AVX2Lanes         = 4
 	f64ToE8M0AVX2Lanes       = 32

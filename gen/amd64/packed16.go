@@ -9,11 +9,12 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// i16Packed emits the AVX2 kernels of INT16, UINT16, INT32 and UINT32 →
-// the packed integer types in one pass, where the plan took two (the low
-// bytes stored as INT8, then packed): an integer target keeps the low bits
-// of the value (as INT8's wrapping, whose low bits they are), so each lane
-// is masked to them, 32-bit lanes are narrowed to 16-bit ones in order
+// i16Packed emits the AVX2 kernels of INT16, UINT16, INT32, UINT32 (and
+// FLOAT → the 2-bit types) → the packed integer types in one pass, where
+// the plan took two (the low bytes stored as INT8, then packed): an
+// integer target keeps the low bits of the value (as INT8's wrapping, whose
+// low bits they are; FLOAT's truncation first), so each lane is masked to
+// them, 32-bit lanes are narrowed to 16-bit ones in order
 // (packedLoader), and the 16-bit lanes are packed into bytes by VPACKUSWB
 // and multiply-adds:
 //
@@ -27,28 +28,31 @@ import (
 //	VPUNPCKLWD of the two lanes puts them in order.
 //
 // Zen 3, 64 Ki elements, two runs side by side: INT16/UINT16 → the packed
-// types 0.34-0.43 → 1.0-1.6× copy(); INT32/UINT32 0.59-0.91 → 1.4-1.7×.
+// types 0.34-0.43 → 1.0-1.6× copy(); INT32/UINT32 0.59-0.91 → 1.4-1.7×;
+// FLOAT → INT2/UINT2 0.32-0.55 → 1.16-1.29×.
 // i16PackedGlue registers them as the AVX2 tier's stages of the sixteen
 // pairs (avx2IntPackedStage, packed16_amd64.go, converts the last
 // elements).
 func i16Packed(a *Asm) {
-	for _, size := range []int{2, 4} {
-		name := map[int]string{2: "i16", 4: "i32"}[size]
-		a.Func(name+"ToI4AVX2", AVX2, "func(dst *uint8, src *uint8, n int)",
-			"n counts pairs of source elements (a multiple of 16).")
-		dst, src, n := a.Args()
-		load := packedLoader(a, size, 0xF)
-		pack := a.pairPacker(false)
-		a.Stream(Loop{SrcSize: 2 * size, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
-			cs := [2]VecVirtual{load(s, 0), load(s, 1)}
-			s.Store(pack(cs, cs), s.Dst, 8, nil)
-		}))
+	for _, src := range packedSources {
+		name, size := src.name, src.size
+		if !src.float {
+			a.Func(name+"ToI4AVX2", AVX2, "func(dst *uint8, src *uint8, n int)",
+				"n counts pairs of source elements (a multiple of 16).")
+			dst, src, n := a.Args()
+			load := packedLoader(a, name, size, 0xF)
+			pack := a.pairPacker(false)
+			a.Stream(Loop{SrcSize: 2 * size, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+				cs := [2]VecVirtual{load(s, 0), load(s, 1)}
+				s.Store(pack(cs, cs), s.Dst, 8, nil)
+			}))
+		}
 
 		a.Func(name+"ToI2AVX2", AVX2, "func(dst *uint8, src *uint8, n int)",
 			"n counts quads of source elements (a multiple of 16).")
-		dst, src, n = a.Args()
+		dst, src, n := a.Args()
 		w14, w116 := a.Splat(0x04010401), a.Splat(0x1001_1001)
-		load = packedLoader(a, size, 0x3)
+		load := packedLoader(a, name, size, 0x3)
 		a.Stream(Loop{SrcSize: 4 * size, DstSize: 1, Lanes: 16, Unroll: 1}, dst, src, n, Each(16, func(s *Step) {
 			var vs [4]VecVirtual
 			for h := range vs {
@@ -70,24 +74,44 @@ func i16Packed(a *Asm) {
 	}
 }
 
+// packedSources are i16Packed's sources: their kernels' name prefix,
+// element size, and whether they are FLOAT (truncated by VCVTTPS2DQ first,
+// which gives 0x80000000 where the value is out of range, NaN or ±Inf:
+// zero low bits, as the reference's results there; a float32 from 2^31 up
+// is a multiple of 2^8, whose low bits are 0 too). FLOAT → INT4/UINT4 has
+// f32ToI4 (packed.go).
+var packedSources = []struct {
+	name  string
+	size  int
+	float bool
+}{{"i16", 2, false}, {"i32", 4, false}, {"f32", 4, true}}
+
 // packedLoader returns the loader of i16Packed's kernels: the j-th 16
 // elements of a step, each masked to its low bits (low, set up in a
 // register), as 16-bit lanes in order; 32-bit elements narrowed by
 // VPACKUSDW (the masked values fit) and VPERMQ.
-func packedLoader(a *Asm, size int, low uint32) func(s *Step, j int) VecVirtual {
+func packedLoader(a *Asm, name string, size int, low uint32) func(s *Step, j int) VecVirtual {
 	mask := a.Const32(low)
 	if size == 2 {
 		mask = a.Const32(low<<16 | low)
 	}
+	load := func(m Mem, v VecVirtual) {
+		if name == "f32" {
+			a.VCVTTPS2DQ(m, v)
+			a.VPAND(mask, v, v)
+			return
+		}
+		a.VPAND(m, mask, v)
+	}
 	return func(s *Step, j int) VecVirtual {
 		v := a.Vec()
 		if size == 2 {
-			a.VPAND(s.Src.Offset(32*j), mask, v)
+			load(s.Src.Offset(32*j), v)
 			return v
 		}
 		t := a.Vec()
-		a.VPAND(s.Src.Offset(64*j), mask, v)
-		a.VPAND(s.Src.Offset(64*j+32), mask, t)
+		load(s.Src.Offset(64*j), v)
+		load(s.Src.Offset(64*j+32), t)
 		a.VPACKUSDW(t, v, v)
 		a.VPERMQ(U8(0b11_01_10_00), v, v)
 		return v
@@ -107,8 +131,11 @@ func i16PackedGlue(b *bytes.Buffer) {
 	p("// The one-pass AVX2 stages of the 16- and 32-bit integers → the packed integer types\n")
 	p("// (gen/amd64/packed16.go), for the AVX2 tier only.\n\n")
 	p("func init() {\n\tif %s {\n", strings.Join(conds, " && "))
-	for _, from := range []struct{ name, fn string }{{"Int16", "i16"}, {"Uint16", "i16"}, {"Int32", "i32"}, {"Uint32", "i32"}} {
+	for _, from := range []struct{ name, fn string }{{"Int16", "i16"}, {"Uint16", "i16"}, {"Int32", "i32"}, {"Uint32", "i32"}, {"Float", "f32"}} {
 		for _, t := range []struct{ to, fn string }{{"Int4", "ToI4AVX2"}, {"Uint4", "ToI4AVX2"}, {"Int2", "ToI2AVX2"}, {"Uint2", "ToI2AVX2"}} {
+			if from.name == "Float" && t.fn == "ToI4AVX2" {
+				continue // f32ToI4
+			}
 			p("\t\tregisterTierStage(%q, %s, %s, avx2IntPackedStage(%s, %s, %s))\n", "avx2", from.name, t.to, from.name, t.to, from.fn+t.fn)
 		}
 	}

@@ -261,6 +261,8 @@ type widen8Target struct {
 //     (it wraps the same way; f8MulPlan checks all 256 bytes).
 //   - I32: the same, with the lanes of |r| ≥ 2^32 or NaN cleared (the
 //     reference's 0); E8M0's 2^31 stays 0x80000000, 2^31 modulo 2^32.
+//   - I64: I32's lanes sign-extended by VPMOVSXDQ (not E8M0, whose values
+//     reach 2^127).
 //
 // BOOL has no target here: the float8 types' BOOL tables are two-valued, and
 // the select kernels (select.go) look them up at memory speed.
@@ -271,6 +273,11 @@ var widen8Targets = []widen8Target{
 	{"I16", []string{"Int16", "Uint16"}, 2, 16, true, nil, finishInt(16)},
 	{"I32", []string{"Int32", "Uint32"}, 4, 16, true, nil, finishInt(32)},
 	{"I8", []string{"Int8", "Uint8"}, 1, 32, true, nil, finishInt(8)},
+	// INT64/UINT64: I32's lanes sign-extended (every finite value of these
+	// types is below 2^31; NaN and ±Inf give 0, as the reference's do), where
+	// the plan went through a FLOAT block: 0.35-0.63 → 0.82-1.18× copy()
+	// (Zen 3, two runs side by side).
+	{"I64", []string{"Int64", "Uint64"}, 8, 16, true, []string{"e4m3fn", "e4m3fnuz", "e5m2", "e5m2fnuz"}, finishInt(64)},
 	// The packed integers: f8Mul's bytes or f8Windows' codes, packed in
 	// registers; E8M0 has e8m0Packed.
 	{"I4", []string{"Int4", "Uint4"}, 0, 64, true, []string{"e4m3fn", "e4m3fnuz", "e5m2", "e5m2fnuz"}, nil},
@@ -355,8 +362,10 @@ func finishInt(bits int) func(a *Asm) func(s *Step, rs []VecVirtual) {
 			low = a.Const32(0xFF)
 		case 16:
 			low = a.Const32(0xFFFF)
-		default:
+		case 32:
 			abs, limit = a.Const32(0x7FFFFFFF), a.Const32(0x4F800000) // 2^32
+		default:
+			abs, limit = a.Const32(0x7FFFFFFF), a.Const32(0x4F000000) // 2^31
 		}
 		var order VecVirtual
 		if bits == 8 {
@@ -367,14 +376,26 @@ func finishInt(bits int) func(a *Asm) func(s *Step, rs []VecVirtual) {
 			for j, r := range rs {
 				q := a.Vec()
 				a.VCVTTPS2DQ(r, q)
-				if bits < 32 {
+				switch {
+				case bits < 32:
 					a.VPAND(low, q, q)
-				} else {
+				case bits == 32:
 					m := a.Vec()
 					a.VANDPS(abs, r, m)
 					a.VCMPPS(U8(1), limit, m, m) // |r| < 2^32, false for NaN (LT_OS)
 					a.VPAND(m, q, q)
 					s.Store(q, s.Dst.Offset(32*j), 32, nil)
+				default:
+					m := a.Vec()
+					a.VANDPS(abs, r, m)
+					a.VCMPPS(U8(1), limit, m, m) // |r| < 2^31 (finite), false for NaN
+					a.VPAND(m, q, q)
+					hi, w := a.XMM(), a.Vec()
+					a.VEXTRACTI128(U8(1), q, hi)
+					a.VPMOVSXDQ(q.AsX(), w)
+					s.Store(w, s.Dst.Offset(64*j), 64, nil)
+					a.VPMOVSXDQ(hi, w)
+					s.Store(w, s.Dst.Offset(64*j+32), 64, nil)
 				}
 				rs[j] = q
 			}
