@@ -59341,6 +59341,160 @@ tail:
 	VZEROUPPER
 	RET
 
+// func fusedF16ToI64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VCVTPH2PS    (CX), Y0
+	VANDPS       splat32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ   Y0, Y0
+	VPAND        Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMOVSXDQ    X0, Y0
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y0, (AX)
+	VMOVDQU      Y1, 32(AX)
+	VCVTPH2PS    16(CX), Y0
+	VANDPS       splat32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ   Y0, Y0
+	VPAND        Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMOVSXDQ    X0, Y0
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y0, 64(AX)
+	VMOVDQU      Y1, 96(AX)
+	VCVTPH2PS    32(CX), Y0
+	VANDPS       splat32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ   Y0, Y0
+	VPAND        Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMOVSXDQ    X0, Y0
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y0, 128(AX)
+	VMOVDQU      Y1, 160(AX)
+	VCVTPH2PS    48(CX), Y0
+	VANDPS       splat32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ   Y0, Y0
+	VPAND        Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMOVSXDQ    X0, Y0
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y0, 192(AX)
+	VMOVDQU      Y1, 224(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VCVTPH2PS    (CX), Y0
+	VANDPS       splat32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ   Y0, Y0
+	VPAND        Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMOVSXDQ    X0, Y0
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y0, (AX)
+	VMOVDQU      Y1, 32(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func fusedF16ToU64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·fusedF16ToU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VCVTPH2PS    (CX), Y0
+	VANDPS       splat32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ   Y0, Y0
+	VPAND        Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMOVSXDQ    X0, Y0
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y0, (AX)
+	VMOVDQU      Y1, 32(AX)
+	VCVTPH2PS    16(CX), Y0
+	VANDPS       splat32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ   Y0, Y0
+	VPAND        Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMOVSXDQ    X0, Y0
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y0, 64(AX)
+	VMOVDQU      Y1, 96(AX)
+	VCVTPH2PS    32(CX), Y0
+	VANDPS       splat32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ   Y0, Y0
+	VPAND        Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMOVSXDQ    X0, Y0
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y0, 128(AX)
+	VMOVDQU      Y1, 160(AX)
+	VCVTPH2PS    48(CX), Y0
+	VANDPS       splat32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ   Y0, Y0
+	VPAND        Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMOVSXDQ    X0, Y0
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y0, 192(AX)
+	VMOVDQU      Y1, 224(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, DX
+	JMP          main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VCVTPH2PS    (CX), Y0
+	VANDPS       splat32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ   Y0, Y0
+	VPAND        Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMOVSXDQ    X0, Y0
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y0, (AX)
+	VMOVDQU      Y1, 32(AX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func fusedBF16ToI8AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·fusedBF16ToI8AVX2(SB), NOSPLIT, $0-24

@@ -2845,6 +2845,16 @@ func fusedF16ToF4AVX2(dst *byte, src *byte, n int)
 //go:noescape
 func fusedF16ToF64AVX2(dst *byte, src *byte, n int)
 
+// fusedF16ToI64AVX2 converts n groups of 1 FLOAT16 elements at src to INT64 at dst (gen/amd64 fusedTable: {F16, I64}).
+//
+//go:noescape
+func fusedF16ToI64AVX2(dst *byte, src *byte, n int)
+
+// fusedF16ToU64AVX2 converts n groups of 1 FLOAT16 elements at src to UINT64 at dst (gen/amd64 fusedTable: {F16, U64}).
+//
+//go:noescape
+func fusedF16ToU64AVX2(dst *byte, src *byte, n int)
+
 // fusedBF16ToI8AVX2 converts n groups of 1 BFLOAT16 elements at src to INT8 at dst (gen/amd64 fusedTable: {BF16, I8}).
 //
 //go:noescape

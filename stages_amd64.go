@@ -3173,6 +3173,8 @@ func init() {
 		registerStage("avx2", Float16, Int2, stageFusedF16ToI2AVX2)
 		registerStage("avx2", Float16, Uint2, stageFusedF16ToU2AVX2)
 		registerStage("avx2", Float16, Double, stageFusedF16ToF64AVX2)
+		registerStage("avx2", Float16, Int64, stageFusedF16ToI64AVX2)
+		registerStage("avx2", Float16, Uint64, stageFusedF16ToU64AVX2)
 		registerStage("avx2", Int16, Float16, stageFusedI16ToF16AVX2)
 		registerStage("avx2", Uint16, Float16, stageFusedU16ToF16AVX2)
 		registerStage("avx2", Double, Float16, stageFusedF64ToF16AVX2)
@@ -4066,6 +4068,46 @@ func stageFusedF16ToF64AVX2(dst, src []byte, n int) {
 		copy(s[:], src[Float16.Size(1*q):])
 		fusedF16ToF64AVX2(&d[0], &s[0], 8)
 		copy(dst[Double.Size(1*q):], d[:Double.Size(r)])
+	}
+}
+
+// stageFusedF16ToI64AVX2 converts FLOAT16 → INT64 in one pass: the entry {F16, I64} of gen/amd64's
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
+func stageFusedF16ToI64AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Int64.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [64]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToI64AVX2(&d[0], &s[0], 8)
+		copy(dst[Int64.Size(1*q):], d[:Int64.Size(r)])
+	}
+}
+
+// stageFusedF16ToU64AVX2 converts FLOAT16 → UINT64 in one pass: the entry {F16, U64} of gen/amd64's
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
+func stageFusedF16ToU64AVX2(dst, src []byte, n int) {
+	src, dst = src[:Float16.Size(n)], dst[:Uint64.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedF16ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [64]byte
+		copy(s[:], src[Float16.Size(1*q):])
+		fusedF16ToU64AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint64.Size(1*q):], d[:Uint64.Size(r)])
 	}
 }
 

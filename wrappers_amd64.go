@@ -99,11 +99,13 @@ const (
 	fusedF16ToI2AVX2Lanes    = 8
 	fusedF16ToI32AVX2Lanes   = 8
 	fusedF16ToI4AVX2Lanes    = 4
+	fusedF16ToI64AVX2Lanes   = 8
 	fusedF16ToI8AVX2Lanes    = 8
 	fusedF16ToU16AVX2Lanes   = 8
 	fusedF16ToU2AVX2Lanes    = 8
 	fusedF16ToU32AVX2Lanes   = 8
 	fusedF16ToU4AVX2Lanes    = 4
+	fusedF16ToU64AVX2Lanes   = 8
 	fusedF16ToU8AVX2Lanes    = 8
 	fusedF4ToBF16AVX2Lanes   = 8
 	fusedF4ToF16AVX2Lanes    = 8
