@@ -50906,6 +50906,89 @@ tail:
 	VZEROUPPER
 	RET
 
+// func boolToI4AVX2(dst *uint8, src *uint8, n int, code uint8)
+// Requires: AVX, AVX2
+TEXT ·boolToI4AVX2(SB), NOSPLIT, $0-25
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVBLZX      code+24(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTB X0, Y0
+	VPXOR        Y1, Y1, Y1
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VPCMPEQB   (CX), Y1, Y2
+	VPANDN     Y0, Y2, Y2
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y2, Y2
+	VPMADDUBSW splat32_10011001<>+0(SB), Y2, Y2
+	VPCMPEQB   32(CX), Y1, Y3
+	VPANDN     Y0, Y3, Y3
+	VPAND      splat32_0f0f0f0f<>+0(SB), Y3, Y3
+	VPMADDUBSW splat32_10011001<>+0(SB), Y3, Y3
+	VPACKUSWB  Y3, Y2, Y2
+	VPERMQ     $0xd8, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func boolToI2AVX2(dst *uint8, src *uint8, n int, code uint8)
+// Requires: AVX, AVX2
+TEXT ·boolToI2AVX2(SB), NOSPLIT, $0-25
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVBLZX      code+24(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTB X0, Y0
+	VPXOR        Y1, Y1, Y1
+	VMOVDQU      packdb4_2<>+0(SB), Y2
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VPCMPEQB   (CX), Y1, Y3
+	VPANDN     Y0, Y3, Y3
+	VPAND      splat32_03030303<>+0(SB), Y3, Y3
+	VPMADDUBSW splat32_04010401<>+0(SB), Y3, Y3
+	VPMADDWD   splat32_00100001<>+0(SB), Y3, Y3
+	VPCMPEQB   32(CX), Y1, Y4
+	VPANDN     Y0, Y4, Y4
+	VPAND      splat32_03030303<>+0(SB), Y4, Y4
+	VPMADDUBSW splat32_04010401<>+0(SB), Y4, Y4
+	VPMADDWD   splat32_00100001<>+0(SB), Y4, Y4
+	VPCMPEQB   64(CX), Y1, Y5
+	VPANDN     Y0, Y5, Y5
+	VPAND      splat32_03030303<>+0(SB), Y5, Y5
+	VPMADDUBSW splat32_04010401<>+0(SB), Y5, Y5
+	VPMADDWD   splat32_00100001<>+0(SB), Y5, Y5
+	VPCMPEQB   96(CX), Y1, Y6
+	VPANDN     Y0, Y6, Y6
+	VPAND      splat32_03030303<>+0(SB), Y6, Y6
+	VPMADDUBSW splat32_04010401<>+0(SB), Y6, Y6
+	VPMADDWD   splat32_00100001<>+0(SB), Y6, Y6
+	VPACKUSDW  Y4, Y3, Y3
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSWB  Y5, Y3, Y3
+	VPERMD     Y3, Y2, Y3
+	VMOVDQU    Y3, (AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
 // func unpack4To8AVX512(dst *uint8, src *uint8, n int, table *uint8)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·unpack4To8AVX512(SB), NOSPLIT, $0-32

@@ -2399,6 +2399,16 @@ func i32ToI2AVX2(dst *uint8, src *uint8, n int)
 //go:noescape
 func f32ToI2AVX2(dst *uint8, src *uint8, n int)
 
+// sets each element of dst to code where its source byte is not 0, else 0; n counts bytes of dst (a multiple of 32).
+//
+//go:noescape
+func boolToI4AVX2(dst *uint8, src *uint8, n int, code uint8)
+
+// sets each element of dst to code where its source byte is not 0, else 0; n counts bytes of dst (a multiple of 32).
+//
+//go:noescape
+func boolToI2AVX2(dst *uint8, src *uint8, n int, code uint8)
+
 // sets the 2 elements packed in each of n source bytes to their entries
 // in a table of 16 8-bit values (16 bytes).
 //

@@ -38,3 +38,33 @@ func avx2IntPackedStage(from, to DataType, fn func(dst, src *uint8, n int)) stag
 		}
 	}
 }
+
+// avx2BoolPackedStage is the AVX2 stage of BOOL → the packed type `to` with
+// the kernel fn of gen/amd64's boolPacked: code where a byte is not 0, else
+// 0; the last elements are packed here likewise.
+func avx2BoolPackedStage(to DataType, fn func(dst, src *uint8, n int, code uint8), code uint8) stageFunc {
+	return func(dst, src []byte, n int) {
+		src, dst = src[:n], dst[:to.Size(n)]
+		raceRead(src)
+		raceWrite(dst)
+		bits := to.BitSize()
+		per := 8 / bits
+		step := 32 * per // elements a kernel step
+		m := n - n%step
+		if m > 0 {
+			fn(&dst[0], &src[0], m/per, code)
+		}
+		d := dst[to.Size(m):]
+		for i, b := range src[m:] {
+			var c uint8
+			if b != 0 {
+				c = code << (bits * (i % per))
+			}
+			if i%per == 0 {
+				d[i/per] = c
+			} else {
+				d[i/per] |= c
+			}
+		}
+	}
+}

@@ -4942,5 +4942,10 @@ func init() {
 		registerTierStage("avx2", Uint32, Uint2, avx2IntPackedStage(Uint32, Uint2, i32ToI2AVX2))
 		registerTierStage("avx2", Float, Int2, avx2IntPackedStage(Float, Int2, f32ToI2AVX2))
 		registerTierStage("avx2", Float, Uint2, avx2IntPackedStage(Float, Uint2, f32ToI2AVX2))
+		registerTierStage("avx2", Bool, Int4, avx2BoolPackedStage(Int4, boolToI4AVX2, 1))
+		registerTierStage("avx2", Bool, Uint4, avx2BoolPackedStage(Uint4, boolToI4AVX2, 1))
+		registerTierStage("avx2", Bool, Float4E2M1, avx2BoolPackedStage(Float4E2M1, boolToI4AVX2, 2))
+		registerTierStage("avx2", Bool, Int2, avx2BoolPackedStage(Int2, boolToI2AVX2, 1))
+		registerTierStage("avx2", Bool, Uint2, avx2BoolPackedStage(Uint2, boolToI2AVX2, 1))
 	}
 }

@@ -13,6 +13,8 @@ const (
 	bf16ToF16AVX2Lanes       = 8
 	bf16ToF32AVX2Lanes       = 16
 	bf16ToF8AVX2Lanes        = 32
+	boolToI2AVX2Lanes        = 32
+	boolToI4AVX2Lanes        = 32
 	e4m3fnToBF16WAVX2Lanes   = 32
 	e4m3fnToF16WAVX2Lanes    = 32
 	e4m3fnToF32AVX2Lanes     = 8
