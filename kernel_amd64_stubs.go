@@ -580,6 +580,11 @@ func e5m2fnuzToI64AVX2(dst *uint8, src *uint8, n int)
 //go:noescape
 func e5m2ToI64AVX2(dst *uint8, src *uint8, n int)
 
+// n is a multiple of 16 (gen/amd64 widen8Targets: I64).
+//
+//go:noescape
+func e8m0ToI64AVX2(dst *uint8, src *uint8, n int)
+
 // n counts bytes of dst (groups of 2 source bytes), a multiple of 32 (gen/amd64 widen8Targets: I4).
 //
 //go:noescape
@@ -806,6 +811,14 @@ func e5m2fnuzToI64AVX2NT(dst *uint8, src *uint8, n int) int
 //
 //go:noescape
 func e5m2ToI64AVX2NT(dst *uint8, src *uint8, n int) int
+
+// n is a multiple of 16 (gen/amd64 widen8Targets: I64).
+// It converts with non-temporal stores the longest prefix of whole blocks
+// of elements that fill whole 64-byte lines of dst, and returns its length
+// (a multiple of the block); dst must be 64-byte aligned.
+//
+//go:noescape
+func e8m0ToI64AVX2NT(dst *uint8, src *uint8, n int) int
 
 // n counts bytes of dst (groups of 2 source bytes), a multiple of 32 (gen/amd64 widen8Targets: I4).
 // It converts with non-temporal stores the longest prefix of whole blocks

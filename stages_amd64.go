@@ -4877,6 +4877,8 @@ func init() {
 		registerTierStage("avx2", Float8E5M2FNUZ, Uint64, avx2F8Stage(Float8E5M2FNUZ, Uint64, e5m2fnuzToI64AVX2, 16))
 		registerTierStage("avx2", Float8E5M2, Int64, avx2F8Stage(Float8E5M2, Int64, e5m2ToI64AVX2, 16))
 		registerTierStage("avx2", Float8E5M2, Uint64, avx2F8Stage(Float8E5M2, Uint64, e5m2ToI64AVX2, 16))
+		registerTierStage("avx2", Float8E8M0, Int64, avx2F8Stage(Float8E8M0, Int64, e8m0ToI64AVX2, 16))
+		registerTierStage("avx2", Float8E8M0, Uint64, avx2F8Stage(Float8E8M0, Uint64, e8m0ToI64AVX2, 16))
 		registerTierStage("avx2", Float8E4M3FN, Int4, avx2F8PackedStage(Float8E4M3FN, Int4, e4m3fnToI4AVX2, 64))
 		registerTierStage("avx2", Float8E4M3FN, Uint4, avx2F8PackedStage(Float8E4M3FN, Uint4, e4m3fnToI4AVX2, 64))
 		registerTierStage("avx2", Float8E4M3FNUZ, Int4, avx2F8PackedStage(Float8E4M3FNUZ, Int4, e4m3fnuzToI4AVX2, 64))

@@ -62,6 +62,7 @@ const (
 	e8m0ToI2AVX2Lanes        = 8
 	e8m0ToI32AVX2Lanes       = 16
 	e8m0ToI4AVX2Lanes        = 16
+	e8m0ToI64AVX2Lanes       = 16
 	e8m0ToI8AVX2Lanes        = 32
 	f16ToBF16AVX2Lanes       = 16
 	f16ToE4M3AVX2Lanes       = 32

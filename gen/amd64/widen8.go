@@ -261,8 +261,8 @@ type widen8Target struct {
 //     (it wraps the same way; f8MulPlan checks all 256 bytes).
 //   - I32: the same, with the lanes of |r| ≥ 2^32 or NaN cleared (the
 //     reference's 0); E8M0's 2^31 stays 0x80000000, 2^31 modulo 2^32.
-//   - I64: I32's lanes sign-extended by VPMOVSXDQ (not E8M0, whose values
-//     reach 2^127).
+//   - I64: I32's lanes sign-extended by VPMOVSXDQ (E8M0, whose values
+//     reach 2^127, by e8m0ToInt's shifts).
 //
 // BOOL has no target here: the float8 types' BOOL tables are two-valued, and
 // the select kernels (select.go) look them up at memory speed.
@@ -277,7 +277,7 @@ var widen8Targets = []widen8Target{
 	// types is below 2^31; NaN and ±Inf give 0, as the reference's do), where
 	// the plan went through a FLOAT block: 0.35-0.63 → 0.82-1.18× copy()
 	// (Zen 3, two runs side by side).
-	{"I64", []string{"Int64", "Uint64"}, 8, 16, true, []string{"e4m3fn", "e4m3fnuz", "e5m2", "e5m2fnuz"}, finishInt(64)},
+	{"I64", []string{"Int64", "Uint64"}, 8, 16, true, nil, finishInt(64)},
 	// The packed integers: f8Mul's bytes or f8Windows' codes, packed in
 	// registers; E8M0 has e8m0Packed.
 	{"I4", []string{"Int4", "Uint4"}, 0, 64, true, []string{"e4m3fn", "e4m3fnuz", "e5m2", "e5m2fnuz"}, nil},

@@ -29,8 +29,24 @@ import (
 //	bytes or, for 16 bits, a low and a high plane unpacked into words;
 //	32 bits: VPSLLVD(1, x - 127), which gives 0 for every count beyond 31,
 //	the wrapped ones included.
+//	64 bits: VPSLLVQ likewise (2^63 gives 1 << 63, the reference's bits
+//	for INT64 and UINT64 alike), where the plan went through a FLOAT
+//	block: 0.38-0.40 → 1.51-1.54× copy() (Zen 3, two runs side by side).
 func e8m0ToInt(a *Asm, tgt widen8Target, dst, src, n GPVirtual) {
 	bits := 8 * tgt.bytes
+	if bits == 64 {
+		one, bias := a.Vec(), a.Vec()
+		a.VPBROADCASTQ(a.Data("e8m0one64", []uint32{1, 0}), one)
+		a.VPBROADCASTQ(a.Data("e8m0bias64", []uint32{127, 0}), bias)
+		a.Stream(Loop{SrcSize: 1, DstSize: 8, Lanes: tgt.lanes, Unroll: 32 / tgt.lanes}, dst, src, n, Each(4, func(s *Step) {
+			x, r := a.Vec(), a.Vec()
+			a.VPMOVZXBQ(s.Src, x)
+			a.VPSUBQ(bias, x, x)
+			a.VPSLLVQ(x, one, r)
+			s.Store(r, s.Dst, 64, nil)
+		}))
+		return
+	}
 	if bits == 32 {
 		one, bias := a.Const32(1), a.Splat(127)
 		a.Stream(Loop{SrcSize: 1, DstSize: 4, Lanes: tgt.lanes, Unroll: 32 / tgt.lanes}, dst, src, n, Each(8, func(s *Step) {
