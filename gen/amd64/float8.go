@@ -108,6 +108,32 @@ func (a *Asm) narrowMag(c *f8Consts, x VecVirtual) (ab, r VecVirtual) {
 	return ab, r
 }
 
+// narrowMagInt is narrowMag on AVX2 for the float32 lanes of integers
+// (narrowToF8's INT32, UINT32, INT64, UINT64 sources): no NaN, no ±Inf,
+// and no value between 0 and 1, below every float8 type's smallest normal.
+// The rounding's sum is then negative for 0 alone (the bias less the
+// exponent adjustment), which an arithmetic shift keeps and VPMAXSD with
+// zero clears: 0's code, where narrowMag blends in the subnormal codes
+// (four instructions) and pickGT the NaN code (two). Unsigned sources skip
+// the absolute value too. Zen 3, 64 Ki elements, two runs side by side:
+// INT32, UINT32, INT64, UINT64 → the float8 types 0.35-0.44 → 0.46-0.70×
+// copy().
+func (a *Asm) narrowMagInt(c *f8Consts, x VecVirtual, unsigned bool, zero VecVirtual) VecVirtual {
+	ab, r, t := x, a.Vec(), a.Vec()
+	if !unsigned {
+		ab = a.Vec()
+		a.And(c.abs, x, ab)
+	}
+	a.And(c.lsb, ab, t)
+	a.VPSRLD(c.cnt, t, t)
+	a.VPADDD(c.bias, ab, r)
+	a.VPADDD(t, r, r)
+	a.VPSRAD(c.cnt, r, r)
+	a.VPMAXSD(zero, r, r)
+	a.VPMINUD(c.overflow, r, r)
+	return r
+}
+
 // signF8 adds the sign of x (bit 31) to the float8 bits in r (bit 7): a FNUZ
 // type has no negative zero, so there a zero result stays 0x00 (its NaN and
 // its non-saturated overflow are 0x80 with or without the sign).
@@ -324,6 +350,12 @@ func narrowToF8(a *Asm) {
 			// UINT32 and UINT64 convert to float32 lanes that are never
 			// negative: no sign to add.
 			unsigned := from.name == "u32ToF8" || from.name == "u64ToF8"
+			intSource := from.name == "i32ToF8" || unsigned || from.name == "i64ToF8"
+			var zero VecVirtual
+			if isa == AVX2 && intSource {
+				zero = a.Vec()
+				a.VPXOR(zero, zero, zero)
+			}
 			order := a.packOrder()
 			var order2 VecVirtual
 			if from.size == 8 {
@@ -381,8 +413,14 @@ func narrowToF8(a *Asm) {
 							a.VPMINUD(maxInt, x, x)
 							a.VCVTDQ2PS(x, x)
 						}
-						ab, r := a.narrowMag(c, x)
-						a.pickGT(ab, c.inf, c.nan, r)
+						var r VecVirtual
+						if isa == AVX2 && intSource {
+							r = a.narrowMagInt(c, x, unsigned, zero)
+						} else {
+							var ab VecVirtual
+							ab, r = a.narrowMag(c, x)
+							a.pickGT(ab, c.inf, c.nan, r)
+						}
 						switch {
 						case signs != nil:
 							r = signs.add(x, r)
