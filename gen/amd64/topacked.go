@@ -31,7 +31,7 @@ import (
 // types 0.34-0.43 → 1.0-1.6× copy(); INT32/UINT32 0.59-0.91 → 1.4-1.7×;
 // FLOAT → INT2/UINT2 0.32-0.55 → 1.16-1.29×.
 // i16PackedGlue registers them as the AVX2 tier's stages of the sixteen
-// pairs (avx2IntPackedStage, packed16_amd64.go, converts the last
+// pairs (avx2IntPackedStage, topacked_amd64.go, converts the last
 // elements).
 func i16Packed(a *Asm) {
 	for _, src := range packedSources {
@@ -129,7 +129,7 @@ func i16PackedGlue(b *bytes.Buffer) {
 		}
 	}
 	p("// The one-pass AVX2 stages of the 16- and 32-bit integers → the packed integer types\n")
-	p("// (gen/amd64/packed16.go), for the AVX2 tier only.\n\n")
+	p("// (gen/amd64/topacked.go), for the AVX2 tier only.\n\n")
 	p("func init() {\n\tif %s {\n", strings.Join(conds, " && "))
 	for _, from := range []struct{ name, fn string }{{"Int16", "i16"}, {"Uint16", "i16"}, {"Int32", "i32"}, {"Uint32", "i32"}, {"Float", "f32"}} {
 		for _, t := range []struct{ to, fn string }{{"Int4", "ToI4AVX2"}, {"Uint4", "ToI4AVX2"}, {"Int2", "ToI2AVX2"}, {"Uint2", "ToI2AVX2"}} {
@@ -151,7 +151,7 @@ func i16PackedGlue(b *bytes.Buffer) {
 // the code per 32 bytes, packed by packConsts (packed.go), where the plan
 // looked each byte up (select8) and packed the block after.
 // boolPackedGlue registers them as the AVX2 tier's stages of the five
-// pairs (avx2BoolPackedStage, packed16_amd64.go, converts the last
+// pairs (avx2BoolPackedStage, topacked_amd64.go, converts the last
 // elements). Zen 3, 64 Ki elements, two runs side by side: 0.32-0.34 →
 // 0.59-0.79× copy().
 func boolPacked(a *Asm) {
