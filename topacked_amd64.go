@@ -6,7 +6,7 @@ import "encoding/binary"
 
 // avx2IntPackedStage is the AVX2 stage of a 16- or 32-bit integer type or
 // FLOAT `from` → the packed integer type `to` (INT4, UINT4, INT2, UINT2)
-// with the kernel fn of gen/amd64's i16Packed, which keeps the low bits of
+// with the kernel fn of gen/amd64's intToPacked, which keeps the low bits of
 // each element (of FLOAT's truncation) and packs 16 bytes of them a step;
 // the last elements are packed here likewise (the low byte of a
 // little-endian element holds its low bits; FLOAT's by f32ToLow32).

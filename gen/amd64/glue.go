@@ -174,7 +174,7 @@ func glue(used, oddUsed stageISA, fusedUsed funcISA) ([]byte, error) {
 	b.WriteString("\n")
 	widen8Glue(&b)
 	b.WriteString("\n")
-	i16PackedGlue(&b)
+	toPackedGlue(&b)
 	return format.Source(b.Bytes())
 }
 

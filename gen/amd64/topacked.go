@@ -9,7 +9,7 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// i16Packed emits the AVX2 kernels of INT16, UINT16, INT32, UINT32 (and
+// intToPacked emits the AVX2 kernels of INT16, UINT16, INT32, UINT32 (and
 // FLOAT → the 2-bit types) → the packed integer types in one pass, where
 // the plan took two (the low bytes stored as INT8, then packed): an
 // integer target keeps the low bits of the value (as INT8's wrapping, whose
@@ -30,10 +30,10 @@ import (
 // Zen 3, 64 Ki elements, two runs side by side: INT16/UINT16 → the packed
 // types 0.34-0.43 → 1.0-1.6× copy(); INT32/UINT32 0.59-0.91 → 1.4-1.7×;
 // FLOAT → INT2/UINT2 0.32-0.55 → 1.16-1.29×.
-// i16PackedGlue registers them as the AVX2 tier's stages of the sixteen
+// toPackedGlue registers them as the AVX2 tier's stages of the sixteen
 // pairs (avx2IntPackedStage, topacked_amd64.go, converts the last
 // elements).
-func i16Packed(a *Asm) {
+func intToPacked(a *Asm) {
 	for _, src := range packedSources {
 		name, size := src.name, src.size
 		if !src.float {
@@ -74,7 +74,7 @@ func i16Packed(a *Asm) {
 	}
 }
 
-// packedSources are i16Packed's sources: their kernels' name prefix,
+// packedSources are intToPacked's sources: their kernels' name prefix,
 // element size, and whether they are FLOAT (truncated by VCVTTPS2DQ first,
 // which gives 0x80000000 where the value is out of range, NaN or ±Inf:
 // zero low bits, as the reference's results there; a float32 from 2^31 up
@@ -86,7 +86,7 @@ var packedSources = []struct {
 	float bool
 }{{"i16", 2, false}, {"i32", 4, false}, {"f32", 4, true}}
 
-// packedLoader returns the loader of i16Packed's kernels: the j-th 16
+// packedLoader returns the loader of intToPacked's kernels: the j-th 16
 // elements of a step, each masked to its low bits (low, set up in a
 // register), as 16-bit lanes in order; 32-bit elements narrowed by
 // VPACKUSDW (the masked values fit) and VPERMQ.
@@ -118,9 +118,9 @@ func packedLoader(a *Asm, name string, size int, low uint32) func(s *Step, j int
 	}
 }
 
-// i16PackedGlue writes the Go side of i16Packed's kernels: their
+// toPackedGlue writes the Go side of intToPacked's kernels: their
 // registration as AVX2 tier stages.
-func i16PackedGlue(b *bytes.Buffer) {
+func toPackedGlue(b *bytes.Buffer) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	var conds []string
 	for _, x := range baseISA[AVX2] {
