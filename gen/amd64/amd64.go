@@ -68,7 +68,7 @@ var kernels = []struct {
 	{f16BF16, false},
 	{oddFuncs, false}, // the round-to-odd stages (odd.go), with their Go glue
 	{i8ToI2, false},
-	{intToPacked, false},    // 16-, 32-bit integers, FLOAT → the packed integers on AVX2 (topacked.go)
+	{intToPacked, false},  // 16-, 32-bit integers, FLOAT → the packed integers on AVX2 (topacked.go)
 	{boolPacked, false},   // BOOL → the packed types on AVX2 (topacked.go)
 	{unpackTables, false}, // packed sources through 16-entry tables (unpacktab.go)
 	{lut8Pack, false},     // 8-bit sources to packed targets (lut.go)
