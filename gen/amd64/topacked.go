@@ -30,9 +30,8 @@ import (
 // Zen 3, 64 Ki elements, two runs side by side: INT16/UINT16 → the packed
 // types 0.34-0.43 → 1.0-1.6× copy(); INT32/UINT32 0.59-0.91 → 1.4-1.7×;
 // FLOAT → INT2/UINT2 0.32-0.55 → 1.16-1.29×.
-// toPackedGlue registers them as the AVX2 tier's stages of the sixteen
-// pairs (avx2IntPackedStage, topacked_amd64.go, converts the last
-// elements).
+// toPackedGlue registers them as the AVX2 tier's stages of their 18 pairs
+// (avx2IntPackedStage, topacked_amd64.go, converts the last elements).
 func intToPacked(a *Asm) {
 	for _, src := range packedSources {
 		name, size := src.name, src.size
