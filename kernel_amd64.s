@@ -58849,7 +58849,6 @@ TEXT ·fusedF16ToF4AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VPXOR   Y0, Y0, Y0
-	VPXOR   Y0, Y0, Y0
 	VMOVDQU order0415<>+0(SB), Y1
 
 main:
@@ -59910,7 +59909,6 @@ TEXT ·fusedBF16ToF4AVX2(SB), NOSPLIT, $0-24
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
-	VPXOR   Y0, Y0, Y0
 	VPXOR   Y0, Y0, Y0
 	VMOVDQU order0415<>+0(SB), Y1
 

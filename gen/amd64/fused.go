@@ -780,10 +780,12 @@ func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
 		halfToF4Bytes(a, st.from.short == fsBF.short, dst, src, n)
 		return
 	}
-	codes := st.from.f4(a)
 	mant, bias, half := halfFields(st.from)
+	var codes func(h VecVirtual) VecVirtual
 	if half && a.isa == AVX2 {
-		codes = halfF4Codes(a, mant, bias, false)
+		codes = halfF4Codes(a, mant, bias, false) // signs by pairPacker
+	} else {
+		codes = st.from.f4(a)
 	}
 	if a.isa == AVX512 {
 		// Two vectors of 16 pairs at a time: VPMADDWD makes each pair's byte
@@ -1106,39 +1108,37 @@ func halfF4Codes(a *Asm, mant, bias int, signed bool) func(h VecVirtual) VecVirt
 	}
 	inf := uint16((2*bias + 1) << mant)
 	add := uint16(1<<(drop-1) - 1 - (2*bias-2)<<drop) // wraps: ab + add is signed
-	{
-		if a.isa == AVX512 {
-			panic("f4FromHalf: AVX-512 converts FLOAT16 and BFLOAT16 in bytes (halfToF4Bytes)")
+	if a.isa == AVX512 {
+		panic("f4FromHalf: AVX-512 converts FLOAT16 and BFLOAT16 in bytes (halfToF4Bytes)")
+	}
+	abs, lsb, addc := a.splat16(0x7FFF), a.splat16(1), a.splat16(add)
+	q, t3 := a.splat16(bits(0.25)), a.splat16(bits(0.75)-1)
+	infc, seven, eight := a.splat16(inf), a.splat16(7), a.splat16(8)
+	zero := a.Vec()
+	a.VPXOR(zero, zero, zero)
+	return func(h VecVirtual) VecVirtual {
+		ab, t, r, u, v := a.Vec(), a.Vec(), a.Vec(), a.Vec(), a.Vec()
+		a.And(abs, h, ab)
+		a.VPSRLW(U8(drop), ab, t)
+		a.And(lsb, t, t)
+		a.VPADDW(addc, ab, r)
+		a.VPADDW(t, r, r)
+		a.VPSRAW(U8(drop), r, r)
+		// Below 1: (ab > 0.25) + (ab ≥ 0.75) from two signed
+		// compares (ab ≤ 0x7FFF), each -1 or 0.
+		a.VPCMPGTW(q, ab, u)
+		a.VPCMPGTW(t3, ab, v)
+		a.VPSUBW(u, zero, u)
+		a.VPSUBW(v, u, u)
+		a.VPMAXSW(u, r, r)
+		a.VPMINSW(seven, r, r) // 6 and up, ±Inf: 7
+		a.VPCMPGTW(infc, ab, u)
+		a.VPBLENDVB(u, eight, r, r) // NaN: 8
+		if signed {
+			a.VPSRLW(U8(12), h, t)
+			a.signBit3(t, eight, r)
 		}
-		abs, lsb, addc := a.splat16(0x7FFF), a.splat16(1), a.splat16(add)
-		q, t3 := a.splat16(bits(0.25)), a.splat16(bits(0.75)-1)
-		infc, seven, eight := a.splat16(inf), a.splat16(7), a.splat16(8)
-		zero := a.Vec()
-		a.VPXOR(zero, zero, zero)
-		return func(h VecVirtual) VecVirtual {
-			ab, t, r, u, v := a.Vec(), a.Vec(), a.Vec(), a.Vec(), a.Vec()
-			a.And(abs, h, ab)
-			a.VPSRLW(U8(drop), ab, t)
-			a.And(lsb, t, t)
-			a.VPADDW(addc, ab, r)
-			a.VPADDW(t, r, r)
-			a.VPSRAW(U8(drop), r, r)
-			// Below 1: (ab > 0.25) + (ab ≥ 0.75) from two signed
-			// compares (ab ≤ 0x7FFF), each -1 or 0.
-			a.VPCMPGTW(q, ab, u)
-			a.VPCMPGTW(t3, ab, v)
-			a.VPSUBW(u, zero, u)
-			a.VPSUBW(v, u, u)
-			a.VPMAXSW(u, r, r)
-			a.VPMINSW(seven, r, r) // 6 and up, ±Inf: 7
-			a.VPCMPGTW(infc, ab, u)
-			a.VPBLENDVB(u, eight, r, r) // NaN: 8
-			if signed {
-				a.VPSRLW(U8(12), h, t)
-				a.signBit3(t, eight, r)
-			}
-			return r
-		}
+		return r
 	}
 }
 
