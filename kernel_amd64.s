@@ -50472,6 +50472,186 @@ tail:
 	VZEROUPPER
 	RET
 
+// func i64ToI4AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·i64ToI4AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x0000000f, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPBROADCASTQ low64_f<>+0(SB), Y0
+	VMOVDQU      order04152637<>+0(SB), Y1
+	VMOVDQU      order0415<>+0(SB), Y2
+
+main:
+	CMPQ       DX, $0x00000020
+	JB         single
+	VPAND      (CX), Y0, Y3
+	VPAND      32(CX), Y0, Y4
+	VPAND      64(CX), Y0, Y5
+	VPAND      96(CX), Y0, Y6
+	VPACKUSDW  Y4, Y3, Y3
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSDW  Y5, Y3, Y3
+	VPERMD     Y3, Y1, Y3
+	VPAND      128(CX), Y0, Y4
+	VPAND      160(CX), Y0, Y5
+	VPAND      192(CX), Y0, Y6
+	VPAND      224(CX), Y0, Y7
+	VPACKUSDW  Y5, Y4, Y4
+	VPACKUSDW  Y7, Y6, Y6
+	VPACKUSDW  Y6, Y4, Y4
+	VPERMD     Y4, Y1, Y4
+	VPACKUSWB  Y4, Y3, Y3
+	VPMADDUBSW splat32_10011001<>+0(SB), Y3, Y3
+	VPACKUSWB  Y3, Y3, Y3
+	VPERMD     Y3, Y2, Y3
+	VMOVDQU    X3, (AX)
+	VPAND      256(CX), Y0, Y3
+	VPAND      288(CX), Y0, Y4
+	VPAND      320(CX), Y0, Y5
+	VPAND      352(CX), Y0, Y6
+	VPACKUSDW  Y4, Y3, Y3
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSDW  Y5, Y3, Y3
+	VPERMD     Y3, Y1, Y3
+	VPAND      384(CX), Y0, Y4
+	VPAND      416(CX), Y0, Y5
+	VPAND      448(CX), Y0, Y6
+	VPAND      480(CX), Y0, Y7
+	VPACKUSDW  Y5, Y4, Y4
+	VPACKUSDW  Y7, Y6, Y6
+	VPACKUSDW  Y6, Y4, Y4
+	VPERMD     Y4, Y1, Y4
+	VPACKUSWB  Y4, Y3, Y3
+	VPMADDUBSW splat32_10011001<>+0(SB), Y3, Y3
+	VPACKUSWB  Y3, Y3, Y3
+	VPERMD     Y3, Y2, Y3
+	VMOVDQU    X3, 16(AX)
+	ADDQ       $0x00000200, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VPAND      (CX), Y0, Y3
+	VPAND      32(CX), Y0, Y4
+	VPAND      64(CX), Y0, Y5
+	VPAND      96(CX), Y0, Y6
+	VPACKUSDW  Y4, Y3, Y3
+	VPACKUSDW  Y6, Y5, Y5
+	VPACKUSDW  Y5, Y3, Y3
+	VPERMD     Y3, Y1, Y3
+	VPAND      128(CX), Y0, Y4
+	VPAND      160(CX), Y0, Y5
+	VPAND      192(CX), Y0, Y6
+	VPAND      224(CX), Y0, Y7
+	VPACKUSDW  Y5, Y4, Y4
+	VPACKUSDW  Y7, Y6, Y6
+	VPACKUSDW  Y6, Y4, Y4
+	VPERMD     Y4, Y1, Y4
+	VPACKUSWB  Y4, Y3, Y3
+	VPMADDUBSW splat32_10011001<>+0(SB), Y3, Y3
+	VPACKUSWB  Y3, Y3, Y3
+	VPERMD     Y3, Y2, Y3
+	VMOVDQU    X3, (AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000010, AX
+	SUBQ       $0x00000010, DX
+	JMP        single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA low64_f<>+0(SB)/4, $0x0000000f
+DATA low64_f<>+4(SB)/4, $0x00000000
+GLOBL low64_f<>(SB), RODATA|NOPTR, $8
+
+DATA order04152637<>+0(SB)/4, $0x00000000
+DATA order04152637<>+4(SB)/4, $0x00000004
+DATA order04152637<>+8(SB)/4, $0x00000001
+DATA order04152637<>+12(SB)/4, $0x00000005
+DATA order04152637<>+16(SB)/4, $0x00000002
+DATA order04152637<>+20(SB)/4, $0x00000006
+DATA order04152637<>+24(SB)/4, $0x00000003
+DATA order04152637<>+28(SB)/4, $0x00000007
+GLOBL order04152637<>(SB), RODATA|NOPTR, $32
+
+// func i64ToI2AVX2(dst *uint8, src *uint8, n int)
+// Requires: AVX, AVX2
+TEXT ·i64ToI2AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPBROADCASTQ low64_3<>+0(SB), Y0
+	VMOVDQU      order04152637<>+0(SB), Y1
+
+single:
+	CMPQ         DX, $0x00000010
+	JB           tail
+	VPAND        (CX), Y0, Y2
+	VPAND        32(CX), Y0, Y3
+	VPAND        64(CX), Y0, Y4
+	VPAND        96(CX), Y0, Y5
+	VPACKUSDW    Y3, Y2, Y2
+	VPACKUSDW    Y5, Y4, Y4
+	VPACKUSDW    Y4, Y2, Y2
+	VPERMD       Y2, Y1, Y2
+	VPAND        128(CX), Y0, Y3
+	VPAND        160(CX), Y0, Y4
+	VPAND        192(CX), Y0, Y5
+	VPAND        224(CX), Y0, Y6
+	VPACKUSDW    Y4, Y3, Y3
+	VPACKUSDW    Y6, Y5, Y5
+	VPACKUSDW    Y5, Y3, Y3
+	VPERMD       Y3, Y1, Y3
+	VPAND        256(CX), Y0, Y4
+	VPAND        288(CX), Y0, Y5
+	VPAND        320(CX), Y0, Y6
+	VPAND        352(CX), Y0, Y7
+	VPACKUSDW    Y5, Y4, Y4
+	VPACKUSDW    Y7, Y6, Y6
+	VPACKUSDW    Y6, Y4, Y4
+	VPERMD       Y4, Y1, Y4
+	VPAND        384(CX), Y0, Y5
+	VPAND        416(CX), Y0, Y6
+	VPAND        448(CX), Y0, Y7
+	VPAND        480(CX), Y0, Y8
+	VPACKUSDW    Y6, Y5, Y5
+	VPACKUSDW    Y8, Y7, Y7
+	VPACKUSDW    Y7, Y5, Y5
+	VPERMD       Y5, Y1, Y5
+	VPACKUSWB    Y3, Y2, Y2
+	VPACKUSWB    Y5, Y4, Y4
+	VPMADDUBSW   splat32_04010401<>+0(SB), Y2, Y2
+	VPMADDUBSW   splat32_04010401<>+0(SB), Y4, Y4
+	VPACKUSWB    Y4, Y2, Y2
+	VPMADDUBSW   splat32_10011001<>+0(SB), Y2, Y2
+	VPACKUSWB    Y2, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPUNPCKLWD   X3, X2, X2
+	VMOVDQU      X2, (AX)
+	ADDQ         $0x00000200, CX
+	ADDQ         $0x00000010, AX
+	SUBQ         $0x00000010, DX
+	JMP          single
+
+tail:
+	VZEROUPPER
+	RET
+
+DATA low64_3<>+0(SB)/4, $0x00000003
+DATA low64_3<>+4(SB)/4, $0x00000000
+GLOBL low64_3<>(SB), RODATA|NOPTR, $8
+
 // func f32ToI2AVX2(dst *uint8, src *uint8, n int)
 // Requires: AVX, AVX2
 TEXT ·f32ToI2AVX2(SB), NOSPLIT, $0-24

@@ -2407,6 +2407,16 @@ func i32ToI4AVX2(dst *uint8, src *uint8, n int)
 //go:noescape
 func i32ToI2AVX2(dst *uint8, src *uint8, n int)
 
+// n counts pairs of source elements (a multiple of 16).
+//
+//go:noescape
+func i64ToI4AVX2(dst *uint8, src *uint8, n int)
+
+// n counts quads of source elements (a multiple of 16).
+//
+//go:noescape
+func i64ToI2AVX2(dst *uint8, src *uint8, n int)
+
 // n counts quads of source elements (a multiple of 16).
 //
 //go:noescape

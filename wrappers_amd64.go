@@ -144,6 +144,8 @@ const (
 	i64ToE8M0AVX2Lanes       = 32
 	i64ToF4AVX2Lanes         = 16
 	i64ToF8AVX2Lanes         = 8
+	i64ToI2AVX2Lanes         = 16
+	i64ToI4AVX2Lanes         = 16
 	i8ToBF16AVX2Lanes        = 16
 	i8ToF16AVX2Lanes         = 16
 	i8ToF4AVX2Lanes          = 16

@@ -9,7 +9,7 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// intToPacked emits the AVX2 kernels of INT16, UINT16, INT32, UINT32 (and
+// intToPacked emits the AVX2 kernels of the 16-, 32- and 64-bit integers (and
 // FLOAT → the 2-bit types) → the packed integer types in one pass, where
 // the plan took two (the low bytes stored as INT8, then packed): an
 // integer target keeps the low bits of the value (as INT8's wrapping, whose
@@ -29,8 +29,9 @@ import (
 //
 // Zen 3, 64 Ki elements, two runs side by side: INT16/UINT16 → the packed
 // types 0.34-0.43 → 1.0-1.6× copy(); INT32/UINT32 0.59-0.91 → 1.4-1.7×;
-// FLOAT → INT2/UINT2 0.32-0.55 → 1.16-1.29×.
-// toPackedGlue registers them as the AVX2 tier's stages of their 18 pairs
+// INT64/UINT64 0.75-1.10 → 1.65-1.97×; FLOAT → INT2/UINT2 0.32-0.55 →
+// 1.16-1.29×.
+// toPackedGlue registers them as the AVX2 tier's stages of their 26 pairs
 // (avx2IntPackedStage, topacked_amd64.go, converts the last elements).
 func intToPacked(a *Asm) {
 	for _, src := range packedSources {
@@ -83,16 +84,35 @@ var packedSources = []struct {
 	name  string
 	size  int
 	float bool
-}{{"i16", 2, false}, {"i32", 4, false}, {"f32", 4, true}}
+}{{"i16", 2, false}, {"i32", 4, false}, {"i64", 8, false}, {"f32", 4, true}}
 
 // packedLoader returns the loader of intToPacked's kernels: the j-th 16
 // elements of a step, each masked to its low bits (low, set up in a
 // register), as 16-bit lanes in order; 32-bit elements narrowed by
-// VPACKUSDW (the masked values fit) and VPERMQ.
+// VPACKUSDW (the masked values fit) and VPERMQ; 64-bit ones by three
+// VPACKUSDW (a masked quadword is a dword and a zero one) and a VPERMD of
+// the dwords 0 4 1 5 2 6 3 7.
 func packedLoader(a *Asm, name string, size int, low uint32) func(s *Step, j int) VecVirtual {
 	mask := a.Const32(low)
-	if size == 2 {
+	switch size {
+	case 2:
 		mask = a.Const32(low<<16 | low)
+	case 8:
+		mask = a.Vec()
+		a.VPBROADCASTQ(a.Data(fmt.Sprintf("low64_%x", low), []uint32{low, 0}), mask)
+		order := a.ConstTable("order04152637", []uint32{0, 4, 1, 5, 2, 6, 3, 7})
+		return func(s *Step, j int) VecVirtual {
+			var vs [4]VecVirtual
+			for i := range vs {
+				vs[i] = a.Vec()
+				a.VPAND(s.Src.Offset(128*j+32*i), mask, vs[i])
+			}
+			a.VPACKUSDW(vs[1], vs[0], vs[0])
+			a.VPACKUSDW(vs[3], vs[2], vs[2])
+			a.VPACKUSDW(vs[2], vs[0], vs[0])
+			a.VPERMD(vs[0], order, vs[0])
+			return vs[0]
+		}
 	}
 	load := func(m Mem, v VecVirtual) {
 		if name == "f32" {
@@ -130,7 +150,7 @@ func toPackedGlue(b *bytes.Buffer) {
 	p("// The one-pass AVX2 stages of the 16- and 32-bit integers → the packed integer types\n")
 	p("// (gen/amd64/topacked.go), for the AVX2 tier only.\n\n")
 	p("func init() {\n\tif %s {\n", strings.Join(conds, " && "))
-	for _, from := range []struct{ name, fn string }{{"Int16", "i16"}, {"Uint16", "i16"}, {"Int32", "i32"}, {"Uint32", "i32"}, {"Float", "f32"}} {
+	for _, from := range []struct{ name, fn string }{{"Int16", "i16"}, {"Uint16", "i16"}, {"Int32", "i32"}, {"Uint32", "i32"}, {"Int64", "i64"}, {"Uint64", "i64"}, {"Float", "f32"}} {
 		for _, t := range []struct{ to, fn string }{{"Int4", "ToI4AVX2"}, {"Uint4", "ToI4AVX2"}, {"Int2", "ToI2AVX2"}, {"Uint2", "ToI2AVX2"}} {
 			if from.name == "Float" && t.fn == "ToI4AVX2" {
 				continue // f32ToI4
