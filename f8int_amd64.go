@@ -147,15 +147,8 @@ func avx2F8PackedStage(from, to DataType, fn func(dst, src *uint8, n int), lanes
 			fn(&dst[0], &src[0], m/per) // groups of per source bytes
 		}
 		codes := tableFor(from, to, Options{}).b8
-		d := dst[to.Size(m):]
-		for i, b := range src[m:] {
-			c := codes[b] & (1<<bits - 1) << (bits * (i % per))
-			if i%per == 0 {
-				d[i/per] = c
-			} else {
-				d[i/per] |= c
-			}
-		}
+		tail := src[m:]
+		packTail(dst[to.Size(m):], bits, len(tail), func(i int) uint8 { return codes[tail[i]] })
 	}
 }
 

@@ -4921,8 +4921,8 @@ func init() {
 	}
 }
 
-// The one-pass AVX2 stages of the 16- and 32-bit integers → the packed integer types
-// (gen/amd64/topacked.go), for the AVX2 tier only.
+// The one-pass AVX2 stages of the 16-, 32- and 64-bit integers, FLOAT and
+// BOOL → the packed types (gen/amd64/topacked.go), for the AVX2 tier only.
 
 func init() {
 	if cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasF16C {

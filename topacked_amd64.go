@@ -4,7 +4,7 @@ package tensorcast
 
 import "encoding/binary"
 
-// avx2IntPackedStage is the AVX2 stage of a 16- or 32-bit integer type or
+// avx2IntPackedStage is the AVX2 stage of a 16-, 32- or 64-bit integer type or
 // FLOAT `from` → the packed integer type `to` (INT4, UINT4, INT2, UINT2)
 // with the kernel fn of gen/amd64's intToPacked, which keeps the low bits of
 // each element (of FLOAT's truncation) and packs 16 bytes of them a step;
@@ -23,18 +23,27 @@ func avx2IntPackedStage(from, to DataType, fn func(dst, src *uint8, n int)) stag
 		if m > 0 {
 			fn(&dst[0], &src[0], m/per)
 		}
-		d := dst[to.Size(m):]
-		for i := range n - m {
-			low := src[size*(m+i)]
+		packTail(dst[to.Size(m):], bits, n-m, func(i int) uint8 {
 			if from == Float {
-				low = byte(f32ToLow32(binary.LittleEndian.Uint32(src[4*(m+i):])))
+				return byte(f32ToLow32(binary.LittleEndian.Uint32(src[4*(m+i):])))
 			}
-			c := low & (1<<bits - 1) << (bits * (i % per))
-			if i%per == 0 {
-				d[i/per] = c
-			} else {
-				d[i/per] |= c
-			}
+			return src[size*(m+i)]
+		})
+	}
+}
+
+// packTail packs count codes into d, bits each (4 or 2), the first in the
+// low bits of d[0]: the last elements of the AVX2 stages into the packed
+// types. code(i) is the i-th element's code in its low bits (higher bits
+// are dropped).
+func packTail(d []byte, bits, count int, code func(i int) uint8) {
+	per := 8 / bits
+	for i := range count {
+		c := code(i) & (1<<bits - 1) << (bits * (i % per))
+		if i%per == 0 {
+			d[i/per] = c
+		} else {
+			d[i/per] |= c
 		}
 	}
 }
@@ -54,17 +63,12 @@ func avx2BoolPackedStage(to DataType, fn func(dst, src *uint8, n int, code uint8
 		if m > 0 {
 			fn(&dst[0], &src[0], m/per, code)
 		}
-		d := dst[to.Size(m):]
-		for i, b := range src[m:] {
-			var c uint8
-			if b != 0 {
-				c = code << (bits * (i % per))
+		tail := src[m:]
+		packTail(dst[to.Size(m):], bits, len(tail), func(i int) uint8 {
+			if tail[i] != 0 {
+				return code
 			}
-			if i%per == 0 {
-				d[i/per] = c
-			} else {
-				d[i/per] |= c
-			}
-		}
+			return 0
+		})
 	}
 }

@@ -3,7 +3,6 @@ package amd64
 import (
 	"bytes"
 	"fmt"
-	"strings"
 
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -141,15 +140,9 @@ func packedLoader(a *Asm, name string, size int, low uint32) func(s *Step, j int
 // registration as AVX2 tier stages.
 func toPackedGlue(b *bytes.Buffer) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-	var conds []string
-	for _, x := range baseISA[AVX2] {
-		if x != "MMX+" {
-			conds = append(conds, "cpu.X86."+cpuFlags[x])
-		}
-	}
-	p("// The one-pass AVX2 stages of the 16- and 32-bit integers → the packed integer types\n")
-	p("// (gen/amd64/topacked.go), for the AVX2 tier only.\n\n")
-	p("func init() {\n\tif %s {\n", strings.Join(conds, " && "))
+	p("// The one-pass AVX2 stages of the 16-, 32- and 64-bit integers, FLOAT and\n")
+	p("// BOOL → the packed types (gen/amd64/topacked.go), for the AVX2 tier only.\n\n")
+	p("func init() {\n\tif %s {\n", avx2Cond())
 	for _, from := range []struct{ name, fn string }{{"Int16", "i16"}, {"Uint16", "i16"}, {"Int32", "i32"}, {"Uint32", "i32"}, {"Int64", "i64"}, {"Uint64", "i64"}, {"Float", "f32"}} {
 		for _, t := range []struct{ to, fn string }{{"Int4", "ToI4AVX2"}, {"Uint4", "ToI4AVX2"}, {"Int2", "ToI2AVX2"}, {"Uint2", "ToI2AVX2"}} {
 			if from.name == "Float" && t.fn == "ToI4AVX2" {

@@ -422,19 +422,25 @@ func packBytes4(a *Asm, s *Step, rs []VecVirtual, order VecVirtual) {
 	s.Store(rs[0], s.Dst, 8, nil)
 }
 
-// widen8Glue writes the Go side of widen8Targets' kernels: their
-// registration as AVX2 tier stages (avx2F8Stage, f8int_amd64.go).
-func widen8Glue(b *bytes.Buffer) {
-	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+// avx2Cond is the Go condition of the AVX2 family's base extensions, which
+// its tier stages are registered under.
+func avx2Cond() string {
 	var conds []string
 	for _, x := range baseISA[AVX2] {
 		if x != "MMX+" {
 			conds = append(conds, "cpu.X86."+cpuFlags[x])
 		}
 	}
+	return strings.Join(conds, " && ")
+}
+
+// widen8Glue writes the Go side of widen8Targets' kernels: their
+// registration as AVX2 tier stages (avx2F8Stage, f8int_amd64.go).
+func widen8Glue(b *bytes.Buffer) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	p("// The one-pass AVX2 stages of the 8-bit float sources (gen/amd64/widen8.go,\n")
 	p("// widen8Targets), for the AVX2 tier only: AVX-512 has its own table kernels.\n\n")
-	p("func init() {\n\tif %s {\n", strings.Join(conds, " && "))
+	p("func init() {\n\tif %s {\n", avx2Cond())
 	for _, k := range widen8Kernels() {
 		for _, to := range k.tgt.goType {
 			from := widen8GoTypes[k.t.name]
