@@ -136,20 +136,7 @@ func avx2F8Stage(from, to DataType, fn func(dst, src *uint8, n int), lanes int) 
 // multiples of lanes source bytes, counted in groups of one result byte,
 // and the last elements are packed from the reference table's codes.
 func avx2F8PackedStage(from, to DataType, fn func(dst, src *uint8, n int), lanes int) stageFunc {
-	return func(dst, src []byte, n int) {
-		src, dst = src[:n], dst[:to.Size(n)]
-		raceRead(src)
-		raceWrite(dst)
-		bits := to.BitSize()
-		per := 8 / bits
-		m := n &^ (lanes - 1)
-		if m > 0 {
-			fn(&dst[0], &src[0], m/per) // groups of per source bytes
-		}
-		codes := tableFor(from, to, Options{}).b8
-		tail := src[m:]
-		packTail(dst[to.Size(m):], bits, len(tail), func(i int) uint8 { return codes[tail[i]] })
-	}
+	return packedStage(1, to, lanes, fn, func(src []byte, i int) uint8 { return tableFor(from, to, Options{}).b8[src[i]] })
 }
 
 // avx2IntToF4Stage is the AVX2 stage of a 32- or 64-bit integer type →
