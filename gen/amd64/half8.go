@@ -109,17 +109,7 @@ func half8(a *Asm) {
 				m := a.Vec()
 				a.VPCMPGTW(w16(inf), ab, m) // a ≤ 0x7FFF: the signed compare does
 				a.VPBLENDVB(m, nan, r, r)
-				// Subnormal results, from the float32 values.
-				lo, hi := a.Vec(), a.Vec()
-				a.VPUNPCKLWD(ab, zero, lo) // elements 0-3 and 8-11, in the high halves
-				a.VPUNPCKHWD(ab, zero, hi) // 4-7 and 12-15
-				for _, f := range []VecVirtual{lo, hi} {
-					a.VADDPS(magic, f, f)
-					a.VPSUBD(magic, f, f)
-				}
-				a.VPACKUSDW(hi, lo, lo) // in order
-				a.VPCMPGTW(ab, minN, m)
-				a.VPBLENDVB(m, lo, r, r)
+				half8Subnormal(a, ab, r, magic, minN, zero)
 				rs[h], xs[h] = r, x
 			}
 			s.Store(a.packCodes(rs, []Op{xs[0], xs[1]}, v.fnuz), s.Dst, 8, nil)
@@ -183,16 +173,7 @@ func half8E5M2(a *Asm, fnuz bool, name string, dst, src, n GPVirtual, limit, nan
 				ab, t := abs[h], a.Vec()
 				a.VPCMPGTW(w16(inf), ab, t)
 				a.VPBLENDVB(t, nan, r, r)
-				lo, hi := a.Vec(), a.Vec()
-				a.VPUNPCKLWD(ab, zero, lo)
-				a.VPUNPCKHWD(ab, zero, hi)
-				for _, f := range []VecVirtual{lo, hi} {
-					a.VADDPS(magic, f, f)
-					a.VPSUBD(magic, f, f)
-				}
-				a.VPACKUSDW(hi, lo, lo)
-				a.VPCMPGTW(ab, minN, t)
-				a.VPBLENDVB(t, lo, r, r)
+				half8Subnormal(a, ab, r, magic, minN, zero)
 			}
 		})
 		s.Store(a.packCodes(rs, []Op{x0, s.Src.Offset(32)}, fnuz), s.Dst, 8, nil)
@@ -219,4 +200,21 @@ func (a *Asm) packCodes(rs [2]VecVirtual, xs []Op, fnuz bool) VecVirtual {
 	}
 	a.VPERMQ(U8(0b11_01_10_00), rs[0], rs[0])
 	return rs[0]
+}
+
+// half8Subnormal sets the lanes of r whose magnitude ab is below the
+// smallest normal's bits (minN) to their subnormal codes: the float32 of ab
+// (the unpacks with zero put it in the high halves) plus p's magic rounds to
+// the subnormal grid, and its bits less the magic's are the code.
+func half8Subnormal(a *Asm, ab, r, magic, minN, zero VecVirtual) {
+	lo, hi, m := a.Vec(), a.Vec(), a.Vec()
+	a.VPUNPCKLWD(ab, zero, lo) // elements 0-3 and 8-11, in the high halves
+	a.VPUNPCKHWD(ab, zero, hi) // 4-7 and 12-15
+	for _, f := range []VecVirtual{lo, hi} {
+		a.VADDPS(magic, f, f)
+		a.VPSUBD(magic, f, f)
+	}
+	a.VPACKUSDW(hi, lo, lo) // in order
+	a.VPCMPGTW(ab, minN, m)
+	a.VPBLENDVB(m, lo, r, r)
 }
