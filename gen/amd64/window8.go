@@ -285,13 +285,23 @@ type f8WindowPlan struct {
 	mags              [128]byte
 }
 
-// maxF8Windows bounds f8Windows' cost, 1 + 4·windows instructions per 32
-// bytes before any packing, where it measured faster than f8Mul's 20 on
-// Zen 4: three windows for the byte targets (E5M2, E5M2FNUZ → INT8/UINT8:
-// 0.36 → 0.47×), two for the packed ones (E5M2 → INT4/UINT4); four
-// windows (E4M3FNUZ → INT8, the E4M3 types → INT4) and three before packing
-// (the E4M3 types → INT2) measured slower than f8Mul (0.26–0.37 against
-// 0.28–0.48×, on a busy machine).
+// pad is the byte f8Windows adds, with saturation, to a magnitude less lo:
+// 0x80 - 16·windows, which puts every magnitude past the windows at 0x80
+// or more (VPSHUFB's zero; those below lo wrapped there already) and
+// window w at 0x80 - 16·(windows - w): bits 4..6 of the index count the
+// windows down from 7.
+func (p f8WindowPlan) pad() int { return 0x80 - 16*p.windows }
+
+// maxF8Windows bounds f8Windows' cost, 3 + 2·windows - 1 + ⌈log2
+// windows⌉ instructions per 32 bytes before any packing (load, mask,
+// subtraction, addition, the lookups, the blends and their shifts; sign,
+// store), where it measured faster than f8Mul's 20: three windows for the
+// byte targets (E5M2, E5M2FNUZ → INT8/UINT8: 0.36 → 0.47× on Zen 4 with
+// the windows or'ed, 15 instructions; blended, 13, 1.03–1.19× that, Zen 3,
+// best of four runs at 16 Ki), two for the packed ones (E5M2 → INT4/UINT4).
+// Four windows (E4M3FNUZ → INT8, the E4M3 types → INT4) and five (E4M3FN
+// → INT8) measured 0.66–0.90× f8Mul's speed blended (Zen 3), three before
+// packing (the E4M3 types → INT2) 0.87–1.02×.
 func maxF8Windows(bits int) int {
 	if bits == 8 {
 		return 3
@@ -331,12 +341,11 @@ func planF8Windows(typ string, bits int) (p f8WindowPlan, ok bool) {
 	// plan that gives another code stops the generator.
 	for b := range 256 {
 		var r byte
-		for w := range p.windows {
-			k := byte(b&0x7F) - byte(p.lo+16*w)               // VPSUBB
-			if idx := min(int(k)+0x70, 0xFF); idx&0x80 == 0 { // VPADDUSB, VPSHUFB's zeroing bit
-				if m := p.lo + 16*w + idx&15; m < 128 {
-					r |= p.mags[m]
-				}
+		k := byte(b&0x7F) - byte(p.lo)                       // VPSUBB
+		if idx := min(int(k)+p.pad(), 0xFF); idx&0x80 == 0 { // VPADDUSB, VPSHUFB's zeroing bit
+			w := idx>>4 - (8 - p.windows) // the leaf the blends pick
+			if m := p.lo + 16*w + idx&15; m < 128 {
+				r = p.mags[m]
 			}
 		}
 		if int8(b) < 0 { // VPSIGNB
@@ -352,14 +361,17 @@ func planF8Windows(typ string, bits int) (p f8WindowPlan, ok bool) {
 // f8Windows emits a float8 type → INT8/UINT8 kernel, or → the packed
 // integers (f8Mul's contract: 32 bytes of dst a step, packed by
 // packConsts), by e8m0ToInt's windows, several of them, on the magnitude:
-// each window of 16 magnitudes is one VPSHUFB table, its index the
-// magnitude less the window's start pushed to VPSHUFB's zeroing bit 7
-// outside it (a wrapping subtraction, then 0x70 added with saturation),
-// the windows' bytes or'ed, and VPSIGNB negates them where the source byte
-// is negative (two's complement modulo 2^bits is the wrapped truncation of
-// the negated value). The E5M2 types need three windows to INT8 (their
-// values from 1 to below 2^10, whose truncation is not 0 modulo 256): 13
-// instructions per 32 bytes against f8Mul's 20.
+// each window of 16 magnitudes is one VPSHUFB table, all indexed by the
+// magnitude less the first window's start plus pad (a wrapping
+// subtraction, then an addition with saturation), which pushes the bytes
+// outside every window to VPSHUFB's zeroing bit 7 and leaves the window in
+// bits 4..6; VPBLENDVB picks among the windows' lookups by those bits (a
+// tree, one level a bit, each bit shifted to bit 7 by VPSLLW; one blend
+// fewer than windows), and VPSIGNB negates the result where the source
+// byte is negative (two's complement modulo 2^bits is the wrapped
+// truncation of the negated value). The E5M2 types need three windows to
+// INT8 (their values from 1 to below 2^10, whose truncation is not 0
+// modulo 256): 13 instructions per 32 bytes against f8Mul's 20.
 func f8Windows(a *Asm, typ string, p f8WindowPlan, dst, src, n GPVirtual) {
 	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
 	tabs := make([]VecVirtual, p.windows)
@@ -373,20 +385,44 @@ func f8Windows(a *Asm, typ string, p f8WindowPlan, dst, src, n GPVirtual) {
 		tabs[w] = a.ConstBytes(fmt.Sprintf("%s_win%d_%d", typ, p.bits, w), t[:])
 	}
 	codes := func(m Mem) VecVirtual {
-		x, mg, r := a.Vec(), a.Vec(), a.Vec()
+		x, k := a.Vec(), a.Vec()
 		a.VMOVDQU(m, x)
-		a.VPAND(b8(0x7F), x, mg)
-		for w, t := range tabs {
-			k := a.Vec()
-			a.VPSUBB(b8(uint8(p.lo+16*w)), mg, k)
-			a.VPADDUSB(b8(0x70), k, k)
-			if w == 0 {
-				a.VPSHUFB(k, t, r)
-				continue
-			}
-			a.VPSHUFB(k, t, k)
-			a.VPOR(k, r, r)
+		a.VPAND(b8(0x7F), x, k)
+		a.VPSUBB(b8(uint8(p.lo)), k, k)
+		if pad := p.pad(); pad > 0 {
+			a.VPADDUSB(b8(uint8(pad)), k, k)
 		}
+		// leaves[i] is the lookup of the indexes whose bits 4..6 are i: the
+		// window i - (8 - windows), for the top windows leaves; each level
+		// of blends halves them by one bit of the index, moved to bit 7.
+		leaves := make([]VecVirtual, 8)
+		for w, t := range tabs {
+			r := a.Vec()
+			a.VPSHUFB(k, t, r)
+			leaves[8-p.windows+w] = r
+		}
+		for bit := 4; len(leaves) > 1; bit++ {
+			var sel VecVirtual
+			next := make([]VecVirtual, len(leaves)/2)
+			for i := range next {
+				lo, hi := leaves[2*i], leaves[2*i+1]
+				switch {
+				case lo == nil:
+					next[i] = hi
+				case hi == nil:
+					next[i] = lo
+				default:
+					if sel == nil {
+						sel = a.Vec()
+						a.VPSLLW(U8(7-bit), k, sel) // bit 7 of each byte: the index's bit
+					}
+					a.VPBLENDVB(sel, hi, lo, lo)
+					next[i] = lo
+				}
+			}
+			leaves = next
+		}
+		r := leaves[0]
 		a.VPSIGNB(x, r, r)
 		return r
 	}
