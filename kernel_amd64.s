@@ -39662,6 +39662,138 @@ done:
 	VZEROUPPER
 	RET
 
+// func numF16ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numF16ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ       DX, $0x00000080
+	JB         single
+	VMOVDQU64  (CX), Z1
+	VPSLLW     $0x01, Z1, Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, (AX)
+	VMOVDQU64  64(CX), Z1
+	VPSLLW     $0x01, Z1, Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, 32(AX)
+	VMOVDQU64  128(CX), Z1
+	VPSLLW     $0x01, Z1, Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, 64(AX)
+	VMOVDQU64  192(CX), Z1
+	VPSLLW     $0x01, Z1, Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, 96(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000080, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU64  (CX), Z1
+	VPSLLW     $0x01, Z1, Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Z1
+	VPSLLW      $0x01, Z1, Z1
+	VPTESTMW    Z1, Z1, K2
+	VMOVDQU8.Z  Y0, K2, Y0
+	VMOVDQU8    Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func numBF16ToBoolAVX512(dst *byte, src *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·numBF16ToBoolAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VPBROADCASTD BX, Z0
+
+main:
+	CMPQ       DX, $0x00000080
+	JB         single
+	VMOVDQU64  (CX), Z1
+	VPSLLW     $0x01, Z1, Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, (AX)
+	VMOVDQU64  64(CX), Z1
+	VPSLLW     $0x01, Z1, Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, 32(AX)
+	VMOVDQU64  128(CX), Z1
+	VPSLLW     $0x01, Z1, Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, 64(AX)
+	VMOVDQU64  192(CX), Z1
+	VPSLLW     $0x01, Z1, Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, 96(AX)
+	ADDQ       $0x00000100, CX
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000080, DX
+	JMP        main
+
+single:
+	CMPQ       DX, $0x00000020
+	JB         tail
+	VMOVDQU64  (CX), Z1
+	VPSLLW     $0x01, Z1, Z1
+	VPTESTMW   Z1, Z1, K1
+	VMOVDQU8.Z Y0, K1, Y1
+	VMOVDQU64  Y1, (AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, DX
+	JMP        single
+
+tail:
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Z1
+	VPSLLW      $0x01, Z1, Z1
+	VPTESTMW    Z1, Z1, K2
+	VMOVDQU8.Z  Y0, K2, Y0
+	VMOVDQU8    Y0, K1, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
 // func numF32ToF64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX
 TEXT ·numF32ToF64AVX2(SB), NOSPLIT, $0-24
@@ -46268,6 +46400,138 @@ single:
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000020, DX
 	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numF16ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numF16ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPXOR        Y0, Y0, Y0
+
+main:
+	CMPQ     DX, $0x00000040
+	JB       single
+	VMOVDQU  (CX), Y1
+	VPSLLW   $0x01, Y1, Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, (AX)
+	VMOVDQU  32(CX), Y1
+	VPSLLW   $0x01, Y1, Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, 16(AX)
+	VMOVDQU  64(CX), Y1
+	VPSLLW   $0x01, Y1, Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, 32(AX)
+	VMOVDQU  96(CX), Y1
+	VPSLLW   $0x01, Y1, Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, 48(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000040, AX
+	SUBQ     $0x00000040, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000010
+	JB       tail
+	VMOVDQU  (CX), Y1
+	VPSLLW   $0x01, Y1, Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000010, AX
+	SUBQ     $0x00000010, DX
+	JMP      single
+
+tail:
+	VZEROUPPER
+	RET
+
+// func numBF16ToBoolAVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·numBF16ToBoolAVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x01010101, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPXOR        Y0, Y0, Y0
+
+main:
+	CMPQ     DX, $0x00000040
+	JB       single
+	VMOVDQU  (CX), Y1
+	VPSLLW   $0x01, Y1, Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, (AX)
+	VMOVDQU  32(CX), Y1
+	VPSLLW   $0x01, Y1, Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, 16(AX)
+	VMOVDQU  64(CX), Y1
+	VPSLLW   $0x01, Y1, Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, 32(AX)
+	VMOVDQU  96(CX), Y1
+	VPSLLW   $0x01, Y1, Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, 48(AX)
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000040, AX
+	SUBQ     $0x00000040, DX
+	JMP      main
+
+single:
+	CMPQ     DX, $0x00000010
+	JB       tail
+	VMOVDQU  (CX), Y1
+	VPSLLW   $0x01, Y1, Y1
+	VPCMPEQW Y0, Y1, Y1
+	VPSHUFB  narrow_shuf_16_8<>+0(SB), Y1, Y1
+	VPERMQ   $0x08, Y1, Y1
+	VPADDB   splat8_01<>+0(SB), X1, X1
+	VMOVDQU  X1, (AX)
+	ADDQ     $0x00000020, CX
+	ADDQ     $0x00000010, AX
+	SUBQ     $0x00000010, DX
+	JMP      single
 
 tail:
 	VZEROUPPER
@@ -54757,73 +55021,6 @@ done:
 	VZEROUPPER
 	RET
 
-// func fusedF16ToBoolAVX512(dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·fusedF16ToBoolAVX512(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	VPXORD       Z0, Z0, Z0
-	MOVL         $0x01010101, BX
-	VPBROADCASTD BX, Z1
-
-main:
-	CMPQ       DX, $0x00000040
-	JB         single
-	VMOVDQU64  (CX), Y2
-	VCVTPH2PS  Y2, Z2
-	VCMPPS     $0x04, Z0, Z2, K1
-	VMOVDQU8.Z X1, K1, X2
-	VMOVDQU64  X2, (AX)
-	VMOVDQU64  32(CX), Y2
-	VCVTPH2PS  Y2, Z2
-	VCMPPS     $0x04, Z0, Z2, K1
-	VMOVDQU8.Z X1, K1, X2
-	VMOVDQU64  X2, 16(AX)
-	VMOVDQU64  64(CX), Y2
-	VCVTPH2PS  Y2, Z2
-	VCMPPS     $0x04, Z0, Z2, K1
-	VMOVDQU8.Z X1, K1, X2
-	VMOVDQU64  X2, 32(AX)
-	VMOVDQU64  96(CX), Y2
-	VCVTPH2PS  Y2, Z2
-	VCMPPS     $0x04, Z0, Z2, K1
-	VMOVDQU8.Z X1, K1, X2
-	VMOVDQU64  X2, 48(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        main
-
-single:
-	CMPQ       DX, $0x00000010
-	JB         tail
-	VMOVDQU64  (CX), Y2
-	VCVTPH2PS  Y2, Z2
-	VCMPPS     $0x04, Z0, Z2, K1
-	VMOVDQU8.Z X1, K1, X2
-	VMOVDQU64  X2, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000010, AX
-	SUBQ       $0x00000010, DX
-	JMP        single
-
-tail:
-	TESTQ       DX, DX
-	JZ          done
-	MOVQ        $-1, BX
-	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU16.Z (CX), K1, Y2
-	VCVTPH2PS   Y2, Z2
-	VCMPPS      $0x04, Z0, Z2, K2
-	VMOVDQU8.Z  X1, K2, X0
-	VMOVDQU8    X0, K1, (AX)
-
-done:
-	VZEROUPPER
-	RET
-
 // func fusedF16ToI4AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
 TEXT ·fusedF16ToI4AVX512(SB), NOSPLIT, $0-24
@@ -55772,74 +55969,6 @@ tail:
 	VCMPPS       $0x07, Z0, Z0, K2
 	VCVTTPS2DQ.Z Z0, K2, Z0
 	VMOVDQU32    Z0, K1, (AX)
-
-done:
-	VZEROUPPER
-	RET
-
-// func fusedBF16ToBoolAVX512(dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
-TEXT ·fusedBF16ToBoolAVX512(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         n+16(FP), DX
-	VPXORD       Z0, Z0, Z0
-	MOVL         $0x01010101, BX
-	VPBROADCASTD BX, Z1
-
-main:
-	CMPQ       DX, $0x00000040
-	JB         single
-	VPMOVZXWD  (CX), Z2
-	VPSLLD     $0x10, Z2, Z2
-	VCMPPS     $0x04, Z0, Z2, K1
-	VMOVDQU8.Z X1, K1, X2
-	VMOVDQU64  X2, (AX)
-	VPMOVZXWD  32(CX), Z2
-	VPSLLD     $0x10, Z2, Z2
-	VCMPPS     $0x04, Z0, Z2, K1
-	VMOVDQU8.Z X1, K1, X2
-	VMOVDQU64  X2, 16(AX)
-	VPMOVZXWD  64(CX), Z2
-	VPSLLD     $0x10, Z2, Z2
-	VCMPPS     $0x04, Z0, Z2, K1
-	VMOVDQU8.Z X1, K1, X2
-	VMOVDQU64  X2, 32(AX)
-	VPMOVZXWD  96(CX), Z2
-	VPSLLD     $0x10, Z2, Z2
-	VCMPPS     $0x04, Z0, Z2, K1
-	VMOVDQU8.Z X1, K1, X2
-	VMOVDQU64  X2, 48(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        main
-
-single:
-	CMPQ       DX, $0x00000010
-	JB         tail
-	VPMOVZXWD  (CX), Z2
-	VPSLLD     $0x10, Z2, Z2
-	VCMPPS     $0x04, Z0, Z2, K1
-	VMOVDQU8.Z X1, K1, X2
-	VMOVDQU64  X2, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000010, AX
-	SUBQ       $0x00000010, DX
-	JMP        single
-
-tail:
-	TESTQ       DX, DX
-	JZ          done
-	MOVQ        $-1, BX
-	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU16.Z (CX), K1, Y2
-	VPMOVZXWD   Y2, Z2
-	VPSLLD      $0x10, Z2, Z2
-	VCMPPS      $0x04, Z0, Z2, K2
-	VMOVDQU8.Z  X1, K2, X0
-	VMOVDQU8    X0, K1, (AX)
 
 done:
 	VZEROUPPER
@@ -58661,65 +58790,6 @@ tail:
 	VZEROUPPER
 	RET
 
-// func fusedF16ToBoolAVX2(dst *byte, src *byte, n int)
-// Requires: AVX, AVX2, F16C
-TEXT ·fusedF16ToBoolAVX2(SB), NOSPLIT, $0-24
-	MOVQ    dst+0(FP), AX
-	MOVQ    src+8(FP), CX
-	MOVQ    n+16(FP), DX
-	VPXOR   Y0, Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-
-main:
-	CMPQ      DX, $0x00000020
-	JB        single
-	VCVTPH2PS (CX), Y2
-	VCMPPS    $0x00, Y0, Y2, Y2
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
-	VPERMD    Y2, Y1, Y2
-	VPADDB    splat8_01<>+0(SB), X2, X2
-	VMOVQ     X2, (AX)
-	VCVTPH2PS 16(CX), Y2
-	VCMPPS    $0x00, Y0, Y2, Y2
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
-	VPERMD    Y2, Y1, Y2
-	VPADDB    splat8_01<>+0(SB), X2, X2
-	VMOVQ     X2, 8(AX)
-	VCVTPH2PS 32(CX), Y2
-	VCMPPS    $0x00, Y0, Y2, Y2
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
-	VPERMD    Y2, Y1, Y2
-	VPADDB    splat8_01<>+0(SB), X2, X2
-	VMOVQ     X2, 16(AX)
-	VCVTPH2PS 48(CX), Y2
-	VCMPPS    $0x00, Y0, Y2, Y2
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
-	VPERMD    Y2, Y1, Y2
-	VPADDB    splat8_01<>+0(SB), X2, X2
-	VMOVQ     X2, 24(AX)
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000020, AX
-	SUBQ      $0x00000020, DX
-	JMP       main
-
-single:
-	CMPQ      DX, $0x00000008
-	JB        tail
-	VCVTPH2PS (CX), Y2
-	VCMPPS    $0x00, Y0, Y2, Y2
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
-	VPERMD    Y2, Y1, Y2
-	VPADDB    splat8_01<>+0(SB), X2, X2
-	VMOVQ     X2, (AX)
-	ADDQ      $0x00000010, CX
-	ADDQ      $0x00000008, AX
-	SUBQ      $0x00000008, DX
-	JMP       single
-
-tail:
-	VZEROUPPER
-	RET
-
 // func fusedF16ToI4AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·fusedF16ToI4AVX2(SB), NOSPLIT, $0-24
@@ -59714,70 +59784,6 @@ single:
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000008, DX
 	JMP        single
-
-tail:
-	VZEROUPPER
-	RET
-
-// func fusedBF16ToBoolAVX2(dst *byte, src *byte, n int)
-// Requires: AVX, AVX2
-TEXT ·fusedBF16ToBoolAVX2(SB), NOSPLIT, $0-24
-	MOVQ    dst+0(FP), AX
-	MOVQ    src+8(FP), CX
-	MOVQ    n+16(FP), DX
-	VPXOR   Y0, Y0, Y0
-	VMOVDQU narrow_lanes_d04<>+0(SB), Y1
-
-main:
-	CMPQ      DX, $0x00000020
-	JB        single
-	VPMOVZXWD (CX), Y2
-	VPSLLD    $0x10, Y2, Y2
-	VCMPPS    $0x00, Y0, Y2, Y2
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
-	VPERMD    Y2, Y1, Y2
-	VPADDB    splat8_01<>+0(SB), X2, X2
-	VMOVQ     X2, (AX)
-	VPMOVZXWD 16(CX), Y2
-	VPSLLD    $0x10, Y2, Y2
-	VCMPPS    $0x00, Y0, Y2, Y2
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
-	VPERMD    Y2, Y1, Y2
-	VPADDB    splat8_01<>+0(SB), X2, X2
-	VMOVQ     X2, 8(AX)
-	VPMOVZXWD 32(CX), Y2
-	VPSLLD    $0x10, Y2, Y2
-	VCMPPS    $0x00, Y0, Y2, Y2
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
-	VPERMD    Y2, Y1, Y2
-	VPADDB    splat8_01<>+0(SB), X2, X2
-	VMOVQ     X2, 16(AX)
-	VPMOVZXWD 48(CX), Y2
-	VPSLLD    $0x10, Y2, Y2
-	VCMPPS    $0x00, Y0, Y2, Y2
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
-	VPERMD    Y2, Y1, Y2
-	VPADDB    splat8_01<>+0(SB), X2, X2
-	VMOVQ     X2, 24(AX)
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000020, AX
-	SUBQ      $0x00000020, DX
-	JMP       main
-
-single:
-	CMPQ      DX, $0x00000008
-	JB        tail
-	VPMOVZXWD (CX), Y2
-	VPSLLD    $0x10, Y2, Y2
-	VCMPPS    $0x00, Y0, Y2, Y2
-	VPSHUFB   narrow_shuf_32_8<>+0(SB), Y2, Y2
-	VPERMD    Y2, Y1, Y2
-	VPADDB    splat8_01<>+0(SB), X2, X2
-	VMOVQ     X2, (AX)
-	ADDQ      $0x00000010, CX
-	ADDQ      $0x00000008, AX
-	SUBQ      $0x00000008, DX
-	JMP       single
 
 tail:
 	VZEROUPPER

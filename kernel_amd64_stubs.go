@@ -1683,6 +1683,16 @@ func numBoolToU64AVX512(dst *byte, src *byte, n int)
 //go:noescape
 func numBoolToBoolAVX512(dst *byte, src *byte, n int)
 
+// numF16ToBoolAVX512 converts n FLOAT16 elements at src to BOOL at dst (gen/amd64 numericStages: Float16 → Bool, halfToBool; 32 lanes).
+//
+//go:noescape
+func numF16ToBoolAVX512(dst *byte, src *byte, n int)
+
+// numBF16ToBoolAVX512 converts n BFLOAT16 elements at src to BOOL at dst (gen/amd64 numericStages: BFloat16 → Bool, halfToBool; 32 lanes).
+//
+//go:noescape
+func numBF16ToBoolAVX512(dst *byte, src *byte, n int)
+
 // numF32ToF64AVX2 converts n FLOAT elements at src to DOUBLE at dst (gen/amd64 numericStages: Float → Double, floatToFloat; 4 lanes).
 //
 //go:noescape
@@ -2238,6 +2248,16 @@ func numBoolToU64AVX2(dst *byte, src *byte, n int)
 //go:noescape
 func numBoolToBoolAVX2(dst *byte, src *byte, n int)
 
+// numF16ToBoolAVX2 converts n FLOAT16 elements at src to BOOL at dst (gen/amd64 numericStages: Float16 → Bool, halfToBool; 16 lanes).
+//
+//go:noescape
+func numF16ToBoolAVX2(dst *byte, src *byte, n int)
+
+// numBF16ToBoolAVX2 converts n BFLOAT16 elements at src to BOOL at dst (gen/amd64 numericStages: BFloat16 → Bool, halfToBool; 16 lanes).
+//
+//go:noescape
+func numBF16ToBoolAVX2(dst *byte, src *byte, n int)
+
 // sets dst[i] = table[src[i]] for i < n.
 //
 //go:noescape
@@ -2623,11 +2643,6 @@ func fusedF16ToI32AVX512(dst *byte, src *byte, n int)
 //go:noescape
 func fusedF16ToU32AVX512(dst *byte, src *byte, n int)
 
-// fusedF16ToBoolAVX512 converts n groups of 1 FLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {F16, Bool}).
-//
-//go:noescape
-func fusedF16ToBoolAVX512(dst *byte, src *byte, n int)
-
 // fusedF16ToI4AVX512 converts n groups of 2 FLOAT16 elements at src to INT4 at dst (gen/amd64 fusedTable: {F16, I4}).
 //
 //go:noescape
@@ -2682,11 +2697,6 @@ func fusedBF16ToI32AVX512(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedBF16ToU32AVX512(dst *byte, src *byte, n int)
-
-// fusedBF16ToBoolAVX512 converts n groups of 1 BFLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {BF16, Bool}).
-//
-//go:noescape
-func fusedBF16ToBoolAVX512(dst *byte, src *byte, n int)
 
 // fusedBF16ToI4AVX512 converts n groups of 2 BFLOAT16 elements at src to INT4 at dst (gen/amd64 fusedTable: {BF16, I4}).
 //
@@ -2843,11 +2853,6 @@ func fusedF16ToI32AVX2(dst *byte, src *byte, n int)
 //go:noescape
 func fusedF16ToU32AVX2(dst *byte, src *byte, n int)
 
-// fusedF16ToBoolAVX2 converts n groups of 1 FLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {F16, Bool}).
-//
-//go:noescape
-func fusedF16ToBoolAVX2(dst *byte, src *byte, n int)
-
 // fusedF16ToI4AVX2 converts n groups of 2 FLOAT16 elements at src to INT4 at dst (gen/amd64 fusedTable: {F16, I4}).
 //
 //go:noescape
@@ -2917,11 +2922,6 @@ func fusedBF16ToI32AVX2(dst *byte, src *byte, n int)
 //
 //go:noescape
 func fusedBF16ToU32AVX2(dst *byte, src *byte, n int)
-
-// fusedBF16ToBoolAVX2 converts n groups of 1 BFLOAT16 elements at src to BOOL at dst (gen/amd64 fusedTable: {BF16, Bool}).
-//
-//go:noescape
-func fusedBF16ToBoolAVX2(dst *byte, src *byte, n int)
 
 // fusedBF16ToI4AVX2 converts n groups of 2 BFLOAT16 elements at src to INT4 at dst (gen/amd64 fusedTable: {BF16, I4}).
 //

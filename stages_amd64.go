@@ -127,6 +127,8 @@ func init() {
 		registerStage("avx2", Bool, Int64, stageBoolToI64AVX2)
 		registerStage("avx2", Bool, Uint64, stageBoolToU64AVX2)
 		registerStage("avx2", Bool, Bool, stageBoolToBoolAVX2)
+		registerStage("avx2", Float16, Bool, stageF16ToBoolAVX2)
+		registerStage("avx2", BFloat16, Bool, stageBF16ToBoolAVX2)
 	}
 	if cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2 {
 		registerStage("avx512", Float, Double, stageF32ToF64AVX512)
@@ -240,6 +242,8 @@ func init() {
 		registerStage("avx512", Bool, Int64, stageBoolToI64AVX512)
 		registerStage("avx512", Bool, Uint64, stageBoolToU64AVX512)
 		registerStage("avx512", Bool, Bool, stageBoolToBoolAVX512)
+		registerStage("avx512", Float16, Bool, stageF16ToBoolAVX512)
+		registerStage("avx512", BFloat16, Bool, stageBF16ToBoolAVX512)
 	}
 }
 
@@ -1240,6 +1244,24 @@ func stageBoolToBoolAVX512(dst, src []byte, n int) {
 	raceRead(src)
 	raceWrite(dst)
 	numBoolToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageF16ToBoolAVX512 converts FLOAT16 → BOOL: the stage {Float16, Bool, halfToBool} of gen/amd64's numericStages,
+// 32 elements a vector, the last ones under masks.
+func stageF16ToBoolAVX512(dst, src []byte, n int) {
+	src, dst = src[:2*n], dst[:1*n]
+	raceRead(src)
+	raceWrite(dst)
+	numF16ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
+}
+
+// stageBF16ToBoolAVX512 converts BFLOAT16 → BOOL: the stage {BFloat16, Bool, halfToBool} of gen/amd64's numericStages,
+// 32 elements a vector, the last ones under masks.
+func stageBF16ToBoolAVX512(dst, src []byte, n int) {
+	src, dst = src[:2*n], dst[:1*n]
+	raceRead(src)
+	raceWrite(dst)
+	numBF16ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
 // stageF32ToF64AVX2 converts FLOAT → DOUBLE: the stage {Float, Double, floatToFloat} of gen/amd64's numericStages,
@@ -2907,6 +2929,36 @@ func stageBoolToBoolAVX2(dst, src []byte, n int) {
 	}
 }
 
+// stageF16ToBoolAVX2 converts FLOAT16 → BOOL: the stage {Float16, Bool, halfToBool} of gen/amd64's numericStages,
+// 16 elements a vector; scalarStage converts the last n mod 16.
+func stageF16ToBoolAVX2(dst, src []byte, n int) {
+	src, dst = src[:2*n], dst[:1*n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n - n%16
+	if m > 0 {
+		numF16ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if m < n {
+		scalarStage(dst[1*m:], Bool, src[2*m:], Float16, n-m)
+	}
+}
+
+// stageBF16ToBoolAVX2 converts BFLOAT16 → BOOL: the stage {BFloat16, Bool, halfToBool} of gen/amd64's numericStages,
+// 16 elements a vector; scalarStage converts the last n mod 16.
+func stageBF16ToBoolAVX2(dst, src []byte, n int) {
+	src, dst = src[:2*n], dst[:1*n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n - n%16
+	if m > 0 {
+		numBF16ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	}
+	if m < n {
+		scalarStage(dst[1*m:], Bool, src[2*m:], BFloat16, n-m)
+	}
+}
+
 // scalarStage converts n elements from → to one at a time, as the stages
 // do (internal/ref's rules for the classic types with Saturate).
 func scalarStage(dst []byte, to DataType, src []byte, from DataType, n int) {
@@ -2940,6 +2992,8 @@ func scalarStage(dst []byte, to DataType, src []byte, from DataType, n int) {
 				if src[i] != 0 {
 					u = 1
 				}
+			case Float16, BFloat16: // → BOOL only: the magnitude's bits
+				u = uint64(le.Uint16(src[2*i:]) & 0x7FFF)
 			case Int16:
 				u = uint64(int16(le.Uint16(src[2*i:])))
 			case Uint16:
@@ -3167,7 +3221,6 @@ func init() {
 		registerStage("avx2", Float16, Uint16, stageFusedF16ToU16AVX2)
 		registerStage("avx2", Float16, Int32, stageFusedF16ToI32AVX2)
 		registerStage("avx2", Float16, Uint32, stageFusedF16ToU32AVX2)
-		registerStage("avx2", Float16, Bool, stageFusedF16ToBoolAVX2)
 		registerStage("avx2", Float16, Int4, stageFusedF16ToI4AVX2)
 		registerStage("avx2", Float16, Uint4, stageFusedF16ToU4AVX2)
 		registerStage("avx2", Float16, Int2, stageFusedF16ToI2AVX2)
@@ -3191,7 +3244,6 @@ func init() {
 		registerStage("avx2", BFloat16, Uint16, stageFusedBF16ToU16AVX2)
 		registerStage("avx2", BFloat16, Int32, stageFusedBF16ToI32AVX2)
 		registerStage("avx2", BFloat16, Uint32, stageFusedBF16ToU32AVX2)
-		registerStage("avx2", BFloat16, Bool, stageFusedBF16ToBoolAVX2)
 		registerStage("avx2", BFloat16, Int4, stageFusedBF16ToI4AVX2)
 		registerStage("avx2", BFloat16, Uint4, stageFusedBF16ToU4AVX2)
 		registerStage("avx2", BFloat16, Int2, stageFusedBF16ToI2AVX2)
@@ -3219,12 +3271,10 @@ func init() {
 		registerStage("avx512", Float16, Uint8, stageFusedF16ToU8AVX512)
 		registerStage("avx512", Float16, Int16, stageFusedF16ToI16AVX512)
 		registerStage("avx512", Float16, Uint16, stageFusedF16ToU16AVX512)
-		registerStage("avx512", Float16, Bool, stageFusedF16ToBoolAVX512)
 		registerStage("avx512", BFloat16, Int8, stageFusedBF16ToI8AVX512)
 		registerStage("avx512", BFloat16, Uint8, stageFusedBF16ToU8AVX512)
 		registerStage("avx512", BFloat16, Int16, stageFusedBF16ToI16AVX512)
 		registerStage("avx512", BFloat16, Uint16, stageFusedBF16ToU16AVX512)
-		registerStage("avx512", BFloat16, Bool, stageFusedBF16ToBoolAVX512)
 		registerStage("avx512", Int16, Float16, stageFusedI16ToF16AVX512)
 		registerStage("avx512", Int16, BFloat16, stageFusedI16ToBF16AVX512)
 		registerStage("avx512", Int16, Float4E2M1, stageFusedI16ToF4AVX512)
@@ -3331,15 +3381,6 @@ func stageFusedF16ToU32AVX512(dst, src []byte, n int) {
 	raceRead(src)
 	raceWrite(dst)
 	fusedF16ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
-}
-
-// stageFusedF16ToBoolAVX512 converts FLOAT16 → BOOL in one pass: the entry {F16, Bool} of gen/amd64's
-// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
-func stageFusedF16ToBoolAVX512(dst, src []byte, n int) {
-	src, dst = src[:Float16.Size(n)], dst[:Bool.Size(n)]
-	raceRead(src)
-	raceWrite(dst)
-	fusedF16ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
 // stageFusedF16ToI4AVX512 converts FLOAT16 → INT4 in one pass: the entry {F16, I4} of gen/amd64's
@@ -3479,15 +3520,6 @@ func stageFusedBF16ToU32AVX512(dst, src []byte, n int) {
 	raceRead(src)
 	raceWrite(dst)
 	fusedBF16ToU32AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
-}
-
-// stageFusedBF16ToBoolAVX512 converts BFLOAT16 → BOOL in one pass: the entry {BF16, Bool} of gen/amd64's
-// fusedTable on AVX-512, 16 elements a vector, the last ones under masks.
-func stageFusedBF16ToBoolAVX512(dst, src []byte, n int) {
-	src, dst = src[:BFloat16.Size(n)], dst[:Bool.Size(n)]
-	raceRead(src)
-	raceWrite(dst)
-	fusedBF16ToBoolAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), n)
 }
 
 // stageFusedBF16ToI4AVX512 converts BFLOAT16 → INT4 in one pass: the entry {BF16, I4} of gen/amd64's
@@ -3931,26 +3963,6 @@ func stageFusedF16ToU32AVX2(dst, src []byte, n int) {
 	}
 }
 
-// stageFusedF16ToBoolAVX2 converts FLOAT16 → BOOL in one pass: the entry {F16, Bool} of gen/amd64's
-// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
-func stageFusedF16ToBoolAVX2(dst, src []byte, n int) {
-	src, dst = src[:Float16.Size(n)], dst[:Bool.Size(n)]
-	raceRead(src)
-	raceWrite(dst)
-	q := n / 8
-	q *= 8 // whole vectors' groups
-	if q > 0 {
-		fusedF16ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	}
-	if r := n - 1*q; r > 0 { // zero-padded
-		var s [16]byte
-		var d [8]byte
-		copy(s[:], src[Float16.Size(1*q):])
-		fusedF16ToBoolAVX2(&d[0], &s[0], 8)
-		copy(dst[Bool.Size(1*q):], d[:Bool.Size(r)])
-	}
-}
-
 // stageFusedF16ToI4AVX2 converts FLOAT16 → INT4 in one pass: the entry {F16, I4} of gen/amd64's
 // fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
 func stageFusedF16ToI4AVX2(dst, src []byte, n int) {
@@ -4228,26 +4240,6 @@ func stageFusedBF16ToU32AVX2(dst, src []byte, n int) {
 		copy(s[:], src[BFloat16.Size(1*q):])
 		fusedBF16ToU32AVX2(&d[0], &s[0], 8)
 		copy(dst[Uint32.Size(1*q):], d[:Uint32.Size(r)])
-	}
-}
-
-// stageFusedBF16ToBoolAVX2 converts BFLOAT16 → BOOL in one pass: the entry {BF16, Bool} of gen/amd64's
-// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
-func stageFusedBF16ToBoolAVX2(dst, src []byte, n int) {
-	src, dst = src[:BFloat16.Size(n)], dst[:Bool.Size(n)]
-	raceRead(src)
-	raceWrite(dst)
-	q := n / 8
-	q *= 8 // whole vectors' groups
-	if q > 0 {
-		fusedBF16ToBoolAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
-	}
-	if r := n - 1*q; r > 0 { // zero-padded
-		var s [16]byte
-		var d [8]byte
-		copy(s[:], src[BFloat16.Size(1*q):])
-		fusedBF16ToBoolAVX2(&d[0], &s[0], 8)
-		copy(dst[Bool.Size(1*q):], d[:Bool.Size(r)])
 	}
 }
 

@@ -82,7 +82,6 @@ const (
 	f64ToF4AVX2Lanes         = 16
 	f64ToF8AVX2Lanes         = 8
 	finer8AVX2Lanes          = 32
-	fusedBF16ToBoolAVX2Lanes = 8
 	fusedBF16ToF4AVX2Lanes   = 16
 	fusedBF16ToF64AVX2Lanes  = 8
 	fusedBF16ToI16AVX2Lanes  = 8
@@ -95,7 +94,6 @@ const (
 	fusedBF16ToU32AVX2Lanes  = 8
 	fusedBF16ToU4AVX2Lanes   = 4
 	fusedBF16ToU8AVX2Lanes   = 8
-	fusedF16ToBoolAVX2Lanes  = 8
 	fusedF16ToF4AVX2Lanes    = 16
 	fusedF16ToF64AVX2Lanes   = 8
 	fusedF16ToI16AVX2Lanes   = 8

@@ -39,10 +39,10 @@ import (
 // do; on AVX2, INT64, UINT64 and in-range DOUBLE vectors round to the
 // target itself, by a DOUBLE (bf16Of64AVX2, widenF64Rounded). The
 // narrowing snippets are the algorithms of the one-step FLOAT → target
-// kernels (numeric.go's floatToInt and floatToBool,
+// kernels (numeric.go's floatToInt,
 // packed.go's f32ToI4 and f32ToF4, packed2.go's 2-bit packing, half.go's
 // FLOAT16 conversion and BFLOAT16 rounding), NaN rules included: the integer
-// targets give 0, BOOL gives 1 and FLOAT4E2M1 gives 0x8 for every NaN,
+// targets give 0 and FLOAT4E2M1 gives 0x8 for every NaN,
 // whatever its sign and payload.
 //
 // Packed types: a stage works on groups of g elements, g the number that
@@ -136,20 +136,19 @@ var (
 	fsI64Near = fusedSrc{"Int64", "I64", 64, 0, false, widenNear64(true), nil, true}
 	fsU64Near = fusedSrc{"Uint64", "U64", 64, 0, false, widenNear64(false), nil, true}
 
-	fdI8   = fusedDst{"Int8", "I8", 8, narrowInt(tI8), nil, nil, true}
-	fdU8   = fusedDst{"Uint8", "U8", 8, narrowInt(tU8), nil, nil, true}
-	fdI16  = fusedDst{"Int16", "I16", 16, narrowInt(tI16), exactInt, nil, true}
-	fdU16  = fusedDst{"Uint16", "U16", 16, narrowInt(tU16), exactInt, nil, true}
-	fdI32  = fusedDst{"Int32", "I32", 32, narrowInt(tI32), nil, nil, true}
-	fdU32  = fusedDst{"Uint32", "U32", 32, narrowInt(tU32), nil, nil, true}
-	fdBool = fusedDst{"Bool", "Bool", 8, narrowBool, nil, nil, true}
-	fdI4   = fusedDst{"Int4", "I4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
-	fdU4   = fusedDst{"Uint4", "U4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
-	fdI2   = fusedDst{"Int2", "I2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
-	fdU2   = fusedDst{"Uint2", "U2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
-	fdF4   = fusedDst{"Float4E2M1", "F4", 4, narrowCodes(codesF4), nil, blockCodes(codesF4), true}
-	fdF16  = fusedDst{"Float16", "F16", 16, narrowF16, exactF16, nil, true}
-	fdBF   = fusedDst{"BFloat16", "BF16", 16, narrowBF16, exactBF16, blockBF16, true}
+	fdI8  = fusedDst{"Int8", "I8", 8, narrowInt(tI8), nil, nil, true}
+	fdU8  = fusedDst{"Uint8", "U8", 8, narrowInt(tU8), nil, nil, true}
+	fdI16 = fusedDst{"Int16", "I16", 16, narrowInt(tI16), exactInt, nil, true}
+	fdU16 = fusedDst{"Uint16", "U16", 16, narrowInt(tU16), exactInt, nil, true}
+	fdI32 = fusedDst{"Int32", "I32", 32, narrowInt(tI32), nil, nil, true}
+	fdU32 = fusedDst{"Uint32", "U32", 32, narrowInt(tU32), nil, nil, true}
+	fdI4  = fusedDst{"Int4", "I4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
+	fdU4  = fusedDst{"Uint4", "U4", 4, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
+	fdI2  = fusedDst{"Int2", "I2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
+	fdU2  = fusedDst{"Uint2", "U2", 2, narrowCodes(codesInt), nil, blockCodes(codesInt), true}
+	fdF4  = fusedDst{"Float4E2M1", "F4", 4, narrowCodes(codesF4), nil, blockCodes(codesF4), true}
+	fdF16 = fusedDst{"Float16", "F16", 16, narrowF16, exactF16, nil, true}
+	fdBF  = fusedDst{"BFloat16", "BF16", 16, narrowBF16, exactBF16, blockBF16, true}
 	// DOUBLE, on AVX2 only (see fusedStages).
 	fdF64 = fusedDst{"Double", "F64", 64, narrowF64, nil, nil, true}
 	// INT64, UINT64 from FLOAT16, on AVX2 only (see fusedStages).
@@ -169,8 +168,8 @@ var fusedTable = []struct {
 	from fusedSrc
 	to   []fusedDst
 }{
-	{fsF16, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdU32, fdBool, fdI4, fdU4, fdI2, fdU2, fdF4, fdF64, fdI64, fdU64}},
-	{fsBF, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdU32, fdBool, fdI4, fdU4, fdI2, fdU2, fdF4, fdF64}},
+	{fsF16, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdU32, fdI4, fdU4, fdI2, fdU2, fdF4, fdF64, fdI64, fdU64}},
+	{fsBF, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdU32, fdI4, fdU4, fdI2, fdU2, fdF4, fdF64}},
 	{fsI16, []fusedDst{fdF16, fdBF, fdF4}},
 	{fsU16, []fusedDst{fdF16, fdBF, fdF4}},
 	{fsF4, []fusedDst{fdI16, fdU16, fdI32, fdF16, fdBF}},
@@ -1314,14 +1313,6 @@ func narrowInt64(a *Asm, from fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, 
 		a.VPMOVSXDQ(hi, w1)
 		s.Store(w0, s.Dst, 64, k)
 		s.Store(w1, s.Dst.Offset(32), 64, k)
-	}
-}
-
-// narrowBool: numeric.go's floatToBool (1 unless ±0).
-func narrowBool(a *Asm, _ fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
-	conv := numStage{tF32, tBool, floatToBool}.floatToBool(a)
-	return func(x VecVirtual, s *Step, k Register) {
-		s.StoreLow(conv(x, s), a.Lanes32(), s.Dst, 8, k)
 	}
 }
 

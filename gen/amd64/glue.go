@@ -220,6 +220,8 @@ func scalarStage(dst []byte, to DataType, src []byte, from DataType, n int) {
 				if src[i] != 0 {
 					u = 1
 				}
+			case Float16, BFloat16: // → BOOL only: the magnitude's bits
+				u = uint64(le.Uint16(src[2*i:]) & 0x7FFF)
 			case Int16:
 				u = uint64(int16(le.Uint16(src[2*i:])))
 			case Uint16:
