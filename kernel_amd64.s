@@ -59412,34 +59412,30 @@ TEXT ·fusedBF16ToI8AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VPMOVZXWD  (CX), Y1
-	VPSLLD     $0x10, Y1, Y1
-	VCVTTPS2DQ Y1, Y1
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVQ      X1, (AX)
-	VPMOVZXWD  16(CX), Y1
-	VPSLLD     $0x10, Y1, Y1
-	VCVTTPS2DQ Y1, Y1
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVQ      X1, 8(AX)
-	VPMOVZXWD  32(CX), Y1
-	VPSLLD     $0x10, Y1, Y1
-	VCVTTPS2DQ Y1, Y1
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVQ      X1, 16(AX)
-	VPMOVZXWD  48(CX), Y1
-	VPSLLD     $0x10, Y1, Y1
-	VCVTTPS2DQ Y1, Y1
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVQ      X1, 24(AX)
+	VMOVDQU    (CX), Y2
+	VPUNPCKLWD Y2, Y1, Y3
+	VPUNPCKHWD Y2, Y1, Y2
+	VCVTTPS2DQ Y3, Y3
+	VPAND      splat32_000000ff<>+0(SB), Y3, Y3
+	VCVTTPS2DQ Y2, Y2
+	VPAND      splat32_000000ff<>+0(SB), Y2, Y2
+	VPACKUSDW  Y2, Y3, Y3
+	VMOVDQU    32(CX), Y2
+	VPUNPCKLWD Y2, Y1, Y4
+	VPUNPCKHWD Y2, Y1, Y2
+	VCVTTPS2DQ Y4, Y4
+	VPAND      splat32_000000ff<>+0(SB), Y4, Y4
+	VCVTTPS2DQ Y2, Y2
+	VPAND      splat32_000000ff<>+0(SB), Y2, Y2
+	VPACKUSDW  Y2, Y4, Y4
+	VPACKUSWB  Y4, Y3, Y3
+	VPERMQ     $0xd8, Y3, Y3
+	VMOVDQU    Y3, (AX)
 	ADDQ       $0x00000040, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000020, DX
@@ -59470,34 +59466,30 @@ TEXT ·fusedBF16ToU8AVX2(SB), NOSPLIT, $0-24
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	VMOVDQU narrow_lanes_d04<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VPMOVZXWD  (CX), Y1
-	VPSLLD     $0x10, Y1, Y1
-	VCVTTPS2DQ Y1, Y1
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVQ      X1, (AX)
-	VPMOVZXWD  16(CX), Y1
-	VPSLLD     $0x10, Y1, Y1
-	VCVTTPS2DQ Y1, Y1
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVQ      X1, 8(AX)
-	VPMOVZXWD  32(CX), Y1
-	VPSLLD     $0x10, Y1, Y1
-	VCVTTPS2DQ Y1, Y1
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVQ      X1, 16(AX)
-	VPMOVZXWD  48(CX), Y1
-	VPSLLD     $0x10, Y1, Y1
-	VCVTTPS2DQ Y1, Y1
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y1, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVQ      X1, 24(AX)
+	VMOVDQU    (CX), Y2
+	VPUNPCKLWD Y2, Y1, Y3
+	VPUNPCKHWD Y2, Y1, Y2
+	VCVTTPS2DQ Y3, Y3
+	VPAND      splat32_000000ff<>+0(SB), Y3, Y3
+	VCVTTPS2DQ Y2, Y2
+	VPAND      splat32_000000ff<>+0(SB), Y2, Y2
+	VPACKUSDW  Y2, Y3, Y3
+	VMOVDQU    32(CX), Y2
+	VPUNPCKLWD Y2, Y1, Y4
+	VPUNPCKHWD Y2, Y1, Y2
+	VCVTTPS2DQ Y4, Y4
+	VPAND      splat32_000000ff<>+0(SB), Y4, Y4
+	VCVTTPS2DQ Y2, Y2
+	VPAND      splat32_000000ff<>+0(SB), Y2, Y2
+	VPACKUSDW  Y2, Y4, Y4
+	VPACKUSWB  Y4, Y3, Y3
+	VPERMQ     $0xd8, Y3, Y3
+	VMOVDQU    Y3, (AX)
 	ADDQ       $0x00000040, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000020, DX
@@ -59524,37 +59516,32 @@ tail:
 // func fusedBF16ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·fusedBF16ToI16AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VPMOVZXWD  (CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VCVTTPS2DQ Y0, Y0
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
-	VPERMQ     $0x08, Y0, Y0
-	VMOVDQU    X0, (AX)
-	VPMOVZXWD  16(CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VCVTTPS2DQ Y0, Y0
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
-	VPERMQ     $0x08, Y0, Y0
-	VMOVDQU    X0, 16(AX)
-	VPMOVZXWD  32(CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VCVTTPS2DQ Y0, Y0
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
-	VPERMQ     $0x08, Y0, Y0
-	VMOVDQU    X0, 32(AX)
-	VPMOVZXWD  48(CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VCVTTPS2DQ Y0, Y0
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
-	VPERMQ     $0x08, Y0, Y0
-	VMOVDQU    X0, 48(AX)
+	VMOVDQU    (CX), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
+	VCVTTPS2DQ Y2, Y2
+	VPAND      splat32_0000ffff<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y1, Y1
+	VPAND      splat32_0000ffff<>+0(SB), Y1, Y1
+	VPACKUSDW  Y1, Y2, Y2
+	VMOVDQU    32(CX), Y1
+	VPUNPCKLWD Y1, Y0, Y3
+	VPUNPCKHWD Y1, Y0, Y1
+	VCVTTPS2DQ Y3, Y3
+	VPAND      splat32_0000ffff<>+0(SB), Y3, Y3
+	VCVTTPS2DQ Y1, Y1
+	VPAND      splat32_0000ffff<>+0(SB), Y1, Y1
+	VPACKUSDW  Y1, Y3, Y3
+	VMOVDQU    Y2, (AX)
+	VMOVDQU    Y3, 32(AX)
 	ADDQ       $0x00000040, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000020, DX
@@ -59581,37 +59568,32 @@ tail:
 // func fusedBF16ToU16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·fusedBF16ToU16AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VPMOVZXWD  (CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VCVTTPS2DQ Y0, Y0
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
-	VPERMQ     $0x08, Y0, Y0
-	VMOVDQU    X0, (AX)
-	VPMOVZXWD  16(CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VCVTTPS2DQ Y0, Y0
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
-	VPERMQ     $0x08, Y0, Y0
-	VMOVDQU    X0, 16(AX)
-	VPMOVZXWD  32(CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VCVTTPS2DQ Y0, Y0
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
-	VPERMQ     $0x08, Y0, Y0
-	VMOVDQU    X0, 32(AX)
-	VPMOVZXWD  48(CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VCVTTPS2DQ Y0, Y0
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y0, Y0
-	VPERMQ     $0x08, Y0, Y0
-	VMOVDQU    X0, 48(AX)
+	VMOVDQU    (CX), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
+	VCVTTPS2DQ Y2, Y2
+	VPAND      splat32_0000ffff<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y1, Y1
+	VPAND      splat32_0000ffff<>+0(SB), Y1, Y1
+	VPACKUSDW  Y1, Y2, Y2
+	VMOVDQU    32(CX), Y1
+	VPUNPCKLWD Y1, Y0, Y3
+	VPUNPCKHWD Y1, Y0, Y1
+	VCVTTPS2DQ Y3, Y3
+	VPAND      splat32_0000ffff<>+0(SB), Y3, Y3
+	VCVTTPS2DQ Y1, Y1
+	VPAND      splat32_0000ffff<>+0(SB), Y1, Y1
+	VPACKUSDW  Y1, Y3, Y3
+	VMOVDQU    Y2, (AX)
+	VMOVDQU    Y3, 32(AX)
 	ADDQ       $0x00000040, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000020, DX
