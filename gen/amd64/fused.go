@@ -317,8 +317,8 @@ func fusedFuncs(a *Asm) {
 			halfToIntCodes(a, st.from.short == fsBF.short, st.to.bits, dst, src, n)
 			continue
 		}
-		if st.bf16Unpacked() {
-			st.bf16ToSmallInt(a, dst, src, n)
+		if st.smallIntBlock() {
+			st.halfToSmallInt(a, dst, src, n)
 			continue
 		}
 		widen := st.from.widen(a)
@@ -356,31 +356,40 @@ func fusedFuncs(a *Asm) {
 	}
 }
 
-// bf16Unpacked reports whether the stage is bf16ToSmallInt's: BFLOAT16 →
-// INT8, UINT8, INT16, UINT16 on AVX2.
-func (st fusedStage) bf16Unpacked() bool {
-	return st.isa == AVX2 && st.from.short == fsBF.short && st.to.bits <= 16 &&
+// smallIntBlock reports whether the stage is halfToSmallInt's: FLOAT16,
+// BFLOAT16 → INT8, UINT8, INT16, UINT16 on AVX2.
+func (st fusedStage) smallIntBlock() bool {
+	return st.isa == AVX2 && (st.from.short == fsBF.short || st.from.short == fsF16.short) &&
 		slices.Contains([]string{fdI8.short, fdU8.short, fdI16.short, fdU16.short}, st.to.short)
 }
 
-// bf16ToSmallInt emits the AVX2 fused kernel of BFLOAT16 → INT8, UINT8,
-// INT16 or UINT16 with its unrolled step on 32 elements in lane order:
-// VPUNPCKLWD and VPUNPCKHWD with zero make the float32 of elements 0-3,
-// 8-11 and 4-7, 12-15 of 16 without a lane crossing, VCVTTPS2DQ
-// truncates (0x80000000 from 2^31 on and for NaN: the reference's 0 once
-// the low bits are kept, as every BFLOAT16 of magnitude 2^31 or more is a
-// multiple of 2^24), the low 8 or 16 bits kept, and VPACKUSDW of the two
-// halves puts the 16 back in order; bytes take a VPACKUSWB and one VPERMQ
-// per 32. 18-19 instructions per 32 elements where the widening
-// (VPMOVZXWD) and narrowing (VPSHUFB, VPERMQ) of each vector of 8 took
-// 24, eight of them crossing lanes. Single steps are widenBF16 and
-// narrowInt's.
-func (st fusedStage) bf16ToSmallInt(a *Asm, dst, src, n GPVirtual) {
-	bits := st.to.bits
+// halfToSmallInt emits the AVX2 fused kernel of FLOAT16 or BFLOAT16 →
+// INT8, UINT8, INT16 or UINT16 whose unrolled step converts 32 elements
+// and packs them at once: VCVTTPS2DQ truncates each float32 lane
+// (0x80000000 from 2^31 on and for NaN: the reference's 0 once the low bits
+// are kept, as every BFLOAT16 of magnitude 2^31 or more is a multiple of
+// 2^24, and FLOAT16 stays below 2^16), the low 8 or 16 bits are kept, and
+// VPACKUSDW (then VPACKUSWB for bytes) packs them. BFLOAT16 widens by
+// VPUNPCKLWD and VPUNPCKHWD with zero, elements 0-3, 8-11 and 4-7, 12-15
+// of 16 without a lane crossing, which VPACKUSDW puts back in order (bytes:
+// one VPERMQ per 32); FLOAT16 by VCVTPH2PS, in order, which the packs
+// interleave by lanes (one VPERMQ per 16 words, or one VPERMD per 32
+// bytes). BFLOAT16: 18-19 instructions per 32 elements where the widening
+// (VPMOVZXWD) and narrowing (VPSHUFB, VPERMQ) of each vector of 8 took 24,
+// eight of them crossing lanes. Single steps are the stage's widen and
+// narrow.
+func (st fusedStage) halfToSmallInt(a *Asm, dst, src, n GPVirtual) {
+	bits, bf16 := st.to.bits, st.from.short == fsBF.short
 	widen, narrow := st.from.widen(a), st.to.narrow(a, st.from, st.to)
 	zero := a.YMM()
-	a.VPXOR(zero, zero, zero)
+	if bf16 {
+		a.VPXOR(zero, zero, zero)
+	}
 	low := a.Splat(uint32(1)<<bits - 1)
+	var order VecVirtual
+	if !bf16 && bits == 8 {
+		order = a.packOrder() // VPERMD: 0, 4, 1, 5, 2, 6, 3, 7
+	}
 	a.Stream(Loop{SrcSize: 2, DstSize: bits / 8, Lanes: 8, Unroll: 4}, dst, src, n, func(s *Step) {
 		if s.Lanes != 32 {
 			for i := 0; i < s.Lanes; i += 8 {
@@ -391,25 +400,40 @@ func (st fusedStage) bf16ToSmallInt(a *Asm, dst, src, n GPVirtual) {
 		}
 		var words [2]VecVirtual
 		for h := range words {
-			x, lo, hi := a.YMM(), a.YMM(), a.YMM()
-			a.VMOVDQU(s.Src.Offset(32*h), x)
-			a.VPUNPCKLWD(x, zero, lo) // elements 0-3, 8-11: the BFLOAT16 in the high halves
-			a.VPUNPCKHWD(x, zero, hi) // 4-7, 12-15
-			for _, v := range []VecVirtual{lo, hi} {
-				a.VCVTTPS2DQ(v, v)
-				a.VPAND(low, v, v)
+			var v [2]VecVirtual
+			if bf16 {
+				x := a.YMM()
+				v[0], v[1] = a.YMM(), a.YMM()
+				a.VMOVDQU(s.Src.Offset(32*h), x)
+				a.VPUNPCKLWD(x, zero, v[0]) // elements 0-3, 8-11: the BFLOAT16 in the high halves
+				a.VPUNPCKHWD(x, zero, v[1]) // 4-7, 12-15
+			} else {
+				v[0], v[1] = widen(s.Part(16*h, 8), nil), widen(s.Part(16*h+8, 8), nil)
 			}
-			a.VPACKUSDW(hi, lo, lo) // 0-15 in order
-			words[h] = lo
+			for _, x := range v {
+				a.VCVTTPS2DQ(x, x)
+				a.VPAND(low, x, x)
+			}
+			a.VPACKUSDW(v[1], v[0], v[0]) // BFLOAT16: 0-15 in order; FLOAT16: 0-3, 8-11 | 4-7, 12-15
+			words[h] = v[0]
 		}
 		if bits == 16 {
-			s.Store(words[0], s.Dst, 16, nil)
-			s.Store(words[1], s.Dst.Offset(32), 16, nil)
+			for h, w := range words {
+				if !bf16 {
+					a.VPERMQ(U8(0b11_01_10_00), w, w)
+				}
+				s.Store(w, s.Dst.Offset(32*h), 16, nil)
+			}
 			return
 		}
-		a.VPACKUSWB(words[1], words[0], words[0]) // 0-7, 16-23 | 8-15, 24-31
-		a.VPERMQ(U8(0b11_01_10_00), words[0], words[0])
-		s.Store(words[0], s.Dst, 8, nil)
+		b := words[0]
+		a.VPACKUSWB(words[1], b, b)
+		if bf16 {
+			a.VPERMQ(U8(0b11_01_10_00), b, b) // from 0-7, 16-23 | 8-15, 24-31
+		} else {
+			a.VPERMD(b, order, b) // from groups of 4: 0, 2, 4, 6 | 1, 3, 5, 7
+		}
+		s.Store(b, s.Dst, 8, nil)
 	})
 }
 
