@@ -60257,6 +60257,482 @@ tail:
 	VZEROUPPER
 	RET
 
+// func fusedBF16ToI64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVZXWD    (CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
+	VMOVMSKPS    Y2, BX
+	XORL         $0xff, BX
+	JNZ          special1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPMOVSXDQ    X1, Y1
+	VPMOVSXDQ    X2, Y2
+	VMOVDQU      Y1, (AX)
+	VMOVDQU      Y2, 32(AX)
+
+back2:
+	VPMOVZXWD    16(CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
+	VMOVMSKPS    Y2, BX
+	XORL         $0xff, BX
+	JNZ          special3
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPMOVSXDQ    X1, Y1
+	VPMOVSXDQ    X2, Y2
+	VMOVDQU      Y1, 64(AX)
+	VMOVDQU      Y2, 96(AX)
+
+back4:
+	VPMOVZXWD    32(CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
+	VMOVMSKPS    Y2, BX
+	XORL         $0xff, BX
+	JNZ          special5
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPMOVSXDQ    X1, Y1
+	VPMOVSXDQ    X2, Y2
+	VMOVDQU      Y1, 128(AX)
+	VMOVDQU      Y2, 160(AX)
+
+back6:
+	VPMOVZXWD    48(CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
+	VMOVMSKPS    Y2, BX
+	XORL         $0xff, BX
+	JNZ          special7
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPMOVSXDQ    X1, Y1
+	VPMOVSXDQ    X2, Y2
+	VMOVDQU      Y1, 192(AX)
+	VMOVDQU      Y2, 224(AX)
+
+back8:
+	ADDQ $0x00000040, CX
+	ADDQ $0x00000100, AX
+	SUBQ $0x00000020, DX
+	JMP  main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VPMOVZXWD    (CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
+	VMOVMSKPS    Y2, BX
+	XORL         $0xff, BX
+	JNZ          special9
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPMOVSXDQ    X1, Y1
+	VPMOVSXDQ    X2, Y2
+	VMOVDQU      Y1, (AX)
+	VMOVDQU      Y2, 32(AX)
+
+back10:
+	ADDQ $0x00000010, CX
+	ADDQ $0x00000040, AX
+	SUBQ $0x00000008, DX
+	JMP  single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, (AX)
+	VMOVDQU    Y3, 32(AX)
+	JMP        back2
+
+special3:
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, 64(AX)
+	VMOVDQU    Y3, 96(AX)
+	JMP        back4
+
+special5:
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, 128(AX)
+	VMOVDQU    Y3, 160(AX)
+	JMP        back6
+
+special7:
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, 192(AX)
+	VMOVDQU    Y3, 224(AX)
+	JMP        back8
+
+special9:
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, (AX)
+	VMOVDQU    Y3, 32(AX)
+	JMP        back10
+
+// func fusedBF16ToU64AVX2(dst *byte, src *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·fusedBF16ToU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	VPXOR Y0, Y0, Y0
+
+main:
+	CMPQ         DX, $0x00000020
+	JB           single
+	VPMOVZXWD    (CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
+	VMOVMSKPS    Y2, BX
+	XORL         $0xff, BX
+	JNZ          special1
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPMOVSXDQ    X1, Y1
+	VPMOVSXDQ    X2, Y2
+	VMOVDQU      Y1, (AX)
+	VMOVDQU      Y2, 32(AX)
+
+back2:
+	VPMOVZXWD    16(CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
+	VMOVMSKPS    Y2, BX
+	XORL         $0xff, BX
+	JNZ          special3
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPMOVSXDQ    X1, Y1
+	VPMOVSXDQ    X2, Y2
+	VMOVDQU      Y1, 64(AX)
+	VMOVDQU      Y2, 96(AX)
+
+back4:
+	VPMOVZXWD    32(CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
+	VMOVMSKPS    Y2, BX
+	XORL         $0xff, BX
+	JNZ          special5
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPMOVSXDQ    X1, Y1
+	VPMOVSXDQ    X2, Y2
+	VMOVDQU      Y1, 128(AX)
+	VMOVDQU      Y2, 160(AX)
+
+back6:
+	VPMOVZXWD    48(CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
+	VMOVMSKPS    Y2, BX
+	XORL         $0xff, BX
+	JNZ          special7
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPMOVSXDQ    X1, Y1
+	VPMOVSXDQ    X2, Y2
+	VMOVDQU      Y1, 192(AX)
+	VMOVDQU      Y2, 224(AX)
+
+back8:
+	ADDQ $0x00000040, CX
+	ADDQ $0x00000100, AX
+	SUBQ $0x00000020, DX
+	JMP  main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VPMOVZXWD    (CX), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
+	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
+	VMOVMSKPS    Y2, BX
+	XORL         $0xff, BX
+	JNZ          special9
+	VCVTTPS2DQ   Y1, Y1
+	VPAND        Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPMOVSXDQ    X1, Y1
+	VPMOVSXDQ    X2, Y2
+	VMOVDQU      Y1, (AX)
+	VMOVDQU      Y2, 32(AX)
+
+back10:
+	ADDQ $0x00000010, CX
+	ADDQ $0x00000040, AX
+	SUBQ $0x00000008, DX
+	JMP  single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, (AX)
+	VMOVDQU    Y3, 32(AX)
+	JMP        back2
+
+special3:
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, 64(AX)
+	VMOVDQU    Y3, 96(AX)
+	JMP        back4
+
+special5:
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, 128(AX)
+	VMOVDQU    Y3, 160(AX)
+	JMP        back6
+
+special7:
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, 192(AX)
+	VMOVDQU    Y3, 224(AX)
+	JMP        back8
+
+special9:
+	VROUNDPS   $0x0b, Y1, Y2
+	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
+	VROUNDPS   $0x08, Y2, Y3
+	VSUBPS     Y3, Y2, Y2
+	VCMPPS     $0x11, Y0, Y2, Y4
+	VMULPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VCVTTPS2DQ Y2, Y5
+	VCMPPS     $0x1d, splat32_4f000000<>+0(SB), Y3, Y2
+	VANDPS     splat32_4f800000<>+0(SB), Y2, Y2
+	VSUBPS     Y2, Y3, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPADDD     Y4, Y3, Y3
+	VCMPPS     $0x1d, splat32_df000000<>+0(SB), Y1, Y4
+	VCMPPS     $0x11, splat32_5f800000<>+0(SB), Y1, Y2
+	VPAND      Y2, Y4, Y4
+	VPAND      Y4, Y5, Y5
+	VPAND      Y4, Y3, Y3
+	VPUNPCKLDQ Y3, Y5, Y2
+	VPUNPCKHDQ Y3, Y5, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y3
+	VMOVDQU    Y5, (AX)
+	VMOVDQU    Y3, 32(AX)
+	JMP        back10
+
 // func fusedI16ToF16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·fusedI16ToF16AVX2(SB), NOSPLIT, $0-24

@@ -2953,6 +2953,16 @@ func fusedBF16ToF4AVX2(dst *byte, src *byte, n int)
 //go:noescape
 func fusedBF16ToF64AVX2(dst *byte, src *byte, n int)
 
+// fusedBF16ToI64AVX2 converts n groups of 1 BFLOAT16 elements at src to INT64 at dst (gen/amd64 fusedTable: {BF16, I64}).
+//
+//go:noescape
+func fusedBF16ToI64AVX2(dst *byte, src *byte, n int)
+
+// fusedBF16ToU64AVX2 converts n groups of 1 BFLOAT16 elements at src to UINT64 at dst (gen/amd64 fusedTable: {BF16, U64}).
+//
+//go:noescape
+func fusedBF16ToU64AVX2(dst *byte, src *byte, n int)
+
 // fusedI16ToF16AVX2 converts n groups of 1 INT16 elements at src to FLOAT16 at dst (gen/amd64 fusedTable: {I16, F16}).
 //
 //go:noescape

@@ -3250,6 +3250,8 @@ func init() {
 		registerStage("avx2", BFloat16, Uint2, stageFusedBF16ToU2AVX2)
 		registerStage("avx2", BFloat16, Float4E2M1, stageFusedBF16ToF4AVX2)
 		registerStage("avx2", BFloat16, Double, stageFusedBF16ToF64AVX2)
+		registerStage("avx2", BFloat16, Int64, stageFusedBF16ToI64AVX2)
+		registerStage("avx2", BFloat16, Uint64, stageFusedBF16ToU64AVX2)
 		registerStage("avx2", Int16, Float4E2M1, stageFusedI16ToF4AVX2)
 		registerStage("avx2", Uint16, Float4E2M1, stageFusedU16ToF4AVX2)
 		registerStage("avx2", Float4E2M1, Int16, stageFusedF4ToI16AVX2)
@@ -4360,6 +4362,46 @@ func stageFusedBF16ToF64AVX2(dst, src []byte, n int) {
 		copy(s[:], src[BFloat16.Size(1*q):])
 		fusedBF16ToF64AVX2(&d[0], &s[0], 8)
 		copy(dst[Double.Size(1*q):], d[:Double.Size(r)])
+	}
+}
+
+// stageFusedBF16ToI64AVX2 converts BFLOAT16 → INT64 in one pass: the entry {BF16, I64} of gen/amd64's
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
+func stageFusedBF16ToI64AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Int64.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToI64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [64]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToI64AVX2(&d[0], &s[0], 8)
+		copy(dst[Int64.Size(1*q):], d[:Int64.Size(r)])
+	}
+}
+
+// stageFusedBF16ToU64AVX2 converts BFLOAT16 → UINT64 in one pass: the entry {BF16, U64} of gen/amd64's
+// fusedTable on AVX2, 8 elements a step, the last ones from a padded copy.
+func stageFusedBF16ToU64AVX2(dst, src []byte, n int) {
+	src, dst = src[:BFloat16.Size(n)], dst[:Uint64.Size(n)]
+	raceRead(src)
+	raceWrite(dst)
+	q := n / 8
+	q *= 8 // whole vectors' groups
+	if q > 0 {
+		fusedBF16ToU64AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), q)
+	}
+	if r := n - 1*q; r > 0 { // zero-padded
+		var s [16]byte
+		var d [64]byte
+		copy(s[:], src[BFloat16.Size(1*q):])
+		fusedBF16ToU64AVX2(&d[0], &s[0], 8)
+		copy(dst[Uint64.Size(1*q):], d[:Uint64.Size(r)])
 	}
 }
 

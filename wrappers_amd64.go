@@ -88,11 +88,13 @@ const (
 	fusedBF16ToI2AVX2Lanes   = 8
 	fusedBF16ToI32AVX2Lanes  = 8
 	fusedBF16ToI4AVX2Lanes   = 4
+	fusedBF16ToI64AVX2Lanes  = 8
 	fusedBF16ToI8AVX2Lanes   = 8
 	fusedBF16ToU16AVX2Lanes  = 8
 	fusedBF16ToU2AVX2Lanes   = 8
 	fusedBF16ToU32AVX2Lanes  = 8
 	fusedBF16ToU4AVX2Lanes   = 4
+	fusedBF16ToU64AVX2Lanes  = 8
 	fusedBF16ToU8AVX2Lanes   = 8
 	fusedF16ToF4AVX2Lanes    = 16
 	fusedF16ToF64AVX2Lanes   = 8

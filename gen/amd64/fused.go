@@ -169,7 +169,7 @@ var fusedTable = []struct {
 	to   []fusedDst
 }{
 	{fsF16, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdU32, fdI4, fdU4, fdI2, fdU2, fdF4, fdF64, fdI64, fdU64}},
-	{fsBF, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdU32, fdI4, fdU4, fdI2, fdU2, fdF4, fdF64}},
+	{fsBF, []fusedDst{fdI8, fdU8, fdI16, fdU16, fdI32, fdU32, fdI4, fdU4, fdI2, fdU2, fdF4, fdF64, fdI64, fdU64}},
 	{fsI16, []fusedDst{fdF16, fdBF, fdF4}},
 	{fsU16, []fusedDst{fdF16, fdBF, fdF4}},
 	{fsF4, []fusedDst{fdI16, fdU16, fdI32, fdF16, fdBF}},
@@ -1376,28 +1376,48 @@ func narrowInt(t num) func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual
 	}
 }
 
-// narrowInt64 is FLOAT16 → INT64/UINT64 on AVX2: every FLOAT16 value
-// truncates into 32 bits (below 2^16 in magnitude), so VCVTTPS2DQ, with
-// the NaN and ±Inf lanes cleared (the reference's 0), sign-extended by
-// VPMOVSXDQ, where the plan went through a FLOAT block: 0.41-0.54 → 1.13-1.25×
-// copy() (Zen 3).
-func narrowInt64(a *Asm, from fusedSrc, _ fusedDst) func(x VecVirtual, s *Step, k Register) {
-	if a.isa != AVX2 || from.truncBits > 31 {
-		panic("narrowInt64: AVX2, and a source whose values truncate into 32 bits")
+// narrowInt64 is FLOAT16, BFLOAT16 → INT64/UINT64 on AVX2: a value below
+// 2^31 in magnitude truncates into 32 bits, so VCVTTPS2DQ, with the NaN and
+// ±Inf lanes cleared (the reference's 0), sign-extended by VPMOVSXDQ. Every
+// FLOAT16 value is such, where the plan went through a FLOAT block:
+// 0.41-0.54 → 1.13-1.25× copy() (Zen 3). A vector of BFLOAT16 with a lane
+// of 2^31 or more (or NaN, ±Inf) takes FLOAT → INT64's sequence out of line
+// (f32ToInt64AVX2).
+func narrowInt64(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual, s *Step, k Register) {
+	if a.isa != AVX2 {
+		panic("narrowInt64: AVX2 only")
+	}
+	var full func(x VecVirtual, s *Step) VecVirtual
+	if from.truncBits < 31 { // BFLOAT16: values reach 2^31 (truncBits)
+		t := tI64
+		if to.short == "U64" {
+			t = tU64
+		}
+		full = numStage{tF32, t, floatToInt}.f32ToInt64AVX2(a)
 	}
 	abs, limit := a.Splat(0x7FFFFFFF), a.Splat(0x4F000000) // 2^31
 	return func(x VecVirtual, s *Step, k Register) {
 		m, q := a.YMM(), a.YMM()
 		a.VANDPS(abs, x, m)
 		a.VCMPPS(U8(1), limit, m, m) // |x| < 2^31: false for NaN, ±Inf
-		a.VCVTTPS2DQ(x, q)
-		a.VPAND(m, q, q)
-		hi, w0, w1 := a.XMM(), a.YMM(), a.YMM()
-		a.VEXTRACTI128(U8(1), q, hi)
-		a.VPMOVSXDQ(q.AsX(), w0)
-		a.VPMOVSXDQ(hi, w1)
-		s.Store(w0, s.Dst, 64, k)
-		s.Store(w1, s.Dst.Offset(32), 64, k)
+		fast := func() {
+			a.VCVTTPS2DQ(x, q)
+			a.VPAND(m, q, q)
+			hi, w0, w1 := a.XMM(), a.YMM(), a.YMM()
+			a.VEXTRACTI128(U8(1), q, hi)
+			a.VPMOVSXDQ(q.AsX(), w0)
+			a.VPMOVSXDQ(hi, w1)
+			s.Store(w0, s.Dst, 64, k)
+			s.Store(w1, s.Dst.Offset(32), 64, k)
+		}
+		if full == nil {
+			fast()
+			return
+		}
+		g := a.GP32()
+		a.VMOVMSKPS(m, g)
+		a.XORL(U8(0xFF), g) // not 0: a lane out of range
+		a.divert(fast, func() { full(x, s) })
 	}
 }
 
