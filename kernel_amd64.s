@@ -59612,57 +59612,44 @@ tail:
 // func fusedBF16ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·fusedBF16ToI32AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7fff7fff, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VPMOVZXWD  (CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
-	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPAND      (CX), Y0, Y1
+	VPAND      32(CX), Y0, Y2
+	VPMAXUW    Y2, Y1, Y1
+	VPCMPGTW   splat32_4eff4eff<>+0(SB), Y1, Y1
+	VPTEST     Y1, Y1
+	JNZ        special1
+	VPMOVZXWD  (CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
 	VMOVDQU    Y1, (AX)
-	VPMOVZXWD  16(CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
-	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPMOVZXWD  16(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
 	VMOVDQU    Y1, 32(AX)
-	VPMOVZXWD  32(CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
-	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPMOVZXWD  32(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
 	VMOVDQU    Y1, 64(AX)
-	VPMOVZXWD  48(CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
-	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPMOVZXWD  48(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
 	VMOVDQU    Y1, 96(AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+
+back2:
+	ADDQ $0x00000040, CX
+	ADDQ $0x00000080, AX
+	SUBQ $0x00000020, DX
+	JMP  main
 
 single:
 	CMPQ       DX, $0x00000008
@@ -59685,61 +59672,101 @@ single:
 tail:
 	VZEROUPPER
 	RET
+
+special1:
+	VPMOVZXWD  (CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	VPMOVZXWD  16(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VMOVDQU    Y2, 32(AX)
+	VPMOVZXWD  32(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VPMOVZXWD  48(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	JMP        back2
+
+DATA splat32_4eff4eff<>+0(SB)/4, $0x4eff4eff
+DATA splat32_4eff4eff<>+4(SB)/4, $0x4eff4eff
+DATA splat32_4eff4eff<>+8(SB)/4, $0x4eff4eff
+DATA splat32_4eff4eff<>+12(SB)/4, $0x4eff4eff
+DATA splat32_4eff4eff<>+16(SB)/4, $0x4eff4eff
+DATA splat32_4eff4eff<>+20(SB)/4, $0x4eff4eff
+DATA splat32_4eff4eff<>+24(SB)/4, $0x4eff4eff
+DATA splat32_4eff4eff<>+28(SB)/4, $0x4eff4eff
+GLOBL splat32_4eff4eff<>(SB), RODATA|NOPTR, $32
 
 // func fusedBF16ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·fusedBF16ToU32AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVL         $0x7fff7fff, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VPMOVZXWD  (CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
-	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPAND      (CX), Y0, Y1
+	VPAND      32(CX), Y0, Y2
+	VPMAXUW    Y2, Y1, Y1
+	VPCMPGTW   splat32_4eff4eff<>+0(SB), Y1, Y1
+	VPTEST     Y1, Y1
+	JNZ        special1
+	VPMOVZXWD  (CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
 	VMOVDQU    Y1, (AX)
-	VPMOVZXWD  16(CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
-	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPMOVZXWD  16(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
 	VMOVDQU    Y1, 32(AX)
-	VPMOVZXWD  32(CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
-	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPMOVZXWD  32(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
 	VMOVDQU    Y1, 64(AX)
-	VPMOVZXWD  48(CX), Y0
-	VPSLLD     $0x10, Y0, Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
-	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPMOVZXWD  48(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
 	VMOVDQU    Y1, 96(AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+
+back2:
+	ADDQ $0x00000040, CX
+	ADDQ $0x00000080, AX
+	SUBQ $0x00000020, DX
+	JMP  main
 
 single:
 	CMPQ       DX, $0x00000008
@@ -59762,6 +59789,49 @@ single:
 tail:
 	VZEROUPPER
 	RET
+
+special1:
+	VPMOVZXWD  (CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VMOVDQU    Y2, (AX)
+	VPMOVZXWD  16(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VMOVDQU    Y2, 32(AX)
+	VPMOVZXWD  32(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VPMOVZXWD  48(CX), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	JMP        back2
 
 // func fusedBF16ToI4AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
