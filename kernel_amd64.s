@@ -39848,66 +39848,111 @@ main:
 	CMPQ       DX, $0x00000020
 	JB         single
 	VMOVDQU    (CX), Y1
-	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
-	VROUNDPS   $0x08, Y1, Y2
-	VSUBPS     Y2, Y1, Y1
-	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special1
+
+back2:
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, (AX)
 	VMOVDQU    32(CX), Y1
-	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
-	VROUNDPS   $0x08, Y1, Y2
-	VSUBPS     Y2, Y1, Y1
-	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special3
+
+back4:
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, 8(AX)
 	VMOVDQU    64(CX), Y1
-	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
-	VROUNDPS   $0x08, Y1, Y2
-	VSUBPS     Y2, Y1, Y1
-	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special5
+
+back6:
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, 16(AX)
 	VMOVDQU    96(CX), Y1
-	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
-	VROUNDPS   $0x08, Y1, Y2
-	VSUBPS     Y2, Y1, Y1
-	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVQ      X1, 24(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special7
+
+back8:
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
 
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
 	VMOVDQU    (CX), Y1
+	VCVTTPS2DQ Y1, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special9
+
+back10:
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVQ      X1, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000008, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	JMP        back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	JMP        back4
+
+special5:
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	JMP        back6
+
+special7:
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	JMP        back8
+
+special9:
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	JMP        back10
 
 DATA splat32_10000000<>+0(SB)/4, $0x10000000
 DATA splat32_10000000<>+4(SB)/4, $0x10000000
@@ -39941,66 +39986,111 @@ main:
 	CMPQ       DX, $0x00000020
 	JB         single
 	VMOVDQU    (CX), Y1
-	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
-	VROUNDPS   $0x08, Y1, Y2
-	VSUBPS     Y2, Y1, Y1
-	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special1
+
+back2:
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, (AX)
 	VMOVDQU    32(CX), Y1
-	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
-	VROUNDPS   $0x08, Y1, Y2
-	VSUBPS     Y2, Y1, Y1
-	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special3
+
+back4:
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, 8(AX)
 	VMOVDQU    64(CX), Y1
-	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
-	VROUNDPS   $0x08, Y1, Y2
-	VSUBPS     Y2, Y1, Y1
-	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special5
+
+back6:
 	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
 	VPERMD     Y1, Y0, Y1
 	VMOVQ      X1, 16(AX)
 	VMOVDQU    96(CX), Y1
-	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
-	VROUNDPS   $0x08, Y1, Y2
-	VSUBPS     Y2, Y1, Y1
-	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVQ      X1, 24(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special7
+
+back8:
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, 24(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
 
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
 	VMOVDQU    (CX), Y1
+	VCVTTPS2DQ Y1, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special9
+
+back10:
+	VPSHUFB narrow_shuf_32_8<>+0(SB), Y2, Y1
+	VPERMD  Y1, Y0, Y1
+	VMOVQ   X1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000008, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPSHUFB    narrow_shuf_32_8<>+0(SB), Y2, Y1
-	VPERMD     Y1, Y0, Y1
-	VMOVQ      X1, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000008, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	JMP        back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	JMP        back4
+
+special5:
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	JMP        back6
+
+special7:
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	JMP        back8
+
+special9:
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	JMP        back10
 
 // func numF32ToI16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -40013,66 +40103,111 @@ main:
 	CMPQ       DX, $0x00000020
 	JB         single
 	VMOVDQU    (CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special1
+
+back2:
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, (AX)
 	VMOVDQU    32(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special3
+
+back4:
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, 16(AX)
 	VMOVDQU    64(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special5
+
+back6:
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, 32(AX)
 	VMOVDQU    96(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
-	VPERMQ     $0x08, Y0, Y0
-	VMOVDQU    X0, 48(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special7
+
+back8:
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
 
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
 	VMOVDQU    (CX), Y0
+	VCVTTPS2DQ Y0, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special9
+
+back10:
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
-	VPERMQ     $0x08, Y0, Y0
-	VMOVDQU    X0, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000010, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	JMP        back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	JMP        back4
+
+special5:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	JMP        back6
+
+special7:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	JMP        back8
+
+special9:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	JMP        back10
 
 DATA narrow_shuf_32_16<>+0(SB)/4, $0x05040100
 DATA narrow_shuf_32_16<>+4(SB)/4, $0x0d0c0908
@@ -40095,66 +40230,111 @@ main:
 	CMPQ       DX, $0x00000020
 	JB         single
 	VMOVDQU    (CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special1
+
+back2:
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, (AX)
 	VMOVDQU    32(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special3
+
+back4:
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, 16(AX)
 	VMOVDQU    64(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special5
+
+back6:
 	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
 	VPERMQ     $0x08, Y0, Y0
 	VMOVDQU    X0, 32(AX)
 	VMOVDQU    96(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
-	VPERMQ     $0x08, Y0, Y0
-	VMOVDQU    X0, 48(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special7
+
+back8:
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, 48(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
 
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
 	VMOVDQU    (CX), Y0
+	VCVTTPS2DQ Y0, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special9
+
+back10:
+	VPSHUFB narrow_shuf_32_16<>+0(SB), Y1, Y0
+	VPERMQ  $0x08, Y0, Y0
+	VMOVDQU X0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000010, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPSHUFB    narrow_shuf_32_16<>+0(SB), Y1, Y0
-	VPERMQ     $0x08, Y0, Y0
-	VMOVDQU    X0, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000010, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	JMP        back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	JMP        back4
+
+special5:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	JMP        back6
+
+special7:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	JMP        back8
+
+special9:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	JMP        back10
 
 // func numF32ToI32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -40167,50 +40347,63 @@ main:
 	CMPQ       DX, $0x00000020
 	JB         single
 	VMOVDQU    (CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special1
+
+back2:
 	VMOVDQU    Y1, (AX)
 	VMOVDQU    32(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special3
+
+back4:
 	VMOVDQU    Y1, 32(AX)
 	VMOVDQU    64(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special5
+
+back6:
 	VMOVDQU    Y1, 64(AX)
 	VMOVDQU    96(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
-	VMOVDQU    Y1, 96(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special7
+
+back8:
+	VMOVDQU Y1, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
 
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
 	VMOVDQU    (CX), Y0
+	VCVTTPS2DQ Y0, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special9
+
+back10:
+	VMOVDQU Y1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
@@ -40218,15 +40411,47 @@ single:
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
 	VPAND      Y2, Y1, Y1
-	VMOVDQU    Y1, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	JMP        back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back4
+
+special5:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back6
+
+special7:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back8
+
+special9:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back10
 
 // func numF32ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -40239,50 +40464,63 @@ main:
 	CMPQ       DX, $0x00000020
 	JB         single
 	VMOVDQU    (CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special1
+
+back2:
 	VMOVDQU    Y1, (AX)
 	VMOVDQU    32(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special3
+
+back4:
 	VMOVDQU    Y1, 32(AX)
 	VMOVDQU    64(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special5
+
+back6:
 	VMOVDQU    Y1, 64(AX)
 	VMOVDQU    96(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
-	VMOVDQU    Y1, 96(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special7
+
+back8:
+	VMOVDQU Y1, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
 
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
 	VMOVDQU    (CX), Y0
+	VCVTTPS2DQ Y0, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special9
+
+back10:
+	VMOVDQU Y1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
@@ -40290,15 +40528,47 @@ single:
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
 	VPAND      Y2, Y1, Y1
-	VMOVDQU    Y1, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	JMP        back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back4
+
+special5:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back6
+
+special7:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back8
+
+special9:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back10
 
 // func numF32ToI64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -58649,50 +58919,63 @@ main:
 	CMPQ       DX, $0x00000020
 	JB         single
 	VCVTPH2PS  (CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special1
+
+back2:
 	VMOVDQU    Y1, (AX)
 	VCVTPH2PS  16(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special3
+
+back4:
 	VMOVDQU    Y1, 32(AX)
 	VCVTPH2PS  32(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special5
+
+back6:
 	VMOVDQU    Y1, 64(AX)
 	VCVTPH2PS  48(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
-	VMOVDQU    Y1, 96(AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special7
+
+back8:
+	VMOVDQU Y1, 96(AX)
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
 
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
 	VCVTPH2PS  (CX), Y0
+	VCVTTPS2DQ Y0, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special9
+
+back10:
+	VMOVDQU Y1, (AX)
+	ADDQ    $0x00000010, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
@@ -58700,15 +58983,47 @@ single:
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
 	VPAND      Y2, Y1, Y1
-	VMOVDQU    Y1, (AX)
-	ADDQ       $0x00000010, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	JMP        back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back4
+
+special5:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back6
+
+special7:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back8
+
+special9:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back10
 
 // func fusedF16ToU32AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C
@@ -58721,50 +59036,63 @@ main:
 	CMPQ       DX, $0x00000020
 	JB         single
 	VCVTPH2PS  (CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special1
+
+back2:
 	VMOVDQU    Y1, (AX)
 	VCVTPH2PS  16(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special3
+
+back4:
 	VMOVDQU    Y1, 32(AX)
 	VCVTPH2PS  32(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special5
+
+back6:
 	VMOVDQU    Y1, 64(AX)
 	VCVTPH2PS  48(CX), Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
-	VMOVDQU    Y1, 96(AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special7
+
+back8:
+	VMOVDQU Y1, 96(AX)
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, DX
+	JMP     main
 
 single:
 	CMPQ       DX, $0x00000008
 	JB         tail
 	VCVTPH2PS  (CX), Y0
+	VCVTTPS2DQ Y0, Y1
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special9
+
+back10:
+	VMOVDQU Y1, (AX)
+	ADDQ    $0x00000010, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
 	VROUNDPS   $0x08, Y0, Y1
 	VSUBPS     Y1, Y0, Y0
@@ -58772,15 +59100,47 @@ single:
 	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
 	VPAND      Y2, Y1, Y1
-	VMOVDQU    Y1, (AX)
-	ADDQ       $0x00000010, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	JMP        back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back4
+
+special5:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back6
+
+special7:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back8
+
+special9:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back10
 
 // func fusedF16ToI4AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C
@@ -59656,18 +60016,17 @@ single:
 	JB         tail
 	VPMOVZXWD  (CX), Y0
 	VPSLLD     $0x10, Y0, Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
-	VMOVDQU    Y1, (AX)
-	ADDQ       $0x00000010, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special3
+
+back4:
+	VMOVDQU Y1, (AX)
+	ADDQ    $0x00000010, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
 
 tail:
 	VZEROUPPER
@@ -59676,36 +60035,53 @@ tail:
 special1:
 	VPMOVZXWD  (CX), Y1
 	VPSLLD     $0x10, Y1, Y1
-	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
-	VROUNDPS   $0x08, Y1, Y2
-	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
-	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special5
+
+back6:
 	VMOVDQU    Y2, (AX)
 	VPMOVZXWD  16(CX), Y1
 	VPSLLD     $0x10, Y1, Y1
-	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
-	VROUNDPS   $0x08, Y1, Y2
-	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
-	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special7
+
+back8:
 	VMOVDQU    Y2, 32(AX)
 	VPMOVZXWD  32(CX), Y1
 	VPSLLD     $0x10, Y1, Y1
-	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
-	VROUNDPS   $0x08, Y1, Y2
-	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
-	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special9
+
+back10:
 	VMOVDQU    Y2, 64(AX)
 	VPMOVZXWD  48(CX), Y1
 	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special11
+
+back12:
+	VMOVDQU Y2, 96(AX)
+	JMP     back2
+
+special3:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back4
+
+special5:
 	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
@@ -59713,8 +60089,37 @@ special1:
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
 	VPAND      Y3, Y2, Y2
-	VMOVDQU    Y2, 96(AX)
-	JMP        back2
+	JMP        back6
+
+special7:
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	JMP        back8
+
+special9:
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	JMP        back10
+
+special11:
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	JMP        back12
 
 DATA splat32_4eff4eff<>+0(SB)/4, $0x4eff4eff
 DATA splat32_4eff4eff<>+4(SB)/4, $0x4eff4eff
@@ -59773,18 +60178,17 @@ single:
 	JB         tail
 	VPMOVZXWD  (CX), Y0
 	VPSLLD     $0x10, Y0, Y0
-	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
-	VROUNDPS   $0x08, Y0, Y1
-	VSUBPS     Y1, Y0, Y0
-	VCMPPS     $0x07, Y0, Y0, Y2
-	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
 	VCVTTPS2DQ Y0, Y1
-	VPAND      Y2, Y1, Y1
-	VMOVDQU    Y1, (AX)
-	ADDQ       $0x00000010, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
+	VPCMPEQD   splat32_80000000<>+0(SB), Y1, Y2
+	VPTEST     Y2, Y2
+	JNZ        special3
+
+back4:
+	VMOVDQU Y1, (AX)
+	ADDQ    $0x00000010, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, DX
+	JMP     single
 
 tail:
 	VZEROUPPER
@@ -59793,36 +60197,53 @@ tail:
 special1:
 	VPMOVZXWD  (CX), Y1
 	VPSLLD     $0x10, Y1, Y1
-	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
-	VROUNDPS   $0x08, Y1, Y2
-	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
-	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special5
+
+back6:
 	VMOVDQU    Y2, (AX)
 	VPMOVZXWD  16(CX), Y1
 	VPSLLD     $0x10, Y1, Y1
-	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
-	VROUNDPS   $0x08, Y1, Y2
-	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
-	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special7
+
+back8:
 	VMOVDQU    Y2, 32(AX)
 	VPMOVZXWD  32(CX), Y1
 	VPSLLD     $0x10, Y1, Y1
-	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
-	VROUNDPS   $0x08, Y1, Y2
-	VSUBPS     Y2, Y1, Y1
-	VCMPPS     $0x07, Y1, Y1, Y3
-	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
-	VPAND      Y3, Y2, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special9
+
+back10:
 	VMOVDQU    Y2, 64(AX)
 	VPMOVZXWD  48(CX), Y1
 	VPSLLD     $0x10, Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPCMPEQD   splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST     Y3, Y3
+	JNZ        special11
+
+back12:
+	VMOVDQU Y2, 96(AX)
+	JMP     back2
+
+special3:
+	VPSUBD     splat32_10000000<>+0(SB), Y0, Y0
+	VROUNDPS   $0x08, Y0, Y1
+	VSUBPS     Y1, Y0, Y0
+	VCMPPS     $0x07, Y0, Y0, Y2
+	VMULPS     splat32_4f800000<>+0(SB), Y0, Y0
+	VCVTTPS2DQ Y0, Y1
+	VPAND      Y2, Y1, Y1
+	JMP        back4
+
+special5:
 	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
 	VROUNDPS   $0x08, Y1, Y2
 	VSUBPS     Y2, Y1, Y1
@@ -59830,8 +60251,37 @@ special1:
 	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
 	VCVTTPS2DQ Y1, Y2
 	VPAND      Y3, Y2, Y2
-	VMOVDQU    Y2, 96(AX)
-	JMP        back2
+	JMP        back6
+
+special7:
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	JMP        back8
+
+special9:
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	JMP        back10
+
+special11:
+	VPSUBD     splat32_10000000<>+0(SB), Y1, Y1
+	VROUNDPS   $0x08, Y1, Y2
+	VSUBPS     Y2, Y1, Y1
+	VCMPPS     $0x07, Y1, Y1, Y3
+	VMULPS     splat32_4f800000<>+0(SB), Y1, Y1
+	VCVTTPS2DQ Y1, Y2
+	VPAND      Y3, Y2, Y2
+	JMP        back12
 
 // func fusedBF16ToI4AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2

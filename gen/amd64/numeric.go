@@ -835,19 +835,31 @@ func (st numStage) floatToInt32(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 	}
 	exp32 := a.Splat(32 << 23) // y = x·2^-32, by the exponent field
 	up := a.Splat(f32bits(0x1p32))
+	indefinite := a.Splat(0x80000000)
 	return func(x VecVirtual, s *Step) VecVirtual {
-		y, r, ok := a.YMM(), a.YMM(), a.YMM()
-		a.VPSUBD(exp32, x, y)
-		a.VROUNDPS(U8(roundNearest), y, r)
-		a.VSUBPS(r, y, y) // NaN for a NaN or ±Inf y
-		if st.to.bits == 32 {
-			a.VCMPPS(U8(cmpORDQ), y, y, ok)
-		}
-		a.VMULPS(up, y, y)
-		a.VCVTTPS2DQ(y, r)
-		if st.to.bits == 32 { // 0x80000000 has zero low bits
-			a.VPAND(ok, r, r)
-		}
+		// As f64ToInt32AVX2: where no lane of VCVTTPS2DQ's truncation is
+		// 0x80000000 (its answer to NaN and |x| ≥ 2^31, and the truncation
+		// of -2^31) every |x| < 2^31 and the truncation is the reference's
+		// (FLOAT → INT32 0.73 → 0.9× copy(), Zen 3). Else the sequence
+		// above, out of line.
+		r, e := a.YMM(), a.YMM()
+		a.VCVTTPS2DQ(x, r)
+		a.VPCMPEQD(indefinite, r, e)
+		a.VPTEST(e, e)
+		a.divert(func() {}, func() {
+			y, ok := a.YMM(), a.YMM()
+			a.VPSUBD(exp32, x, y)
+			a.VROUNDPS(U8(roundNearest), y, r)
+			a.VSUBPS(r, y, y) // NaN for a NaN or ±Inf y
+			if st.to.bits == 32 {
+				a.VCMPPS(U8(cmpORDQ), y, y, ok)
+			}
+			a.VMULPS(up, y, y)
+			a.VCVTTPS2DQ(y, r)
+			if st.to.bits == 32 { // 0x80000000 has zero low bits
+				a.VPAND(ok, r, r)
+			}
+		})
 		return nw(r)
 	}
 }

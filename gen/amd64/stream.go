@@ -193,10 +193,7 @@ func (a *Asm) StreamNamed(name string, l Loop, dst, src, n GPVirtual, step func(
 	a.Label(name + "done")
 	a.VZEROUPPER()
 	a.RET()
-	for _, f := range a.later {
-		f()
-	}
-	a.later = nil
+	a.flushLater()
 }
 
 // streamNT emits the loop of a streaming variant (see Loop) and returns the
@@ -231,10 +228,7 @@ func (a *Asm) streamNT(name string, l Loop, dst, src, n GPVirtual, block func(la
 	a.Store(total, a.ReturnIndex(a.count))
 	a.VZEROUPPER()
 	a.RET()
-	for _, f := range a.later {
-		f()
-	}
-	a.later = nil
+	a.flushLater()
 }
 
 // VLoad moves a vector from m to v; with a mask k (lanes of laneBits bits),
@@ -294,4 +288,17 @@ func (a *Asm) Args() (dst, src, n GPVirtual) {
 	a.Context.Load(a.Param("src"), src)
 	a.Context.Load(a.Param("n"), n)
 	return
+}
+
+// flushLater emits the out-of-line blocks after the function's RET,
+// including those that out-of-line blocks add themselves (a divert inside
+// another's slow path).
+func (a *Asm) flushLater() {
+	for len(a.later) > 0 {
+		fs := a.later
+		a.later = nil
+		for _, f := range fs {
+			f()
+		}
+	}
 }
