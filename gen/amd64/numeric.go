@@ -840,8 +840,8 @@ func (st numStage) floatToInt32(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 		// As f64ToInt32AVX2: where no lane of VCVTTPS2DQ's truncation is
 		// 0x80000000 (its answer to NaN and |x| ≥ 2^31, and the truncation
 		// of -2^31) every |x| < 2^31 and the truncation is the reference's
-		// (FLOAT → INT32 0.73 → 0.9× copy(), Zen 3). Else the sequence
-		// above, out of line.
+		// (FLOAT → INT8..UINT32 1.16-1.28× as fast at 8 Ki elements,
+		// Zen 3). Else the sequence above, out of line.
 		r, e := a.YMM(), a.YMM()
 		a.VCVTTPS2DQ(x, r)
 		a.VPCMPEQD(indefinite, r, e)
