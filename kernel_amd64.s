@@ -40579,9 +40579,86 @@ TEXT ·numF32ToI64AVX2(SB), NOSPLIT, $0-24
 	VPXOR Y0, Y0, Y0
 
 main:
-	CMPQ       DX, $0x00000020
-	JB         single
-	VMOVDQU    (CX), Y1
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU      (CX), Y1
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special1
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, (AX)
+	VMOVDQU      Y1, 32(AX)
+
+back2:
+	VMOVDQU      32(CX), Y1
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special3
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 64(AX)
+	VMOVDQU      Y1, 96(AX)
+
+back4:
+	VMOVDQU      64(CX), Y1
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special5
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 128(AX)
+	VMOVDQU      Y1, 160(AX)
+
+back6:
+	VMOVDQU      96(CX), Y1
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special7
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 192(AX)
+	VMOVDQU      Y1, 224(AX)
+
+back8:
+	ADDQ $0x00000080, CX
+	ADDQ $0x00000100, AX
+	SUBQ $0x00000020, DX
+	JMP  main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU      (CX), Y1
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special9
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, (AX)
+	VMOVDQU      Y1, 32(AX)
+
+back10:
+	ADDQ $0x00000020, CX
+	ADDQ $0x00000040, AX
+	SUBQ $0x00000008, DX
+	JMP  single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -40605,7 +40682,9 @@ main:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, (AX)
 	VMOVDQU    Y3, 32(AX)
-	VMOVDQU    32(CX), Y1
+	JMP        back2
+
+special3:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -40629,7 +40708,9 @@ main:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 64(AX)
 	VMOVDQU    Y3, 96(AX)
-	VMOVDQU    64(CX), Y1
+	JMP        back4
+
+special5:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -40653,7 +40734,9 @@ main:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 128(AX)
 	VMOVDQU    Y3, 160(AX)
-	VMOVDQU    96(CX), Y1
+	JMP        back6
+
+special7:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -40677,15 +40760,9 @@ main:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 192(AX)
 	VMOVDQU    Y3, 224(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000100, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	JMP        back8
 
-single:
-	CMPQ       DX, $0x00000008
-	JB         tail
-	VMOVDQU    (CX), Y1
+special9:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -40709,14 +40786,7 @@ single:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, (AX)
 	VMOVDQU    Y3, 32(AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
-
-tail:
-	VZEROUPPER
-	RET
+	JMP        back10
 
 DATA splat32_df000000<>+0(SB)/4, $0xdf000000
 DATA splat32_df000000<>+4(SB)/4, $0xdf000000
@@ -40767,9 +40837,86 @@ TEXT ·numF32ToU64AVX2(SB), NOSPLIT, $0-24
 	VPXOR Y0, Y0, Y0
 
 main:
-	CMPQ       DX, $0x00000020
-	JB         single
-	VMOVDQU    (CX), Y1
+	CMPQ         DX, $0x00000020
+	JB           single
+	VMOVDQU      (CX), Y1
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special1
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, (AX)
+	VMOVDQU      Y1, 32(AX)
+
+back2:
+	VMOVDQU      32(CX), Y1
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special3
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 64(AX)
+	VMOVDQU      Y1, 96(AX)
+
+back4:
+	VMOVDQU      64(CX), Y1
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special5
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 128(AX)
+	VMOVDQU      Y1, 160(AX)
+
+back6:
+	VMOVDQU      96(CX), Y1
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special7
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 192(AX)
+	VMOVDQU      Y1, 224(AX)
+
+back8:
+	ADDQ $0x00000080, CX
+	ADDQ $0x00000100, AX
+	SUBQ $0x00000020, DX
+	JMP  main
+
+single:
+	CMPQ         DX, $0x00000008
+	JB           tail
+	VMOVDQU      (CX), Y1
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special9
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, (AX)
+	VMOVDQU      Y1, 32(AX)
+
+back10:
+	ADDQ $0x00000020, CX
+	ADDQ $0x00000040, AX
+	SUBQ $0x00000008, DX
+	JMP  single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -40793,7 +40940,9 @@ main:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, (AX)
 	VMOVDQU    Y3, 32(AX)
-	VMOVDQU    32(CX), Y1
+	JMP        back2
+
+special3:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -40817,7 +40966,9 @@ main:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 64(AX)
 	VMOVDQU    Y3, 96(AX)
-	VMOVDQU    64(CX), Y1
+	JMP        back4
+
+special5:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -40841,7 +40992,9 @@ main:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 128(AX)
 	VMOVDQU    Y3, 160(AX)
-	VMOVDQU    96(CX), Y1
+	JMP        back6
+
+special7:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -40865,15 +41018,9 @@ main:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 192(AX)
 	VMOVDQU    Y3, 224(AX)
-	ADDQ       $0x00000080, CX
-	ADDQ       $0x00000100, AX
-	SUBQ       $0x00000020, DX
-	JMP        main
+	JMP        back8
 
-single:
-	CMPQ       DX, $0x00000008
-	JB         tail
-	VMOVDQU    (CX), Y1
+special9:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -40897,14 +41044,7 @@ single:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, (AX)
 	VMOVDQU    Y3, 32(AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000008, DX
-	JMP        single
-
-tail:
-	VZEROUPPER
-	RET
+	JMP        back10
 
 // func numF32ToBoolAVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -60886,6 +61026,76 @@ tail:
 	RET
 
 special1:
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special11
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, (AX)
+	VMOVDQU      Y1, 32(AX)
+
+back12:
+	JMP back2
+
+special3:
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special13
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 64(AX)
+	VMOVDQU      Y1, 96(AX)
+
+back14:
+	JMP back4
+
+special5:
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special15
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 128(AX)
+	VMOVDQU      Y1, 160(AX)
+
+back16:
+	JMP back6
+
+special7:
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special17
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 192(AX)
+	VMOVDQU      Y1, 224(AX)
+
+back18:
+	JMP back8
+
+special9:
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special19
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, (AX)
+	VMOVDQU      Y1, 32(AX)
+
+back20:
+	JMP back10
+
+special11:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -60909,9 +61119,9 @@ special1:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, (AX)
 	VMOVDQU    Y3, 32(AX)
-	JMP        back2
+	JMP        back12
 
-special3:
+special13:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -60935,9 +61145,9 @@ special3:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 64(AX)
 	VMOVDQU    Y3, 96(AX)
-	JMP        back4
+	JMP        back14
 
-special5:
+special15:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -60961,9 +61171,9 @@ special5:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 128(AX)
 	VMOVDQU    Y3, 160(AX)
-	JMP        back6
+	JMP        back16
 
-special7:
+special17:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -60987,9 +61197,9 @@ special7:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 192(AX)
 	VMOVDQU    Y3, 224(AX)
-	JMP        back8
+	JMP        back18
 
-special9:
+special19:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61013,7 +61223,7 @@ special9:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, (AX)
 	VMOVDQU    Y3, 32(AX)
-	JMP        back10
+	JMP        back20
 
 // func fusedBF16ToU64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -61124,6 +61334,76 @@ tail:
 	RET
 
 special1:
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special11
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, (AX)
+	VMOVDQU      Y1, 32(AX)
+
+back12:
+	JMP back2
+
+special3:
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special13
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 64(AX)
+	VMOVDQU      Y1, 96(AX)
+
+back14:
+	JMP back4
+
+special5:
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special15
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 128(AX)
+	VMOVDQU      Y1, 160(AX)
+
+back16:
+	JMP back6
+
+special7:
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special17
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 192(AX)
+	VMOVDQU      Y1, 224(AX)
+
+back18:
+	JMP back8
+
+special9:
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
+	JNZ          special19
+	VEXTRACTI128 $0x01, Y2, X1
+	VPMOVSXDQ    X2, Y2
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, (AX)
+	VMOVDQU      Y1, 32(AX)
+
+back20:
+	JMP back10
+
+special11:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61147,9 +61427,9 @@ special1:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, (AX)
 	VMOVDQU    Y3, 32(AX)
-	JMP        back2
+	JMP        back12
 
-special3:
+special13:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61173,9 +61453,9 @@ special3:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 64(AX)
 	VMOVDQU    Y3, 96(AX)
-	JMP        back4
+	JMP        back14
 
-special5:
+special15:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61199,9 +61479,9 @@ special5:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 128(AX)
 	VMOVDQU    Y3, 160(AX)
-	JMP        back6
+	JMP        back16
 
-special7:
+special17:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61225,9 +61505,9 @@ special7:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 192(AX)
 	VMOVDQU    Y3, 224(AX)
-	JMP        back8
+	JMP        back18
 
-special9:
+special19:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61251,7 +61531,7 @@ special9:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, (AX)
 	VMOVDQU    Y3, 32(AX)
-	JMP        back10
+	JMP        back20
 
 // func fusedI16ToF16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C

@@ -922,7 +922,32 @@ func (st numStage) f32ToInt64AVX2(a *Asm) func(x VecVirtual, s *Step) VecVirtual
 	c31 := a.Splat(f32bits(0x1p31))
 	zero := a.YMM()
 	a.VPXOR(zero, zero, zero)
+	indefinite := a.Splat(0x80000000)
+	f32ToInt64Wrap := a.f32ToInt64AVX2Wrap(lo, hi, down, up, c31, zero)
 	return func(x VecVirtual, s *Step) VecVirtual {
+		// Where no lane of VCVTTPS2DQ's truncation is 0x80000000 (NaN,
+		// ±Inf, |x| ≥ 2^31, -2^31) every lane is the exact truncation,
+		// sign-extended (as floatToInt32 on AVX2); else the sequence
+		// above, out of line.
+		t, e := a.YMM(), a.YMM()
+		a.VCVTTPS2DQ(x, t)
+		a.VPCMPEQD(indefinite, t, e)
+		a.VPTEST(e, e)
+		a.divert(func() {
+			hi, w0, w1 := a.XMM(), a.YMM(), a.YMM()
+			a.VEXTRACTI128(U8(1), t, hi)
+			a.VPMOVSXDQ(t.AsX(), w0)
+			a.VPMOVSXDQ(hi, w1)
+			s.Store(w0, s.Dst, 64, nil)
+			s.Store(w1, s.Dst.Offset(32), 64, nil)
+		}, func() { f32ToInt64Wrap(x, s) })
+		return nil
+	}
+}
+
+// f32ToInt64AVX2Wrap returns f32ToInt64AVX2's general sequence (see there).
+func (a *Asm) f32ToInt64AVX2Wrap(lo, hi, down, up, c31 Op, zero VecVirtual) func(x VecVirtual, s *Step) {
+	return func(x VecVirtual, s *Step) {
 		y, q, m, c, h := a.YMM(), a.YMM(), a.YMM(), a.YMM(), a.YMM()
 		a.VROUNDPS(U8(roundTrunc), x, y)
 		a.VMULPS(down, y, y)
@@ -947,7 +972,6 @@ func (st numStage) f32ToInt64AVX2(a *Asm) func(x VecVirtual, s *Step) VecVirtual
 		a.VPERM2I128(U8(0x31), m, y, h)
 		s.Store(c, s.Dst, 64, nil)
 		s.Store(h, s.Dst.Offset(32), 64, nil)
-		return nil
 	}
 }
 
