@@ -784,31 +784,48 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 	c7ff, mant, impl := a.splat64(0x7FF), a.splat64(1<<52-1), a.splat64(1<<52)
 	c1075 := a.splat64(1075)
 	lo, hi := a.splat64(math.Float64bits(-0x1p63)), a.splat64(math.Float64bits(0x1p64))
+	indefinite := a.Splat(0x80000000)
 	return func(x VecVirtual, s *Step) VecVirtual {
 		if st.from == tF32 {
 			d := a.YMM()
 			a.VCVTPS2PD(x.AsX(), d)
 			x = d
 		}
-		e, m, ls, rs, t := a.YMM(), a.YMM(), a.YMM(), a.YMM(), a.YMM()
-		a.VPSRLQ(U8(52), x, e)
-		a.VPAND(c7ff, e, e)
-		a.VPAND(mant, x, m)
-		a.VPOR(impl, m, m)
-		a.VPSUBQ(c1075, e, ls) // e - 1075
-		a.VPSUBQ(ls, zero, rs) // 1075 - e
-		a.VPSRLVQ(rs, m, t)
-		a.VPSLLVQ(ls, m, m)
-		a.VPOR(m, t, t)
-		sg := a.YMM()
-		a.VCMPPD(U8(cmpLTOQ), zero, x, sg)
-		a.VPXOR(sg, t, t)
-		a.VPSUBQ(sg, t, t)
-		v := a.YMM()
-		a.VCMPPD(U8(cmpGEOQ), lo, x, v)
-		a.VPAND(v, t, t)
-		a.VCMPPD(U8(cmpLTOQ), hi, x, v)
-		a.VPAND(v, t, t)
+		t := a.YMM()
+		general := func() {
+			e, m, ls, rs := a.YMM(), a.YMM(), a.YMM(), a.YMM()
+			a.VPSRLQ(U8(52), x, e)
+			a.VPAND(c7ff, e, e)
+			a.VPAND(mant, x, m)
+			a.VPOR(impl, m, m)
+			a.VPSUBQ(c1075, e, ls) // e - 1075
+			a.VPSUBQ(ls, zero, rs) // 1075 - e
+			a.VPSRLVQ(rs, m, t)
+			a.VPSLLVQ(ls, m, m)
+			a.VPOR(m, t, t)
+			sg := a.YMM()
+			a.VCMPPD(U8(cmpLTOQ), zero, x, sg)
+			a.VPXOR(sg, t, t)
+			a.VPSUBQ(sg, t, t)
+			v := a.YMM()
+			a.VCMPPD(U8(cmpGEOQ), lo, x, v)
+			a.VPAND(v, t, t)
+			a.VCMPPD(U8(cmpLTOQ), hi, x, v)
+			a.VPAND(v, t, t)
+		}
+		if st.from != tF64 {
+			general()
+			return nw(t)
+		}
+		// DOUBLE: where no lane of VCVTTPD2DQ's truncation is 0x80000000
+		// (NaN, ±Inf, |x| ≥ 2^31, -2^31) the truncation is exact, and
+		// VPMOVSXDQ widens it (as f64ToInt32AVX2); else the sequence
+		// above, out of line.
+		c, ce := a.XMM(), a.XMM()
+		a.VCVTTPD2DQY(x, c)
+		a.VPCMPEQD(indefinite, c, ce)
+		a.VPTEST(ce, ce)
+		a.divert(func() { a.VPMOVSXDQ(c, t) }, general)
 		return nw(t)
 	}
 }
