@@ -61030,66 +61030,54 @@ main:
 	JB           single
 	VPMOVZXWD    (CX), Y1
 	VPSLLD       $0x10, Y1, Y1
-	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
-	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
-	VMOVMSKPS    Y2, BX
-	XORL         $0xff, BX
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
 	JNZ          special1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y2, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMOVSXDQ    X1, Y1
+	VEXTRACTI128 $0x01, Y2, X1
 	VPMOVSXDQ    X2, Y2
-	VMOVDQU      Y1, (AX)
-	VMOVDQU      Y2, 32(AX)
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, (AX)
+	VMOVDQU      Y1, 32(AX)
 
 back2:
 	VPMOVZXWD    16(CX), Y1
 	VPSLLD       $0x10, Y1, Y1
-	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
-	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
-	VMOVMSKPS    Y2, BX
-	XORL         $0xff, BX
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
 	JNZ          special3
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y2, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMOVSXDQ    X1, Y1
+	VEXTRACTI128 $0x01, Y2, X1
 	VPMOVSXDQ    X2, Y2
-	VMOVDQU      Y1, 64(AX)
-	VMOVDQU      Y2, 96(AX)
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 64(AX)
+	VMOVDQU      Y1, 96(AX)
 
 back4:
 	VPMOVZXWD    32(CX), Y1
 	VPSLLD       $0x10, Y1, Y1
-	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
-	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
-	VMOVMSKPS    Y2, BX
-	XORL         $0xff, BX
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
 	JNZ          special5
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y2, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMOVSXDQ    X1, Y1
+	VEXTRACTI128 $0x01, Y2, X1
 	VPMOVSXDQ    X2, Y2
-	VMOVDQU      Y1, 128(AX)
-	VMOVDQU      Y2, 160(AX)
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 128(AX)
+	VMOVDQU      Y1, 160(AX)
 
 back6:
 	VPMOVZXWD    48(CX), Y1
 	VPSLLD       $0x10, Y1, Y1
-	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
-	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
-	VMOVMSKPS    Y2, BX
-	XORL         $0xff, BX
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
 	JNZ          special7
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y2, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMOVSXDQ    X1, Y1
+	VEXTRACTI128 $0x01, Y2, X1
 	VPMOVSXDQ    X2, Y2
-	VMOVDQU      Y1, 192(AX)
-	VMOVDQU      Y2, 224(AX)
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 192(AX)
+	VMOVDQU      Y1, 224(AX)
 
 back8:
 	ADDQ $0x00000040, CX
@@ -61102,18 +61090,15 @@ single:
 	JB           tail
 	VPMOVZXWD    (CX), Y1
 	VPSLLD       $0x10, Y1, Y1
-	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
-	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
-	VMOVMSKPS    Y2, BX
-	XORL         $0xff, BX
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
 	JNZ          special9
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y2, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMOVSXDQ    X1, Y1
+	VEXTRACTI128 $0x01, Y2, X1
 	VPMOVSXDQ    X2, Y2
-	VMOVDQU      Y1, (AX)
-	VMOVDQU      Y2, 32(AX)
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, (AX)
+	VMOVDQU      Y1, 32(AX)
 
 back10:
 	ADDQ $0x00000010, CX
@@ -61126,76 +61111,6 @@ tail:
 	RET
 
 special1:
-	VCVTTPS2DQ   Y1, Y2
-	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
-	VPTEST       Y3, Y3
-	JNZ          special11
-	VEXTRACTI128 $0x01, Y2, X1
-	VPMOVSXDQ    X2, Y2
-	VPMOVSXDQ    X1, Y1
-	VMOVDQU      Y2, (AX)
-	VMOVDQU      Y1, 32(AX)
-
-back12:
-	JMP back2
-
-special3:
-	VCVTTPS2DQ   Y1, Y2
-	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
-	VPTEST       Y3, Y3
-	JNZ          special13
-	VEXTRACTI128 $0x01, Y2, X1
-	VPMOVSXDQ    X2, Y2
-	VPMOVSXDQ    X1, Y1
-	VMOVDQU      Y2, 64(AX)
-	VMOVDQU      Y1, 96(AX)
-
-back14:
-	JMP back4
-
-special5:
-	VCVTTPS2DQ   Y1, Y2
-	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
-	VPTEST       Y3, Y3
-	JNZ          special15
-	VEXTRACTI128 $0x01, Y2, X1
-	VPMOVSXDQ    X2, Y2
-	VPMOVSXDQ    X1, Y1
-	VMOVDQU      Y2, 128(AX)
-	VMOVDQU      Y1, 160(AX)
-
-back16:
-	JMP back6
-
-special7:
-	VCVTTPS2DQ   Y1, Y2
-	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
-	VPTEST       Y3, Y3
-	JNZ          special17
-	VEXTRACTI128 $0x01, Y2, X1
-	VPMOVSXDQ    X2, Y2
-	VPMOVSXDQ    X1, Y1
-	VMOVDQU      Y2, 192(AX)
-	VMOVDQU      Y1, 224(AX)
-
-back18:
-	JMP back8
-
-special9:
-	VCVTTPS2DQ   Y1, Y2
-	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
-	VPTEST       Y3, Y3
-	JNZ          special19
-	VEXTRACTI128 $0x01, Y2, X1
-	VPMOVSXDQ    X2, Y2
-	VPMOVSXDQ    X1, Y1
-	VMOVDQU      Y2, (AX)
-	VMOVDQU      Y1, 32(AX)
-
-back20:
-	JMP back10
-
-special11:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61219,9 +61134,9 @@ special11:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, (AX)
 	VMOVDQU    Y3, 32(AX)
-	JMP        back12
+	JMP        back2
 
-special13:
+special3:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61245,9 +61160,9 @@ special13:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 64(AX)
 	VMOVDQU    Y3, 96(AX)
-	JMP        back14
+	JMP        back4
 
-special15:
+special5:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61271,9 +61186,9 @@ special15:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 128(AX)
 	VMOVDQU    Y3, 160(AX)
-	JMP        back16
+	JMP        back6
 
-special17:
+special7:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61297,9 +61212,9 @@ special17:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 192(AX)
 	VMOVDQU    Y3, 224(AX)
-	JMP        back18
+	JMP        back8
 
-special19:
+special9:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61323,7 +61238,7 @@ special19:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, (AX)
 	VMOVDQU    Y3, 32(AX)
-	JMP        back20
+	JMP        back10
 
 // func fusedBF16ToU64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -61338,66 +61253,54 @@ main:
 	JB           single
 	VPMOVZXWD    (CX), Y1
 	VPSLLD       $0x10, Y1, Y1
-	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
-	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
-	VMOVMSKPS    Y2, BX
-	XORL         $0xff, BX
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
 	JNZ          special1
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y2, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMOVSXDQ    X1, Y1
+	VEXTRACTI128 $0x01, Y2, X1
 	VPMOVSXDQ    X2, Y2
-	VMOVDQU      Y1, (AX)
-	VMOVDQU      Y2, 32(AX)
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, (AX)
+	VMOVDQU      Y1, 32(AX)
 
 back2:
 	VPMOVZXWD    16(CX), Y1
 	VPSLLD       $0x10, Y1, Y1
-	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
-	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
-	VMOVMSKPS    Y2, BX
-	XORL         $0xff, BX
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
 	JNZ          special3
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y2, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMOVSXDQ    X1, Y1
+	VEXTRACTI128 $0x01, Y2, X1
 	VPMOVSXDQ    X2, Y2
-	VMOVDQU      Y1, 64(AX)
-	VMOVDQU      Y2, 96(AX)
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 64(AX)
+	VMOVDQU      Y1, 96(AX)
 
 back4:
 	VPMOVZXWD    32(CX), Y1
 	VPSLLD       $0x10, Y1, Y1
-	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
-	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
-	VMOVMSKPS    Y2, BX
-	XORL         $0xff, BX
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
 	JNZ          special5
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y2, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMOVSXDQ    X1, Y1
+	VEXTRACTI128 $0x01, Y2, X1
 	VPMOVSXDQ    X2, Y2
-	VMOVDQU      Y1, 128(AX)
-	VMOVDQU      Y2, 160(AX)
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 128(AX)
+	VMOVDQU      Y1, 160(AX)
 
 back6:
 	VPMOVZXWD    48(CX), Y1
 	VPSLLD       $0x10, Y1, Y1
-	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
-	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
-	VMOVMSKPS    Y2, BX
-	XORL         $0xff, BX
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
 	JNZ          special7
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y2, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMOVSXDQ    X1, Y1
+	VEXTRACTI128 $0x01, Y2, X1
 	VPMOVSXDQ    X2, Y2
-	VMOVDQU      Y1, 192(AX)
-	VMOVDQU      Y2, 224(AX)
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, 192(AX)
+	VMOVDQU      Y1, 224(AX)
 
 back8:
 	ADDQ $0x00000040, CX
@@ -61410,18 +61313,15 @@ single:
 	JB           tail
 	VPMOVZXWD    (CX), Y1
 	VPSLLD       $0x10, Y1, Y1
-	VANDPS       splat32_7fffffff<>+0(SB), Y1, Y2
-	VCMPPS       $0x01, splat32_4f000000<>+0(SB), Y2, Y2
-	VMOVMSKPS    Y2, BX
-	XORL         $0xff, BX
+	VCVTTPS2DQ   Y1, Y2
+	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
+	VPTEST       Y3, Y3
 	JNZ          special9
-	VCVTTPS2DQ   Y1, Y1
-	VPAND        Y2, Y1, Y1
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMOVSXDQ    X1, Y1
+	VEXTRACTI128 $0x01, Y2, X1
 	VPMOVSXDQ    X2, Y2
-	VMOVDQU      Y1, (AX)
-	VMOVDQU      Y2, 32(AX)
+	VPMOVSXDQ    X1, Y1
+	VMOVDQU      Y2, (AX)
+	VMOVDQU      Y1, 32(AX)
 
 back10:
 	ADDQ $0x00000010, CX
@@ -61434,76 +61334,6 @@ tail:
 	RET
 
 special1:
-	VCVTTPS2DQ   Y1, Y2
-	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
-	VPTEST       Y3, Y3
-	JNZ          special11
-	VEXTRACTI128 $0x01, Y2, X1
-	VPMOVSXDQ    X2, Y2
-	VPMOVSXDQ    X1, Y1
-	VMOVDQU      Y2, (AX)
-	VMOVDQU      Y1, 32(AX)
-
-back12:
-	JMP back2
-
-special3:
-	VCVTTPS2DQ   Y1, Y2
-	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
-	VPTEST       Y3, Y3
-	JNZ          special13
-	VEXTRACTI128 $0x01, Y2, X1
-	VPMOVSXDQ    X2, Y2
-	VPMOVSXDQ    X1, Y1
-	VMOVDQU      Y2, 64(AX)
-	VMOVDQU      Y1, 96(AX)
-
-back14:
-	JMP back4
-
-special5:
-	VCVTTPS2DQ   Y1, Y2
-	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
-	VPTEST       Y3, Y3
-	JNZ          special15
-	VEXTRACTI128 $0x01, Y2, X1
-	VPMOVSXDQ    X2, Y2
-	VPMOVSXDQ    X1, Y1
-	VMOVDQU      Y2, 128(AX)
-	VMOVDQU      Y1, 160(AX)
-
-back16:
-	JMP back6
-
-special7:
-	VCVTTPS2DQ   Y1, Y2
-	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
-	VPTEST       Y3, Y3
-	JNZ          special17
-	VEXTRACTI128 $0x01, Y2, X1
-	VPMOVSXDQ    X2, Y2
-	VPMOVSXDQ    X1, Y1
-	VMOVDQU      Y2, 192(AX)
-	VMOVDQU      Y1, 224(AX)
-
-back18:
-	JMP back8
-
-special9:
-	VCVTTPS2DQ   Y1, Y2
-	VPCMPEQD     splat32_80000000<>+0(SB), Y2, Y3
-	VPTEST       Y3, Y3
-	JNZ          special19
-	VEXTRACTI128 $0x01, Y2, X1
-	VPMOVSXDQ    X2, Y2
-	VPMOVSXDQ    X1, Y1
-	VMOVDQU      Y2, (AX)
-	VMOVDQU      Y1, 32(AX)
-
-back20:
-	JMP back10
-
-special11:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61527,9 +61357,9 @@ special11:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, (AX)
 	VMOVDQU    Y3, 32(AX)
-	JMP        back12
+	JMP        back2
 
-special13:
+special3:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61553,9 +61383,9 @@ special13:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 64(AX)
 	VMOVDQU    Y3, 96(AX)
-	JMP        back14
+	JMP        back4
 
-special15:
+special5:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61579,9 +61409,9 @@ special15:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 128(AX)
 	VMOVDQU    Y3, 160(AX)
-	JMP        back16
+	JMP        back6
 
-special17:
+special7:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61605,9 +61435,9 @@ special17:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, 192(AX)
 	VMOVDQU    Y3, 224(AX)
-	JMP        back18
+	JMP        back8
 
-special19:
+special9:
 	VROUNDPS   $0x0b, Y1, Y2
 	VMULPS     splat32_2f800000<>+0(SB), Y2, Y2
 	VROUNDPS   $0x08, Y2, Y3
@@ -61631,7 +61461,7 @@ special19:
 	VPERM2I128 $0x31, Y4, Y2, Y3
 	VMOVDQU    Y5, (AX)
 	VMOVDQU    Y3, 32(AX)
-	JMP        back20
+	JMP        back10
 
 // func fusedI16ToF16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C

@@ -950,14 +950,7 @@ func (st numStage) f32ToInt64AVX2(a *Asm) func(x VecVirtual, s *Step) VecVirtual
 		a.VCVTTPS2DQ(x, t)
 		a.VPCMPEQD(indefinite, t, e)
 		a.VPTEST(e, e)
-		a.divert(func() {
-			hi, w0, w1 := a.XMM(), a.YMM(), a.YMM()
-			a.VEXTRACTI128(U8(1), t, hi)
-			a.VPMOVSXDQ(t.AsX(), w0)
-			a.VPMOVSXDQ(hi, w1)
-			s.Store(w0, s.Dst, 64, nil)
-			s.Store(w1, s.Dst.Offset(32), 64, nil)
-		}, func() { f32ToInt64Wrap(x, s) })
+		a.divert(func() { a.storeInt64s(t, s) }, func() { f32ToInt64Wrap(x, s) })
 		return nil
 	}
 }
