@@ -360,6 +360,17 @@ func fusedFuncs(a *Asm) {
 	}
 }
 
+// vectorSteps returns the step of an AVX2 fused kernel on 8 float32 lanes
+// at a time: widen, then narrow, for each vector of s (no masks).
+func vectorSteps(widen func(s *Step, k Register) VecVirtual, narrow func(x VecVirtual, s *Step, k Register)) func(s *Step) {
+	return func(s *Step) {
+		for i := 0; i < s.Lanes; i += 8 {
+			p := s.Part(i, 8)
+			narrow(widen(p, nil), p, nil)
+		}
+	}
+}
+
 // smallIntBlock reports whether the stage is halfToSmallInt's: FLOAT16,
 // BFLOAT16 → INT8, UINT8, INT16, UINT16 on AVX2.
 func (st fusedStage) smallIntBlock() bool {
@@ -394,12 +405,10 @@ func (st fusedStage) halfToSmallInt(a *Asm, dst, src, n GPVirtual) {
 	if !bf16 && bits == 8 {
 		order = a.packOrder() // VPERMD: 0, 4, 1, 5, 2, 6, 3, 7
 	}
+	each := vectorSteps(widen, narrow)
 	a.Stream(Loop{SrcSize: 2, DstSize: bits / 8, Lanes: 8, Unroll: 4}, dst, src, n, func(s *Step) {
 		if s.Lanes != 32 {
-			for i := 0; i < s.Lanes; i += 8 {
-				p := s.Part(i, 8)
-				narrow(widen(p, nil), p, nil)
-			}
+			each(s)
 			return
 		}
 		var words [2]VecVirtual
@@ -452,12 +461,7 @@ func (st fusedStage) halfToSmallInt(a *Asm, dst, src, n GPVirtual) {
 func (st fusedStage) bf16ToInt32(a *Asm, dst, src, n GPVirtual) {
 	widen, narrow := st.from.widen(a), st.to.narrow(a, st.from, st.to)
 	abs, limit := a.Const16(0x7FFF), a.splat16(0x4EFF) // 0x4F00: 2^31
-	each := func(s *Step) {
-		for i := 0; i < s.Lanes; i += 8 {
-			p := s.Part(i, 8)
-			narrow(widen(p, nil), p, nil)
-		}
-	}
+	each := vectorSteps(widen, narrow)
 	a.Stream(Loop{SrcSize: 2, DstSize: 4, Lanes: 8, Unroll: 4}, dst, src, n, func(s *Step) {
 		if s.Lanes != 32 {
 			each(s)

@@ -406,19 +406,16 @@ func f8Windows(a *Asm, typ string, p f8WindowPlan, dst, src, n GPVirtual) {
 			next := make([]VecVirtual, len(leaves)/2)
 			for i := range next {
 				lo, hi := leaves[2*i], leaves[2*i+1]
-				switch {
-				case lo == nil:
+				if lo == nil { // the unused leaves are the low ones
 					next[i] = hi
-				case hi == nil:
-					next[i] = lo
-				default:
-					if sel == nil {
-						sel = a.Vec()
-						a.VPSLLW(U8(7-bit), k, sel) // bit 7 of each byte: the index's bit
-					}
-					a.VPBLENDVB(sel, hi, lo, lo)
-					next[i] = lo
+					continue
 				}
+				if sel == nil {
+					sel = a.Vec()
+					a.VPSLLW(U8(7-bit), k, sel) // bit 7 of each byte: the index's bit
+				}
+				a.VPBLENDVB(sel, hi, lo, lo)
+				next[i] = lo
 			}
 			leaves = next
 		}
