@@ -48913,6 +48913,88 @@ DATA gf2shr<>+56(SB)/4, $0x00000000
 DATA gf2shr<>+60(SB)/4, $0x80000000
 GLOBL gf2shr<>(SB), RODATA|NOPTR, $64
 
+// func class8AVX2(dst *uint8, src *uint8, n int, p *[113]uint8)
+// Requires: AVX, AVX2
+TEXT ·class8AVX2(SB), NOSPLIT, $0-32
+	MOVQ           dst+0(FP), AX
+	MOVQ           src+8(FP), CX
+	MOVQ           n+16(FP), DX
+	MOVQ           p+24(FP), BX
+	VBROADCASTI128 (BX), Y0
+	VBROADCASTI128 16(BX), Y1
+	VBROADCASTI128 48(BX), Y2
+	VBROADCASTI128 64(BX), Y3
+	VBROADCASTI128 80(BX), Y4
+	VBROADCASTI128 96(BX), Y5
+	MOVBLZX        112(BX), SI
+	CMPL           SI, $0x00
+	JNE            orm
+
+plain_single:
+	CMPQ      DX, $0x00000020
+	JB        plain_tail
+	VMOVDQU   (CX), Y6
+	VPABSB    Y6, Y7
+	VPSRLW    $0x04, Y7, Y8
+	VPAND     splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPSHUFB   Y8, Y0, Y9
+	VPSHUFB   Y7, Y2, Y10
+	VPSHUFB   Y7, Y3, Y11
+	VPSHUFB   Y7, Y4, Y12
+	VPSHUFB   Y7, Y5, Y7
+	VPBLENDVB Y9, Y11, Y10, Y10
+	VPBLENDVB Y9, Y7, Y12, Y12
+	VPADDB    Y9, Y9, Y9
+	VPBLENDVB Y9, Y12, Y10, Y10
+	VPSHUFB   Y8, Y1, Y8
+	VPADDB    Y8, Y10, Y10
+	VPAND     splat32_80808080<>+0(SB), Y6, Y6
+	VPOR      Y6, Y10, Y10
+	VMOVDQU   Y10, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       plain_single
+
+plain_tail:
+	VZEROUPPER
+	RET
+
+orm:
+	VBROADCASTI128 32(BX), Y6
+
+orm_single:
+	CMPQ      DX, $0x00000020
+	JB        orm_tail
+	VMOVDQU   (CX), Y7
+	VPABSB    Y7, Y8
+	VPSRLW    $0x04, Y8, Y9
+	VPAND     splat32_0f0f0f0f<>+0(SB), Y9, Y9
+	VPSHUFB   Y9, Y6, Y10
+	VPOR      Y10, Y8, Y8
+	VPSHUFB   Y9, Y0, Y10
+	VPSHUFB   Y8, Y2, Y11
+	VPSHUFB   Y8, Y3, Y12
+	VPSHUFB   Y8, Y4, Y13
+	VPSHUFB   Y8, Y5, Y8
+	VPBLENDVB Y10, Y12, Y11, Y11
+	VPBLENDVB Y10, Y8, Y13, Y13
+	VPADDB    Y10, Y10, Y10
+	VPBLENDVB Y10, Y13, Y11, Y11
+	VPSHUFB   Y9, Y1, Y9
+	VPADDB    Y9, Y11, Y11
+	VPAND     splat32_80808080<>+0(SB), Y7, Y7
+	VPOR      Y7, Y11, Y11
+	VMOVDQU   Y11, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       orm_single
+
+orm_tail:
+	VZEROUPPER
+	RET
+
 // func finer8AVX2(dst *uint8, src *uint8, n int, p *[26]uint8)
 // Requires: AVX, AVX2
 TEXT ·finer8AVX2(SB), NOSPLIT, $0-32

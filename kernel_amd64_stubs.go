@@ -2328,6 +2328,11 @@ func round8GFNIAVX2(dst *uint8, src *uint8, n int, p *[53]uint8)
 // sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).
 //
 //go:noescape
+func class8AVX2(dst *uint8, src *uint8, n int, p *[113]uint8)
+
+// sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).
+//
+//go:noescape
 func finer8AVX2(dst *uint8, src *uint8, n int, p *[26]uint8)
 
 //go:noescape

@@ -460,8 +460,9 @@ func lutStep(from, to DataType) *step {
 // lookup8 looks the bytes of src up in the table t of 8-bit entries: by
 // k.sel8 where the table is two-valued and k has one, by k.finer8 where it
 // maps a float8 type to a finer one (finer8.go) and k has one, by k.split8
-// where the table splits (split.go) and k has one, by k.round8 where it
-// rounds per row (round8.go) and k has one, else by k.lut8.
+// where the table splits (split.go) and k has one, by k.class8 or else
+// k.round8 where it rounds per row (class8.go, round8.go) and k has one,
+// else by k.lut8.
 func lookup8(k *kernelSet, dst, src []byte, t *convTable) {
 	if t.sel != nil && k.sel8.fn != nil {
 		k.sel8.fn(dst, src, t.sel)
@@ -473,6 +474,10 @@ func lookup8(k *kernelSet, dst, src []byte, t *convTable) {
 	}
 	if t.split != nil && k.split8.fn != nil {
 		k.split8.fn(dst, src, t.split)
+		return
+	}
+	if t.class != nil && k.class8.fn != nil {
+		k.class8.fn(dst, src, t.class)
 		return
 	}
 	if t.round != nil && k.round8.fn != nil {

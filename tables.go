@@ -65,6 +65,11 @@ type convTable struct {
 	// is nil.
 	round *roundParams
 
+	// class describes the table of INT8 to an 8-bit type that neither sel
+	// nor split describe as a lookup tree of row tables (class8.go), or is
+	// nil; lookup8 prefers it to round.
+	class *classParams
+
 	// finer describes the table of a float8 type to one with more
 	// significand bits that sel does not describe (finer8.go), or is nil;
 	// lookup8 prefers it to split.
@@ -128,6 +133,9 @@ func tableFor(from, to DataType, opt Options) *convTable {
 			}
 			if t.sel == nil && t.split == nil && to.BitSize() == 8 && (from == Int8 || from == Uint8) {
 				t.round = roundShape(t.b8, from == Int8)
+			}
+			if t.sel == nil && t.split == nil && from == Int8 && to.BitSize() == 8 {
+				t.class = classShape(t.b8)
 			}
 			if t.sel == nil && finerTypes(from, to) {
 				t.finer = finerShape(t.b8, from == Float8E8M0)

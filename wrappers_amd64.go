@@ -15,6 +15,7 @@ const (
 	bf16ToF8AVX2Lanes        = 32
 	boolToI2AVX2Lanes        = 32
 	boolToI4AVX2Lanes        = 32
+	class8AVX2Lanes          = 32
 	e4m3fnToBF16WAVX2Lanes   = 32
 	e4m3fnToF16WAVX2Lanes    = 32
 	e4m3fnToF32AVX2Lanes     = 8
@@ -729,6 +730,21 @@ func avx2Round8GFNI(dst []uint8, src []uint8, p *roundParams) {
 	}
 	if m < n {
 		roundGeneric(dst[m:], src[m:], p)
+	}
+}
+
+// avx2Class8 is the AVX2 kernel class8AVX2 (gen/amd64 plainWrappers).
+func avx2Class8(dst []uint8, src []uint8, p *classParams) {
+	n := len(src)
+	dst = dst[:n]
+	raceRead(src)
+	raceWrite(dst)
+	m := n &^ (class8AVX2Lanes - 1)
+	if m > 0 {
+		class8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, classp(p))
+	}
+	if m < n {
+		classGeneric(dst[m:], src[m:], p)
 	}
 }
 

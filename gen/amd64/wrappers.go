@@ -60,6 +60,7 @@ var paramArrays = map[string][2]string{
 	"splitParams":  {fmt.Sprintf("*[%d]uint8", splitSize), "splitp"},
 	"roundParams":  {fmt.Sprintf("*[%d]uint8", roundSize), "roundp"},
 	"finer8Params": {fmt.Sprintf("*[%d]uint8", finerSize), "finerp"},
+	"classParams":  {fmt.Sprintf("*[%d]uint8", classSize), "classp"},
 }
 
 // wrapperGlue returns the contents of wrappers_amd64.go; lanes holds the
@@ -140,6 +141,7 @@ var plainWrappers = []plainWrapper{
 	{"avx2Split8", "split8AVX2", AVX2, "uint8", "uint8", "*splitParams", "splitGeneric", 0, false},
 	{"avx2Round8", "round8AVX2", AVX2, "uint8", "uint8", "*roundParams", "roundGeneric", 0, false},
 	{"avx2Round8GFNI", "round8GFNIAVX2", AVX2, "uint8", "uint8", "*roundParams", "roundGeneric", 0, false},
+	{"avx2Class8", "class8AVX2", AVX2, "uint8", "uint8", "*classParams", "classGeneric", 0, false},
 	{"avx2Finer8", "finer8AVX2", AVX2, "uint8", "uint8", "*finer8Params", "finerGeneric", 0, false},
 	{"avx2SplitPack4", "split8Pack4AVX2", AVX2, "uint8", "uint8", "*splitParams", "splitPack4Generic", 2, true},
 	{"avx2SplitPack2", "split8Pack2AVX2", AVX2, "uint8", "uint8", "*splitParams", "splitPack2Generic", 4, true},

@@ -1,0 +1,42 @@
+//go:build amd64 && gc && !purego && !noasm
+
+package tensorcast
+
+import (
+	"fmt"
+	"testing"
+
+	"golang.org/x/sys/cpu"
+)
+
+// TestClassKernel runs class8AVX2 on the descriptions of every INT8 →
+// float8 table in every mode (both its loops: with and without the
+// or-mask) against the tables: all 256 bytes in every position of a
+// vector, every length 0..300, and against guard pages at both ends.
+func TestClassKernel(t *testing.T) {
+	if !cpu.X86.HasAVX2 {
+		t.Skip("no AVX2")
+	}
+	g := newGuarded(t, 4096)
+	src := make([]uint8, 300)
+	for i := range src {
+		src[i] = uint8(i * 7) // every byte, in a different lane each pass
+	}
+	loops := map[uint8]bool{}
+	for _, to := range []DataType{Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ} {
+		for m := range numModes {
+			opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
+			tab := tableFor(Int8, to, opt).b8
+			p := classShape(tab)
+			if p == nil {
+				t.Fatalf("INT8 -> %v %+v: no description", to, opt)
+			}
+			loops[p.useOrm] = true
+			name := fmt.Sprintf("INT8 -> %v %+v class8AVX2", to, opt)
+			g.tableKernel(t, name, src, func(d, s []byte) { avx2Class8(d, s, p) }, tab)
+		}
+	}
+	if len(loops) != 2 {
+		t.Errorf("the tables ran %d of the kernel's 2 loops", len(loops))
+	}
+}

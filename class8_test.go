@@ -1,0 +1,67 @@
+package tensorcast
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestClassShapes checks that classShape describes every table of INT8 to
+// the float8 types in every mode (the tables the AVX2 class8 kernel
+// serves), that the description gives the table's byte for all 256
+// sources, that the FLOAT8E4M3 types need no or-mask and the FLOAT8E5M2
+// ones do (the kernel's two loops), and that it declines tables that are
+// no rounding.
+func TestClassShapes(t *testing.T) {
+	src := make([]uint8, 256)
+	for i := range src {
+		src[i] = uint8(i)
+	}
+	for _, to := range []DataType{Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ} {
+		for m := range numModes {
+			opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
+			tab := tableFor(Int8, to, opt)
+			name := fmt.Sprintf("INT8 -> %v %+v", to, opt)
+			p := classShape(tab.b8)
+			if p == nil {
+				t.Fatalf("%s: classShape gave nil", name)
+			}
+			if tab.class == nil {
+				t.Errorf("%s: the table has no class description", name)
+			}
+			wantOrm := to == Float8E5M2 || to == Float8E5M2FNUZ
+			if (p.useOrm == 1) != wantOrm {
+				t.Errorf("%s: useOrm %d, want %v", name, p.useOrm, wantOrm)
+			}
+			for x := range 256 {
+				if got := p.at(uint8(x)); got != tab.b8[x] {
+					t.Fatalf("%s: byte %#02x: description gives %#02x, table %#02x", name, x, got, tab.b8[x])
+				}
+			}
+			dst := make([]uint8, 256)
+			classGeneric(dst, src, p)
+			for x := range 256 {
+				if dst[x] != tab.b8[x] {
+					t.Fatalf("%s: classGeneric byte %#02x gives %#02x, table %#02x", name, x, dst[x], tab.b8[x])
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		tab  []uint8
+	}{
+		{"INT8 -> INT16's low byte", tableFor(Int8, Uint8, Options{}).b8},
+		{"UINT8 -> FLOAT8E4M3FN", tableFor(Uint8, Float8E4M3FN, Options{}).b8},
+		{"a scrambled table", func() []uint8 {
+			s := make([]uint8, 256)
+			for x := range s {
+				s[x] = uint8(x*37%251) | 0x80
+			}
+			return s
+		}()},
+	} {
+		if p := classShape(c.tab); p != nil {
+			t.Errorf("%s: classShape gave %+v, want nil", c.name, p)
+		}
+	}
+}
