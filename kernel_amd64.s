@@ -48336,7 +48336,7 @@ tail:
 	VZEROUPPER
 	RET
 
-// func round8AVX2(dst *uint8, src *uint8, n int, p *[53]uint8)
+// func round8AVX2(dst *uint8, src *uint8, n int, p *[52]uint8)
 // Requires: AVX, AVX2
 TEXT ·round8AVX2(SB), NOSPLIT, $0-32
 	MOVQ           dst+0(FP), AX
@@ -48354,11 +48354,8 @@ TEXT ·round8AVX2(SB), NOSPLIT, $0-32
 	SUBL           $0x01, SI
 	VMOVD          SI, X6
 	VPBROADCASTB   50(BX), Y7
-	MOVBLZX        52(BX), SI
-	CMPL           SI, $0x00
-	JNE            int8
-	MOVBLZX        51(BX), SI
-	CMPL           SI, $0xff
+	MOVBLZX        51(BX), BX
+	CMPL           BX, $0xff
 	JNE            limited
 
 uint8_main:
@@ -48537,102 +48534,6 @@ limited_tail:
 	VZEROUPPER
 	RET
 
-int8:
-int8_main:
-	CMPQ       DX, $0x00000040
-	JB         int8_single
-	VMOVDQU    (CX), Y4
-	VPABSB     Y4, Y8
-	VPSRLW     $0x04, Y8, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VPAND      splat32_00ff00ff<>+0(SB), Y10, Y11
-	VPAND      splat32_ff00ff00<>+0(SB), Y10, Y10
-	VPMADDUBSW Y11, Y8, Y11
-	VPMADDUBSW Y10, Y8, Y10
-	VPSLLW     $0x08, Y10, Y10
-	VPOR       Y11, Y10, Y10
-	VPSRLW     X5, Y10, Y11
-	VPAND      splat32_01010101<>+0(SB), Y11, Y11
-	VPOR       Y3, Y11, Y11
-	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X6, Y10, Y10
-	VPAND      Y7, Y10, Y10
-	VPSHUFB    Y9, Y1, Y9
-	VPADDB     Y10, Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
-	VPSHUFB    Y11, Y2, Y11
-	VPADDB     Y11, Y9, Y9
-	VPAND      splat32_80808080<>+0(SB), Y4, Y4
-	VPOR       Y4, Y9, Y9
-	VMOVDQU    Y9, (AX)
-	VMOVDQU    32(CX), Y4
-	VPABSB     Y4, Y8
-	VPSRLW     $0x04, Y8, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VPAND      splat32_00ff00ff<>+0(SB), Y10, Y11
-	VPAND      splat32_ff00ff00<>+0(SB), Y10, Y10
-	VPMADDUBSW Y11, Y8, Y11
-	VPMADDUBSW Y10, Y8, Y10
-	VPSLLW     $0x08, Y10, Y10
-	VPOR       Y11, Y10, Y10
-	VPSRLW     X5, Y10, Y11
-	VPAND      splat32_01010101<>+0(SB), Y11, Y11
-	VPOR       Y3, Y11, Y11
-	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X6, Y10, Y10
-	VPAND      Y7, Y10, Y10
-	VPSHUFB    Y9, Y1, Y9
-	VPADDB     Y10, Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
-	VPSHUFB    Y11, Y2, Y11
-	VPADDB     Y11, Y9, Y9
-	VPAND      splat32_80808080<>+0(SB), Y4, Y4
-	VPOR       Y4, Y9, Y9
-	VMOVDQU    Y9, 32(AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        int8_main
-
-int8_single:
-	CMPQ       DX, $0x00000020
-	JB         int8_tail
-	VMOVDQU    (CX), Y4
-	VPABSB     Y4, Y8
-	VPSRLW     $0x04, Y8, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VPAND      splat32_00ff00ff<>+0(SB), Y10, Y11
-	VPAND      splat32_ff00ff00<>+0(SB), Y10, Y10
-	VPMADDUBSW Y11, Y8, Y11
-	VPMADDUBSW Y10, Y8, Y10
-	VPSLLW     $0x08, Y10, Y10
-	VPOR       Y11, Y10, Y10
-	VPSRLW     X5, Y10, Y11
-	VPAND      splat32_01010101<>+0(SB), Y11, Y11
-	VPOR       Y3, Y11, Y11
-	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X6, Y10, Y10
-	VPAND      Y7, Y10, Y10
-	VPSHUFB    Y9, Y1, Y9
-	VPADDB     Y10, Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
-	VPSHUFB    Y11, Y2, Y11
-	VPADDB     Y11, Y9, Y9
-	VPAND      splat32_80808080<>+0(SB), Y4, Y4
-	VPOR       Y4, Y9, Y9
-	VMOVDQU    Y9, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        int8_single
-
-int8_tail:
-	VZEROUPPER
-	RET
-
 DATA splat32_ff00ff00<>+0(SB)/4, $0xff00ff00
 DATA splat32_ff00ff00<>+4(SB)/4, $0xff00ff00
 DATA splat32_ff00ff00<>+8(SB)/4, $0xff00ff00
@@ -48643,7 +48544,7 @@ DATA splat32_ff00ff00<>+24(SB)/4, $0xff00ff00
 DATA splat32_ff00ff00<>+28(SB)/4, $0xff00ff00
 GLOBL splat32_ff00ff00<>(SB), RODATA|NOPTR, $32
 
-// func round8GFNIAVX2(dst *uint8, src *uint8, n int, p *[53]uint8)
+// func round8GFNIAVX2(dst *uint8, src *uint8, n int, p *[52]uint8)
 // Requires: AVX, AVX2, GFNI
 TEXT ·round8GFNIAVX2(SB), NOSPLIT, $0-32
 	MOVQ           dst+0(FP), AX
@@ -48660,11 +48561,8 @@ TEXT ·round8GFNIAVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTQ   (DI)(SI*8), Y5
 	LEAQ           gf2shr<>+0(SB), DI
 	VPBROADCASTQ   -8(DI)(SI*8), Y6
-	MOVBLZX        52(BX), SI
-	CMPL           SI, $0x00
-	JNE            int8
-	MOVBLZX        51(BX), SI
-	CMPL           SI, $0xff
+	MOVBLZX        51(BX), BX
+	CMPL           BX, $0xff
 	JNE            limited
 
 uint8_main:
@@ -48792,78 +48690,6 @@ limited_single:
 	JMP            limited_single
 
 limited_tail:
-	VZEROUPPER
-	RET
-
-int8:
-int8_main:
-	CMPQ           DX, $0x00000040
-	JB             int8_single
-	VMOVDQU        (CX), Y4
-	VPABSB         Y4, Y7
-	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y7, Y8
-	VPSHUFB        Y8, Y0, Y9
-	VGF2P8MULB     Y9, Y7, Y9
-	VGF2P8AFFINEQB $0x00, Y5, Y9, Y10
-	VPOR           Y3, Y10, Y10
-	VPAVGB         Y10, Y9, Y9
-	VGF2P8AFFINEQB $0x00, Y6, Y9, Y9
-	VPSHUFB        Y8, Y1, Y8
-	VPADDB         Y9, Y8, Y8
-	VPADDUSB       splat32_70707070<>+0(SB), Y7, Y10
-	VPSHUFB        Y10, Y2, Y10
-	VPADDB         Y10, Y8, Y8
-	VPAND          splat32_80808080<>+0(SB), Y4, Y4
-	VPOR           Y4, Y8, Y8
-	VMOVDQU        Y8, (AX)
-	VMOVDQU        32(CX), Y4
-	VPABSB         Y4, Y7
-	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y7, Y8
-	VPSHUFB        Y8, Y0, Y9
-	VGF2P8MULB     Y9, Y7, Y9
-	VGF2P8AFFINEQB $0x00, Y5, Y9, Y10
-	VPOR           Y3, Y10, Y10
-	VPAVGB         Y10, Y9, Y9
-	VGF2P8AFFINEQB $0x00, Y6, Y9, Y9
-	VPSHUFB        Y8, Y1, Y8
-	VPADDB         Y9, Y8, Y8
-	VPADDUSB       splat32_70707070<>+0(SB), Y7, Y10
-	VPSHUFB        Y10, Y2, Y10
-	VPADDB         Y10, Y8, Y8
-	VPAND          splat32_80808080<>+0(SB), Y4, Y4
-	VPOR           Y4, Y8, Y8
-	VMOVDQU        Y8, 32(AX)
-	ADDQ           $0x00000040, CX
-	ADDQ           $0x00000040, AX
-	SUBQ           $0x00000040, DX
-	JMP            int8_main
-
-int8_single:
-	CMPQ           DX, $0x00000020
-	JB             int8_tail
-	VMOVDQU        (CX), Y4
-	VPABSB         Y4, Y7
-	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y7, Y8
-	VPSHUFB        Y8, Y0, Y9
-	VGF2P8MULB     Y9, Y7, Y9
-	VGF2P8AFFINEQB $0x00, Y5, Y9, Y10
-	VPOR           Y3, Y10, Y10
-	VPAVGB         Y10, Y9, Y9
-	VGF2P8AFFINEQB $0x00, Y6, Y9, Y9
-	VPSHUFB        Y8, Y1, Y8
-	VPADDB         Y9, Y8, Y8
-	VPADDUSB       splat32_70707070<>+0(SB), Y7, Y10
-	VPSHUFB        Y10, Y2, Y10
-	VPADDB         Y10, Y8, Y8
-	VPAND          splat32_80808080<>+0(SB), Y4, Y4
-	VPOR           Y4, Y8, Y8
-	VMOVDQU        Y8, (AX)
-	ADDQ           $0x00000020, CX
-	ADDQ           $0x00000020, AX
-	SUBQ           $0x00000020, DX
-	JMP            int8_single
-
-int8_tail:
 	VZEROUPPER
 	RET
 

@@ -181,11 +181,10 @@ type splitParams struct {
 	masked       uint8
 }
 
-// roundParams describes the table of INT8 or UINT8 to a float8 type as a
-// rounding per row of 16 magnitudes (round8.go, roundShape): with m = x, or
-// |x| where signed is 1, and h = m>>4,
+// roundParams describes the table of UINT8 to a float8 type as a
+// rounding per row of 16 bytes (round8.go, roundShape): with h = x>>4,
 //
-//	t[x] = min(base[h] + round(m·mul[h]) + low[m] (m < 16 only), limit) | x&0x80 (signed only)
+//	t[x] = min(base[h] + round(x·mul[h]) + low[x] (x < 16 only), limit)
 //
 // where round(y) = ((y + half + (y>>shift)&1 + 1) >> 1 >> (shift-1)) & mask
 // is y/2^shift to nearest even (half = 2^(shift-1) - 2, mask = 0xFF >>
@@ -197,7 +196,6 @@ type roundParams struct {
 	half           uint8
 	mask           uint8
 	limit          uint8
-	signed         uint8
 }
 
 // classParams describes the table of INT8 to a float8 type as a lookup

@@ -1,8 +1,8 @@
 package tensorcast
 
-// Row rounding: the table of INT8 or UINT8 to a float8 type rounds each
-// magnitude m to the target's significand, to nearest even. Within a row
-// of 16 magnitudes, h = m>>4 ≥ 1, every value lies in one binade, so the
+// Row rounding: the table of UINT8 to a float8 type rounds each byte m to
+// the target's significand, to nearest even. Within a row
+// of 16 bytes, h = m>>4 ≥ 1, every value lies in one binade, so the
 // code is an affine function of m's rounding at one bit position:
 //
 //	y = m·mul[h]                      (m scaled so the position is bit shift; y < 2^8)
@@ -11,39 +11,26 @@ package tensorcast
 //
 // Row 0 spans several binades: its codes come from low[m] (mul and base
 // are 0 there, so q is 0). Overflow (UINT8 → FLOAT8E4M3FNUZ: 248 and up
-// round to 256) is min(code, limit), the saturation or NaN code; INT8 takes
-// m = |x| (-128: 128) and ors the sign into bit 7. On AVX2 that is about 24
-// instructions per 32 bytes (gen/amd64/round8.go), where the general
-// 256-entry lookup takes sixteen VPSHUFB and fifteen VPBLENDVB.
-// roundShape finds the description and checks it on all 256 bytes.
+// round to 256) is min(code, limit), the saturation or NaN code. On AVX2
+// that is 23 or 24 instructions per 32 bytes (gen/amd64/round8.go), where
+// the general 256-entry lookup takes sixteen VPSHUFB and fifteen
+// VPBLENDVB. INT8's tables go by class8.go's lookup tree (19 to 21, and
+// 1.25-1.5× the rate; the same tree over UINT8's five or six row tables
+// measured 0.92-1.04× this kernel on Zen 3). roundShape finds the
+// description and checks it on all 256 bytes.
 
-// roundShape returns the row-rounding description of the table t of an
-// 8-bit integer source (signed: INT8) to an 8-bit target, or nil where
-// there is none.
-func roundShape(t []uint8, signed bool) *roundParams {
-	maxM := 255
-	if signed {
-		maxM = 128
-		if t[0x80]&0x80 == 0 {
-			return nil
-		}
-	}
-	want := func(m int) uint8 {
-		if m == 128 && signed {
-			return t[0x80] &^ 0x80
-		}
-		return t[m]
-	}
-	limits := []uint8{0xFF, 0} // 0xFF: none (INT8 needs none; the AVX2 kernel relies on it)
+// roundShape returns the row-rounding description of the table t of
+// UINT8 to an 8-bit target, or nil where there is none.
+func roundShape(t []uint8) *roundParams {
+	const maxM = 255
+	want := func(m int) uint8 { return t[m] }
+	limits := []uint8{0xFF, 0} // 0xFF: none
 	for m := range maxM + 1 {
 		limits[1] = max(limits[1], want(m))
 	}
 	for shift := uint8(2); shift <= 6; shift++ {
 		for _, limit := range limits {
 			p := &roundParams{shift: shift, half: 1<<(shift-1) - 2, mask: 0xFF >> (shift - 1), limit: limit}
-			if signed {
-				p.signed = 1
-			}
 			for m := range 16 {
 				p.low[m] = want(m)
 			}
@@ -55,7 +42,7 @@ func roundShape(t []uint8, signed bool) *roundParams {
 					p.mul[h], p.base[h] = uint8(mul), want(16*h)-p.round(uint8(16*h*mul))
 					ok = true
 					for m := 16 * h; m <= top; m++ {
-						if p.magnitude(uint8(m)) != want(m) {
+						if p.at(uint8(m)) != want(m) {
 							ok = false
 							break
 						}
@@ -77,26 +64,14 @@ func (p *roundParams) round(y uint8) uint8 {
 	return uint8((int(y)+int(p.half|lsb)+1)>>1) >> (p.shift - 1) & p.mask
 }
 
-// magnitude is the code of the magnitude m.
-func (p *roundParams) magnitude(m uint8) uint8 {
+// at is the description's value for the byte m.
+func (p *roundParams) at(m uint8) uint8 {
 	h := m >> 4
 	c := p.base[h] + p.round(m*p.mul[h])
 	if m < 16 {
 		c += p.low[m]
 	}
 	return min(c, p.limit)
-}
-
-// at is the description's value for the byte x.
-func (p *roundParams) at(x uint8) uint8 {
-	if p.signed == 0 {
-		return p.magnitude(x)
-	}
-	m := x
-	if int8(x) < 0 {
-		m = -x // -128 stays 0x80: 128
-	}
-	return p.magnitude(m) | x&0x80
 }
 
 // covers reports whether p gives t on every byte.

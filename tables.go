@@ -60,14 +60,14 @@ type convTable struct {
 	// of its bytes are the table's codes.
 	split *splitParams
 
-	// round describes the table of INT8 or UINT8 to an 8-bit type that
+	// round describes the table of UINT8 to an 8-bit type that
 	// neither sel nor split describe as a rounding per row (round8.go), or
 	// is nil.
 	round *roundParams
 
 	// class describes the table of INT8 to an 8-bit type that neither sel
 	// nor split describe as a lookup tree of row tables (class8.go), or is
-	// nil; lookup8 prefers it to round.
+	// nil.
 	class *classParams
 
 	// finer describes the table of a float8 type to one with more
@@ -131,10 +131,10 @@ func tableFor(from, to DataType, opt Options) *convTable {
 			if t.sel == nil {
 				t.split = splitShape(t.b8, uint8(1<<to.BitSize()-1))
 			}
-			if t.sel == nil && t.split == nil && to.BitSize() == 8 && (from == Int8 || from == Uint8) {
-				t.round = roundShape(t.b8, from == Int8)
+			if t.sel == nil && t.split == nil && to.BitSize() == 8 && from == Uint8 {
+				t.round = roundShape(t.b8)
 			}
-			if t.sel == nil && t.split == nil && from == Int8 && to.BitSize() == 8 {
+			if t.sel == nil && t.split == nil && to.BitSize() == 8 && from == Int8 {
 				t.class = classShape(t.b8)
 			}
 			if t.sel == nil && finerTypes(from, to) {

@@ -11,29 +11,27 @@ import (
 
 // Offsets of the roundParams fields, from its declaration in params.go.
 var (
-	roundMul    = layout.Offset("roundParams", "mul")
-	roundBase   = layout.Offset("roundParams", "base")
-	roundLow    = layout.Offset("roundParams", "low")
-	roundShift  = layout.Offset("roundParams", "shift")
-	roundHalf   = layout.Offset("roundParams", "half")
-	roundMask   = layout.Offset("roundParams", "mask")
-	roundLimit  = layout.Offset("roundParams", "limit")
-	roundSigned = layout.Offset("roundParams", "signed")
-	roundSize   = roundSigned + 1
+	roundMul   = layout.Offset("roundParams", "mul")
+	roundBase  = layout.Offset("roundParams", "base")
+	roundLow   = layout.Offset("roundParams", "low")
+	roundShift = layout.Offset("roundParams", "shift")
+	roundHalf  = layout.Offset("roundParams", "half")
+	roundMask  = layout.Offset("roundParams", "mask")
+	roundLimit = layout.Offset("roundParams", "limit")
+	roundSize  = roundLimit + 1
 )
 
-// round8 emits round8AVX2, the AVX2 lookup of the INT8 and UINT8 tables to
-// the float8 types that roundShape (round8.go) describes, 32 bytes a step:
+// round8 emits round8AVX2, the AVX2 lookup of the UINT8 tables to the
+// float8 types that roundShape (round8.go) describes, 32 bytes a step:
 //
-//	m = x (UINT8) or VPABSB(x) (INT8); h = m>>4
+//	m = x; h = m>>4
 //	M = VPSHUFB(mul, h); y = m·M: two VPMADDUBSW, of M's even and of its
 //	    odd bytes (each word one product, below 2^8), the odd ones shifted up
 //	q = y/2^shift to nearest even: VPAVGB(y, half | (y>>shift)&1) >> (shift-1)
 //	code = min(VPSHUFB(base, h) + q + VPSHUFB(low, m + 0x70 saturated), limit)
 //
 // (the saturated m + 0x70 is 0x80 or more, where VPSHUFB reads 0, for
-// every m from 16 up), and INT8 ors the sign in. One loop each for INT8 and
-// UINT8.
+// every m from 16 up). Two loops: with and without the limit.
 //
 // round8GFNIAVX2 is the same kernel with y = m·M by one VGF2P8MULB (GFNI):
 // M is a power of two and y < 2^8, so the product in GF(2^8) needs no
@@ -99,28 +97,19 @@ func round8Body(a *Asm, gfni bool) {
 		shift, shift1, mask = count(roundShift, 0), count(roundShift, 1), byteOf(roundMask)
 	}
 	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
-	// Three loops: INT8 (whose limit is 0xFF: its magnitudes are at most
-	// 128), and UINT8 with and without a limit.
+	// Two loops: with and without a limit.
 	sel := a.GP32()
-	a.MOVBLZX(Mem{Base: p, Disp: roundSigned}, sel)
-	a.CMPL(sel, U8(0))
-	a.JNE(LabelRef("int8"))
 	a.MOVBLZX(Mem{Base: p, Disp: roundLimit}, sel)
 	a.CMPL(sel, U8(0xFF))
 	a.JNE(LabelRef("limited"))
-	for _, loop := range []string{"uint8", "limited", "int8"} {
-		int8, limited := loop == "int8", loop == "limited"
-		if loop != "uint8" {
+	for _, loop := range []string{"uint8", "limited"} {
+		limited := loop == "limited"
+		if limited {
 			a.Label(loop)
 		}
 		a.StreamNamed(loop+"_", Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
-			x, m := a.Vec(), a.Vec()
-			a.VMOVDQU(s.Src, x)
-			if int8 {
-				a.VPABSB(x, m) // -128 gives 0x80: 128 unsigned
-			} else {
-				m = x
-			}
+			m := a.Vec()
+			a.VMOVDQU(s.Src, m)
 			h, mm, y := a.Vec(), a.Vec(), a.Vec()
 			if gfni {
 				a.VGF2P8AFFINEQB(U8(0), hi4, m, h)
@@ -161,10 +150,6 @@ func round8Body(a *Asm, gfni bool) {
 			a.VPADDB(t, c, c)
 			if limited {
 				a.VPMINUB(limit, c, c)
-			}
-			if int8 {
-				a.VPAND(b8(0x80), x, x)
-				a.VPOR(x, c, c)
 			}
 			s.Store(c, s.Dst, 8, nil)
 		}))
