@@ -18,10 +18,9 @@ import (
 //	normal: r = (a - A + 2^(d-1) - 1 + (a>>d)&1) >> d, at most p's overflow
 //	        byte (saturation or the mode's overflow code; ±Inf too)
 //	NaN (a above Inf's bits): p's nan byte
-//	subnormal (a below the smallest normal's bits): the float32 of a (the
-//	        unpacks with zero) plus p's magic rounds to the subnormal grid,
-//	        and its bits less the magic's are the code (8: the smallest
-//	        normal).
+//	subnormal (a below the smallest normal's bits): the float32 of a
+//	        plus p's magic rounds to the subnormal grid, and its bits less
+//	        the magic's are the code (8: the smallest normal).
 //
 // as f32ToF8 computes them on the float32 lanes of the same values. The
 // codes are packed to bytes and the signs added after: VPACKSSWB of the
@@ -43,8 +42,6 @@ func half8(a *Asm) {
 	magic := a.Splat32(Mem{Base: p, Disp: f8Magic})
 	w16 := func(v uint16) Op { return a.Splat(uint32(v) * 0x00010001) }
 	inf := uint16(0x7F80)
-	zero := a.Vec()
-	a.VPXOR(zero, zero, zero)
 	// One loop per target mantissa width (E4M3 and E5M2), each with and
 	// without FNUZ's sign rule.
 	type variant struct {
@@ -84,7 +81,7 @@ func half8(a *Asm) {
 			a.Label(label(v))
 		}
 		if v.m == 2 {
-			half8E5M2(a, v.fnuz, label(v)+"_", dst, src, n, limit, nan, minN, magic, zero)
+			half8E5M2(a, v.fnuz, label(v)+"_", dst, src, n, limit, nan, minN, magic)
 			continue
 		}
 		drop := 7 - v.m
@@ -109,7 +106,7 @@ func half8(a *Asm) {
 				m := a.Vec()
 				a.VPCMPGTW(w16(inf), ab, m) // a ≤ 0x7FFF: the signed compare does
 				a.VPBLENDVB(m, nan, r, r)
-				half8Subnormal(a, ab, r, magic, minN, zero)
+				half8Subnormal(a, ab, r, magic, minN)
 				rs[h], xs[h] = r, x
 			}
 			s.Store(a.packCodes(rs, []Op{xs[0], xs[1]}, v.fnuz), s.Dst, 8, nil)
@@ -128,7 +125,7 @@ func half8(a *Asm) {
 // instructions per 16 elements in line against eighteen. (The E4M3
 // types' subnormal window, from 2^-10 to 2^-6, holds about 1% of such
 // data, a branch that would mispredict.)
-func half8E5M2(a *Asm, fnuz bool, name string, dst, src, n GPVirtual, limit, nan, minN, magic, zero VecVirtual) {
+func half8E5M2(a *Asm, fnuz bool, name string, dst, src, n GPVirtual, limit, nan, minN, magic VecVirtual) {
 	const m, drop, inf = 2, 5, 0x7F80
 	bias := 15
 	if fnuz {
@@ -173,7 +170,7 @@ func half8E5M2(a *Asm, fnuz bool, name string, dst, src, n GPVirtual, limit, nan
 				ab, t := abs[h], a.Vec()
 				a.VPCMPGTW(w16(inf), ab, t)
 				a.VPBLENDVB(t, nan, r, r)
-				half8Subnormal(a, ab, r, magic, minN, zero)
+				half8Subnormal(a, ab, r, magic, minN)
 			}
 		})
 		s.Store(a.packCodes(rs, []Op{x0, s.Src.Offset(32)}, fnuz), s.Dst, 8, nil)
@@ -192,9 +189,7 @@ func (a *Asm) packCodes(rs [2]VecVirtual, xs []Op, fnuz bool) VecVirtual {
 		a.VPACKSSWB(xs[1], xs[0], sg)
 		a.VPAND(a.Splat(0x80808080), sg, sg)
 		if fnuz {
-			z := a.Vec()
-			a.VPCMPEQB(a.Splat(0), rs[0], z)
-			a.VPANDN(sg, z, sg) // no -0
+			a.VPSIGNB(rs[0], sg, sg) // none where the code is 0 (no -0); NaN's 0x80 reads as negative, and -0x80 = 0x80
 		}
 		a.VPOR(sg, rs[0], rs[0])
 	}
@@ -203,18 +198,21 @@ func (a *Asm) packCodes(rs [2]VecVirtual, xs []Op, fnuz bool) VecVirtual {
 }
 
 // half8Subnormal sets the lanes of r whose magnitude ab is below the
-// smallest normal's bits (minN) to their subnormal codes: the float32 of ab
-// (the unpacks with zero put it in the high halves) plus p's magic rounds to
-// the subnormal grid, and its bits less the magic's are the code.
-func half8Subnormal(a *Asm, ab, r, magic, minN, zero VecVirtual) {
-	lo, hi, m := a.Vec(), a.Vec(), a.Vec()
-	a.VPUNPCKLWD(ab, zero, lo) // elements 0-3 and 8-11, in the high halves
-	a.VPUNPCKHWD(ab, zero, hi) // 4-7 and 12-15
-	for _, f := range []VecVirtual{lo, hi} {
-		a.VADDPS(magic, f, f)
-		a.VPSUBD(magic, f, f)
-	}
-	a.VPACKUSDW(hi, lo, lo) // in order
+// smallest normal's bits (minN) to their subnormal codes: the float32 of
+// ab (the even words shifted into the high halves, the odd ones masked
+// there) plus p's magic rounds to the subnormal grid, and as the magic is
+// a power of two, the sum's low word is the code. The odd codes shifted up
+// and blended over the even ones give the words in place: eight
+// instructions, where unpacking, subtracting the magic and packing took
+// nine.
+func half8Subnormal(a *Asm, ab, r, magic, minN VecVirtual) {
+	even, odd, m := a.Vec(), a.Vec(), a.Vec()
+	a.VPSLLD(U8(16), ab, even)
+	a.VPAND(a.Splat(0xFFFF0000), ab, odd)
+	a.VADDPS(magic, even, even)
+	a.VADDPS(magic, odd, odd)
+	a.VPSLLD(U8(16), odd, odd)
+	a.VPBLENDW(U8(0xAA), odd, even, even)
 	a.VPCMPGTW(ab, minN, m)
-	a.VPBLENDVB(m, lo, r, r)
+	a.VPBLENDVB(m, even, r, r)
 }
