@@ -18,10 +18,7 @@ func TestClassKernel(t *testing.T) {
 		t.Skip("no AVX2")
 	}
 	g := newGuarded(t, 4096)
-	src := make([]uint8, 300)
-	for i := range src {
-		src[i] = uint8(i * 7) // every byte, in a different lane each pass
-	}
+	src := everyByte(300)
 	loops := map[uint8]bool{}
 	for _, to := range []DataType{Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ} {
 		for m := range numModes {

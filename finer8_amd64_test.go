@@ -20,10 +20,7 @@ func TestFinerKernel(t *testing.T) {
 		t.Skip("no AVX2")
 	}
 	g := newGuarded(t, 4096)
-	src := make([]uint8, 300)
-	for i := range src {
-		src[i] = uint8(i * 7) // every byte, in a different lane each pass
-	}
+	src := everyByte(300)
 	loops := map[string]bool{}
 	for _, from := range []DataType{Float8E5M2, Float8E5M2FNUZ, Float8E8M0} {
 		for _, to := range finerTargets(from) {

@@ -137,6 +137,16 @@ func (g *guarded) byteMaps(t *testing.T, name string, src []byte, run func(dst, 
 	}
 }
 
+// everyByte returns n source bytes for tableKernel: i·7 mod 256, every
+// byte, in a different lane each pass of 256.
+func everyByte(n int) []uint8 {
+	src := make([]uint8, n)
+	for i := range src {
+		src[i] = uint8(i * 7)
+	}
+	return src
+}
+
 // tableKernel checks the byte-to-byte kernel run against the table tab:
 // on src's first n bytes for every n up to len(src) (src holding every byte
 // in several lanes), then with byteMaps against guard pages.

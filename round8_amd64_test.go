@@ -18,10 +18,7 @@ func TestRoundKernel(t *testing.T) {
 		t.Skip("no AVX2")
 	}
 	g := newGuarded(t, 4096)
-	src := make([]uint8, 300)
-	for i := range src {
-		src[i] = uint8(i * 7) // every byte, in a different lane each pass
-	}
+	src := everyByte(300)
 	kernels := []struct {
 		name string
 		fn   func([]uint8, []uint8, *roundParams)

@@ -39,10 +39,7 @@ func TestSplitKernelVariants(t *testing.T) {
 			}
 			p.windows, p.masked = uint8(windows), uint8(masked)
 			name := fmt.Sprintf("windows=%d masked=%d", windows, masked)
-			src := make([]uint8, 300)
-			for i := range src {
-				src[i] = uint8(i * 7) // every byte, in a different lane each pass
-			}
+			src := everyByte(300)
 			kernels := []splitKernel{{"split8", 1, avx2Split8, splitGeneric}}
 			if windows <= 2 {
 				kernels = append(kernels, splitKernel{"pack4", 2, avx2SplitPack4, splitPack4Generic},

@@ -32,9 +32,9 @@ var (
 //	m = x & 0x7F
 //	c = max(VPSHUFB(low, m - base), min(2·(m - sub, saturated), limit))
 //	NaN inputs (m > nanAbove, signed compare; or x = 0x80): c = nan
-//	c |= x & 0x80 (signZero 0: only where c is not 0, VPCMPEQB and VPANDN)
+//	c |= x & 0x80 (signZero 0: only where c is not 0, VPSIGNB)
 //
-// 11 to 13 instructions; one loop for each of the four combinations of the
+// 11 or 12 instructions; one loop for each of the four combinations of the
 // NaN test (above, or the byte 0x80) and the sign rule. A fifth loop takes
 // FLOAT8E8M0 (whole: the byte is the magnitude, 0xFF the NaN, no sign), whose
 // normal codes are (m - sub) << shift, 2 or 3: the difference is clamped
@@ -51,8 +51,6 @@ func finer8(a *Asm) {
 	base, sub, limit := byteOf(finerBase), byteOf(finerSub), byteOf(finerLimit)
 	nanAbove, nan := byteOf(finerNaNAbove), byteOf(finerNaN)
 	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
-	zero := a.Vec()
-	a.VPXOR(zero, zero, zero)
 	sel := a.GP32()
 	a.MOVBLZX(Mem{Base: p, Disp: finerWhole}, sel)
 	a.CMPL(sel, U8(0))
@@ -93,8 +91,7 @@ func finer8(a *Asm) {
 			sg := a.Vec()
 			a.VPAND(b8(0x80), x, sg)
 			if !signAll {
-				a.VPCMPEQB(zero, hi, k)
-				a.VPANDN(sg, k, sg) // the sign where c is not 0
+				a.VPSIGNB(hi, sg, sg) // the sign where c is not 0 (-0x80 = 0x80)
 			}
 			a.VPOR(sg, hi, hi)
 			s.Store(hi, s.Dst, 8, nil)

@@ -153,18 +153,9 @@ func (a *Asm) signF8(x, r VecVirtual, fnuz bool, eighty Op) {
 	}
 	a.And(eighty, s, s)
 	if fnuz {
-		a.clearWhereZero(r, s, a.VPCMPEQD)
+		a.VPSIGND(r, s, s) // a FNUZ zero takes no sign (s is 0 or 0x80, r at least 0)
 	}
 	a.Or(s, r, r)
-}
-
-// clearWhereZero clears s in the lanes where r is zero (AVX2), lanes as
-// wide as eq compares: a FNUZ zero takes no sign.
-func (a *Asm) clearWhereZero(r, s VecVirtual, eq func(...Op)) {
-	z := a.Vec()
-	a.Xor(z, z, z)
-	eq(r, z, z)
-	a.VPANDN(s, z, s) // s &^ (r == 0)
 }
 
 // signPacker puts the signs of an AVX2 step of two or four vectors into its
@@ -173,8 +164,8 @@ func (a *Asm) clearWhereZero(r, s VecVirtual, eq func(...Op)) {
 // keep each one's sign in bit 7 of its byte (signed saturation keeps the
 // sign), in the places VPACKUSDW and VPACKUSWB give its code; one VPAND and
 // one VPOR per step add them, where signF8 takes three instructions per
-// vector (five for the FNUZ types, whose zero codes keep no sign: a
-// VPCMPEQB and a VPANDN per step here). Codes and signs are packed in pairs
+// vector (four for the FNUZ types, whose zero codes keep no sign: a
+// VPSIGNB per step here). Codes and signs are packed in pairs
 // as they come, which keeps the register count of signF8's loop.
 type signPacker struct {
 	a *Asm
@@ -232,10 +223,10 @@ func (p *signPacker) bytes(fnuz bool) VecVirtual {
 	} else {
 		a.VPACKSSWB(sg, sg, sg)
 	}
-	if fnuz {
-		a.clearWhereZero(c, sg, a.VPCMPEQB)
-	}
 	a.And(a.Splat(0x80808080), sg, sg)
+	if fnuz {
+		a.VPSIGNB(c, sg, sg) // none where the code is 0 (no -0); NaN's 0x80 reads as negative, and -0x80 = 0x80
+	}
 	a.Or(sg, c, c)
 	return c
 }
