@@ -10,11 +10,11 @@ import "math/bits"
 // INT8 → the FLOAT8E4M3 types needs four: row 0 (several binades, its codes
 // themselves), steps 2, 4 and 8 (rows 1, 2-3, 4-7). The FLOAT8E5M2 types
 // have a fifth, step 16 in the rows 4-7, where a tie (low nibble 8) rounds
-// to even by h's parity: or-ing h&1 into the index (orm[h]) rounds the
+// to even by h's parity: or-ing h&1 into the index (cls[h]'s bit 0) rounds the
 // odd rows' ties up and leaves every other result alone, so those rows
 // share the step's table. Per byte:
 //
-//	j = m | orm[h]                           (m = 128: bit 7 set, VPSHUFB reads 0)
+//	j = m | cls[h]&1                         (m = 128: bit 7 set, VPSHUFB reads 0)
 //	code = base[h] + rows[class(h)][j&15] | x&0x80
 //
 // where class(h) is cls[h]'s bit 7 (the first level of a VPBLENDVB tree
@@ -134,7 +134,7 @@ func classRows(want func(m int) uint8, orm int) (*classParams, int) {
 func (p *classParams) setRow(h, c int, k, o uint8) {
 	p.cls[h] = uint8(c&1)<<7 | uint8(c>>1)<<6
 	p.base[h] = k
-	p.orm[h] = o
+	p.cls[h] |= o
 }
 
 // at is the description's value for the byte x, as class8AVX2 computes it.
@@ -144,7 +144,7 @@ func (p *classParams) at(x uint8) uint8 {
 		m = -x // -128 stays 0x80: 128
 	}
 	h := m >> 4
-	j := m | p.orm[h]
+	j := m | p.cls[h]&1
 	c := p.cls[h]>>7 | p.cls[h]>>6&1<<1
 	var r uint8
 	if j&0x80 == 0 { // VPSHUFB: an index with bit 7 set reads 0

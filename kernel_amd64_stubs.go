@@ -2328,7 +2328,7 @@ func round8GFNIAVX2(dst *uint8, src *uint8, n int, p *[52]uint8)
 // sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).
 //
 //go:noescape
-func class8AVX2(dst *uint8, src *uint8, n int, p *[113]uint8)
+func class8AVX2(dst *uint8, src *uint8, n int, p *[97]uint8)
 
 // sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).
 //

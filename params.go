@@ -201,14 +201,14 @@ type roundParams struct {
 // classParams describes the table of INT8 to a float8 type as a lookup
 // tree (class8.go, classShape): with m = |x| and h = m>>4,
 //
-//	t[x] = base[h] + rows[c][(m | orm[h]) & 15] | x&0x80
+//	t[x] = base[h] + rows[c][(m | cls[h]&1) & 15] | x&0x80
 //
 // where c is cls[h]'s bit 7 plus twice its bit 6, and the lookup reads 0
-// where m | orm[h] has bit 7 set (m = 128). useOrm is 1 if any orm is.
+// where m has bit 7 set (m = 128). useOrm is 1 if any cls[h]&1 is.
 // The layout is fixed: assembly reads the fields at these offsets
 // (gen/amd64/class8.go).
 type classParams struct {
-	cls, base, orm [16]uint8
+	cls, base      [16]uint8
 	rows           [4][16]uint8
 	useOrm         uint8
 }

@@ -13,7 +13,6 @@ import (
 var (
 	classCls    = layout.Offset("classParams", "cls")
 	classBase   = layout.Offset("classParams", "base")
-	classOrm    = layout.Offset("classParams", "orm")
 	classRows   = layout.Offset("classParams", "rows")
 	classUseOrm = layout.Offset("classParams", "useOrm")
 	classSize   = classUseOrm + 1
@@ -22,8 +21,8 @@ var (
 // class8 emits class8AVX2, the AVX2 lookup of the INT8 tables to the float8
 // types that classShape (class8.go) describes, 32 bytes a step:
 //
-//	m = VPABSB(x); h = m>>4; j = m | VPSHUFB(orm, h) (orm loop only)
-//	c = VPSHUFB(cls, h); r_i = VPSHUFB(rows[i], j), i < 4
+//	m = VPABSB(x); h = m>>4; c = VPSHUFB(cls, h)
+//	j = m | c&1 (orm loop only); r_i = VPSHUFB(rows[i], j), i < 4
 //	r = VPBLENDVB(c+c, VPBLENDVB(c, r0, r1), VPBLENDVB(c, r2, r3))
 //	code = (r + VPSHUFB(base, h)) | x & 0x80
 //
@@ -46,10 +45,8 @@ func class8(a *Asm) {
 	a.CMPL(sel, U8(0))
 	a.JNE(LabelRef("orm"))
 	for _, loop := range []string{"plain", "orm"} {
-		var orm VecVirtual
 		if loop == "orm" {
 			a.Label(loop)
-			orm = table(classOrm)
 		}
 		a.StreamNamed(loop+"_", Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, Each(32, func(s *Step) {
 			x, m, h := a.Vec(), a.Vec(), a.Vec()
@@ -57,13 +54,13 @@ func class8(a *Asm) {
 			a.VPABSB(x, m) // -128 gives 0x80: 128, whose lookups read 0
 			a.VPSRLW(U8(4), m, h)
 			a.VPAND(b8(0x0F), h, h)
-			if orm != nil {
-				o := a.Vec()
-				a.VPSHUFB(h, orm, o)
-				a.VPOR(o, m, m)
-			}
 			c := a.Vec()
 			a.VPSHUFB(h, cls, c)
+			if loop == "orm" { // an AND, not one more VPSHUFB: the shuffles bound the loop
+				o := a.Vec()
+				a.VPAND(b8(1), c, o)
+				a.VPOR(o, m, m)
+			}
 			var r [4]VecVirtual
 			for i := range r {
 				r[i] = a.Vec()
