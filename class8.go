@@ -10,20 +10,23 @@ import "math/bits"
 // INT8 → the FLOAT8E4M3 types needs four: row 0 (several binades, its codes
 // themselves), steps 2, 4 and 8 (rows 1, 2-3, 4-7). The FLOAT8E5M2 types
 // have a fifth, step 16 in the rows 4-7, where a tie (low nibble 8) rounds
-// to even by h's parity: or-ing h&1 into the index (cls[h]'s bit 0) rounds the
-// odd rows' ties up and leaves every other result alone, so those rows
-// share the step's table. Per byte:
+// to even by h's parity: or-ing h&1 into the index (cls[h]'s bit 0)
+// rounds the odd rows' ties up and leaves every other result alone, so
+// those rows share the step's table. Per byte:
 //
 //	j = m | cls[h]&1                         (m = 128: bit 7 set, VPSHUFB reads 0)
 //	code = base[h] + rows[class(h)][j&15] | x&0x80
 //
 // where class(h) is cls[h]'s bit 7 (the first level of a VPBLENDVB tree
 // over the four VPSHUFB of j) and bit 6 (the second, after a doubling). On
-// AVX2 that is 19 instructions per 32 bytes (21 with orm;
-// gen/amd64/class8.go), where roundShape's multiply-and-round (round8.go)
-// takes 26. classShape finds the description and checks it on all 256
-// bytes. UINT8's rows from 128 up (h ≥ 8, bit 7 set) would need the nibble
-// masked, and its tables need five classes or more, so it keeps round8.
+// AVX2 that is 19 instructions per 32 bytes (21 with the parity bit;
+// gen/amd64/class8.go), where the multiply-and-round of round8.go took 26:
+// INT8 → the E4M3 types 1.48×, → the E5M2 types 1.27× its rate (Zen 3,
+// 64 Ki, best of three). classShape finds the description and checks it on
+// all 256 bytes. UINT8's rows from 128 up (h ≥ 8, bit 7 set) need the
+// nibble masked and a third level for their one or two tables of their
+// own: that tree, 21 or 23 instructions, ran at 0.92–1.04× round8's rate,
+// so UINT8 keeps round8.
 
 // maxClasses is the number of row tables a classParams holds (the leaves
 // of the kernel's two-level blend tree).
