@@ -208,9 +208,9 @@ type roundParams struct {
 // The layout is fixed: assembly reads the fields at these offsets
 // (gen/amd64/class8.go).
 type classParams struct {
-	cls, base      [16]uint8
-	rows           [4][16]uint8
-	useOrm         uint8
+	cls, base [16]uint8
+	rows      [4][16]uint8
+	useOrm    uint8
 }
 
 // finer8Params describes the table of a float8 type to one with more
