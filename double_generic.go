@@ -2,6 +2,7 @@ package tensorcast
 
 import (
 	"math"
+	"sync"
 	"unsafe"
 )
 
@@ -326,10 +327,22 @@ func float64ToE8M0Generic(dst, src []byte, p *e8m0Params) {
 }
 
 // float64ToFloat4Generic converts n DOUBLE to FLOAT4E2M1 codes, two to a
-// byte (the first in the low nibble), element by element with f64ToF4.
+// byte (the first in the low nibble): from oddTableMin elements on by
+// f4Top15, else element by element with f64ToF4.
 func float64ToFloat4Generic(dst, src []byte, n int) {
 	s := view[uint64](src, n)
 	d := dst[:(n+1)/2]
+	if n >= oddTableMin {
+		t := f4Top15()
+		for j := range n / 2 {
+			p := s[2*j : 2*j+2 : 2*j+2]
+			d[j] = t[f4Index(p[0])] | t[f4Index(p[1])]<<4
+		}
+		if n%2 == 1 {
+			d[n/2] = t[f4Index(s[n-1])]
+		}
+		return
+	}
 	for j := range n / 2 {
 		p := s[2*j : 2*j+2 : 2*j+2]
 		d[j] = f64ToF4(p[0]) | f64ToF4(p[1])<<4
@@ -338,6 +351,25 @@ func float64ToFloat4Generic(dst, src []byte, n int) {
 		d[n/2] = f64ToF4(s[n-1])
 	}
 }
+
+// f4Index is the DOUBLE x's index in f4Top15: its top 15 bits (sign,
+// exponent, three significand bits), the last or'ed with whether any bit
+// below is set. That is f64ToF4's index (less its constant offset, whose
+// bits below 49 are zero and bit 49 clear) with the sign on top, and below
+// 2^63 before the shift, so the lookup needs no bounds check, no clamp and
+// no sign step: DOUBLE → FLOAT4E2M1 0.48 → 1.01 elements/ns (Zen 3).
+func f4Index(x uint64) uint64 { return (x | (x&f4Drop + f4Drop)) >> 49 }
+
+// f4Top15 returns the FLOAT4E2M1 code of every f4Index, built on first
+// use: f64ToF4 of the index's own bits, which index f64ToF4's table where
+// every DOUBLE of that index does.
+var f4Top15 = sync.OnceValue(func() *[1 << 15]uint8 {
+	t := new([1 << 15]uint8)
+	for j := range t {
+		t[j] = f64ToF4(uint64(j) << 49)
+	}
+	return t
+})
 
 // FLOAT4E2M1 straight from a DOUBLE's bits, with no 64 KiB table: only
 // magnitudes from 0.25 (bits f4Low) to below 8 need telling apart (0.25
