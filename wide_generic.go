@@ -103,11 +103,24 @@ func intToHalfByTable[S integer](dst []uint16, src []S, t *[65536]uint16) {
 		}
 		return
 	}
-	for i, v := range src {
-		m := int64(v) >> 63
-		a := uint64((int64(v) ^ m) - m) // |v|; the minimum's is 2^63
-		dst[i] = t[min(a, 0xFFFF)] | uint16(m)&0x8000
+	for len(src) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+		d, q := dst[:4:4], src[:4:4]
+		d[0], d[1] = halfOfIntByTable(q[0], t), halfOfIntByTable(q[1], t)
+		d[2], d[3] = halfOfIntByTable(q[2], t), halfOfIntByTable(q[3], t)
+		dst, src = dst[4:], src[4:]
 	}
+	for i, v := range src {
+		dst[i] = halfOfIntByTable(v, t)
+	}
+}
+
+// halfOfIntByTable is intToHalfByTable's element for a signed v. Unrolled
+// by four: INT32 → FLOAT16 0.44 → 0.88, INT64 0.56 → 0.92 elements/ns
+// (Zen 3).
+func halfOfIntByTable[S integer](v S, t *[65536]uint16) uint16 {
+	m := int64(v) >> 63
+	a := uint64((int64(v) ^ m) - m) // |v|; the minimum's is 2^63
+	return t[min(a, 0xFFFF)] | uint16(m)&0x8000
 }
 
 // halfOfIntF32 rounds the float32 bits x of an integer to FLOAT16: to
