@@ -258,12 +258,16 @@ func intToFloat8Generic[S int32 | uint32 | int64 | uint64](dst, src []byte, p *f
 // and from 2^63 every float8 type's result is its overflow code, which
 // 2^63 (the float32 of 2^63-1) gives too: 0.25 → 0.33-0.41 elements/ns
 // (Zen 3, in L1) against the halving conversion u64ToF32HW, which takes
-// two conversions and a product.
+// two conversions and a product. The clamp is a select, which compiles
+// to a conditional move, where the mask from the sign took five more
+// instructions: UINT64 → FLOAT8E4M3FN 0.55 → 0.72 elements/ns (Zen 3).
 func nearF32[S int32 | uint32 | int64 | uint64](v S) float32 {
 	if unsafe.Sizeof(v) == 8 && !signedInt[S]() {
 		x := int64(v)
-		m := x >> 63 // all ones from 2^63
-		return float32(x&^m | int64(uint64(m)>>1))
+		if x < 0 { // from 2^63
+			x = 1<<63 - 1
+		}
+		return float32(x)
 	}
 	return float32(v)
 }
