@@ -427,12 +427,12 @@ func intToE8M0[S int32 | uint32 | int64 | uint64](dst, src []byte, p *e8m0Params
 	if unsafe.Sizeof(z) <= 4 { // 0.38 → 0.53 elements/ns unrolled (Zen 3, INT32)
 		for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
 			d, q := dst[:4:4], s[:4:4]
-			d[0], d[1] = e8m0OfF64(float64(q[0]), add, under), e8m0OfF64(float64(q[1]), add, under) // exact
-			d[2], d[3] = e8m0OfF64(float64(q[2]), add, under), e8m0OfF64(float64(q[3]), add, under)
+			d[0], d[1] = e8m0OfF64(float64(q[0]), add<<1, under), e8m0OfF64(float64(q[1]), add<<1, under) // exact
+			d[2], d[3] = e8m0OfF64(float64(q[2]), add<<1, under), e8m0OfF64(float64(q[3]), add<<1, under)
 			dst, s = dst[4:], s[4:]
 		}
 		for i, v := range s {
-			dst[i] = e8m0OfF64(float64(v), add, under)
+			dst[i] = e8m0OfF64(float64(v), add<<1, under)
 		}
 		return
 	}
@@ -489,10 +489,13 @@ func magnitude[S int32 | uint32 | int64 | uint64](v S) uint64 {
 	return a
 }
 
-// e8m0OfF64 is intToE8M0's element from a DOUBLE f.
-func e8m0OfF64(f float64, add uint64, under uint8) uint8 {
-	y := math.Float64bits(f) &^ (1 << 63)
-	r := uint8((y+add)>>52 - (1023 - 127))
+// e8m0OfF64 is intToE8M0's element from a DOUBLE f, with add2 the add
+// shifted up once: on the bits shifted up once, which drops the sign, in
+// place of clearing it: INT32 → FLOAT8E8M0 0.63 → 0.70, UINT32 0.65 →
+// 0.72 elements/ns (Zen 3).
+func e8m0OfF64(f float64, add2 uint64, under uint8) uint8 {
+	y := math.Float64bits(f) << 1
+	r := uint8((y+add2)>>53 - (1023 - 127))
 	if y == 0 {
 		r = under
 	}
