@@ -48,7 +48,7 @@ func class8(a *Asm) {
 		if loop == "orm" {
 			a.Label(loop)
 		}
-		a.StreamNamed(loop+"_", Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, Each(32, func(s *Step) {
+		a.StreamNamed(loop+"_", Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
 			x, m, h := a.Vec(), a.Vec(), a.Vec()
 			a.VMOVDQU(s.Src, x)
 			a.VPABSB(x, m) // -128 gives 0x80: 128, whose lookups read 0
