@@ -142,23 +142,24 @@ func f32ToF8(x uint32, p *float8Params) uint8 {
 
 func float32ToFloat16Generic(dst []uint16, src []float32) {
 	bits := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
-	var pairs []uint64 // two per word, the first in the low half (little-endian); none under two (as halfToF64)
-	if len(src) >= 2 {
-		pairs = unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src)/2)
-	}
 	dst = dst[:len(bits)]
-	for len(pairs) >= 2 { // unrolled, as intToInt (classic_generic.go) says why
-		d, s := dst[:4:4], pairs[:2:2]
-		if f16Normal2x2(s[0], s[1]) {
-			h01, h23 := f32ToF16Normal2(s[0]), f32ToF16Normal2(s[1])
+	for len(bits) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
+		d, s := dst[:4:4], bits[:4:4]
+		// Two pairs in the halves of two words, the first in the low half:
+		// on a little-endian machine the compiler loads each with one
+		// 64-bit load, and on any other the words are still in this order
+		// (the typed API passes slices in the machine's byte order).
+		w0, w1 := uint64(s[0])|uint64(s[1])<<32, uint64(s[2])|uint64(s[3])<<32
+		if f16Normal2x2(w0, w1) {
+			h01, h23 := f32ToF16Normal2(w0), f32ToF16Normal2(w1)
 			d[0], d[1], d[2], d[3] = uint16(h01), uint16(h01>>32), uint16(h23), uint16(h23>>32)
 		} else {
-			d[0], d[1] = f32ToF16Table(uint32(s[0])), f32ToF16Table(uint32(s[0]>>32))
-			d[2], d[3] = f32ToF16Table(uint32(s[1])), f32ToF16Table(uint32(s[1]>>32))
+			d[0], d[1] = f32ToF16Table(uint32(w0)), f32ToF16Table(uint32(w0>>32))
+			d[2], d[3] = f32ToF16Table(uint32(w1)), f32ToF16Table(uint32(w1>>32))
 		}
-		dst, pairs = dst[4:], pairs[2:]
+		dst, bits = dst[4:], bits[4:]
 	}
-	for i, x := range bits[len(bits)-len(dst):] {
+	for i, x := range bits {
 		dst[i] = f32ToF16Table(x)
 	}
 }
