@@ -21,10 +21,6 @@ func finerTargets(from DataType) []DataType {
 // all 256 sources, through finerGeneric too, and that it declines tables
 // of no finer type (FLOAT8E4M3FN → FLOAT8E5M2, a scrambled table).
 func TestFinerShapes(t *testing.T) {
-	src := make([]uint8, 256)
-	for i := range src {
-		src[i] = uint8(i)
-	}
 	for _, from := range []DataType{Float8E5M2, Float8E5M2FNUZ, Float8E8M0} {
 		for _, to := range finerTargets(from) {
 			for m := range numModes {
@@ -38,18 +34,7 @@ func TestFinerShapes(t *testing.T) {
 				if tab.finer == nil {
 					t.Errorf("%s: the table has no finer description", name)
 				}
-				for x := range 256 {
-					if got := p.at(uint8(x)); got != tab.b8[x] {
-						t.Fatalf("%s: byte %#02x: description gives %#02x, table %#02x", name, x, got, tab.b8[x])
-					}
-				}
-				dst := make([]uint8, 256)
-				finerGeneric(dst, src, p)
-				for x := range 256 {
-					if dst[x] != tab.b8[x] {
-						t.Fatalf("%s: finerGeneric byte %#02x gives %#02x, table %#02x", name, x, dst[x], tab.b8[x])
-					}
-				}
+				checkByteShape(t, name, p, func(d, s []uint8) { finerGeneric(d, s, p) }, tab.b8)
 			}
 		}
 	}

@@ -25,22 +25,7 @@ func TestRoundShapes(t *testing.T) {
 			if tab.round == nil && tab.split == nil && tab.sel == nil {
 				t.Errorf("%s: the table has no description for the AVX2 kernels", name)
 			}
-			for x := range 256 {
-				if got := p.at(uint8(x)); got != tab.b8[x] {
-					t.Fatalf("%s: byte %#02x: description gives %#02x, table %#02x", name, x, got, tab.b8[x])
-				}
-			}
-			dst := make([]uint8, 256)
-			src := make([]uint8, 256)
-			for i := range src {
-				src[i] = uint8(i)
-			}
-			roundGeneric(dst, src, p)
-			for x := range 256 {
-				if dst[x] != tab.b8[x] {
-					t.Fatalf("%s: roundGeneric byte %#02x gives %#02x, table %#02x", name, x, dst[x], tab.b8[x])
-				}
-			}
+			checkByteShape(t, name, p, func(d, s []uint8) { roundGeneric(d, s, p) }, tab.b8)
 		}
 	}
 	if p := roundShape(tableFor(Float8E5M2, Float8E4M3FN, Options{}).b8); p != nil {

@@ -1,0 +1,25 @@
+package tensorcast
+
+import "testing"
+
+// checkByteShape checks that the description p of an 8-bit table gives the
+// table tab on all 256 bytes, through its at method and through its
+// portable kernel generic (the AVX2 wrappers' rest).
+func checkByteShape(t *testing.T, name string, p byteShape, generic func(dst, src []uint8), tab []uint8) {
+	t.Helper()
+	for x := range 256 {
+		if got := p.at(uint8(x)); got != tab[x] {
+			t.Fatalf("%s: byte %#02x: description gives %#02x, table %#02x", name, x, got, tab[x])
+		}
+	}
+	src, dst := make([]uint8, 256), make([]uint8, 256)
+	for i := range src {
+		src[i] = uint8(i)
+	}
+	generic(dst, src)
+	for x := range 256 {
+		if dst[x] != tab[x] {
+			t.Fatalf("%s: the portable kernel gives %#02x for byte %#02x, table %#02x", name, dst[x], x, tab[x])
+		}
+	}
+}
