@@ -26,7 +26,8 @@ var (
 //	r = VPBLENDVB(c+c, VPBLENDVB(c, r0, r1), VPBLENDVB(c, r2, r3))
 //	code = (r + VPSHUFB(base, h)) | x & 0x80
 //
-// 19 instructions, 21 with orm: two loops, chosen by useOrm.
+// 19 instructions, 21 with the parity bit (orm): two loops, chosen by
+// useOrm.
 func class8(a *Asm) {
 	a.Func("class8AVX2", AVX2, fmt.Sprintf("func(dst *uint8, src *uint8, n int, p *[%d]uint8)", classSize),
 		"sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).")
@@ -56,7 +57,7 @@ func class8(a *Asm) {
 			a.VPAND(b8(0x0F), h, h)
 			c := a.Vec()
 			a.VPSHUFB(h, cls, c)
-			if loop == "orm" { // an AND, not one more VPSHUFB: the shuffles bound the loop
+			if loop == "orm" { // the parity bit by an AND: a VPSHUFB of a table of its own ran 2% slower
 				o := a.Vec()
 				a.VPAND(b8(1), c, o)
 				a.VPOR(o, m, m)
