@@ -135,9 +135,8 @@ func classRows(want func(m int) uint8, orm int) (*classParams, int) {
 
 // setRow puts the row h in class c with base k and or-mask o.
 func (p *classParams) setRow(h, c int, k, o uint8) {
-	p.cls[h] = uint8(c&1)<<7 | uint8(c>>1)<<6
+	p.cls[h] = uint8(c&1)<<7 | uint8(c>>1)<<6 | o
 	p.base[h] = k
-	p.cls[h] |= o
 }
 
 // at is the description's value for the byte x, as class8AVX2 computes it.

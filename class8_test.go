@@ -35,7 +35,7 @@ func TestClassShapes(t *testing.T) {
 		name string
 		tab  []uint8
 	}{
-		{"INT8 -> INT16's low byte", tableFor(Int8, Uint8, Options{}).b8},
+		{"INT8 -> UINT8 (its own bits: one class, wrong for every negative)", tableFor(Int8, Uint8, Options{}).b8},
 		{"UINT8 -> FLOAT8E4M3FN", tableFor(Uint8, Float8E4M3FN, Options{}).b8},
 		{"a scrambled table", func() []uint8 {
 			s := make([]uint8, 256)

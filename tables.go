@@ -131,11 +131,13 @@ func tableFor(from, to DataType, opt Options) *convTable {
 			if t.sel == nil {
 				t.split = splitShape(t.b8, uint8(1<<to.BitSize()-1))
 			}
-			if t.sel == nil && t.split == nil && to.BitSize() == 8 && from == Uint8 {
-				t.round = roundShape(t.b8)
-			}
-			if t.sel == nil && t.split == nil && to.BitSize() == 8 && from == Int8 {
-				t.class = classShape(t.b8)
+			if t.sel == nil && t.split == nil && to.BitSize() == 8 {
+				switch from {
+				case Uint8:
+					t.round = roundShape(t.b8)
+				case Int8:
+					t.class = classShape(t.b8)
+				}
 			}
 			if t.sel == nil && finerTypes(from, to) {
 				t.finer = finerShape(t.b8, from == Float8E8M0)
