@@ -5,30 +5,35 @@ import (
 	"testing"
 )
 
-// TestClassShapes checks that classShape describes every table of INT8 to
-// the float8 types in every mode (the tables the AVX2 class8 kernel
-// serves), that the description gives the table's byte for all 256
-// sources, that the FLOAT8E4M3 types need no or-mask and the FLOAT8E5M2
-// ones do (the kernel's two loops: the parity bit), and that it declines
-// tables that are no rounding.
+// TestClassShapes checks that classShape describes every table of INT8
+// and UINT8 to the float8 types in every mode (the tables the AVX2 class8
+// kernel serves), that the description gives the table's
+// byte for all 256 sources, that only INT8 → the FLOAT8E5M2 types need
+// the or-mask (the kernel's loops: the parity bit; UINT8 has its compare
+// instead), and that it declines tables that are no rounding.
 func TestClassShapes(t *testing.T) {
-	for _, to := range []DataType{Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ} {
-		for m := range numModes {
-			opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
-			tab := tableFor(Int8, to, opt)
-			name := fmt.Sprintf("INT8 -> %v %+v", to, opt)
-			p := classShape(tab.b8)
-			if p == nil {
-				t.Fatalf("%s: classShape gave nil", name)
+	for _, from := range []DataType{Int8, Uint8} {
+		for _, to := range []DataType{Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ} {
+			for m := range numModes {
+				opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
+				tab := tableFor(from, to, opt)
+				name := fmt.Sprintf("%v -> %v %+v", from, to, opt)
+				p := classShape(tab.b8, from == Uint8)
+				if p == nil {
+					t.Fatalf("%s: classShape gave nil", name)
+				}
+				if tab.class == nil {
+					t.Errorf("%s: the table has no class description", name)
+				}
+				wantOrm := from == Int8 && (to == Float8E5M2 || to == Float8E5M2FNUZ)
+				if (p.useOrm == 1) != wantOrm {
+					t.Errorf("%s: useOrm %d, want %v", name, p.useOrm, wantOrm)
+				}
+				if (p.unsigned == 1) != (from == Uint8) {
+					t.Errorf("%s: unsigned %d", name, p.unsigned)
+				}
+				checkByteShape(t, name, p, func(d, s []uint8) { classGeneric(d, s, p) }, tab.b8)
 			}
-			if tab.class == nil {
-				t.Errorf("%s: the table has no class description", name)
-			}
-			wantOrm := to == Float8E5M2 || to == Float8E5M2FNUZ
-			if (p.useOrm == 1) != wantOrm {
-				t.Errorf("%s: useOrm %d, want %v", name, p.useOrm, wantOrm)
-			}
-			checkByteShape(t, name, p, func(d, s []uint8) { classGeneric(d, s, p) }, tab.b8)
 		}
 	}
 	for _, c := range []struct {
@@ -36,7 +41,7 @@ func TestClassShapes(t *testing.T) {
 		tab  []uint8
 	}{
 		{"INT8 -> UINT8 (its own bits: one class, wrong for every negative)", tableFor(Int8, Uint8, Options{}).b8},
-		{"UINT8 -> FLOAT8E4M3FN", tableFor(Uint8, Float8E4M3FN, Options{}).b8},
+		{"UINT8 -> FLOAT8E4M3FN read as INT8's (128 has no sign bit)", tableFor(Uint8, Float8E4M3FN, Options{}).b8},
 		{"a scrambled table", func() []uint8 {
 			s := make([]uint8, 256)
 			for x := range s {
@@ -45,7 +50,7 @@ func TestClassShapes(t *testing.T) {
 			return s
 		}()},
 	} {
-		if p := classShape(c.tab); p != nil {
+		if p := classShape(c.tab, false); p != nil {
 			t.Errorf("%s: classShape gave %+v, want nil", c.name, p)
 		}
 	}

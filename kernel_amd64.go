@@ -49,7 +49,7 @@ func classp(p *classParams) *[unsafe.Sizeof(classParams{})]uint8 {
 	return (*[unsafe.Sizeof(classParams{})]uint8)(unsafe.Pointer(p))
 }
 
-// roundp is p as the bytes round8AVX2 reads (its stub's array type, which
+// roundp is p as the bytes round8GFNIAVX2 reads (its stub's array type, which
 // gen/amd64 sizes from the same layout).
 func roundp(p *roundParams) *[unsafe.Sizeof(roundParams{})]uint8 {
 	return (*[unsafe.Sizeof(roundParams{})]uint8)(unsafe.Pointer(p))
@@ -146,9 +146,8 @@ func init() {
 	k.sel8 = kernel[func([]uint8, []uint8, *selectParams)]{avx2Select8, t2}
 	k.sel16 = kernel[func([]uint16, []uint8, *selectParams)]{avx2Select16, t2}
 	k.split8 = kernel[func([]uint8, []uint8, *splitParams)]{avx2Split8, t2}
-	k.round8 = kernel[func([]uint8, []uint8, *roundParams)]{avx2Round8, t2}
 	if hasGFNI() {
-		k.round8.fn = avx2Round8GFNI
+		k.round8 = kernel[func([]uint8, []uint8, *roundParams)]{avx2Round8GFNI, t2}
 	}
 	k.class8 = kernel[func([]uint8, []uint8, *classParams)]{avx2Class8, t2}
 	k.finer8 = kernel[func([]uint8, []uint8, *finer8Params)]{avx2Finer8, t2}

@@ -48274,214 +48274,6 @@ tail:
 	VZEROUPPER
 	RET
 
-// func round8AVX2(dst *uint8, src *uint8, n int, p *[52]uint8)
-// Requires: AVX, AVX2
-TEXT ·round8AVX2(SB), NOSPLIT, $0-32
-	MOVQ           dst+0(FP), AX
-	MOVQ           src+8(FP), CX
-	MOVQ           n+16(FP), DX
-	MOVQ           p+24(FP), BX
-	VBROADCASTI128 (BX), Y0
-	VBROADCASTI128 16(BX), Y1
-	VBROADCASTI128 32(BX), Y2
-	VPBROADCASTB   49(BX), Y3
-	VPBROADCASTB   51(BX), Y4
-	MOVBLZX        48(BX), SI
-	VMOVD          SI, X5
-	MOVBLZX        48(BX), SI
-	SUBL           $0x01, SI
-	VMOVD          SI, X6
-	VPBROADCASTB   50(BX), Y7
-	MOVBLZX        51(BX), BX
-	CMPL           BX, $0xff
-	JNE            limited
-
-uint8_main:
-	CMPQ       DX, $0x00000040
-	JB         uint8_single
-	VMOVDQU    (CX), Y4
-	VPSRLW     $0x04, Y4, Y8
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
-	VPSHUFB    Y8, Y0, Y9
-	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y10
-	VPAND      splat32_ff00ff00<>+0(SB), Y9, Y9
-	VPMADDUBSW Y10, Y4, Y10
-	VPMADDUBSW Y9, Y4, Y9
-	VPSLLW     $0x08, Y9, Y9
-	VPOR       Y10, Y9, Y9
-	VPSRLW     X5, Y9, Y10
-	VPAND      splat32_01010101<>+0(SB), Y10, Y10
-	VPOR       Y3, Y10, Y10
-	VPAVGB     Y10, Y9, Y9
-	VPSRLW     X6, Y9, Y9
-	VPAND      Y7, Y9, Y9
-	VPSHUFB    Y8, Y1, Y8
-	VPADDB     Y9, Y8, Y8
-	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y10
-	VPSHUFB    Y10, Y2, Y10
-	VPADDB     Y10, Y8, Y8
-	VMOVDQU    Y8, (AX)
-	VMOVDQU    32(CX), Y4
-	VPSRLW     $0x04, Y4, Y8
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
-	VPSHUFB    Y8, Y0, Y9
-	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y10
-	VPAND      splat32_ff00ff00<>+0(SB), Y9, Y9
-	VPMADDUBSW Y10, Y4, Y10
-	VPMADDUBSW Y9, Y4, Y9
-	VPSLLW     $0x08, Y9, Y9
-	VPOR       Y10, Y9, Y9
-	VPSRLW     X5, Y9, Y10
-	VPAND      splat32_01010101<>+0(SB), Y10, Y10
-	VPOR       Y3, Y10, Y10
-	VPAVGB     Y10, Y9, Y9
-	VPSRLW     X6, Y9, Y9
-	VPAND      Y7, Y9, Y9
-	VPSHUFB    Y8, Y1, Y8
-	VPADDB     Y9, Y8, Y8
-	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y10
-	VPSHUFB    Y10, Y2, Y10
-	VPADDB     Y10, Y8, Y8
-	VMOVDQU    Y8, 32(AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        uint8_main
-
-uint8_single:
-	CMPQ       DX, $0x00000020
-	JB         uint8_tail
-	VMOVDQU    (CX), Y4
-	VPSRLW     $0x04, Y4, Y8
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y8, Y8
-	VPSHUFB    Y8, Y0, Y9
-	VPAND      splat32_00ff00ff<>+0(SB), Y9, Y10
-	VPAND      splat32_ff00ff00<>+0(SB), Y9, Y9
-	VPMADDUBSW Y10, Y4, Y10
-	VPMADDUBSW Y9, Y4, Y9
-	VPSLLW     $0x08, Y9, Y9
-	VPOR       Y10, Y9, Y9
-	VPSRLW     X5, Y9, Y10
-	VPAND      splat32_01010101<>+0(SB), Y10, Y10
-	VPOR       Y3, Y10, Y10
-	VPAVGB     Y10, Y9, Y9
-	VPSRLW     X6, Y9, Y9
-	VPAND      Y7, Y9, Y9
-	VPSHUFB    Y8, Y1, Y8
-	VPADDB     Y9, Y8, Y8
-	VPADDUSB   splat32_70707070<>+0(SB), Y4, Y10
-	VPSHUFB    Y10, Y2, Y10
-	VPADDB     Y10, Y8, Y8
-	VMOVDQU    Y8, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        uint8_single
-
-uint8_tail:
-	VZEROUPPER
-	RET
-
-limited:
-limited_main:
-	CMPQ       DX, $0x00000040
-	JB         limited_single
-	VMOVDQU    (CX), Y8
-	VPSRLW     $0x04, Y8, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VPAND      splat32_00ff00ff<>+0(SB), Y10, Y11
-	VPAND      splat32_ff00ff00<>+0(SB), Y10, Y10
-	VPMADDUBSW Y11, Y8, Y11
-	VPMADDUBSW Y10, Y8, Y10
-	VPSLLW     $0x08, Y10, Y10
-	VPOR       Y11, Y10, Y10
-	VPSRLW     X5, Y10, Y11
-	VPAND      splat32_01010101<>+0(SB), Y11, Y11
-	VPOR       Y3, Y11, Y11
-	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X6, Y10, Y10
-	VPAND      Y7, Y10, Y10
-	VPSHUFB    Y9, Y1, Y9
-	VPADDB     Y10, Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
-	VPSHUFB    Y11, Y2, Y11
-	VPADDB     Y11, Y9, Y9
-	VPMINUB    Y4, Y9, Y9
-	VMOVDQU    Y9, (AX)
-	VMOVDQU    32(CX), Y8
-	VPSRLW     $0x04, Y8, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VPAND      splat32_00ff00ff<>+0(SB), Y10, Y11
-	VPAND      splat32_ff00ff00<>+0(SB), Y10, Y10
-	VPMADDUBSW Y11, Y8, Y11
-	VPMADDUBSW Y10, Y8, Y10
-	VPSLLW     $0x08, Y10, Y10
-	VPOR       Y11, Y10, Y10
-	VPSRLW     X5, Y10, Y11
-	VPAND      splat32_01010101<>+0(SB), Y11, Y11
-	VPOR       Y3, Y11, Y11
-	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X6, Y10, Y10
-	VPAND      Y7, Y10, Y10
-	VPSHUFB    Y9, Y1, Y9
-	VPADDB     Y10, Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
-	VPSHUFB    Y11, Y2, Y11
-	VPADDB     Y11, Y9, Y9
-	VPMINUB    Y4, Y9, Y9
-	VMOVDQU    Y9, 32(AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        limited_main
-
-limited_single:
-	CMPQ       DX, $0x00000020
-	JB         limited_tail
-	VMOVDQU    (CX), Y8
-	VPSRLW     $0x04, Y8, Y9
-	VPAND      splat32_0f0f0f0f<>+0(SB), Y9, Y9
-	VPSHUFB    Y9, Y0, Y10
-	VPAND      splat32_00ff00ff<>+0(SB), Y10, Y11
-	VPAND      splat32_ff00ff00<>+0(SB), Y10, Y10
-	VPMADDUBSW Y11, Y8, Y11
-	VPMADDUBSW Y10, Y8, Y10
-	VPSLLW     $0x08, Y10, Y10
-	VPOR       Y11, Y10, Y10
-	VPSRLW     X5, Y10, Y11
-	VPAND      splat32_01010101<>+0(SB), Y11, Y11
-	VPOR       Y3, Y11, Y11
-	VPAVGB     Y11, Y10, Y10
-	VPSRLW     X6, Y10, Y10
-	VPAND      Y7, Y10, Y10
-	VPSHUFB    Y9, Y1, Y9
-	VPADDB     Y10, Y9, Y9
-	VPADDUSB   splat32_70707070<>+0(SB), Y8, Y11
-	VPSHUFB    Y11, Y2, Y11
-	VPADDB     Y11, Y9, Y9
-	VPMINUB    Y4, Y9, Y9
-	VMOVDQU    Y9, (AX)
-	ADDQ       $0x00000020, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000020, DX
-	JMP        limited_single
-
-limited_tail:
-	VZEROUPPER
-	RET
-
-DATA splat32_ff00ff00<>+0(SB)/4, $0xff00ff00
-DATA splat32_ff00ff00<>+4(SB)/4, $0xff00ff00
-DATA splat32_ff00ff00<>+8(SB)/4, $0xff00ff00
-DATA splat32_ff00ff00<>+12(SB)/4, $0xff00ff00
-DATA splat32_ff00ff00<>+16(SB)/4, $0xff00ff00
-DATA splat32_ff00ff00<>+20(SB)/4, $0xff00ff00
-DATA splat32_ff00ff00<>+24(SB)/4, $0xff00ff00
-DATA splat32_ff00ff00<>+28(SB)/4, $0xff00ff00
-GLOBL splat32_ff00ff00<>(SB), RODATA|NOPTR, $32
-
 // func round8GFNIAVX2(dst *uint8, src *uint8, n int, p *[52]uint8)
 // Requires: AVX, AVX2, GFNI
 TEXT ·round8GFNIAVX2(SB), NOSPLIT, $0-32
@@ -48677,7 +48469,7 @@ DATA gf2shr<>+56(SB)/4, $0x00000000
 DATA gf2shr<>+60(SB)/4, $0x80000000
 GLOBL gf2shr<>(SB), RODATA|NOPTR, $64
 
-// func class8AVX2(dst *uint8, src *uint8, n int, p *[97]uint8)
+// func class8AVX2(dst *uint8, src *uint8, n int, p *[114]uint8)
 // Requires: AVX, AVX2
 TEXT ·class8AVX2(SB), NOSPLIT, $0-32
 	MOVQ           dst+0(FP), AX
@@ -48686,12 +48478,15 @@ TEXT ·class8AVX2(SB), NOSPLIT, $0-32
 	MOVQ           p+24(FP), BX
 	VBROADCASTI128 (BX), Y0
 	VBROADCASTI128 16(BX), Y1
-	VBROADCASTI128 32(BX), Y2
-	VBROADCASTI128 48(BX), Y3
-	VBROADCASTI128 64(BX), Y4
-	VBROADCASTI128 80(BX), Y5
-	MOVBLZX        96(BX), BX
-	CMPL           BX, $0x00
+	VBROADCASTI128 48(BX), Y2
+	VBROADCASTI128 64(BX), Y3
+	VBROADCASTI128 80(BX), Y4
+	VBROADCASTI128 96(BX), Y5
+	MOVBLZX        113(BX), SI
+	MOVBLZX        112(BX), DI
+	SHLL           $0x01, SI
+	ORL            DI, SI
+	CMPL           SI, $0x00
 	JNE            orm
 
 plain_main:
@@ -48710,8 +48505,8 @@ plain_main:
 	VPBLENDVB Y9, Y7, Y12, Y12
 	VPADDB    Y9, Y9, Y9
 	VPBLENDVB Y9, Y12, Y10, Y10
-	VPSHUFB   Y8, Y1, Y8
-	VPADDB    Y8, Y10, Y10
+	VPSHUFB   Y8, Y1, Y7
+	VPADDB    Y7, Y10, Y10
 	VPAND     splat32_80808080<>+0(SB), Y6, Y6
 	VPOR      Y6, Y10, Y10
 	VMOVDQU   Y10, (AX)
@@ -48728,8 +48523,8 @@ plain_main:
 	VPBLENDVB Y9, Y7, Y12, Y12
 	VPADDB    Y9, Y9, Y9
 	VPBLENDVB Y9, Y12, Y10, Y10
-	VPSHUFB   Y8, Y1, Y8
-	VPADDB    Y8, Y10, Y10
+	VPSHUFB   Y8, Y1, Y7
+	VPADDB    Y7, Y10, Y10
 	VPAND     splat32_80808080<>+0(SB), Y6, Y6
 	VPOR      Y6, Y10, Y10
 	VMOVDQU   Y10, 32(AX)
@@ -48754,8 +48549,8 @@ plain_single:
 	VPBLENDVB Y9, Y7, Y12, Y12
 	VPADDB    Y9, Y9, Y9
 	VPBLENDVB Y9, Y12, Y10, Y10
-	VPSHUFB   Y8, Y1, Y8
-	VPADDB    Y8, Y10, Y10
+	VPSHUFB   Y8, Y1, Y7
+	VPADDB    Y7, Y10, Y10
 	VPAND     splat32_80808080<>+0(SB), Y6, Y6
 	VPOR      Y6, Y10, Y10
 	VMOVDQU   Y10, (AX)
@@ -48769,6 +48564,9 @@ plain_tail:
 	RET
 
 orm:
+	CMPL SI, $0x01
+	JNE  unsigned
+
 orm_main:
 	CMPQ      DX, $0x00000040
 	JB        orm_single
@@ -48787,8 +48585,8 @@ orm_main:
 	VPBLENDVB Y9, Y7, Y12, Y12
 	VPADDB    Y9, Y9, Y9
 	VPBLENDVB Y9, Y12, Y10, Y10
-	VPSHUFB   Y8, Y1, Y8
-	VPADDB    Y8, Y10, Y10
+	VPSHUFB   Y8, Y1, Y7
+	VPADDB    Y7, Y10, Y10
 	VPAND     splat32_80808080<>+0(SB), Y6, Y6
 	VPOR      Y6, Y10, Y10
 	VMOVDQU   Y10, (AX)
@@ -48807,8 +48605,8 @@ orm_main:
 	VPBLENDVB Y9, Y7, Y12, Y12
 	VPADDB    Y9, Y9, Y9
 	VPBLENDVB Y9, Y12, Y10, Y10
-	VPSHUFB   Y8, Y1, Y8
-	VPADDB    Y8, Y10, Y10
+	VPSHUFB   Y8, Y1, Y7
+	VPADDB    Y7, Y10, Y10
 	VPAND     splat32_80808080<>+0(SB), Y6, Y6
 	VPOR      Y6, Y10, Y10
 	VMOVDQU   Y10, 32(AX)
@@ -48835,8 +48633,8 @@ orm_single:
 	VPBLENDVB Y9, Y7, Y12, Y12
 	VPADDB    Y9, Y9, Y9
 	VPBLENDVB Y9, Y12, Y10, Y10
-	VPSHUFB   Y8, Y1, Y8
-	VPADDB    Y8, Y10, Y10
+	VPSHUFB   Y8, Y1, Y7
+	VPADDB    Y7, Y10, Y10
 	VPAND     splat32_80808080<>+0(SB), Y6, Y6
 	VPOR      Y6, Y10, Y10
 	VMOVDQU   Y10, (AX)
@@ -48846,6 +48644,83 @@ orm_single:
 	JMP       orm_single
 
 orm_tail:
+	VZEROUPPER
+	RET
+
+unsigned:
+	VBROADCASTI128 32(BX), Y6
+
+unsigned_main:
+	CMPQ      DX, $0x00000040
+	JB        unsigned_single
+	VMOVDQU   (CX), Y7
+	VPSRLW    $0x04, Y7, Y8
+	VPAND     splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPSHUFB   Y8, Y0, Y9
+	VPSHUFB   Y7, Y2, Y10
+	VPSHUFB   Y7, Y3, Y11
+	VPSHUFB   Y7, Y4, Y12
+	VPSHUFB   Y7, Y5, Y13
+	VPBLENDVB Y9, Y11, Y10, Y10
+	VPBLENDVB Y9, Y13, Y12, Y12
+	VPADDB    Y9, Y9, Y9
+	VPBLENDVB Y9, Y12, Y10, Y10
+	VPSHUFB   Y8, Y1, Y9
+	VPADDB    Y9, Y10, Y10
+	VPSHUFB   Y8, Y6, Y8
+	VPCMPGTB  Y8, Y7, Y8
+	VPSUBB    Y8, Y10, Y10
+	VMOVDQU   Y10, (AX)
+	VMOVDQU   32(CX), Y7
+	VPSRLW    $0x04, Y7, Y8
+	VPAND     splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPSHUFB   Y8, Y0, Y9
+	VPSHUFB   Y7, Y2, Y10
+	VPSHUFB   Y7, Y3, Y11
+	VPSHUFB   Y7, Y4, Y12
+	VPSHUFB   Y7, Y5, Y13
+	VPBLENDVB Y9, Y11, Y10, Y10
+	VPBLENDVB Y9, Y13, Y12, Y12
+	VPADDB    Y9, Y9, Y9
+	VPBLENDVB Y9, Y12, Y10, Y10
+	VPSHUFB   Y8, Y1, Y9
+	VPADDB    Y9, Y10, Y10
+	VPSHUFB   Y8, Y6, Y8
+	VPCMPGTB  Y8, Y7, Y8
+	VPSUBB    Y8, Y10, Y10
+	VMOVDQU   Y10, 32(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       unsigned_main
+
+unsigned_single:
+	CMPQ      DX, $0x00000020
+	JB        unsigned_tail
+	VMOVDQU   (CX), Y7
+	VPSRLW    $0x04, Y7, Y8
+	VPAND     splat32_0f0f0f0f<>+0(SB), Y8, Y8
+	VPSHUFB   Y8, Y0, Y9
+	VPSHUFB   Y7, Y2, Y10
+	VPSHUFB   Y7, Y3, Y11
+	VPSHUFB   Y7, Y4, Y12
+	VPSHUFB   Y7, Y5, Y13
+	VPBLENDVB Y9, Y11, Y10, Y10
+	VPBLENDVB Y9, Y13, Y12, Y12
+	VPADDB    Y9, Y9, Y9
+	VPBLENDVB Y9, Y12, Y10, Y10
+	VPSHUFB   Y8, Y1, Y9
+	VPADDB    Y9, Y10, Y10
+	VPSHUFB   Y8, Y6, Y8
+	VPCMPGTB  Y8, Y7, Y8
+	VPSUBB    Y8, Y10, Y10
+	VMOVDQU   Y10, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       unsigned_single
+
+unsigned_tail:
 	VZEROUPPER
 	RET
 

@@ -198,19 +198,23 @@ type roundParams struct {
 	limit          uint8
 }
 
-// classParams describes the table of INT8 to a float8 type as a lookup
-// tree (class8.go, classShape): with m = |x| and h = m>>4,
+// classParams describes the table of INT8 or UINT8 to a float8 type as a
+// lookup tree (class8.go, classShape): for INT8, with m = |x| and h = m>>4,
 //
 //	t[x] = base[h] + rows[c][(m | cls[h]&1) & 15] | x&0x80
 //
+// and for UINT8 (unsigned = 1), with h = x>>4,
+//
+//	t[x] = base[h] + rows[c][(x | cls[h]&1) & 15] + (int8(x) > int8(over[h]))
+//
 // where c is cls[h]'s bit 7 plus twice its bit 6, and the lookup reads 0
-// where m has bit 7 set (m = 128). useOrm is 1 if any cls[h]&1 is.
-// The layout is fixed: assembly reads the fields at these offsets
-// (gen/amd64/class8.go).
+// where the index has bit 7 set (m = 128; x ≥ 128). useOrm is 1 if any
+// cls[h]&1 is. The layout is fixed: assembly reads the fields at these
+// offsets (gen/amd64/class8.go).
 type classParams struct {
-	cls, base [16]uint8
-	rows      [4][16]uint8
-	useOrm    uint8
+	cls, base, over  [16]uint8
+	rows             [4][16]uint8
+	useOrm, unsigned uint8
 }
 
 // finer8Params describes the table of a float8 type to one with more

@@ -11,13 +11,11 @@ package tensorcast
 //
 // Row 0 spans several binades: its codes come from low[m] (mul and base
 // are 0 there, so q is 0). Overflow (UINT8 → FLOAT8E4M3FNUZ: 248 and up
-// round to 256) is min(code, limit), the saturation or NaN code. On AVX2
-// that is 23 or 24 instructions per 32 bytes (gen/amd64/round8.go), where
-// the general 256-entry lookup takes sixteen VPSHUFB and fifteen
-// VPBLENDVB. INT8's tables go by class8.go's lookup tree (19 to 21, and
-// 1.25-1.5× the rate; the same tree over UINT8's five or six row tables
-// measured 0.92-1.04× this kernel on Zen 3). roundShape finds the
-// description and checks it on all 256 bytes.
+// round to 256) is min(code, limit), the saturation or NaN code. With
+// GFNI that is 13 or 15 instructions per 32 bytes (gen/amd64/round8.go);
+// without, the product and the byte shifts took 21, and class8.go's lookup
+// tree (17) replaced it. roundShape finds the description and checks it on
+// all 256 bytes.
 
 // roundShape returns the row-rounding description of the table t of
 // UINT8 to an 8-bit target, or nil where there is none.

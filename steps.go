@@ -460,9 +460,9 @@ func lutStep(from, to DataType) *step {
 // lookup8 looks the bytes of src up in the table t of 8-bit entries: by
 // k.sel8 where the table is two-valued and k has one, by k.finer8 where it
 // maps a float8 type to a finer one (finer8.go) and k has one, by k.split8
-// where the table splits (split.go) and k has one, by k.class8 or else
-// k.round8 where it rounds per row (class8.go, round8.go) and k has one,
-// else by k.lut8.
+// where the table splits (split.go) and k has one, by k.round8 (GFNI
+// only) or else k.class8 where it rounds per row (round8.go, class8.go)
+// and k has one, else by k.lut8.
 func lookup8(k *kernelSet, dst, src []byte, t *convTable) {
 	if t.sel != nil && k.sel8.fn != nil {
 		k.sel8.fn(dst, src, t.sel)
@@ -476,12 +476,12 @@ func lookup8(k *kernelSet, dst, src []byte, t *convTable) {
 		k.split8.fn(dst, src, t.split)
 		return
 	}
-	if t.class != nil && k.class8.fn != nil {
-		k.class8.fn(dst, src, t.class)
-		return
-	}
 	if t.round != nil && k.round8.fn != nil {
 		k.round8.fn(dst, src, t.round)
+		return
+	}
+	if t.class != nil && k.class8.fn != nil {
+		k.class8.fn(dst, src, t.class)
 		return
 	}
 	k.lut8.fn(dst, src, (*[256]uint8)(t.b8))

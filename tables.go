@@ -62,12 +62,12 @@ type convTable struct {
 
 	// round describes the table of UINT8 to an 8-bit type that
 	// neither sel nor split describe as a rounding per row (round8.go), or
-	// is nil.
+	// is nil; lookup8 prefers it to class where the tier has GFNI.
 	round *roundParams
 
-	// class describes the table of INT8 to an 8-bit type that neither sel
-	// nor split describe as a lookup tree of row tables (class8.go), or is
-	// nil.
+	// class describes the table of INT8 or UINT8 to an 8-bit type that
+	// neither sel nor split describe as a lookup tree of row tables
+	// (class8.go), or is nil.
 	class *classParams
 
 	// finer describes the table of a float8 type to one with more
@@ -132,11 +132,11 @@ func tableFor(from, to DataType, opt Options) *convTable {
 				t.split = splitShape(t.b8, uint8(1<<to.BitSize()-1))
 			}
 			if t.sel == nil && t.split == nil && to.BitSize() == 8 {
-				switch from {
-				case Uint8:
+				if from == Int8 || from == Uint8 {
+					t.class = classShape(t.b8, from == Uint8)
+				}
+				if from == Uint8 {
 					t.round = roundShape(t.b8)
-				case Int8:
-					t.class = classShape(t.b8)
 				}
 			}
 			if t.sel == nil && finerTypes(from, to) {

@@ -156,7 +156,6 @@ const (
 	lut8AVX2Lanes            = 32
 	map4AVX2Lanes            = 32
 	map4PackAVX2Lanes        = 16
-	round8AVX2Lanes          = 32
 	round8GFNIAVX2Lanes      = 32
 	select16AVX2Lanes        = 16
 	select8AVX2Lanes         = 32
@@ -700,21 +699,6 @@ func avx2Split8(dst []uint8, src []uint8, p *splitParams) {
 	}
 	if m < n {
 		splitGeneric(dst[m:], src[m:], p)
-	}
-}
-
-// avx2Round8 is the AVX2 kernel round8AVX2 (gen/amd64 plainWrappers).
-func avx2Round8(dst []uint8, src []uint8, p *roundParams) {
-	n := len(src)
-	dst = dst[:n]
-	raceRead(src)
-	raceWrite(dst)
-	m := n &^ (round8AVX2Lanes - 1)
-	if m > 0 {
-		round8AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), m, roundp(p))
-	}
-	if m < n {
-		roundGeneric(dst[m:], src[m:], p)
 	}
 }
 

@@ -63,8 +63,8 @@ var kernels = []struct {
 	{f32ToI4, false},
 	{numericFuncs, false}, // the classic-type stages (numeric.go), with their Go glue (glue.go)
 	{lut, false},
-	{round8, false}, // round8.go: INT8/UINT8 → float8 on AVX2
-	{class8, false}, // class8.go: INT8 → float8 on AVX2
+	{round8, false}, // round8.go: UINT8 → float8 on AVX2 with GFNI
+	{class8, false}, // class8.go: INT8/UINT8 → float8 on AVX2
 	{finer8, false}, // finer8.go: E5M2/E5M2FNUZ → E4M3FN/E4M3FNUZ on AVX2
 	{f16BF16, false},
 	{oddFuncs, false}, // the round-to-odd stages (odd.go), with their Go glue

@@ -21,81 +21,56 @@ var (
 	roundSize  = roundLimit + 1
 )
 
-// round8 emits round8AVX2, the AVX2 lookup of the UINT8 tables to the
-// float8 types that roundShape (round8.go) describes, 32 bytes a step:
+// round8 emits round8GFNIAVX2, the AVX2 + GFNI lookup of the UINT8 tables
+// to the float8 types that roundShape (round8.go) describes, 32 bytes a
+// step:
 //
-//	m = x; h = m>>4
-//	M = VPSHUFB(mul, h); y = m·M: two VPMADDUBSW, of M's even and of its
-//	    odd bytes (each word one product, below 2^8), the odd ones shifted up
-//	q = y/2^shift to nearest even: VPAVGB(y, half | (y>>shift)&1) >> (shift-1)
+//	m = x; h = m>>4 (VGF2P8AFFINEQB)
+//	M = VPSHUFB(mul, h); y = m·M by one VGF2P8MULB: M is a power of two
+//	    and y < 2^8, so the product in GF(2^8) needs no reduction and is
+//	    the integer product
+//	q = y/2^shift to nearest even: VPAVGB(y, half | (y>>shift)&1) >> (shift-1),
+//	    both shifts by VGF2P8AFFINEQB
 //	code = min(VPSHUFB(base, h) + q + VPSHUFB(low, m + 0x70 saturated), limit)
 //
 // (the saturated m + 0x70 is 0x80 or more, where VPSHUFB reads 0, for
-// every m from 16 up). Two loops: with and without the limit.
-//
-// round8GFNIAVX2 is the same kernel with y = m·M by one VGF2P8MULB (GFNI):
-// M is a power of two and y < 2^8, so the product in GF(2^8) needs no
-// reduction and is the integer product; and with its three byte shifts by
-// VGF2P8AFFINEQB: eight instructions fewer.
+// every m from 16 up): 13 instructions, 15 with the limit (two loops).
+// Without GFNI the product and the shifts took eight more, 21 in all, and
+// class8's UINT8 loop (17) ran 1.25-1.42× that kernel's rate (Zen 3), so
+// only this one is left; on a CPU with GFNI lookup8 prefers it by its
+// count, not measured against class8.
 func round8(a *Asm) {
-	for _, gfni := range []bool{false, true} {
-		name := "round8AVX2"
-		if gfni {
-			name = "round8GFNIAVX2"
-		}
-		a.Func(name, AVX2, fmt.Sprintf("func(dst *uint8, src *uint8, n int, p *[%d]uint8)", roundSize),
-			"sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).")
-		if gfni {
-			a.Needs("GFNI")
-		}
-		round8Body(a, gfni)
-	}
-}
-
-func round8Body(a *Asm, gfni bool) {
+	a.Func("round8GFNIAVX2", AVX2, fmt.Sprintf("func(dst *uint8, src *uint8, n int, p *[%d]uint8)", roundSize),
+		"sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).")
+	a.Needs("GFNI")
 	dst, src, n := a.Args()
 	p := a.GP64()
 	a.Context.Load(a.Param("p"), p)
 	table := func(off int) VecVirtual { return a.paramTable16(Mem{Base: p, Disp: off}) }
 	byteOf := func(off int) VecVirtual { return a.paramByte(Mem{Base: p, Disp: off}) }
-	count := func(off int, less uint8) VecVirtual {
-		g, c := a.GP32(), a.XMM()
-		a.MOVBLZX(Mem{Base: p, Disp: off}, g)
-		if less > 0 {
-			a.SUBL(U8(less), g)
-		}
-		a.VMOVD(g, c)
-		return c
-	}
 	mul, base, low := table(roundMul), table(roundBase), table(roundLow)
 	half, limit := byteOf(roundHalf), byteOf(roundLimit)
-	var shift, shift1, mask VecVirtual
-	var hi4, bitS, shrS1 Op
-	if gfni {
-		// The byte shifts as VGF2P8AFFINEQB matrices (gf2Shift): m>>4,
-		// (y>>shift)&1 and y>>(shift-1) (the mask is the shift's own), the
-		// last two looked up by shift in tables of eight.
-		hi4 = a.splat64(gf2Shift(4, 8))
-		var bits, shrs []uint32
-		for k := range 8 {
-			b, r := gf2Shift(k, 1), gf2Shift(k, 8)
-			bits = append(bits, uint32(b), uint32(b>>32))
-			shrs = append(shrs, uint32(r), uint32(r>>32))
-		}
-		g := a.GP64()
-		a.MOVBQZX(Mem{Base: p, Disp: roundShift}, g)
-		pick := func(name string, tab []uint32, less int) Op {
-			m := a.Data(name, tab)
-			r := a.GP64()
-			a.LEAQ(m, r)
-			v := a.Vec()
-			a.VPBROADCASTQ(Mem{Base: r, Index: g, Scale: 8, Disp: -8 * less}, v)
-			return v
-		}
-		bitS, shrS1 = pick("gf2bit", bits, 0), pick("gf2shr", shrs, 1)
-	} else {
-		shift, shift1, mask = count(roundShift, 0), count(roundShift, 1), byteOf(roundMask)
+	// The byte shifts as VGF2P8AFFINEQB matrices (gf2Shift): m>>4,
+	// (y>>shift)&1 and y>>(shift-1) (the mask is the shift's own), the
+	// last two looked up by shift in tables of eight.
+	hi4 := a.splat64(gf2Shift(4, 8))
+	var bits, shrs []uint32
+	for k := range 8 {
+		b, r := gf2Shift(k, 1), gf2Shift(k, 8)
+		bits = append(bits, uint32(b), uint32(b>>32))
+		shrs = append(shrs, uint32(r), uint32(r>>32))
 	}
+	g := a.GP64()
+	a.MOVBQZX(Mem{Base: p, Disp: roundShift}, g)
+	pick := func(name string, tab []uint32, less int) Op {
+		m := a.Data(name, tab)
+		r := a.GP64()
+		a.LEAQ(m, r)
+		v := a.Vec()
+		a.VPBROADCASTQ(Mem{Base: r, Index: g, Scale: 8, Disp: -8 * less}, v)
+		return v
+	}
+	bitS, shrS1 := pick("gf2bit", bits, 0), pick("gf2shr", shrs, 1)
 	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
 	// Two loops: with and without a limit.
 	sel := a.GP32()
@@ -108,41 +83,16 @@ func round8Body(a *Asm, gfni bool) {
 			a.Label(loop)
 		}
 		a.StreamNamed(loop+"_", Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
-			m := a.Vec()
+			m, h, mm, y := a.Vec(), a.Vec(), a.Vec(), a.Vec()
 			a.VMOVDQU(s.Src, m)
-			h, mm, y := a.Vec(), a.Vec(), a.Vec()
-			if gfni {
-				a.VGF2P8AFFINEQB(U8(0), hi4, m, h)
-			} else {
-				a.VPSRLW(U8(4), m, h)
-				a.VPAND(b8(0x0F), h, h)
-			}
+			a.VGF2P8AFFINEQB(U8(0), hi4, m, h)
 			a.VPSHUFB(h, mul, mm)
-			if gfni {
-				a.VGF2P8MULB(mm, m, y) // y = m·M in every byte
-			} else {
-				me := a.Vec()
-				a.VPAND(a.Splat(0x00FF00FF), mm, me)
-				a.VPAND(a.Splat(0xFF00FF00), mm, mm)
-				a.VPMADDUBSW(me, m, me) // even bytes' products, in the low byte of each word
-				a.VPMADDUBSW(mm, m, y)  // odd bytes' products, likewise
-				a.VPSLLW(U8(8), y, y)
-				a.VPOR(me, y, y) // y = m·M in every byte
-			}
+			a.VGF2P8MULB(mm, m, y) // y = m·M in every byte
 			t, c := a.Vec(), a.Vec()
-			if gfni {
-				a.VGF2P8AFFINEQB(U8(0), bitS, y, t)
-				a.VPOR(half, t, t)
-				a.VPAVGB(t, y, y)
-				a.VGF2P8AFFINEQB(U8(0), shrS1, y, y) // q
-			} else {
-				a.VPSRLW(shift, y, t)
-				a.VPAND(b8(1), t, t)
-				a.VPOR(half, t, t)
-				a.VPAVGB(t, y, y)
-				a.VPSRLW(shift1, y, y)
-				a.VPAND(mask, y, y) // q
-			}
+			a.VGF2P8AFFINEQB(U8(0), bitS, y, t)
+			a.VPOR(half, t, t)
+			a.VPAVGB(t, y, y)
+			a.VGF2P8AFFINEQB(U8(0), shrS1, y, y) // q
 			a.VPSHUFB(h, base, c)
 			a.VPADDB(y, c, c)
 			a.VPADDUSB(b8(0x70), m, t)

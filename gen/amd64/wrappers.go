@@ -139,7 +139,6 @@ var plainWrappers = []plainWrapper{
 	{"avx2Select8", "select8AVX2", AVX2, "uint8", "uint8", "*selectParams", "selectGeneric[uint8]", 0, false},
 	{"avx2Select16", "select16AVX2", AVX2, "uint16", "uint8", "*selectParams", "selectGeneric[uint16]", 0, false},
 	{"avx2Split8", "split8AVX2", AVX2, "uint8", "uint8", "*splitParams", "splitGeneric", 0, false},
-	{"avx2Round8", "round8AVX2", AVX2, "uint8", "uint8", "*roundParams", "roundGeneric", 0, false},
 	{"avx2Round8GFNI", "round8GFNIAVX2", AVX2, "uint8", "uint8", "*roundParams", "roundGeneric", 0, false},
 	{"avx2Class8", "class8AVX2", AVX2, "uint8", "uint8", "*classParams", "classGeneric", 0, false},
 	{"avx2Finer8", "finer8AVX2", AVX2, "uint8", "uint8", "*finer8Params", "finerGeneric", 0, false},

@@ -109,19 +109,19 @@ var Table = []group{
 	}},
 	{[]string{
 		"round8 looks up the tables of UINT8 to the float8 types that",
-		"roundShape describes (round8.go) instead of lut8, where the tier has",
-		"it: AVX2 (nil elsewhere).",
+		"roundShape describes (round8.go) instead of class8 or lut8, where",
+		"the tier has it: AVX2 with GFNI (nil elsewhere).",
 	}, []slot{
 		{"round8", "kernel[func(dst []uint8, src []uint8, p *roundParams)]",
 			"UINT8 -> float8 (row rounding)", "s.round8.tierOr(s.lut8.tier)", nil},
 	}},
 	{[]string{
-		"class8 looks up the tables of INT8 to the float8 types that",
+		"class8 looks up the tables of INT8 and UINT8 to the float8 types that",
 		"classShape describes (class8.go) instead of lut8, where the tier has",
 		"it: AVX2 (nil elsewhere).",
 	}, []slot{
 		{"class8", "kernel[func(dst []uint8, src []uint8, p *classParams)]",
-			"INT8 -> float8 (class rounding)", "s.class8.tierOr(s.lut8.tier)", nil},
+			"INT8/UINT8 -> float8 (class rounding)", "s.class8.tierOr(s.lut8.tier)", nil},
 	}},
 	{[]string{
 		"finer8 looks up the tables of a float8 type to one with more",
