@@ -3,7 +3,6 @@
 package tensorcast
 
 import (
-	"fmt"
 	"testing"
 
 	"golang.org/x/sys/cpu"
@@ -21,21 +20,15 @@ func TestClassKernel(t *testing.T) {
 	g := newGuarded(t, 4096)
 	src := everyByte(300)
 	loops := map[[2]uint8]bool{}
-	for _, from := range []DataType{Int8, Uint8} {
-		for _, to := range []DataType{Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ} {
-			for m := range numModes {
-				opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
-				tab := tableFor(from, to, opt).b8
-				p := classShape(tab, from == Uint8)
-				if p == nil {
-					t.Fatalf("%v -> %v %+v: no description", from, to, opt)
-				}
-				loops[[2]uint8{p.unsigned, p.useOrm}] = true
-				name := fmt.Sprintf("%v -> %v %+v class8AVX2", from, to, opt)
-				g.tableKernel(t, name, src, func(d, s []byte) { avx2Class8(d, s, p) }, tab)
-			}
+	forEachTable([]DataType{Int8, Uint8}, float8Targets, func(from, to DataType, opt Options, name string) {
+		tab := tableFor(from, to, opt).b8
+		p := classShape(tab, from == Uint8)
+		if p == nil {
+			t.Fatalf("%s: no description", name)
 		}
-	}
+		loops[[2]uint8{p.unsigned, p.useOrm}] = true
+		g.tableKernel(t, name+" class8AVX2", src, func(d, s []byte) { avx2Class8(d, s, p) }, tab)
+	})
 	if len(loops) != 3 {
 		t.Errorf("the tables ran %d of the kernel's 3 loops", len(loops))
 	}

@@ -1,9 +1,6 @@
 package tensorcast
 
-import (
-	"fmt"
-	"testing"
-)
+import "testing"
 
 // TestClassShapes checks that classShape describes every table of INT8
 // and UINT8 to the float8 types in every mode (the tables the AVX2 class8
@@ -12,30 +9,24 @@ import (
 // the or-mask (the kernel's loops: the parity bit; UINT8 has its compare
 // instead), and that it declines tables that are no rounding.
 func TestClassShapes(t *testing.T) {
-	for _, from := range []DataType{Int8, Uint8} {
-		for _, to := range []DataType{Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ} {
-			for m := range numModes {
-				opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
-				tab := tableFor(from, to, opt)
-				name := fmt.Sprintf("%v -> %v %+v", from, to, opt)
-				p := classShape(tab.b8, from == Uint8)
-				if p == nil {
-					t.Fatalf("%s: classShape gave nil", name)
-				}
-				if tab.class == nil {
-					t.Errorf("%s: the table has no class description", name)
-				}
-				wantOrm := from == Int8 && (to == Float8E5M2 || to == Float8E5M2FNUZ)
-				if (p.useOrm == 1) != wantOrm {
-					t.Errorf("%s: useOrm %d, want %v", name, p.useOrm, wantOrm)
-				}
-				if (p.unsigned == 1) != (from == Uint8) {
-					t.Errorf("%s: unsigned %d", name, p.unsigned)
-				}
-				checkByteShape(t, name, p, func(d, s []uint8) { classGeneric(d, s, p) }, tab.b8)
-			}
+	forEachTable([]DataType{Int8, Uint8}, float8Targets, func(from, to DataType, opt Options, name string) {
+		tab := tableFor(from, to, opt)
+		p := classShape(tab.b8, from == Uint8)
+		if p == nil {
+			t.Fatalf("%s: classShape gave nil", name)
 		}
-	}
+		if tab.class == nil {
+			t.Errorf("%s: the table has no class description", name)
+		}
+		wantOrm := from == Int8 && (to == Float8E5M2 || to == Float8E5M2FNUZ)
+		if (p.useOrm == 1) != wantOrm {
+			t.Errorf("%s: useOrm %d, want %v", name, p.useOrm, wantOrm)
+		}
+		if (p.unsigned == 1) != (from == Uint8) {
+			t.Errorf("%s: unsigned %d", name, p.unsigned)
+		}
+		checkByteShape(t, name, p, func(d, s []uint8) { classGeneric(d, s, p) }, tab.b8)
+	})
 	for _, c := range []struct {
 		name string
 		tab  []uint8

@@ -22,21 +22,15 @@ func TestFinerKernel(t *testing.T) {
 	g := newGuarded(t, 4096)
 	src := everyByte(300)
 	loops := map[string]bool{}
-	for _, from := range []DataType{Float8E5M2, Float8E5M2FNUZ, Float8E8M0} {
-		for _, to := range finerTargets(from) {
-			for m := range numModes {
-				opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
-				tab := tableFor(from, to, opt).b8
-				p := finerShape(tab, from == Float8E8M0)
-				if p == nil {
-					t.Fatalf("%v -> %v %+v: no description", from, to, opt)
-				}
-				loops[fmt.Sprintf("whole=%d nanByte=%d signZero=%d", p.whole, p.nanByte, p.signZero)] = true
-				name := fmt.Sprintf("%v -> %v %+v", from, to, opt)
-				g.tableKernel(t, name, src, func(d, s []byte) { avx2Finer8(d, s, p) }, tab)
-			}
+	forEachTable([]DataType{Float8E5M2, Float8E5M2FNUZ, Float8E8M0}, finerTargets, func(from, to DataType, opt Options, name string) {
+		tab := tableFor(from, to, opt).b8
+		p := finerShape(tab, from == Float8E8M0)
+		if p == nil {
+			t.Fatalf("%s: no description", name)
 		}
-	}
+		loops[fmt.Sprintf("whole=%d nanByte=%d signZero=%d", p.whole, p.nanByte, p.signZero)] = true
+		g.tableKernel(t, name, src, func(d, s []byte) { avx2Finer8(d, s, p) }, tab)
+	})
 	if len(loops) != 5 {
 		t.Errorf("the tables ran %d of the kernel's 5 loops: %v", len(loops), loops)
 	}

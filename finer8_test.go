@@ -1,9 +1,6 @@
 package tensorcast
 
-import (
-	"fmt"
-	"testing"
-)
+import "testing"
 
 // finerTargets lists the float8 types finerShape describes every table of
 // from to: FLOAT8E5M2 and FLOAT8E5M2FNUZ to the E4M3 types (two of which
@@ -21,23 +18,17 @@ func finerTargets(from DataType) []DataType {
 // all 256 sources, through finerGeneric too, and that it declines tables
 // of no finer type (FLOAT8E4M3FN → FLOAT8E5M2, a scrambled table).
 func TestFinerShapes(t *testing.T) {
-	for _, from := range []DataType{Float8E5M2, Float8E5M2FNUZ, Float8E8M0} {
-		for _, to := range finerTargets(from) {
-			for m := range numModes {
-				opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
-				tab := tableFor(from, to, opt)
-				name := fmt.Sprintf("%v -> %v %+v", from, to, opt)
-				p := finerShape(tab.b8, from == Float8E8M0)
-				if p == nil {
-					t.Fatalf("%s: finerShape gave nil", name)
-				}
-				if tab.finer == nil {
-					t.Errorf("%s: the table has no finer description", name)
-				}
-				checkByteShape(t, name, p, func(d, s []uint8) { finerGeneric(d, s, p) }, tab.b8)
-			}
+	forEachTable([]DataType{Float8E5M2, Float8E5M2FNUZ, Float8E8M0}, finerTargets, func(from, to DataType, opt Options, name string) {
+		tab := tableFor(from, to, opt)
+		p := finerShape(tab.b8, from == Float8E8M0)
+		if p == nil {
+			t.Fatalf("%s: finerShape gave nil", name)
 		}
-	}
+		if tab.finer == nil {
+			t.Errorf("%s: the table has no finer description", name)
+		}
+		checkByteShape(t, name, p, func(d, s []uint8) { finerGeneric(d, s, p) }, tab.b8)
+	})
 	if p := finerShape(tableFor(Float8E4M3FN, Float8E5M2, Options{}).b8, false); p != nil {
 		t.Errorf("FLOAT8E4M3FN -> FLOAT8E5M2: finerShape gave %+v, want nil", p)
 	}

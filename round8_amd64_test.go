@@ -21,20 +21,15 @@ func TestRoundKernel(t *testing.T) {
 	g := newGuarded(t, 4096)
 	src := everyByte(300)
 	loops := map[string]bool{}
-	const from = Uint8
-	for _, to := range []DataType{Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ} {
-		for m := range numModes {
-			opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
-			tab := tableFor(from, to, opt).b8
-			p := roundShape(tab)
-			if p == nil {
-				t.Fatalf("%v -> %v %+v: no description", from, to, opt)
-			}
-			loops[fmt.Sprintf("limited=%v", p.limit != 0xFF)] = true
-			name := fmt.Sprintf("%v -> %v %+v", from, to, opt)
-			g.tableKernel(t, name+" round8GFNIAVX2", src, func(d, s []byte) { avx2Round8GFNI(d, s, p) }, tab)
+	forEachTable([]DataType{Uint8}, float8Targets, func(from, to DataType, opt Options, name string) {
+		tab := tableFor(from, to, opt).b8
+		p := roundShape(tab)
+		if p == nil {
+			t.Fatalf("%s: no description", name)
 		}
-	}
+		loops[fmt.Sprintf("limited=%v", p.limit != 0xFF)] = true
+		g.tableKernel(t, name+" round8GFNIAVX2", src, func(d, s []byte) { avx2Round8GFNI(d, s, p) }, tab)
+	})
 	if len(loops) != 2 {
 		t.Errorf("the tables ran %d of the kernel's 2 loops: %v", len(loops), loops)
 	}

@@ -1,9 +1,6 @@
 package tensorcast
 
-import (
-	"fmt"
-	"testing"
-)
+import "testing"
 
 // TestRoundShapes checks that roundShape describes every table of UINT8
 // to the float8 types in every mode (the tables the AVX2 round8 kernel
@@ -12,22 +9,17 @@ import (
 // that are no rounding (FLOAT8E5M2 → FLOAT8E4M3FN, INT8's, a scrambled
 // one).
 func TestRoundShapes(t *testing.T) {
-	const from = Uint8
-	for _, to := range []DataType{Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ} {
-		for m := range numModes {
-			opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
-			tab := tableFor(from, to, opt)
-			name := fmt.Sprintf("%v -> %v %+v", from, to, opt)
-			p := roundShape(tab.b8)
-			if p == nil {
-				t.Fatalf("%s: roundShape gave nil", name)
-			}
-			if tab.round == nil && tab.split == nil && tab.sel == nil {
-				t.Errorf("%s: the table has no description for the AVX2 kernels", name)
-			}
-			checkByteShape(t, name, p, func(d, s []uint8) { roundGeneric(d, s, p) }, tab.b8)
+	forEachTable([]DataType{Uint8}, float8Targets, func(from, to DataType, opt Options, name string) {
+		tab := tableFor(from, to, opt)
+		p := roundShape(tab.b8)
+		if p == nil {
+			t.Fatalf("%s: roundShape gave nil", name)
 		}
-	}
+		if tab.round == nil {
+			t.Errorf("%s: the table has no round description", name)
+		}
+		checkByteShape(t, name, p, func(d, s []uint8) { roundGeneric(d, s, p) }, tab.b8)
+	})
 	if p := roundShape(tableFor(Float8E5M2, Float8E4M3FN, Options{}).b8); p != nil {
 		t.Errorf("FLOAT8E5M2 -> FLOAT8E4M3FN: roundShape gave %+v, want nil", p)
 	}

@@ -1,9 +1,6 @@
 package tensorcast
 
-import (
-	"fmt"
-	"testing"
-)
+import "testing"
 
 // TestSplitShapes checks that splitShape describes the tables it is meant
 // for, with no more windows than measured to pay (split.go), and that every
@@ -24,25 +21,22 @@ func TestSplitShapes(t *testing.T) {
 	want[[2]DataType{Int8, Float8E8M0}] = 3
 	want[[2]DataType{Uint8, Float8E8M0}] = 1
 	sources := []DataType{Int8, Uint8, Bool, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0}
-	for _, from := range sources {
-		for _, to := range append(sources[:2:2], Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0) {
-			for m := range numModes {
-				opt := Options{RoundMode: RoundMode(m / 2), NoSaturate: m%2 == 1}
-				tab := tableFor(from, to, opt).b8
-				p := splitShape(tab, 0xFF)
-				name := fmt.Sprintf("%v -> %v %+v", from, to, opt)
-				if w, ok := want[[2]DataType{from, to}]; ok && (p == nil || int(p.windows) > w) {
-					t.Errorf("%s: splitShape gave %+v, want at most %d windows", name, p, w)
-				}
-				if p == nil {
-					continue
-				}
-				for x := range 256 {
-					if got := p.at(uint8(x)); got != tab[x] {
-						t.Fatalf("%s: byte %#02x: description gives %#02x, table %#02x", name, x, got, tab[x])
-					}
-				}
+	targets := func(DataType) []DataType {
+		return append(sources[:2:2], Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0)
+	}
+	forEachTable(sources, targets, func(from, to DataType, opt Options, name string) {
+		tab := tableFor(from, to, opt).b8
+		p := splitShape(tab, 0xFF)
+		if w, ok := want[[2]DataType{from, to}]; ok && (p == nil || int(p.windows) > w) {
+			t.Errorf("%s: splitShape gave %+v, want at most %d windows", name, p, w)
+		}
+		if p == nil {
+			return
+		}
+		for x := range 256 {
+			if got := p.at(uint8(x)); got != tab[x] {
+				t.Fatalf("%s: byte %#02x: description gives %#02x, table %#02x", name, x, got, tab[x])
 			}
 		}
-	}
+	})
 }
