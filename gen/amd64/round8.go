@@ -34,7 +34,7 @@ var (
 //	code = min(VPSHUFB(base, h) + q + VPSHUFB(low, m + 0x70 saturated), limit)
 //
 // (the saturated m + 0x70 is 0x80 or more, where VPSHUFB reads 0, for
-// every m from 16 up): 13 instructions, 15 with the limit (two loops).
+// every m from 16 up): 13 instructions, 14 with the limit (two loops).
 // Without GFNI the product and the shifts took eight more, 21 in all, and
 // class8's UINT8 loop (17) ran 1.25-1.42× that kernel's rate (Zen 3), so
 // only this one is left; on a CPU with GFNI lookup8 prefers it by its
