@@ -30,9 +30,9 @@ import (
 // which no signed byte exceeds) adds it. The same compare serves UINT8's
 // rows below 128 whose codes take two values (the FLOAT8E5M2 types' rows
 // 4-7): a constant table, so UINT8 needs no parity bit. On AVX2 that is 19
-// instructions per 32 bytes for INT8 (21 with the parity bit), 17 for
+// instructions per 32 bytes for INT8 (21 with the parity bit), 18 for
 // UINT8 (gen/amd64/class8.go), where the multiply-and-round of round8.go
-// took 26 for INT8 and 21 for UINT8: INT8 → the E4M3 types 1.48×, → the
+// took 26 for INT8 and 22 for UINT8: INT8 → the E4M3 types 1.48×, → the
 // E5M2 types 1.27× its rate (Zen 3, 64 Ki, best of three); UINT8 → the
 // E4M3 types 1.25-1.27×, → the E5M2 types 1.30-1.42× (Zen 3, 64 Ki,
 // median of three side by side). classShape finds the description and

@@ -12,9 +12,9 @@ package tensorcast
 // Row 0 spans several binades: its codes come from low[m] (mul and base
 // are 0 there, so q is 0). Overflow (UINT8 → FLOAT8E4M3FNUZ: 248 and up
 // round to 256) is min(code, limit), the saturation or NaN code. With
-// GFNI that is 13 or 14 instructions per 32 bytes (gen/amd64/round8.go);
-// without, the product and the byte shifts took 21, and class8.go's lookup
-// tree (17) replaced it. roundShape finds the description and checks it on
+// GFNI that is 14 or 15 instructions per 32 bytes (gen/amd64/round8.go);
+// without, the product and the byte shifts took 22, and class8.go's lookup
+// tree (18) replaced it. roundShape finds the description and checks it on
 // all 256 bytes.
 
 // roundShape returns the row-rounding description of the table t of

@@ -30,7 +30,8 @@ var (
 //	INT8:  code = r | x & 0x80
 //	UINT8: code = r - VPCMPGTB(x, VPSHUFB(over, h))
 //
-// 19 instructions for INT8, 21 with the parity bit (orm), 17 for UINT8:
+// 19 instructions for INT8, 21 with the parity bit (orm), 18 for UINT8
+// (the load and the store included):
 // three loops, chosen by 2·unsigned + useOrm.
 func class8(a *Asm) {
 	a.Func("class8AVX2", AVX2, fmt.Sprintf("func(dst *uint8, src *uint8, n int, p *[%d]uint8)", classSize),

@@ -34,9 +34,9 @@ var (
 //	code = min(VPSHUFB(base, h) + q + VPSHUFB(low, m + 0x70 saturated), limit)
 //
 // (the saturated m + 0x70 is 0x80 or more, where VPSHUFB reads 0, for
-// every m from 16 up): 13 instructions, 14 with the limit (two loops).
-// Without GFNI the product and the shifts took eight more, 21 in all, and
-// class8's UINT8 loop (17) ran 1.25-1.42× that kernel's rate (Zen 3), so
+// every m from 16 up): 14 instructions with the load and the store, 15
+// with the limit (two loops). Without GFNI the product and the shifts took
+// eight more, 22 in all, and class8's UINT8 loop (18) ran 1.25-1.42× that kernel's rate (Zen 3), so
 // only this one is left; on a CPU with GFNI lookup8 prefers it by its
 // count, not measured against class8.
 func round8(a *Asm) {
