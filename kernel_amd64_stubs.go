@@ -989,6 +989,11 @@ func e4m3fnuzToF4AVX2(dst *uint8, src *uint8, n int)
 //go:noescape
 func e5m2ToF4AVX2(dst *uint8, src *uint8, n int)
 
+// n counts bytes of dst (pairs of source bytes), a multiple of 32 (gen/amd64 f8F4).
+//
+//go:noescape
+func e5m2fnuzToF4AVX2(dst *uint8, src *uint8, n int)
+
 //go:noescape
 func f32ToE8M0AVX2(dst *uint8, src *float32, n int, p *[4]uint32)
 

@@ -4937,6 +4937,7 @@ func init() {
 		registerTierStage("avx2", Float8E4M3FN, Float4E2M1, avx2F8PackedStage(Float8E4M3FN, Float4E2M1, e4m3fnToF4AVX2, 64))
 		registerTierStage("avx2", Float8E4M3FNUZ, Float4E2M1, avx2F8PackedStage(Float8E4M3FNUZ, Float4E2M1, e4m3fnuzToF4AVX2, 64))
 		registerTierStage("avx2", Float8E5M2, Float4E2M1, avx2F8PackedStage(Float8E5M2, Float4E2M1, e5m2ToF4AVX2, 64))
+		registerTierStage("avx2", Float8E5M2FNUZ, Float4E2M1, avx2F8PackedStage(Float8E5M2FNUZ, Float4E2M1, e5m2fnuzToF4AVX2, 64))
 		registerTierStage("avx2", Int8, Float4E2M1, avx2F8PackedStage(Int8, Float4E2M1, i8ToF4AVX2, 32))
 		registerTierStage("avx2", Uint8, Float4E2M1, avx2F8PackedStage(Uint8, Float4E2M1, u8ToF4AVX2, 32))
 		registerTierStage("avx2", Int32, Float4E2M1, avx2IntToF4Stage[int32](i32ToF4AVX2))

@@ -49,6 +49,7 @@ const (
 	e5m2fnuzToBF16WAVX2Lanes = 32
 	e5m2fnuzToF16WAVX2Lanes  = 32
 	e5m2fnuzToF32AVX2Lanes   = 8
+	e5m2fnuzToF4AVX2Lanes    = 32
 	e5m2fnuzToI16AVX2Lanes   = 16
 	e5m2fnuzToI2AVX2Lanes    = 32
 	e5m2fnuzToI32AVX2Lanes   = 16
