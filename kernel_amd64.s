@@ -62373,240 +62373,450 @@ main:
 	CMPQ        DX, $0x00000020
 	JB          single
 	VMOVDQU     (CX), Y1
-	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
-	VPCMPEQQ    Y0, Y2, Y2
-	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
-	VPOR        Y2, Y3, Y3
-	VPCMPGTQ    Y1, Y0, Y2
-	VPXOR       Y1, Y2, Y2
-	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
-	VPBLENDVB   Y2, Y3, Y1, Y3
-	VPSRAD      $0x10, Y3, Y1
-	VPBLENDW    $0x33, Y0, Y1, Y1
-	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
-	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y3, Y2
-	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
-	VADDPD      Y2, Y1, Y1
-	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
-	VSUBPD      Y1, Y2, Y1
-	VSUBPD      Y1, Y2, Y1
-	VCVTPD2PSY  Y1, X4
-	VMOVDQU     32(CX), Y1
-	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
-	VPCMPEQQ    Y0, Y2, Y2
-	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
-	VPOR        Y2, Y3, Y3
-	VPCMPGTQ    Y1, Y0, Y2
-	VPXOR       Y1, Y2, Y2
-	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
-	VPBLENDVB   Y2, Y3, Y1, Y3
-	VPSRAD      $0x10, Y3, Y1
-	VPBLENDW    $0x33, Y0, Y1, Y1
-	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
-	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y3, Y2
-	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
-	VADDPD      Y2, Y1, Y1
-	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
-	VSUBPD      Y1, Y2, Y1
-	VSUBPD      Y1, Y2, Y1
-	VCVTPD2PSY  Y1, X1
-	VINSERTI128 $0x01, X1, Y4, Y1
-	VMOVDQU     64(CX), Y2
-	VPAND       splat64_0000000000000fff<>+0(SB), Y2, Y3
-	VPCMPEQQ    Y0, Y3, Y3
-	VPANDN      splat64_0000000000000800<>+0(SB), Y3, Y3
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y2, Y5
-	VPOR        Y3, Y5, Y5
-	VPCMPGTQ    Y2, Y0, Y3
-	VPXOR       Y2, Y3, Y3
-	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y3, Y3
-	VPBLENDVB   Y3, Y5, Y2, Y5
-	VPSRAD      $0x10, Y5, Y2
+	VPSRAD      $0x10, Y1, Y2
 	VPBLENDW    $0x33, Y0, Y2, Y2
 	VPADDQ      splat64_4438000000000000<>+0(SB), Y2, Y2
-	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y5, Y3
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y1, Y1
 	VSUBPD      splat64_4438001000000000<>+0(SB), Y2, Y2
-	VADDPD      Y3, Y2, Y2
-	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y3
-	VSUBPD      Y2, Y3, Y2
-	VSUBPD      Y2, Y3, Y2
-	VCVTPD2PSY  Y2, X4
+	VADDPD      Y1, Y2, Y2
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y2, Y1
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y1, Y1
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y2, Y4
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y4, Y4
+	VPAND       Y4, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y4
+	VSUBPD      Y2, Y4, Y2
+	VSUBPD      Y2, Y4, Y2
+	VCVTPD2PSY  Y2, X3
+	VMOVDQU     32(CX), Y2
+	VPSRAD      $0x10, Y2, Y4
+	VPBLENDW    $0x33, Y0, Y4, Y4
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y4, Y4
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y4, Y4
+	VADDPD      Y2, Y4, Y4
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y4, Y2
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y2, Y2
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y4, Y5
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y5, Y5
+	VPAND       Y5, Y2, Y2
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y4, Y5
+	VSUBPD      Y4, Y5, Y4
+	VSUBPD      Y4, Y5, Y4
+	VCVTPD2PSY  Y4, X4
+	VINSERTI128 $0x01, X4, Y3, Y4
+	VPOR        Y1, Y2, Y1
+	VPTEST      Y1, Y1
+	JNZ         special1
+
+back2:
+	VMOVDQU     64(CX), Y1
+	VPSRAD      $0x10, Y1, Y2
+	VPBLENDW    $0x33, Y0, Y2, Y2
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y2, Y2
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y2, Y2
+	VADDPD      Y1, Y2, Y2
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y2, Y1
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y1, Y1
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y2, Y5
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y5, Y5
+	VPAND       Y5, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y5
+	VSUBPD      Y2, Y5, Y2
+	VSUBPD      Y2, Y5, Y2
+	VCVTPD2PSY  Y2, X3
 	VMOVDQU     96(CX), Y2
-	VPAND       splat64_0000000000000fff<>+0(SB), Y2, Y3
-	VPCMPEQQ    Y0, Y3, Y3
-	VPANDN      splat64_0000000000000800<>+0(SB), Y3, Y3
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y2, Y5
-	VPOR        Y3, Y5, Y5
-	VPCMPGTQ    Y2, Y0, Y3
-	VPXOR       Y2, Y3, Y3
-	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y3, Y3
-	VPBLENDVB   Y3, Y5, Y2, Y5
-	VPSRAD      $0x10, Y5, Y2
-	VPBLENDW    $0x33, Y0, Y2, Y2
-	VPADDQ      splat64_4438000000000000<>+0(SB), Y2, Y2
-	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y5, Y3
-	VSUBPD      splat64_4438001000000000<>+0(SB), Y2, Y2
-	VADDPD      Y3, Y2, Y2
-	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y3
-	VSUBPD      Y2, Y3, Y2
-	VSUBPD      Y2, Y3, Y2
-	VCVTPD2PSY  Y2, X2
-	VINSERTI128 $0x01, X2, Y4, Y2
-	VMOVDQU     128(CX), Y3
-	VPAND       splat64_0000000000000fff<>+0(SB), Y3, Y5
-	VPCMPEQQ    Y0, Y5, Y5
-	VPANDN      splat64_0000000000000800<>+0(SB), Y5, Y5
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y3, Y6
-	VPOR        Y5, Y6, Y6
-	VPCMPGTQ    Y3, Y0, Y5
-	VPXOR       Y3, Y5, Y5
-	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y5, Y5
-	VPBLENDVB   Y5, Y6, Y3, Y6
-	VPSRAD      $0x10, Y6, Y3
-	VPBLENDW    $0x33, Y0, Y3, Y3
-	VPADDQ      splat64_4438000000000000<>+0(SB), Y3, Y3
-	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y6, Y5
-	VSUBPD      splat64_4438001000000000<>+0(SB), Y3, Y3
-	VADDPD      Y5, Y3, Y3
-	VMULPD      splat64_42c0000000000080<>+0(SB), Y3, Y5
-	VSUBPD      Y3, Y5, Y3
-	VSUBPD      Y3, Y5, Y3
-	VCVTPD2PSY  Y3, X4
-	VMOVDQU     160(CX), Y3
-	VPAND       splat64_0000000000000fff<>+0(SB), Y3, Y5
-	VPCMPEQQ    Y0, Y5, Y5
-	VPANDN      splat64_0000000000000800<>+0(SB), Y5, Y5
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y3, Y6
-	VPOR        Y5, Y6, Y6
-	VPCMPGTQ    Y3, Y0, Y5
-	VPXOR       Y3, Y5, Y5
-	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y5, Y5
-	VPBLENDVB   Y5, Y6, Y3, Y6
-	VPSRAD      $0x10, Y6, Y3
-	VPBLENDW    $0x33, Y0, Y3, Y3
-	VPADDQ      splat64_4438000000000000<>+0(SB), Y3, Y3
-	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y6, Y5
-	VSUBPD      splat64_4438001000000000<>+0(SB), Y3, Y3
-	VADDPD      Y5, Y3, Y3
-	VMULPD      splat64_42c0000000000080<>+0(SB), Y3, Y5
-	VSUBPD      Y3, Y5, Y3
-	VSUBPD      Y3, Y5, Y3
-	VCVTPD2PSY  Y3, X3
-	VINSERTI128 $0x01, X3, Y4, Y3
-	VMOVDQU     192(CX), Y5
-	VPAND       splat64_0000000000000fff<>+0(SB), Y5, Y6
-	VPCMPEQQ    Y0, Y6, Y6
-	VPANDN      splat64_0000000000000800<>+0(SB), Y6, Y6
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y5, Y7
-	VPOR        Y6, Y7, Y7
-	VPCMPGTQ    Y5, Y0, Y6
-	VPXOR       Y5, Y6, Y6
-	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y6, Y6
-	VPBLENDVB   Y6, Y7, Y5, Y7
-	VPSRAD      $0x10, Y7, Y5
+	VPSRAD      $0x10, Y2, Y5
 	VPBLENDW    $0x33, Y0, Y5, Y5
 	VPADDQ      splat64_4438000000000000<>+0(SB), Y5, Y5
-	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y7, Y6
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y2, Y2
 	VSUBPD      splat64_4438001000000000<>+0(SB), Y5, Y5
-	VADDPD      Y6, Y5, Y5
-	VMULPD      splat64_42c0000000000080<>+0(SB), Y5, Y6
-	VSUBPD      Y5, Y6, Y5
-	VSUBPD      Y5, Y6, Y5
-	VCVTPD2PSY  Y5, X4
-	VMOVDQU     224(CX), Y5
-	VPAND       splat64_0000000000000fff<>+0(SB), Y5, Y6
-	VPCMPEQQ    Y0, Y6, Y6
-	VPANDN      splat64_0000000000000800<>+0(SB), Y6, Y6
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y5, Y7
-	VPOR        Y6, Y7, Y7
-	VPCMPGTQ    Y5, Y0, Y6
-	VPXOR       Y5, Y6, Y6
-	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y6, Y6
-	VPBLENDVB   Y6, Y7, Y5, Y7
-	VPSRAD      $0x10, Y7, Y5
-	VPBLENDW    $0x33, Y0, Y5, Y5
-	VPADDQ      splat64_4438000000000000<>+0(SB), Y5, Y5
-	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y7, Y6
-	VSUBPD      splat64_4438001000000000<>+0(SB), Y5, Y5
-	VADDPD      Y6, Y5, Y5
+	VADDPD      Y2, Y5, Y5
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y5, Y2
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y2, Y2
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y5, Y6
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y6, Y6
+	VPAND       Y6, Y2, Y2
 	VMULPD      splat64_42c0000000000080<>+0(SB), Y5, Y6
 	VSUBPD      Y5, Y6, Y5
 	VSUBPD      Y5, Y6, Y5
 	VCVTPD2PSY  Y5, X5
-	VINSERTI128 $0x01, X5, Y4, Y5
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y2, Y2
-	VPSRLD      $0x10, Y3, Y3
-	VPSRLD      $0x10, Y5, Y5
-	VPACKUSDW   Y2, Y1, Y1
-	VPERMQ      $0xd8, Y1, Y1
-	VMOVDQU     Y1, (AX)
-	VPACKUSDW   Y5, Y3, Y3
-	VPERMQ      $0xd8, Y3, Y3
-	VMOVDQU     Y3, 32(AX)
-	ADDQ        $0x00000100, CX
-	ADDQ        $0x00000040, AX
-	SUBQ        $0x00000020, DX
-	JMP         main
+	VINSERTI128 $0x01, X5, Y3, Y5
+	VPOR        Y1, Y2, Y1
+	VPTEST      Y1, Y1
+	JNZ         special3
+
+back4:
+	VMOVDQU     128(CX), Y1
+	VPSRAD      $0x10, Y1, Y2
+	VPBLENDW    $0x33, Y0, Y2, Y2
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y2, Y2
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y2, Y2
+	VADDPD      Y1, Y2, Y2
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y2, Y1
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y1, Y1
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y2, Y6
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y6, Y6
+	VPAND       Y6, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y6
+	VSUBPD      Y2, Y6, Y2
+	VSUBPD      Y2, Y6, Y2
+	VCVTPD2PSY  Y2, X3
+	VMOVDQU     160(CX), Y2
+	VPSRAD      $0x10, Y2, Y6
+	VPBLENDW    $0x33, Y0, Y6, Y6
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y6, Y6
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y6, Y6
+	VADDPD      Y2, Y6, Y6
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y6, Y2
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y2, Y2
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y6, Y7
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y7, Y7
+	VPAND       Y7, Y2, Y2
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y6, Y7
+	VSUBPD      Y6, Y7, Y6
+	VSUBPD      Y6, Y7, Y6
+	VCVTPD2PSY  Y6, X6
+	VINSERTI128 $0x01, X6, Y3, Y6
+	VPOR        Y1, Y2, Y1
+	VPTEST      Y1, Y1
+	JNZ         special5
+
+back6:
+	VMOVDQU     192(CX), Y1
+	VPSRAD      $0x10, Y1, Y2
+	VPBLENDW    $0x33, Y0, Y2, Y2
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y2, Y2
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y2, Y2
+	VADDPD      Y1, Y2, Y2
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y2, Y1
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y1, Y1
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y2, Y7
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y7, Y7
+	VPAND       Y7, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y7
+	VSUBPD      Y2, Y7, Y2
+	VSUBPD      Y2, Y7, Y2
+	VCVTPD2PSY  Y2, X3
+	VMOVDQU     224(CX), Y2
+	VPSRAD      $0x10, Y2, Y7
+	VPBLENDW    $0x33, Y0, Y7, Y7
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y7, Y7
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y7, Y7
+	VADDPD      Y2, Y7, Y7
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y7, Y2
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y2, Y2
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y7, Y8
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y8, Y8
+	VPAND       Y8, Y2, Y2
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y7, Y8
+	VSUBPD      Y7, Y8, Y7
+	VSUBPD      Y7, Y8, Y7
+	VCVTPD2PSY  Y7, X7
+	VINSERTI128 $0x01, X7, Y3, Y7
+	VPOR        Y1, Y2, Y1
+	VPTEST      Y1, Y1
+	JNZ         special7
+
+back8:
+	VPSRLD    $0x10, Y4, Y4
+	VPSRLD    $0x10, Y5, Y5
+	VPSRLD    $0x10, Y6, Y6
+	VPSRLD    $0x10, Y7, Y7
+	VPACKUSDW Y5, Y4, Y4
+	VPERMQ    $0xd8, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	VPACKUSDW Y7, Y6, Y6
+	VPERMQ    $0xd8, Y6, Y6
+	VMOVDQU   Y6, 32(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
 
 single:
 	CMPQ        DX, $0x00000008
 	JB          tail
 	VMOVDQU     (CX), Y1
+	VPSRAD      $0x10, Y1, Y2
+	VPBLENDW    $0x33, Y0, Y2, Y2
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y2, Y2
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y2, Y2
+	VADDPD      Y1, Y2, Y2
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y2, Y1
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y1, Y1
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y2, Y4
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y4, Y4
+	VPAND       Y4, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y4
+	VSUBPD      Y2, Y4, Y2
+	VSUBPD      Y2, Y4, Y2
+	VCVTPD2PSY  Y2, X3
+	VMOVDQU     32(CX), Y2
+	VPSRAD      $0x10, Y2, Y4
+	VPBLENDW    $0x33, Y0, Y4, Y4
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y4, Y4
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y4, Y4
+	VADDPD      Y2, Y4, Y4
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y4, Y2
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y2, Y2
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y4, Y5
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y5, Y5
+	VPAND       Y5, Y2, Y2
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y4, Y5
+	VSUBPD      Y4, Y5, Y4
+	VSUBPD      Y4, Y5, Y4
+	VCVTPD2PSY  Y4, X4
+	VINSERTI128 $0x01, X4, Y3, Y4
+	VPOR        Y1, Y2, Y1
+	VPTEST      Y1, Y1
+	JNZ         special9
+
+back10:
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y4, Y4
+	VPERMQ    $0x08, Y4, Y4
+	VMOVDQU   X4, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
+	VMOVDQU     (CX), Y1
 	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
 	VPCMPEQQ    Y0, Y2, Y2
 	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
-	VPOR        Y2, Y3, Y3
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y4
+	VPOR        Y2, Y4, Y4
 	VPCMPGTQ    Y1, Y0, Y2
 	VPXOR       Y1, Y2, Y2
 	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
-	VPBLENDVB   Y2, Y3, Y1, Y3
-	VPSRAD      $0x10, Y3, Y1
+	VPBLENDVB   Y2, Y4, Y1, Y4
+	VPSRAD      $0x10, Y4, Y1
 	VPBLENDW    $0x33, Y0, Y1, Y1
 	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
-	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y4, Y2
 	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
 	VADDPD      Y2, Y1, Y1
 	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
 	VSUBPD      Y1, Y2, Y1
 	VSUBPD      Y1, Y2, Y1
-	VCVTPD2PSY  Y1, X4
+	VCVTPD2PSY  Y1, X3
 	VMOVDQU     32(CX), Y1
 	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
 	VPCMPEQQ    Y0, Y2, Y2
 	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
-	VPOR        Y2, Y3, Y3
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y4
+	VPOR        Y2, Y4, Y4
 	VPCMPGTQ    Y1, Y0, Y2
 	VPXOR       Y1, Y2, Y2
 	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
-	VPBLENDVB   Y2, Y3, Y1, Y3
-	VPSRAD      $0x10, Y3, Y1
+	VPBLENDVB   Y2, Y4, Y1, Y4
+	VPSRAD      $0x10, Y4, Y1
 	VPBLENDW    $0x33, Y0, Y1, Y1
 	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
-	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y4, Y2
 	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
 	VADDPD      Y2, Y1, Y1
 	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
 	VSUBPD      Y1, Y2, Y1
 	VSUBPD      Y1, Y2, Y1
 	VCVTPD2PSY  Y1, X1
-	VINSERTI128 $0x01, X1, Y4, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPACKUSDW   Y1, Y1, Y1
-	VPERMQ      $0x08, Y1, Y1
-	VMOVDQU     X1, (AX)
-	ADDQ        $0x00000040, CX
-	ADDQ        $0x00000010, AX
-	SUBQ        $0x00000008, DX
-	JMP         single
+	VINSERTI128 $0x01, X1, Y3, Y1
+	VMOVDQU     Y1, Y4
+	JMP         back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VMOVDQU     64(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y5
+	VPOR        Y2, Y5, Y5
+	VPCMPGTQ    Y1, Y0, Y2
+	VPXOR       Y1, Y2, Y2
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB   Y2, Y5, Y1, Y5
+	VPSRAD      $0x10, Y5, Y1
+	VPBLENDW    $0x33, Y0, Y1, Y1
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y5, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X3
+	VMOVDQU     96(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y5
+	VPOR        Y2, Y5, Y5
+	VPCMPGTQ    Y1, Y0, Y2
+	VPXOR       Y1, Y2, Y2
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB   Y2, Y5, Y1, Y5
+	VPSRAD      $0x10, Y5, Y1
+	VPBLENDW    $0x33, Y0, Y1, Y1
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y5, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VINSERTI128 $0x01, X1, Y3, Y1
+	VMOVDQU     Y1, Y5
+	JMP         back4
+
+special5:
+	VMOVDQU     128(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y6
+	VPOR        Y2, Y6, Y6
+	VPCMPGTQ    Y1, Y0, Y2
+	VPXOR       Y1, Y2, Y2
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB   Y2, Y6, Y1, Y6
+	VPSRAD      $0x10, Y6, Y1
+	VPBLENDW    $0x33, Y0, Y1, Y1
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y6, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X3
+	VMOVDQU     160(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y6
+	VPOR        Y2, Y6, Y6
+	VPCMPGTQ    Y1, Y0, Y2
+	VPXOR       Y1, Y2, Y2
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB   Y2, Y6, Y1, Y6
+	VPSRAD      $0x10, Y6, Y1
+	VPBLENDW    $0x33, Y0, Y1, Y1
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y6, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VINSERTI128 $0x01, X1, Y3, Y1
+	VMOVDQU     Y1, Y6
+	JMP         back6
+
+special7:
+	VMOVDQU     192(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y7
+	VPOR        Y2, Y7, Y7
+	VPCMPGTQ    Y1, Y0, Y2
+	VPXOR       Y1, Y2, Y2
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB   Y2, Y7, Y1, Y7
+	VPSRAD      $0x10, Y7, Y1
+	VPBLENDW    $0x33, Y0, Y1, Y1
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y7, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X3
+	VMOVDQU     224(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y7
+	VPOR        Y2, Y7, Y7
+	VPCMPGTQ    Y1, Y0, Y2
+	VPXOR       Y1, Y2, Y2
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB   Y2, Y7, Y1, Y7
+	VPSRAD      $0x10, Y7, Y1
+	VPBLENDW    $0x33, Y0, Y1, Y1
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y7, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VINSERTI128 $0x01, X1, Y3, Y1
+	VMOVDQU     Y1, Y7
+	JMP         back8
+
+special9:
+	VMOVDQU     (CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y4
+	VPOR        Y2, Y4, Y4
+	VPCMPGTQ    Y1, Y0, Y2
+	VPXOR       Y1, Y2, Y2
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB   Y2, Y4, Y1, Y4
+	VPSRAD      $0x10, Y4, Y1
+	VPBLENDW    $0x33, Y0, Y1, Y1
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y4, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X3
+	VMOVDQU     32(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y4
+	VPOR        Y2, Y4, Y4
+	VPCMPGTQ    Y1, Y0, Y2
+	VPXOR       Y1, Y2, Y2
+	VPCMPGTQ    splat64_0000010000000000<>+0(SB), Y2, Y2
+	VPBLENDVB   Y2, Y4, Y1, Y4
+	VPSRAD      $0x10, Y4, Y1
+	VPBLENDW    $0x33, Y0, Y1, Y1
+	VPADDQ      splat64_4438000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0x88, splat64_4330000000000000<>+0(SB), Y4, Y2
+	VSUBPD      splat64_4438001000000000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VINSERTI128 $0x01, X1, Y3, Y1
+	VMOVDQU     Y1, Y4
+	JMP         back10
 
 DATA splat64_42c0000000000080<>+0(SB)/4, $0x00000080
 DATA splat64_42c0000000000080<>+4(SB)/4, $0x42c00000
@@ -62617,6 +62827,36 @@ DATA splat64_42c0000000000080<>+20(SB)/4, $0x42c00000
 DATA splat64_42c0000000000080<>+24(SB)/4, $0x00000080
 DATA splat64_42c0000000000080<>+28(SB)/4, $0x42c00000
 GLOBL splat64_42c0000000000080<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_00001fffffffffff<>+0(SB)/4, $0xffffffff
+DATA splat64_00001fffffffffff<>+4(SB)/4, $0x00001fff
+DATA splat64_00001fffffffffff<>+8(SB)/4, $0xffffffff
+DATA splat64_00001fffffffffff<>+12(SB)/4, $0x00001fff
+DATA splat64_00001fffffffffff<>+16(SB)/4, $0xffffffff
+DATA splat64_00001fffffffffff<>+20(SB)/4, $0x00001fff
+DATA splat64_00001fffffffffff<>+24(SB)/4, $0xffffffff
+DATA splat64_00001fffffffffff<>+28(SB)/4, $0x00001fff
+GLOBL splat64_00001fffffffffff<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_0000100000000000<>+0(SB)/4, $0x00000000
+DATA splat64_0000100000000000<>+4(SB)/4, $0x00001000
+DATA splat64_0000100000000000<>+8(SB)/4, $0x00000000
+DATA splat64_0000100000000000<>+12(SB)/4, $0x00001000
+DATA splat64_0000100000000000<>+16(SB)/4, $0x00000000
+DATA splat64_0000100000000000<>+20(SB)/4, $0x00001000
+DATA splat64_0000100000000000<>+24(SB)/4, $0x00000000
+DATA splat64_0000100000000000<>+28(SB)/4, $0x00001000
+GLOBL splat64_0000100000000000<>(SB), RODATA|NOPTR, $32
+
+DATA splat64_433fffffffffffff<>+0(SB)/4, $0xffffffff
+DATA splat64_433fffffffffffff<>+4(SB)/4, $0x433fffff
+DATA splat64_433fffffffffffff<>+8(SB)/4, $0xffffffff
+DATA splat64_433fffffffffffff<>+12(SB)/4, $0x433fffff
+DATA splat64_433fffffffffffff<>+16(SB)/4, $0xffffffff
+DATA splat64_433fffffffffffff<>+20(SB)/4, $0x433fffff
+DATA splat64_433fffffffffffff<>+24(SB)/4, $0xffffffff
+DATA splat64_433fffffffffffff<>+28(SB)/4, $0x433fffff
+GLOBL splat64_433fffffffffffff<>(SB), RODATA|NOPTR, $32
 
 // func fusedU64ToBF16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2
@@ -62630,220 +62870,420 @@ main:
 	CMPQ        DX, $0x00000020
 	JB          single
 	VMOVDQU     (CX), Y1
-	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
-	VPCMPEQQ    Y0, Y2, Y2
-	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
-	VPOR        Y2, Y3, Y3
-	VPSRLQ      $0x28, Y1, Y2
-	VPCMPEQQ    Y0, Y2, Y2
-	VPBLENDVB   Y2, Y1, Y3, Y3
-	VPSRLQ      $0x20, Y3, Y1
-	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
-	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y3, Y2
-	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
-	VADDPD      Y2, Y1, Y1
-	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
-	VSUBPD      Y1, Y2, Y1
-	VSUBPD      Y1, Y2, Y1
-	VCVTPD2PSY  Y1, X4
-	VMOVDQU     32(CX), Y1
-	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
-	VPCMPEQQ    Y0, Y2, Y2
-	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
-	VPOR        Y2, Y3, Y3
-	VPSRLQ      $0x28, Y1, Y2
-	VPCMPEQQ    Y0, Y2, Y2
-	VPBLENDVB   Y2, Y1, Y3, Y3
-	VPSRLQ      $0x20, Y3, Y1
-	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
-	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y3, Y2
-	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
-	VADDPD      Y2, Y1, Y1
-	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
-	VSUBPD      Y1, Y2, Y1
-	VSUBPD      Y1, Y2, Y1
-	VCVTPD2PSY  Y1, X1
-	VINSERTI128 $0x01, X1, Y4, Y1
-	VMOVDQU     64(CX), Y2
-	VPAND       splat64_0000000000000fff<>+0(SB), Y2, Y3
-	VPCMPEQQ    Y0, Y3, Y3
-	VPANDN      splat64_0000000000000800<>+0(SB), Y3, Y3
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y2, Y5
-	VPOR        Y3, Y5, Y5
-	VPSRLQ      $0x28, Y2, Y3
-	VPCMPEQQ    Y0, Y3, Y3
-	VPBLENDVB   Y3, Y2, Y5, Y5
-	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y1, Y2
 	VPOR        splat64_4530000000000000<>+0(SB), Y2, Y2
-	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y5, Y3
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y1, Y1
 	VSUBPD      splat64_4530000000100000<>+0(SB), Y2, Y2
-	VADDPD      Y3, Y2, Y2
-	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y3
-	VSUBPD      Y2, Y3, Y2
-	VSUBPD      Y2, Y3, Y2
-	VCVTPD2PSY  Y2, X4
+	VADDPD      Y1, Y2, Y2
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y2, Y1
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y1, Y1
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y2, Y4
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y4, Y4
+	VPAND       Y4, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y4
+	VSUBPD      Y2, Y4, Y2
+	VSUBPD      Y2, Y4, Y2
+	VCVTPD2PSY  Y2, X3
+	VMOVDQU     32(CX), Y2
+	VPSRLQ      $0x20, Y2, Y4
+	VPOR        splat64_4530000000000000<>+0(SB), Y4, Y4
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y4, Y4
+	VADDPD      Y2, Y4, Y4
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y4, Y2
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y2, Y2
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y4, Y5
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y5, Y5
+	VPAND       Y5, Y2, Y2
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y4, Y5
+	VSUBPD      Y4, Y5, Y4
+	VSUBPD      Y4, Y5, Y4
+	VCVTPD2PSY  Y4, X4
+	VINSERTI128 $0x01, X4, Y3, Y4
+	VPOR        Y1, Y2, Y1
+	VPTEST      Y1, Y1
+	JNZ         special1
+
+back2:
+	VMOVDQU     64(CX), Y1
+	VPSRLQ      $0x20, Y1, Y2
+	VPOR        splat64_4530000000000000<>+0(SB), Y2, Y2
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y2, Y2
+	VADDPD      Y1, Y2, Y2
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y2, Y1
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y1, Y1
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y2, Y5
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y5, Y5
+	VPAND       Y5, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y5
+	VSUBPD      Y2, Y5, Y2
+	VSUBPD      Y2, Y5, Y2
+	VCVTPD2PSY  Y2, X3
 	VMOVDQU     96(CX), Y2
-	VPAND       splat64_0000000000000fff<>+0(SB), Y2, Y3
-	VPCMPEQQ    Y0, Y3, Y3
-	VPANDN      splat64_0000000000000800<>+0(SB), Y3, Y3
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y2, Y5
-	VPOR        Y3, Y5, Y5
-	VPSRLQ      $0x28, Y2, Y3
-	VPCMPEQQ    Y0, Y3, Y3
-	VPBLENDVB   Y3, Y2, Y5, Y5
-	VPSRLQ      $0x20, Y5, Y2
-	VPOR        splat64_4530000000000000<>+0(SB), Y2, Y2
-	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y5, Y3
-	VSUBPD      splat64_4530000000100000<>+0(SB), Y2, Y2
-	VADDPD      Y3, Y2, Y2
-	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y3
-	VSUBPD      Y2, Y3, Y2
-	VSUBPD      Y2, Y3, Y2
-	VCVTPD2PSY  Y2, X2
-	VINSERTI128 $0x01, X2, Y4, Y2
-	VMOVDQU     128(CX), Y3
-	VPAND       splat64_0000000000000fff<>+0(SB), Y3, Y5
-	VPCMPEQQ    Y0, Y5, Y5
-	VPANDN      splat64_0000000000000800<>+0(SB), Y5, Y5
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y3, Y6
-	VPOR        Y5, Y6, Y6
-	VPSRLQ      $0x28, Y3, Y5
-	VPCMPEQQ    Y0, Y5, Y5
-	VPBLENDVB   Y5, Y3, Y6, Y6
-	VPSRLQ      $0x20, Y6, Y3
-	VPOR        splat64_4530000000000000<>+0(SB), Y3, Y3
-	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y6, Y5
-	VSUBPD      splat64_4530000000100000<>+0(SB), Y3, Y3
-	VADDPD      Y5, Y3, Y3
-	VMULPD      splat64_42c0000000000080<>+0(SB), Y3, Y5
-	VSUBPD      Y3, Y5, Y3
-	VSUBPD      Y3, Y5, Y3
-	VCVTPD2PSY  Y3, X4
-	VMOVDQU     160(CX), Y3
-	VPAND       splat64_0000000000000fff<>+0(SB), Y3, Y5
-	VPCMPEQQ    Y0, Y5, Y5
-	VPANDN      splat64_0000000000000800<>+0(SB), Y5, Y5
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y3, Y6
-	VPOR        Y5, Y6, Y6
-	VPSRLQ      $0x28, Y3, Y5
-	VPCMPEQQ    Y0, Y5, Y5
-	VPBLENDVB   Y5, Y3, Y6, Y6
-	VPSRLQ      $0x20, Y6, Y3
-	VPOR        splat64_4530000000000000<>+0(SB), Y3, Y3
-	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y6, Y5
-	VSUBPD      splat64_4530000000100000<>+0(SB), Y3, Y3
-	VADDPD      Y5, Y3, Y3
-	VMULPD      splat64_42c0000000000080<>+0(SB), Y3, Y5
-	VSUBPD      Y3, Y5, Y3
-	VSUBPD      Y3, Y5, Y3
-	VCVTPD2PSY  Y3, X3
-	VINSERTI128 $0x01, X3, Y4, Y3
-	VMOVDQU     192(CX), Y5
-	VPAND       splat64_0000000000000fff<>+0(SB), Y5, Y6
-	VPCMPEQQ    Y0, Y6, Y6
-	VPANDN      splat64_0000000000000800<>+0(SB), Y6, Y6
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y5, Y7
-	VPOR        Y6, Y7, Y7
-	VPSRLQ      $0x28, Y5, Y6
-	VPCMPEQQ    Y0, Y6, Y6
-	VPBLENDVB   Y6, Y5, Y7, Y7
-	VPSRLQ      $0x20, Y7, Y5
+	VPSRLQ      $0x20, Y2, Y5
 	VPOR        splat64_4530000000000000<>+0(SB), Y5, Y5
-	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y7, Y6
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y2, Y2
 	VSUBPD      splat64_4530000000100000<>+0(SB), Y5, Y5
-	VADDPD      Y6, Y5, Y5
-	VMULPD      splat64_42c0000000000080<>+0(SB), Y5, Y6
-	VSUBPD      Y5, Y6, Y5
-	VSUBPD      Y5, Y6, Y5
-	VCVTPD2PSY  Y5, X4
-	VMOVDQU     224(CX), Y5
-	VPAND       splat64_0000000000000fff<>+0(SB), Y5, Y6
-	VPCMPEQQ    Y0, Y6, Y6
-	VPANDN      splat64_0000000000000800<>+0(SB), Y6, Y6
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y5, Y7
-	VPOR        Y6, Y7, Y7
-	VPSRLQ      $0x28, Y5, Y6
-	VPCMPEQQ    Y0, Y6, Y6
-	VPBLENDVB   Y6, Y5, Y7, Y7
-	VPSRLQ      $0x20, Y7, Y5
-	VPOR        splat64_4530000000000000<>+0(SB), Y5, Y5
-	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y7, Y6
-	VSUBPD      splat64_4530000000100000<>+0(SB), Y5, Y5
-	VADDPD      Y6, Y5, Y5
+	VADDPD      Y2, Y5, Y5
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y5, Y2
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y2, Y2
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y5, Y6
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y6, Y6
+	VPAND       Y6, Y2, Y2
 	VMULPD      splat64_42c0000000000080<>+0(SB), Y5, Y6
 	VSUBPD      Y5, Y6, Y5
 	VSUBPD      Y5, Y6, Y5
 	VCVTPD2PSY  Y5, X5
-	VINSERTI128 $0x01, X5, Y4, Y5
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y2, Y2
-	VPSRLD      $0x10, Y3, Y3
-	VPSRLD      $0x10, Y5, Y5
-	VPACKUSDW   Y2, Y1, Y1
-	VPERMQ      $0xd8, Y1, Y1
-	VMOVDQU     Y1, (AX)
-	VPACKUSDW   Y5, Y3, Y3
-	VPERMQ      $0xd8, Y3, Y3
-	VMOVDQU     Y3, 32(AX)
-	ADDQ        $0x00000100, CX
-	ADDQ        $0x00000040, AX
-	SUBQ        $0x00000020, DX
-	JMP         main
+	VINSERTI128 $0x01, X5, Y3, Y5
+	VPOR        Y1, Y2, Y1
+	VPTEST      Y1, Y1
+	JNZ         special3
+
+back4:
+	VMOVDQU     128(CX), Y1
+	VPSRLQ      $0x20, Y1, Y2
+	VPOR        splat64_4530000000000000<>+0(SB), Y2, Y2
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y2, Y2
+	VADDPD      Y1, Y2, Y2
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y2, Y1
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y1, Y1
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y2, Y6
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y6, Y6
+	VPAND       Y6, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y6
+	VSUBPD      Y2, Y6, Y2
+	VSUBPD      Y2, Y6, Y2
+	VCVTPD2PSY  Y2, X3
+	VMOVDQU     160(CX), Y2
+	VPSRLQ      $0x20, Y2, Y6
+	VPOR        splat64_4530000000000000<>+0(SB), Y6, Y6
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y6, Y6
+	VADDPD      Y2, Y6, Y6
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y6, Y2
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y2, Y2
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y6, Y7
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y7, Y7
+	VPAND       Y7, Y2, Y2
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y6, Y7
+	VSUBPD      Y6, Y7, Y6
+	VSUBPD      Y6, Y7, Y6
+	VCVTPD2PSY  Y6, X6
+	VINSERTI128 $0x01, X6, Y3, Y6
+	VPOR        Y1, Y2, Y1
+	VPTEST      Y1, Y1
+	JNZ         special5
+
+back6:
+	VMOVDQU     192(CX), Y1
+	VPSRLQ      $0x20, Y1, Y2
+	VPOR        splat64_4530000000000000<>+0(SB), Y2, Y2
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y2, Y2
+	VADDPD      Y1, Y2, Y2
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y2, Y1
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y1, Y1
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y2, Y7
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y7, Y7
+	VPAND       Y7, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y7
+	VSUBPD      Y2, Y7, Y2
+	VSUBPD      Y2, Y7, Y2
+	VCVTPD2PSY  Y2, X3
+	VMOVDQU     224(CX), Y2
+	VPSRLQ      $0x20, Y2, Y7
+	VPOR        splat64_4530000000000000<>+0(SB), Y7, Y7
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y7, Y7
+	VADDPD      Y2, Y7, Y7
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y7, Y2
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y2, Y2
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y7, Y8
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y8, Y8
+	VPAND       Y8, Y2, Y2
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y7, Y8
+	VSUBPD      Y7, Y8, Y7
+	VSUBPD      Y7, Y8, Y7
+	VCVTPD2PSY  Y7, X7
+	VINSERTI128 $0x01, X7, Y3, Y7
+	VPOR        Y1, Y2, Y1
+	VPTEST      Y1, Y1
+	JNZ         special7
+
+back8:
+	VPSRLD    $0x10, Y4, Y4
+	VPSRLD    $0x10, Y5, Y5
+	VPSRLD    $0x10, Y6, Y6
+	VPSRLD    $0x10, Y7, Y7
+	VPACKUSDW Y5, Y4, Y4
+	VPERMQ    $0xd8, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	VPACKUSDW Y7, Y6, Y6
+	VPERMQ    $0xd8, Y6, Y6
+	VMOVDQU   Y6, 32(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, DX
+	JMP       main
 
 single:
 	CMPQ        DX, $0x00000008
 	JB          tail
 	VMOVDQU     (CX), Y1
+	VPSRLQ      $0x20, Y1, Y2
+	VPOR        splat64_4530000000000000<>+0(SB), Y2, Y2
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y2, Y2
+	VADDPD      Y1, Y2, Y2
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y2, Y1
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y1, Y1
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y2, Y4
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y4, Y4
+	VPAND       Y4, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y2, Y4
+	VSUBPD      Y2, Y4, Y2
+	VSUBPD      Y2, Y4, Y2
+	VCVTPD2PSY  Y2, X3
+	VMOVDQU     32(CX), Y2
+	VPSRLQ      $0x20, Y2, Y4
+	VPOR        splat64_4530000000000000<>+0(SB), Y4, Y4
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y4, Y4
+	VADDPD      Y2, Y4, Y4
+	VPAND       splat64_00001fffffffffff<>+0(SB), Y4, Y2
+	VPCMPEQQ    splat64_0000100000000000<>+0(SB), Y2, Y2
+	VPAND       splat64_7fffffffffffffff<>+0(SB), Y4, Y5
+	VPCMPGTQ    splat64_433fffffffffffff<>+0(SB), Y5, Y5
+	VPAND       Y5, Y2, Y2
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y4, Y5
+	VSUBPD      Y4, Y5, Y4
+	VSUBPD      Y4, Y5, Y4
+	VCVTPD2PSY  Y4, X4
+	VINSERTI128 $0x01, X4, Y3, Y4
+	VPOR        Y1, Y2, Y1
+	VPTEST      Y1, Y1
+	JNZ         special9
+
+back10:
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y4, Y4
+	VPERMQ    $0x08, Y4, Y4
+	VMOVDQU   X4, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000008, DX
+	JMP       single
+
+tail:
+	VZEROUPPER
+	RET
+
+special1:
+	VMOVDQU     (CX), Y1
 	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
 	VPCMPEQQ    Y0, Y2, Y2
 	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
-	VPOR        Y2, Y3, Y3
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y4
+	VPOR        Y2, Y4, Y4
 	VPSRLQ      $0x28, Y1, Y2
 	VPCMPEQQ    Y0, Y2, Y2
-	VPBLENDVB   Y2, Y1, Y3, Y3
-	VPSRLQ      $0x20, Y3, Y1
+	VPBLENDVB   Y2, Y1, Y4, Y4
+	VPSRLQ      $0x20, Y4, Y1
 	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
-	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y4, Y2
 	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
 	VADDPD      Y2, Y1, Y1
 	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
 	VSUBPD      Y1, Y2, Y1
 	VSUBPD      Y1, Y2, Y1
-	VCVTPD2PSY  Y1, X4
+	VCVTPD2PSY  Y1, X3
 	VMOVDQU     32(CX), Y1
 	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
 	VPCMPEQQ    Y0, Y2, Y2
 	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
-	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y3
-	VPOR        Y2, Y3, Y3
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y4
+	VPOR        Y2, Y4, Y4
 	VPSRLQ      $0x28, Y1, Y2
 	VPCMPEQQ    Y0, Y2, Y2
-	VPBLENDVB   Y2, Y1, Y3, Y3
-	VPSRLQ      $0x20, Y3, Y1
+	VPBLENDVB   Y2, Y1, Y4, Y4
+	VPSRLQ      $0x20, Y4, Y1
 	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
-	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y3, Y2
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y4, Y2
 	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
 	VADDPD      Y2, Y1, Y1
 	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
 	VSUBPD      Y1, Y2, Y1
 	VSUBPD      Y1, Y2, Y1
 	VCVTPD2PSY  Y1, X1
-	VINSERTI128 $0x01, X1, Y4, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPACKUSDW   Y1, Y1, Y1
-	VPERMQ      $0x08, Y1, Y1
-	VMOVDQU     X1, (AX)
-	ADDQ        $0x00000040, CX
-	ADDQ        $0x00000010, AX
-	SUBQ        $0x00000008, DX
-	JMP         single
+	VINSERTI128 $0x01, X1, Y3, Y1
+	VMOVDQU     Y1, Y4
+	JMP         back2
 
-tail:
-	VZEROUPPER
-	RET
+special3:
+	VMOVDQU     64(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y5
+	VPOR        Y2, Y5, Y5
+	VPSRLQ      $0x28, Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPBLENDVB   Y2, Y1, Y5, Y5
+	VPSRLQ      $0x20, Y5, Y1
+	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y5, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X3
+	VMOVDQU     96(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y5
+	VPOR        Y2, Y5, Y5
+	VPSRLQ      $0x28, Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPBLENDVB   Y2, Y1, Y5, Y5
+	VPSRLQ      $0x20, Y5, Y1
+	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y5, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VINSERTI128 $0x01, X1, Y3, Y1
+	VMOVDQU     Y1, Y5
+	JMP         back4
+
+special5:
+	VMOVDQU     128(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y6
+	VPOR        Y2, Y6, Y6
+	VPSRLQ      $0x28, Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPBLENDVB   Y2, Y1, Y6, Y6
+	VPSRLQ      $0x20, Y6, Y1
+	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y6, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X3
+	VMOVDQU     160(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y6
+	VPOR        Y2, Y6, Y6
+	VPSRLQ      $0x28, Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPBLENDVB   Y2, Y1, Y6, Y6
+	VPSRLQ      $0x20, Y6, Y1
+	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y6, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VINSERTI128 $0x01, X1, Y3, Y1
+	VMOVDQU     Y1, Y6
+	JMP         back6
+
+special7:
+	VMOVDQU     192(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y7
+	VPOR        Y2, Y7, Y7
+	VPSRLQ      $0x28, Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPBLENDVB   Y2, Y1, Y7, Y7
+	VPSRLQ      $0x20, Y7, Y1
+	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y7, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X3
+	VMOVDQU     224(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y7
+	VPOR        Y2, Y7, Y7
+	VPSRLQ      $0x28, Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPBLENDVB   Y2, Y1, Y7, Y7
+	VPSRLQ      $0x20, Y7, Y1
+	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y7, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VINSERTI128 $0x01, X1, Y3, Y1
+	VMOVDQU     Y1, Y7
+	JMP         back8
+
+special9:
+	VMOVDQU     (CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y4
+	VPOR        Y2, Y4, Y4
+	VPSRLQ      $0x28, Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPBLENDVB   Y2, Y1, Y4, Y4
+	VPSRLQ      $0x20, Y4, Y1
+	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y4, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X3
+	VMOVDQU     32(CX), Y1
+	VPAND       splat64_0000000000000fff<>+0(SB), Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPANDN      splat64_0000000000000800<>+0(SB), Y2, Y2
+	VPAND       splat64_fffffffffffff000<>+0(SB), Y1, Y4
+	VPOR        Y2, Y4, Y4
+	VPSRLQ      $0x28, Y1, Y2
+	VPCMPEQQ    Y0, Y2, Y2
+	VPBLENDVB   Y2, Y1, Y4, Y4
+	VPSRLQ      $0x20, Y4, Y1
+	VPOR        splat64_4530000000000000<>+0(SB), Y1, Y1
+	VPBLENDW    $0xcc, splat64_4330000000000000<>+0(SB), Y4, Y2
+	VSUBPD      splat64_4530000000100000<>+0(SB), Y1, Y1
+	VADDPD      Y2, Y1, Y1
+	VMULPD      splat64_42c0000000000080<>+0(SB), Y1, Y2
+	VSUBPD      Y1, Y2, Y1
+	VSUBPD      Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VINSERTI128 $0x01, X1, Y3, Y1
+	VMOVDQU     Y1, Y4
+	JMP         back10
 
 // func fusedF64ToF16AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2, F16C

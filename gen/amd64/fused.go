@@ -671,27 +671,53 @@ func widenOdd64(t num) func(a *Asm) func(s *Step, k Register) VecVirtual {
 // bf16Of64AVX2 is widenOdd64 for INT64 (UINT64 if uns) on AVX2: float32
 // lanes that hold the value rounded to BFLOAT16 already, to nearest even,
 // so that the target's rounding (bf16Round) leaves them as they are. Each
-// half of 4 becomes a DOUBLE d by intToFloatAVX2's two steps (roundable,
-// then toF64: exact, and rounding at 24 significant bits or fewer as the
-// integer does), then d rounds to 8 significant bits by Veltkamp's split
-// (g = d·(2^45+1), g - (g - d): bf16OfIntF64's, correctly rounded to
-// nearest even for every d below 2^64, nothing overflowing), which
-// VCVTPD2PS converts exactly. Three float operations where the two-step
-// plan rounds to odd at float32 (oddIntAVX2, 20 instructions per 4) and
-// stores the block between the stages.
+// half of 4 becomes a DOUBLE d by intToFloatAVX2's toF64 (rounded once,
+// to nearest even at 53 bits), then d rounds to 8 significant bits by
+// Veltkamp's split (g = d·(2^45+1), g - (g - d): bf16OfIntF64's, correctly
+// rounded to nearest even for every d below 2^64, nothing overflowing),
+// which VCVTPD2PS converts exactly. Rounding twice gives the one rounding
+// of the integer v unless a tie T of BFLOAT16's grid (a DOUBLE of 9
+// significant bits) lies between v and d, both included, and v ≠ d: d is
+// v's nearest DOUBLE, so no DOUBLE lies strictly between them, and T = d.
+// So where d is such a tie (its 45 bits below BFLOAT16's last are 1 and 44
+// zeros) and |d| ≥ 2^53 (below, d = v), the group of 8 takes the exact
+// DOUBLE out of line: roundable first (the low 12 bits folded to a sticky
+// one), which toF64 converts exactly. 16 instructions per 4 elements
+// against the 19 that always fold; random 64-bit integers are such ties
+// once in 2^44.
 func bf16Of64AVX2(a *Asm, uns bool) func(s *Step, k Register) VecVirtual {
 	zero := a.YMM()
 	a.VPXOR(zero, zero, zero)
 	toF64, roundable := int64ToF64AVX2(a, uns, zero)
 	split := a.splat64(math.Float64bits(0x1p45 + 1))
+	below, tie := a.splat64(1<<45-1), a.splat64(1<<44)
+	abs, from53 := a.splat64(math.MaxInt64), a.splat64(math.Float64bits(0x1p53)-1)
+	bf16Of := func(d VecVirtual) VecVirtual {
+		a.veltkamp(split, d) // to nearest even at 8 bits
+		r := a.XMM()
+		a.VCVTPD2PSY(d, r) // exact
+		return r
+	}
 	return func(s *Step, k Register) VecVirtual {
-		return halvesAVX2(a, s, k, func(y VecVirtual) VecVirtual {
-			d := toF64(roundable(y))
-			a.veltkamp(split, d) // to nearest even at 8 bits
-			r := a.XMM()
-			a.VCVTPD2PSY(d, r) // exact
-			return r
+		var bad []VecVirtual
+		x := halvesAVX2(a, s, k, func(y VecVirtual) VecVirtual {
+			d := toF64(y)
+			t, m := a.YMM(), a.YMM()
+			a.VPAND(below, d, t)
+			a.VPCMPEQQ(tie, t, t) // d is a tie of BFLOAT16's grid
+			a.VPAND(abs, d, m)
+			a.VPCMPGTQ(from53, m, m) // |d| ≥ 2^53: d may not be v
+			a.VPAND(m, t, t)
+			bad = append(bad, t)
+			return bf16Of(d)
 		})
+		a.VPOR(bad[0], bad[1], bad[0])
+		a.VPTEST(bad[0], bad[0]) // ZF: no such lane
+		a.divert(func() {}, func() {
+			exact := halvesAVX2(a, s, k, func(y VecVirtual) VecVirtual { return bf16Of(toF64(roundable(y))) })
+			a.VMOVDQU(exact, x)
+		})
+		return x
 	}
 }
 
