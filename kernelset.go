@@ -137,7 +137,7 @@ func (s *kernelSet) list() []KernelInfo {
 		{"8-bit types -> 16-bit types (256-entry table)", s.lut16.tier},
 		{"BOOL -> 8/16-bit types, FLOAT8 -> BOOL (two-valued table)", s.sel8.tierOr(s.lut8.tier)},
 		{"8-bit types -> 8-bit types (nibble-split table)", s.split8.tierOr(s.lut8.tier)},
-		{"UINT8 -> float8 (row rounding)", s.round8.tierOr(s.lut8.tier)},
+		{"UINT8 -> float8 (row rounding, GFNI)", s.round8.tierOr(s.class8.tierOr(s.lut8.tier))},
 		{"INT8/UINT8 -> float8 (class rounding)", s.class8.tierOr(s.lut8.tier)},
 		{"float8, E8M0 -> finer float8 (affine magnitude)", s.finer8.tierOr(s.lut8.tier)},
 		{"4-bit types -> 8- to 64-bit types (16-entry table)", s.unpack[0][3].tier},

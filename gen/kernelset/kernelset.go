@@ -113,7 +113,7 @@ var Table = []group{
 		"the tier has it: AVX2 with GFNI (nil elsewhere).",
 	}, []slot{
 		{"round8", "kernel[func(dst []uint8, src []uint8, p *roundParams)]",
-			"UINT8 -> float8 (row rounding)", "s.round8.tierOr(s.lut8.tier)", nil},
+			"UINT8 -> float8 (row rounding, GFNI)", "s.round8.tierOr(s.class8.tierOr(s.lut8.tier))", nil},
 	}},
 	{[]string{
 		"class8 looks up the tables of INT8 and UINT8 to the float8 types that",
