@@ -21,7 +21,8 @@ import (
 //     float32 is 0 or at least 1: no subnormal, no NaN.
 //   - the same → BFLOAT16: a DOUBLE that rounds as the integer does
 //     (exact, or rounded to odd at 2^11 beyond 2^53: i64ToF64Odd,
-//     u64ToF64Odd), rounded at BFLOAT16's 8 bits by Veltkamp's split
+//     u64ToF64Odd; from 2^20, four at a time, divided by 2^11 too:
+//     bf16OfOdd), rounded at BFLOAT16's 8 bits by Veltkamp's split
 //     (bf16OfIntF64). → FLOAT8E8M0: intToE8M0.
 //   - FLOAT16, BFLOAT16 → INT32, UINT32, INT64, UINT64, DOUBLE: the exact
 //     float32 (FLOAT16 by widenF16Table, built on first use), then
@@ -141,30 +142,34 @@ func halfOfIntF32(x uint32) uint16 {
 func intToBF16[S integer](dst []uint16, src []S) {
 	dst = dst[:len(src)]
 	var z S
+	i := 0
 	switch { // one loop per kind, so that each inlines its helpers
 	case unsafe.Sizeof(z) <= 4:
-		for len(src) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
-			p, q := dst[:4:4], src[:4:4]
+		for ; i+4 <= len(src); i += 4 { // unrolled, as intToInt (classic_generic.go) says why
+			p, q := dst[i:i+4:i+4], src[i:i+4:i+4]
 			p[0], p[1] = bf16OfIntF64(float64(q[0])), bf16OfIntF64(float64(q[1]))
 			p[2], p[3] = bf16OfIntF64(float64(q[2])), bf16OfIntF64(float64(q[3]))
-			dst, src = dst[4:], src[4:]
 		}
-		for i, v := range src {
-			dst[i] = bf16OfIntF64(float64(v)) // exact
+		for ; i < len(src); i++ {
+			dst[i] = bf16OfIntF64(float64(src[i])) // exact
 		}
 	case signedInt[S]():
-		for len(src) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
-			p, q := dst[:4:4], src[:4:4]
-			p[0], p[1] = bf16OfIntF64(i64ToF64Odd(int64(q[0]))), bf16OfIntF64(i64ToF64Odd(int64(q[1])))
-			p[2], p[3] = bf16OfIntF64(i64ToF64Odd(int64(q[2]))), bf16OfIntF64(i64ToF64Odd(int64(q[3])))
-			dst, src = dst[4:], src[4:]
+		for ; i+4 <= len(src); i += 4 { // unrolled, as intToInt (classic_generic.go) says why
+			p, q := dst[i:i+4:i+4], src[i:i+4:i+4]
+			if magFrom(int64(q[0]), 1<<20) && magFrom(int64(q[1]), 1<<20) && magFrom(int64(q[2]), 1<<20) && magFrom(int64(q[3]), 1<<20) {
+				p[0], p[1] = bf16OfOdd(int64(q[0])), bf16OfOdd(int64(q[1]))
+				p[2], p[3] = bf16OfOdd(int64(q[2])), bf16OfOdd(int64(q[3]))
+			} else {
+				p[0], p[1] = bf16OfIntF64(i64ToF64Odd(int64(q[0]))), bf16OfIntF64(i64ToF64Odd(int64(q[1])))
+				p[2], p[3] = bf16OfIntF64(i64ToF64Odd(int64(q[2]))), bf16OfIntF64(i64ToF64Odd(int64(q[3])))
+			}
 		}
-		for i, v := range src {
-			dst[i] = bf16OfIntF64(i64ToF64Odd(int64(v)))
+		for ; i < len(src); i++ {
+			dst[i] = bf16OfIntF64(i64ToF64Odd(int64(src[i])))
 		}
 	default:
-		for len(src) >= 4 { // unrolled, as intToInt (classic_generic.go) says why
-			p, q := dst[:4:4], src[:4:4]
+		for ; i+4 <= len(src); i += 4 { // unrolled, as intToInt (classic_generic.go) says why
+			p, q := dst[i:i+4:i+4], src[i:i+4:i+4]
 			if magFrom(uint64(q[0]), 1<<20) && magFrom(uint64(q[1]), 1<<20) && magFrom(uint64(q[2]), 1<<20) && magFrom(uint64(q[3]), 1<<20) {
 				p[0], p[1] = bf16OfOdd(uint64(q[0])), bf16OfOdd(uint64(q[1]))
 				p[2], p[3] = bf16OfOdd(uint64(q[2])), bf16OfOdd(uint64(q[3]))
@@ -172,25 +177,28 @@ func intToBF16[S integer](dst []uint16, src []S) {
 				p[0], p[1] = bf16OfIntF64(u64ToF64Odd(uint64(q[0]))), bf16OfIntF64(u64ToF64Odd(uint64(q[1])))
 				p[2], p[3] = bf16OfIntF64(u64ToF64Odd(uint64(q[2]))), bf16OfIntF64(u64ToF64Odd(uint64(q[3])))
 			}
-			dst, src = dst[4:], src[4:]
 		}
-		for i, v := range src {
-			dst[i] = bf16OfIntF64(u64ToF64Odd(uint64(v)))
+		for ; i < len(src); i++ {
+			dst[i] = bf16OfIntF64(u64ToF64Odd(uint64(src[i])))
 		}
 	}
 }
 
-// bf16OfOdd is intToBF16's element for a UINT64 v of 2^20 or more, four of
-// which take it where all are: v rounded to odd at 2^11 and divided by
-// 2^11, whose DOUBLE is exact (below 2^53) and keeps every bit that
-// decides (BFLOAT16's rounding point is at 2^13 or above, two bits above
-// the sticky one: plan.go's argument), rounded by bf16OfIntF64, its
-// exponent raised by 11 on the bits (a normal result, far from ±Inf). No
-// select and no product, as u64ToF64Odd has: UINT64 → BFLOAT16 0.45 →
-// 0.57 elements/ns (Zen 3). INT64 measured the same either way (0.56), so
-// it keeps i64ToF64Odd; rounding the DOUBLE's bits in integers instead of
-// bf16OfIntF64 ran slower (0.37-0.40).
-func bf16OfOdd(v uint64) uint16 {
+// bf16OfOdd is intToBF16's element for a 64-bit v of 2^20 or more in
+// magnitude, four of which take it where all are: v rounded to odd at 2^11
+// (as i64ToF64Odd rounds, for a negative v too: the arithmetic shift keeps
+// the odd neighbour) and divided by 2^11, whose DOUBLE is exact (below
+// 2^53) and keeps every bit that decides (BFLOAT16's rounding point is at
+// 2^13 or above, two bits above the sticky one: plan.go's argument),
+// rounded by bf16OfIntF64, its exponent raised by 11 on the bits (a normal
+// result, far from ±Inf; the sign is bit 15, untouched). No select and no
+// product, as u64ToF64Odd has: UINT64 → BFLOAT16 0.45 → 0.57 elements/ns
+// (Zen 3). INT64 measured the same as i64ToF64Odd then (0.56); with the
+// groups indexed, not resliced (intToE8M0), INT64 0.59 → 0.69 and UINT64
+// 0.59 → 0.70 against i64ToF64Odd and the resliced loop (Zen 3, in L2).
+// Rounding the DOUBLE's bits in integers instead of bf16OfIntF64 ran
+// slower (0.37-0.40).
+func bf16OfOdd[S int64 | uint64](v S) uint16 {
 	return bf16OfIntF64(float64(int64((v|(v&0x7FF+0x7FF))>>11))) + 11<<7
 }
 
