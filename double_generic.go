@@ -360,28 +360,58 @@ func f64Rounded8(d []uint8, s []uint64, t *[65536]uint8, p *float8Params) {
 // 1023-127 is the code of the value itself, which is what the route through
 // the round-to-odd float32 gives (it keeps every bit that decides). Below
 // 2^-127 after rounding (zero, DOUBLE subnormals included) is underflow, from
-// 2^128 (±Inf included) overflow, NaN 0xFF. Branch-free in the loop, where
-// the table route (f64ToCodes) measured 0.36 elements/ns.
+// 2^128 (±Inf included) overflow, NaN 0xFF. Branch-free per element
+// (f64ToE8M0), where the table route (f64ToCodes) measured 0.36
+// elements/ns.
+//
+// Four at a time where all lie in [2^-127, 2^127) in magnitude, none
+// underflows, overflows or is NaN in any rounding mode (2^127 less a bit
+// rounds up to 2^127 at most, code 254), so the code is the exponent field
+// plus the add's carry less the bias, which e8m0Add folds into the add
+// (the field is at least the bias, so nothing borrows from the sign, which
+// lands at bit 11 and leaves the byte): three operations where f64ToE8M0
+// takes a dozen. DOUBLE → FLOAT8E8M0 0.50 → 0.97 elements/ns (Zen 3, in
+// L2, medians of 9 paired runs).
 func float64ToE8M0Generic(dst, src []byte, p *e8m0Params) {
 	s := view[uint64](src, len(dst))
 	dst = dst[:len(s)]
 	add := uint64(p.roundAdd)<<29 | uint64(p.roundAdd&1)*(1<<29-1)
+	addB, _ := e8m0Add(RoundMode(p.mode), 1023-127)
 	under, over := p.underflow, p.overflow
-	for i, x := range s {
-		y := x &^ (1 << 63)
-		e := int64((y+add)>>52) - (1023 - 127)
-		r := uint32(e)
-		if e < 0 {
-			r = under
+	// [2^-127, 2^127) on the bits shifted left once, the sign dropped
+	const lo, span = (1023 - 127) << 53, (1023+127)<<53 - (1023-127)<<53
+	i := 0
+	for ; i+4 <= len(s); i += 4 { // unrolled, as intToInt (classic_generic.go) says why
+		q, d := s[i:i+4:i+4], dst[i:i+4:i+4]
+		if q[0]<<1-lo < span && q[1]<<1-lo < span && q[2]<<1-lo < span && q[3]<<1-lo < span {
+			d[0], d[1] = uint8((q[0]+addB)>>52), uint8((q[1]+addB)>>52)
+			d[2], d[3] = uint8((q[2]+addB)>>52), uint8((q[3]+addB)>>52)
+		} else {
+			for j, x := range q {
+				d[j] = f64ToE8M0(x, add, under, over)
+			}
 		}
-		if e >= 255 {
-			r = over
-		}
-		if y > 0x7FF0000000000000 {
-			r = 0xFF
-		}
-		dst[i] = uint8(r)
 	}
+	for ; i < len(s); i++ {
+		dst[i] = f64ToE8M0(s[i], add, under, over)
+	}
+}
+
+// f64ToE8M0 is float64ToE8M0Generic's element for any DOUBLE bits x.
+func f64ToE8M0(x, add uint64, under, over uint32) uint8 {
+	y := x &^ (1 << 63)
+	e := int64((y+add)>>52) - (1023 - 127)
+	r := uint32(e)
+	if e < 0 {
+		r = under
+	}
+	if e >= 255 {
+		r = over
+	}
+	if y > 0x7FF0000000000000 {
+		r = 0xFF
+	}
+	return uint8(r)
 }
 
 // float64ToFloat4Generic converts n DOUBLE to FLOAT4E2M1 codes, two to a
