@@ -91,7 +91,7 @@ func float64ToHalf(d []uint16, s []uint64, t *f64Narrow, nan, payload uint16) {
 // slices' lengths every round. 0.70 → 0.82 elements/ns (Zen 3, in L2).
 func f64ToBF16Rounded(d []uint16, s []uint64) {
 	d = d[:len(s)]
-	const lo, span = (1023 - 126) << 52, (1023+120)<<52 - (1023-126)<<52 // [2^-126, 2^120)
+	const neg, span = 1<<64 - (1023-126)<<53, (1023+120)<<53 - (1023-126)<<53 // [2^-126, 2^120), for inRange
 	code := func(x uint64) uint16 {
 		return uint16(math.Float32bits(float32(veltkamp(math.Float64frombits(x), 0x1p45+1))) >> 16)
 	}
@@ -99,7 +99,7 @@ func f64ToBF16Rounded(d []uint16, s []uint64) {
 	for i+4 <= len(s) {
 		for ; i+4 <= len(s); i += 4 { // unrolled, as intToInt (classic_generic.go) says why
 			q, o := s[i:i+4:i+4], d[i:i+4:i+4]
-			if !(inRange(q[0], lo, span) && inRange(q[1], lo, span) && inRange(q[2], lo, span) && inRange(q[3], lo, span)) {
+			if !(inRange(q[0], neg, span) && inRange(q[1], neg, span) && inRange(q[2], neg, span) && inRange(q[3], neg, span)) {
 				break
 			}
 			o[0], o[1], o[2], o[3] = code(q[0]), code(q[1]), code(q[2]), code(q[3])
@@ -154,10 +154,15 @@ func f64ToF16Normal(x uint64) uint16 {
 }
 
 // inRange reports whether the DOUBLE x is ±0 or its magnitude's bits lie in
-// [lo, lo + span).
-func inRange(x, lo, span uint64) bool {
-	a := x &^ (1 << 63)
-	return a-lo < span || a == 0
+// [lo, lo + span), given neg = -2lo (modulo 2^64) and span doubled: on the
+// bits shifted left once, which drops the sign, x·2 - 2lo takes LEAs
+// alone, and zero is where that equals neg, which needs no copy of x·2. Where
+// clearing the sign, a subtraction and a test of the magnitude took two
+// more: DOUBLE → BFLOAT16 1.16×, → FLOAT8E4M3FN 1.08× (Zen 3, in L2,
+// medians of 15 paired runs).
+func inRange(x, neg, span2 uint64) bool {
+	t := x<<1 + neg
+	return t < span2 || t == neg
 }
 
 func init() {
@@ -334,14 +339,14 @@ func f64Rounded8(d []uint8, s []uint64, t *[65536]uint8, p *float8Params) {
 	d = d[:len(s)]
 	sigma := math.Ldexp(1, 53-(24-int(p.shift))) + 1 // 24 - shift significant bits
 	lo := math.Float64bits(float64(math.Float32frombits(p.minNormal)))
-	span := (1023+120)<<52 - lo
+	neg, span := -lo<<1, (1023+120)<<53-lo<<1 // [lo, 2^120), for inRange
 	code := func(x uint64) uint8 {
 		return t[math.Float32bits(float32(veltkamp(math.Float64frombits(x), sigma)))>>16]
 	}
 	i := 0
 	for ; i+4 <= len(s); i += 4 { // unrolled, as intToInt (classic_generic.go) says why
 		q, o := s[i:i+4:i+4], d[i:i+4:i+4]
-		if inRange(q[0], lo, span) && inRange(q[1], lo, span) && inRange(q[2], lo, span) && inRange(q[3], lo, span) {
+		if inRange(q[0], neg, span) && inRange(q[1], neg, span) && inRange(q[2], neg, span) && inRange(q[3], neg, span) {
 			o[0], o[1], o[2], o[3] = code(q[0]), code(q[1]), code(q[2]), code(q[3])
 		} else {
 			o[0], o[1], o[2], o[3] = t[f64OddBF16(q[0])], t[f64OddBF16(q[1])], t[f64OddBF16(q[2])], t[f64OddBF16(q[3])]
