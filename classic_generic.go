@@ -372,14 +372,15 @@ func intToF32[S integer](dst []float32, src []S) {
 		return
 	}
 	if hwIntToFloat {
-		for len(src) >= 4 { // unrolled: see intToInt
-			p, q := dst[:4:4], src[:4:4]
-			p[0], p[1] = u64ToF32HW(uint64(q[0])), u64ToF32HW(uint64(q[1]))
-			p[2], p[3] = u64ToF32HW(uint64(q[2])), u64ToF32HW(uint64(q[3]))
-			dst, src = dst[4:], src[4:]
+		b := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst)) // FLOAT bits
+		i := 0
+		for ; i+4 <= len(src); i += 4 { // unrolled: see intToInt
+			p, q := b[i:i+4:i+4], src[i:i+4:i+4]
+			p[0], p[1] = u64ToF32BitsHW(uint64(q[0])), u64ToF32BitsHW(uint64(q[1]))
+			p[2], p[3] = u64ToF32BitsHW(uint64(q[2])), u64ToF32BitsHW(uint64(q[3]))
 		}
-		for i, v := range src {
-			dst[i] = u64ToF32HW(uint64(v))
+		for ; i < len(src); i++ {
+			b[i] = u64ToF32BitsHW(uint64(src[i]))
 		}
 		return
 	}
@@ -428,14 +429,15 @@ func intToF64[S integer](dst []float64, src []S) {
 		return
 	}
 	if hwIntToFloat {
-		for len(src) >= 4 { // unrolled: see intToInt
-			p, q := dst[:4:4], src[:4:4]
-			p[0], p[1] = u64ToF64HW(uint64(q[0])), u64ToF64HW(uint64(q[1]))
-			p[2], p[3] = u64ToF64HW(uint64(q[2])), u64ToF64HW(uint64(q[3]))
-			dst, src = dst[4:], src[4:]
+		b := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst)) // DOUBLE bits
+		i := 0
+		for ; i+4 <= len(src); i += 4 { // unrolled: see intToInt
+			p, q := b[i:i+4:i+4], src[i:i+4:i+4]
+			p[0], p[1] = u64ToF64BitsHW(uint64(q[0])), u64ToF64BitsHW(uint64(q[1]))
+			p[2], p[3] = u64ToF64BitsHW(uint64(q[2])), u64ToF64BitsHW(uint64(q[3]))
 		}
-		for i, v := range src {
-			dst[i] = u64ToF64HW(uint64(v))
+		for ; i < len(src); i++ {
+			b[i] = u64ToF64BitsHW(uint64(src[i]))
 		}
 		return
 	}
@@ -462,17 +464,22 @@ func intToF64[S integer](dst []float64, src []S) {
 	}
 }
 
-// u64ToF32HW and u64ToF64HW convert by the hardware's signed conversion:
-// from 2^63 the value is halved, its dropped bit kept as a sticky bit (one
-// rounding), then doubled exactly.
-func u64ToF32HW(u uint64) float32 {
+// u64ToF32BitsHW and u64ToF64BitsHW return the bits of u's FLOAT and
+// DOUBLE by the hardware's signed conversion: from 2^63 the value is
+// halved, its dropped bit kept as a sticky bit (one rounding), then
+// doubled exactly by one more on the exponent field (the halved value's
+// float is at least 2^62, far from ±Inf). The add on the bits, where the
+// product by float(1+h) took a second conversion, with the groups indexed
+// (intToE8M0 says why): UINT64 → DOUBLE 0.59 → 0.66-0.96, UINT64 → FLOAT
+// 0.75 → 0.88 elements/ns (Zen 3, in L2).
+func u64ToF32BitsHW(u uint64) uint32 {
 	h := u >> 63
-	return float32(int64(u>>h|u&h)) * float32(1+h)
+	return math.Float32bits(float32(int64(u>>h|u&h))) + uint32(h)<<23
 }
 
-func u64ToF64HW(u uint64) float64 {
+func u64ToF64BitsHW(u uint64) uint64 {
 	h := u >> 63
-	return float64(int64(u>>h|u&h)) * float64(1+h)
+	return math.Float64bits(float64(int64(u>>h|u&h))) + h<<52
 }
 
 // f32ToF64Slice and f64ToF32Slice convert four elements an iteration
