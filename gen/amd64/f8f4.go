@@ -212,15 +212,14 @@ func f8F4Window(f f8Format) (f8F4Params, bool) {
 		ok := true
 		for m := lo + 16; m < 128 && ok; m++ {
 			d := int(want(m)) - int(want(m-1))
-			ok = d >= 0 && p.thresholds+d <= 2
-			for range max(d, 0) {
-				if ok {
+			if ok = d >= 0 && p.thresholds+d <= 2; ok {
+				for range d {
 					p.global[p.thresholds] = byte(m - 1)
 					p.thresholds++
 				}
 			}
 		}
-		for b := range 256 {
+		for b := 0; b < 256 && ok; b++ {
 			m := b & 0x7F
 			c := p.tab[0][min(max(m-lo, 0), 15)]
 			for _, t := range p.global[:p.thresholds] {
