@@ -20,6 +20,12 @@ type kernel[F any] struct {
 	tier string
 }
 
+// set installs fn, of the named tier, and reset empties the slot; the
+// generated tier tables use them (setAVX2Kernels…), so that the slot's type
+// is written once, in kernelSet.
+func (k *kernel[F]) set(fn F, tier string) { *k = kernel[F]{fn, tier} }
+func (k *kernel[F]) reset()                { *k = kernel[F]{} }
+
 // kernelSet, the table of hot conversions, is generated (kernelset.go,
 // from gen/kernelset's Table), with the listing Kernels returns.
 

@@ -118,62 +118,16 @@ func init() {
 	if !(cpu.X86.HasAVX2 && cpu.X86.HasF16C) {
 		return
 	}
+	// Each tier starts as a copy of the one below; its table rows
+	// (gen/amd64/register.go) and installers replace what it does better.
 	k := *tiers[len(tiers)-1]
-	const t2 = "avx2"
-	k.tier = t2
-	k.f32ToF16 = kernel[func([]uint16, []float32)]{avx2F32ToF16, t2}
-	k.f16ToF32 = kernel[func([]float32, []uint16)]{avx2F16ToF32, t2}
-	k.f32ToBF16 = kernel[func([]uint16, []float32)]{avx2F32ToBF16, t2}
-	k.bf16ToF32 = kernel[func([]float32, []uint16)]{avx2BF16ToF32, t2}
-	if asmFloat8Params() {
-		k.f32ToF8 = kernel[func([]uint8, []float32, *float8Params)]{avx2F32ToF8, t2}
-		k.f16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{withHalfLanes(avx2F16ToE4M3, avx2F16ToE4M3, avx2F16ToE5M2, avx2F16ToE5M2FNUZ), t2}
-		k.bf16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx2BF16ToF8, t2}
-	}
-	if asmE8M0Params() {
-		k.f32ToE8M0 = kernel[func([]uint8, []float32, *e8m0Params)]{avx2F32ToE8M0, t2}
-	}
-	k.f8ToF32 = kernel[func([]float32, []uint8, *[256]uint32)]{avx2F8ToF32, t2}
-	k.f32ToF4 = kernel[func([]uint8, []float32)]{avx2F32ToF4, t2}
-	k.f4ToF32 = kernel[func([]float32, []uint8)]{avx2F4ToF32, t2}
-	k.i8ToI4 = kernel[func([]uint8, []uint8)]{avx2I8ToI4, t2}
-	k.i8ToI2 = kernel[func([]uint8, []uint8)]{avx2I8ToI2, t2}
-	k.i4ToI8 = kernel[func([]uint8, []uint8)]{avx2I4ToI8, t2}
-	k.u4ToU8 = kernel[func([]uint8, []uint8)]{avx2U4ToU8, t2}
-	k.f32ToI4 = kernel[func([]uint8, []float32)]{avx2F32ToI4, t2}
-	k.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx2Lut8, t2}
-	k.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx2Lut16, t2}
-	k.sel8 = kernel[func([]uint8, []uint8, *selectParams)]{avx2Select8, t2}
-	k.sel16 = kernel[func([]uint16, []uint8, *selectParams)]{avx2Select16, t2}
-	k.split8 = kernel[func([]uint8, []uint8, *splitParams)]{avx2Split8, t2}
-	if hasGFNI() {
-		k.round8 = kernel[func([]uint8, []uint8, *roundParams)]{avx2Round8GFNI, t2}
-	}
-	k.class8 = kernel[func([]uint8, []uint8, *classParams)]{avx2Class8, t2}
-	k.finer8 = kernel[func([]uint8, []uint8, *finer8Params)]{avx2Finer8, t2}
-	k.splitPack[0] = kernel[func([]uint8, []uint8, *splitParams)]{avx2SplitPack4, t2}
-	k.splitPack[1] = kernel[func([]uint8, []uint8, *splitParams)]{avx2SplitPack2, t2}
+	k.tier = "avx2"
+	setAVX2Kernels(&k)
 	setUnpackAVX2(&k)
 	setFusedF8AVX2(&k)
-	k.f16ToBF16 = kernel[func([]uint16, []uint16)]{avx2F16ToBF16, t2}
-	k.bf16ToF16 = kernel[func([]uint16, []uint16)]{avx2BF16ToF16, t2}
 	tiers = append(tiers, &k)
 	ks := k
-	ks.f32ToF16.fn = ntAlways(avx2F32ToF16Store, f32ToF16AVX2NT)
-	ks.f16ToF32.fn = ntAlways(avx2F16ToF32Store, f16ToF32AVX2NT)
-	ks.f32ToBF16.fn = ntAlways(avx2F32ToBF16Store, f32ToBF16AVX2NT)
-	ks.bf16ToF32.fn = ntAlways(avx2BF16ToF32Store, bf16ToF32AVX2NT)
-	if asmFloat8Params() {
-		ks.f32ToF8.fn = ntAlwaysP(avx2F32ToF8Store, ntF32ToF8AVX2)
-		e4m3 := ntAlwaysP(avx2F16ToE4M3Store, ntF16ToE4M3AVX2)
-		ks.f16ToF8.fn = withHalfLanes(e4m3, e4m3,
-			ntAlwaysP(avx2F16ToE5M2Store, ntF16ToE5M2AVX2), ntAlwaysP(avx2F16ToE5M2FNUZStore, ntF16ToE5M2FNUZAVX2))
-		ks.bf16ToF8.fn = ntAlwaysP(avx2BF16ToF8Store, ntBF16ToF8AVX2)
-	}
-	if asmE8M0Params() {
-		ks.f32ToE8M0.fn = ntAlwaysP(avx2F32ToE8M0Store, ntF32ToE8M0AVX2)
-	}
-	ks.f8ToF32.fn = ntAlwaysP(avx2F8ToF32Store, ntF8ToF32AVX2)
+	setAVX2Streams(&ks)
 	streamingSets[&k] = &ks
 
 	if !(cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL && cpu.X86.HasBMI2) {
@@ -181,91 +135,14 @@ func init() {
 		return
 	}
 	k5 := k
-	const t5 = "avx512"
-	k5.tier = t5
-	k5.f32ToF16 = kernel[func([]uint16, []float32)]{avx512F32ToF16, t5}
-	k5.f16ToF32 = kernel[func([]float32, []uint16)]{avx512F16ToF32, t5}
-	k5.f32ToBF16 = kernel[func([]uint16, []float32)]{avx512F32ToBF16, t5}
-	k5.bf16ToF32 = kernel[func([]float32, []uint16)]{avx512BF16ToF32, t5}
-	if asmFloat8Params() {
-		k5.f32ToF8 = kernel[func([]uint8, []float32, *float8Params)]{avx512F32ToF8, t5}
-		k5.f16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx512F16ToF8, t5}
-		k5.bf16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx512BF16ToF8, t5}
-	}
-	if asmFloat8WParams() && cpu.X86.HasAVX512VBMI {
-		k5.f32ToF8 = kernel[func([]uint8, []float32, *float8Params)]{avx512WF32ToF8, t5}
-		k5.f16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{withHalfLanes(avx512WF16ToF8, avx512F16ToE4M3, avx512F16ToE5M2, avx512F16ToE5M2FNUZ), t5}
-		k5.bf16ToF8 = kernel[func([]uint8, []uint16, *float8Params)]{avx512BF16ToF8Bytes, t5}
-	}
-	if cpu.X86.HasAVX512VBMI {
-		k5.f8ToF32 = kernel[func([]float32, []uint8, *[256]uint32)]{avx512F8ToF32, t5}
-	}
-	if asmE8M0Params() {
-		k5.f32ToE8M0 = kernel[func([]uint8, []float32, *e8m0Params)]{avx512F32ToE8M0, t5}
-	}
-	k5.f32ToF4 = kernel[func([]uint8, []float32)]{avx512F32ToF4, t5}
-	k5.f4ToF32 = kernel[func([]float32, []uint8)]{avx512F4ToF32, t5}
-	k5.i8ToI4 = kernel[func([]uint8, []uint8)]{avx512I8ToI4, t5}
-	k5.i8ToI2 = kernel[func([]uint8, []uint8)]{avx512I8ToI2, t5}
-	k5.i4ToI8 = kernel[func([]uint8, []uint8)]{avx512I4ToI8, t5}
-	k5.u4ToU8 = kernel[func([]uint8, []uint8)]{avx512U4ToU8, t5}
-	k5.f32ToI4 = kernel[func([]uint8, []float32)]{avx512F32ToI4, t5}
-	k5.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx512BWLut8, t5}
-	k5.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx512BWLut16, t5}
-	k5.sel8 = kernel[func([]uint8, []uint8, *selectParams)]{avx512Select8, t5}
-	k5.sel16 = kernel[func([]uint16, []uint8, *selectParams)]{avx512Select16, t5}
-	k5.split8 = kernel[func([]uint8, []uint8, *splitParams)]{} // lut8's VPERMI2B is faster
-	k5.splitPack = [2]kernel[func([]uint8, []uint8, *splitParams)]{}
-	k5.round8 = kernel[func([]uint8, []uint8, *roundParams)]{}  // lut8's VPERMI2B is faster
-	k5.class8 = kernel[func([]uint8, []uint8, *classParams)]{}  // AVX2 code, not measured against VPERMI2B
-	k5.finer8 = kernel[func([]uint8, []uint8, *finer8Params)]{} // here too: 0.90–0.96× against 0.56–0.68× (Zen 4)
-	if cpu.X86.HasAVX512VBMI {
-		k5.lut8 = kernel[func([]uint8, []uint8, *[256]uint8)]{avx512Lut8, t5}
-		k5.lut16 = kernel[func([]uint16, []uint8, *[256]uint16)]{avx512Lut16, t5}
-	}
-	k5.f16ToBF16 = kernel[func([]uint16, []uint16)]{avx512F16ToBF16, t5}
-	if cpu.X86.HasAVX512BF16 {
-		k5.f16ToBF16 = kernel[func([]uint16, []uint16)]{avx512BF16F16ToBF16, t5 + "+bf16"}
-	}
-	k5.bf16ToF16 = kernel[func([]uint16, []uint16)]{avx512BF16ToF16, t5}
+	k5.tier = "avx512"
+	setAVX512Kernels(&k5)
 	setPackedAVX512(&k5)
 	setFusedF8AVX512(&k5)
-	// VCVTNE2PS2BF16 serves FLOAT -> BFLOAT16 where the CPU has it (its
-	// tier reads "avx512+bf16"); GODEBUG=cpu.avx512bf16=off selects the
-	// integer kernel, which kernel_amd64_test.go also tests directly.
-	if cpu.X86.HasAVX512BF16 && cpu.X86.HasAVX512DQ {
-		k5.f32ToBF16 = kernel[func([]uint16, []float32)]{avx512BF16F32ToBF16, t5 + "+bf16"}
-	}
 	tiers = append(tiers, &k5)
 	active = tiers[len(tiers)-1]
-
 	k5s := k5
-	k5s.f32ToF16.fn = ntAlways(avx512F32ToF16Store, f32ToF16AVX512NT)
-	k5s.f16ToF32.fn = ntAlways(avx512F16ToF32Store, f16ToF32AVX512NT)
-	k5s.f32ToBF16.fn = ntAlways(avx512F32ToBF16Store, f32ToBF16AVX512NT)
-	if k5.f32ToBF16.tier != t5 { // the VCVTNE2PS2BF16 kernel streams with the integer one
-		k5s.f32ToBF16.fn = ntAlways(avx512BF16F32ToBF16Store, f32ToBF16AVX512NT)
-	}
-	k5s.bf16ToF32.fn = ntAlways(avx512BF16ToF32Store, bf16ToF32AVX512NT)
-	if asmFloat8Params() {
-		k5s.f32ToF8.fn = ntAlwaysP(avx512F32ToF8Store, ntF32ToF8AVX512)
-		k5s.f16ToF8.fn = ntAlwaysP(avx512F16ToF8Store, ntF16ToF8AVX512)
-		k5s.bf16ToF8.fn = ntAlwaysP(avx512BF16ToF8Store, ntBF16ToF8AVX512)
-	}
-	if asmFloat8WParams() && cpu.X86.HasAVX512VBMI {
-		k5s.f32ToF8.fn = ntAlwaysP(avx512WF32ToF8Store, ntF32ToF8AVX512W)
-		k5s.f16ToF8.fn = withHalfLanes(ntAlwaysP(avx512WF16ToF8Store, ntF16ToF8AVX512W), ntAlwaysP(avx512F16ToE4M3Store, ntF16ToE4M3AVX512),
-			ntAlwaysP(avx512F16ToE5M2Store, ntF16ToE5M2AVX512), ntAlwaysP(avx512F16ToE5M2FNUZStore, ntF16ToE5M2FNUZAVX512))
-		k5s.bf16ToF8.fn = ntAlwaysP(avx512BF16ToF8BytesStore, ntBF16ToF8BytesAVX512)
-	}
-	if cpu.X86.HasAVX512VBMI {
-		k5s.f8ToF32.fn = ntAlwaysP(avx512F8ToF32Store, ntF8ToF32AVX512)
-	} else { // the tier kept the AVX2 kernel
-		k5s.f8ToF32.fn = ntAlwaysP(avx2F8ToF32Store, ntF8ToF32AVX2)
-	}
-	if asmE8M0Params() {
-		k5s.f32ToE8M0.fn = ntAlwaysP(avx512F32ToE8M0Store, ntF32ToE8M0AVX512)
-	}
+	setAVX512Streams(&k5s)
 	streamingSets[&k5] = &k5s
 }
 

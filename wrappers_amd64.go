@@ -4,7 +4,11 @@
 
 package tensorcast
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // Elements per step of each AVX2 kernel (its Loop.Lanes in gen/amd64): the
 // wrappers pass a multiple and convert the rest in Go.
@@ -1028,5 +1032,145 @@ func avx512U4ToU8(dst []uint8, src []uint8) {
 	u4ToU8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), m)
 	if 2*m < n {
 		uint4ToUint8Generic(dst[2*m:], src[m:])
+	}
+}
+
+// The tiers' kernel tables (gen/amd64/register.go, tierKernels).
+
+// setAVX2Kernels fills the AVX2 tier's slots of k (gen/amd64/register.go).
+func setAVX2Kernels(k *kernelSet) {
+	k.f32ToF16.set(avx2F32ToF16, k.tier)
+	k.f16ToF32.set(avx2F16ToF32, k.tier)
+	k.f32ToBF16.set(avx2F32ToBF16, k.tier)
+	k.bf16ToF32.set(avx2BF16ToF32, k.tier)
+	if asmFloat8Params() {
+		k.f32ToF8.set(avx2F32ToF8, k.tier)
+		k.f16ToF8.set(withHalfLanes(avx2F16ToE4M3, avx2F16ToE4M3, avx2F16ToE5M2, avx2F16ToE5M2FNUZ), k.tier)
+		k.bf16ToF8.set(avx2BF16ToF8, k.tier)
+	}
+	if asmE8M0Params() {
+		k.f32ToE8M0.set(avx2F32ToE8M0, k.tier)
+	}
+	k.f8ToF32.set(avx2F8ToF32, k.tier)
+	k.f32ToF4.set(avx2F32ToF4, k.tier)
+	k.f4ToF32.set(avx2F4ToF32, k.tier)
+	k.i8ToI4.set(avx2I8ToI4, k.tier)
+	k.i8ToI2.set(avx2I8ToI2, k.tier)
+	k.i4ToI8.set(avx2I4ToI8, k.tier)
+	k.u4ToU8.set(avx2U4ToU8, k.tier)
+	k.f32ToI4.set(avx2F32ToI4, k.tier)
+	k.lut8.set(avx2Lut8, k.tier)
+	k.lut16.set(avx2Lut16, k.tier)
+	k.sel8.set(avx2Select8, k.tier)
+	k.sel16.set(avx2Select16, k.tier)
+	k.split8.set(avx2Split8, k.tier)
+	if hasGFNI() {
+		k.round8.set(avx2Round8GFNI, k.tier)
+	}
+	k.class8.set(avx2Class8, k.tier)
+	k.finer8.set(avx2Finer8, k.tier)
+	k.splitPack[0].set(avx2SplitPack4, k.tier)
+	k.splitPack[1].set(avx2SplitPack2, k.tier)
+	k.f16ToBF16.set(avx2F16ToBF16, k.tier)
+	k.bf16ToF16.set(avx2BF16ToF16, k.tier)
+}
+
+// setAVX2Streams gives ks, the streaming twin of the AVX2 tier's k (a copy),
+// kernels that always stream (gen/amd64/register.go).
+func setAVX2Streams(ks *kernelSet) {
+	ks.f32ToF16.fn = ntAlways(avx2F32ToF16Store, f32ToF16AVX2NT)
+	ks.f16ToF32.fn = ntAlways(avx2F16ToF32Store, f16ToF32AVX2NT)
+	ks.f32ToBF16.fn = ntAlways(avx2F32ToBF16Store, f32ToBF16AVX2NT)
+	ks.bf16ToF32.fn = ntAlways(avx2BF16ToF32Store, bf16ToF32AVX2NT)
+	if asmFloat8Params() {
+		ks.f32ToF8.fn = ntAlwaysP(avx2F32ToF8Store, ntF32ToF8AVX2)
+		ks.f16ToF8.fn = withHalfLanes(ntAlwaysP(avx2F16ToE4M3Store, ntF16ToE4M3AVX2), ntAlwaysP(avx2F16ToE4M3Store, ntF16ToE4M3AVX2), ntAlwaysP(avx2F16ToE5M2Store, ntF16ToE5M2AVX2), ntAlwaysP(avx2F16ToE5M2FNUZStore, ntF16ToE5M2FNUZAVX2))
+		ks.bf16ToF8.fn = ntAlwaysP(avx2BF16ToF8Store, ntBF16ToF8AVX2)
+	}
+	if asmE8M0Params() {
+		ks.f32ToE8M0.fn = ntAlwaysP(avx2F32ToE8M0Store, ntF32ToE8M0AVX2)
+	}
+	ks.f8ToF32.fn = ntAlwaysP(avx2F8ToF32Store, ntF8ToF32AVX2)
+}
+
+// setAVX512Kernels fills the AVX512 tier's slots of k (gen/amd64/register.go).
+func setAVX512Kernels(k *kernelSet) {
+	k.f32ToF16.set(avx512F32ToF16, k.tier)
+	k.f16ToF32.set(avx512F16ToF32, k.tier)
+	k.f32ToBF16.set(avx512F32ToBF16, k.tier)
+	k.bf16ToF32.set(avx512BF16ToF32, k.tier)
+	if asmFloat8Params() {
+		k.f32ToF8.set(avx512F32ToF8, k.tier)
+		k.f16ToF8.set(avx512F16ToF8, k.tier)
+		k.bf16ToF8.set(avx512BF16ToF8, k.tier)
+	}
+	if asmFloat8WParams() && cpu.X86.HasAVX512VBMI {
+		k.f32ToF8.set(avx512WF32ToF8, k.tier)
+		k.f16ToF8.set(withHalfLanes(avx512WF16ToF8, avx512F16ToE4M3, avx512F16ToE5M2, avx512F16ToE5M2FNUZ), k.tier)
+		k.bf16ToF8.set(avx512BF16ToF8Bytes, k.tier)
+	}
+	if cpu.X86.HasAVX512VBMI {
+		k.f8ToF32.set(avx512F8ToF32, k.tier)
+	}
+	if asmE8M0Params() {
+		k.f32ToE8M0.set(avx512F32ToE8M0, k.tier)
+	}
+	k.f32ToF4.set(avx512F32ToF4, k.tier)
+	k.f4ToF32.set(avx512F4ToF32, k.tier)
+	k.i8ToI4.set(avx512I8ToI4, k.tier)
+	k.i8ToI2.set(avx512I8ToI2, k.tier)
+	k.i4ToI8.set(avx512I4ToI8, k.tier)
+	k.u4ToU8.set(avx512U4ToU8, k.tier)
+	k.f32ToI4.set(avx512F32ToI4, k.tier)
+	k.lut8.set(avx512BWLut8, k.tier)
+	k.lut16.set(avx512BWLut16, k.tier)
+	if cpu.X86.HasAVX512VBMI {
+		k.lut8.set(avx512Lut8, k.tier)
+		k.lut16.set(avx512Lut16, k.tier)
+	}
+	k.sel8.set(avx512Select8, k.tier)
+	k.sel16.set(avx512Select16, k.tier)
+	k.split8.reset()       // lut8's VPERMI2B is faster
+	k.splitPack[0].reset() // lut8's VPERMI2B is faster
+	k.splitPack[1].reset() // lut8's VPERMI2B is faster
+	k.round8.reset()       // lut8's VPERMI2B is faster
+	k.class8.reset()       // AVX2 code, not measured against VPERMI2B
+	k.finer8.reset()       // AVX2 code: 0.90–0.96× against VPERMI2B's 0.56–0.68× (Zen 4), not measured without VBMI
+	k.f16ToBF16.set(avx512F16ToBF16, k.tier)
+	if cpu.X86.HasAVX512BF16 {
+		k.f16ToBF16.set(avx512BF16F16ToBF16, k.tier+"+bf16")
+	}
+	k.bf16ToF16.set(avx512BF16ToF16, k.tier)
+	if cpu.X86.HasAVX512BF16 && cpu.X86.HasAVX512DQ {
+		k.f32ToBF16.set(avx512BF16F32ToBF16, k.tier+"+bf16")
+	}
+}
+
+// setAVX512Streams gives ks, the streaming twin of the AVX512 tier's k (a copy),
+// kernels that always stream (gen/amd64/register.go).
+func setAVX512Streams(ks *kernelSet) {
+	setAVX2Streams(ks) // the slots the tier keeps from AVX2; its own rows follow
+	ks.f32ToF16.fn = ntAlways(avx512F32ToF16Store, f32ToF16AVX512NT)
+	ks.f16ToF32.fn = ntAlways(avx512F16ToF32Store, f16ToF32AVX512NT)
+	ks.f32ToBF16.fn = ntAlways(avx512F32ToBF16Store, f32ToBF16AVX512NT)
+	ks.bf16ToF32.fn = ntAlways(avx512BF16ToF32Store, bf16ToF32AVX512NT)
+	if asmFloat8Params() {
+		ks.f32ToF8.fn = ntAlwaysP(avx512F32ToF8Store, ntF32ToF8AVX512)
+		ks.f16ToF8.fn = ntAlwaysP(avx512F16ToF8Store, ntF16ToF8AVX512)
+		ks.bf16ToF8.fn = ntAlwaysP(avx512BF16ToF8Store, ntBF16ToF8AVX512)
+	}
+	if asmFloat8WParams() && cpu.X86.HasAVX512VBMI {
+		ks.f32ToF8.fn = ntAlwaysP(avx512WF32ToF8Store, ntF32ToF8AVX512W)
+		ks.f16ToF8.fn = withHalfLanes(ntAlwaysP(avx512WF16ToF8Store, ntF16ToF8AVX512W), ntAlwaysP(avx512F16ToE4M3Store, ntF16ToE4M3AVX512), ntAlwaysP(avx512F16ToE5M2Store, ntF16ToE5M2AVX512), ntAlwaysP(avx512F16ToE5M2FNUZStore, ntF16ToE5M2FNUZAVX512))
+		ks.bf16ToF8.fn = ntAlwaysP(avx512BF16ToF8BytesStore, ntBF16ToF8BytesAVX512)
+	}
+	if cpu.X86.HasAVX512VBMI {
+		ks.f8ToF32.fn = ntAlwaysP(avx512F8ToF32Store, ntF8ToF32AVX512)
+	}
+	if asmE8M0Params() {
+		ks.f32ToE8M0.fn = ntAlwaysP(avx512F32ToE8M0Store, ntF32ToE8M0AVX512)
+	}
+	if cpu.X86.HasAVX512BF16 && cpu.X86.HasAVX512DQ {
+		ks.f32ToBF16.fn = ntAlways(avx512BF16F32ToBF16Store, f32ToBF16AVX512NT)
 	}
 }
