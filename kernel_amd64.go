@@ -19,41 +19,10 @@ import (
 // kernel's Loop.Lanes) and the generic code converts the remaining
 // elements; the AVX-512 kernels mask their tail.
 
-// The assembly reads float8Params and e8m0Params as arrays of uint32 at
-// fixed offsets; these fail to compile if the layouts change.
-var (
-	_ = [1]struct{}{}[unsafe.Sizeof(float8Params{})-32]
-	_ = [1]struct{}{}[unsafe.Offsetof(float8Params{}.signedZero)-28]
-	_ = [1]struct{}{}[unsafe.Sizeof(e8m0Params{})-16]
-)
-
-func f8p(p *float8Params) *[8]uint32  { return (*[8]uint32)(unsafe.Pointer(p)) }
-func e8p(p *e8m0Params) *[4]uint32    { return (*[4]uint32)(unsafe.Pointer(p)) }
-func selp(p *selectParams) *[3]uint32 { return (*[3]uint32)(unsafe.Pointer(p)) }
-
-// splitp is p as the bytes the split kernels read (their stubs' array type, which
-// gen/amd64 sizes from the same layout).
-func splitp(p *splitParams) *[unsafe.Sizeof(splitParams{})]uint8 {
-	return (*[unsafe.Sizeof(splitParams{})]uint8)(unsafe.Pointer(p))
-}
-
-// finerp is p as the bytes finer8AVX2 reads (its stub's array type, which
-// gen/amd64 sizes from the same layout).
-func finerp(p *finer8Params) *[unsafe.Sizeof(finer8Params{})]uint8 {
-	return (*[unsafe.Sizeof(finer8Params{})]uint8)(unsafe.Pointer(p))
-}
-
-// classp is p as the bytes class8AVX2 reads (its stub's array type, which
-// gen/amd64 sizes from the same layout).
-func classp(p *classParams) *[unsafe.Sizeof(classParams{})]uint8 {
-	return (*[unsafe.Sizeof(classParams{})]uint8)(unsafe.Pointer(p))
-}
-
-// roundp is p as the bytes round8GFNIAVX2 reads (its stub's array type, which
-// gen/amd64 sizes from the same layout).
-func roundp(p *roundParams) *[unsafe.Sizeof(roundParams{})]uint8 {
-	return (*[unsafe.Sizeof(roundParams{})]uint8)(unsafe.Pointer(p))
-}
+// The assembly reads float8Params as an array of uint32 at fixed offsets
+// (its size is checked in wrappers_amd64.go, with the conversions f8p…);
+// this fails to compile if the last field moves.
+var _ = [1]struct{}{}[unsafe.Offsetof(float8Params{}.signedZero)-28]
 
 // hasGFNI reports whether the AVX2 tier may use GFNI (its VEX forms need
 // AVX, which the tier has). golang.org/x/sys/cpu reports GFNI only together

@@ -1035,6 +1035,36 @@ func avx512U4ToU8(dst []uint8, src []uint8) {
 	}
 }
 
+// The parameter structs as the arrays the assembly reads (gen/amd64/wrappers.go, paramArrays).
+
+func classp(p *classParams) *[unsafe.Sizeof(classParams{})]uint8 {
+	return (*[unsafe.Sizeof(classParams{})]uint8)(unsafe.Pointer(p))
+}
+
+var _ = [1]struct{}{}[unsafe.Sizeof(e8m0Params{})-16]
+
+func e8p(p *e8m0Params) *[4]uint32 { return (*[4]uint32)(unsafe.Pointer(p)) }
+
+func finerp(p *finer8Params) *[unsafe.Sizeof(finer8Params{})]uint8 {
+	return (*[unsafe.Sizeof(finer8Params{})]uint8)(unsafe.Pointer(p))
+}
+
+var _ = [1]struct{}{}[unsafe.Sizeof(float8Params{})-32]
+
+func f8p(p *float8Params) *[8]uint32 { return (*[8]uint32)(unsafe.Pointer(p)) }
+
+func roundp(p *roundParams) *[unsafe.Sizeof(roundParams{})]uint8 {
+	return (*[unsafe.Sizeof(roundParams{})]uint8)(unsafe.Pointer(p))
+}
+
+var _ = [1]struct{}{}[unsafe.Sizeof(selectParams{})-12]
+
+func selp(p *selectParams) *[3]uint32 { return (*[3]uint32)(unsafe.Pointer(p)) }
+
+func splitp(p *splitParams) *[unsafe.Sizeof(splitParams{})]uint8 {
+	return (*[unsafe.Sizeof(splitParams{})]uint8)(unsafe.Pointer(p))
+}
+
 // The tiers' kernel tables (gen/amd64/register.go, tierKernels).
 
 // setAVX2Kernels fills the AVX2 tier's slots of k (gen/amd64/register.go).

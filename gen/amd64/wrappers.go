@@ -52,6 +52,7 @@ var streamWrappers = []streamWrapper{
 }
 
 // paramArrays gives the array type the assembly reads each parameter
+// struct as, and the name of its conversion (paramGlue emits it).
 // struct as, and the conversion kernel_amd64.go defines.
 var paramArrays = map[string][2]string{
 	"float8Params": {"*[8]uint32", "f8p"},
@@ -107,6 +108,7 @@ func wrapperGlue(a *Asm) ([]byte, error) {
 			return nil, err
 		}
 	}
+	paramGlue(p)
 	p("\n// The tiers' kernel tables (gen/amd64/register.go, tierKernels).\n")
 	if err := registerGlue(p); err != nil {
 		return nil, err
@@ -265,5 +267,29 @@ func (w streamWrapper) emit(p func(string, ...any), isa ISA, a *Asm) {
 	p("}\n")
 	if w.param != "" {
 		p("\nfunc %s(dst *%s, src *%s, n int, p *%s) int {\n\treturn %sNT(dst, src, n%s)\n}\n", nt, w.dst, w.src, w.param, asm, pc)
+	}
+}
+
+// paramGlue writes the conversion of each parameter struct to the array the
+// assembly reads it as. A byte array is sized by unsafe.Sizeof of the
+// struct, so that the stubs' types, which gen/amd64 sizes from its layout in
+// params.go, fail to compile if the two disagree; a uint32 array is checked
+// against the struct's size.
+func paramGlue(p func(string, ...any)) {
+	names := make([]string, 0, len(paramArrays))
+	for name := range paramArrays {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	p("\n// The parameter structs as the arrays the assembly reads (gen/amd64/wrappers.go, paramArrays).\n")
+	for _, name := range names {
+		array, conv := paramArrays[name][0], paramArrays[name][1]
+		var n int
+		if _, err := fmt.Sscanf(array, "*[%d]uint32", &n); err == nil {
+			p("\nvar _ = [1]struct{}{}[unsafe.Sizeof(%s{})-%d]\n", name, 4*n)
+		} else {
+			array = fmt.Sprintf("*[unsafe.Sizeof(%s{})]uint8", name)
+		}
+		p("\nfunc %s(p *%s) %s { return (%s)(unsafe.Pointer(p)) }\n", conv, name, array, array)
 	}
 }
