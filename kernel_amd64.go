@@ -10,9 +10,10 @@ import (
 )
 
 // Dispatch glue for the generated AVX2 and AVX-512 kernels (gen/amd64,
-// kernel_amd64.s): the registration of every kernel per tier, and the
-// wrappers that do not follow the rule of the generated ones
-// (wrappers_amd64.go, from gen/amd64/wrappers.go's table). Each wrapper
+// kernel_amd64.s): the tiers in order of CPU features, and the wrappers
+// that do not follow the rule of the generated ones (wrappers_amd64.go,
+// from gen/amd64/wrappers.go's tables, with the tiers' kernel tables from
+// gen/amd64/register.go). Each wrapper
 // declares the memory the assembly touches to the race detector and
 // finishes what the assembly leaves: the AVX2 kernels convert whole steps
 // only (<kernel>Lanes elements at a time, constants generated from each
