@@ -127,6 +127,10 @@ var tierKernels = []tierKernel{
 func registerGlue(p func(string, ...any)) error {
 	streamed := map[string]bool{} // slots with an AVX2 streaming kernel
 	for _, r := range tierKernels {
+		other := map[ISA]string{AVX2: "512", AVX512: "avx2"}[r.isa] // a kernel of the other tier
+		if strings.Contains(strings.ToLower(r.fn+r.nt), other) {
+			return fmt.Errorf("tierKernels: the %v row of %s names another tier's kernel: %s %s", r.isa, r.slot, r.fn, r.nt)
+		}
 		if r.isa == AVX2 && r.nt != "" {
 			streamed[r.slot] = true
 		}
