@@ -61,8 +61,9 @@ type KernelInfo struct {
 	Kernel     string // the tier, e.g. "avx512"
 }
 
-// Kernels lists, for each hot conversion, which kernel tier serves it on this
-// machine. Conversions not listed run the portable element-wise code.
+// Kernels lists, for each shared kernel (the hot conversions and the
+// lookups that many plans use), which tier serves it on this machine. The
+// other stages, and which of them each pair's plan runs, are in Routes.
 func Kernels() []KernelInfo { return active.list() }
 
 // Tiers lists the kernel tiers this machine can run, lowest first:

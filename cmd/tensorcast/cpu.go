@@ -92,7 +92,7 @@ func printCPU(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "Conversions not listed run portable Go code.")
+	_, err := fmt.Fprintln(w, "These are the shared kernels; every pair's plan, with the stages and tiers it runs, is in `tensorcast cpu --routes`.")
 	return err
 }
 
