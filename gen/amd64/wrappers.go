@@ -16,7 +16,9 @@ import (
 // portable kernel; for kernels with parameters, the adapter that gives the
 // streaming variant the parameters as the assembly reads them. Also the
 // lane count of every AVX2 kernel (Loop.Lanes, recorded by Stream), which
-// the hand-written wrappers of kernel_amd64.go use.
+// the hand-written wrappers of kernel_amd64.go use; the plain wrappers
+// (plainWrappers); the parameter structs' conversions (paramArrays); and
+// the tiers' kernel tables (register.go, tierKernels).
 
 // streamWrapper is one kernel with a streaming variant.
 type streamWrapper struct {
@@ -53,7 +55,6 @@ var streamWrappers = []streamWrapper{
 
 // paramArrays gives the array type the assembly reads each parameter
 // struct as, and the name of its conversion (paramGlue emits it).
-// struct as, and the conversion kernel_amd64.go defines.
 var paramArrays = map[string][2]string{
 	"float8Params": {"*[8]uint32", "f8p"},
 	"e8m0Params":   {"*[4]uint32", "e8p"},
