@@ -38,7 +38,7 @@ const (
 // (streamWrappers): its …Store wrapper below the streaming threshold is
 // never taken, the NT kernel always.
 func stream(isa ISA, name, nt string, param bool) string {
-	prefix := map[ISA]string{AVX2: "avx2", AVX512: "avx512"}[isa]
+	prefix := tierNames[isa]
 	if param {
 		return fmt.Sprintf("ntAlwaysP(%s%sStore, %s)", prefix, name, nt)
 	}
@@ -139,7 +139,7 @@ func registerGlue(p func(string, ...any)) error {
 		}
 	}
 	for _, isa := range []ISA{AVX2, AVX512} {
-		name := map[ISA]string{AVX2: "AVX2", AVX512: "AVX512"}[isa]
+		name := isa.String()
 		p("\n// set%sKernels fills the %v tier's slots of k (gen/amd64/register.go).\n", name, isa)
 		p("func set%sKernels(k *kernelSet) {\n", name)
 		emitRows(p, isa, func(r tierKernel) string {
