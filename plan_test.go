@@ -522,6 +522,10 @@ func TestSizeOverflow(t *testing.T) {
 		w := typ.BitSize() / 8
 		if w > 1 {
 			counts = append(counts, math.MaxInt/w+1) // the smallest n that overflows
+			// and the largest that does not
+			if s, ok := typ.SizeOK(math.MaxInt / w); !ok || s != math.MaxInt/w*w {
+				t.Fatalf("%v.SizeOK(%d) = %d, %v, want %d, true", typ, math.MaxInt/w, s, ok, math.MaxInt/w*w)
+			}
 		}
 	}
 	for _, from := range numericTypeList() {
