@@ -501,6 +501,9 @@ func (a *Asm) f16ToBF16(hw bool) {
 		// the negative NaNs (above 0xFFC0) to 0xFFC0 and leaves every other
 		// word; then, as signed, min(r, 0x7FC0) takes the positive NaNs to
 		// 0x7FC0 and leaves the rest (every negative word is below it).
+		// Two VCVTNEPS2BF16 (ZMM → YMM, each half fixed and stored apart)
+		// in place of the one VCVTNE2PS2BF16 measured 0.63–0.70× copy()
+		// against 0.73–0.81× (Zen 4, 64 Ki).
 		qnan, nqnan := a.Const16(0x7FC0), a.Const16(0xFFC0)
 		conv := func(s *Step) {
 			x0, x1 := a.Vec(), a.Vec()
