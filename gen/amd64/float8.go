@@ -431,7 +431,14 @@ func narrowToF8(a *Asm) {
 						}
 						return
 					}
-					s.StoreLow(a.packDB(rs[0]), lanes, s.Dst, 8, s.M(1, 0))
+					switch len(rs) {
+					case 4: // AVX-512 (without VBMI), whose steps take no signPacker
+						s.Store(a.packDB4(rs, order), s.Dst, 8, nil)
+					case 1:
+						s.StoreLow(a.packDB(rs[0]), lanes, s.Dst, 8, s.M(1, 0))
+					default:
+						panic(fmt.Sprintf("narrowToF8 %s: a step of %d vectors without a signPacker", from.name, len(rs)))
+					}
 				})
 			}
 		}
