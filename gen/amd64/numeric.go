@@ -283,7 +283,7 @@ func (st numStage) emit(a *Asm, isa ISA) {
 		x := a.vecBytes(srcBytes)
 		a.loadLow(x, srcBytes, s.Src, st.from.bits, s.M(1, 0))
 		if r := conv(x, s); r != nil { // nil: conv stored the result
-			a.StoreLow(r, dstBytes, s.Dst, st.to.bits, s.M(1, 0))
+			s.StoreLow(r, dstBytes, s.Dst, st.to.bits, s.M(1, 0))
 		}
 	}))
 }
@@ -303,6 +303,7 @@ func i64ToF32Scalar(a *Asm) func(s *Step) {
 		for i := range s.Lanes {
 			r := a.XMM()
 			a.VCVTSI2SSQ(s.Src.Offset(8*i), zero, r)
+			s.record(s.Dst.Offset(4*i), 4, nil) // checkStored's account of VMOVSS
 			a.VMOVSS(r, s.Dst.Offset(4*i))
 		}
 	}

@@ -108,7 +108,7 @@ func (st oddStage) emit(a *Asm, isa ISA) {
 	a.Stream(Loop{SrcSize: st.from.bytes(), DstSize: 4, Lanes: lanes, Unroll: 4}, dst, src, n, Each(lanes, func(s *Step) {
 		x := a.vecBytes(srcBytes)
 		a.loadLow(x, srcBytes, s.Src, st.from.bits, s.M(1, 0))
-		a.StoreLow(conv(x), dstBytes, s.Dst, 32, s.M(1, 0))
+		s.StoreLow(conv(x), dstBytes, s.Dst, 32, s.M(1, 0))
 	}))
 }
 

@@ -22,7 +22,7 @@ func i8ToI2(a *Asm) {
 			a.And(low, w, w)
 			a.VPMADDUBSW(w14, w, w)
 			a.VPMADDWD(w116, w, w)
-			a.StoreLow(nw(w), lanes, s.Dst, 8, s.M(1, 0))
+			s.StoreLow(nw(w), lanes, s.Dst, 8, s.M(1, 0))
 		}))
 	}
 }

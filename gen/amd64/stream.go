@@ -55,7 +55,15 @@ type Step struct {
 	N                GPVirtual // nil in full steps
 	masks            map[[2]int]Register
 	nt               bool // stores are non-temporal (the body of a streaming variant)
+	// stored records the dst bytes a full step writes through Store and
+	// StoreLow (offsets from the step's start; shared by its Parts), which
+	// checkStored compares with the bytes the step converts.
+	stored *[]storedRange
+	base   int // the Disp of the step's dst before any Part
 }
+
+// storedRange is a store of size bytes at offset off from a step's dst.
+type storedRange struct{ off, size int }
 
 // Part returns the sub-step of lanes elements starting at element i of s
 // (a full step: only the tail is masked, and it is never split).
@@ -86,6 +94,7 @@ func Each(lanes int, f func(s *Step)) func(s *Step) {
 // which must start at a multiple of its size from the loop's dst pointer
 // (64-byte aligned there), so the stores of a step fill whole lines.
 func (s *Step) Store(v VecVirtual, m Mem, laneBits int, k Register) {
+	s.record(m, int(v.Size()), k)
 	if !s.nt {
 		s.a.VStore(v, m, laneBits, k)
 		return
@@ -100,6 +109,7 @@ func (s *Step) Store(v VecVirtual, m Mem, laneBits int, k Register) {
 // a streaming variant has non-temporal stores of 16, 32 and 64 bytes only.
 func (s *Step) StoreLow(v VecVirtual, size int, m Mem, laneBits int, k Register) {
 	if !s.nt {
+		s.record(m, size, k)
 		s.a.StoreLow(v, size, m, laneBits, k)
 		return
 	}
@@ -112,6 +122,43 @@ func (s *Step) StoreLow(v VecVirtual, size int, m Mem, laneBits int, k Register)
 		s.Store(v, m, laneBits, k)
 	default:
 		panic(fmt.Sprint("no streaming store of ", size, " bytes"))
+	}
+}
+
+// record notes a store of size bytes at m in a full step (see stored).
+func (s *Step) record(m Mem, size int, k Register) {
+	if s.stored == nil || s.N != nil {
+		return
+	}
+	if k != nil || m.Base != s.Dst.Base || m.Index != nil {
+		panic(fmt.Sprintf("%s: a store of a full step that is not at a constant offset of dst, unmasked", s.a.name))
+	}
+	*s.stored = append(*s.stored, storedRange{m.Disp - s.base, size})
+}
+
+// checkStored panics unless the stores of a full step of lanes elements
+// (each of dstSize bytes, from the step's start) cover exactly its dst
+// bytes: a gap leaves output unwritten, a byte outside is a write past the
+// step (the next step's, or beyond the slice). A step function that never
+// stores through Step (none recorded) is not checked.
+func checkStored(name string, stored []storedRange, lanes, dstSize int) {
+	if len(stored) == 0 {
+		return
+	}
+	want := lanes * dstSize
+	covered := make([]bool, want)
+	for _, r := range stored {
+		if r.off < 0 || r.off+r.size > want {
+			panic(fmt.Sprintf("%s: a step of %d elements stores bytes %d..%d of its %d", name, lanes, r.off, r.off+r.size-1, want))
+		}
+		for i := r.off; i < r.off+r.size; i++ {
+			covered[i] = true
+		}
+	}
+	for i, c := range covered {
+		if !c {
+			panic(fmt.Sprintf("%s: a step of %d elements leaves byte %d of its %d dst bytes unwritten", name, lanes, i, want))
+		}
 	}
 }
 
@@ -171,7 +218,10 @@ func (a *Asm) StreamNamed(name string, l Loop, dst, src, n GPVirtual, step func(
 		a.Label(name + label)
 		a.CMPQ(n, U32(lanes))
 		a.JB(LabelRef(name + next))
-		step(block(lanes))
+		s := block(lanes)
+		s.stored, s.base = new([]storedRange), s.Dst.Disp
+		step(s)
+		checkStored(a.name, *s.stored, lanes, l.DstSize)
 		a.ADDQ(U32(lanes*l.SrcSize), src)
 		a.ADDQ(U32(lanes*l.DstSize), dst)
 		a.SUBQ(U32(lanes), n)
@@ -216,7 +266,9 @@ func (a *Asm) streamNT(name string, l Loop, dst, src, n GPVirtual, block func(la
 		s.Src = s.Src.Offset(r * lanes * l.SrcSize)
 		s.Dst = s.Dst.Offset(r * lanes * l.DstSize)
 		s.nt = true
+		s.stored, s.base = new([]storedRange), s.Dst.Disp
 		step(s)
+		checkStored(a.name, *s.stored, lanes, l.DstSize)
 	}
 	a.ADDQ(U32(lanes*reps*l.SrcSize), src)
 	a.ADDQ(U32(lanes*reps*l.DstSize), dst)
