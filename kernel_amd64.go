@@ -26,12 +26,13 @@ import (
 var _ = [1]struct{}{}[unsafe.Offsetof(float8Params{}.signedZero)-28]
 
 // hasGFNI reports whether the AVX2 tier may use GFNI (its VEX forms need
-// AVX, which the tier has). golang.org/x/sys/cpu reports GFNI only together
-// with AVX-512 (HasAVX512GFNI, which GODEBUG=cpu.avx512gfni=off clears);
-// where AVX-512 is absent or turned off, cpuid answers, so that AVX2-only
-// CPUs with GFNI (Alder Lake and later) have it.
+// AVX, which the tier has). golang.org/x/sys/cpu reports GFNI only on
+// AVX-512 CPUs (HasAVX512GFNI, which GODEBUG=cpu.avx512gfni=off clears,
+// also under cpu.avx512f=off: CI's run of the AVX2 tier without GFNI on an
+// AVX-512 machine); on the others cpuid answers, so that AVX2-only CPUs
+// with GFNI (Alder Lake and later) have it.
 func hasGFNI() bool {
-	if cpu.X86.HasAVX512F {
+	if cpu.X86.HasAVX512F || cpuid.CPU.Supports(cpuid.AVX512F) {
 		return cpu.X86.HasAVX512GFNI
 	}
 	return cpuid.CPU.Supports(cpuid.GFNI)
