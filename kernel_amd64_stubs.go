@@ -97,12 +97,6 @@ func f32ToF8AVX2(dst *uint8, src *float32, n int, p *[8]uint32)
 func f32ToF8AVX512(dst *uint8, src *float32, n int, p *[8]uint32)
 
 //go:noescape
-func f16ToF8AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
-
-//go:noescape
-func bf16ToF8AVX512(dst *uint8, src *uint16, n int, p *[8]uint32)
-
-//go:noescape
 func i32ToF8AVX2(dst *uint8, src *uint32, n int, p *[8]uint32)
 
 //go:noescape
@@ -130,20 +124,6 @@ func f32ToF8AVX2NT(dst *uint8, src *float32, n int, p *[8]uint32) int
 //
 //go:noescape
 func f32ToF8AVX512NT(dst *uint8, src *float32, n int, p *[8]uint32) int
-
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func f16ToF8AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
-
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func bf16ToF8AVX512NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length

@@ -344,25 +344,6 @@ func ntF32ToF8AVX512(dst *uint8, src *float32, n int, p *float8Params) int {
 	return f32ToF8AVX512NT(dst, src, n, f8p(p))
 }
 
-// avx512F16ToF8 is the AVX512 kernel f16ToF8AVX512 (gen/amd64), streaming above the cache sizes.
-func avx512F16ToF8(dst []uint8, src []uint16, p *float8Params) {
-	if wantStream(2*len(src), 1*len(src)) {
-		ntConvertP(dst, src, p, avx512F16ToF8Store, ntF16ToF8AVX512)
-		return
-	}
-	avx512F16ToF8Store(dst, src, p)
-}
-
-func avx512F16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	f16ToF8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), (*[8]uint32)(unsafe.Pointer(p)))
-}
-
-func ntF16ToF8AVX512(dst *uint8, src *uint16, n int, p *float8Params) int {
-	return f16ToF8AVX512NT(dst, src, n, f8p(p))
-}
-
 // avx2BF16ToF8 is the AVX2 kernel bf16ToF8AVX2 (gen/amd64), streaming above the cache sizes.
 func avx2BF16ToF8(dst []uint8, src []uint16, p *float8Params) {
 	if wantStream(2*len(src), 1*len(src)) {
@@ -378,25 +359,6 @@ func avx2BF16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
 
 func ntBF16ToF8AVX2(dst *uint8, src *uint16, n int, p *float8Params) int {
 	return bf16ToF8AVX2NT(dst, src, n, f8p(p))
-}
-
-// avx512BF16ToF8 is the AVX512 kernel bf16ToF8AVX512 (gen/amd64), streaming above the cache sizes.
-func avx512BF16ToF8(dst []uint8, src []uint16, p *float8Params) {
-	if wantStream(2*len(src), 1*len(src)) {
-		ntConvertP(dst, src, p, avx512BF16ToF8Store, ntBF16ToF8AVX512)
-		return
-	}
-	avx512BF16ToF8Store(dst, src, p)
-}
-
-func avx512BF16ToF8Store(dst []uint8, src []uint16, p *float8Params) {
-	raceRead(src)
-	raceWrite(dst[:len(src)])
-	bf16ToF8AVX512(unsafe.SliceData(dst), unsafe.SliceData(src), len(src), (*[8]uint32)(unsafe.Pointer(p)))
-}
-
-func ntBF16ToF8AVX512(dst *uint8, src *uint16, n int, p *float8Params) int {
-	return bf16ToF8AVX512NT(dst, src, n, f8p(p))
 }
 
 // avx512WF32ToF8 is the AVX512 kernel f32ToF8AVX512W (gen/amd64), streaming above the cache sizes.
@@ -1131,8 +1093,6 @@ func setAVX512Kernels(k *kernelSet) {
 	k.bf16ToF32.set(avx512BF16ToF32, k.tier)
 	if asmFloat8Params() {
 		k.f32ToF8.set(avx512F32ToF8, k.tier)
-		k.f16ToF8.set(avx512F16ToF8, k.tier)
-		k.bf16ToF8.set(avx512BF16ToF8, k.tier)
 	}
 	if asmFloat8WParams() && cpu.X86.HasAVX512VBMI {
 		k.f32ToF8.set(avx512WF32ToF8, k.tier)
@@ -1186,8 +1146,6 @@ func setAVX512Streams(ks *kernelSet) {
 	ks.bf16ToF32.fn = ntAlways(avx512BF16ToF32Store, bf16ToF32AVX512NT)
 	if asmFloat8Params() {
 		ks.f32ToF8.fn = ntAlwaysP(avx512F32ToF8Store, ntF32ToF8AVX512)
-		ks.f16ToF8.fn = ntAlwaysP(avx512F16ToF8Store, ntF16ToF8AVX512)
-		ks.bf16ToF8.fn = ntAlwaysP(avx512BF16ToF8Store, ntBF16ToF8AVX512)
 	}
 	if asmFloat8WParams() && cpu.X86.HasAVX512VBMI {
 		ks.f32ToF8.fn = ntAlwaysP(avx512WF32ToF8Store, ntF32ToF8AVX512W)

@@ -294,14 +294,14 @@ func (a *Asm) packOrder() VecVirtual {
 	return a.ConstTable(fmt.Sprintf("packdb4_%d", lanes), idx)
 }
 
-// narrowToF8 emits the float8 narrowing kernels on float32 lanes: from
-// float32 (AVX2 and AVX-512), and from FLOAT16 and BFLOAT16 (which widen
-// exactly first, so there is one rounding) for AVX-512 CPUs without VBMI.
-// Each has two loops, for the FNUZ types (p.signedZero = 0) and the others,
-// so the sign costs no test where zero may be negative. With VBMI the
-// AVX-512 tier uses f32ToF8W (float8w.go), which computes on 16-bit lanes
-// and runs about 1.5-2x faster; AVX2 has half8's 16-bit-lane kernels for
-// the 16-bit floats (half8.go).
+// narrowToF8 emits the float8 narrowing kernels on float32 lanes from
+// float32 (AVX2 and AVX-512). Each has two loops, for the FNUZ types
+// (p.signedZero = 0) and the others, so the sign costs no test where zero
+// may be negative. With VBMI the AVX-512 tier uses f32ToF8W (float8w.go),
+// which computes on 16-bit lanes and runs about 1.5-2x faster. The 16-bit
+// floats have 16-bit-lane kernels (half8.go, f16e4m3.go, f16e5m2.go), which
+// also serve AVX-512 CPUs without VBMI: widened to float32 lanes here they
+// ran at half their speed.
 //
 // On AVX2 the same loops also serve INT32 and UINT32 in one pass (AVX-512
 // has f32ToF8W's fused kernels; INT16 and UINT16 have their own, i16f8.go):
@@ -312,12 +312,12 @@ func (a *Asm) packOrder() VecVirtual {
 // 2^16), so the signed conversion serves. INT64 and UINT64 are clamped to
 // ±2^24 and narrowed to 32 bits first (clamp64), two vectors a step.
 func narrowToF8(a *Asm) {
-	both, avx2, avx512 := []ISA{AVX2, AVX512}, []ISA{AVX2}, []ISA{AVX512}
+	both, avx2 := []ISA{AVX2, AVX512}, []ISA{AVX2}
 	for _, from := range []struct {
 		name, typ string
 		size      int
 		isas      []ISA
-	}{{"f32ToF8", "float32", 4, both}, {"f16ToF8", "uint16", 2, avx512}, {"bf16ToF8", "uint16", 2, avx512},
+	}{{"f32ToF8", "float32", 4, both},
 		{"i32ToF8", "uint32", 4, avx2}, {"u32ToF8", "uint32", 4, avx2},
 		{"i64ToF8", "uint64", 8, avx2}, {"u64ToF8", "uint64", 8, avx2}, {"f64ToF8", "uint64", 8, avx2}} {
 		for _, isa := range from.isas {
@@ -386,18 +386,8 @@ func narrowToF8(a *Asm) {
 							load64(p.Src, x)
 						case 4:
 							a.VLoad(x, p.Src, 32, p.M(1, 0))
-						case 2:
-							h := Half(x)
-							a.VLoad(h, p.Src, 16, p.M(1, 0))
-							if from.name == "f16ToF8" {
-								a.VCVTPH2PS(h, x)
-							} else { // bf16ToF8
-								a.VPMOVZXWD(h, x)
-							}
 						}
 						switch from.name {
-						case "bf16ToF8":
-							a.VPSLLD(U8(16), x, x)
 						case "i32ToF8", "i64ToF8", "u64ToF8": // f64ToF8's loader converts
 							a.VCVTDQ2PS(x, x)
 						case "u32ToF8":
