@@ -40,8 +40,7 @@ func setFusedF8AVX512(k *kernelSet) {
 		k.toE8[Int64] = kernel[fusedE8Func]{avx512FusedE8(i64ToE8M0AVX512), k.tier}
 		k.toE8[Uint64] = kernel[fusedE8Func]{avx512FusedE8(u64ToE8M0AVX512), k.tier}
 	}
-	registerStage(k.tier, Int32, Float4E2M1, fusedF4(i32ToF4AVX512W, func(v uint32) float32 { return float32(int32(v)) }))
-	registerStage(k.tier, Uint32, Float4E2M1, fusedF4(u32ToF4AVX512W, func(v uint32) float32 { return float32(v) }))
+	// INT32, UINT32 → FLOAT4E2M1: AVX2's stages (inherit_amd64.go).
 	registerStage(k.tier, Int64, Float4E2M1, fusedF4(i64ToF4AVX512W, func(v uint64) float32 { return float32(int64(v)) }))
 	registerStage(k.tier, Uint64, Float4E2M1, fusedF4(u64ToF4AVX512W, func(v uint64) float32 { return float32(v) }))
 	registerStage(k.tier, Double, Float4E2M1, fusedF4(f64ToF4AVX512W, func(v uint64) float32 { return math.Float32frombits(f64ToF32Odd(v)) }))

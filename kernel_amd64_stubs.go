@@ -198,12 +198,6 @@ func f64ToF8AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
 func f32ToF4AVX512W(dst *uint8, src *float32, n int, p *[8]uint32)
 
 //go:noescape
-func i32ToF4AVX512W(dst *uint8, src *uint32, n int, p *[8]uint32)
-
-//go:noescape
-func u32ToF4AVX512W(dst *uint8, src *uint32, n int, p *[8]uint32)
-
-//go:noescape
 func i64ToF4AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
 
 //go:noescape
@@ -267,20 +261,6 @@ func f64ToF8AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
 //
 //go:noescape
 func f32ToF4AVX512WNT(dst *uint8, src *float32, n int, p *[8]uint32) int
-
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func i32ToF4AVX512WNT(dst *uint8, src *uint32, n int, p *[8]uint32) int
-
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func u32ToF4AVX512WNT(dst *uint8, src *uint32, n int, p *[8]uint32) int
 
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length

@@ -54,6 +54,12 @@ func registerTierStage(tier string, from, to DataType, fn stageFunc) {
 	addStage(simdTierStages, tier, from, to, fn)
 }
 
+// sharesTierStage reports whether the kernel table k also takes the
+// tier-only stage of the lower tier for p, in place of its own plan: where
+// the premise of simdTierStages (the tier above converts better) was
+// measured wrong. Set by the architecture files (inherit_amd64.go).
+var sharesTierStage = func(k *kernelSet, lower string, p pairKey) bool { return false }
+
 // simdOddStages maps a tier name to its round-to-odd stages by source type.
 var simdOddStages = map[string]map[DataType]stageFunc{}
 

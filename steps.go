@@ -139,6 +139,13 @@ var resolveStages = sync.OnceFunc(func() {
 				t.direct[p.from][p.to] = tieredStage{fn, k.tier}
 			}
 		}
+		for _, lower := range tiers[:i] {
+			for p, fn := range simdTierStages[lower.tier] {
+				if sharesTierStage(k, lower.tier, p) {
+					t.direct[p.from][p.to] = tieredStage{fn, lower.tier}
+				}
+			}
+		}
 		k.stages = t
 		// Two passes: a two-step plan's tier depends on the one-step plans
 		// it runs (planStep), decided in the first pass.

@@ -1120,12 +1120,14 @@ func setAVX512Kernels(k *kernelSet) {
 	}
 	k.sel8.set(avx512Select8, k.tier)
 	k.sel16.set(avx512Select16, k.tier)
-	k.split8.reset()       // lut8's VPERMI2B is faster
-	k.splitPack[0].reset() // lut8's VPERMI2B is faster
-	k.splitPack[1].reset() // lut8's VPERMI2B is faster
-	k.round8.reset()       // lut8's VPERMI2B is faster
-	k.class8.reset()       // AVX2 code, not measured against VPERMI2B
-	k.finer8.reset()       // AVX2 code: 0.90–0.96× against VPERMI2B's 0.56–0.68× (Zen 4), not measured without VBMI
+	if cpu.X86.HasAVX512VBMI {
+		k.split8.reset()       // lut8's VPERMI2B is faster
+		k.splitPack[0].reset() // lut8's VPERMI2B is faster
+		k.splitPack[1].reset() // lut8's VPERMI2B is faster
+		k.round8.reset()       // lut8's VPERMI2B is faster
+		k.class8.reset()       // AVX2 code, not measured against VPERMI2B
+		k.finer8.reset()       // AVX2 code: 0.90–0.96× against VPERMI2B's 0.56–0.68× (Zen 4)
+	}
 	k.f16ToBF16.set(avx512F16ToBF16, k.tier)
 	if cpu.X86.HasAVX512BF16 {
 		k.f16ToBF16.set(avx512BF16F16ToBF16, k.tier+"+bf16")

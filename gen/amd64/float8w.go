@@ -80,8 +80,10 @@ func f32ToF8W(a *Asm) {
 	// sign 0x80 too, and each result byte b becomes the code b&7 | b>>4&8
 	// before two codes are packed to a byte (n counts pairs).
 	f8W(a, "f32ToF4", "float32", 4)
-	// The integer sources to FLOAT4E2M1 the same way, through the nearest
-	// float32 (nearestIntAVX512; every FLOAT4E2M1 value is below 2^24), and
+	// The 64-bit integer sources to FLOAT4E2M1 the same way, through the
+	// nearest float32 (nearestIntAVX512; every FLOAT4E2M1 value is below
+	// 2^24; INT32 and UINT32 ran faster through AVX2's stages, which the
+	// AVX-512 tier takes: inherit_amd64.go), and
 	// DOUBLE rounded to odd by oddF64ClearAVX512: with odd.go's round to
 	// odd (seven instructions per 8 DOUBLE) the fused DOUBLE kernel measured
 	// no faster than the route through FLOAT (0.48× against 0.52× copy()),
@@ -89,14 +91,14 @@ func f32ToF8W(a *Asm) {
 	for _, from := range []struct {
 		name string
 		t    num
-	}{{"i32ToF4", tI32}, {"u32ToF4", tU32}, {"i64ToF4", tI64}, {"u64ToF4", tU64}, {"f64ToF4", tF64}} {
+	}{{"i64ToF4", tI64}, {"u64ToF4", tU64}, {"f64ToF4", tF64}} {
 		f8W(a, from.name, "uint"+fmt.Sprint(from.t.bits), from.t.bytes())
 	}
 }
 
 // f8WSources maps the fused kernels' names to their source types.
 var f8WSources = map[string]num{"i32ToF8": tI32, "u32ToF8": tU32, "i64ToF8": tI64, "u64ToF8": tU64, "f64ToF8": tF64,
-	"i32ToF4": tI32, "u32ToF4": tU32, "i64ToF4": tI64, "u64ToF4": tU64, "f64ToF4": tF64}
+	"i64ToF4": tI64, "u64ToF4": tU64, "f64ToF4": tF64}
 
 // f8WLoad returns the loader of the j-th 16 elements of a step as float32
 // (rounded to odd where the source is wider), for the sources of
