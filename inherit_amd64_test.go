@@ -37,6 +37,11 @@ func TestSharedTierStages(t *testing.T) {
 			shared++
 		}
 	}
+	for p := range avx2OverAVX512 { // a pair listed there that AVX2 does not register would do nothing
+		if simdTierStages["avx2"][p] == nil {
+			t.Errorf("avx2OverAVX512 lists %v -> %v, which has no AVX2 tier-only stage", p.from, p.to)
+		}
+	}
 	if shared == 0 {
 		t.Errorf("no AVX2 stage shared with the AVX-512 tier (want %d with VBMI, all without)", len(avx2OverAVX512))
 	}
