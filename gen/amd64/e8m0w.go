@@ -69,13 +69,14 @@ func e8m0W(a *Asm, from e8m0Source) {
 		a.VMOVDQU64(Mem{Base: base, Index: i, Scale: 1, Disp: 64}, sub1)
 		subT = a.Const16(0x80)
 	}
-	var odd, even, one VecVirtual
+	var odd, even WordIndex
+	var one VecVirtual
 	if !bf16 {
 		oddW, evenW := make([]uint16, 32), make([]uint16, 32)
 		for j := range 32 {
 			evenW[j], oddW[j] = uint16(2*j), uint16(2*j+1)
 		}
-		odd, even, one = a.ConstWords("oddwords", oddW), a.ConstWords("evenwords", evenW), a.Const16(1)
+		odd, even, one = a.WordIndex("oddwords", oddW), a.WordIndex("evenwords", evenW), a.Const16(1)
 	}
 	lows := a.ConstBytes("evenbytes", seq8(0, 2, 64))
 
@@ -89,10 +90,8 @@ func e8m0W(a *Asm, from e8m0Source) {
 			a.VLoad(Half(x[i]), st.Src.Offset(32*j), 16, st.M(1, 16*j))
 			a.VCVTPH2PS(Half(x[i]), x[i])
 		}
-		hi := a.Vec()
-		a.VMOVDQA64(odd, hi)
-		a.VPERMI2W(x[1], x[0], hi)
-		a.VPERMT2W(x[1], even, x[0])
+		hi := a.Gather(x[0], x[1], odd)
+		a.GatherT2(x[1], even, x[0])
 		a.VPMINUW(one, x[0], x[0])
 		a.VPTERNLOGD(Tern(func(l, h, m uint8) uint8 { return (l | h) & m }), abs, hi, x[0])
 		return x[0]

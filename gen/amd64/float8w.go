@@ -13,8 +13,8 @@ import (
 // lanes. For each block of 64 float32 x (four vectors, two pairs):
 //
 //  1. Round to odd to a bfloat16 h of 8 exponent and 7 significand bits:
-//     VPERMI2W gathers the high halves hi and the low halves lo of two
-//     vectors, h = hi | (lo != 0) (VPMINUW lo, 1). Every float8 keeps at
+//     VPERMI2B gathers the high halves hi and the low halves lo of two
+//     vectors (wordperm.go), h = hi | (lo != 0) (VPMINUW lo, 1). Every float8 keeps at
 //     most 3 significand bits and 7 ≥ 3+2, so rounding h to nearest even is
 //     exactly the single rounding of x (the odd bit stands for every bit
 //     dropped); a NaN stays a NaN (its payload or the odd bit), ±Inf stays
@@ -231,7 +231,7 @@ func f8W(a *Asm, name, typ string, size int) {
 	if from, ok := f8WSources[name]; ok && from != tF64 {
 		intSrc = true
 	}
-	even, odd := a.ConstWords("evenwords", evenW), a.ConstWords("oddwords", oddW)
+	even, odd := a.WordIndex("evenwords", evenW), a.WordIndex("oddwords", oddW)
 	var low VecVirtual
 	if !intSrc {
 		low = a.ConstBytes("dwordlowbytes", lowB)
@@ -283,7 +283,7 @@ func f8W(a *Asm, name, typ string, size int) {
 			a.StreamNamed(label, loop, dst, src, n, func(st *Step) {
 				var ws [2]VecVirtual
 				for h := range 2 {
-					hi, lo, b := f32Words(a, st, h, name, size, per, load, magic, odd, even, low, one, abs, !intSrc)
+					hi, lo, b := f32Words(a, st, h, name, size, per, load, magic, low, one, abs, odd, even, !intSrc)
 					y := a.Vec()
 					a.VPSRLW(U8(s), hi, y)
 					a.VPTERNLOGD(Tern(func(t, o, k uint8) uint8 { return t&o | k }), k, one, y)
@@ -337,7 +337,7 @@ func f8W(a *Asm, name, typ string, size int) {
 // returns hi (their high halves, rounded to odd), a = hi & 0x7FFF, and b
 // (the low byte of x + 1.5·magic in the high byte of each word; nil unless
 // sub, for sources with no subnormal results).
-func f32Words(a *Asm, st *Step, h int, name string, size, per int, load func(*Step, int) VecVirtual, magic, odd, even, low, one, abs VecVirtual, sub bool) (hi, lo, b VecVirtual) {
+func f32Words(a *Asm, st *Step, h int, name string, size, per int, load func(*Step, int) VecVirtual, magic, low, one, abs VecVirtual, odd, even WordIndex, sub bool) (hi, lo, b VecVirtual) {
 	x0, x1 := a.Vec(), a.Vec()
 	for i, x := range []*VecVirtual{&x0, &x1} {
 		j := 2*h + i // the j-th 16 elements of the block
@@ -358,10 +358,8 @@ func f32Words(a *Asm, st *Step, h int, name string, size, per int, load func(*St
 		a.VADDPS(magic, x0, f0)
 		a.VADDPS(magic, x1, f1)
 	}
-	hi = a.Vec()
-	a.VMOVDQA64(odd, hi)
-	a.VPERMI2W(x1, x0, hi)
-	a.VPERMT2W(x1, even, x0)
+	hi = a.Gather(x0, x1, odd)
+	a.GatherT2(x1, even, x0)
 	lo = x0
 	if sub {
 		a.VPERMT2B(f1, low, f0)
