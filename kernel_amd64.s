@@ -28349,19 +28349,19 @@ single:
 	VPMOVSXWD    (CX), Z3
 	VCVTDQ2PS    Z3, Z3
 	VPADDD       Z0, Z3, Z3
-	VPSLLD       $0x01, Z3, Z3
+	VPADDD       Z3, Z3, Z3
 	VPMOVSXWD    32(CX), Z4
 	VCVTDQ2PS    Z4, Z4
 	VPADDD       Z0, Z4, Z4
-	VPSLLD       $0x01, Z4, Z4
+	VPADDD       Z4, Z4, Z4
 	VPMOVSXWD    64(CX), Z5
 	VCVTDQ2PS    Z5, Z5
 	VPADDD       Z0, Z5, Z5
-	VPSLLD       $0x01, Z5, Z5
+	VPADDD       Z5, Z5, Z5
 	VPMOVSXWD    96(CX), Z6
 	VCVTDQ2PS    Z6, Z6
 	VPADDD       Z0, Z6, Z6
-	VPSLLD       $0x01, Z6, Z6
+	VPADDD       Z6, Z6, Z6
 	VPERMT2B     Z4, Z2, Z3
 	VPERMT2B     Z6, Z2, Z5
 	VINSERTI64X4 $0x01, Y5, Z3, Z3
@@ -28383,7 +28383,7 @@ tail:
 	VPMOVSXWD    Y3, Z3
 	VCVTDQ2PS    Z3, Z3
 	VPADDD       Z0, Z3, Z3
-	VPSLLD       $0x01, Z3, Z3
+	VPADDD       Z3, Z3, Z3
 	MOVQ         DX, BX
 	MOVQ         $-1, SI
 	BZHIQ        BX, SI, SI
@@ -28393,7 +28393,7 @@ tail:
 	VPMOVSXWD    Y4, Z4
 	VCVTDQ2PS    Z4, Z4
 	VPADDD       Z0, Z4, Z4
-	VPSLLD       $0x01, Z4, Z4
+	VPADDD       Z4, Z4, Z4
 	MOVQ         DX, BX
 	MOVQ         $-1, SI
 	BZHIQ        BX, SI, SI
@@ -28403,7 +28403,7 @@ tail:
 	VPMOVSXWD    Y5, Z5
 	VCVTDQ2PS    Z5, Z5
 	VPADDD       Z0, Z5, Z5
-	VPSLLD       $0x01, Z5, Z5
+	VPADDD       Z5, Z5, Z5
 	MOVQ         $-1, BX
 	BZHIQ        DX, BX, BX
 	SHRQ         $0x30, BX
@@ -28412,7 +28412,7 @@ tail:
 	VPMOVSXWD    Y6, Z6
 	VCVTDQ2PS    Z6, Z6
 	VPADDD       Z0, Z6, Z6
-	VPSLLD       $0x01, Z6, Z6
+	VPADDD       Z6, Z6, Z6
 	VPERMT2B     Z4, Z2, Z3
 	VPERMT2B     Z6, Z2, Z5
 	VINSERTI64X4 $0x01, Y5, Z3, Z3
@@ -28515,19 +28515,19 @@ single:
 	VPMOVZXWD    (CX), Z3
 	VCVTDQ2PS    Z3, Z3
 	VPADDD       Z0, Z3, Z3
-	VPSLLD       $0x01, Z3, Z3
+	VPADDD       Z3, Z3, Z3
 	VPMOVZXWD    32(CX), Z4
 	VCVTDQ2PS    Z4, Z4
 	VPADDD       Z0, Z4, Z4
-	VPSLLD       $0x01, Z4, Z4
+	VPADDD       Z4, Z4, Z4
 	VPMOVZXWD    64(CX), Z5
 	VCVTDQ2PS    Z5, Z5
 	VPADDD       Z0, Z5, Z5
-	VPSLLD       $0x01, Z5, Z5
+	VPADDD       Z5, Z5, Z5
 	VPMOVZXWD    96(CX), Z6
 	VCVTDQ2PS    Z6, Z6
 	VPADDD       Z0, Z6, Z6
-	VPSLLD       $0x01, Z6, Z6
+	VPADDD       Z6, Z6, Z6
 	VPERMT2B     Z4, Z2, Z3
 	VPERMT2B     Z6, Z2, Z5
 	VINSERTI64X4 $0x01, Y5, Z3, Z3
@@ -28549,7 +28549,7 @@ tail:
 	VPMOVZXWD    Y3, Z3
 	VCVTDQ2PS    Z3, Z3
 	VPADDD       Z0, Z3, Z3
-	VPSLLD       $0x01, Z3, Z3
+	VPADDD       Z3, Z3, Z3
 	MOVQ         DX, BX
 	MOVQ         $-1, SI
 	BZHIQ        BX, SI, SI
@@ -28559,7 +28559,7 @@ tail:
 	VPMOVZXWD    Y4, Z4
 	VCVTDQ2PS    Z4, Z4
 	VPADDD       Z0, Z4, Z4
-	VPSLLD       $0x01, Z4, Z4
+	VPADDD       Z4, Z4, Z4
 	MOVQ         DX, BX
 	MOVQ         $-1, SI
 	BZHIQ        BX, SI, SI
@@ -28569,7 +28569,7 @@ tail:
 	VPMOVZXWD    Y5, Z5
 	VCVTDQ2PS    Z5, Z5
 	VPADDD       Z0, Z5, Z5
-	VPSLLD       $0x01, Z5, Z5
+	VPADDD       Z5, Z5, Z5
 	MOVQ         $-1, BX
 	BZHIQ        DX, BX, BX
 	SHRQ         $0x30, BX
@@ -28578,7 +28578,7 @@ tail:
 	VPMOVZXWD    Y6, Z6
 	VCVTDQ2PS    Z6, Z6
 	VPADDD       Z0, Z6, Z6
-	VPSLLD       $0x01, Z6, Z6
+	VPADDD       Z6, Z6, Z6
 	VPERMT2B     Z4, Z2, Z3
 	VPERMT2B     Z6, Z2, Z5
 	VINSERTI64X4 $0x01, Y5, Z3, Z3
