@@ -31901,57 +31901,69 @@ TEXT ·numF32ToI8AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
+	MOVL         $0x80000000, BX
+	VPBROADCASTD BX, Z2
 
 main:
 	CMPQ       DX, $0x00000040
 	JB         single
-	VMOVDQU64  (CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDB    Z2, X2
-	VMOVDQU64  X2, (AX)
-	VMOVDQU64  64(CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDB    Z2, X2
-	VMOVDQU64  X2, 16(AX)
-	VMOVDQU64  128(CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDB    Z2, X2
-	VMOVDQU64  X2, 32(AX)
-	VMOVDQU64  192(CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDB    Z2, X2
-	VMOVDQU64  X2, 48(AX)
-	ADDQ       $0x00000100, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        main
+	VMOVDQU64  (CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special1
+
+back2:
+	VPMOVDB    Z4, X3
+	VMOVDQU64  X3, (AX)
+	VMOVDQU64  64(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special3
+
+back4:
+	VPMOVDB    Z4, X3
+	VMOVDQU64  X3, 16(AX)
+	VMOVDQU64  128(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special5
+
+back6:
+	VPMOVDB    Z4, X3
+	VMOVDQU64  X3, 32(AX)
+	VMOVDQU64  192(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special7
+
+back8:
+	VPMOVDB   Z4, X3
+	VMOVDQU64 X3, 48(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
 
 single:
 	CMPQ       DX, $0x00000010
 	JB         tail
-	VMOVDQU64  (CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDB    Z2, X2
-	VMOVDQU64  X2, (AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000010, AX
-	SUBQ       $0x00000010, DX
-	JMP        single
+	VMOVDQU64  (CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special9
+
+back10:
+	VPMOVDB   Z4, X3
+	VMOVDQU64 X3, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
 
 tail:
 	TESTQ       DX, DX
@@ -31959,17 +31971,61 @@ tail:
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
 	KMOVQ       BX, K1
-	VMOVDQU32.Z (CX), K1, Z2
-	VMULPS      Z0, Z2, Z0
-	VREDUCEPS   $0x08, Z0, Z0
-	VMULPS      Z1, Z0, Z0
-	VCVTTPS2DQ  Z0, Z0
-	VPMOVDB     Z0, X0
-	VMOVDQU8    X0, K1, (AX)
+	VMOVDQU32.Z (CX), K1, Z3
+	VCVTTPS2DQ  Z3, Z4
+	VPCMPEQD    Z2, Z4, K2
+	KORTESTW    K2, K2
+	JNZ         special11
+
+back12:
+	VPMOVDB  Z4, X0
+	VMOVDQU8 X0, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
+
+special1:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back2
+
+special3:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back4
+
+special5:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back6
+
+special7:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back8
+
+special9:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back10
+
+special11:
+	VMULPS     Z0, Z3, Z0
+	VREDUCEPS  $0x08, Z0, Z0
+	VMULPS     Z1, Z0, Z0
+	VCVTTPS2DQ Z0, Z4
+	JMP        back12
 
 // func numF32ToU8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
@@ -31981,57 +32037,69 @@ TEXT ·numF32ToU8AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
+	MOVL         $0x80000000, BX
+	VPBROADCASTD BX, Z2
 
 main:
 	CMPQ       DX, $0x00000040
 	JB         single
-	VMOVDQU64  (CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDB    Z2, X2
-	VMOVDQU64  X2, (AX)
-	VMOVDQU64  64(CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDB    Z2, X2
-	VMOVDQU64  X2, 16(AX)
-	VMOVDQU64  128(CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDB    Z2, X2
-	VMOVDQU64  X2, 32(AX)
-	VMOVDQU64  192(CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDB    Z2, X2
-	VMOVDQU64  X2, 48(AX)
-	ADDQ       $0x00000100, CX
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000040, DX
-	JMP        main
+	VMOVDQU64  (CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special1
+
+back2:
+	VPMOVDB    Z4, X3
+	VMOVDQU64  X3, (AX)
+	VMOVDQU64  64(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special3
+
+back4:
+	VPMOVDB    Z4, X3
+	VMOVDQU64  X3, 16(AX)
+	VMOVDQU64  128(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special5
+
+back6:
+	VPMOVDB    Z4, X3
+	VMOVDQU64  X3, 32(AX)
+	VMOVDQU64  192(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special7
+
+back8:
+	VPMOVDB   Z4, X3
+	VMOVDQU64 X3, 48(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
 
 single:
 	CMPQ       DX, $0x00000010
 	JB         tail
-	VMOVDQU64  (CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDB    Z2, X2
-	VMOVDQU64  X2, (AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000010, AX
-	SUBQ       $0x00000010, DX
-	JMP        single
+	VMOVDQU64  (CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special9
+
+back10:
+	VPMOVDB   Z4, X3
+	VMOVDQU64 X3, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000010, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
 
 tail:
 	TESTQ       DX, DX
@@ -32039,17 +32107,61 @@ tail:
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
 	KMOVQ       BX, K1
-	VMOVDQU32.Z (CX), K1, Z2
-	VMULPS      Z0, Z2, Z0
-	VREDUCEPS   $0x08, Z0, Z0
-	VMULPS      Z1, Z0, Z0
-	VCVTTPS2DQ  Z0, Z0
-	VPMOVDB     Z0, X0
-	VMOVDQU8    X0, K1, (AX)
+	VMOVDQU32.Z (CX), K1, Z3
+	VCVTTPS2DQ  Z3, Z4
+	VPCMPEQD    Z2, Z4, K2
+	KORTESTW    K2, K2
+	JNZ         special11
+
+back12:
+	VPMOVDB  Z4, X0
+	VMOVDQU8 X0, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
+
+special1:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back2
+
+special3:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back4
+
+special5:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back6
+
+special7:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back8
+
+special9:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back10
+
+special11:
+	VMULPS     Z0, Z3, Z0
+	VREDUCEPS  $0x08, Z0, Z0
+	VMULPS     Z1, Z0, Z0
+	VCVTTPS2DQ Z0, Z4
+	JMP        back12
 
 // func numF32ToI16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
@@ -32061,57 +32173,69 @@ TEXT ·numF32ToI16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
+	MOVL         $0x80000000, BX
+	VPBROADCASTD BX, Z2
 
 main:
 	CMPQ       DX, $0x00000040
 	JB         single
-	VMOVDQU64  (CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDW    Z2, Y2
-	VMOVDQU64  Y2, (AX)
-	VMOVDQU64  64(CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDW    Z2, Y2
-	VMOVDQU64  Y2, 32(AX)
-	VMOVDQU64  128(CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDW    Z2, Y2
-	VMOVDQU64  Y2, 64(AX)
-	VMOVDQU64  192(CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDW    Z2, Y2
-	VMOVDQU64  Y2, 96(AX)
-	ADDQ       $0x00000100, CX
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000040, DX
-	JMP        main
+	VMOVDQU64  (CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special1
+
+back2:
+	VPMOVDW    Z4, Y3
+	VMOVDQU64  Y3, (AX)
+	VMOVDQU64  64(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special3
+
+back4:
+	VPMOVDW    Z4, Y3
+	VMOVDQU64  Y3, 32(AX)
+	VMOVDQU64  128(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special5
+
+back6:
+	VPMOVDW    Z4, Y3
+	VMOVDQU64  Y3, 64(AX)
+	VMOVDQU64  192(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special7
+
+back8:
+	VPMOVDW   Z4, Y3
+	VMOVDQU64 Y3, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
 
 single:
 	CMPQ       DX, $0x00000010
 	JB         tail
-	VMOVDQU64  (CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDW    Z2, Y2
-	VMOVDQU64  Y2, (AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000010, DX
-	JMP        single
+	VMOVDQU64  (CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special9
+
+back10:
+	VPMOVDW   Z4, Y3
+	VMOVDQU64 Y3, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
 
 tail:
 	TESTQ       DX, DX
@@ -32119,17 +32243,61 @@ tail:
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
 	KMOVQ       BX, K1
-	VMOVDQU32.Z (CX), K1, Z2
-	VMULPS      Z0, Z2, Z0
-	VREDUCEPS   $0x08, Z0, Z0
-	VMULPS      Z1, Z0, Z0
-	VCVTTPS2DQ  Z0, Z0
-	VPMOVDW     Z0, Y0
-	VMOVDQU16   Y0, K1, (AX)
+	VMOVDQU32.Z (CX), K1, Z3
+	VCVTTPS2DQ  Z3, Z4
+	VPCMPEQD    Z2, Z4, K2
+	KORTESTW    K2, K2
+	JNZ         special11
+
+back12:
+	VPMOVDW   Z4, Y0
+	VMOVDQU16 Y0, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
+
+special1:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back2
+
+special3:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back4
+
+special5:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back6
+
+special7:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back8
+
+special9:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back10
+
+special11:
+	VMULPS     Z0, Z3, Z0
+	VREDUCEPS  $0x08, Z0, Z0
+	VMULPS     Z1, Z0, Z0
+	VCVTTPS2DQ Z0, Z4
+	JMP        back12
 
 // func numF32ToU16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
@@ -32141,57 +32309,69 @@ TEXT ·numF32ToU16AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
+	MOVL         $0x80000000, BX
+	VPBROADCASTD BX, Z2
 
 main:
 	CMPQ       DX, $0x00000040
 	JB         single
-	VMOVDQU64  (CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDW    Z2, Y2
-	VMOVDQU64  Y2, (AX)
-	VMOVDQU64  64(CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDW    Z2, Y2
-	VMOVDQU64  Y2, 32(AX)
-	VMOVDQU64  128(CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDW    Z2, Y2
-	VMOVDQU64  Y2, 64(AX)
-	VMOVDQU64  192(CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDW    Z2, Y2
-	VMOVDQU64  Y2, 96(AX)
-	ADDQ       $0x00000100, CX
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000040, DX
-	JMP        main
+	VMOVDQU64  (CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special1
+
+back2:
+	VPMOVDW    Z4, Y3
+	VMOVDQU64  Y3, (AX)
+	VMOVDQU64  64(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special3
+
+back4:
+	VPMOVDW    Z4, Y3
+	VMOVDQU64  Y3, 32(AX)
+	VMOVDQU64  128(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special5
+
+back6:
+	VPMOVDW    Z4, Y3
+	VMOVDQU64  Y3, 64(AX)
+	VMOVDQU64  192(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special7
+
+back8:
+	VPMOVDW   Z4, Y3
+	VMOVDQU64 Y3, 96(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
 
 single:
 	CMPQ       DX, $0x00000010
 	JB         tail
-	VMOVDQU64  (CX), Z2
-	VMULPS     Z0, Z2, Z2
-	VREDUCEPS  $0x08, Z2, Z2
-	VMULPS     Z1, Z2, Z2
-	VCVTTPS2DQ Z2, Z2
-	VPMOVDW    Z2, Y2
-	VMOVDQU64  Y2, (AX)
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000010, DX
-	JMP        single
+	VMOVDQU64  (CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special9
+
+back10:
+	VPMOVDW   Z4, Y3
+	VMOVDQU64 Y3, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
 
 tail:
 	TESTQ       DX, DX
@@ -32199,17 +32379,61 @@ tail:
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
 	KMOVQ       BX, K1
-	VMOVDQU32.Z (CX), K1, Z2
-	VMULPS      Z0, Z2, Z0
-	VREDUCEPS   $0x08, Z0, Z0
-	VMULPS      Z1, Z0, Z0
-	VCVTTPS2DQ  Z0, Z0
-	VPMOVDW     Z0, Y0
-	VMOVDQU16   Y0, K1, (AX)
+	VMOVDQU32.Z (CX), K1, Z3
+	VCVTTPS2DQ  Z3, Z4
+	VPCMPEQD    Z2, Z4, K2
+	KORTESTW    K2, K2
+	JNZ         special11
+
+back12:
+	VPMOVDW   Z4, Y0
+	VMOVDQU16 Y0, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
+
+special1:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back2
+
+special3:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back4
+
+special5:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back6
+
+special7:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back8
+
+special9:
+	VMULPS     Z0, Z3, Z3
+	VREDUCEPS  $0x08, Z3, Z3
+	VMULPS     Z1, Z3, Z3
+	VCVTTPS2DQ Z3, Z4
+	JMP        back10
+
+special11:
+	VMULPS     Z0, Z3, Z0
+	VREDUCEPS  $0x08, Z0, Z0
+	VMULPS     Z1, Z0, Z0
+	VCVTTPS2DQ Z0, Z4
+	JMP        back12
 
 // func numF32ToI32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
@@ -32221,75 +32445,131 @@ TEXT ·numF32ToI32AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
+	MOVL         $0x80000000, BX
+	VPBROADCASTD BX, Z2
 
 main:
-	CMPQ         DX, $0x00000040
-	JB           single
-	VMOVDQU64    (CX), Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, (AX)
-	VMOVDQU64    64(CX), Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 64(AX)
-	VMOVDQU64    128(CX), Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 128(AX)
-	VMOVDQU64    192(CX), Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 192(AX)
-	ADDQ         $0x00000100, CX
-	ADDQ         $0x00000100, AX
-	SUBQ         $0x00000040, DX
-	JMP          main
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special1
+
+back2:
+	VMOVDQU64  Z4, (AX)
+	VMOVDQU64  64(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special3
+
+back4:
+	VMOVDQU64  Z4, 64(AX)
+	VMOVDQU64  128(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special5
+
+back6:
+	VMOVDQU64  Z4, 128(AX)
+	VMOVDQU64  192(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special7
+
+back8:
+	VMOVDQU64 Z4, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
 
 single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VMOVDQU64    (CX), Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, (AX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special9
+
+back10:
+	VMOVDQU64 Z4, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
 
 tail:
-	TESTQ        DX, DX
-	JZ           done
-	MOVQ         $-1, BX
-	BZHIQ        DX, BX, BX
-	KMOVQ        BX, K1
-	VMOVDQU32.Z  (CX), K1, Z2
-	VMULPS       Z0, Z2, Z0
-	VREDUCEPS    $0x08, Z0, Z0
-	VMULPS       Z1, Z0, Z0
-	VCMPPS       $0x07, Z0, Z0, K2
-	VCVTTPS2DQ.Z Z0, K2, Z0
-	VMOVDQU32    Z0, K1, (AX)
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z3
+	VCVTTPS2DQ  Z3, Z4
+	VPCMPEQD    Z2, Z4, K2
+	KORTESTW    K2, K2
+	JNZ         special11
+
+back12:
+	VMOVDQU32 Z4, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
+
+special1:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back2
+
+special3:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back4
+
+special5:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back6
+
+special7:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back8
+
+special9:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back10
+
+special11:
+	VMULPS       Z0, Z3, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCMPPS       $0x07, Z0, Z0, K2
+	VCVTTPS2DQ.Z Z0, K2, Z4
+	JMP          back12
 
 // func numF32ToU32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
@@ -32301,75 +32581,131 @@ TEXT ·numF32ToU32AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
+	MOVL         $0x80000000, BX
+	VPBROADCASTD BX, Z2
 
 main:
-	CMPQ         DX, $0x00000040
-	JB           single
-	VMOVDQU64    (CX), Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, (AX)
-	VMOVDQU64    64(CX), Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 64(AX)
-	VMOVDQU64    128(CX), Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 128(AX)
-	VMOVDQU64    192(CX), Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 192(AX)
-	ADDQ         $0x00000100, CX
-	ADDQ         $0x00000100, AX
-	SUBQ         $0x00000040, DX
-	JMP          main
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special1
+
+back2:
+	VMOVDQU64  Z4, (AX)
+	VMOVDQU64  64(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special3
+
+back4:
+	VMOVDQU64  Z4, 64(AX)
+	VMOVDQU64  128(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special5
+
+back6:
+	VMOVDQU64  Z4, 128(AX)
+	VMOVDQU64  192(CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special7
+
+back8:
+	VMOVDQU64 Z4, 192(AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
 
 single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VMOVDQU64    (CX), Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, (AX)
-	ADDQ         $0x00000040, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special9
+
+back10:
+	VMOVDQU64 Z4, (AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
 
 tail:
-	TESTQ        DX, DX
-	JZ           done
-	MOVQ         $-1, BX
-	BZHIQ        DX, BX, BX
-	KMOVQ        BX, K1
-	VMOVDQU32.Z  (CX), K1, Z2
-	VMULPS       Z0, Z2, Z0
-	VREDUCEPS    $0x08, Z0, Z0
-	VMULPS       Z1, Z0, Z0
-	VCMPPS       $0x07, Z0, Z0, K2
-	VCVTTPS2DQ.Z Z0, K2, Z0
-	VMOVDQU32    Z0, K1, (AX)
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU32.Z (CX), K1, Z3
+	VCVTTPS2DQ  Z3, Z4
+	VPCMPEQD    Z2, Z4, K2
+	KORTESTW    K2, K2
+	JNZ         special11
+
+back12:
+	VMOVDQU32 Z4, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
+
+special1:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back2
+
+special3:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back4
+
+special5:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back6
+
+special7:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back8
+
+special9:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back10
+
+special11:
+	VMULPS       Z0, Z3, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCMPPS       $0x07, Z0, Z0, K2
+	VCVTTPS2DQ.Z Z0, K2, Z4
+	JMP          back12
 
 // func numF32ToI64AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
@@ -53792,81 +54128,137 @@ TEXT ·fusedF16ToI32AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
+	MOVL         $0x80000000, BX
+	VPBROADCASTD BX, Z2
 
 main:
-	CMPQ         DX, $0x00000040
-	JB           single
-	VMOVDQU64    (CX), Y2
-	VCVTPH2PS    Y2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, (AX)
-	VMOVDQU64    32(CX), Y2
-	VCVTPH2PS    Y2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 64(AX)
-	VMOVDQU64    64(CX), Y2
-	VCVTPH2PS    Y2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 128(AX)
-	VMOVDQU64    96(CX), Y2
-	VCVTPH2PS    Y2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 192(AX)
-	ADDQ         $0x00000080, CX
-	ADDQ         $0x00000100, AX
-	SUBQ         $0x00000040, DX
-	JMP          main
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special1
+
+back2:
+	VMOVDQU64  Z4, (AX)
+	VMOVDQU64  32(CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special3
+
+back4:
+	VMOVDQU64  Z4, 64(AX)
+	VMOVDQU64  64(CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special5
+
+back6:
+	VMOVDQU64  Z4, 128(AX)
+	VMOVDQU64  96(CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special7
+
+back8:
+	VMOVDQU64 Z4, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
 
 single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VMOVDQU64    (CX), Y2
-	VCVTPH2PS    Y2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, (AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special9
+
+back10:
+	VMOVDQU64 Z4, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
 
 tail:
-	TESTQ        DX, DX
-	JZ           done
-	MOVQ         $-1, BX
-	BZHIQ        DX, BX, BX
-	KMOVQ        BX, K1
-	VMOVDQU16.Z  (CX), K1, Y2
-	VCVTPH2PS    Y2, Z2
-	VMULPS       Z0, Z2, Z0
-	VREDUCEPS    $0x08, Z0, Z0
-	VMULPS       Z1, Z0, Z0
-	VCMPPS       $0x07, Z0, Z0, K2
-	VCVTTPS2DQ.Z Z0, K2, Z0
-	VMOVDQU32    Z0, K1, (AX)
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y3
+	VCVTPH2PS   Y3, Z3
+	VCVTTPS2DQ  Z3, Z4
+	VPCMPEQD    Z2, Z4, K2
+	KORTESTW    K2, K2
+	JNZ         special11
+
+back12:
+	VMOVDQU32 Z4, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
+
+special1:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back2
+
+special3:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back4
+
+special5:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back6
+
+special7:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back8
+
+special9:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back10
+
+special11:
+	VMULPS       Z0, Z3, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCMPPS       $0x07, Z0, Z0, K2
+	VCVTTPS2DQ.Z Z0, K2, Z4
+	JMP          back12
 
 // func fusedF16ToU32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
@@ -53878,81 +54270,137 @@ TEXT ·fusedF16ToU32AVX512(SB), NOSPLIT, $0-24
 	VPBROADCASTD BX, Z0
 	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
+	MOVL         $0x80000000, BX
+	VPBROADCASTD BX, Z2
 
 main:
-	CMPQ         DX, $0x00000040
-	JB           single
-	VMOVDQU64    (CX), Y2
-	VCVTPH2PS    Y2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, (AX)
-	VMOVDQU64    32(CX), Y2
-	VCVTPH2PS    Y2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 64(AX)
-	VMOVDQU64    64(CX), Y2
-	VCVTPH2PS    Y2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 128(AX)
-	VMOVDQU64    96(CX), Y2
-	VCVTPH2PS    Y2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 192(AX)
-	ADDQ         $0x00000080, CX
-	ADDQ         $0x00000100, AX
-	SUBQ         $0x00000040, DX
-	JMP          main
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special1
+
+back2:
+	VMOVDQU64  Z4, (AX)
+	VMOVDQU64  32(CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special3
+
+back4:
+	VMOVDQU64  Z4, 64(AX)
+	VMOVDQU64  64(CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special5
+
+back6:
+	VMOVDQU64  Z4, 128(AX)
+	VMOVDQU64  96(CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special7
+
+back8:
+	VMOVDQU64 Z4, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
 
 single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VMOVDQU64    (CX), Y2
-	VCVTPH2PS    Y2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, (AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y3
+	VCVTPH2PS  Y3, Z3
+	VCVTTPS2DQ Z3, Z4
+	VPCMPEQD   Z2, Z4, K1
+	KORTESTW   K1, K1
+	JNZ        special9
+
+back10:
+	VMOVDQU64 Z4, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
 
 tail:
-	TESTQ        DX, DX
-	JZ           done
-	MOVQ         $-1, BX
-	BZHIQ        DX, BX, BX
-	KMOVQ        BX, K1
-	VMOVDQU16.Z  (CX), K1, Y2
-	VCVTPH2PS    Y2, Z2
-	VMULPS       Z0, Z2, Z0
-	VREDUCEPS    $0x08, Z0, Z0
-	VMULPS       Z1, Z0, Z0
-	VCMPPS       $0x07, Z0, Z0, K2
-	VCVTTPS2DQ.Z Z0, K2, Z0
-	VMOVDQU32    Z0, K1, (AX)
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K1
+	VMOVDQU16.Z (CX), K1, Y3
+	VCVTPH2PS   Y3, Z3
+	VCVTTPS2DQ  Z3, Z4
+	VPCMPEQD    Z2, Z4, K2
+	KORTESTW    K2, K2
+	JNZ         special11
+
+back12:
+	VMOVDQU32 Z4, K1, (AX)
 
 done:
 	VZEROUPPER
 	RET
+
+special1:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back2
+
+special3:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back4
+
+special5:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back6
+
+special7:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back8
+
+special9:
+	VMULPS       Z0, Z3, Z3
+	VREDUCEPS    $0x08, Z3, Z3
+	VMULPS       Z1, Z3, Z3
+	VCMPPS       $0x07, Z3, Z3, K1
+	VCVTTPS2DQ.Z Z3, K1, Z4
+	JMP          back10
+
+special11:
+	VMULPS       Z0, Z3, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z1, Z0, Z0
+	VCMPPS       $0x07, Z0, Z0, K2
+	VCVTTPS2DQ.Z Z0, K2, Z4
+	JMP          back12
 
 // func fusedF16ToI4AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2
@@ -54476,33 +54924,36 @@ GLOBL f16f4codes<>(SB), RODATA|NOPTR, $64
 // func fusedBF16ToI8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·fusedBF16ToI8AVX512(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU64 pairwords0<>+0(SB), Z0
+	MOVL      $0xaaaaaaaa, BX
+	KMOVD     BX, K1
 
 main:
 	CMPQ       DX, $0x00000040
 	JB         single
-	VPMOVZXWD  (CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDB    Z0, X0
-	VMOVDQU64  X0, (AX)
-	VPMOVZXWD  32(CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDB    Z0, X0
-	VMOVDQU64  X0, 16(AX)
-	VPMOVZXWD  64(CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDB    Z0, X0
-	VMOVDQU64  X0, 32(AX)
-	VPMOVZXWD  96(CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDB    Z0, X0
-	VMOVDQU64  X0, 48(AX)
+	VMOVDQU64  (CX), Y1
+	VPERMW.Z   Z1, Z0, K1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, X1
+	VMOVDQU64  X1, (AX)
+	VMOVDQU64  32(CX), Y2
+	VPERMW.Z   Z2, Z0, K1, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X1
+	VMOVDQU64  X1, 16(AX)
+	VMOVDQU64  64(CX), Y3
+	VPERMW.Z   Z3, Z0, K1, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X1
+	VMOVDQU64  X1, 32(AX)
+	VMOVDQU64  96(CX), Y4
+	VPERMW.Z   Z4, Z0, K1, Z4
+	VCVTTPS2DQ Z4, Z4
+	VPMOVDB    Z4, X1
+	VMOVDQU64  X1, 48(AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, DX
@@ -54511,11 +54962,11 @@ main:
 single:
 	CMPQ       DX, $0x00000010
 	JB         tail
-	VPMOVZXWD  (CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDB    Z0, X0
-	VMOVDQU64  X0, (AX)
+	VMOVDQU64  (CX), Y5
+	VPERMW.Z   Z5, Z0, K1, Z5
+	VCVTTPS2DQ Z5, Z5
+	VPMOVDB    Z5, X1
+	VMOVDQU64  X1, (AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000010, AX
 	SUBQ       $0x00000010, DX
@@ -54526,13 +54977,12 @@ tail:
 	JZ          done
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU16.Z (CX), K1, Y0
-	VPMOVZXWD   Y0, Z0
-	VPSLLD      $0x10, Z0, Z0
-	VCVTTPS2DQ  Z0, Z0
-	VPMOVDB     Z0, X0
-	VMOVDQU8    X0, K1, (AX)
+	KMOVQ       BX, K2
+	VMOVDQU16.Z (CX), K2, Y6
+	VPERMW.Z    Z6, Z0, K1, Z6
+	VCVTTPS2DQ  Z6, Z6
+	VPMOVDB     Z6, X0
+	VMOVDQU8    X0, K2, (AX)
 
 done:
 	VZEROUPPER
@@ -54541,33 +54991,36 @@ done:
 // func fusedBF16ToU8AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·fusedBF16ToU8AVX512(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU64 pairwords0<>+0(SB), Z0
+	MOVL      $0xaaaaaaaa, BX
+	KMOVD     BX, K1
 
 main:
 	CMPQ       DX, $0x00000040
 	JB         single
-	VPMOVZXWD  (CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDB    Z0, X0
-	VMOVDQU64  X0, (AX)
-	VPMOVZXWD  32(CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDB    Z0, X0
-	VMOVDQU64  X0, 16(AX)
-	VPMOVZXWD  64(CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDB    Z0, X0
-	VMOVDQU64  X0, 32(AX)
-	VPMOVZXWD  96(CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDB    Z0, X0
-	VMOVDQU64  X0, 48(AX)
+	VMOVDQU64  (CX), Y1
+	VPERMW.Z   Z1, Z0, K1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDB    Z1, X1
+	VMOVDQU64  X1, (AX)
+	VMOVDQU64  32(CX), Y2
+	VPERMW.Z   Z2, Z0, K1, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDB    Z2, X1
+	VMOVDQU64  X1, 16(AX)
+	VMOVDQU64  64(CX), Y3
+	VPERMW.Z   Z3, Z0, K1, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDB    Z3, X1
+	VMOVDQU64  X1, 32(AX)
+	VMOVDQU64  96(CX), Y4
+	VPERMW.Z   Z4, Z0, K1, Z4
+	VCVTTPS2DQ Z4, Z4
+	VPMOVDB    Z4, X1
+	VMOVDQU64  X1, 48(AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, DX
@@ -54576,11 +55029,11 @@ main:
 single:
 	CMPQ       DX, $0x00000010
 	JB         tail
-	VPMOVZXWD  (CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDB    Z0, X0
-	VMOVDQU64  X0, (AX)
+	VMOVDQU64  (CX), Y5
+	VPERMW.Z   Z5, Z0, K1, Z5
+	VCVTTPS2DQ Z5, Z5
+	VPMOVDB    Z5, X1
+	VMOVDQU64  X1, (AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000010, AX
 	SUBQ       $0x00000010, DX
@@ -54591,13 +55044,12 @@ tail:
 	JZ          done
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU16.Z (CX), K1, Y0
-	VPMOVZXWD   Y0, Z0
-	VPSLLD      $0x10, Z0, Z0
-	VCVTTPS2DQ  Z0, Z0
-	VPMOVDB     Z0, X0
-	VMOVDQU8    X0, K1, (AX)
+	KMOVQ       BX, K2
+	VMOVDQU16.Z (CX), K2, Y6
+	VPERMW.Z    Z6, Z0, K1, Z6
+	VCVTTPS2DQ  Z6, Z6
+	VPMOVDB     Z6, X0
+	VMOVDQU8    X0, K2, (AX)
 
 done:
 	VZEROUPPER
@@ -54606,33 +55058,36 @@ done:
 // func fusedBF16ToI16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·fusedBF16ToI16AVX512(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU64 pairwords0<>+0(SB), Z0
+	MOVL      $0xaaaaaaaa, BX
+	KMOVD     BX, K1
 
 main:
 	CMPQ       DX, $0x00000040
 	JB         single
-	VPMOVZXWD  (CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDW    Z0, Y0
-	VMOVDQU64  Y0, (AX)
-	VPMOVZXWD  32(CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDW    Z0, Y0
-	VMOVDQU64  Y0, 32(AX)
-	VPMOVZXWD  64(CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDW    Z0, Y0
-	VMOVDQU64  Y0, 64(AX)
-	VPMOVZXWD  96(CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDW    Z0, Y0
-	VMOVDQU64  Y0, 96(AX)
+	VMOVDQU64  (CX), Y1
+	VPERMW.Z   Z1, Z0, K1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVDQU64  Y1, (AX)
+	VMOVDQU64  32(CX), Y2
+	VPERMW.Z   Z2, Z0, K1, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y1
+	VMOVDQU64  Y1, 32(AX)
+	VMOVDQU64  64(CX), Y3
+	VPERMW.Z   Z3, Z0, K1, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDW    Z3, Y1
+	VMOVDQU64  Y1, 64(AX)
+	VMOVDQU64  96(CX), Y4
+	VPERMW.Z   Z4, Z0, K1, Z4
+	VCVTTPS2DQ Z4, Z4
+	VPMOVDW    Z4, Y1
+	VMOVDQU64  Y1, 96(AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000080, AX
 	SUBQ       $0x00000040, DX
@@ -54641,11 +55096,11 @@ main:
 single:
 	CMPQ       DX, $0x00000010
 	JB         tail
-	VPMOVZXWD  (CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDW    Z0, Y0
-	VMOVDQU64  Y0, (AX)
+	VMOVDQU64  (CX), Y5
+	VPERMW.Z   Z5, Z0, K1, Z5
+	VCVTTPS2DQ Z5, Z5
+	VPMOVDW    Z5, Y1
+	VMOVDQU64  Y1, (AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000010, DX
@@ -54656,13 +55111,12 @@ tail:
 	JZ          done
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU16.Z (CX), K1, Y0
-	VPMOVZXWD   Y0, Z0
-	VPSLLD      $0x10, Z0, Z0
-	VCVTTPS2DQ  Z0, Z0
-	VPMOVDW     Z0, Y0
-	VMOVDQU16   Y0, K1, (AX)
+	KMOVQ       BX, K2
+	VMOVDQU16.Z (CX), K2, Y6
+	VPERMW.Z    Z6, Z0, K1, Z6
+	VCVTTPS2DQ  Z6, Z6
+	VPMOVDW     Z6, Y0
+	VMOVDQU16   Y0, K2, (AX)
 
 done:
 	VZEROUPPER
@@ -54671,33 +55125,36 @@ done:
 // func fusedBF16ToU16AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
 TEXT ·fusedBF16ToU16AVX512(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	VMOVDQU64 pairwords0<>+0(SB), Z0
+	MOVL      $0xaaaaaaaa, BX
+	KMOVD     BX, K1
 
 main:
 	CMPQ       DX, $0x00000040
 	JB         single
-	VPMOVZXWD  (CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDW    Z0, Y0
-	VMOVDQU64  Y0, (AX)
-	VPMOVZXWD  32(CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDW    Z0, Y0
-	VMOVDQU64  Y0, 32(AX)
-	VPMOVZXWD  64(CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDW    Z0, Y0
-	VMOVDQU64  Y0, 64(AX)
-	VPMOVZXWD  96(CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDW    Z0, Y0
-	VMOVDQU64  Y0, 96(AX)
+	VMOVDQU64  (CX), Y1
+	VPERMW.Z   Z1, Z0, K1, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPMOVDW    Z1, Y1
+	VMOVDQU64  Y1, (AX)
+	VMOVDQU64  32(CX), Y2
+	VPERMW.Z   Z2, Z0, K1, Z2
+	VCVTTPS2DQ Z2, Z2
+	VPMOVDW    Z2, Y1
+	VMOVDQU64  Y1, 32(AX)
+	VMOVDQU64  64(CX), Y3
+	VPERMW.Z   Z3, Z0, K1, Z3
+	VCVTTPS2DQ Z3, Z3
+	VPMOVDW    Z3, Y1
+	VMOVDQU64  Y1, 64(AX)
+	VMOVDQU64  96(CX), Y4
+	VPERMW.Z   Z4, Z0, K1, Z4
+	VCVTTPS2DQ Z4, Z4
+	VPMOVDW    Z4, Y1
+	VMOVDQU64  Y1, 96(AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000080, AX
 	SUBQ       $0x00000040, DX
@@ -54706,11 +55163,11 @@ main:
 single:
 	CMPQ       DX, $0x00000010
 	JB         tail
-	VPMOVZXWD  (CX), Z0
-	VPSLLD     $0x10, Z0, Z0
-	VCVTTPS2DQ Z0, Z0
-	VPMOVDW    Z0, Y0
-	VMOVDQU64  Y0, (AX)
+	VMOVDQU64  (CX), Y5
+	VPERMW.Z   Z5, Z0, K1, Z5
+	VCVTTPS2DQ Z5, Z5
+	VPMOVDW    Z5, Y1
+	VMOVDQU64  Y1, (AX)
 	ADDQ       $0x00000020, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000010, DX
@@ -54721,13 +55178,12 @@ tail:
 	JZ          done
 	MOVQ        $-1, BX
 	BZHIQ       DX, BX, BX
-	KMOVQ       BX, K1
-	VMOVDQU16.Z (CX), K1, Y0
-	VPMOVZXWD   Y0, Z0
-	VPSLLD      $0x10, Z0, Z0
-	VCVTTPS2DQ  Z0, Z0
-	VPMOVDW     Z0, Y0
-	VMOVDQU16   Y0, K1, (AX)
+	KMOVQ       BX, K2
+	VMOVDQU16.Z (CX), K2, Y6
+	VPERMW.Z    Z6, Z0, K1, Z6
+	VCVTTPS2DQ  Z6, Z6
+	VPMOVDW     Z6, Y0
+	VMOVDQU16   Y0, K2, (AX)
 
 done:
 	VZEROUPPER
@@ -54739,86 +55195,144 @@ TEXT ·fusedBF16ToI32AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
+	VMOVDQU64    pairwords0<>+0(SB), Z0
+	MOVL         $0xaaaaaaaa, BX
+	KMOVD        BX, K1
 	MOVL         $0x2f800000, BX
-	VPBROADCASTD BX, Z0
-	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x80000000, BX
+	VPBROADCASTD BX, Z3
 
 main:
-	CMPQ         DX, $0x00000040
-	JB           single
-	VPMOVZXWD    (CX), Z2
-	VPSLLD       $0x10, Z2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, (AX)
-	VPMOVZXWD    32(CX), Z2
-	VPSLLD       $0x10, Z2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 64(AX)
-	VPMOVZXWD    64(CX), Z2
-	VPSLLD       $0x10, Z2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 128(AX)
-	VPMOVZXWD    96(CX), Z2
-	VPSLLD       $0x10, Z2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 192(AX)
-	ADDQ         $0x00000080, CX
-	ADDQ         $0x00000100, AX
-	SUBQ         $0x00000040, DX
-	JMP          main
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y4
+	VPERMW.Z   Z4, Z0, K1, Z4
+	VCVTTPS2DQ Z4, Z5
+	VPCMPEQD   Z3, Z5, K2
+	KORTESTW   K2, K2
+	JNZ        special1
+
+back2:
+	VMOVDQU64  Z5, (AX)
+	VMOVDQU64  32(CX), Y6
+	VPERMW.Z   Z6, Z0, K1, Z6
+	VCVTTPS2DQ Z6, Z5
+	VPCMPEQD   Z3, Z5, K2
+	KORTESTW   K2, K2
+	JNZ        special3
+
+back4:
+	VMOVDQU64  Z5, 64(AX)
+	VMOVDQU64  64(CX), Y7
+	VPERMW.Z   Z7, Z0, K1, Z7
+	VCVTTPS2DQ Z7, Z5
+	VPCMPEQD   Z3, Z5, K2
+	KORTESTW   K2, K2
+	JNZ        special5
+
+back6:
+	VMOVDQU64  Z5, 128(AX)
+	VMOVDQU64  96(CX), Y8
+	VPERMW.Z   Z8, Z0, K1, Z8
+	VCVTTPS2DQ Z8, Z5
+	VPCMPEQD   Z3, Z5, K2
+	KORTESTW   K2, K2
+	JNZ        special7
+
+back8:
+	VMOVDQU64 Z5, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
 
 single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VPMOVZXWD    (CX), Z2
-	VPSLLD       $0x10, Z2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, (AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y9
+	VPERMW.Z   Z9, Z0, K1, Z9
+	VCVTTPS2DQ Z9, Z4
+	VPCMPEQD   Z3, Z4, K2
+	KORTESTW   K2, K2
+	JNZ        special9
+
+back10:
+	VMOVDQU64 Z4, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
 
 tail:
-	TESTQ        DX, DX
-	JZ           done
-	MOVQ         $-1, BX
-	BZHIQ        DX, BX, BX
-	KMOVQ        BX, K1
-	VMOVDQU16.Z  (CX), K1, Y2
-	VPMOVZXWD    Y2, Z2
-	VPSLLD       $0x10, Z2, Z2
-	VMULPS       Z0, Z2, Z0
-	VREDUCEPS    $0x08, Z0, Z0
-	VMULPS       Z1, Z0, Z0
-	VCMPPS       $0x07, Z0, Z0, K2
-	VCVTTPS2DQ.Z Z0, K2, Z0
-	VMOVDQU32    Z0, K1, (AX)
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K2
+	VMOVDQU16.Z (CX), K2, Y10
+	VPERMW.Z    Z10, Z0, K1, Z10
+	VCVTTPS2DQ  Z10, Z0
+	VPCMPEQD    Z3, Z0, K1
+	KORTESTW    K1, K1
+	JNZ         special11
+
+back12:
+	VMOVDQU32 Z0, K2, (AX)
 
 done:
 	VZEROUPPER
 	RET
+
+special1:
+	VMULPS       Z1, Z4, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z2, Z5, Z5
+	VCMPPS       $0x07, Z5, Z5, K2
+	VCVTTPS2DQ.Z Z5, K2, Z5
+	JMP          back2
+
+special3:
+	VMULPS       Z1, Z6, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z2, Z5, Z5
+	VCMPPS       $0x07, Z5, Z5, K2
+	VCVTTPS2DQ.Z Z5, K2, Z5
+	JMP          back4
+
+special5:
+	VMULPS       Z1, Z7, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z2, Z5, Z5
+	VCMPPS       $0x07, Z5, Z5, K2
+	VCVTTPS2DQ.Z Z5, K2, Z5
+	JMP          back6
+
+special7:
+	VMULPS       Z1, Z8, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z2, Z5, Z5
+	VCMPPS       $0x07, Z5, Z5, K2
+	VCVTTPS2DQ.Z Z5, K2, Z5
+	JMP          back8
+
+special9:
+	VMULPS       Z1, Z9, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z2, Z4, Z4
+	VCMPPS       $0x07, Z4, Z4, K2
+	VCVTTPS2DQ.Z Z4, K2, Z4
+	JMP          back10
+
+special11:
+	VMULPS       Z1, Z10, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z2, Z0, Z0
+	VCMPPS       $0x07, Z0, Z0, K1
+	VCVTTPS2DQ.Z Z0, K1, Z0
+	JMP          back12
 
 // func fusedBF16ToU32AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
@@ -54826,86 +55340,144 @@ TEXT ·fusedBF16ToU32AVX512(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
+	VMOVDQU64    pairwords0<>+0(SB), Z0
+	MOVL         $0xaaaaaaaa, BX
+	KMOVD        BX, K1
 	MOVL         $0x2f800000, BX
-	VPBROADCASTD BX, Z0
-	MOVL         $0x4f800000, BX
 	VPBROADCASTD BX, Z1
+	MOVL         $0x4f800000, BX
+	VPBROADCASTD BX, Z2
+	MOVL         $0x80000000, BX
+	VPBROADCASTD BX, Z3
 
 main:
-	CMPQ         DX, $0x00000040
-	JB           single
-	VPMOVZXWD    (CX), Z2
-	VPSLLD       $0x10, Z2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, (AX)
-	VPMOVZXWD    32(CX), Z2
-	VPSLLD       $0x10, Z2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 64(AX)
-	VPMOVZXWD    64(CX), Z2
-	VPSLLD       $0x10, Z2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 128(AX)
-	VPMOVZXWD    96(CX), Z2
-	VPSLLD       $0x10, Z2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, 192(AX)
-	ADDQ         $0x00000080, CX
-	ADDQ         $0x00000100, AX
-	SUBQ         $0x00000040, DX
-	JMP          main
+	CMPQ       DX, $0x00000040
+	JB         single
+	VMOVDQU64  (CX), Y4
+	VPERMW.Z   Z4, Z0, K1, Z4
+	VCVTTPS2DQ Z4, Z5
+	VPCMPEQD   Z3, Z5, K2
+	KORTESTW   K2, K2
+	JNZ        special1
+
+back2:
+	VMOVDQU64  Z5, (AX)
+	VMOVDQU64  32(CX), Y6
+	VPERMW.Z   Z6, Z0, K1, Z6
+	VCVTTPS2DQ Z6, Z5
+	VPCMPEQD   Z3, Z5, K2
+	KORTESTW   K2, K2
+	JNZ        special3
+
+back4:
+	VMOVDQU64  Z5, 64(AX)
+	VMOVDQU64  64(CX), Y7
+	VPERMW.Z   Z7, Z0, K1, Z7
+	VCVTTPS2DQ Z7, Z5
+	VPCMPEQD   Z3, Z5, K2
+	KORTESTW   K2, K2
+	JNZ        special5
+
+back6:
+	VMOVDQU64  Z5, 128(AX)
+	VMOVDQU64  96(CX), Y8
+	VPERMW.Z   Z8, Z0, K1, Z8
+	VCVTTPS2DQ Z8, Z5
+	VPCMPEQD   Z3, Z5, K2
+	KORTESTW   K2, K2
+	JNZ        special7
+
+back8:
+	VMOVDQU64 Z5, 192(AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, DX
+	JMP       main
 
 single:
-	CMPQ         DX, $0x00000010
-	JB           tail
-	VPMOVZXWD    (CX), Z2
-	VPSLLD       $0x10, Z2, Z2
-	VMULPS       Z0, Z2, Z2
-	VREDUCEPS    $0x08, Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VCMPPS       $0x07, Z2, Z2, K1
-	VCVTTPS2DQ.Z Z2, K1, Z2
-	VMOVDQU64    Z2, (AX)
-	ADDQ         $0x00000020, CX
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000010, DX
-	JMP          single
+	CMPQ       DX, $0x00000010
+	JB         tail
+	VMOVDQU64  (CX), Y9
+	VPERMW.Z   Z9, Z0, K1, Z9
+	VCVTTPS2DQ Z9, Z4
+	VPCMPEQD   Z3, Z4, K2
+	KORTESTW   K2, K2
+	JNZ        special9
+
+back10:
+	VMOVDQU64 Z4, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JMP       single
 
 tail:
-	TESTQ        DX, DX
-	JZ           done
-	MOVQ         $-1, BX
-	BZHIQ        DX, BX, BX
-	KMOVQ        BX, K1
-	VMOVDQU16.Z  (CX), K1, Y2
-	VPMOVZXWD    Y2, Z2
-	VPSLLD       $0x10, Z2, Z2
-	VMULPS       Z0, Z2, Z0
-	VREDUCEPS    $0x08, Z0, Z0
-	VMULPS       Z1, Z0, Z0
-	VCMPPS       $0x07, Z0, Z0, K2
-	VCVTTPS2DQ.Z Z0, K2, Z0
-	VMOVDQU32    Z0, K1, (AX)
+	TESTQ       DX, DX
+	JZ          done
+	MOVQ        $-1, BX
+	BZHIQ       DX, BX, BX
+	KMOVQ       BX, K2
+	VMOVDQU16.Z (CX), K2, Y10
+	VPERMW.Z    Z10, Z0, K1, Z10
+	VCVTTPS2DQ  Z10, Z0
+	VPCMPEQD    Z3, Z0, K1
+	KORTESTW    K1, K1
+	JNZ         special11
+
+back12:
+	VMOVDQU32 Z0, K2, (AX)
 
 done:
 	VZEROUPPER
 	RET
+
+special1:
+	VMULPS       Z1, Z4, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z2, Z5, Z5
+	VCMPPS       $0x07, Z5, Z5, K2
+	VCVTTPS2DQ.Z Z5, K2, Z5
+	JMP          back2
+
+special3:
+	VMULPS       Z1, Z6, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z2, Z5, Z5
+	VCMPPS       $0x07, Z5, Z5, K2
+	VCVTTPS2DQ.Z Z5, K2, Z5
+	JMP          back4
+
+special5:
+	VMULPS       Z1, Z7, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z2, Z5, Z5
+	VCMPPS       $0x07, Z5, Z5, K2
+	VCVTTPS2DQ.Z Z5, K2, Z5
+	JMP          back6
+
+special7:
+	VMULPS       Z1, Z8, Z5
+	VREDUCEPS    $0x08, Z5, Z5
+	VMULPS       Z2, Z5, Z5
+	VCMPPS       $0x07, Z5, Z5, K2
+	VCVTTPS2DQ.Z Z5, K2, Z5
+	JMP          back8
+
+special9:
+	VMULPS       Z1, Z9, Z4
+	VREDUCEPS    $0x08, Z4, Z4
+	VMULPS       Z2, Z4, Z4
+	VCMPPS       $0x07, Z4, Z4, K2
+	VCVTTPS2DQ.Z Z4, K2, Z4
+	JMP          back10
+
+special11:
+	VMULPS       Z1, Z10, Z0
+	VREDUCEPS    $0x08, Z0, Z0
+	VMULPS       Z2, Z0, Z0
+	VCMPPS       $0x07, Z0, Z0, K1
+	VCVTTPS2DQ.Z Z0, K1, Z0
+	JMP          back12
 
 // func fusedBF16ToI4AVX512(dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2

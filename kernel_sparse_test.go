@@ -101,3 +101,24 @@ func TestTiersSparseSpecials(t *testing.T) {
 		}
 	}
 }
+
+// TestPlansSparseFloat is TestTiersSparseSpecials for the plans of FLOAT to
+// every numeric type, in every mode, against the reference: the 8- and
+// 16-bit sources have TestPlansIsolatedPatterns.
+func TestPlansSparseFloat(t *testing.T) {
+	n := 4*704*64 + 37
+	if testing.Short() {
+		n = 4*64*64 + 37
+	}
+	src := sparseSpecials(rand.New(rand.NewPCG(31, 37)), Float, n)
+	for _, to := range numericTypeList() {
+		for _, opt := range castModes(to) {
+			want := make([]byte, to.Size(n))
+			ref.Cast(want, ref.Kind(to), src, ref.Float, n, refOptions(opt))
+			if to == Float {
+				copy(want, src) // a same-type Cast copies the bits, NaN payloads too
+			}
+			checkAllTiers(t, want, src, Float, to, n, opt)
+		}
+	}
+}

@@ -502,8 +502,23 @@ func widenF16(a *Asm) func(s *Step, k Register) VecVirtual {
 	}
 }
 
-// widenBF16: zero-extension and a shift by 16 (as bf16ToF32).
+// widenBF16: zero-extension and a shift by 16; on AVX-512 both at once, by
+// VPERMW with a zeroing mask (as bf16ToF32AVX512): one instruction of one
+// cycle on Zen 4 for two (BFLOAT16 → INT8, UINT8, INT16, UINT16 0.70 →
+// 0.90× copy() at 64 Ki, three runs side by side; the other targets, at
+// memory speed or bound elsewhere, unchanged), as many µops on Intel's.
 func widenBF16(a *Asm) func(s *Step, k Register) VecVirtual {
+	if a.isa == AVX512 {
+		idx, odd, g := a.ConstWords("pairwords0", seq(0, 1, 2, 32)), a.K(), a.GP32()
+		a.MOVL(U32(0xAAAAAAAA), g)
+		a.KMOVD(g, odd)
+		return func(s *Step, k Register) VecVirtual {
+			x := a.Vec()
+			a.VLoad(Half(x), s.Src, 16, k)
+			a.VPERMW_Z(x, idx, odd, x)
+			return x
+		}
+	}
 	return func(s *Step, k Register) VecVirtual {
 		x := a.Vec()
 		if k != nil {

@@ -838,19 +838,30 @@ func (st numStage) floatToInt32(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 	nw := a.narrower(32, st.to.bits)
 	if a.isa == AVX512 {
 		down, up := a.Const32(f32bits(0x1p-32)), a.Const32(f32bits(0x1p32))
+		indefinite := a.Splat(0x80000000)
 		return func(x VecVirtual, s *Step) VecVirtual {
-			y, r := a.ZMM(), a.ZMM()
-			a.VMULPS(down, x, y)
-			a.VREDUCEPS(U8(roundNearest), y, y)
-			a.VMULPS(up, y, y)
-			if st.to.bits < 32 { // 0x80000000 has zero low bits
-				a.VCVTTPS2DQ(y, r)
-				return nw(r)
-			}
-			k := a.K()
-			a.VCMPPS(U8(cmpORDQ), y, y, k)
-			a.VCVTTPS2DQ_Z(y, k, r)
-			return r
+			// As on AVX2 below: the truncation alone where no lane gives
+			// 0x80000000, the reduction out of line (Zen 4, 64 Ki:
+			// FLOAT16/BFLOAT16 → INT32/UINT32 0.84 → 1.2-1.3× copy(), as
+			// AVX2's kernels ran).
+			r, k := a.ZMM(), a.K()
+			a.VCVTTPS2DQ(x, r)
+			a.VPCMPEQD(indefinite, r, k)
+			a.KORTESTW(k, k)
+			a.divert(func() {}, func() {
+				y := a.ZMM()
+				a.VMULPS(down, x, y)
+				a.VREDUCEPS(U8(roundNearest), y, y)
+				a.VMULPS(up, y, y)
+				if st.to.bits < 32 { // 0x80000000 has zero low bits
+					a.VCVTTPS2DQ(y, r)
+					return
+				}
+				ok := a.K()
+				a.VCMPPS(U8(cmpORDQ), y, y, ok)
+				a.VCVTTPS2DQ_Z(y, ok, r)
+			})
+			return nw(r)
 		}
 	}
 	exp32 := a.Splat(32 << 23) // y = x·2^-32, by the exponent field
