@@ -1,7 +1,6 @@
 package tensorcast
 
 import (
-	"bytes"
 	"math/rand/v2"
 	"testing"
 
@@ -79,26 +78,11 @@ func TestTiersSparseSpecials(t *testing.T) {
 		n = 4*64*64 + 37
 	}
 	rng := rand.New(rand.NewPCG(23, 29))
-	gen := tiers[0]
 	for _, c := range kernelCases() {
 		if c.from != Float && c.from != Float16 && c.from != BFloat16 {
 			continue
 		}
-		src := sparseSpecials(rng, c.from, n)
-		want := make([]byte, c.to.Size(n))
-		got := make([]byte, c.to.Size(n))
-		c.run(gen, want, src, n)
-		for _, k := range tiers[1:] {
-			clear(got)
-			c.run(k, got, src, n)
-			if !bytes.Equal(got, want) {
-				for i := range got {
-					if got[i] != want[i] {
-						t.Fatalf("%s [%s]: byte %d: got %#02x, want %#02x", c.name, c.tier(k), i, got[i], want[i])
-					}
-				}
-			}
-		}
+		checkKernelTiers(t, c, sparseSpecials(rng, c.from, n), n)
 	}
 }
 

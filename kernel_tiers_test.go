@@ -90,7 +90,6 @@ func TestTiersAllNarrowInputs(t *testing.T) {
 	if len(tiers) == 1 {
 		t.Skip("only the generic tier on this machine")
 	}
-	gen := tiers[0]
 	for _, c := range kernelCases() {
 		bits := c.from.BitSize()
 		if bits > 16 {
@@ -104,20 +103,7 @@ func TestTiersAllNarrowInputs(t *testing.T) {
 		for i := range n {
 			putBits(src, c.from, i, uint64(i))
 		}
-		want := make([]byte, c.to.Size(n))
-		got := make([]byte, c.to.Size(n))
-		c.run(gen, want, src, n)
-		for _, k := range tiers[1:] {
-			clear(got)
-			c.run(k, got, src, n)
-			if !bytes.Equal(got, want) {
-				for i := range got {
-					if got[i] != want[i] {
-						t.Fatalf("%s [%s]: byte %d: got %#02x, want %#02x", c.name, c.tier(k), i, got[i], want[i])
-					}
-				}
-			}
-		}
+		checkKernelTiers(t, c, src, n)
 	}
 }
 
@@ -147,22 +133,28 @@ func TestTiersFloat32Sample(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(17, 19))
 	src := tierInputs(rng, Float, n)
-	gen := tiers[0]
 	for _, c := range kernelCases() {
 		if c.from != Float {
 			continue
 		}
-		want := make([]byte, c.to.Size(n))
-		got := make([]byte, c.to.Size(n))
-		c.run(gen, want, src, n)
-		for _, k := range tiers[1:] {
-			clear(got)
-			c.run(k, got, src, n)
-			if !bytes.Equal(got, want) {
-				for i := range got {
-					if got[i] != want[i] {
-						t.Fatalf("%s [%s]: byte %d: got %#02x, want %#02x", c.name, c.tier(k), i, got[i], want[i])
-					}
+		checkKernelTiers(t, c, src, n)
+	}
+}
+
+// checkKernelTiers runs kernel case c on n elements of src on the generic
+// tier and on every other, and fails at the first byte where they differ.
+func checkKernelTiers(t *testing.T, c kernelCase, src []byte, n int) {
+	t.Helper()
+	want := make([]byte, c.to.Size(n))
+	got := make([]byte, c.to.Size(n))
+	c.run(tiers[0], want, src, n)
+	for _, k := range tiers[1:] {
+		clear(got)
+		c.run(k, got, src, n)
+		if !bytes.Equal(got, want) {
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("%s [%s]: byte %d: got %#02x, want %#02x", c.name, c.tier(k), i, got[i], want[i])
 				}
 			}
 		}
