@@ -302,25 +302,33 @@ func f16ToE4M3BytesAVX2(a *Asm) {
 					a.VPCMPEQB(t, isNaN, isNaN)
 					a.VPBLENDVB(isNaN, nanB, c, c)
 				}
-				// Subnormal results.
+				// Subnormal results, out of line: a block without any (zero
+				// is not one: the normal step gives it 0) skips their
+				// fifteen instructions. Zen 4, 64 Ki elements, normally
+				// distributed inputs (a block in three holds one): FLOAT16
+				// → E4M3FN/E4M3FNUZ 0.33–0.34 → 0.43–0.44× copy() (AVX2 tier,
+				// three runs side by side).
 				a.VPSUBB(lo, hi, w)
-				a.VPADDB(w, w, idx)
-				a.VPADDB(nz, idx, idx)
 				win := a.Vec()
 				a.VPMINUB(b8(31), w, win)
 				a.VPCMPEQB(w, win, win)
-				s4, r, r1 := a.Vec(), a.Vec(), a.Vec()
-				a.VPSLLW(U8(3), idx, s4) // bit 4 to bit 7
-				a.VPSHUFB(idx, ts[0], r)
-				a.VPSHUFB(idx, ts[1], r1)
-				a.VPBLENDVB(s4, r1, r, r)
-				r2, r3 := a.Vec(), a.Vec()
-				a.VPSHUFB(idx, ts[2], r2)
-				a.VPSHUFB(idx, ts[3], r3)
-				a.VPBLENDVB(s4, r3, r2, r2)
-				a.VPSLLW(U8(2), idx, idx) // bit 5 to bit 7
-				a.VPBLENDVB(idx, r2, r, r)
-				a.VPBLENDVB(win, r, c, c)
+				a.VPTEST(win, win)
+				a.divert(func() {}, func() {
+					a.VPADDB(w, w, idx)
+					a.VPADDB(nz, idx, idx)
+					s4, r, r1 := a.Vec(), a.Vec(), a.Vec()
+					a.VPSLLW(U8(3), idx, s4) // bit 4 to bit 7
+					a.VPSHUFB(idx, ts[0], r)
+					a.VPSHUFB(idx, ts[1], r1)
+					a.VPBLENDVB(s4, r1, r, r)
+					r2, r3 := a.Vec(), a.Vec()
+					a.VPSHUFB(idx, ts[2], r2)
+					a.VPSHUFB(idx, ts[3], r3)
+					a.VPBLENDVB(s4, r3, r2, r2)
+					a.VPSLLW(U8(2), idx, idx) // bit 5 to bit 7
+					a.VPBLENDVB(idx, r2, r, r)
+					a.VPBLENDVB(win, r, c, c)
+				})
 				// The sign.
 				a.VPAND(b8(0x80), sign, sign)
 				if fnuz {
