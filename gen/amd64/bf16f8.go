@@ -94,15 +94,23 @@ func bf16ToF8Bytes(a *Asm) {
 			a.VPADDUSB(g, s, c)
 			a.VPSUBUSB(adj, c, c)
 			a.VPMINUB(limit, c, c)
-			// Subnormal results.
-			idx, w, inWin := a.Vec(), a.Vec(), a.K()
-			a.VMOVDQA64(l, idx)
-			a.VPERMI2B(t1, t0, idx) // t
-			a.VPADDB(s, idx, idx)
-			a.VPADDB(s, idx, idx) // 2S + t
+			// Subnormal results, out of line: a block without any skips
+			// their lookup (Zen 4, 64 Ki elements, normally distributed
+			// inputs, three runs side by side: → E5M2/E5M2FNUZ 0.53–0.57 →
+			// 0.62–0.67× copy(); → E4M3FN/E4M3FNUZ, where a block in two
+			// holds one, 0.53–0.58 → 0.58–0.60×).
+			w, inWin := a.Vec(), a.K()
 			a.VPSUBB(w0, ep, w)
 			a.VPCMPUB(U8(cmpLT), span, w, inWin)
-			a.VPERMB(sub, idx, inWin, c)
+			a.KORTESTQ(inWin, inWin)
+			a.divert(func() {}, func() {
+				idx := a.Vec()
+				a.VMOVDQA64(l, idx)
+				a.VPERMI2B(t1, t0, idx) // t
+				a.VPADDB(s, idx, idx)
+				a.VPADDB(s, idx, idx) // 2S + t
+				a.VPERMB(sub, idx, inWin, c)
+			})
 			// NaN.
 			frac, isNaN := a.K(), a.K()
 			a.VPTESTMB(m7, l, frac)

@@ -757,25 +757,34 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 		} else {
 			lo, mid, hi = a.splat64(math.Float64bits(-0x1p63)), a.splat64(math.Float64bits(0x1p63)), a.splat64(math.Float64bits(0x1p64))
 		}
+		indefinite := a.splat64(1 << 63)
 		return func(x VecVirtual, s *Step) VecVirtual {
 			r := a.ZMM()
+			qq(x, r)
 			if to == 8 { // VCVTTPD2QQ alone is right modulo 2^8 (see above)
-				qq(x, r)
 				return nw(r)
 			}
-			khi := a.K()
-			if to == 64 {
-				kv := a.K()
-				cmp(U8(cmpGEOQ), view(lo, x), x, kv)
-				cmp(U8(cmpLTOQ), view(hi, x), x, kv, kv) // x ∈ [-2^63, 2^64)
-				cmp(U8(cmpGEOQ), view(mid, x), x, kv, khi)
-				qqz(x, kv, r) // 0x8000000000000000 where x ≥ 2^63, replaced next
-			} else {
-				cmp(U8(cmpGEOQ), view(mid, x), x, khi)
-				cmp(U8(cmpLTOQ), view(hi, x), x, khi, khi)
-				qq(x, r)
-			}
-			uqq(x, khi, r)
+			// The truncation alone where no lane gives 0x8000000000000000
+			// (NaN, |x| ≥ 2^63, -2^63): the rest out of line. Zen 4, 64 Ki
+			// elements, three runs side by side: DOUBLE → INT64/UINT64
+			// 0.94 → 0.98–0.99× copy(), FLOAT → INT64/UINT64 1.29 → 1.44×.
+			k := a.K()
+			a.VPCMPEQQ(indefinite, r, k)
+			a.KORTESTW(k, k)
+			a.divert(func() {}, func() {
+				khi := a.K()
+				if to == 64 {
+					kv := a.K()
+					cmp(U8(cmpGEOQ), view(lo, x), x, kv)
+					cmp(U8(cmpLTOQ), view(hi, x), x, kv, kv) // x ∈ [-2^63, 2^64)
+					cmp(U8(cmpGEOQ), view(mid, x), x, kv, khi)
+					qqz(x, kv, r) // 0x8000000000000000 where x ≥ 2^63, replaced next
+				} else {
+					cmp(U8(cmpGEOQ), view(mid, x), x, khi)
+					cmp(U8(cmpLTOQ), view(hi, x), x, khi, khi)
+				}
+				uqq(x, khi, r)
+			})
 			return nw(r)
 		}
 	}
