@@ -7,9 +7,11 @@ import (
 	"github.com/tensorcast/tensorcast/internal/ref"
 )
 
-// Several kernels take a fast path for a block of ordinary inputs and send a
-// block with anything else (subnormals, NaN, ±Inf; zero in some) to a
-// complete path out of line: FLOAT → E8M0, FLOAT16 ↔ BFLOAT16 on AVX-512.
+// Many kernels take a short path for a block of ordinary inputs and send a
+// block with anything else (subnormals, NaN, ±Inf, values out of an
+// integer's range; zero in some) to a complete path out of line (`divert`
+// in gen/amd64): FLOAT → E8M0 and the integers, FLOAT16 ↔ BFLOAT16, the
+// subnormal results of FLOAT16/BFLOAT16 → float8, among others.
 // tierInputs puts a special into nearly every block, and the sweeps walk
 // consecutive patterns, so a zero there always sits among subnormals: here
 // every block is ordinary but for at most one or two specials (a zero, a
@@ -17,8 +19,9 @@ import (
 // position, plus blocks with no special at all and blocks that are all zero.
 
 // sparseSpecials returns n elements of from (FLOAT, FLOAT16 or BFLOAT16),
-// in blocks of 64: ordinary normal values with the pattern of special
-// placed at the block's positions pos (none where pos is empty).
+// in blocks of 64 of ordinary normal values; by the block's number mod 4
+// it holds no special, one at a position that moves from block to block,
+// two at random positions, or zeros (some, or all of it).
 func sparseSpecials(rng *rand.Rand, from DataType, n int) []byte {
 	var specials []uint64
 	normal := func() uint64 { return 0 }

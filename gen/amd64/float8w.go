@@ -14,10 +14,10 @@ import (
 //
 //  1. Round to odd to a bfloat16 h of 8 exponent and 7 significand bits:
 //     VPERMI2B gathers the high halves hi and the low halves lo of two
-//     vectors (wordperm.go), h = hi | (lo != 0) (VPMINUW lo, 1). Every float8 keeps at
-//     most 3 significand bits and 7 ≥ 3+2, so rounding h to nearest even is
-//     exactly the single rounding of x (the odd bit stands for every bit
-//     dropped); a NaN stays a NaN (its payload or the odd bit), ±Inf stays
+//     vectors (wordperm.go), h = hi | (lo != 0) (VPMINUW lo, 1). Every
+//     float8 keeps at most 3 significand bits and 7 ≥ 3+2, so rounding h
+//     to nearest even is exactly the single rounding of x (the odd bit
+//     stands for every bit dropped); a NaN stays a NaN (its payload or the odd bit), ±Inf stays
 //     ±Inf, and float8 normal and overflow edges lie far inside bfloat16's
 //     exponent range.
 //  2. Normal results, on a = h & 0x7FFF, with s = 7 - mantissa bits (4 or

@@ -723,6 +723,10 @@ func int64ToF64AVX2(a *Asm, uns bool, zero VecVirtual) (toF64, roundable func(x 
 // no 0x80000000 (f64ToInt32AVX2; Zen 3, normally distributed values:
 // DOUBLE → INT16 at 0.6× copy() and 0.65× ONNX Runtime's speed before).
 //
+// On AVX-512 a vector whose truncation by VCVTTPS2DQ (32-bit lanes) or
+// VCVTT{PS,PD}2QQ (64-bit) has no lane of 0x80…0 is exact as it is and
+// skips the sequences here, which run out of line (as on AVX2).
+//
 // Everything else (64-bit lanes): AVX-512 converts with VCVTT{PS,PD}2QQ where
 // x ∈ [-2^63, 2^63) and VCVTT{PS,PD}2UQQ where x ∈ [2^63, 2^64), and zeroes
 // the rest (for a narrower target the signed conversion's 0x8000000000000000
