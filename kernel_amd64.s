@@ -15455,9 +15455,11 @@ fn_single:
 	JNZ        special1
 
 back2:
-	VPADDUSB   Z14, Z17, Z14
-	VPCMPUB    $0x06, Z7, Z14, K1
-	VMOVDQU8   Z1, K1, Z15
+	VPCMPUB  $0x05, Z7, Z17, K1
+	KORTESTQ K1, K1
+	JNZ      special3
+
+back4:
 	VPTERNLOGD $0xf8, Z2, Z13, Z15
 	VMOVDQU64  Z15, (AX)
 	ADDQ       $0x00000080, CX
@@ -15495,12 +15497,14 @@ fn_tail:
 	VPSUBB      Z12, Z17, Z4
 	VPCMPUB     $0x01, Z8, Z4, K2
 	KORTESTQ    K2, K2
-	JNZ         special3
+	JNZ         special5
 
-back4:
-	VPADDUSB   Z0, Z17, Z0
-	VPCMPUB    $0x06, Z7, Z0, K2
-	VMOVDQU8   Z1, K2, Z3
+back6:
+	VPCMPUB  $0x05, Z7, Z17, K2
+	KORTESTQ K2, K2
+	JNZ      special7
+
+back8:
 	VPTERNLOGD $0xf8, Z2, Z13, Z3
 	VMOVDQU8   Z3, K1, (AX)
 
@@ -15515,10 +15519,22 @@ special1:
 	JMP    back2
 
 special3:
+	VPADDUSB Z14, Z17, Z14
+	VPCMPUB  $0x06, Z7, Z14, K1
+	VMOVDQU8 Z1, K1, Z15
+	JMP      back4
+
+special5:
 	VPADDB Z17, Z17, Z4
 	VPORD  Z0, Z4, Z4
 	VPERMB Z9, Z4, K2, Z3
-	JMP    back4
+	JMP    back6
+
+special7:
+	VPADDUSB Z0, Z17, Z0
+	VPCMPUB  $0x06, Z7, Z0, K2
+	VMOVDQU8 Z1, K2, Z3
+	JMP      back8
 
 fn_clamped:
 fn_clamped_single:
@@ -15543,9 +15559,9 @@ fn_clamped_single:
 	VPSUBB     Z12, Z15, Z14
 	VPCMPUB    $0x01, Z8, Z14, K1
 	KORTESTQ   K1, K1
-	JNZ        special5
+	JNZ        special9
 
-back6:
+back10:
 	VPTERNLOGD $0xf8, Z2, Z1, Z13
 	VMOVDQU64  Z13, (AX)
 	ADDQ       $0x00000080, CX
@@ -15583,9 +15599,9 @@ fn_clamped_tail:
 	VPSUBB      Z12, Z15, Z4
 	VPCMPUB     $0x01, Z8, Z4, K2
 	KORTESTQ    K2, K2
-	JNZ         special7
+	JNZ         special11
 
-back8:
+back12:
 	VPTERNLOGD $0xf8, Z2, Z1, Z3
 	VMOVDQU8   Z3, K1, (AX)
 
@@ -15593,17 +15609,17 @@ fn_clamped_done:
 	VZEROUPPER
 	RET
 
-special5:
+special9:
 	VPADDB Z15, Z15, Z14
 	VPORD  Z7, Z14, Z14
 	VPERMB Z9, Z14, K1, Z13
-	JMP    back6
+	JMP    back10
 
-special7:
+special11:
 	VPADDB Z15, Z15, Z4
 	VPORD  Z0, Z4, Z4
 	VPERMB Z9, Z4, K2, Z3
-	JMP    back8
+	JMP    back12
 
 fnuz:
 	CMPL SI, DI
@@ -15631,12 +15647,14 @@ fnuz_single:
 	VPSUBB     Z16, Z17, Z12
 	VPCMPUB    $0x01, Z8, Z12, K1
 	KORTESTQ   K1, K1
-	JNZ        special9
+	JNZ        special13
 
-back10:
-	VPADDUSB   Z10, Z17, Z10
-	VPCMPUB    $0x06, Z7, Z10, K1
-	VMOVDQU8   Z1, K1, Z11
+back14:
+	VPCMPUB  $0x05, Z7, Z17, K1
+	KORTESTQ K1, K1
+	JNZ      special15
+
+back16:
 	VPTESTMB   Z11, Z11, K1
 	VPTERNLOGD $0xf8, Z2, Z9, Z11
 	VMOVDQU8.Z Z11, K1, Z11
@@ -15676,12 +15694,14 @@ fnuz_tail:
 	VPSUBB      Z16, Z17, Z4
 	VPCMPUB     $0x01, Z8, Z4, K2
 	KORTESTQ    K2, K2
-	JNZ         special11
+	JNZ         special17
 
-back12:
-	VPADDUSB   Z0, Z17, Z0
-	VPCMPUB    $0x06, Z7, Z0, K2
-	VMOVDQU8   Z1, K2, Z3
+back18:
+	VPCMPUB  $0x05, Z7, Z17, K2
+	KORTESTQ K2, K2
+	JNZ      special19
+
+back20:
 	VPTESTMB   Z3, Z3, K2
 	VPTERNLOGD $0xf8, Z2, Z9, Z3
 	VMOVDQU8.Z Z3, K2, Z3
@@ -15691,17 +15711,29 @@ fnuz_done:
 	VZEROUPPER
 	RET
 
-special9:
+special13:
 	VPADDB Z17, Z17, Z12
 	VPORD  Z10, Z12, Z12
 	VPERMB Z13, Z12, K1, Z11
-	JMP    back10
+	JMP    back14
 
-special11:
+special15:
+	VPADDUSB Z10, Z17, Z10
+	VPCMPUB  $0x06, Z7, Z10, K1
+	VMOVDQU8 Z1, K1, Z11
+	JMP      back16
+
+special17:
 	VPADDB Z17, Z17, Z4
 	VPORD  Z0, Z4, Z4
 	VPERMB Z13, Z4, K2, Z3
-	JMP    back12
+	JMP    back18
+
+special19:
+	VPADDUSB Z0, Z17, Z0
+	VPCMPUB  $0x06, Z7, Z0, K2
+	VMOVDQU8 Z1, K2, Z3
+	JMP      back20
 
 fnuz_clamped:
 fnuz_clamped_single:
@@ -15726,9 +15758,9 @@ fnuz_clamped_single:
 	VPSUBB     Z16, Z11, Z10
 	VPCMPUB    $0x01, Z8, Z10, K1
 	KORTESTQ   K1, K1
-	JNZ        special13
+	JNZ        special21
 
-back14:
+back22:
 	VPTESTMB   Z9, Z9, K1
 	VPTERNLOGD $0xf8, Z2, Z1, Z9
 	VMOVDQU8.Z Z9, K1, Z9
@@ -15768,9 +15800,9 @@ fnuz_clamped_tail:
 	VPSUBB      Z16, Z11, Z4
 	VPCMPUB     $0x01, Z8, Z4, K2
 	KORTESTQ    K2, K2
-	JNZ         special15
+	JNZ         special23
 
-back16:
+back24:
 	VPTESTMB   Z3, Z3, K2
 	VPTERNLOGD $0xf8, Z2, Z1, Z3
 	VMOVDQU8.Z Z3, K2, Z3
@@ -15780,17 +15812,17 @@ fnuz_clamped_done:
 	VZEROUPPER
 	RET
 
-special13:
+special21:
 	VPADDB Z11, Z11, Z10
 	VPORD  Z7, Z10, Z10
 	VPERMB Z13, Z10, K1, Z9
-	JMP    back14
+	JMP    back22
 
-special15:
+special23:
 	VPADDB Z11, Z11, Z4
 	VPORD  Z0, Z4, Z4
 	VPERMB Z13, Z4, K2, Z3
-	JMP    back16
+	JMP    back24
 
 DATA evenbytes<>+0(SB)/4, $0x06040200
 DATA evenbytes<>+4(SB)/4, $0x0e0c0a08
@@ -16345,9 +16377,11 @@ fn_body:
 	JNZ        special1
 
 back2:
-	VPADDUSB   Z14, Z17, Z14
-	VPCMPUB    $0x06, Z7, Z14, K1
-	VMOVDQU8   Z1, K1, Z15
+	VPCMPUB  $0x05, Z7, Z17, K1
+	KORTESTQ K1, K1
+	JNZ      special3
+
+back4:
 	VPTERNLOGD $0xf8, Z2, Z13, Z15
 	VMOVNTDQ   Z15, (AX)
 	ADDQ       $0x00000080, CX
@@ -16367,6 +16401,12 @@ special1:
 	VPORD  Z14, Z16, Z16
 	VPERMB Z9, Z16, K1, Z15
 	JMP    back2
+
+special3:
+	VPADDUSB Z14, Z17, Z14
+	VPCMPUB  $0x06, Z7, Z14, K1
+	VMOVDQU8 Z1, K1, Z15
+	JMP      back4
 
 fn_clamped:
 	MOVQ DX, BX
@@ -16393,9 +16433,9 @@ fn_clamped_body:
 	VPSUBB     Z12, Z15, Z14
 	VPCMPUB    $0x01, Z8, Z14, K1
 	KORTESTQ   K1, K1
-	JNZ        special3
+	JNZ        special5
 
-back4:
+back6:
 	VPTERNLOGD $0xf8, Z2, Z1, Z13
 	VMOVNTDQ   Z13, (AX)
 	ADDQ       $0x00000080, CX
@@ -16410,11 +16450,11 @@ fn_clamped_done:
 	VZEROUPPER
 	RET
 
-special3:
+special5:
 	VPADDB Z15, Z15, Z14
 	VPORD  Z7, Z14, Z14
 	VPERMB Z9, Z14, K1, Z13
-	JMP    back4
+	JMP    back6
 
 fnuz:
 	CMPL SI, DI
@@ -16443,12 +16483,14 @@ fnuz_body:
 	VPSUBB     Z16, Z17, Z12
 	VPCMPUB    $0x01, Z8, Z12, K1
 	KORTESTQ   K1, K1
-	JNZ        special5
+	JNZ        special7
 
-back6:
-	VPADDUSB   Z10, Z17, Z10
-	VPCMPUB    $0x06, Z7, Z10, K1
-	VMOVDQU8   Z1, K1, Z11
+back8:
+	VPCMPUB  $0x05, Z7, Z17, K1
+	KORTESTQ K1, K1
+	JNZ      special9
+
+back10:
 	VPTESTMB   Z11, Z11, K1
 	VPTERNLOGD $0xf8, Z2, Z9, Z11
 	VMOVDQU8.Z Z11, K1, Z11
@@ -16465,11 +16507,17 @@ fnuz_done:
 	VZEROUPPER
 	RET
 
-special5:
+special7:
 	VPADDB Z17, Z17, Z12
 	VPORD  Z10, Z12, Z12
 	VPERMB Z13, Z12, K1, Z11
-	JMP    back6
+	JMP    back8
+
+special9:
+	VPADDUSB Z10, Z17, Z10
+	VPCMPUB  $0x06, Z7, Z10, K1
+	VMOVDQU8 Z1, K1, Z11
+	JMP      back10
 
 fnuz_clamped:
 	MOVQ DX, BX
@@ -16496,9 +16544,9 @@ fnuz_clamped_body:
 	VPSUBB     Z16, Z11, Z10
 	VPCMPUB    $0x01, Z8, Z10, K1
 	KORTESTQ   K1, K1
-	JNZ        special7
+	JNZ        special11
 
-back8:
+back12:
 	VPTESTMB   Z9, Z9, K1
 	VPTERNLOGD $0xf8, Z2, Z1, Z9
 	VMOVDQU8.Z Z9, K1, Z9
@@ -16515,11 +16563,11 @@ fnuz_clamped_done:
 	VZEROUPPER
 	RET
 
-special7:
+special11:
 	VPADDB Z11, Z11, Z10
 	VPORD  Z7, Z10, Z10
 	VPERMB Z13, Z10, K1, Z9
-	JMP    back8
+	JMP    back12
 
 // func f16ToE4M3AVX2NT(dst *uint8, src *uint16, n int, p *[8]uint32) int
 // Requires: AVX, AVX2, MMX+
@@ -17058,9 +17106,11 @@ e4m3fn_single:
 	JNZ       special4
 
 back5:
-	VPTESTMB   Z5, Z17, K1
-	VPCMPEQB   Z6, Z18, K1, K1
-	VMOVDQU8   Z1, K1, Z22
+	VPCMPEQB Z6, Z18, K1
+	KORTESTQ K1, K1
+	JNZ      special6
+
+back7:
 	VPTERNLOGD $0xf8, Z2, Z20, Z22
 	VMOVDQU64  Z22, (AX)
 	ADDQ       $0x00000080, CX
@@ -17098,12 +17148,14 @@ e4m3fn_tail:
 	VPSUBB      Z15, Z4, Z0
 	VPCMPUB     $0x01, Z16, Z0, K2
 	KORTESTQ    K2, K2
-	JNZ         special6
+	JNZ         special8
 
-back7:
-	VPTESTMB   Z5, Z17, K2
-	VPCMPEQB   Z6, Z18, K2, K2
-	VMOVDQU8   Z1, K2, Z7
+back9:
+	VPCMPEQB Z6, Z18, K2
+	KORTESTQ K2, K2
+	JNZ      special10
+
+back11:
 	VPTERNLOGD $0xf8, Z2, Z3, Z7
 	VMOVDQU8   Z7, K1, (AX)
 
@@ -17120,12 +17172,22 @@ special4:
 	JMP       back5
 
 special6:
+	VPTESTMB Z5, Z17, K1, K1
+	VMOVDQU8 Z1, K1, Z22
+	JMP      back7
+
+special8:
 	VMOVDQA64 Z17, Z0
 	VPERMI2B  Z10, Z9, Z0
 	VPADDB    Z12, Z0, Z0
 	VPADDB    Z12, Z0, Z0
 	VPERMB    Z11, Z0, K2, Z7
-	JMP       back7
+	JMP       back9
+
+special10:
+	VPTESTMB Z5, Z17, K2, K2
+	VMOVDQU8 Z1, K2, Z7
+	JMP      back11
 
 e4m3fnuz:
 	VMOVDQU64    bf16f8round3<>+0(SB), Z7
@@ -17166,12 +17228,14 @@ e4m3fnuz_single:
 	VPSUBB    Z15, Z19, Z19
 	VPCMPUB   $0x01, Z16, Z19, K1
 	KORTESTQ  K1, K1
-	JNZ       special8
+	JNZ       special12
 
-back9:
-	VPTESTMB   Z5, Z17, K1
-	VPCMPEQB   Z6, Z18, K1, K1
-	VMOVDQU8   Z1, K1, Z22
+back13:
+	VPCMPEQB Z6, Z18, K1
+	KORTESTQ K1, K1
+	JNZ      special14
+
+back15:
 	VPTESTMB   Z22, Z22, K1
 	VPTERNLOGD $0xf8, Z2, Z20, Z22
 	VMOVDQU8.Z Z22, K1, Z22
@@ -17211,12 +17275,14 @@ e4m3fnuz_tail:
 	VPSUBB      Z15, Z4, Z0
 	VPCMPUB     $0x01, Z16, Z0, K2
 	KORTESTQ    K2, K2
-	JNZ         special10
+	JNZ         special16
 
-back11:
-	VPTESTMB   Z5, Z17, K2
-	VPCMPEQB   Z6, Z18, K2, K2
-	VMOVDQU8   Z1, K2, Z7
+back17:
+	VPCMPEQB Z6, Z18, K2
+	KORTESTQ K2, K2
+	JNZ      special18
+
+back19:
 	VPTESTMB   Z7, Z7, K2
 	VPTERNLOGD $0xf8, Z2, Z3, Z7
 	VMOVDQU8.Z Z7, K2, Z7
@@ -17226,21 +17292,31 @@ e4m3fnuz_done:
 	VZEROUPPER
 	RET
 
-special8:
+special12:
 	VMOVDQA64 Z17, Z19
 	VPERMI2B  Z10, Z9, Z19
 	VPADDB    Z21, Z19, Z19
 	VPADDB    Z21, Z19, Z19
 	VPERMB    Z11, Z19, K1, Z22
-	JMP       back9
+	JMP       back13
 
-special10:
+special14:
+	VPTESTMB Z5, Z17, K1, K1
+	VMOVDQU8 Z1, K1, Z22
+	JMP      back15
+
+special16:
 	VMOVDQA64 Z17, Z0
 	VPERMI2B  Z10, Z9, Z0
 	VPADDB    Z12, Z0, Z0
 	VPADDB    Z12, Z0, Z0
 	VPERMB    Z11, Z0, K2, Z7
-	JMP       back11
+	JMP       back17
+
+special18:
+	VPTESTMB Z5, Z17, K2, K2
+	VMOVDQU8 Z1, K2, Z7
+	JMP      back19
 
 e5m2:
 	VMOVDQU64    bf16f8round2<>+0(SB), Z7
@@ -17281,12 +17357,14 @@ e5m2_single:
 	VPSUBB    Z15, Z19, Z19
 	VPCMPUB   $0x01, Z16, Z19, K1
 	KORTESTQ  K1, K1
-	JNZ       special12
+	JNZ       special20
 
-back13:
-	VPTESTMB   Z5, Z17, K1
-	VPCMPEQB   Z6, Z18, K1, K1
-	VMOVDQU8   Z1, K1, Z22
+back21:
+	VPCMPEQB Z6, Z18, K1
+	KORTESTQ K1, K1
+	JNZ      special22
+
+back23:
 	VPTERNLOGD $0xf8, Z2, Z20, Z22
 	VMOVDQU64  Z22, (AX)
 	ADDQ       $0x00000080, CX
@@ -17324,12 +17402,14 @@ e5m2_tail:
 	VPSUBB      Z15, Z4, Z0
 	VPCMPUB     $0x01, Z16, Z0, K2
 	KORTESTQ    K2, K2
-	JNZ         special14
+	JNZ         special24
 
-back15:
-	VPTESTMB   Z5, Z17, K2
-	VPCMPEQB   Z6, Z18, K2, K2
-	VMOVDQU8   Z1, K2, Z7
+back25:
+	VPCMPEQB Z6, Z18, K2
+	KORTESTQ K2, K2
+	JNZ      special26
+
+back27:
 	VPTERNLOGD $0xf8, Z2, Z3, Z7
 	VMOVDQU8   Z7, K1, (AX)
 
@@ -17337,21 +17417,31 @@ e5m2_done:
 	VZEROUPPER
 	RET
 
-special12:
+special20:
 	VMOVDQA64 Z17, Z19
 	VPERMI2B  Z10, Z9, Z19
 	VPADDB    Z21, Z19, Z19
 	VPADDB    Z21, Z19, Z19
 	VPERMB    Z11, Z19, K1, Z22
-	JMP       back13
+	JMP       back21
 
-special14:
+special22:
+	VPTESTMB Z5, Z17, K1, K1
+	VMOVDQU8 Z1, K1, Z22
+	JMP      back23
+
+special24:
 	VMOVDQA64 Z17, Z0
 	VPERMI2B  Z10, Z9, Z0
 	VPADDB    Z12, Z0, Z0
 	VPADDB    Z12, Z0, Z0
 	VPERMB    Z11, Z0, K2, Z7
-	JMP       back15
+	JMP       back25
+
+special26:
+	VPTESTMB Z5, Z17, K2, K2
+	VMOVDQU8 Z1, K2, Z7
+	JMP      back27
 
 e5m2fnuz:
 	VMOVDQU64    bf16f8round2<>+0(SB), Z7
@@ -17392,12 +17482,14 @@ e5m2fnuz_single:
 	VPSUBB    Z15, Z19, Z19
 	VPCMPUB   $0x01, Z16, Z19, K1
 	KORTESTQ  K1, K1
-	JNZ       special16
+	JNZ       special28
 
-back17:
-	VPTESTMB   Z5, Z17, K1
-	VPCMPEQB   Z6, Z18, K1, K1
-	VMOVDQU8   Z1, K1, Z22
+back29:
+	VPCMPEQB Z6, Z18, K1
+	KORTESTQ K1, K1
+	JNZ      special30
+
+back31:
 	VPTESTMB   Z22, Z22, K1
 	VPTERNLOGD $0xf8, Z2, Z20, Z22
 	VMOVDQU8.Z Z22, K1, Z22
@@ -17437,12 +17529,14 @@ e5m2fnuz_tail:
 	VPSUBB      Z15, Z4, Z0
 	VPCMPUB     $0x01, Z16, Z0, K2
 	KORTESTQ    K2, K2
-	JNZ         special18
+	JNZ         special32
 
-back19:
-	VPTESTMB   Z5, Z17, K2
-	VPCMPEQB   Z6, Z18, K2, K2
-	VMOVDQU8   Z1, K2, Z7
+back33:
+	VPCMPEQB Z6, Z18, K2
+	KORTESTQ K2, K2
+	JNZ      special34
+
+back35:
 	VPTESTMB   Z7, Z7, K2
 	VPTERNLOGD $0xf8, Z2, Z3, Z7
 	VMOVDQU8.Z Z7, K2, Z7
@@ -17452,21 +17546,31 @@ e5m2fnuz_done:
 	VZEROUPPER
 	RET
 
-special16:
+special28:
 	VMOVDQA64 Z17, Z19
 	VPERMI2B  Z10, Z9, Z19
 	VPADDB    Z21, Z19, Z19
 	VPADDB    Z21, Z19, Z19
 	VPERMB    Z11, Z19, K1, Z22
-	JMP       back17
+	JMP       back29
 
-special18:
+special30:
+	VPTESTMB Z5, Z17, K1, K1
+	VMOVDQU8 Z1, K1, Z22
+	JMP      back31
+
+special32:
 	VMOVDQA64 Z17, Z0
 	VPERMI2B  Z10, Z9, Z0
 	VPADDB    Z12, Z0, Z0
 	VPADDB    Z12, Z0, Z0
 	VPERMB    Z11, Z0, K2, Z7
-	JMP       back19
+	JMP       back33
+
+special34:
+	VPTESTMB Z5, Z17, K2, K2
+	VMOVDQU8 Z1, K2, Z7
+	JMP      back35
 
 DATA bf16f8round3<>+0(SB)/4, $0x00000000
 DATA bf16f8round3<>+4(SB)/4, $0x00000000
@@ -17761,9 +17865,11 @@ e4m3fn_body:
 	JNZ       special4
 
 back5:
-	VPTESTMB   Z5, Z17, K1
-	VPCMPEQB   Z6, Z18, K1, K1
-	VMOVDQU8   Z1, K1, Z22
+	VPCMPEQB Z6, Z18, K1
+	KORTESTQ K1, K1
+	JNZ      special6
+
+back7:
 	VPTERNLOGD $0xf8, Z2, Z20, Z22
 	VMOVNTDQ   Z22, (AX)
 	ADDQ       $0x00000080, CX
@@ -17785,6 +17891,11 @@ special4:
 	VPADDB    Z21, Z19, Z19
 	VPERMB    Z11, Z19, K1, Z22
 	JMP       back5
+
+special6:
+	VPTESTMB Z5, Z17, K1, K1
+	VMOVDQU8 Z1, K1, Z22
+	JMP      back7
 
 e4m3fnuz:
 	VMOVDQU64    bf16f8round3<>+0(SB), Z7
@@ -17826,12 +17937,14 @@ e4m3fnuz_body:
 	VPSUBB    Z15, Z19, Z19
 	VPCMPUB   $0x01, Z16, Z19, K1
 	KORTESTQ  K1, K1
-	JNZ       special6
+	JNZ       special8
 
-back7:
-	VPTESTMB   Z5, Z17, K1
-	VPCMPEQB   Z6, Z18, K1, K1
-	VMOVDQU8   Z1, K1, Z22
+back9:
+	VPCMPEQB Z6, Z18, K1
+	KORTESTQ K1, K1
+	JNZ      special10
+
+back11:
 	VPTESTMB   Z22, Z22, K1
 	VPTERNLOGD $0xf8, Z2, Z20, Z22
 	VMOVDQU8.Z Z22, K1, Z22
@@ -17848,13 +17961,18 @@ e4m3fnuz_done:
 	VZEROUPPER
 	RET
 
-special6:
+special8:
 	VMOVDQA64 Z17, Z19
 	VPERMI2B  Z10, Z9, Z19
 	VPADDB    Z21, Z19, Z19
 	VPADDB    Z21, Z19, Z19
 	VPERMB    Z11, Z19, K1, Z22
-	JMP       back7
+	JMP       back9
+
+special10:
+	VPTESTMB Z5, Z17, K1, K1
+	VMOVDQU8 Z1, K1, Z22
+	JMP      back11
 
 e5m2:
 	VMOVDQU64    bf16f8round2<>+0(SB), Z7
@@ -17896,12 +18014,14 @@ e5m2_body:
 	VPSUBB    Z15, Z19, Z19
 	VPCMPUB   $0x01, Z16, Z19, K1
 	KORTESTQ  K1, K1
-	JNZ       special8
+	JNZ       special12
 
-back9:
-	VPTESTMB   Z5, Z17, K1
-	VPCMPEQB   Z6, Z18, K1, K1
-	VMOVDQU8   Z1, K1, Z22
+back13:
+	VPCMPEQB Z6, Z18, K1
+	KORTESTQ K1, K1
+	JNZ      special14
+
+back15:
 	VPTERNLOGD $0xf8, Z2, Z20, Z22
 	VMOVNTDQ   Z22, (AX)
 	ADDQ       $0x00000080, CX
@@ -17916,13 +18036,18 @@ e5m2_done:
 	VZEROUPPER
 	RET
 
-special8:
+special12:
 	VMOVDQA64 Z17, Z19
 	VPERMI2B  Z10, Z9, Z19
 	VPADDB    Z21, Z19, Z19
 	VPADDB    Z21, Z19, Z19
 	VPERMB    Z11, Z19, K1, Z22
-	JMP       back9
+	JMP       back13
+
+special14:
+	VPTESTMB Z5, Z17, K1, K1
+	VMOVDQU8 Z1, K1, Z22
+	JMP      back15
 
 e5m2fnuz:
 	VMOVDQU64    bf16f8round2<>+0(SB), Z7
@@ -17964,12 +18089,14 @@ e5m2fnuz_body:
 	VPSUBB    Z15, Z19, Z19
 	VPCMPUB   $0x01, Z16, Z19, K1
 	KORTESTQ  K1, K1
-	JNZ       special10
+	JNZ       special16
 
-back11:
-	VPTESTMB   Z5, Z17, K1
-	VPCMPEQB   Z6, Z18, K1, K1
-	VMOVDQU8   Z1, K1, Z22
+back17:
+	VPCMPEQB Z6, Z18, K1
+	KORTESTQ K1, K1
+	JNZ      special18
+
+back19:
 	VPTESTMB   Z22, Z22, K1
 	VPTERNLOGD $0xf8, Z2, Z20, Z22
 	VMOVDQU8.Z Z22, K1, Z22
@@ -17986,13 +18113,18 @@ e5m2fnuz_done:
 	VZEROUPPER
 	RET
 
-special10:
+special16:
 	VMOVDQA64 Z17, Z19
 	VPERMI2B  Z10, Z9, Z19
 	VPADDB    Z21, Z19, Z19
 	VPADDB    Z21, Z19, Z19
 	VPERMB    Z11, Z19, K1, Z22
-	JMP       back11
+	JMP       back17
+
+special18:
+	VPTESTMB Z5, Z17, K1, K1
+	VMOVDQU8 Z1, K1, Z22
+	JMP      back19
 
 // func i16ToE4M3AVX512(dst *uint8, src *uint16, n int, t *[256]uint8)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2

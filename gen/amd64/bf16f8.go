@@ -111,11 +111,16 @@ func bf16ToF8Bytes(a *Asm) {
 				a.VPADDB(s, idx, idx) // 2S + t
 				a.VPERMB(sub, idx, inWin, c)
 			})
-			// NaN.
-			frac, isNaN := a.K(), a.K()
-			a.VPTESTMB(m7, l, frac)
-			a.VPCMPEQB(ff, e, frac, isNaN)
-			a.VMOVDQU8(nanB, isNaN, c)
+			// NaN, out of line for a block with ±Inf or NaN (E = 0xFF):
+			// 2–4% faster on finite inputs (Zen 4, 64 Ki, three runs).
+			top := a.K()
+			a.VPCMPEQB(ff, e, top)
+			a.KORTESTQ(top, top)
+			a.divert(func() {}, func() {
+				isNaN := a.K()
+				a.VPTESTMB(m7, l, top, isNaN)
+				a.VMOVDQU8(nanB, isNaN, c)
+			})
 			a.signBytes(c, hi, sgn, t.fnuz)
 			st.Store(c, st.Dst, 8, st.M(1, 0))
 		})
