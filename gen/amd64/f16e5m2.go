@@ -129,14 +129,47 @@ func (a *Asm) f16ToE5M2Body(fnuz bool) {
 		// or'ed into the codes there, and for FNUZ only into those that are
 		// not 0 (its NaN, 0x80, keeps it anyway): two operations per 64
 		// elements, and two more for FNUZ, where on words FNUZ took four
-		// per 32.
+		// per 32. This is the general path (slow below), which runs out of
+		// line for the blocks that fast does not take.
 		highs, sgn := a.ConstBytes("oddbytes", seq8(1, 2, 64)), a.Const8(0x80)
 		or := Tern(func(c, h, s uint8) uint8 { return c | h&s })
-		a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 64, Unroll: 1}, dst, src, n, func(s *Step) {
-			var ws, vs [2]VecVirtual
+		// fast, for a block of 64 whose magnitudes all lie below 0x7B80
+		// (61440, where both types' codes reach 0x7C: overflow, ±Inf and
+		// NaN go to slow): the rounding keeps the sign, as no carry reaches
+		// bit 15 there. With x = h (FNUZ: h + min(a, 0x400), as above,
+		// the sign kept too), x + 0x7F + lsb has the signed code in its
+		// high byte, no minimum needed (the code is at most 0x7B, FNUZ's
+		// 0x7F); it is x - ^(lsb | 0x7E), one VPTERNLOGD and one VPSUBW
+		// after the shift that brings lsb down. One gather, no sign
+		// step but FNUZ's -0 (a code of 0x80 there is 0x00): about 8
+		// cycles per 64 where slow takes about 14 (FNUZ 11 and 18).
+		var big, low7 VecVirtual
+		if fnuz {
+			big, low7 = a.Const16(0x7B80), a.Const8(0x7F)
+		} else {
+			big = a.Const16(2 * 0x7B80) // compared with 2h: the magnitude, doubled
+		}
+		fast := func(s *Step, xs [2]VecVirtual) {
+			var ys [2]VecVirtual
 			for h := range 2 {
-				vs[h] = a.Vec()
-				a.VLoad(vs[h], s.Src.Offset(64*h), 16, s.M(1, 32*h))
+				t := a.Vec()
+				a.VPSRLW(U8(8), xs[h], t)
+				a.VPTERNLOGD(Tern(func(t, o, k uint8) uint8 { return ^(t&o | k) }), k, one, t)
+				a.VPSUBW(t, xs[h], t)
+				ys[h] = t
+			}
+			a.VPERMT2B(ys[1], highs, ys[0])
+			c := ys[0]
+			if fnuz {
+				nz := a.K()
+				a.VPTESTMB(low7, c, nz)
+				a.VMOVDQU8_Z(c, nz, c)
+			}
+			s.Store(c, s.Dst, 8, s.M(1, 0))
+		}
+		slow := func(s *Step, vs [2]VecVirtual) {
+			var ws [2]VecVirtual
+			for h := range 2 {
 				ws[h] = code(vs[h])
 			}
 			a.VPERMT2B(ws[1], highs, ws[0])
@@ -152,6 +185,34 @@ func (a *Asm) f16ToE5M2Body(fnuz bool) {
 				a.VPTERNLOGD(or, sgn, vs[0], c)
 			}
 			s.Store(c, s.Dst, 8, s.M(1, 0))
+		}
+		a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 64, Unroll: 1}, dst, src, n, func(s *Step) {
+			var vs, xs [2]VecVirtual
+			for h := range 2 {
+				vs[h] = a.Vec()
+				a.VLoad(vs[h], s.Src.Offset(64*h), 16, s.M(1, 32*h))
+			}
+			hi, m := a.K(), a.Vec()
+			if fnuz {
+				for h := range 2 {
+					xs[h] = a.Vec()
+					a.VPANDD(abs, vs[h], xs[h])
+				}
+				a.VPMAXUW(xs[1], xs[0], m)
+				for h := range 2 {
+					a.VPMINUW(minN, xs[h], xs[h])
+					a.VPADDW(vs[h], xs[h], xs[h])
+				}
+			} else {
+				d := a.Vec()
+				a.VPADDW(vs[0], vs[0], m)
+				a.VPADDW(vs[1], vs[1], d)
+				a.VPMAXUW(d, m, m)
+				xs = vs
+			}
+			a.VPCMPUW(U8(cmpGE), big, m, hi)
+			a.KORTESTD(hi, hi)
+			a.divert(func() { fast(s, xs) }, func() { slow(s, vs) })
 		})
 		return
 	}
