@@ -52,7 +52,9 @@ import (
 //  7. VPERMT2B gathers the high bytes of two W into 64 result bytes.
 //
 // About 18 instructions per 32 elements against about 30 on 32-bit lanes,
-// and only two k-mask writes (VPCMPUW) per 32 elements.
+// and only two k-mask writes (VPCMPUW) per 32 elements. For the E5M2 types
+// steps 4 and 5 run out of line, for the blocks that need them
+// (f8WDiverted): 12 instructions per 32 elements for the others.
 //
 // f16ToF8AVX512W widens its input to float32 first (VCVTPH2PS, exact), then
 // runs the same steps. BFLOAT16 has a kernel on bytes (bf16f8.go).
@@ -267,6 +269,18 @@ func f8W(a *Asm, name, typ string, size int) {
 			a.SHLL(U8(s-1), r)
 			a.ADDL(U32(0x8000+1<<(s-1)-1), r)
 		})
+		// The E5M2 types (s = 5) take steps 4-5 out of line for the blocks
+		// that need them (f8WDiverted); span = 0x7F81 - minNormal's word.
+		divertSub := s == 5 && !intSrc && !fp4
+		var span VecVirtual
+		if divertSub {
+			span = word(func(r GPVirtual) {
+				a.MOVL(Mem{Base: p, Disp: f8MinNormal}, r)
+				a.SHRL(U8(16), r)
+				a.NEGL(r)
+				a.ADDL(U32(0x7F81), r)
+			})
+		}
 		prefix := fmt.Sprintf("s%d_", s)
 		kinds := []bool{false}
 		if !fp4 {
@@ -280,44 +294,70 @@ func f8W(a *Asm, name, typ string, size int) {
 				a.Label(prefix + "fnuz")
 				label += "fnuz_"
 			}
+			signed := Tern(func(w, h, m uint8) uint8 { return w | h&m })
+			// general: steps 2-6 for the h-th 32 elements of a block, from
+			// hi and lo (= a) of f32Words; b is step 5's byte (nil for the
+			// integer sources).
+			general := func(hi, lo, b VecVirtual) VecVirtual {
+				y := a.Vec()
+				a.VPSRLW(U8(s), hi, y)
+				a.VPTERNLOGD(Tern(func(t, o, k uint8) uint8 { return t&o | k }), k, one, y)
+				a.VPAVGW(y, lo, y)
+				a.VPMINUW(limit, y, y)
+				if intSrc { // no NaN, and zero (lo = 0) gives 0; no sign where unsigned
+					nz := a.K()
+					a.VPTESTMW(lo, lo, nz)
+					a.VPSLLW_Z(U8(9-s), y, nz, y)
+					if f8WSources[name].class != unsigned {
+						a.VPTERNLOGD(signed, sgn, hi, y)
+					}
+					return y
+				}
+				isNaN, isSub := a.K(), a.K()
+				a.VPCMPUW(U8(cmpGT), nanT, lo, isNaN)
+				a.VPCMPUW(U8(cmpLT), mn, lo, isSub)
+				a.VPSLLW(U8(9-s), y, y)
+				if fnuz {
+					a.VPTERNLOGD(signed, sgn, hi, y)
+					a.VMOVDQU16(nanW, isNaN, y)
+					m := a.Vec()
+					a.VPABSB(b, m)
+					a.VPTERNLOGD(signed, sgn, b, m)
+					a.VMOVDQU16(m, isSub, y)
+				} else {
+					a.VMOVDQU16(nanW, isNaN, y)
+					a.VPABSB(b, b)
+					a.VMOVDQU16(b, isSub, y)
+					a.VPTERNLOGD(signed, sgn, hi, y)
+				}
+				return y
+			}
 			a.StreamNamed(label, loop, dst, src, n, func(st *Step) {
 				var ws [2]VecVirtual
-				for h := range 2 {
-					hi, lo, b := f32Words(a, st, h, name, size, per, load, magic, low, one, abs, odd, even, !intSrc)
-					y := a.Vec()
-					a.VPSRLW(U8(s), hi, y)
-					a.VPTERNLOGD(Tern(func(t, o, k uint8) uint8 { return t&o | k }), k, one, y)
-					a.VPAVGW(y, lo, y)
-					a.VPMINUW(limit, y, y)
-					signed := Tern(func(w, h, m uint8) uint8 { return w | h&m })
-					if intSrc { // no NaN, and zero (lo = 0) gives 0; no sign where unsigned
-						nz := a.K()
-						a.VPTESTMW(lo, lo, nz)
-						a.VPSLLW_Z(U8(9-s), y, nz, y)
-						if f8WSources[name].class != unsigned {
+				if divertSub && !st.Tail() { // the tail step: its load masks take the k registers
+					f8WDiverted(a, st, &ws, func(h int, sub bool) (hi, lo, b VecVirtual) {
+						return f32Words(a, st, h, name, size, per, load, magic, low, one, abs, odd, even, sub)
+					}, general, func(hi, lo VecVirtual, nz OpmaskVirtual, y VecVirtual) {
+						a.VPSRLW(U8(s), hi, y)
+						a.VPTERNLOGD(Tern(func(t, o, k uint8) uint8 { return t&o | k }), k, one, y)
+						a.VPAVGW(y, lo, y)
+						a.VPMINUW(limit, y, y)
+						if fnuz { // normal results are never 0; zero lanes take 0x00
+							a.VPSLLW(U8(9-s), y, y)
+							a.VPTERNLOGD(signed, sgn, hi, y)
+							a.VMOVDQU16_Z(y, nz, y)
+						} else {
+							a.VPSLLW_Z(U8(9-s), y, nz, y)
 							a.VPTERNLOGD(signed, sgn, hi, y)
 						}
-						ws[h] = y
-						continue
-					}
-					isNaN, isSub := a.K(), a.K()
-					a.VPCMPUW(U8(cmpGT), nanT, lo, isNaN)
-					a.VPCMPUW(U8(cmpLT), mn, lo, isSub)
-					a.VPSLLW(U8(9-s), y, y)
-					if fnuz {
-						a.VPTERNLOGD(signed, sgn, hi, y)
-						a.VMOVDQU16(nanW, isNaN, y)
-						m := a.Vec()
-						a.VPABSB(b, m)
-						a.VPTERNLOGD(signed, sgn, b, m)
-						a.VMOVDQU16(m, isSub, y)
-					} else {
-						a.VMOVDQU16(nanW, isNaN, y)
-						a.VPABSB(b, b)
-						a.VMOVDQU16(b, isSub, y)
-						a.VPTERNLOGD(signed, sgn, hi, y)
-					}
-					ws[h] = y
+					}, mn, span)
+					a.VPERMT2B(ws[1], highs, ws[0])
+					st.Store(ws[0], st.Dst, 8, st.M(1, 0))
+					return
+				}
+				for h := range 2 {
+					hi, lo, b := f32Words(a, st, h, name, size, per, load, magic, low, one, abs, odd, even, !intSrc)
+					ws[h] = general(hi, lo, b)
 				}
 				a.VPERMT2B(ws[1], highs, ws[0])
 				if fp4 {
@@ -331,6 +371,42 @@ func f8W(a *Asm, name, typ string, size int) {
 			})
 		}
 	}
+}
+
+// f8WDiverted is a block of f32ToF8W for the float8 types whose subnormal
+// results are rare in data (the E5M2 types: below 2^-14, where E4M3's lie
+// below 2^-6 and half of the blocks of normally distributed inputs hold
+// one): steps 4 and 5 (the NaN code and the subnormal codes, about half of
+// the instructions) run out of line, for a block with a lane that is NaN
+// or nonzero below the smallest normal (a - minNormal ≥ 0x7F81 -
+// minNormal, unsigned, where a ≠ 0: one compare for both). The others take
+// fast: steps 2, 3 and 6, zero lanes cleared by a mask, into y. words(h,
+// sub) is f32Words; slow loads the block again for step 5's sums.
+func f8WDiverted(a *Asm, st *Step, ws *[2]VecVirtual, words func(h int, sub bool) (hi, lo, b VecVirtual),
+	slow func(hi, lo, b VecVirtual) VecVirtual, fast func(hi, lo VecVirtual, nz OpmaskVirtual, y VecVirtual), mn, span VecVirtual) {
+	var his, los [2]VecVirtual
+	var nzs, odd [2]OpmaskVirtual
+	for h := range 2 {
+		his[h], los[h], _ = words(h, false)
+		nzs[h], odd[h] = a.K(), a.K()
+		d := a.Vec()
+		a.VPTESTMW(los[h], los[h], nzs[h])
+		a.VPSUBW(mn, los[h], d)
+		a.VPCMPUW(U8(cmpGE), span, d, nzs[h], odd[h])
+	}
+	a.KORTESTD(odd[0], odd[1])
+	for h := range 2 {
+		ws[h] = a.Vec()
+	}
+	a.divert(func() {
+		for h := range 2 {
+			fast(his[h], los[h], nzs[h], ws[h])
+		}
+	}, func() {
+		for h := range 2 {
+			a.VMOVDQA64(slow(words(h, true)), ws[h])
+		}
+	})
 }
 
 // f32Words loads the h-th 32 elements of a block of f32ToF8W as float32 and
