@@ -216,15 +216,59 @@ func (a *Asm) f16ToE5M2Body(fnuz bool) {
 		})
 		return
 	}
+	// AVX2: AVX-512's fast path (above) on two vectors, the code shifted
+	// to the low byte of each word, whose bit 7 is then the sign, and
+	// packed; x + 0x7F + lsb by two additions; the magnitudes tested
+	// together (their signed maximum, one compare and VPTEST); FNUZ's -0
+	// (0x80) cleared on the packed bytes. About 17 instructions per 32
+	// elements where the general path (code, out of line) takes 28.
+	big, b80 := a.Const16(0x7B7F), a.Splat(0x80808080)
+	round := a.Const16(0x7F)
 	a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
-		var ws [2]VecVirtual
+		var vs, xs [2]VecVirtual
 		for h := range 2 {
-			v := a.Vec()
-			a.VMOVDQU(s.Src.Offset(32*h), v)
-			ws[h] = code(v)
+			vs[h], xs[h] = a.Vec(), a.Vec()
+			a.VMOVDQU(s.Src.Offset(32*h), vs[h])
+			a.VPAND(abs, vs[h], xs[h])
 		}
-		a.VPACKUSWB(ws[1], ws[0], ws[0])
-		a.VPERMQ(U8(0b11_01_10_00), ws[0], ws[0])
-		s.Store(ws[0], s.Dst, 8, nil)
+		m := a.Vec()
+		a.VPMAXSW(xs[1], xs[0], m)
+		a.VPCMPGTW(big, m, m) // a ≥ 0x7B80 in some lane
+		for h := range 2 {
+			if fnuz {
+				a.VPMINUW(minN, xs[h], xs[h])
+				a.VPADDW(vs[h], xs[h], xs[h])
+			} else {
+				xs[h] = vs[h]
+			}
+		}
+		r := a.Vec()
+		a.VPTEST(m, m)
+		a.divert(func() {
+			var ys [2]VecVirtual
+			for h := range 2 {
+				t, y := a.Vec(), a.Vec()
+				a.VPSRLW(U8(8), xs[h], t)
+				a.VPAND(one, t, t)
+				a.VPADDW(round, xs[h], y)
+				a.VPADDW(t, y, y)
+				a.VPSRLW(U8(8), y, y)
+				ys[h] = y
+			}
+			a.VPACKUSWB(ys[1], ys[0], r)
+			if fnuz {
+				z := a.Vec()
+				a.VPCMPEQB(b80, r, z)
+				a.VPANDN(r, z, r)
+			}
+		}, func() {
+			var ws [2]VecVirtual
+			for h := range 2 {
+				ws[h] = code(vs[h])
+			}
+			a.VPACKUSWB(ws[1], ws[0], r)
+		})
+		a.VPERMQ(U8(0b11_01_10_00), r, r)
+		s.Store(r, s.Dst, 8, nil)
 	}))
 }
