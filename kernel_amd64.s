@@ -60579,25 +60579,27 @@ TEXT ·fusedF16ToF4AVX2(SB), NOSPLIT, $0-24
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
-	VMOVDQU f16f4base<>+0(SB), Y0
-	VMOVDQU f16f4off<>+0(SB), Y1
-	VMOVDQU splitwords<>+0(SB), Y2
-	VMOVDQU order0415<>+0(SB), Y3
+	VMOVDQU f4keybase<>+0(SB), Y0
+	VMOVDQU f4keyoff<>+0(SB), Y1
+	VMOVDQU order0415<>+0(SB), Y2
+	VMOVDQU splitwords<>+0(SB), Y3
 
 main:
 	CMPQ        DX, $0x00000020
 	JB          single
 	VMOVDQU     (CX), Y4
-	VPSHUFB     Y2, Y4, Y4
 	VMOVDQU     32(CX), Y5
-	VPSHUFB     Y2, Y5, Y5
+	VPSHUFB     Y3, Y4, Y4
+	VPSHUFB     Y3, Y5, Y5
 	VPUNPCKHQDQ Y5, Y4, Y6
 	VPUNPCKLQDQ Y5, Y4, Y4
 	VPMINUB     splat32_01010101<>+0(SB), Y4, Y4
-	VPADDB      Y6, Y6, Y5
-	VPADDB      Y4, Y5, Y5
-	VPSUBUSB    splat32_68686868<>+0(SB), Y5, Y4
+	VPADDB      Y6, Y6, Y7
+	VPADDB      Y4, Y7, Y7
+	VPSUBUSB    splat32_68686868<>+0(SB), Y7, Y4
 	VPMINUB     splat32_28282828<>+0(SB), Y4, Y4
+	VPMAXUB     splat32_f9f9f9f9<>+0(SB), Y7, Y5
+	VPCMPEQB    Y7, Y5, Y5
 	VPSRLW      $0x02, Y4, Y7
 	VPAND       splat32_3f3f3f3f<>+0(SB), Y7, Y7
 	VPSHUFB     Y7, Y1, Y8
@@ -60605,27 +60607,27 @@ main:
 	VPAND       splat32_03030303<>+0(SB), Y4, Y4
 	VPCMPGTB    Y4, Y8, Y8
 	VPADDB      Y8, Y7, Y7
-	VPMAXUB     splat32_f9f9f9f9<>+0(SB), Y5, Y8
-	VPCMPEQB    Y5, Y8, Y8
-	VPBLENDVB   Y8, splat32_08080808<>+0(SB), Y7, Y7
+	VPBLENDVB   Y5, splat32_08080808<>+0(SB), Y7, Y7
 	VPSRLW      $0x04, Y6, Y6
 	VPAND       splat32_08080808<>+0(SB), Y6, Y6
 	VPOR        Y6, Y7, Y7
 	VPMADDUBSW  splat32_10011001<>+0(SB), Y7, Y7
 	VPACKUSWB   Y7, Y7, Y7
-	VPERMD      Y7, Y3, Y7
+	VPERMD      Y7, Y2, Y7
 	VMOVDQU     X7, (AX)
 	VMOVDQU     64(CX), Y4
-	VPSHUFB     Y2, Y4, Y4
 	VMOVDQU     96(CX), Y5
-	VPSHUFB     Y2, Y5, Y5
+	VPSHUFB     Y3, Y4, Y4
+	VPSHUFB     Y3, Y5, Y5
 	VPUNPCKHQDQ Y5, Y4, Y6
 	VPUNPCKLQDQ Y5, Y4, Y4
 	VPMINUB     splat32_01010101<>+0(SB), Y4, Y4
-	VPADDB      Y6, Y6, Y5
-	VPADDB      Y4, Y5, Y5
-	VPSUBUSB    splat32_68686868<>+0(SB), Y5, Y4
+	VPADDB      Y6, Y6, Y7
+	VPADDB      Y4, Y7, Y7
+	VPSUBUSB    splat32_68686868<>+0(SB), Y7, Y4
 	VPMINUB     splat32_28282828<>+0(SB), Y4, Y4
+	VPMAXUB     splat32_f9f9f9f9<>+0(SB), Y7, Y5
+	VPCMPEQB    Y7, Y5, Y5
 	VPSRLW      $0x02, Y4, Y7
 	VPAND       splat32_3f3f3f3f<>+0(SB), Y7, Y7
 	VPSHUFB     Y7, Y1, Y8
@@ -60633,15 +60635,13 @@ main:
 	VPAND       splat32_03030303<>+0(SB), Y4, Y4
 	VPCMPGTB    Y4, Y8, Y8
 	VPADDB      Y8, Y7, Y7
-	VPMAXUB     splat32_f9f9f9f9<>+0(SB), Y5, Y8
-	VPCMPEQB    Y5, Y8, Y8
-	VPBLENDVB   Y8, splat32_08080808<>+0(SB), Y7, Y7
+	VPBLENDVB   Y5, splat32_08080808<>+0(SB), Y7, Y7
 	VPSRLW      $0x04, Y6, Y6
 	VPAND       splat32_08080808<>+0(SB), Y6, Y6
 	VPOR        Y6, Y7, Y7
 	VPMADDUBSW  splat32_10011001<>+0(SB), Y7, Y7
 	VPACKUSWB   Y7, Y7, Y7
-	VPERMD      Y7, Y3, Y7
+	VPERMD      Y7, Y2, Y7
 	VMOVDQU     X7, 16(AX)
 	ADDQ        $0x00000080, CX
 	ADDQ        $0x00000020, AX
@@ -60652,16 +60652,18 @@ single:
 	CMPQ        DX, $0x00000010
 	JB          tail
 	VMOVDQU     (CX), Y4
-	VPSHUFB     Y2, Y4, Y4
 	VMOVDQU     32(CX), Y5
-	VPSHUFB     Y2, Y5, Y5
+	VPSHUFB     Y3, Y4, Y4
+	VPSHUFB     Y3, Y5, Y5
 	VPUNPCKHQDQ Y5, Y4, Y6
 	VPUNPCKLQDQ Y5, Y4, Y4
 	VPMINUB     splat32_01010101<>+0(SB), Y4, Y4
-	VPADDB      Y6, Y6, Y5
-	VPADDB      Y4, Y5, Y5
-	VPSUBUSB    splat32_68686868<>+0(SB), Y5, Y4
+	VPADDB      Y6, Y6, Y7
+	VPADDB      Y4, Y7, Y7
+	VPSUBUSB    splat32_68686868<>+0(SB), Y7, Y4
 	VPMINUB     splat32_28282828<>+0(SB), Y4, Y4
+	VPMAXUB     splat32_f9f9f9f9<>+0(SB), Y7, Y5
+	VPCMPEQB    Y7, Y5, Y5
 	VPSRLW      $0x02, Y4, Y7
 	VPAND       splat32_3f3f3f3f<>+0(SB), Y7, Y7
 	VPSHUFB     Y7, Y1, Y8
@@ -60669,15 +60671,13 @@ single:
 	VPAND       splat32_03030303<>+0(SB), Y4, Y4
 	VPCMPGTB    Y4, Y8, Y8
 	VPADDB      Y8, Y7, Y7
-	VPMAXUB     splat32_f9f9f9f9<>+0(SB), Y5, Y8
-	VPCMPEQB    Y5, Y8, Y8
-	VPBLENDVB   Y8, splat32_08080808<>+0(SB), Y7, Y7
+	VPBLENDVB   Y5, splat32_08080808<>+0(SB), Y7, Y7
 	VPSRLW      $0x04, Y6, Y6
 	VPAND       splat32_08080808<>+0(SB), Y6, Y6
 	VPOR        Y6, Y7, Y7
 	VPMADDUBSW  splat32_10011001<>+0(SB), Y7, Y7
 	VPACKUSWB   Y7, Y7, Y7
-	VPERMD      Y7, Y3, Y7
+	VPERMD      Y7, Y2, Y7
 	VMOVDQU     X7, (AX)
 	ADDQ        $0x00000040, CX
 	ADDQ        $0x00000010, AX
@@ -60688,25 +60688,25 @@ tail:
 	VZEROUPPER
 	RET
 
-DATA f16f4base<>+0(SB)/4, $0x02010101
-DATA f16f4base<>+4(SB)/4, $0x06050403
-DATA f16f4base<>+8(SB)/4, $0x07070707
-DATA f16f4base<>+12(SB)/4, $0x07070707
-DATA f16f4base<>+16(SB)/4, $0x02010101
-DATA f16f4base<>+20(SB)/4, $0x06050403
-DATA f16f4base<>+24(SB)/4, $0x07070707
-DATA f16f4base<>+28(SB)/4, $0x07070707
-GLOBL f16f4base<>(SB), RODATA|NOPTR, $32
+DATA f4keybase<>+0(SB)/4, $0x02010101
+DATA f4keybase<>+4(SB)/4, $0x06050403
+DATA f4keybase<>+8(SB)/4, $0x07070707
+DATA f4keybase<>+12(SB)/4, $0x07070707
+DATA f4keybase<>+16(SB)/4, $0x02010101
+DATA f4keybase<>+20(SB)/4, $0x06050403
+DATA f4keybase<>+24(SB)/4, $0x07070707
+DATA f4keybase<>+28(SB)/4, $0x07070707
+GLOBL f4keybase<>(SB), RODATA|NOPTR, $32
 
-DATA f16f4off<>+0(SB)/4, $0x00000001
-DATA f16f4off<>+4(SB)/4, $0x02030203
-DATA f16f4off<>+8(SB)/4, $0x00000003
-DATA f16f4off<>+12(SB)/4, $0x00000000
-DATA f16f4off<>+16(SB)/4, $0x00000001
-DATA f16f4off<>+20(SB)/4, $0x02030203
-DATA f16f4off<>+24(SB)/4, $0x00000003
-DATA f16f4off<>+28(SB)/4, $0x00000000
-GLOBL f16f4off<>(SB), RODATA|NOPTR, $32
+DATA f4keyoff<>+0(SB)/4, $0x00000001
+DATA f4keyoff<>+4(SB)/4, $0x02030203
+DATA f4keyoff<>+8(SB)/4, $0x00000003
+DATA f4keyoff<>+12(SB)/4, $0x00000000
+DATA f4keyoff<>+16(SB)/4, $0x00000001
+DATA f4keyoff<>+20(SB)/4, $0x02030203
+DATA f4keyoff<>+24(SB)/4, $0x00000003
+DATA f4keyoff<>+28(SB)/4, $0x00000000
+GLOBL f4keyoff<>(SB), RODATA|NOPTR, $32
 
 DATA splat32_68686868<>+0(SB)/4, $0x68686868
 DATA splat32_68686868<>+4(SB)/4, $0x68686868
@@ -61727,90 +61727,85 @@ TEXT ·fusedBF16ToF4AVX2(SB), NOSPLIT, $0-24
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
-	VPXOR   Y0, Y0, Y0
-	VMOVDQU order0415<>+0(SB), Y1
+	VMOVDQU f4keybase<>+0(SB), Y0
+	VMOVDQU f4keyoff<>+0(SB), Y1
+	VMOVDQU order0415<>+0(SB), Y2
 
 main:
 	CMPQ       DX, $0x00000020
 	JB         single
-	VMOVDQU    (CX), Y2
-	VPAND      splat32_7fff7fff<>+0(SB), Y2, Y3
-	VPSRLW     $0x06, Y3, Y4
-	VPAND      splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW     splat32_c11fc11f<>+0(SB), Y3, Y5
-	VPADDW     Y4, Y5, Y5
-	VPSRAW     $0x06, Y5, Y5
-	VPCMPGTW   splat32_3e803e80<>+0(SB), Y3, Y4
-	VPCMPGTW   splat32_3f3f3f3f<>+0(SB), Y3, Y6
-	VPSUBW     Y4, Y0, Y4
-	VPSUBW     Y6, Y4, Y4
-	VPMAXSW    Y4, Y5, Y5
-	VPMINSW    splat32_00070007<>+0(SB), Y5, Y5
-	VPCMPGTW   splat32_7f807f80<>+0(SB), Y3, Y4
-	VPBLENDVB  Y4, splat32_00080008<>+0(SB), Y5, Y5
-	VMOVDQU    32(CX), Y3
-	VPAND      splat32_7fff7fff<>+0(SB), Y3, Y4
-	VPSRLW     $0x06, Y4, Y6
-	VPAND      splat32_00010001<>+0(SB), Y6, Y6
-	VPADDW     splat32_c11fc11f<>+0(SB), Y4, Y7
-	VPADDW     Y6, Y7, Y7
-	VPSRAW     $0x06, Y7, Y7
-	VPCMPGTW   splat32_3e803e80<>+0(SB), Y4, Y6
-	VPCMPGTW   splat32_3f3f3f3f<>+0(SB), Y4, Y8
-	VPSUBW     Y6, Y0, Y6
-	VPSUBW     Y8, Y6, Y6
-	VPMAXSW    Y6, Y7, Y7
-	VPMINSW    splat32_00070007<>+0(SB), Y7, Y7
-	VPCMPGTW   splat32_7f807f80<>+0(SB), Y4, Y6
-	VPBLENDVB  Y6, splat32_00080008<>+0(SB), Y7, Y7
-	VPACKUSWB  Y7, Y5, Y5
-	VPACKSSWB  Y3, Y2, Y2
-	VPSRLW     $0x04, Y2, Y2
-	VPAND      splat32_08080808<>+0(SB), Y2, Y2
-	VPOR       Y2, Y5, Y5
-	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
-	VPACKUSWB  Y5, Y5, Y5
-	VPERMD     Y5, Y1, Y5
-	VMOVDQU    X5, (AX)
-	VMOVDQU    64(CX), Y2
-	VPAND      splat32_7fff7fff<>+0(SB), Y2, Y3
-	VPSRLW     $0x06, Y3, Y4
-	VPAND      splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW     splat32_c11fc11f<>+0(SB), Y3, Y5
-	VPADDW     Y4, Y5, Y5
-	VPSRAW     $0x06, Y5, Y5
-	VPCMPGTW   splat32_3e803e80<>+0(SB), Y3, Y4
-	VPCMPGTW   splat32_3f3f3f3f<>+0(SB), Y3, Y6
-	VPSUBW     Y4, Y0, Y4
-	VPSUBW     Y6, Y4, Y4
-	VPMAXSW    Y4, Y5, Y5
-	VPMINSW    splat32_00070007<>+0(SB), Y5, Y5
-	VPCMPGTW   splat32_7f807f80<>+0(SB), Y3, Y4
-	VPBLENDVB  Y4, splat32_00080008<>+0(SB), Y5, Y5
-	VMOVDQU    96(CX), Y3
-	VPAND      splat32_7fff7fff<>+0(SB), Y3, Y4
-	VPSRLW     $0x06, Y4, Y6
-	VPAND      splat32_00010001<>+0(SB), Y6, Y6
-	VPADDW     splat32_c11fc11f<>+0(SB), Y4, Y7
-	VPADDW     Y6, Y7, Y7
-	VPSRAW     $0x06, Y7, Y7
-	VPCMPGTW   splat32_3e803e80<>+0(SB), Y4, Y6
-	VPCMPGTW   splat32_3f3f3f3f<>+0(SB), Y4, Y8
-	VPSUBW     Y6, Y0, Y6
-	VPSUBW     Y8, Y6, Y6
-	VPMAXSW    Y6, Y7, Y7
-	VPMINSW    splat32_00070007<>+0(SB), Y7, Y7
-	VPCMPGTW   splat32_7f807f80<>+0(SB), Y4, Y6
-	VPBLENDVB  Y6, splat32_00080008<>+0(SB), Y7, Y7
-	VPACKUSWB  Y7, Y5, Y5
-	VPACKSSWB  Y3, Y2, Y2
-	VPSRLW     $0x04, Y2, Y2
-	VPAND      splat32_08080808<>+0(SB), Y2, Y2
-	VPOR       Y2, Y5, Y5
-	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
-	VPACKUSWB  Y5, Y5, Y5
-	VPERMD     Y5, Y1, Y5
-	VMOVDQU    X5, 16(AX)
+	VMOVDQU    (CX), Y3
+	VMOVDQU    32(CX), Y4
+	VPAND      splat32_7fff7fff<>+0(SB), Y3, Y6
+	VPADDW     splat32_001f001f<>+0(SB), Y6, Y7
+	VPSRLW     $0x05, Y7, Y7
+	VPSRLW     $0x05, Y6, Y5
+	VPADDW     Y7, Y5, Y5
+	VPSUBUSW   splat32_03e803e8<>+0(SB), Y5, Y5
+	VPMINUW    splat32_00280028<>+0(SB), Y5, Y5
+	VPCMPGTW   splat32_7f807f80<>+0(SB), Y6, Y6
+	VPAND      splat32_7fff7fff<>+0(SB), Y4, Y7
+	VPADDW     splat32_001f001f<>+0(SB), Y7, Y9
+	VPSRLW     $0x05, Y9, Y9
+	VPSRLW     $0x05, Y7, Y8
+	VPADDW     Y9, Y8, Y8
+	VPSUBUSW   splat32_03e803e8<>+0(SB), Y8, Y8
+	VPMINUW    splat32_00280028<>+0(SB), Y8, Y8
+	VPCMPGTW   splat32_7f807f80<>+0(SB), Y7, Y7
+	VPACKUSWB  Y8, Y5, Y5
+	VPACKSSWB  Y7, Y6, Y6
+	VPACKSSWB  Y4, Y3, Y3
+	VPSRLW     $0x02, Y5, Y4
+	VPAND      splat32_3f3f3f3f<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y1, Y7
+	VPSHUFB    Y4, Y0, Y4
+	VPAND      splat32_03030303<>+0(SB), Y5, Y5
+	VPCMPGTB   Y5, Y7, Y7
+	VPADDB     Y7, Y4, Y4
+	VPBLENDVB  Y6, splat32_08080808<>+0(SB), Y4, Y4
+	VPSRLW     $0x04, Y3, Y3
+	VPAND      splat32_08080808<>+0(SB), Y3, Y3
+	VPOR       Y3, Y4, Y4
+	VPMADDUBSW splat32_10011001<>+0(SB), Y4, Y4
+	VPACKUSWB  Y4, Y4, Y4
+	VPERMD     Y4, Y2, Y4
+	VMOVDQU    X4, (AX)
+	VMOVDQU    64(CX), Y3
+	VMOVDQU    96(CX), Y4
+	VPAND      splat32_7fff7fff<>+0(SB), Y3, Y6
+	VPADDW     splat32_001f001f<>+0(SB), Y6, Y7
+	VPSRLW     $0x05, Y7, Y7
+	VPSRLW     $0x05, Y6, Y5
+	VPADDW     Y7, Y5, Y5
+	VPSUBUSW   splat32_03e803e8<>+0(SB), Y5, Y5
+	VPMINUW    splat32_00280028<>+0(SB), Y5, Y5
+	VPCMPGTW   splat32_7f807f80<>+0(SB), Y6, Y6
+	VPAND      splat32_7fff7fff<>+0(SB), Y4, Y7
+	VPADDW     splat32_001f001f<>+0(SB), Y7, Y9
+	VPSRLW     $0x05, Y9, Y9
+	VPSRLW     $0x05, Y7, Y8
+	VPADDW     Y9, Y8, Y8
+	VPSUBUSW   splat32_03e803e8<>+0(SB), Y8, Y8
+	VPMINUW    splat32_00280028<>+0(SB), Y8, Y8
+	VPCMPGTW   splat32_7f807f80<>+0(SB), Y7, Y7
+	VPACKUSWB  Y8, Y5, Y5
+	VPACKSSWB  Y7, Y6, Y6
+	VPACKSSWB  Y4, Y3, Y3
+	VPSRLW     $0x02, Y5, Y4
+	VPAND      splat32_3f3f3f3f<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y1, Y7
+	VPSHUFB    Y4, Y0, Y4
+	VPAND      splat32_03030303<>+0(SB), Y5, Y5
+	VPCMPGTB   Y5, Y7, Y7
+	VPADDB     Y7, Y4, Y4
+	VPBLENDVB  Y6, splat32_08080808<>+0(SB), Y4, Y4
+	VPSRLW     $0x04, Y3, Y3
+	VPAND      splat32_08080808<>+0(SB), Y3, Y3
+	VPOR       Y3, Y4, Y4
+	VPMADDUBSW splat32_10011001<>+0(SB), Y4, Y4
+	VPACKUSWB  Y4, Y4, Y4
+	VPERMD     Y4, Y2, Y4
+	VMOVDQU    X4, 16(AX)
 	ADDQ       $0x00000080, CX
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000020, DX
@@ -61819,45 +61814,42 @@ main:
 single:
 	CMPQ       DX, $0x00000010
 	JB         tail
-	VMOVDQU    (CX), Y2
-	VPAND      splat32_7fff7fff<>+0(SB), Y2, Y3
-	VPSRLW     $0x06, Y3, Y4
-	VPAND      splat32_00010001<>+0(SB), Y4, Y4
-	VPADDW     splat32_c11fc11f<>+0(SB), Y3, Y5
-	VPADDW     Y4, Y5, Y5
-	VPSRAW     $0x06, Y5, Y5
-	VPCMPGTW   splat32_3e803e80<>+0(SB), Y3, Y4
-	VPCMPGTW   splat32_3f3f3f3f<>+0(SB), Y3, Y6
-	VPSUBW     Y4, Y0, Y4
-	VPSUBW     Y6, Y4, Y4
-	VPMAXSW    Y4, Y5, Y5
-	VPMINSW    splat32_00070007<>+0(SB), Y5, Y5
-	VPCMPGTW   splat32_7f807f80<>+0(SB), Y3, Y4
-	VPBLENDVB  Y4, splat32_00080008<>+0(SB), Y5, Y5
-	VMOVDQU    32(CX), Y3
-	VPAND      splat32_7fff7fff<>+0(SB), Y3, Y4
-	VPSRLW     $0x06, Y4, Y6
-	VPAND      splat32_00010001<>+0(SB), Y6, Y6
-	VPADDW     splat32_c11fc11f<>+0(SB), Y4, Y7
-	VPADDW     Y6, Y7, Y7
-	VPSRAW     $0x06, Y7, Y7
-	VPCMPGTW   splat32_3e803e80<>+0(SB), Y4, Y6
-	VPCMPGTW   splat32_3f3f3f3f<>+0(SB), Y4, Y8
-	VPSUBW     Y6, Y0, Y6
-	VPSUBW     Y8, Y6, Y6
-	VPMAXSW    Y6, Y7, Y7
-	VPMINSW    splat32_00070007<>+0(SB), Y7, Y7
-	VPCMPGTW   splat32_7f807f80<>+0(SB), Y4, Y6
-	VPBLENDVB  Y6, splat32_00080008<>+0(SB), Y7, Y7
-	VPACKUSWB  Y7, Y5, Y5
-	VPACKSSWB  Y3, Y2, Y2
-	VPSRLW     $0x04, Y2, Y2
-	VPAND      splat32_08080808<>+0(SB), Y2, Y2
-	VPOR       Y2, Y5, Y5
-	VPMADDUBSW splat32_10011001<>+0(SB), Y5, Y5
-	VPACKUSWB  Y5, Y5, Y5
-	VPERMD     Y5, Y1, Y5
-	VMOVDQU    X5, (AX)
+	VMOVDQU    (CX), Y3
+	VMOVDQU    32(CX), Y4
+	VPAND      splat32_7fff7fff<>+0(SB), Y3, Y6
+	VPADDW     splat32_001f001f<>+0(SB), Y6, Y7
+	VPSRLW     $0x05, Y7, Y7
+	VPSRLW     $0x05, Y6, Y5
+	VPADDW     Y7, Y5, Y5
+	VPSUBUSW   splat32_03e803e8<>+0(SB), Y5, Y5
+	VPMINUW    splat32_00280028<>+0(SB), Y5, Y5
+	VPCMPGTW   splat32_7f807f80<>+0(SB), Y6, Y6
+	VPAND      splat32_7fff7fff<>+0(SB), Y4, Y7
+	VPADDW     splat32_001f001f<>+0(SB), Y7, Y9
+	VPSRLW     $0x05, Y9, Y9
+	VPSRLW     $0x05, Y7, Y8
+	VPADDW     Y9, Y8, Y8
+	VPSUBUSW   splat32_03e803e8<>+0(SB), Y8, Y8
+	VPMINUW    splat32_00280028<>+0(SB), Y8, Y8
+	VPCMPGTW   splat32_7f807f80<>+0(SB), Y7, Y7
+	VPACKUSWB  Y8, Y5, Y5
+	VPACKSSWB  Y7, Y6, Y6
+	VPACKSSWB  Y4, Y3, Y3
+	VPSRLW     $0x02, Y5, Y4
+	VPAND      splat32_3f3f3f3f<>+0(SB), Y4, Y4
+	VPSHUFB    Y4, Y1, Y7
+	VPSHUFB    Y4, Y0, Y4
+	VPAND      splat32_03030303<>+0(SB), Y5, Y5
+	VPCMPGTB   Y5, Y7, Y7
+	VPADDB     Y7, Y4, Y4
+	VPBLENDVB  Y6, splat32_08080808<>+0(SB), Y4, Y4
+	VPSRLW     $0x04, Y3, Y3
+	VPAND      splat32_08080808<>+0(SB), Y3, Y3
+	VPOR       Y3, Y4, Y4
+	VPMADDUBSW splat32_10011001<>+0(SB), Y4, Y4
+	VPACKUSWB  Y4, Y4, Y4
+	VPERMD     Y4, Y2, Y4
+	VMOVDQU    X4, (AX)
 	ADDQ       $0x00000040, CX
 	ADDQ       $0x00000010, AX
 	SUBQ       $0x00000010, DX
@@ -61867,25 +61859,35 @@ tail:
 	VZEROUPPER
 	RET
 
-DATA splat32_c11fc11f<>+0(SB)/4, $0xc11fc11f
-DATA splat32_c11fc11f<>+4(SB)/4, $0xc11fc11f
-DATA splat32_c11fc11f<>+8(SB)/4, $0xc11fc11f
-DATA splat32_c11fc11f<>+12(SB)/4, $0xc11fc11f
-DATA splat32_c11fc11f<>+16(SB)/4, $0xc11fc11f
-DATA splat32_c11fc11f<>+20(SB)/4, $0xc11fc11f
-DATA splat32_c11fc11f<>+24(SB)/4, $0xc11fc11f
-DATA splat32_c11fc11f<>+28(SB)/4, $0xc11fc11f
-GLOBL splat32_c11fc11f<>(SB), RODATA|NOPTR, $32
+DATA splat32_001f001f<>+0(SB)/4, $0x001f001f
+DATA splat32_001f001f<>+4(SB)/4, $0x001f001f
+DATA splat32_001f001f<>+8(SB)/4, $0x001f001f
+DATA splat32_001f001f<>+12(SB)/4, $0x001f001f
+DATA splat32_001f001f<>+16(SB)/4, $0x001f001f
+DATA splat32_001f001f<>+20(SB)/4, $0x001f001f
+DATA splat32_001f001f<>+24(SB)/4, $0x001f001f
+DATA splat32_001f001f<>+28(SB)/4, $0x001f001f
+GLOBL splat32_001f001f<>(SB), RODATA|NOPTR, $32
 
-DATA splat32_3e803e80<>+0(SB)/4, $0x3e803e80
-DATA splat32_3e803e80<>+4(SB)/4, $0x3e803e80
-DATA splat32_3e803e80<>+8(SB)/4, $0x3e803e80
-DATA splat32_3e803e80<>+12(SB)/4, $0x3e803e80
-DATA splat32_3e803e80<>+16(SB)/4, $0x3e803e80
-DATA splat32_3e803e80<>+20(SB)/4, $0x3e803e80
-DATA splat32_3e803e80<>+24(SB)/4, $0x3e803e80
-DATA splat32_3e803e80<>+28(SB)/4, $0x3e803e80
-GLOBL splat32_3e803e80<>(SB), RODATA|NOPTR, $32
+DATA splat32_03e803e8<>+0(SB)/4, $0x03e803e8
+DATA splat32_03e803e8<>+4(SB)/4, $0x03e803e8
+DATA splat32_03e803e8<>+8(SB)/4, $0x03e803e8
+DATA splat32_03e803e8<>+12(SB)/4, $0x03e803e8
+DATA splat32_03e803e8<>+16(SB)/4, $0x03e803e8
+DATA splat32_03e803e8<>+20(SB)/4, $0x03e803e8
+DATA splat32_03e803e8<>+24(SB)/4, $0x03e803e8
+DATA splat32_03e803e8<>+28(SB)/4, $0x03e803e8
+GLOBL splat32_03e803e8<>(SB), RODATA|NOPTR, $32
+
+DATA splat32_00280028<>+0(SB)/4, $0x00280028
+DATA splat32_00280028<>+4(SB)/4, $0x00280028
+DATA splat32_00280028<>+8(SB)/4, $0x00280028
+DATA splat32_00280028<>+12(SB)/4, $0x00280028
+DATA splat32_00280028<>+16(SB)/4, $0x00280028
+DATA splat32_00280028<>+20(SB)/4, $0x00280028
+DATA splat32_00280028<>+24(SB)/4, $0x00280028
+DATA splat32_00280028<>+28(SB)/4, $0x00280028
+GLOBL splat32_00280028<>(SB), RODATA|NOPTR, $32
 
 // func fusedBF16ToF64AVX2(dst *byte, src *byte, n int)
 // Requires: AVX, AVX2

@@ -948,21 +948,15 @@ func (st fusedStage) f4BytesAVX2(a *Asm, dst, src, n GPVirtual, w []uint16) {
 // AVX2, d | d>>12 on each dword of two code words puts the second code in
 // bits 4..7 and the narrowing gathers the low bytes; on AVX-512 see below.
 func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
-	if a.isa == AVX512 && (st.from.short == fsF16.short || st.from.short == fsBF.short) {
-		halfToF4Bytes(a, st.from.short == fsBF.short, dst, src, n)
+	if _, _, half := halfFields(st.from); half {
+		if a.isa == AVX512 {
+			halfToF4Bytes(a, st.from.short == fsBF.short, dst, src, n)
+		} else {
+			halfToF4AVX2(a, st.from.short == fsBF.short, dst, src, n)
+		}
 		return
 	}
-	if a.isa == AVX2 && st.from.short == fsF16.short {
-		f16ToF4BytesAVX2(a, dst, src, n)
-		return
-	}
-	mant, bias, half := halfFields(st.from)
-	var codes func(h VecVirtual) VecVirtual
-	if half && a.isa == AVX2 {
-		codes = halfF4Codes(a, mant, bias, false) // signs by pairPacker
-	} else {
-		codes = st.from.f4(a)
-	}
+	codes := st.from.f4(a)
 	if a.isa == AVX512 {
 		// Two vectors of 16 pairs at a time: VPMADDWD makes each pair's byte
 		// (first + 16·second in its dword), a VPACKUSDW and a VPACKUSWB put
@@ -988,7 +982,7 @@ func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
 		}))
 		return
 	}
-	pack := a.pairPacker(half)
+	pack := a.pairPacker(false)
 	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
 		var cs, xs [2]VecVirtual
 		for h := range cs {
@@ -1126,46 +1120,90 @@ func halfToF4Bytes(a *Asm, bf16 bool, dst, src, n GPVirtual) {
 	})
 }
 
-// f16ToF4BytesAVX2 is halfToF4Bytes's FLOAT16 algorithm on AVX2, 32
-// elements a step (16 pairs; n counts pairs): VPSHUFB splits each vector of
-// words into its low and high bytes per 128-bit lane and VPUNPCKLQDQ/
-// VPUNPCKHQDQ pair them (f16ToE4M3BytesAVX2's order, undone by pairPacker's
-// VPERMD after the packing), and the key k = min(u - 0x68 saturated,
-// 0x28), u = 2·(high byte) + (low byte ≠ 0), looks its code up without a
-// 64-entry table: the code steps up by at most one within each group of
-// four keys (f4KeySteps), so it is base[k>>2] - (off[k>>2] > k&3), two
-// 16-entry VPSHUFB tables and a signed compare. NaN (u > 0xF8) takes 8 by
-// a blend; the sign goes to bit 3 from the high byte. About 25
-// instructions per 32 elements where the 16-bit lanes (halfF4Codes and
-// pairPacker) took 41.
-func f16ToF4BytesAVX2(a *Asm, dst, src, n GPVirtual) {
-	base, off := f4KeySteps(halfF4Table(false)[:0x29])
-	b16 := func(name string, t [16]byte) VecVirtual { return a.ConstBytes(name, append(t[:], t[:]...)) }
-	baseT, offT := b16("f16f4base", base), b16("f16f4off", off)
-	var split [32]byte // each 128-bit lane: its 8 low bytes, then its 8 high bytes
-	for i := range 8 {
-		split[i], split[8+i] = byte(2*i), byte(2*i+1)
+// halfToF4AVX2 is FLOAT16 or BFLOAT16 → FLOAT4E2M1 on AVX2, 32 elements
+// a step (16 pairs; n counts pairs), by the key of halfToF4Bytes's
+// FLOAT16 algorithm, k = min(u - lo saturated, 0x28) with u = 2·(the
+// magnitude's bits above the last d) + (any of those d ≠ 0): both
+// formats' rounding boundaries of FLOAT4E2M1 (0.25, 0.75 … 5) lie at the
+// same keys, as each keeps two significand bits above d (FLOAT16 d = 8,
+// lo = 0x68; BFLOAT16 d = 5, lo = 0x3E8). FLOAT16's u is a byte: VPSHUFB
+// splits each vector of words into its low and high bytes per 128-bit lane
+// and VPUNPCKLQDQ/VPUNPCKHQDQ pair them (f16ToE4M3BytesAVX2's order,
+// undone by the final VPERMD); BFLOAT16's is a word, (a >> 5) + ((a + 31)
+// >> 5), packed to bytes after the clamp. The code then steps up by at most
+// one within each group of four keys (f4KeySteps), so it is base[k>>2] -
+// (off[k>>2] > k&3): two 16-entry VPSHUFB tables and a signed compare,
+// where halfToF4Bytes has a 64-entry VPERMB. NaN takes 8 by a blend; the
+// sign goes to bit 3; pairPacker's last three steps pack the pairs. About
+// 25 (FLOAT16) and 31 (BFLOAT16) instructions per 32 elements where the
+// 16-bit lanes (halfF4Codes and pairPacker) took 41.
+func halfToF4AVX2(a *Asm, bf16 bool, dst, src, n GPVirtual) {
+	codes := halfF4Table(false)[:0x29]
+	if bf16 { // the same keys: checked on every finite BFLOAT16 magnitude
+		for h := range 0x7F80 {
+			k := min(max(h>>5+(h+31)>>5-0x3E8, 0), 0x28)
+			if v := math.Float32frombits(uint32(h) << 16); codes[k] != f4Code(float64(v)) {
+				panic(fmt.Sprintf("halfToF4AVX2: BFLOAT16 %#04x: key %d", h, k))
+			}
+		}
 	}
-	copy(split[16:], split[:16])
-	splitT := a.ConstBytes("splitwords", split[:])
+	base, off := f4KeySteps(codes)
+	b16 := func(name string, t [16]byte) VecVirtual { return a.ConstBytes(name, append(t[:], t[:]...)) }
+	baseT, offT := b16("f4keybase", base), b16("f4keyoff", off)
 	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	w16 := func(v uint16) Op { return a.Splat(uint32(v) * 0x00010001) }
 	pair, order := a.Splat(0x1001_1001), a.ConstTable("order0415", []uint32{0, 4, 1, 5, 0, 0, 0, 0})
+	var splitT VecVirtual
+	if !bf16 {
+		var split [32]byte // each 128-bit lane: its 8 low bytes, then its 8 high bytes
+		for i := range 8 {
+			split[i], split[8+i] = byte(2*i), byte(2*i+1)
+		}
+		copy(split[16:], split[:16])
+		splitT = a.ConstBytes("splitwords", split[:])
+	}
 	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
 		var xs [2]VecVirtual
 		for h := range xs {
 			xs[h] = a.Vec()
 			a.VMOVDQU(s.Src.Offset(32*h), xs[h])
-			a.VPSHUFB(splitT, xs[h], xs[h])
 		}
-		hi, lo := a.Vec(), a.Vec()
-		a.VPUNPCKHQDQ(xs[1], xs[0], hi)
-		a.VPUNPCKLQDQ(xs[1], xs[0], lo)
-		u, k, g, c, t := a.Vec(), a.Vec(), a.Vec(), a.Vec(), a.Vec()
-		a.VPMINUB(b8(1), lo, lo) // low byte ≠ 0
-		a.VPADDB(hi, hi, u)
-		a.VPADDB(lo, u, u)
-		a.VPSUBUSB(b8(0x68), u, k)
-		a.VPMINUB(b8(0x28), k, k)
+		// k: the keys, nan: -1 where NaN, sg: the sign in bit 7 of each byte
+		// (other bits besides), all in the order of a VPACKUSWB of xs.
+		k, nan, sg := a.Vec(), a.Vec(), a.Vec()
+		if bf16 {
+			var ks, ns [2]VecVirtual
+			for h := range xs {
+				ab, t := a.Vec(), a.Vec()
+				ks[h], ns[h] = a.Vec(), a.Vec()
+				a.VPAND(w16(0x7FFF), xs[h], ab)
+				a.VPADDW(w16(31), ab, t)
+				a.VPSRLW(U8(5), t, t)
+				a.VPSRLW(U8(5), ab, ks[h])
+				a.VPADDW(t, ks[h], ks[h])
+				a.VPSUBUSW(w16(0x3E8), ks[h], ks[h])
+				a.VPMINUW(w16(0x28), ks[h], ks[h])
+				a.VPCMPGTW(w16(0x7F80), ab, ns[h]) // ab ≤ 0x7FFF: the signed compare does
+			}
+			a.VPACKUSWB(ks[1], ks[0], k)
+			a.VPACKSSWB(ns[1], ns[0], nan)
+			a.VPACKSSWB(xs[1], xs[0], sg)
+		} else {
+			for h := range xs {
+				a.VPSHUFB(splitT, xs[h], xs[h])
+			}
+			lo, u := a.Vec(), a.Vec()
+			a.VPUNPCKHQDQ(xs[1], xs[0], sg) // the high bytes
+			a.VPUNPCKLQDQ(xs[1], xs[0], lo)
+			a.VPMINUB(b8(1), lo, lo) // low byte ≠ 0
+			a.VPADDB(sg, sg, u)
+			a.VPADDB(lo, u, u)
+			a.VPSUBUSB(b8(0x68), u, k)
+			a.VPMINUB(b8(0x28), k, k)
+			a.VPMAXUB(b8(0xF9), u, nan)
+			a.VPCMPEQB(u, nan, nan) // u > 0xF8: NaN
+		}
+		g, c, t := a.Vec(), a.Vec(), a.Vec()
 		a.VPSRLW(U8(2), k, g)
 		a.VPAND(b8(0x3F), g, g)
 		a.VPSHUFB(g, offT, t)
@@ -1173,12 +1211,10 @@ func f16ToF4BytesAVX2(a *Asm, dst, src, n GPVirtual) {
 		a.VPAND(b8(3), k, k)
 		a.VPCMPGTB(k, t, t) // off > k&3: -1
 		a.VPADDB(t, c, c)
-		a.VPMAXUB(b8(0xF9), u, t)
-		a.VPCMPEQB(u, t, t) // u > 0xF8: NaN
-		a.VPBLENDVB(t, b8(8), c, c)
-		a.VPSRLW(U8(4), hi, hi) // the sign to bit 3
-		a.VPAND(b8(8), hi, hi)
-		a.VPOR(hi, c, c)
+		a.VPBLENDVB(nan, b8(8), c, c)
+		a.VPSRLW(U8(4), sg, sg) // the sign to bit 3
+		a.VPAND(b8(8), sg, sg)
+		a.VPOR(sg, c, c)
 		// pairPacker's steps from its VPMADDUBSW on: the bytes are in the
 		// order its first VPACKUSWB leaves.
 		a.VPMADDUBSW(pair, c, c)
@@ -1188,7 +1224,7 @@ func f16ToF4BytesAVX2(a *Asm, dst, src, n GPVirtual) {
 	}))
 }
 
-// f4KeySteps splits a table of FLOAT4E2M1 codes by key into f16ToF4BytesAVX2's
+// f4KeySteps splits a table of FLOAT4E2M1 codes by key into halfToF4AVX2's
 // two 16-entry tables: code(k) = base[k>>2] - (off[k>>2] > k&3), where
 // off is the position in the group of four at which the code steps up by
 // one (4: none; keys past the table repeat its last code).
