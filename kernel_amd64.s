@@ -49167,7 +49167,7 @@ tail:
 	VZEROUPPER
 	RET
 
-// func round8GFNIAVX2(dst *uint8, src *uint8, n int, p *[52]uint8)
+// func round8GFNIAVX2(dst *uint8, src *uint8, n int, p *[53]uint8)
 // Requires: AVX, AVX2, GFNI
 TEXT ·round8GFNIAVX2(SB), NOSPLIT, $0-32
 	MOVQ           dst+0(FP), AX
@@ -49184,6 +49184,8 @@ TEXT ·round8GFNIAVX2(SB), NOSPLIT, $0-32
 	VPBROADCASTQ   (DI)(SI*8), Y5
 	LEAQ           gf2shr<>+0(SB), DI
 	VPBROADCASTQ   -8(DI)(SI*8), Y6
+	CMPB           52(BX), $0x00
+	JNE            int8
 	MOVBLZX        51(BX), BX
 	CMPL           BX, $0xff
 	JNE            limited
@@ -49313,6 +49315,78 @@ limited_single:
 	JMP            limited_single
 
 limited_tail:
+	VZEROUPPER
+	RET
+
+int8:
+int8_main:
+	CMPQ           DX, $0x00000040
+	JB             int8_single
+	VMOVDQU        (CX), Y9
+	VPABSB         Y9, Y4
+	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y4, Y7
+	VPSHUFB        Y7, Y0, Y8
+	VGF2P8MULB     Y8, Y4, Y8
+	VGF2P8AFFINEQB $0x00, Y5, Y8, Y10
+	VPOR           Y3, Y10, Y10
+	VPAVGB         Y10, Y8, Y8
+	VGF2P8AFFINEQB $0x00, Y6, Y8, Y8
+	VPSHUFB        Y7, Y1, Y7
+	VPADDB         Y8, Y7, Y7
+	VPADDUSB       splat32_70707070<>+0(SB), Y4, Y10
+	VPSHUFB        Y10, Y2, Y10
+	VPADDB         Y10, Y7, Y7
+	VPAND          splat32_80808080<>+0(SB), Y9, Y9
+	VPOR           Y9, Y7, Y7
+	VMOVDQU        Y7, (AX)
+	VMOVDQU        32(CX), Y9
+	VPABSB         Y9, Y4
+	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y4, Y7
+	VPSHUFB        Y7, Y0, Y8
+	VGF2P8MULB     Y8, Y4, Y8
+	VGF2P8AFFINEQB $0x00, Y5, Y8, Y10
+	VPOR           Y3, Y10, Y10
+	VPAVGB         Y10, Y8, Y8
+	VGF2P8AFFINEQB $0x00, Y6, Y8, Y8
+	VPSHUFB        Y7, Y1, Y7
+	VPADDB         Y8, Y7, Y7
+	VPADDUSB       splat32_70707070<>+0(SB), Y4, Y10
+	VPSHUFB        Y10, Y2, Y10
+	VPADDB         Y10, Y7, Y7
+	VPAND          splat32_80808080<>+0(SB), Y9, Y9
+	VPOR           Y9, Y7, Y7
+	VMOVDQU        Y7, 32(AX)
+	ADDQ           $0x00000040, CX
+	ADDQ           $0x00000040, AX
+	SUBQ           $0x00000040, DX
+	JMP            int8_main
+
+int8_single:
+	CMPQ           DX, $0x00000020
+	JB             int8_tail
+	VMOVDQU        (CX), Y9
+	VPABSB         Y9, Y4
+	VGF2P8AFFINEQB $0x00, splat64_1020408000000000<>+0(SB), Y4, Y7
+	VPSHUFB        Y7, Y0, Y8
+	VGF2P8MULB     Y8, Y4, Y8
+	VGF2P8AFFINEQB $0x00, Y5, Y8, Y10
+	VPOR           Y3, Y10, Y10
+	VPAVGB         Y10, Y8, Y8
+	VGF2P8AFFINEQB $0x00, Y6, Y8, Y8
+	VPSHUFB        Y7, Y1, Y7
+	VPADDB         Y8, Y7, Y7
+	VPADDUSB       splat32_70707070<>+0(SB), Y4, Y10
+	VPSHUFB        Y10, Y2, Y10
+	VPADDB         Y10, Y7, Y7
+	VPAND          splat32_80808080<>+0(SB), Y9, Y9
+	VPOR           Y9, Y7, Y7
+	VMOVDQU        Y7, (AX)
+	ADDQ           $0x00000020, CX
+	ADDQ           $0x00000020, AX
+	SUBQ           $0x00000020, DX
+	JMP            int8_single
+
+int8_tail:
 	VZEROUPPER
 	RET
 

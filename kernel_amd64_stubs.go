@@ -2283,7 +2283,7 @@ func e5m2ToF16AVX2(dst *uint16, src *uint8, n int)
 // sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).
 //
 //go:noescape
-func round8GFNIAVX2(dst *uint8, src *uint8, n int, p *[52]uint8)
+func round8GFNIAVX2(dst *uint8, src *uint8, n int, p *[53]uint8)
 
 // sets dst[i] to the value p describes for src[i], for i < n (a multiple of Lanes).
 //

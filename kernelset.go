@@ -64,9 +64,9 @@ type kernelSet struct {
 	// slowest kernel (nil elsewhere).
 	split8 kernel[func(dst []uint8, src []uint8, p *splitParams)]
 
-	// round8 looks up the tables of UINT8 to the float8 types that
-	// roundShape describes (round8.go) instead of class8 or lut8, where
-	// the tier has it: AVX2 with GFNI (nil elsewhere).
+	// round8 looks up the tables of UINT8 (and INT8 to the E5M2 types) to
+	// the float8 types that roundShape describes (round8.go) instead of
+	// class8 or lut8, where the tier has it: AVX2 with GFNI (nil elsewhere).
 	round8 kernel[func(dst []uint8, src []uint8, p *roundParams)]
 
 	// class8 looks up the tables of INT8 and UINT8 to the float8 types that
@@ -137,7 +137,7 @@ func (s *kernelSet) list() []KernelInfo {
 		{"8-bit types -> 16-bit types (256-entry table)", s.lut16.tier},
 		{"BOOL -> 8/16-bit types, FLOAT8 -> BOOL (two-valued table)", s.sel8.tierOr(s.lut8.tier)},
 		{"8-bit types -> 8-bit types (nibble-split table)", s.split8.tierOr(s.lut8.tier)},
-		{"UINT8 -> float8 (row rounding, GFNI)", s.round8.tierOr(s.class8.tierOr(s.lut8.tier))},
+		{"UINT8, INT8 -> float8 (row rounding, GFNI)", s.round8.tierOr(s.class8.tierOr(s.lut8.tier))},
 		{"INT8/UINT8 -> float8 (class rounding)", s.class8.tierOr(s.lut8.tier)},
 		{"float8, E8M0 -> finer float8 (affine magnitude)", s.finer8.tierOr(s.lut8.tier)},
 		{"4-bit types -> 8- to 64-bit types (16-entry table)", s.unpack[0][3].tier},

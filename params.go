@@ -186,6 +186,7 @@ type splitParams struct {
 //
 //	t[x] = min(base[h] + round(x·mul[h]) + low[x] (x < 16 only), limit)
 //
+// (INT8, signed = 1: the same of m = |x|, with x's sign bit or'ed in)
 // where round(y) = ((y + half + (y>>shift)&1 + 1) >> 1 >> (shift-1)) & mask
 // is y/2^shift to nearest even (half = 2^(shift-1) - 2, mask = 0xFF >>
 // (shift-1)). The layout is fixed: assembly reads the fields at these
@@ -196,6 +197,7 @@ type roundParams struct {
 	half           uint8
 	mask           uint8
 	limit          uint8
+	signed         uint8
 }
 
 // classParams describes the table of INT8 or UINT8 to a float8 type as a

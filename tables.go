@@ -134,9 +134,9 @@ func tableFor(from, to DataType, opt Options) *convTable {
 			if t.sel == nil && t.split == nil && to.BitSize() == 8 {
 				if from == Int8 || from == Uint8 {
 					t.class = classShape(t.b8, from == Uint8)
-				}
-				if from == Uint8 {
-					t.round = roundShape(t.b8)
+					if from == Uint8 || t.class != nil && t.class.useOrm != 0 {
+						t.round = roundShape(t.b8, from == Int8) // round8.go says where
+					}
 				}
 			}
 			if t.sel == nil && finerTypes(from, to) {

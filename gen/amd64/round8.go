@@ -11,14 +11,15 @@ import (
 
 // Offsets of the roundParams fields, from its declaration in params.go.
 var (
-	roundMul   = layout.Offset("roundParams", "mul")
-	roundBase  = layout.Offset("roundParams", "base")
-	roundLow   = layout.Offset("roundParams", "low")
-	roundShift = layout.Offset("roundParams", "shift")
-	roundHalf  = layout.Offset("roundParams", "half")
-	roundMask  = layout.Offset("roundParams", "mask")
-	roundLimit = layout.Offset("roundParams", "limit")
-	roundSize  = roundLimit + 1
+	roundMul    = layout.Offset("roundParams", "mul")
+	roundBase   = layout.Offset("roundParams", "base")
+	roundLow    = layout.Offset("roundParams", "low")
+	roundShift  = layout.Offset("roundParams", "shift")
+	roundHalf   = layout.Offset("roundParams", "half")
+	roundMask   = layout.Offset("roundParams", "mask")
+	roundLimit  = layout.Offset("roundParams", "limit")
+	roundSigned = layout.Offset("roundParams", "signed")
+	roundSize   = max(roundLimit, roundSigned) + 1
 )
 
 // round8 emits round8GFNIAVX2, the AVX2 + GFNI lookup of the UINT8 tables
@@ -72,19 +73,29 @@ func round8(a *Asm) {
 	}
 	bitS, shrS1 := pick("gf2bit", bits, 0), pick("gf2shr", shrs, 1)
 	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
-	// Two loops: with and without a limit.
+	// Three loops: UINT8 with and without a limit, INT8 (the magnitude, its
+	// sign or'ed in; never a limit).
 	sel := a.GP32()
+	a.CMPB(Mem{Base: p, Disp: roundSigned}, U8(0))
+	a.JNE(LabelRef("int8"))
 	a.MOVBLZX(Mem{Base: p, Disp: roundLimit}, sel)
 	a.CMPL(sel, U8(0xFF))
 	a.JNE(LabelRef("limited"))
-	for _, loop := range []string{"uint8", "limited"} {
-		limited := loop == "limited"
-		if limited {
+	for _, loop := range []string{"uint8", "limited", "int8"} {
+		limited, signed := loop == "limited", loop == "int8"
+		if loop != "uint8" {
 			a.Label(loop)
 		}
 		a.StreamNamed(loop+"_", Loop{SrcSize: 1, DstSize: 1, Lanes: 32, Unroll: 2}, dst, src, n, Each(32, func(s *Step) {
 			m, h, mm, y := a.Vec(), a.Vec(), a.Vec(), a.Vec()
-			a.VMOVDQU(s.Src, m)
+			var x VecVirtual
+			if signed {
+				x = a.Vec()
+				a.VMOVDQU(s.Src, x)
+				a.VPABSB(x, m)
+			} else {
+				a.VMOVDQU(s.Src, m)
+			}
 			a.VGF2P8AFFINEQB(U8(0), hi4, m, h)
 			a.VPSHUFB(h, mul, mm)
 			a.VGF2P8MULB(mm, m, y) // y = m·M in every byte
@@ -100,6 +111,10 @@ func round8(a *Asm) {
 			a.VPADDB(t, c, c)
 			if limited {
 				a.VPMINUB(limit, c, c)
+			}
+			if signed {
+				a.VPAND(b8(0x80), x, x)
+				a.VPOR(x, c, c)
 			}
 			s.Store(c, s.Dst, 8, nil)
 		}))

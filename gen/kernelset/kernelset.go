@@ -108,12 +108,12 @@ var Table = []group{
 			"8-bit types -> 8-bit types (nibble-split table)", "s.split8.tierOr(s.lut8.tier)", nil},
 	}},
 	{[]string{
-		"round8 looks up the tables of UINT8 to the float8 types that",
-		"roundShape describes (round8.go) instead of class8 or lut8, where",
-		"the tier has it: AVX2 with GFNI (nil elsewhere).",
+		"round8 looks up the tables of UINT8 (and INT8 to the E5M2 types) to",
+		"the float8 types that roundShape describes (round8.go) instead of",
+		"class8 or lut8, where the tier has it: AVX2 with GFNI (nil elsewhere).",
 	}, []slot{
 		{"round8", "kernel[func(dst []uint8, src []uint8, p *roundParams)]",
-			"UINT8 -> float8 (row rounding, GFNI)", "s.round8.tierOr(s.class8.tierOr(s.lut8.tier))", nil},
+			"UINT8, INT8 -> float8 (row rounding, GFNI)", "s.round8.tierOr(s.class8.tierOr(s.lut8.tier))", nil},
 	}},
 	{[]string{
 		"class8 looks up the tables of INT8 and UINT8 to the float8 types that",
