@@ -23,12 +23,16 @@ import (
 // has when run (tensorcast.Routes names them), so the same command tracks the
 // planner as stages are added.
 //
-// Per pair: Cast and copy are each calibrated to a batch of about -batch,
-// then -reps rounds run one batch of each, alternating which goes first. A
-// round's ratio is copy's time per call ÷ Cast's time per call in that
-// round, and the pair's ratio is the median of its rounds' ratios: the two
-// batches of a round run back to back, so load that comes and goes on a
-// shared machine falls on both.
+// Per pair: Cast and copy are each calibrated to a batch of about -batch;
+// then -reps rounds each visit every pair in turn and run one batch of
+// each, alternating which goes first. A round's ratio is copy's time per
+// call ÷ Cast's time per call in that round, and the pair's ratio is the
+// median of its rounds' ratios: the two batches of a round run back to
+// back, so load that comes and goes on a shared machine falls on both, and
+// a pair's rounds are spread over the whole run, so a burst of a noisy
+// neighbour's load (seconds, on the machines of 2026-12-07, where the
+// pairs' rounds ran back to back and a burst took 20-50 neighbouring pairs
+// down together) reaches one or two of them, which the median drops.
 
 // mxConfig is one matrix run.
 type mxConfig struct {
@@ -199,8 +203,17 @@ func runMatrix(cfg *mxConfig) (*mxRun, error) {
 		now = threadNanos
 	}
 	opt := tensorcast.Options{}
+	// meas is a pair's timing state: its two calls (Cast, copy), their
+	// batch sizes and times per call, round by round.
+	type meas struct {
+		p     *mxPair
+		fns   [2]func(int)
+		iters [2]int
+		ns    [2][]float64
+	}
+	var ms []*meas
+	call := 1
 	for _, from := range cfg.types {
-		tr := time.Now()
 		for _, to := range cfg.types {
 			route, ok := routes[[2]tensorcast.DataType{from, to}]
 			if !ok {
@@ -230,36 +243,41 @@ func runMatrix(cfg *mxConfig) (*mxRun, error) {
 			p.allocs = mxAllocs(cast)
 			cp(0)
 			runtime.GC() // the clone above is garbage: collect it now, not while timing
-			iters := [2]int{calibrate(cast, cfg.batch), calibrate(cp, cfg.batch)}
-			fns := [2]func(int){cast, cp}
-			var ns [2][]float64
-			call := 1
-			for rep := 0; rep < cfg.reps; rep++ {
-				var per [2]float64
-				for k := 0; k < 2; k++ {
-					j := k ^ (rep & 1) // alternate which runs first
-					start := now()
-					for it := 0; it < iters[j]; it++ {
-						fns[j](call)
-						call++
-					}
-					per[j] = float64(now()-start) / float64(iters[j])
-					ns[j] = append(ns[j], per[j])
-				}
-				if per[0] > 0 && per[1] > 0 {
-					p.ratios = append(p.ratios, per[1]/per[0])
-				}
-			}
-			p.castNs, p.copyNs, p.ratio = median(ns[0]), median(ns[1]), median(p.ratios)
+			ms = append(ms, &meas{p: p, fns: [2]func(int){cast, cp}, iters: [2]int{calibrate(cast, cfg.batch), calibrate(cp, cfg.batch)}})
 			r.pairs = append(r.pairs, p)
 		}
-		row := r.pairs[len(r.pairs)-len(cfg.types):]
+	}
+	cfg.progress("matrix: %d pairs calibrated (%v)\n", len(ms), time.Since(t0).Round(time.Millisecond))
+	for rep := 0; rep < cfg.reps; rep++ {
+		tr := time.Now()
+		for _, m := range ms {
+			var per [2]float64
+			for k := 0; k < 2; k++ {
+				j := k ^ (rep & 1) // alternate which runs first
+				start := now()
+				for it := 0; it < m.iters[j]; it++ {
+					m.fns[j](call)
+					call++
+				}
+				per[j] = float64(now()-start) / float64(m.iters[j])
+				m.ns[j] = append(m.ns[j], per[j])
+			}
+			if per[0] > 0 && per[1] > 0 {
+				m.p.ratios = append(m.p.ratios, per[1]/per[0])
+			}
+		}
+		cfg.progress("matrix: round %d of %d (%v)\n", rep+1, cfg.reps, time.Since(tr).Round(time.Millisecond))
+	}
+	for _, m := range ms {
+		m.p.castNs, m.p.copyNs, m.p.ratio = median(m.ns[0]), median(m.ns[1]), median(m.p.ratios)
+	}
+	for i := 0; i < len(r.pairs); i += len(cfg.types) {
+		row := r.pairs[i : i+len(cfg.types)]
 		var rs []float64
 		for _, p := range row {
 			rs = append(rs, p.ratio)
 		}
-		cfg.progress("%-15s → *: median %s of copy, slowest %s (%v)\n", from, mxRatio(median(rs)), mxRatio(slices.Min(rs)),
-			time.Since(tr).Round(time.Millisecond))
+		cfg.progress("%-15s → *: median %s of copy, slowest %s\n", row[0].from, mxRatio(median(rs)), mxRatio(slices.Min(rs)))
 	}
 	r.elapsd = time.Since(t0)
 	return r, nil
