@@ -45,7 +45,7 @@ func class8(a *Asm) {
 	for i := range rows {
 		rows[i] = table(classRows + 16*i)
 	}
-	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	b8 := a.splat8
 	sel, orm := a.GP32(), a.GP32()
 	a.MOVBLZX(Mem{Base: p, Disp: classUnsigned}, sel)
 	a.MOVBLZX(Mem{Base: p, Disp: classUseOrm}, orm)

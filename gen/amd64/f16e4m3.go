@@ -247,7 +247,7 @@ func f16ToE4M3BytesAVX2(a *Asm) {
 	dst, src, n := a.Args()
 	p := a.GP64()
 	a.Context.Load(a.Param("p"), p)
-	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	b8 := a.splat8
 	limit, nanB := a.paramByte(Mem{Base: p, Disp: f8Overflow}), a.paramByte(Mem{Base: p, Disp: f8NaN})
 	split := make([]byte, 32)
 	for l := range 2 {

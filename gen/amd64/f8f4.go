@@ -50,7 +50,7 @@ func f8F4(a *Asm) {
 			copy(b[16:], pl.tab[j][:])
 			tabs[j] = a.ConstBytes(fmt.Sprintf("%sf4tab%d", f.name, j), b[:])
 		}
-		b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+		b8 := a.splat8
 		pk := a.packConsts(4)
 		a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(s *Step) {
 			s.Store(pk.pack(func(h int) VecVirtual {

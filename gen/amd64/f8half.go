@@ -135,7 +135,7 @@ func f8HalfBytes(a *Asm, pl f8HalfParams) {
 		}
 	}
 	dst, src, n := a.Args()
-	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	b8 := a.splat8
 	zero := a.YMM()
 	a.VPXOR(zero, zero, zero)
 	planes := subPlanes(a, pl, true) // the specials' bytes are blended into them

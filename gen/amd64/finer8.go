@@ -50,7 +50,7 @@ func finer8(a *Asm) {
 	low := a.paramTable16(Mem{Base: p, Disp: finerLow})
 	base, sub, limit := byteOf(finerBase), byteOf(finerSub), byteOf(finerLimit)
 	nanAbove, nan := byteOf(finerNaNAbove), byteOf(finerNaN)
-	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	b8 := a.splat8
 	sel := a.GP32()
 	a.MOVBLZX(Mem{Base: p, Disp: finerWhole}, sel)
 	a.CMPL(sel, U8(0))

@@ -1150,8 +1150,7 @@ func halfToF4AVX2(a *Asm, bf16 bool, dst, src, n GPVirtual) {
 	base, off := f4KeySteps(codes)
 	b16 := func(name string, t [16]byte) VecVirtual { return a.ConstBytes(name, append(t[:], t[:]...)) }
 	baseT, offT := b16("f4keybase", base), b16("f4keyoff", off)
-	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
-	w16 := func(v uint16) Op { return a.Splat(uint32(v) * 0x00010001) }
+	b8 := a.splat8
 	pair, order := a.Splat(0x1001_1001), a.ConstTable("order0415", []uint32{0, 4, 1, 5, 0, 0, 0, 0})
 	var splitT VecVirtual
 	if !bf16 {
@@ -1176,14 +1175,14 @@ func halfToF4AVX2(a *Asm, bf16 bool, dst, src, n GPVirtual) {
 			for h := range xs {
 				ab, t := a.Vec(), a.Vec()
 				ks[h], ns[h] = a.Vec(), a.Vec()
-				a.VPAND(w16(0x7FFF), xs[h], ab)
-				a.VPADDW(w16(31), ab, t)
+				a.VPAND(a.splat16(0x7FFF), xs[h], ab)
+				a.VPADDW(a.splat16(31), ab, t)
 				a.VPSRLW(U8(5), t, t)
 				a.VPSRLW(U8(5), ab, ks[h])
 				a.VPADDW(t, ks[h], ks[h])
-				a.VPSUBUSW(w16(0x3E8), ks[h], ks[h])
-				a.VPMINUW(w16(0x28), ks[h], ks[h])
-				a.VPCMPGTW(w16(0x7F80), ab, ns[h]) // ab ≤ 0x7FFF: the signed compare does
+				a.VPSUBUSW(a.splat16(0x3E8), ks[h], ks[h])
+				a.VPMINUW(a.splat16(0x28), ks[h], ks[h])
+				a.VPCMPGTW(a.splat16(0x7F80), ab, ns[h]) // ab ≤ 0x7FFF: the signed compare does
 			}
 			a.VPACKUSWB(ks[1], ks[0], k)
 			a.VPACKSSWB(ns[1], ns[0], nan)
@@ -1226,23 +1225,14 @@ func halfToF4AVX2(a *Asm, bf16 bool, dst, src, n GPVirtual) {
 
 // f4KeySteps splits a table of FLOAT4E2M1 codes by key into halfToF4AVX2's
 // two 16-entry tables: code(k) = base[k>>2] - (off[k>>2] > k&3), where
-// off is the position in the group of four at which the code steps up by
-// one (4: none; keys past the table repeat its last code).
+// base is the group of four's last code and off the position at which
+// the group first reaches it (keys past the table repeat its last code).
+// It panics where a group's codes do not fit that form.
 func f4KeySteps(codes []byte) (base, off [16]byte) {
 	at := func(k int) byte { return codes[min(k, len(codes)-1)] }
 	for g := range 16 {
-		lo, hi := at(4*g), at(4*g+3)
-		base[g], off[g] = hi, 4
-		if lo == hi {
-			off[g] = 0
-		}
-		for j := range 4 {
-			switch c := at(4*g + j); {
-			case c == hi && off[g] == 4:
-				off[g] = byte(j)
-			case c != lo && c != hi, hi-lo > 1:
-				panic(fmt.Sprintf("f4KeySteps: group %d steps by more than one", g))
-			}
+		base[g] = at(4*g + 3)
+		for off[g] = 0; at(4*g+int(off[g])) != base[g]; off[g]++ {
 		}
 		for j := range 4 {
 			want := base[g]
@@ -1250,7 +1240,7 @@ func f4KeySteps(codes []byte) (base, off [16]byte) {
 				want--
 			}
 			if at(4*g+j) != want {
-				panic(fmt.Sprintf("f4KeySteps: key %d", 4*g+j))
+				panic(fmt.Sprintf("f4KeySteps: key %d: code %d, the form gives %d", 4*g+j, at(4*g+j), want))
 			}
 		}
 	}
@@ -1478,6 +1468,9 @@ func f4Code(v float64) byte {
 
 // splat16 is Splat of a 16-bit value.
 func (a *Asm) splat16(v uint16) Op { return a.Splat(uint32(v) | uint32(v)<<16) }
+
+// splat8 is Splat of v in every byte.
+func (a *Asm) splat8(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
 
 // signBit3 ors t&8 (the sign, shifted to bit 3 of each word) into r.
 func (a *Asm) signBit3(t VecVirtual, eight Op, r VecVirtual) {

@@ -72,7 +72,7 @@ func round8(a *Asm) {
 		return v
 	}
 	bitS, shrS1 := pick("gf2bit", bits, 0), pick("gf2shr", shrs, 1)
-	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	b8 := a.splat8
 	// Three loops: UINT8 with and without a limit, INT8 (the magnitude, its
 	// sign or'ed in; never a limit).
 	sel := a.GP32()

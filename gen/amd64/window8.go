@@ -73,7 +73,7 @@ func e8m0ToInt(a *Asm, tgt widen8Target, dst, src, n GPVirtual) {
 	if bits == 16 {
 		hiP = a.ConstBytes("e8m0pow2hi", hi[:])
 	}
-	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	b8 := a.splat8
 	a.Stream(Loop{SrcSize: 1, DstSize: tgt.bytes, Lanes: tgt.lanes, Unroll: 32 / tgt.lanes}, dst, src, n, Each(tgt.lanes, func(s *Step) {
 		x := a.Vec() // 32 bytes, or 16 in the low half for 16-bit targets
 		if bits == 8 {
@@ -114,7 +114,7 @@ func e8m0Packed(a *Asm) {
 			codes[16+i] = codes[i]
 		}
 		tab := a.ConstBytes(fmt.Sprintf("e8m0codes%d", bits), codes[:])
-		b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+		b8 := a.splat8
 		var nc nibbleConsts
 		var w14, w116 Op
 		var nw func(x VecVirtual) VecVirtual
@@ -258,7 +258,7 @@ func e8m0F4(a *Asm) {
 	a.Func("e8m0ToF4AVX2", AVX2, "func(dst *uint8, src *uint8, n int)", "n counts pairs of source bytes, a multiple of 16 (gen/amd64 e8m0F4).")
 	dst, src, n := a.Args()
 	tab := a.ConstBytes("e8m0f4codes", codes[:])
-	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	b8 := a.splat8
 	ones := a.AllOnes()
 	nc := a.nibbleConsts()
 	a.Stream(Loop{SrcSize: 2, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
@@ -373,7 +373,7 @@ func planF8Windows(typ string, bits int) (p f8WindowPlan, ok bool) {
 // INT8 (their values from 1 to below 2^10, whose truncation is not 0
 // modulo 256): 13 instructions per 32 bytes against f8Mul's 20.
 func f8Windows(a *Asm, typ string, p f8WindowPlan, dst, src, n GPVirtual) {
-	b8 := func(v uint8) Op { return a.Splat(uint32(v) * 0x01010101) }
+	b8 := a.splat8
 	tabs := make([]VecVirtual, p.windows)
 	for w := range tabs {
 		var t [32]byte
