@@ -306,13 +306,28 @@ func (f *Func) Fmul(d, n, m Vec)  { f.words3(fmul, S4, d, n, m) }
 func (f *Func) Fcmeq(d, n, m Vec) { f.words3(fcmeq, S4, d, n, m) }
 func (f *Func) Fcvtzs(d, n Vec)   { f.words2(fcvtzs, S4, d, n) }
 
-// Fcvtn narrows n to half precision into the low (upper false) or high half
-// of d; Fcvtl widens the low or high four halves of n.
-func (f *Func) Fcvtn(upper bool, d, n Vec) { f.narrowWide(fcvtn, upper, d, n) }
-func (f *Func) Fcvtl(upper bool, d, n Vec) { f.narrowWide(fcvtl, upper, d, n) }
+// narrowPair narrows the vectors x to half as many with enc (fcvtn: to
+// FLOAT16; bfcvtn: to BFLOAT16, FEAT_BF16; fcvtnD, fcvtxnD: float64 to
+// float32), the even registers into the low halves and the odd ones into
+// the high halves (the lanes' memory order), freeing x.
+func (f *Func) narrowPair(enc func(bool, V, V) Word, x Vec) Vec {
+	out := f.Alloc(len(x) / 2)
+	f.narrowWide(enc, false, out, x.Even())
+	f.narrowWide(enc, true, out, x.Odd())
+	f.Free(x)
+	return out
+}
 
-// Bfcvtn narrows n to bfloat16 (FEAT_BF16).
-func (f *Func) Bfcvtn(upper bool, d, n Vec) { f.narrowWide(bfcvtn, upper, d, n) }
+// widenPair widens the vectors x to twice as many with enc (fcvtl: FLOAT16
+// to float32; fcvtlD: float32 to float64), the low halves into the even
+// registers and the high halves into the odd ones, freeing x.
+func (f *Func) widenPair(enc func(bool, V, V) Word, x Vec) Vec {
+	out := f.Alloc(2 * len(x))
+	f.narrowWide(enc, false, out.Even(), x)
+	f.narrowWide(enc, true, out.Odd(), x)
+	f.Free(x)
+	return out
+}
 
 func (f *Func) narrowWide(enc func(bool, V, V) Word, upper bool, d, n Vec) {
 	f.check(d, n)

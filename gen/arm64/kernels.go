@@ -59,78 +59,90 @@ var kernels = append([]kernelDef{
 
 // float32 ↔ FLOAT16: the hardware conversions round to nearest even (the
 // FPCR of a Go program), keep subnormals and quiet NaNs keeping their top
-// payload bits, exactly as f32ToF16 and f16ToF32 do.
+// payload bits, exactly as f32ToF16 and f16ToF32 do. The 16-bit pairs
+// (lut.go) compose the same pieces: a widening to float32, then a
+// narrowing.
 
 func f32ToF16(f *Func) {
-	f.Stream(8, 4, func(k int) {
-		x := f.Load(2 * k)
-		h := f.Alloc(k)
-		f.Fcvtn(false, h, x.Even())
-		f.Fcvtn(true, h, x.Odd())
-		f.Free(x)
-		f.Store(h)
-		f.Free(h)
-	})
+	f.Stream(8, 4, func(k int) { storeFree(f, f.narrowPair(fcvtn, f.Load(2*k))) })
 }
 
 func f16ToF32(f *Func) {
-	f.Stream(8, 4, func(k int) {
-		h := f.Load(k)
-		x := f.Alloc(2 * k)
-		f.Fcvtl(false, x.Even(), h)
-		f.Fcvtl(true, x.Odd(), h)
-		f.Free(h)
-		f.Store(x)
-		f.Free(x)
-	})
+	f.Stream(8, 4, func(k int) { storeFree(f, f.widenPair(fcvtl, f.Load(k))) })
+}
+
+// storeFree stores v and frees it.
+func storeFree(f *Func, v Vec) {
+	f.Store(v)
+	f.Free(v)
+}
+
+// widenBF16 widens the BFLOAT16 vectors h to float32 by interleaving zero
+// halves below each value, freeing h.
+func widenBF16(f *Func, h, zero Vec) Vec {
+	x := f.Alloc(2 * len(h))
+	f.Zip1(H8, x.Even(), zero, h)
+	f.Zip2(H8, x.Odd(), zero, h)
+	f.Free(h)
+	return x
 }
 
 // float32 → BFLOAT16 in integers: NaN lanes are first replaced by
 // sign|0x7FC00000, then ADDHN adds 0x7FFF plus the kept LSB and keeps the
 // high halves, which is f32ToBF16's rounding.
 func f32ToBF16(f *Func) {
-	sign := f.Dup32(0x80000000)
-	qnan := f.Dup32(0x7FC00000)
-	lsb := f.Dup32(0x10000)
-	half := f.Dup32(0x7FFF)
-	f.Stream(8, 4, func(k int) {
-		x := f.Load(2 * k)
-		m := f.Alloc(2 * k)
-		f.Fcmeq(m, x, x) // ones unless NaN
-		f.Orr(m, m, sign)
-		f.Bif(x, qnan, m)
-		f.Cmtst(S4, m, x, lsb) // -1 where the kept LSB is odd
-		f.Sub(S4, m, half, m)
-		h := f.Alloc(k)
-		f.Addhn(false, h, x.Even(), m.Even())
-		f.Addhn(true, h, x.Odd(), m.Odd())
-		f.Free(x, m)
-		f.Store(h)
-		f.Free(h)
-	})
+	c := newBF16Rounding(f)
+	f.Stream(8, 4, func(k int) { storeFree(f, c.narrow(f, f.Load(2*k))) })
+}
+
+// bf16Rounding holds the constants of f32ToBF16's rounding.
+type bf16Rounding struct{ sign, qnan, lsb, half Vec }
+
+func newBF16Rounding(f *Func) bf16Rounding {
+	return bf16Rounding{f.Dup32(0x80000000), f.Dup32(0x7FC00000), f.Dup32(0x10000), f.Dup32(0x7FFF)}
+}
+
+// narrow rounds the float32 vectors x (clobbered, then freed) to half as
+// many of BFLOAT16.
+func (c bf16Rounding) narrow(f *Func, x Vec) Vec {
+	m := f.Alloc(len(x))
+	f.Fcmeq(m, x, x) // ones unless NaN
+	f.Orr(m, m, c.sign)
+	f.Bif(x, c.qnan, m)
+	f.Cmtst(S4, m, x, c.lsb) // -1 where the kept LSB is odd
+	f.Sub(S4, m, c.half, m)
+	h := f.Alloc(len(x) / 2)
+	f.Addhn(false, h, x.Even(), m.Even())
+	f.Addhn(true, h, x.Odd(), m.Odd())
+	f.Free(x, m)
+	return h
 }
 
 // float32 → BFLOAT16 with BFCVTN, which rounds like f32ToBF16 but keeps NaN
 // payloads: NaN results are canonicalised to sign|0x7FC0 afterwards.
 func f32ToBF16Hardware(f *Func) {
-	abs := f.Dup16(0x7FFF)
-	inf := f.Dup16(0x7F80)
-	payload := f.Dup16(0x003F)
-	f.Stream(8, 4, func(k int) {
-		x := f.Load(2 * k)
-		h := f.Alloc(k)
-		f.Bfcvtn(false, h, x.Even())
-		f.Bfcvtn(true, h, x.Odd())
-		f.Free(x)
-		m := f.Alloc(k)
-		f.And(m, h, abs)
-		f.Cmgt(H8, m, m, inf)
-		f.And(m, m, payload)
-		f.Bic(h, h, m)
-		f.Free(m)
-		f.Store(h)
-		f.Free(h)
-	})
+	c := newBFCVTNRounding(f)
+	f.Stream(8, 4, func(k int) { storeFree(f, c.narrow(f, f.Load(2*k))) })
+}
+
+// bfcvtnRounding holds the constants of f32ToBF16Hardware's NaN canonicalisation.
+type bfcvtnRounding struct{ abs, inf, payload Vec }
+
+func newBFCVTNRounding(f *Func) bfcvtnRounding {
+	return bfcvtnRounding{f.Dup16(0x7FFF), f.Dup16(0x7F80), f.Dup16(0x003F)}
+}
+
+// narrow rounds the float32 vectors x to half as many of BFLOAT16 with
+// BFCVTN and clears the payload bits of NaN results, freeing x.
+func (c bfcvtnRounding) narrow(f *Func, x Vec) Vec {
+	h := f.narrowPair(bfcvtn, x)
+	m := f.Alloc(len(h))
+	f.And(m, h, c.abs)
+	f.Cmgt(H8, m, m, c.inf)
+	f.And(m, m, c.payload)
+	f.Bic(h, h, m)
+	f.Free(m)
+	return h
 }
 
 // BFLOAT16 → float32: quiet NaNs (set bit 6 where |b| > 0x7F80), then
@@ -148,12 +160,7 @@ func bf16ToF32(f *Func) {
 		f.And(m, m, quiet)
 		f.Orr(h, h, m)
 		f.Free(m)
-		x := f.Alloc(2 * k)
-		f.Zip1(H8, x.Even(), zero, h)
-		f.Zip2(H8, x.Odd(), zero, h)
-		f.Free(h)
-		f.Store(x)
-		f.Free(x)
+		storeFree(f, widenBF16(f, h, zero))
 	})
 }
 
@@ -285,10 +292,7 @@ func f16ToF8(f *Func) {
 		h := f.Load(2 * k)
 		sign := f.Alloc(k)
 		f.Uzp2(B16, sign, h.Even(), h.Odd())
-		x := f.Alloc(4 * k)
-		f.Fcvtl(false, x.Even(), h)
-		f.Fcvtl(true, x.Odd(), h)
-		f.Free(h)
+		x := f.widenPair(fcvtl, h)
 		narrowToFloat8(f, c, x, sign)
 		f.Free(x, sign)
 	})

@@ -103,29 +103,8 @@ func storeTo(f *Func, ptr string, v Vec) {
 // (NaN lanes first replaced by sign|0x7FC00000, whatever payload FCVTL
 // kept).
 func f16ToBF16(f *Func) {
-	sign := f.Dup32(0x80000000)
-	qnan := f.Dup32(0x7FC00000)
-	lsb := f.Dup32(0x10000)
-	half := f.Dup32(0x7FFF)
-	f.Stream(8, 4, func(k int) {
-		h := f.Load(k)
-		x := f.Alloc(2 * k)
-		f.Fcvtl(false, x.Even(), h)
-		f.Fcvtl(true, x.Odd(), h)
-		f.Free(h)
-		m := f.Alloc(2 * k)
-		f.Fcmeq(m, x, x) // ones unless NaN
-		f.Orr(m, m, sign)
-		f.Bif(x, qnan, m)
-		f.Cmtst(S4, m, x, lsb) // -1 where the kept LSB is odd
-		f.Sub(S4, m, half, m)
-		out := f.Alloc(k)
-		f.Addhn(false, out, x.Even(), m.Even())
-		f.Addhn(true, out, x.Odd(), m.Odd())
-		f.Free(x, m)
-		f.Store(out)
-		f.Free(out)
-	})
+	c := newBF16Rounding(f)
+	f.Stream(8, 4, func(k int) { storeFree(f, c.narrow(f, f.widenPair(fcvtl, f.Load(k)))) })
 }
 
 // FLOAT16 → BFLOAT16 with BFCVTN (the neon+bf16 tier): FCVTL widens
@@ -134,28 +113,8 @@ func f16ToBF16(f *Func) {
 // nearest even keeping NaN payloads, and NaN results are then canonicalised
 // to sign|0x7FC0 as in f32ToBF16Hardware.
 func f16ToBF16Hardware(f *Func) {
-	abs := f.Dup16(0x7FFF)
-	inf := f.Dup16(0x7F80)
-	payload := f.Dup16(0x003F)
-	f.Stream(8, 4, func(k int) {
-		h := f.Load(k)
-		x := f.Alloc(2 * k)
-		f.Fcvtl(false, x.Even(), h)
-		f.Fcvtl(true, x.Odd(), h)
-		f.Free(h)
-		out := f.Alloc(k)
-		f.Bfcvtn(false, out, x.Even())
-		f.Bfcvtn(true, out, x.Odd())
-		f.Free(x)
-		m := f.Alloc(k)
-		f.And(m, out, abs)
-		f.Cmgt(H8, m, m, inf)
-		f.And(m, m, payload)
-		f.Bic(out, out, m)
-		f.Free(m)
-		f.Store(out)
-		f.Free(out)
-	})
+	c := newBFCVTNRounding(f)
+	f.Stream(8, 4, func(k int) { storeFree(f, c.narrow(f, f.widenPair(fcvtl, f.Load(k)))) })
 }
 
 // BFLOAT16 → FLOAT16: zero halves below each value make the float32, and
@@ -163,17 +122,5 @@ func f16ToBF16Hardware(f *Func) {
 // top payload bits, as the generic widening's quieting does).
 func bf16ToF16(f *Func) {
 	zero := f.Zero()
-	f.Stream(8, 4, func(k int) {
-		h := f.Load(k)
-		x := f.Alloc(2 * k)
-		f.Zip1(H8, x.Even(), zero, h)
-		f.Zip2(H8, x.Odd(), zero, h)
-		f.Free(h)
-		out := f.Alloc(k)
-		f.Fcvtn(false, out, x.Even())
-		f.Fcvtn(true, out, x.Odd())
-		f.Free(x)
-		f.Store(out)
-		f.Free(out)
-	})
+	f.Stream(8, 4, func(k int) { storeFree(f, f.narrowPair(fcvtn, widenBF16(f, f.Load(k), zero))) })
 }

@@ -200,11 +200,7 @@ var fcvtlStep = step{
 	name: "FCVTL",
 	next: accept("FCVTL", is(floatLane, 32), func(lane) lane { return lane{64, floatLane} }),
 	apply: func(f *Func, _ []Vec, _ lane, x Vec) Vec {
-		out := f.Alloc(2 * len(x))
-		f.narrowWide(fcvtlD, false, out.Even(), x)
-		f.narrowWide(fcvtlD, true, out.Odd(), x)
-		f.Free(x)
-		return out
+		return f.widenPair(fcvtlD, x)
 	},
 }
 
@@ -216,11 +212,7 @@ var fcvtnStep = step{
 	name: "FCVTN",
 	next: accept("FCVTN", is(floatLane, 64), func(lane) lane { return lane{32, floatLane} }),
 	apply: func(f *Func, _ []Vec, _ lane, x Vec) Vec {
-		out := f.Alloc(len(x) / 2)
-		f.narrowWide(fcvtnD, false, out, x.Even())
-		f.narrowWide(fcvtnD, true, out, x.Odd())
-		f.Free(x)
-		return out
+		return f.narrowPair(fcvtnD, x)
 	},
 }
 
@@ -358,11 +350,7 @@ func int64ToF32(signed, odd bool) step {
 				f.words2(cvt, D2, x, x)
 				f.Free(big, t)
 			})
-			out := f.Alloc(len(x) / 2)
-			f.narrowWide(narrowEnc, false, out, x.Even())
-			f.narrowWide(narrowEnc, true, out, x.Odd())
-			f.Free(x)
-			return out
+			return f.narrowPair(narrowEnc, x)
 		},
 	}
 }
@@ -378,11 +366,7 @@ var fcvtxnStep = step{
 	name: "FCVTXN",
 	next: accept("FCVTXN", is(floatLane, 64), func(lane) lane { return lane{32, floatLane} }),
 	apply: func(f *Func, _ []Vec, _ lane, x Vec) Vec {
-		out := f.Alloc(len(x) / 2)
-		f.narrowWide(fcvtxnD, false, out, x.Even())
-		f.narrowWide(fcvtxnD, true, out, x.Odd())
-		f.Free(x)
-		return out
+		return f.narrowPair(fcvtxnD, x)
 	},
 }
 
