@@ -772,10 +772,7 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 			// (NaN, |x| ≥ 2^63, -2^63): the rest out of line. Zen 4, 64 Ki
 			// elements, three runs side by side: DOUBLE → INT64/UINT64
 			// 0.94 → 0.98–0.99× copy(), FLOAT → INT64/UINT64 1.29 → 1.44×.
-			k := a.K()
-			a.VPCMPEQQ(indefinite, r, k)
-			a.KORTESTW(k, k)
-			a.divert(func() {}, func() {
+			a.divertIndefinite(r, 64, indefinite, func() {}, func() {
 				khi := a.K()
 				if to == 64 {
 					kv := a.K()
@@ -837,13 +834,37 @@ func (st numStage) floatToInt(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 		// (NaN, ±Inf, |x| ≥ 2^31, -2^31) the truncation is exact, and
 		// VPMOVSXDQ widens it (as f64ToInt32AVX2); else the sequence
 		// above, out of line.
-		c, ce := a.XMM(), a.XMM()
+		c := a.XMM()
 		a.VCVTTPD2DQY(x, c)
-		a.VPCMPEQD(indefinite, c, ce)
-		a.VPTEST(ce, ce)
-		a.divert(func() { a.VPMOVSXDQ(c, t) }, general)
+		a.divertIndefinite(c, 32, indefinite, func() { a.VPMOVSXDQ(c, t) }, general)
 		return nw(t)
 	}
+}
+
+// divertIndefinite follows a truncating conversion into r (VCVTT*2DQ:
+// laneBits 32; VCVTT*2QQ: 64). Where no lane of r is the integer
+// indefinite (indefinite: 1 << (laneBits-1) in every lane), the
+// conversion's answer to NaN, ±Inf and magnitudes out of range and also
+// the exact truncation of the most negative value, every lane is the exact
+// truncation: fast runs in line; else slow, out of line.
+func (a *Asm) divertIndefinite(r VecVirtual, laneBits int, indefinite Op, fast, slow func()) {
+	if r.Size() == 64 {
+		k := a.K()
+		if laneBits == 64 {
+			a.VPCMPEQQ(indefinite, r, k)
+		} else {
+			a.VPCMPEQD(indefinite, r, k)
+		}
+		a.KORTESTW(k, k)
+	} else {
+		e := a.XMM()
+		if r.Size() == 32 {
+			e = a.YMM()
+		}
+		a.VPCMPEQD(indefinite, r, e)
+		a.VPTEST(e, e)
+	}
+	a.divert(fast, slow)
 }
 
 // floatToInt32 is floatToInt for FLOAT → 8- to 32-bit integers.
@@ -857,11 +878,9 @@ func (st numStage) floatToInt32(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 			// 0x80000000, the reduction out of line (Zen 4, 64 Ki:
 			// FLOAT16/BFLOAT16 → INT32/UINT32 0.84 → 1.2-1.3× copy(), as
 			// AVX2's kernels ran).
-			r, k := a.ZMM(), a.K()
+			r := a.ZMM()
 			a.VCVTTPS2DQ(x, r)
-			a.VPCMPEQD(indefinite, r, k)
-			a.KORTESTW(k, k)
-			a.divert(func() {}, func() {
+			a.divertIndefinite(r, 32, indefinite, func() {}, func() {
 				y := a.ZMM()
 				a.VMULPS(down, x, y)
 				a.VREDUCEPS(U8(roundNearest), y, y)
@@ -886,11 +905,9 @@ func (st numStage) floatToInt32(a *Asm) func(x VecVirtual, s *Step) VecVirtual {
 		// of -2^31) every |x| < 2^31 and the truncation is the reference's
 		// (FLOAT → INT8..UINT32 1.16-1.28× as fast at 8 Ki elements,
 		// Zen 3). Else the sequence above, out of line.
-		r, e := a.YMM(), a.YMM()
+		r := a.YMM()
 		a.VCVTTPS2DQ(x, r)
-		a.VPCMPEQD(indefinite, r, e)
-		a.VPTEST(e, e)
-		a.divert(func() {}, func() {
+		a.divertIndefinite(r, 32, indefinite, func() {}, func() {
 			y, ok := a.YMM(), a.YMM()
 			a.VPSUBD(exp32, x, y)
 			a.VROUNDPS(U8(roundNearest), y, r)
@@ -922,11 +939,9 @@ func (st numStage) f64ToInt32AVX2(a *Asm) func(x VecVirtual, s *Step) VecVirtual
 		// answer to NaN and to |x| ≥ 2^31, and the truncation of
 		// (-2^31 - 1, -2^31]) every |x| < 2^31 and the truncation is
 		// exact: the reference's low bits. Else the general path.
-		c, e := a.XMM(), a.XMM()
+		c := a.XMM()
 		a.VCVTTPD2DQY(x, c)
-		a.VPCMPEQD(indefinite, c, e)
-		a.VPTEST(e, e)
-		a.divert(func() {}, func() {
+		a.divertIndefinite(c, 32, indefinite, func() {}, func() {
 			v, y, r := a.YMM(), a.YMM(), a.YMM()
 			x := x
 			if st.to.bits > 8 {
@@ -973,11 +988,9 @@ func (st numStage) f32ToInt64AVX2(a *Asm) func(x VecVirtual, s *Step) VecVirtual
 		// ±Inf, |x| ≥ 2^31, -2^31) every lane is the exact truncation,
 		// sign-extended (as floatToInt32 on AVX2); else the sequence
 		// above, out of line.
-		t, e := a.YMM(), a.YMM()
+		t := a.YMM()
 		a.VCVTTPS2DQ(x, t)
-		a.VPCMPEQD(indefinite, t, e)
-		a.VPTEST(e, e)
-		a.divert(func() { a.storeInt64s(t, s) }, func() { f32ToInt64Wrap(x, s) })
+		a.divertIndefinite(t, 32, indefinite, func() { a.storeInt64s(t, s) }, func() { f32ToInt64Wrap(x, s) })
 		return nil
 	}
 }
