@@ -309,25 +309,13 @@ func (a *Asm) ConstWords(name string, w []uint16) VecVirtual {
 	for i, v := range w {
 		b[2*i], b[2*i+1] = byte(v), byte(v>>8)
 	}
-	x := a.Vec()
-	m := a.DataBytes(name, b)
-	if a.isa == AVX512 {
-		a.VMOVDQU64(m, x)
-	} else {
-		a.VMOVDQU(m, x)
-	}
-	return x
+	return a.ConstBytes(name, b)
 }
 
 // ConstBytes loads a vector register with bytes (a read-only data symbol).
 func (a *Asm) ConstBytes(name string, b []byte) VecVirtual {
 	x := a.Vec()
-	m := a.DataBytes(name, b)
-	if a.isa == AVX512 {
-		a.VMOVDQU64(m, x)
-	} else {
-		a.VMOVDQU(m, x)
-	}
+	a.VLoad(x, a.DataBytes(name, b), 8, nil)
 	return x
 }
 
