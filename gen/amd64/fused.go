@@ -1528,12 +1528,12 @@ func exactBF16(v float32) uint16 { return uint16(math.Float32bits(v) >> 16) }
 // exactInt is v truncated toward zero, modulo 2^16.
 func exactInt(v float32) uint16 { return uint16(int16(v)) }
 
-// blockCodesAVX2 is blockCodes on AVX2: after the packs and multiply-adds,
-// 128-bit lane L holds, at bytes 4j.., the packed bytes (1 for 2-bit, 2
-// for 4-bit: the low bytes of its dword, or of its two words) of the
-// elements 4L..4L+3 of vector j, which go to unit 2j+L of the output. One
-// VPSHUFB puts each lane's units at their output places (the other lane's
-// places zero), and the two lanes are or'ed together.
+// blockCodesAVX2 is blockCodes on AVX2: after packGroups, 128-bit lane L
+// holds, at bytes 4j.., the packed bytes (1 for 2-bit, 2 for 4-bit: the
+// low bytes of its dword, or of its two words) of the elements 4L..4L+3 of
+// vector j, which go to unit 2j+L of the output. One VPSHUFB puts each
+// lane's units at their output places (the other lane's places zero), and
+// the two lanes are or'ed together.
 func blockCodesAVX2(a *Asm, code func(x VecVirtual) VecVirtual, to fusedDst, w1, w2 VecVirtual) func(xs []VecVirtual, s *Step) {
 	u := 1 // bytes per unit
 	if to.bits == 4 {
@@ -1552,17 +1552,7 @@ func blockCodesAVX2(a *Asm, code func(x VecVirtual) VecVirtual, to fusedDst, w1,
 	}
 	shuf := a.DataBytes(fmt.Sprintf("fused_units_%d", to.bits), ctl)
 	return func(xs []VecVirtual, s *Step) {
-		for i := range xs {
-			xs[i] = code(xs[i])
-		}
-		p0, p1, b := a.YMM(), a.YMM(), a.YMM()
-		a.VPACKUSDW(xs[1], xs[0], p0)
-		a.VPACKUSDW(xs[3], xs[2], p1)
-		a.VPACKUSWB(p1, p0, b)
-		a.VPMADDUBSW(w1, b, b)
-		if to.bits == 2 {
-			a.VPMADDWD(w2, b, b)
-		}
+		b := packGroups(a, xs, code, to, w1, w2)
 		a.VPSHUFB(shuf, b, b)
 		hi := a.XMM()
 		a.VEXTRACTI128(U8(1), b, hi)
@@ -1699,13 +1689,31 @@ func narrowCodes(codes func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtua
 	}
 }
 
-// blockCodes returns the narrowing of a packed target for the unrolled main
-// step, four vectors xs of 16 elements at once: their codes, packed to
+// packGroups replaces the four vectors xs by their codes and packs them to
 // bytes by VPACKUSDW and VPACKUSWB (no saturation: codes are below 16),
 // which leaves 128-bit lane L holding the elements 4L..4L+3 of each vector
-// in turn; the bytes of a group (2 or 4) are combined by multiply-adds
-// (weights 1, 16; or 1, 4 then 1, 16), the dwords transposed back into
-// element order by VPERMD, and narrowed (VPMOVWB, VPMOVDB) into one store.
+// in turn, then combines the bytes of a group (2 or 4) by multiply-adds
+// (weights w1 = 1, 16; or w1 = 1, 4, then w2 = 1, 16) into the low bytes
+// of its word or dword.
+func packGroups(a *Asm, xs []VecVirtual, code func(x VecVirtual) VecVirtual, to fusedDst, w1, w2 VecVirtual) VecVirtual {
+	for i := range xs {
+		xs[i] = code(xs[i])
+	}
+	p0, p1, b := a.Vec(), a.Vec(), a.Vec()
+	a.VPACKUSDW(xs[1], xs[0], p0)
+	a.VPACKUSDW(xs[3], xs[2], p1)
+	a.VPACKUSWB(p1, p0, b)
+	a.VPMADDUBSW(w1, b, b)
+	if to.bits == 2 {
+		a.VPMADDWD(w2, b, b)
+	}
+	return b
+}
+
+// blockCodes returns the narrowing of a packed target for the unrolled main
+// step, four vectors xs of 16 elements at once: their codes in groups
+// (packGroups), the dwords transposed back into element order by VPERMD,
+// and narrowed (VPMOVWB, VPMOVDB) into one store.
 func blockCodes(codes func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual) VecVirtual) func(a *Asm, from fusedSrc, to fusedDst) func(xs []VecVirtual, s *Step) {
 	return func(a *Asm, from fusedSrc, to fusedDst) func(xs []VecVirtual, s *Step) {
 		code := codes(a, from, to)
@@ -1726,17 +1734,7 @@ func blockCodes(codes func(a *Asm, from fusedSrc, to fusedDst) func(x VecVirtual
 		}
 		perm := a.ConstTable("fused_transpose", idx[:])
 		return func(xs []VecVirtual, s *Step) {
-			for i := range xs {
-				xs[i] = code(xs[i])
-			}
-			p0, p1, b := a.ZMM(), a.ZMM(), a.ZMM()
-			a.VPACKUSDW(xs[1], xs[0], p0)
-			a.VPACKUSDW(xs[3], xs[2], p1)
-			a.VPACKUSWB(p1, p0, b)
-			a.VPMADDUBSW(w1, b, b)
-			if to.bits == 2 {
-				a.VPMADDWD(w2, b, b)
-			}
+			b := packGroups(a, xs, code, to, w1, w2)
 			a.VPERMD(b, perm, b)
 			if to.bits == 4 {
 				a.VPMOVWB(b, Half(b))
