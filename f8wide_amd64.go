@@ -10,15 +10,15 @@ import (
 )
 
 // setFusedF8AVX512 installs the kernels of gen/amd64/float8w.go beyond
-// FLOAT, FLOAT16, BFLOAT16 → float8: FLOAT → FLOAT4E2M1 (VBMI), and the
-// fused kernels of INT16, UINT16, INT32, UINT32, INT64, UINT64 and DOUBLE
-// → the float8 types (VBMI and DQ), and the stages of INT32, UINT32, INT64,
-// UINT64 and DOUBLE → FLOAT4E2M1 (the same kernels with float4Params).
+// FLOAT, FLOAT16, BFLOAT16 → float8: the fused kernels of INT16, UINT16,
+// INT32, UINT32, INT64, UINT64 and DOUBLE → the float8 types (VBMI and
+// DQ), the stages of INT64 and UINT64 → FLOAT4E2M1 (the same kernels with
+// float4Params) and of DOUBLE → FLOAT4E2M1 (gen/amd64/packed.go's
+// f64ToF4AVX512VBMI: round to odd at FLOAT16, then its byte codes).
 func setFusedF8AVX512(k *kernelSet) {
 	if !asmFloat8WParams() || !cpu.X86.HasAVX512VBMI {
 		return
 	}
-	k.f32ToF4 = kernel[func([]uint8, []float32)]{avx512WF32ToF4, k.tier}
 	if !cpu.X86.HasAVX512DQ {
 		return
 	}
@@ -43,7 +43,8 @@ func setFusedF8AVX512(k *kernelSet) {
 	// INT32, UINT32 → FLOAT4E2M1: AVX2's stages (inherit_amd64.go).
 	registerStage(k.tier, Int64, Float4E2M1, fusedF4(i64ToF4AVX512W, func(v uint64) float32 { return float32(int64(v)) }))
 	registerStage(k.tier, Uint64, Float4E2M1, fusedF4(u64ToF4AVX512W, func(v uint64) float32 { return float32(v) }))
-	registerStage(k.tier, Double, Float4E2M1, fusedF4(f64ToF4AVX512W, func(v uint64) float32 { return math.Float32frombits(f64ToF32Odd(v)) }))
+	registerStage(k.tier, Double, Float4E2M1, fusedF4(func(dst *uint8, src *uint64, n int, _ *[8]uint32) { f64ToF4AVX512VBMI(dst, src, n) },
+		func(v uint64) float32 { return math.Float32frombits(f64ToF32Odd(v)) }))
 }
 
 // fusedF4 is the stage of a 32- or 64-bit source → FLOAT4E2M1 with the
@@ -211,18 +212,5 @@ func avx512FusedF8[S uint16 | uint32 | uint64](fn func(dst *uint8, src *S, n int
 		raceRead(src)
 		raceWrite(dst)
 		fn(&dst[0], (*S)(unsafe.Pointer(&src[0])), len(dst), f8p(p))
-	}
-}
-
-// avx512WF32ToF4 is FLOAT → FLOAT4E2M1 on the 16-bit-lane float8 kernel
-// (gen/amd64/float8w.go) with float4Params; it needs VBMI.
-func avx512WF32ToF4(dst []uint8, src []float32) {
-	n := len(src)
-	dst = dst[:(n+1)/2]
-	raceRead(src)
-	raceWrite(dst)
-	f32ToF4AVX512W(unsafe.SliceData(dst), unsafe.SliceData(src), n/2, f8p(&float4Params))
-	if n%2 == 1 {
-		dst[n/2] = f32ToF4(math.Float32bits(src[n-1]))
 	}
 }

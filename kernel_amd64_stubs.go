@@ -195,16 +195,10 @@ func u64ToF8AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
 func f64ToF8AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
 
 //go:noescape
-func f32ToF4AVX512W(dst *uint8, src *float32, n int, p *[8]uint32)
-
-//go:noescape
 func i64ToF4AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
 
 //go:noescape
 func u64ToF4AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
-
-//go:noescape
-func f64ToF4AVX512W(dst *uint8, src *uint64, n int, p *[8]uint32)
 
 // It converts with non-temporal stores the longest prefix of whole blocks
 // of elements that fill whole 64-byte lines of dst, and returns its length
@@ -260,13 +254,6 @@ func f64ToF8AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
 // (a multiple of the block); dst must be 64-byte aligned.
 //
 //go:noescape
-func f32ToF4AVX512WNT(dst *uint8, src *float32, n int, p *[8]uint32) int
-
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
 func i64ToF4AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
 
 // It converts with non-temporal stores the longest prefix of whole blocks
@@ -275,13 +262,6 @@ func i64ToF4AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
 //
 //go:noescape
 func u64ToF4AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
-
-// It converts with non-temporal stores the longest prefix of whole blocks
-// of elements that fill whole 64-byte lines of dst, and returns its length
-// (a multiple of the block); dst must be 64-byte aligned.
-//
-//go:noescape
-func f64ToF4AVX512WNT(dst *uint8, src *uint64, n int, p *[8]uint32) int
 
 // converts n FLOAT16 to FLOAT8E5M2 with p's overflow and nan bytes. n is a multiple of 32.
 //
@@ -1042,6 +1022,16 @@ func f64ToF4AVX2(dst *uint8, src *uint64, n int)
 //
 //go:noescape
 func f32ToF4AVX512(dst *uint8, src *float32, n int)
+
+// n counts pairs of source elements.
+//
+//go:noescape
+func f32ToF4AVX512VBMI(dst *uint8, src *float32, n int)
+
+// n counts pairs of source elements.
+//
+//go:noescape
+func f64ToF4AVX512VBMI(dst *uint8, src *uint64, n int)
 
 // n counts source bytes.
 //

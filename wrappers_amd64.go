@@ -829,6 +829,19 @@ func avx512F32ToF4(dst []uint8, src []float32) {
 	}
 }
 
+// avx512VBMIF32ToF4 is the AVX512 kernel f32ToF4AVX512VBMI (gen/amd64 plainWrappers).
+func avx512VBMIF32ToF4(dst []uint8, src []float32) {
+	n := len(src)
+	dst = dst[:(n+1)/2]
+	raceRead(src)
+	raceWrite(dst)
+	m := n / 2
+	f32ToF4AVX512VBMI(unsafe.SliceData(dst), unsafe.SliceData(src), m)
+	if 2*m < n {
+		float32ToFloat4Generic(dst[m:], src[2*m:])
+	}
+}
+
 // avx2F32ToI4 is the AVX2 kernel f32ToI4AVX2 (gen/amd64 plainWrappers).
 func avx2F32ToI4(dst []uint8, src []float32) {
 	n := len(src)
@@ -1106,6 +1119,9 @@ func setAVX512Kernels(k *kernelSet) {
 		k.f32ToE8M0.set(avx512F32ToE8M0, k.tier)
 	}
 	k.f32ToF4.set(avx512F32ToF4, k.tier)
+	if cpu.X86.HasAVX512VBMI {
+		k.f32ToF4.set(avx512VBMIF32ToF4, k.tier)
+	}
 	k.f4ToF32.set(avx512F4ToF32, k.tier)
 	k.i8ToI4.set(avx512I8ToI4, k.tier)
 	k.i8ToI2.set(avx512I8ToI2, k.tier)

@@ -77,30 +77,27 @@ func f32ToF8W(a *Asm) {
 	}{{"i32ToF8", tI32}, {"u32ToF8", tU32}, {"i64ToF8", tI64}, {"u64ToF8", tU64}, {"f64ToF8", tF64}} {
 		f8W(a, from.name, "uint"+fmt.Sprint(from.t.bits), from.t.bytes())
 	}
-	// FLOAT4E2M1 (float4Params: one significand bit, so s = 6) is the same
-	// algorithm on the same words: its NaN is 0x80 in the high byte and the
-	// sign 0x80 too, and each result byte b becomes the code b&7 | b>>4&8
-	// before two codes are packed to a byte (n counts pairs).
-	f8W(a, "f32ToF4", "float32", 4)
-	// The 64-bit integer sources to FLOAT4E2M1 the same way, through the
-	// nearest float32 (nearestIntAVX512; every FLOAT4E2M1 value is below
-	// 2^24; INT32 and UINT32 ran faster through AVX2's stages, which the
-	// AVX-512 tier takes: inherit_amd64.go), and
-	// DOUBLE rounded to odd by oddF64ClearAVX512: with odd.go's round to
-	// odd (seven instructions per 8 DOUBLE) the fused DOUBLE kernel measured
-	// no faster than the route through FLOAT (0.48× against 0.52× copy()),
-	// with oddF64ClearAVX512 (four) 0.68× against 0.45× (Zen 4).
+	// The 64-bit integer sources to FLOAT4E2M1 (float4Params: one
+	// significand bit, so s = 6) by the same algorithm on the same words,
+	// through the nearest float32 (nearestIntAVX512; every FLOAT4E2M1
+	// value is below 2^24): its NaN is 0x80 in the high byte and the sign
+	// 0x80 too, and each result byte b becomes the code b&7 | b>>4&8 before
+	// two codes are packed to a byte (n counts pairs). INT32 and UINT32 ran
+	// faster through AVX2's stages, which the AVX-512 tier takes
+	// (inherit_amd64.go); FLOAT and DOUBLE run faster through FLOAT16's
+	// byte codes (packed.go, f32ToF4VBMI: 0.61 → 0.80× and 0.65 → 0.96×
+	// copy(), Zen 4, 64 Ki, three runs side by side).
 	for _, from := range []struct {
 		name string
 		t    num
-	}{{"i64ToF4", tI64}, {"u64ToF4", tU64}, {"f64ToF4", tF64}} {
+	}{{"i64ToF4", tI64}, {"u64ToF4", tU64}} {
 		f8W(a, from.name, "uint"+fmt.Sprint(from.t.bits), from.t.bytes())
 	}
 }
 
 // f8WSources maps the fused kernels' names to their source types.
 var f8WSources = map[string]num{"i32ToF8": tI32, "u32ToF8": tU32, "i64ToF8": tI64, "u64ToF8": tU64, "f64ToF8": tF64,
-	"i64ToF4": tI64, "u64ToF4": tU64, "f64ToF4": tF64}
+	"i64ToF4": tI64, "u64ToF4": tU64}
 
 // f8WLoad returns the loader of the j-th 16 elements of a step as float32
 // (rounded to odd where the source is wider), for the sources of
@@ -419,7 +416,7 @@ func f32Words(a *Asm, st *Step, h int, name string, size, per int, load func(*St
 		j := 2*h + i // the j-th 16 elements of the block
 		m := st.Src.Offset(16 * size * j)
 		switch name {
-		case "f32ToF8", "f32ToF4":
+		case "f32ToF8":
 			a.VLoad(*x, m, 32, st.M(per, 16*j))
 		case "f16ToF8":
 			a.VLoad(Half(*x), m, 16, st.M(1, 16*j))

@@ -982,47 +982,46 @@ func (st fusedStage) f4Codes16(a *Asm, dst, src, n GPVirtual) {
 		}))
 		return
 	}
-	pack := a.pairPacker(false)
+	pack := a.pairPacker()
 	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
-		var cs, xs [2]VecVirtual
+		var cs [2]VecVirtual
 		for h := range cs {
-			xs[h] = a.Vec()
-			a.VMOVDQU(s.Src.Offset(32*h), xs[h])
-			cs[h] = codes(xs[h])
+			x := a.Vec()
+			a.VMOVDQU(s.Src.Offset(32*h), x)
+			cs[h] = codes(x)
 		}
-		s.Store(pack(cs, xs), s.Dst, 8, nil)
+		s.Store(pack(cs), s.Dst, 8, nil)
 	}))
 }
 
 // pairPacker returns the AVX2 packing of two vectors of 4-bit codes in
 // 16-bit lanes (cs, 32 elements in order) into 16 bytes, the first of each
-// pair in the low nibble: a VPACKUSWB of the two, a VPMADDUBSW by 1, 16
-// that makes each pair's byte (first + 16·second in its word), a second
-// VPACKUSWB and a VPERMD of the dwords 0 4 1 5 put them in order (where a
-// VPSRLD, a VPOR, a VPSHUFB and a VPERMD per vector did). With signs, the
-// sign bits of the words xs (FLOAT16, BFLOAT16 sources) become bit 3 of
-// the codes after the first VPACKUSWB: a VPACKSSWB of xs puts each in bit 7
-// of the code's byte, then shifted and or'ed: four instructions per 32
-// elements against six. Zen 3, 64 Ki elements, three runs each way side by
-// side: FLOAT16 → FLOAT4E2M1 0.26-0.30 → 0.31-0.33× copy(), BFLOAT16
-// 0.26-0.29 → 0.29-0.35×, INT16 0.51-0.56 → 0.64-0.66×, UINT16 0.62-0.81 →
-// 0.83-1.0×. The result is the XMM register of cs[0].
-func (a *Asm) pairPacker(signs bool) func(cs, xs [2]VecVirtual) VecVirtual {
+// pair in the low nibble: a VPACKUSWB of the two, then pairBytes. The
+// result is the XMM register of cs[0].
+func (a *Asm) pairPacker() func(cs [2]VecVirtual) VecVirtual {
+	pairs := a.pairBytes()
+	return func(cs [2]VecVirtual) VecVirtual {
+		a.VPACKUSWB(cs[1], cs[0], cs[0])
+		return pairs(cs[0])
+	}
+}
+
+// pairBytes returns the AVX2 packing of 32 4-bit codes, one a byte in the
+// order of a VPACKUSWB of two vectors of words in element order, into 16
+// bytes: a VPMADDUBSW by 1, 16 makes each pair's byte (first + 16·second
+// in its word), a second VPACKUSWB and a VPERMD of the dwords 0 4 1 5 put
+// them in order (where a VPSRLD, a VPOR, a VPSHUFB and a VPERMD per vector
+// did: Zen 3, 64 Ki elements, three runs each way side by side, INT16 →
+// FLOAT4E2M1 0.51-0.56 → 0.64-0.66× copy(), UINT16 0.62-0.81 → 0.83-1.0×).
+// The result is c's XMM register.
+func (a *Asm) pairBytes() func(c VecVirtual) VecVirtual {
 	pair := a.Splat(0x1001_1001)
 	order := a.ConstTable("order0415", []uint32{0, 4, 1, 5, 0, 0, 0, 0})
-	return func(cs, xs [2]VecVirtual) VecVirtual {
-		a.VPACKUSWB(cs[1], cs[0], cs[0])
-		if signs {
-			sg := a.Vec()
-			a.VPACKSSWB(xs[1], xs[0], sg)
-			a.VPSRLW(U8(4), sg, sg)
-			a.VPAND(a.Splat(0x08080808), sg, sg)
-			a.VPOR(sg, cs[0], cs[0])
-		}
-		a.VPMADDUBSW(pair, cs[0], cs[0])
-		a.VPACKUSWB(cs[0], cs[0], cs[0])
-		a.VPERMD(cs[0], order, cs[0])
-		return cs[0].AsX().(VecVirtual)
+	return func(c VecVirtual) VecVirtual {
+		a.VPMADDUBSW(pair, c, c)
+		a.VPACKUSWB(c, c, c)
+		a.VPERMD(c, order, c)
+		return c.AsX().(VecVirtual)
 	}
 }
 
@@ -1051,6 +1050,20 @@ func (a *Asm) pairPacker(signs bool) func(cs, xs [2]VecVirtual) VecVirtual {
 // 17 (FLOAT16) and 22 (BFLOAT16) instructions per 64 elements where the
 // 16-bit lanes (a 64-entry VPERMI2W table of codes) took 30.
 func halfToF4Bytes(a *Asm, bf16 bool, dst, src, n GPVirtual) {
+	f4 := a.halfF4ByteCodes(bf16)
+	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(s *Step) {
+		x0, x1 := a.Vec(), a.Vec()
+		a.VLoad(x0, s.Src, 16, s.M(2, 0))
+		a.VLoad(x1, s.Src.Offset(64), 16, s.M(2, 32))
+		s.StoreLow(f4(x0, x1), 32, s.Dst, 8, s.M(1, 0))
+	})
+}
+
+// halfF4ByteCodes returns halfToF4Bytes's conversion of two vectors of 32
+// FLOAT16 or BFLOAT16 words (in element order, clobbered) to their 64
+// FLOAT4E2M1 codes, packed in pairs into the low 32 bytes of the vector it
+// returns.
+func (a *Asm) halfF4ByteCodes(bf16 bool) func(x0, x1 VecVirtual) VecVirtual {
 	a.Needs("AVX512VBMI") // VPERMB, VPERMI2B, VPERMT2B
 	name := "f16f4codes"
 	if bf16 {
@@ -1097,10 +1110,8 @@ func halfToF4Bytes(a *Asm, bf16 bool, dst, src, n GPVirtual) {
 			return k, sg
 		}
 	}
-	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(s *Step) {
-		x0, x1, hi := a.Vec(), a.Vec(), a.Vec()
-		a.VLoad(x0, s.Src, 16, s.M(2, 0))
-		a.VLoad(x1, s.Src.Offset(64), 16, s.M(2, 32))
+	return func(x0, x1 VecVirtual) VecVirtual {
+		hi := a.Vec()
 		if bf16 {
 			a.VPSHLDW(U8(1), x0, x0, x0) // rotated left by one
 			a.VPSHLDW(U8(1), x1, x1, x1)
@@ -1116,8 +1127,8 @@ func halfToF4Bytes(a *Asm, bf16 bool, dst, src, n GPVirtual) {
 		a.VPTERNLOGD(Tern(func(c, s, e uint8) uint8 { return c | s&e }), eight, sg, c)
 		a.VPMADDUBSW(pair, c, c) // word j: code 2j + 16·code 2j+1
 		a.VPERMB(c, loIdx, c)    // their low bytes, in order, in the low half
-		s.StoreLow(c, 32, s.Dst, 8, s.M(1, 0))
-	})
+		return c
+	}
 }
 
 // halfToF4AVX2 is FLOAT16 or BFLOAT16 → FLOAT4E2M1 on AVX2, 32 elements
@@ -1134,10 +1145,25 @@ func halfToF4Bytes(a *Asm, bf16 bool, dst, src, n GPVirtual) {
 // one within each group of four keys (f4KeySteps), so it is base[k>>2] -
 // (off[k>>2] > k&3): two 16-entry VPSHUFB tables and a signed compare,
 // where halfToF4Bytes has a 64-entry VPERMB. NaN takes 8 by a blend; the
-// sign goes to bit 3; pairPacker's last three steps pack the pairs. About
-// 25 (FLOAT16) and 31 (BFLOAT16) instructions per 32 elements where the
-// 16-bit lanes (halfF4Codes and pairPacker) took 41.
+// sign goes to bit 3; pairBytes packs the pairs. About 25 (FLOAT16) and 31
+// (BFLOAT16) instructions per 32 elements where the 16-bit lanes
+// (halfF4Codes and pairPacker) took 41.
 func halfToF4AVX2(a *Asm, bf16 bool, dst, src, n GPVirtual) {
+	f4 := a.halfF4KeyCodes(bf16)
+	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
+		var xs [2]VecVirtual
+		for h := range xs {
+			xs[h] = a.Vec()
+			a.VMOVDQU(s.Src.Offset(32*h), xs[h])
+		}
+		s.Store(f4(xs), s.Dst, 8, nil)
+	}))
+}
+
+// halfF4KeyCodes returns halfToF4AVX2's conversion of two vectors of 16
+// FLOAT16 or BFLOAT16 words (in element order, clobbered) to their 32
+// FLOAT4E2M1 codes, packed in pairs into the 16 bytes it returns.
+func (a *Asm) halfF4KeyCodes(bf16 bool) func(xs [2]VecVirtual) VecVirtual {
 	codes := halfF4Table(false)[:0x29]
 	if bf16 { // the same keys: checked on every finite BFLOAT16 magnitude
 		for h := range 0x7F80 {
@@ -1151,7 +1177,7 @@ func halfToF4AVX2(a *Asm, bf16 bool, dst, src, n GPVirtual) {
 	b16 := func(name string, t [16]byte) VecVirtual { return a.ConstBytes(name, append(t[:], t[:]...)) }
 	baseT, offT := b16("f4keybase", base), b16("f4keyoff", off)
 	b8 := a.splat8
-	pair, order := a.Splat(0x1001_1001), a.ConstTable("order0415", []uint32{0, 4, 1, 5, 0, 0, 0, 0})
+	pairs := a.pairBytes()
 	var splitT VecVirtual
 	if !bf16 {
 		var split [32]byte // each 128-bit lane: its 8 low bytes, then its 8 high bytes
@@ -1161,12 +1187,7 @@ func halfToF4AVX2(a *Asm, bf16 bool, dst, src, n GPVirtual) {
 		copy(split[16:], split[:16])
 		splitT = a.ConstBytes("splitwords", split[:])
 	}
-	a.Stream(Loop{SrcSize: 4, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
-		var xs [2]VecVirtual
-		for h := range xs {
-			xs[h] = a.Vec()
-			a.VMOVDQU(s.Src.Offset(32*h), xs[h])
-		}
+	return func(xs [2]VecVirtual) VecVirtual {
 		// k: the keys, nan: -1 where NaN, sg: the sign in bit 7 of each byte
 		// (other bits besides), all in the order of a VPACKUSWB of xs.
 		k, nan, sg := a.Vec(), a.Vec(), a.Vec()
@@ -1214,13 +1235,8 @@ func halfToF4AVX2(a *Asm, bf16 bool, dst, src, n GPVirtual) {
 		a.VPSRLW(U8(4), sg, sg) // the sign to bit 3
 		a.VPAND(b8(8), sg, sg)
 		a.VPOR(sg, c, c)
-		// pairPacker's steps from its VPMADDUBSW on: the bytes are in the
-		// order its first VPACKUSWB leaves.
-		a.VPMADDUBSW(pair, c, c)
-		a.VPACKUSWB(c, c, c)
-		a.VPERMD(c, order, c)
-		s.Store(c.AsX().(VecVirtual), s.Dst, 8, nil)
-	}))
+		return pairs(c) // the bytes are in the order of a VPACKUSWB of xs
+	}
 }
 
 // f4KeySteps splits a table of FLOAT4E2M1 codes by key into halfToF4AVX2's

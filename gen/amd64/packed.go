@@ -50,17 +50,18 @@ func (a *Asm) nibblePairs(s *Step, v VecVirtual, c0F, cF0 Op) {
 // f32ToF4 narrows float32 to FLOAT4E2M1 with float4Params (kernel_generic.go)
 // in narrowMag, then the sign (bit 3) except for NaN, which gives 0x8.
 //
-// AVX2 rounds to odd at FLOAT16 instead and takes fused.go's 16-bit-lane
-// codes (f4FromHalf), 16 elements a vector: a float32 with its bits below
-// FLOAT16's precision or'ed into bit 13 (their sum with 0x1FFF carries
-// there) and truncated by VCVTPS2PH (imm8 3: toward zero) is x rounded to
-// odd at FLOAT16's 11 bits wherever the result is a normal FLOAT16, ≥ 2^-14;
-// FLOAT4E2M1 rounds at 2 bits, so that one rounding gives x's (the odd bit
-// stands for the dropped ones). Below 2^-14 (FLOAT16 subnormals, where the
-// truncation drops more) every value is far below 0.25 and gives the code
-// 0 either way; above 65504 truncation gives 65504, NaN stays NaN and ±Inf
-// stays ±Inf, each above 6 as the value is. 0.29× → 0.31× copy() at 64 Ki
-// (Zen 4), and all 2^32 inputs equal to the portable kernel (one-off run).
+// AVX2 rounds to odd at FLOAT16 instead and takes FLOAT16's codes by keys
+// (fused.go's halfF4KeyCodes, as halfToF4AVX2), 32 elements a step: a
+// float32 with its bits below FLOAT16's precision or'ed into bit 13 (their
+// sum with 0x1FFF carries there) and truncated by VCVTPS2PH (imm8 3:
+// toward zero) is x rounded to odd at FLOAT16's 11 bits wherever the
+// result is a normal FLOAT16, ≥ 2^-14; FLOAT4E2M1 rounds at 2 bits, so
+// that one rounding gives x's (the odd bit stands for the dropped ones).
+// Below 2^-14 (FLOAT16 subnormals, where the truncation drops more) every
+// value is far below 0.25 and gives the code 0 either way; above 65504
+// truncation gives 65504, NaN stays NaN and ±Inf stays ±Inf, each above 6
+// as the value is. 0.29× → 0.31× copy() at 64 Ki (Zen 4), and all 2^32
+// inputs equal to the portable kernel (TestSweepFloat32Narrowing).
 func f32ToF4(a *Asm) {
 	f32ToF4AVX2(a)
 	for _, isa := range []ISA{AVX512} {
@@ -86,6 +87,76 @@ func f32ToF4(a *Asm) {
 			a.nibblePairs(s, r, c0F, cF0)
 		}))
 	}
+	f32ToF4VBMI(a)
+}
+
+// f32ToF4VBMI is f32ToF4 on AVX-512 with VBMI, and f64ToF4AVX512VBMI the
+// same from DOUBLE: AVX2's round to odd at FLOAT16 (see f32ToF4 and
+// f32ToF4AVX2), then FLOAT16's codes in bytes (fused.go's
+// halfF4ByteCodes, as halfToF4Bytes), 64 elements a step. Where any bit
+// below FLOAT16's precision is set (VPTESTMD, VPTESTMQ), a masked VPORD
+// sets the float32's bit 13 and VCVTPS2PH truncates; a DOUBLE gets bit 42
+// set alike, and VCVTPD2PS toward zero ({rz-sae}) keeps it, dropping only
+// bits below it, so the same truncation follows (a DOUBLE beyond float32's
+// range gives ±MaxFloat32, as ±Inf beyond 6; one below 2^-126 gives a
+// float32 far below 0.25: either way the code of the value). Against the
+// 16-bit-lane float8 algorithm with float4Params (float8w.go's, which these
+// replace): FLOAT 0.60-0.66 → 0.73-0.77× copy(), DOUBLE 0.65-0.70 →
+// 0.92-0.98× (Zen 4, 64 Ki, three runs each way side by side). AVX2's
+// three-instruction or in place of the mask measured 8.4 elements/ns
+// against 10.2 for FLOAT, and oddF64ClearAVX512 at bit 42 with an exact
+// VCVTPD2PS 4.1 against 4.8 for DOUBLE (three runs side by side each).
+func f32ToF4VBMI(a *Asm) {
+	for _, double := range []bool{false, true} {
+		name, typ, size := "f32ToF4AVX512VBMI", "float32", 4
+		if double {
+			name, typ, size = "f64ToF4AVX512VBMI", "uint64", 8
+		}
+		a.Func(name, AVX512, "func(dst *uint8, src *"+typ+", n int)", "n counts pairs of source elements.")
+		dst, src, n := a.Args()
+		low, bit := a.Splat(0x1FFF), a.Splat(0x2000) // float32: bit 13
+		if double {
+			low, bit = a.splat64(1<<42-1), a.splat64(1<<42)
+		}
+		// load returns the j-th 16 elements of a step as float32 rounded to
+		// odd at FLOAT16's precision, where that is a normal FLOAT16.
+		load := func(s *Step, j int) VecVirtual {
+			x := a.Vec()
+			if double {
+				var ys [2]VecVirtual
+				for h := range ys {
+					a.VLoad(x, s.Src.Offset(128*j+64*h), 64, s.M(2, 16*j+8*h))
+					sticky := a.K()
+					a.VPTESTMQ(low, x, sticky)
+					a.VPORQ(bit, x, sticky, x)
+					ys[h] = a.YMM()
+					a.VCVTPD2PS_RZ_SAE(x, ys[h])
+				}
+				t := ys[0].AsZ().(VecVirtual)
+				a.VINSERTF64X4(U8(1), ys[1], t, t)
+				return t
+			}
+			a.VLoad(x, s.Src.Offset(64*j), 32, s.M(2, 16*j))
+			sticky := a.K()
+			a.VPTESTMD(low, x, sticky)
+			a.VPORD(bit, x, sticky, x)
+			return x
+		}
+		f4 := a.halfF4ByteCodes(false)
+		a.Stream(Loop{SrcSize: 2 * size, DstSize: 1, Lanes: 32, Unroll: 1}, dst, src, n, func(s *Step) {
+			var hs [2]VecVirtual // 32 FLOAT16 words each
+			for j := range 4 {
+				t := load(s, j)
+				a.VCVTPS2PH(U8(3), t, Half(t)) // toward zero
+				if j%2 == 0 {
+					hs[j/2] = t
+				} else {
+					a.VINSERTI64X4(U8(1), Half(t), hs[j/2], hs[j/2])
+				}
+			}
+			s.StoreLow(f4(hs[0], hs[1]), 32, s.Dst, 8, s.M(1, 0))
+		})
+	}
 }
 
 // f32ToF4AVX2 is f32ToF4 on AVX2 (see there), and f64ToF4AVX2 the same
@@ -99,6 +170,9 @@ func f32ToF4(a *Asm) {
 // FLOAT block: 0.26 → 0.40–0.46× copy() (Zen 4, three runs). 32 elements
 // a step, packed by pairPacker (fused.go): FLOAT → FLOAT4E2M1 0.34 → 0.33-0.37×,
 // DOUBLE 0.42-0.44 → 0.42-0.50× (Zen 3, three runs each way side by side).
+// FLOAT16's codes by keys (halfF4KeyCodes) in place of the 16-bit lanes
+// (halfF4Codes): FLOAT 0.34-0.38 → 0.40-0.41×, DOUBLE 0.50 → 0.52-0.54×
+// (Zen 4, 64 Ki, three runs each way side by side).
 func f32ToF4AVX2(a *Asm) {
 	for _, double := range []bool{false, true} {
 		name, typ, size := "f32ToF4AVX2", "float32", 4
@@ -115,8 +189,7 @@ func f32ToF4AVX2(a *Asm) {
 		} else {
 			low, bit13 = a.Splat(0x1FFF), a.Splat(0x2000)
 		}
-		codes := halfF4Codes(a, 10, 15, false) // signs by pairPacker
-		pack := a.pairPacker(true)
+		f4 := a.halfF4KeyCodes(false)
 		// load returns the j-th 8 elements of a step as float32 whose bits
 		// below FLOAT16's precision are or'ed into bit 13.
 		load := func(s *Step, j int) VecVirtual {
@@ -134,7 +207,7 @@ func f32ToF4AVX2(a *Asm) {
 			return x
 		}
 		a.Stream(Loop{SrcSize: 2 * size, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
-			var hs, cs [2]VecVirtual
+			var hs [2]VecVirtual
 			for g := range hs {
 				h := a.YMM()
 				for j := range 2 {
@@ -147,9 +220,9 @@ func f32ToF4AVX2(a *Asm) {
 						a.VINSERTI128(U8(1), u, h, h)
 					}
 				}
-				hs[g], cs[g] = h, codes(h) // 16 FLOAT16 words, their code words
+				hs[g] = h // 16 FLOAT16 words
 			}
-			s.Store(pack(cs, hs), s.Dst, 8, nil)
+			s.Store(f4(hs), s.Dst, 8, nil)
 		}))
 	}
 }

@@ -96,6 +96,7 @@ var tierKernels = []tierKernel{
 	{isa: AVX512, slot: "f8ToF32", fn: "avx512F8ToF32", when: vbmi, nt: stream(AVX512, "F8ToF32", "ntF8ToF32AVX512", true)},
 	{isa: AVX512, slot: "f32ToE8M0", fn: "avx512F32ToE8M0", when: e8m0Asm, nt: stream(AVX512, "F32ToE8M0", "ntF32ToE8M0AVX512", true)},
 	{isa: AVX512, slot: "f32ToF4", fn: "avx512F32ToF4"},
+	{isa: AVX512, slot: "f32ToF4", fn: "avx512VBMIF32ToF4", when: vbmi},
 	{isa: AVX512, slot: "f4ToF32", fn: "avx512F4ToF32"},
 	{isa: AVX512, slot: "i8ToI4", fn: "avx512I8ToI4"},
 	{isa: AVX512, slot: "i8ToI2", fn: "avx512I8ToI2"},

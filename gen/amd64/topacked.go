@@ -40,10 +40,10 @@ func intToPacked(a *Asm) {
 				"n counts pairs of source elements (a multiple of 16).")
 			dst, src, n := a.Args()
 			load := packedLoader(a, name, size, 0xF)
-			pack := a.pairPacker(false)
+			pack := a.pairPacker()
 			a.Stream(Loop{SrcSize: 2 * size, DstSize: 1, Lanes: 16, Unroll: 2}, dst, src, n, Each(16, func(s *Step) {
 				cs := [2]VecVirtual{load(s, 0), load(s, 1)}
-				s.Store(pack(cs, cs), s.Dst, 8, nil)
+				s.Store(pack(cs), s.Dst, 8, nil)
 			}))
 		}
 

@@ -157,6 +157,7 @@ var plainWrappers = []plainWrapper{
 	{"avx2BF16ToF16", "bf16ToF16AVX2", AVX2, "uint16", "uint16", "", "bfloat16ToFloat16Generic", 0, false},
 	{"avx2F32ToF4", "f32ToF4AVX2", AVX2, "uint8", "float32", "", "float32ToFloat4Generic", 2, true},
 	{"avx512F32ToF4", "f32ToF4AVX512", AVX512, "uint8", "float32", "", "float32ToFloat4Generic", 2, true},
+	{"avx512VBMIF32ToF4", "f32ToF4AVX512VBMI", AVX512, "uint8", "float32", "", "float32ToFloat4Generic", 2, true},
 	{"avx2F32ToI4", "f32ToI4AVX2", AVX2, "uint8", "float32", "", "float32ToInt4Generic", 2, true},
 	{"avx512F32ToI4", "f32ToI4AVX512", AVX512, "uint8", "float32", "", "float32ToInt4Generic", 2, true},
 	{"avx2F4ToF32", "f4ToF32AVX2", AVX2, "float32", "uint8", "", "float4ToFloat32Generic", 2, false},
