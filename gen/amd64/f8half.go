@@ -33,7 +33,11 @@ func f8Half(a *Asm) {
 		a.Func(k.name(), AVX2, "func(dst *uint8, src *uint8, n int)",
 			fmt.Sprintf("n is a multiple of %d (gen/amd64 f8HalfPairs: %s → %s).", k.lanes(), k.f.goName, k.t.goName))
 		if k.lanes() == 32 {
-			f8HalfBytes(a, pl)
+			if wp, ok := f8HalfWindowPlan(k.f, k.t); ok {
+				f8HalfWindow(a, wp)
+			} else {
+				f8HalfBytes(a, pl)
+			}
 			continue
 		}
 		if k.f.e8m0 && k.t == halfF16 {
