@@ -12,39 +12,39 @@ import (
 // BFLOAT16 (f8HalfPairs), on 16-bit lanes in integer arithmetic only: a
 // float8 value widens exactly, so its bits are the float8's fields moved
 // and rebiased, except where the target has no such field (the float8's
-// subnormals, E8M0's extremes, NaN and Inf). For each 16 bytes x
-// (sign-extended to words; E8M0 zero-extended) and m = x & 0x7F (E8M0: x):
+// subnormals, E8M0's extremes, NaN and Inf). The signed types take one
+// correction window (f8HalfWindow, f8halfwin.go). FLOAT8E8M0 → BFLOAT16
+// takes, for each 16 bytes x (zero-extended to words):
 //
-//	r = (m + c0) << s            the normal values: s = Mt - M, c0 = (biasT - bias) << M
-//	r = sub[sat(m - base)]       where m < limit (VPSHUFB, one table per byte)
-//	r = out                      where m (or x) meets a special's test
-//	r |= x & 0x8000              the sign (not E8M0)
+//	r = (x + c0) << s            the normal values: s = Mt - M, c0 = (biasT - bias) << M
+//	r = sub[sat(x - base)]       where x < limit (VPSHUFB, one table per byte)
+//	r = out                      where x meets a special's test
 //
 // Every parameter is derived from the two formats' definitions
-// (f8HalfPlan), and the generator replays this algorithm on all 256 bytes
-// against the definitions before it emits a kernel, so a kernel that would
-// differ from the reference does not build. VCVTPH2PS and VCVTPS2PH, which
-// the kernels they replace used (widen8.go's F16/BF16 targets, lut.go's
-// f8ToHalfAVX2), issue about once per two cycles on 256-bit registers on
-// this Zen 5; here about 15 one-cycle instructions convert 16 elements.
+// (f8HalfPlan, f8HalfWindowPlan), and the generator replays each
+// algorithm on all 256 bytes against the definitions before it emits a
+// kernel, so a kernel that would differ from the reference does not build.
+// VCVTPH2PS and VCVTPS2PH, which the kernels they replace used (widen8.go's
+// F16/BF16 targets, lut.go's f8ToHalfAVX2), issue about once per two
+// cycles on 256-bit registers on this Zen 5; here about 15 one-cycle
+// instructions convert 16 elements.
 func f8Half(a *Asm) {
 	for _, k := range f8HalfPairs() {
-		pl := f8HalfPlan(k.f, k.t)
 		a.Func(k.name(), AVX2, "func(dst *uint8, src *uint8, n int)",
 			fmt.Sprintf("n is a multiple of %d (gen/amd64 f8HalfPairs: %s → %s).", k.lanes(), k.f.goName, k.t.goName))
 		if k.lanes() == 32 {
-			if wp, ok := f8HalfWindowPlan(k.f, k.t); ok {
-				f8HalfWindow(a, wp)
-			} else {
-				f8HalfBytes(a, pl)
+			wp, ok := f8HalfWindowPlan(k.f, k.t)
+			if !ok {
+				panic(fmt.Sprintf("f8Half: %s → %s needs more than one correction window", k.f.goName, k.t.goName))
 			}
+			f8HalfWindow(a, wp)
 			continue
 		}
 		if k.f.e8m0 && k.t == halfF16 {
 			e8m0F16(a)
 			continue
 		}
-		e8m0BF16(a, pl)
+		e8m0BF16(a, f8HalfPlan(k.f, k.t))
 	}
 }
 
@@ -52,16 +52,14 @@ func f8Half(a *Asm) {
 // x << 7 (c0 = 0), the sub table for x = 0 (2^-127, BFLOAT16's subnormal
 // 0x0040) and the specials (0xFF: NaN); no sign.
 func e8m0BF16(a *Asm, pl f8HalfParams) {
-	for _, sp := range pl.specials {
-		if sp.onX || pl.base != 0 {
-			panic("e8m0BF16: a special on the signed byte, or a table beyond 16 magnitudes")
-		}
+	if pl.base != 0 {
+		panic("e8m0BF16: a table beyond 16 bytes")
 	}
 	dst, src, n := a.Args()
 	// Constants in memory (Splat), which spares the 16 registers.
 	w := func(v uint16) Op { return a.Splat(uint32(v) | uint32(v)<<16) }
 	c0, below, high := w(uint16(pl.c0)), w(uint16(pl.limit-1)), w(0x8000)
-	planes := subPlanes(a, pl, false)
+	planes := subPlanes(a, pl)
 	type special struct{ at, out Op }
 	var specials []special
 	for _, sp := range pl.specials {
@@ -126,79 +124,10 @@ func e8m0F16(a *Asm) {
 	}))
 }
 
-// f8HalfBytes is f8Half for the signed types (all but E8M0), 32 elements
-// a step: the masks, the table lookups (the table's byte planes, with the
-// specials' bytes blended in) and the sign are computed on the 32 bytes
-// at once, and only the normal formula and the merge on words (the input's
-// quadwords ordered 0 2 1 3 first, so that the in-lane unpacks come out in
-// order). About 23 instructions per 32 elements against 30.
-func f8HalfBytes(a *Asm, pl f8HalfParams) {
-	for _, sp := range pl.specials {
-		if sp.gt && sp.onX || pl.base != 0 {
-			panic("f8HalfBytes: an order on the signed byte, or a table beyond 16 magnitudes")
-		}
-	}
-	dst, src, n := a.Args()
-	b8 := a.splat8
-	zero := a.YMM()
-	a.VPXOR(zero, zero, zero)
-	planes := subPlanes(a, pl, true) // the specials' bytes are blended into them
-	a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 32, Unroll: 1}, dst, src, n, Each(32, func(s *Step) {
-		x, m, ge := a.YMM(), a.YMM(), a.YMM()
-		a.VPERMQ(U8(0b11_01_10_00), s.Src, x)
-		a.VPAND(b8(0x7F), x, m)
-		a.VPCMPGTB(b8(uint8(pl.limit-1)), m, ge) // m ≥ limit: the normal formula
-		var looked [2]VecVirtual
-		for i, p := range planes {
-			looked[i] = zero
-			if p != nil {
-				looked[i] = a.YMM()
-				a.VPSHUFB(m, p, looked[i])
-			}
-		}
-		for _, sp := range pl.specials {
-			c := a.YMM()
-			of := m
-			if sp.onX {
-				of = x
-			}
-			if sp.gt { // signed bytes: m ≤ 0x7F
-				a.VPCMPGTB(b8(uint8(sp.at)), of, c)
-			} else {
-				a.VPCMPEQB(b8(uint8(sp.at)), of, c)
-			}
-			for i := range looked {
-				if planes[i] != nil {
-					a.VPBLENDVB(c, b8(uint8(sp.out>>(8*i))), looked[i], looked[i])
-				}
-			}
-			a.VPANDN(ge, c, ge) // not the formula where special
-		}
-		sg := a.YMM()
-		a.VPAND(b8(0x80), x, sg)
-		for h := range 2 {
-			unpack := a.VPUNPCKLBW
-			if h == 1 {
-				unpack = a.VPUNPCKHBW
-			}
-			r, v, g, t := a.YMM(), a.YMM(), a.YMM(), a.YMM()
-			unpack(zero, m, r) // m as words
-			a.VPADDW(a.Splat(uint32(uint16(pl.c0))*0x10001), r, r)
-			a.VPSLLW(U8(pl.s), r, r)
-			unpack(looked[1], looked[0], v)
-			unpack(ge, ge, g)
-			a.VPBLENDVB(g, r, v, r)
-			unpack(sg, zero, t) // the sign as 0x8000
-			a.VPOR(t, r, r)
-			s.Store(r, s.Dst.Offset(32*h), 16, nil)
-		}
-	}))
-}
-
 // subPlanes loads the low and high bytes of pl's table, each in both
 // 128-bit lanes for VPSHUFB; a plane is nil where every byte the kernel
-// reads from it is zero (the specials' results too, if specials).
-func subPlanes(a *Asm, pl f8HalfParams, specials bool) (planes [2]VecVirtual) {
+// reads from it is zero.
+func subPlanes(a *Asm, pl f8HalfParams) (planes [2]VecVirtual) {
 	for i := range planes {
 		var b [32]byte
 		used := false
@@ -206,9 +135,6 @@ func subPlanes(a *Asm, pl f8HalfParams, specials bool) (planes [2]VecVirtual) {
 			b[j] = byte(pl.sub[j] >> (8 * i))
 			b[16+j] = b[j]
 			used = used || b[j] != 0
-		}
-		for _, sp := range pl.specials {
-			used = used || specials && byte(sp.out>>(8*i)) != 0
 		}
 		if used {
 			planes[i] = a.ConstBytes(fmt.Sprintf("%s_sub%d", a.name, i), b[:])
@@ -356,103 +282,77 @@ func f8HalfPairs() (ks []f8HalfKernel) {
 	return ks
 }
 
-// f8HalfParams are f8Half's constants for one pair.
+// f8HalfParams are e8m0BF16's constants.
 type f8HalfParams struct {
 	c0, s       int
-	limit, base int // sub holds the values of the magnitudes base..base+15; it serves m < limit
+	limit, base int // sub holds the values of the bytes base..base+15; it serves x < limit
 	sub         [16]uint16
 	specials    []f8Special
 }
 
-// f8Special: where m (x, if onX) equals at (exceeds it, if gt), the
-// result is out (before the sign).
+// f8Special: where x equals at (exceeds it, if gt), the result is out.
 type f8Special struct {
-	onX, gt bool
+	gt      bool
 	at, out uint16
 }
 
-// f8HalfPlan derives the parameters of f → t and checks them by replaying
-// the kernel on every byte against the definitions (decode, encode).
+// f8HalfPlan derives e8m0BF16's parameters of FLOAT8E8M0 → t and checks
+// them by replaying the kernel on every byte against the definitions
+// (decode, encode).
 func f8HalfPlan(f f8Format, t halfFormat) f8HalfParams {
+	if !f.e8m0 {
+		panic("f8HalfPlan: " + f.goName + " (the signed types take f8HalfWindowPlan)")
+	}
 	want := func(b int) uint16 { return t.encode(f.decode(byte(b))) }
 	p := f8HalfParams{c0: (t.bias - f.bias) << f.m, s: t.m - f.m}
 	inf := uint16(1<<(15-t.m)-1) << t.m
-	nan := inf | 1<<(t.m-1) // quiet, no payload; the sign comes last
-	// The specials of the type.
-	switch {
-	case f.fn:
-		p.specials = []f8Special{{at: 0x7F, out: nan}}
-	case f.fnuz:
-		p.specials = []f8Special{{onX: true, at: 0xFF80, out: nan}} // 0x80, sign-extended
-	case f.ieee:
-		top := uint16(0x7F) &^ (1<<f.m - 1) // the exponent all ones
-		p.specials = []f8Special{{at: top, out: inf}, {gt: true, at: top, out: nan}}
-	case f.e8m0:
-		over := 0xFF // the first byte beyond the target's range
-		for b := 0; b < 0xFF; b++ {
-			if want(b) == inf {
-				over = b
-				break
-			}
+	nan := inf | 1<<(t.m-1) // quiet, no payload
+	over := 0xFF            // the first byte beyond the target's range
+	for b := 0; b < 0xFF; b++ {
+		if want(b) == inf {
+			over = b
+			break
 		}
-		if over < 0xFF {
-			p.specials = append(p.specials, f8Special{gt: true, at: uint16(over - 1), out: inf})
-		}
-		p.specials = append(p.specials, f8Special{at: 0xFF, out: nan})
 	}
-	mags := 0x80
-	if f.e8m0 {
-		mags = 0x100
+	if over < 0xFF {
+		p.specials = append(p.specials, f8Special{gt: true, at: uint16(over - 1), out: inf})
 	}
-	special := func(x, m int) bool {
+	p.specials = append(p.specials, f8Special{at: 0xFF, out: nan})
+	special := func(x int) bool {
 		for _, sp := range p.specials {
-			v := m
-			if sp.onX {
-				v = int(uint16(int16(int8(x))))
-			}
-			if sp.gt && v > int(sp.at) || !sp.gt && v == int(sp.at) {
+			if sp.gt && x > int(sp.at) || !sp.gt && x == int(sp.at) {
 				return true
 			}
 		}
 		return false
 	}
-	// limit: above the largest magnitude whose normal formula is wrong.
-	for m := 0; m < mags; m++ {
-		if !special(m, m) && uint16((m+p.c0)<<p.s) != want(m) {
-			p.limit = m + 1
+	// limit: above the largest byte whose normal formula is wrong.
+	for x := range 256 {
+		if !special(x) && uint16((x+p.c0)<<p.s) != want(x) {
+			p.limit = x + 1
 		}
 	}
 	p.base = max(p.limit-16, 0)
 	for j := range p.sub {
-		if m := p.base + j; m < p.limit { // the rest stay 0: fewer byte planes
-			p.sub[j] = want(m)
+		if x := p.base + j; x < p.limit { // the rest stay 0: fewer byte planes
+			p.sub[j] = want(x)
 		}
 	}
 	// Replay the kernel.
-	for b := range 256 {
-		x := int(int8(b))
-		m := x & 0x7F
-		if f.e8m0 {
-			x, m = b, b
+	for x := range 256 {
+		r := uint16((x + p.c0) << p.s)
+		if x < p.limit {
+			r = p.sub[max(x-p.base, 0)]
 		}
-		r := uint16((m + p.c0) << p.s)
-		if m < p.limit {
-			r = p.sub[max(m-p.base, 0)]
-		}
-		for _, sp := range p.specials {
-			v := m
-			if sp.onX {
-				v = int(uint16(int16(x)))
-			}
-			if sp.gt && int16(v) > int16(sp.at) || !sp.gt && int16(v) == int16(sp.at) {
-				r = sp.out
+		if special(x) {
+			for _, sp := range p.specials {
+				if sp.gt && x > int(sp.at) || !sp.gt && x == int(sp.at) {
+					r = sp.out
+				}
 			}
 		}
-		if !f.e8m0 {
-			r |= uint16(x) & 0x8000
-		}
-		if r != want(b) {
-			panic(fmt.Sprintf("f8Half %s → %s: byte %#02x gives %#04x, want %#04x", f.goName, t.goName, b, r, want(b)))
+		if r != want(x) {
+			panic(fmt.Sprintf("f8Half %s → %s: byte %#02x gives %#04x, want %#04x", f.goName, t.goName, x, r, want(x)))
 		}
 	}
 	return p
