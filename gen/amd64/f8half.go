@@ -59,7 +59,7 @@ func e8m0BF16(a *Asm, pl f8HalfParams) {
 	// Constants in memory (Splat), which spares the 16 registers.
 	w := func(v uint16) Op { return a.Splat(uint32(v) | uint32(v)<<16) }
 	c0, below, high := w(uint16(pl.c0)), w(uint16(pl.limit-1)), w(0x8000)
-	planes := subPlanes(a, pl)
+	planes := wordPlanes(a, a.name+"_sub", pl.sub, false)
 	type special struct{ at, out Op }
 	var specials []special
 	for _, sp := range pl.specials {
@@ -124,20 +124,20 @@ func e8m0F16(a *Asm) {
 	}))
 }
 
-// subPlanes loads the low and high bytes of pl's table, each in both
-// 128-bit lanes for VPSHUFB; a plane is nil where every byte the kernel
-// reads from it is zero.
-func subPlanes(a *Asm, pl f8HalfParams) (planes [2]VecVirtual) {
+// wordPlanes loads the low and high bytes of the 16 words t as two
+// VPSHUFB tables (each in both 128-bit lanes), named prefix0 and prefix1;
+// a plane is nil where all its bytes are zero, unless keep.
+func wordPlanes(a *Asm, prefix string, t [16]uint16, keep bool) (planes [2]VecVirtual) {
 	for i := range planes {
 		var b [32]byte
 		used := false
 		for j := range 16 {
-			b[j] = byte(pl.sub[j] >> (8 * i))
+			b[j] = byte(t[j] >> (8 * i))
 			b[16+j] = b[j]
 			used = used || b[j] != 0
 		}
-		if used {
-			planes[i] = a.ConstBytes(fmt.Sprintf("%s_sub%d", a.name, i), b[:])
+		if used || keep {
+			planes[i] = a.ConstBytes(fmt.Sprintf("%s%d", prefix, i), b[:])
 		}
 	}
 	return planes

@@ -31,19 +31,8 @@ func f8HalfWindow(a *Asm, pl f8HalfWindowParams) {
 	b8 := a.splat8
 	zero := a.YMM()
 	a.VPXOR(zero, zero, zero)
-	var planes [2]VecVirtual // the corrections' low and high bytes, each in both lanes
-	for i := range planes {
-		var t [32]byte
-		used := false
-		for j := range 16 {
-			t[j] = byte(pl.fix[j] >> (8 * i))
-			t[16+j] = t[j]
-			used = used || t[j] != 0
-		}
-		if used || pl.fnuz {
-			planes[i] = a.ConstBytes(fmt.Sprintf("%s_fix%d", a.name, i), t[:])
-		}
-	}
+	// The corrections' low and high bytes (FNUZ: both, for the NaN's blend).
+	planes := wordPlanes(a, a.name+"_fix", pl.fix, pl.fnuz)
 	c0 := a.Splat(uint32(uint16(pl.c0)) * 0x10001)
 	a.Stream(Loop{SrcSize: 1, DstSize: 2, Lanes: 32, Unroll: 1}, dst, src, n, Each(32, func(s *Step) {
 		x, c, j := a.YMM(), a.YMM(), a.YMM()
