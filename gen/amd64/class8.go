@@ -17,7 +17,7 @@ var (
 	classRows     = layout.Offset("classParams", "rows")
 	classUseOrm   = layout.Offset("classParams", "useOrm")
 	classUnsigned = layout.Offset("classParams", "unsigned")
-	classSize     = max(classUseOrm, classUnsigned) + 1
+	classSize     = layout.Size("classParams")
 )
 
 // class8 emits class8AVX2, the AVX2 lookup of the INT8 and UINT8 tables to

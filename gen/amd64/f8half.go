@@ -259,7 +259,7 @@ type f8HalfKernel struct {
 
 func (k f8HalfKernel) name() string { return k.f.name + "To" + k.t.suffix + "WAVX2" }
 
-// lanes is 32 for the kernels of f8HalfBytes, else 16.
+// lanes is 32 for the kernels of f8HalfWindow, else 16.
 func (k f8HalfKernel) lanes() int {
 	if !k.f.e8m0 {
 		return 32

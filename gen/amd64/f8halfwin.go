@@ -8,8 +8,7 @@ import (
 )
 
 // f8HalfWindow is f8Half for the signed float8 types (all but E8M0), 32
-// elements a step, by one correction window instead of f8HalfBytes'
-// blends. With c = b & 0x7F and the sign placed at bit 15 - s of a word
+// elements a step, by one correction window. With c = b & 0x7F and the sign placed at bit 15 - s of a word
 // (VPCMPGTB with zero, and 0x80 >> s, unpacked above c; for s = 8 the
 // byte b itself), the normal formula on words keeps the sign in place:
 //
@@ -23,8 +22,8 @@ import (
 // 0x70 with saturation (0 outside the window, where j ≥ 16 reaches bit 7),
 // unpacked to words and added. The FNUZ types' NaN 0x80, whose magnitude 0
 // is also zero's, takes its own correction by a blend. About 19
-// instructions per 32 elements (22 for FNUZ) against f8HalfBytes' 23 to
-// 31: no blends on words. f8HalfWindowPlan derives w0 and the tables and
+// instructions per 32 elements (22 for FNUZ) against 23 to 31 for the
+// kernel it replaced, which blended each special into the words. f8HalfWindowPlan derives w0 and the tables and
 // replays the kernel on all 256 bytes.
 func f8HalfWindow(a *Asm, pl f8HalfWindowParams) {
 	dst, src, n := a.Args()

@@ -22,7 +22,7 @@ var (
 	finerWhole    = layout.Offset("finer8Params", "whole")
 	finerShift    = layout.Offset("finer8Params", "shift")
 	finerPre      = layout.Offset("finer8Params", "pre")
-	finerSize     = finerPre + 1
+	finerSize     = layout.Size("finer8Params")
 )
 
 // finer8 emits finer8AVX2, the AVX2 lookup of the tables of a float8 type

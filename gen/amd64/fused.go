@@ -1407,12 +1407,11 @@ func halfF4Table(bf16 bool) []byte {
 // elements where saturating subtractions clamped to 1 took 20; AVX-512
 // converts in bytes instead (halfToF4Bytes).
 func f4FromHalf(mant, bias int) func(a *Asm) func(h VecVirtual) VecVirtual {
-	return func(a *Asm) func(h VecVirtual) VecVirtual { return halfF4Codes(a, mant, bias, true) }
+	return func(a *Asm) func(h VecVirtual) VecVirtual { return halfF4Codes(a, mant, bias) }
 }
 
-// halfF4Codes is f4FromHalf's code, without the sign where signed is false
-// (f4Codes16 adds the signs of 32 elements to their bytes at once).
-func halfF4Codes(a *Asm, mant, bias int, signed bool) func(h VecVirtual) VecVirtual {
+// halfF4Codes is f4FromHalf's code.
+func halfF4Codes(a *Asm, mant, bias int) func(h VecVirtual) VecVirtual {
 	drop := mant - 1
 	bits := func(v float64) uint16 { // v's bits in the format (v a power of two times 1 or 1.5)
 		f := math.Float32bits(float32(v))
@@ -1447,10 +1446,8 @@ func halfF4Codes(a *Asm, mant, bias int, signed bool) func(h VecVirtual) VecVirt
 		a.VPMINSW(seven, r, r) // 6 and up, ±Inf: 7
 		a.VPCMPGTW(infc, ab, u)
 		a.VPBLENDVB(u, eight, r, r) // NaN: 8
-		if signed {
-			a.VPSRLW(U8(12), h, t)
-			a.signBit3(t, eight, r)
-		}
+		a.VPSRLW(U8(12), h, t)
+		a.signBit3(t, eight, r)
 		return r
 	}
 }

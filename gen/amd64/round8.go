@@ -19,7 +19,7 @@ var (
 	roundMask   = layout.Offset("roundParams", "mask")
 	roundLimit  = layout.Offset("roundParams", "limit")
 	roundSigned = layout.Offset("roundParams", "signed")
-	roundSize   = max(roundLimit, roundSigned) + 1
+	roundSize   = layout.Size("roundParams")
 )
 
 // round8 emits round8GFNIAVX2, the AVX2 + GFNI lookup of the UINT8 tables

@@ -19,9 +19,9 @@ var (
 	splitWindows = layout.Offset("splitParams", "windows")
 	splitMasked  = layout.Offset("splitParams", "masked")
 	// maxWindows is the length of splitParams.start (one byte per window),
-	// splitSize the size of the struct (masked is its last byte).
+	// splitSize the size of the struct.
 	maxWindows = splitWindows - splitStart
-	splitSize  = splitMasked + 1
+	splitSize  = layout.Size("splitParams")
 )
 
 // packWindows is the most windows the packing kernels' loops take

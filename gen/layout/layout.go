@@ -58,6 +58,27 @@ var sizes = types.SizesFor("gc", "amd64")
 // Offset returns the byte offset of field in the struct type typ of
 // params.go; it panics if either is missing (a generator bug).
 func Offset(typ, field string) int {
+	fields := fieldsOf(typ)
+	offs := sizes.Offsetsof(fields)
+	for i, v := range fields {
+		if v.Name() == field {
+			return int(offs[i])
+		}
+	}
+	panic("layout: no field " + field + " in " + typ)
+}
+
+// Size returns the size in bytes of the struct type typ of params.go,
+// trailing padding included (none for the byte-only parameter blocks the
+// kernels take as *[Size]uint8).
+func Size(typ string) int {
+	fields := fieldsOf(typ)
+	return int(sizes.Sizeof(types.NewStruct(fields, nil)))
+}
+
+// fieldsOf returns the fields of the struct type typ of params.go, each of
+// a basic type or an array of one.
+func fieldsOf(typ string) []*types.Var {
 	m, err := structs()
 	if err != nil {
 		panic(fmt.Sprintf("layout: reading %s: %v", paramsFile(), err))
@@ -73,13 +94,7 @@ func Offset(typ, field string) int {
 			panic(fmt.Sprintf("layout: %s.%s is not of a basic type or an array of one", typ, fields[i].Name()))
 		}
 	}
-	offs := sizes.Offsetsof(fields)
-	for i, v := range fields {
-		if v.Name() == field {
-			return int(offs[i])
-		}
-	}
-	panic("layout: no field " + field + " in " + typ)
+	return fields
 }
 
 // basic reports whether t is a basic type or an array of them (to any

@@ -19,3 +19,26 @@ func TestOffsets(t *testing.T) {
 		}
 	}
 }
+
+// Size is the struct's size: for the byte-only blocks the end of their last
+// field (what the kernels' *[N]uint8 parameters cover), for float8Params
+// eight 32-bit fields.
+func TestSize(t *testing.T) {
+	for _, c := range []struct {
+		typ  string
+		last string // the last field, one byte (""; the size is given)
+		want int
+	}{
+		{"float8Params", "", 32},
+		{"splitParams", "masked", 0}, {"roundParams", "signed", 0},
+		{"classParams", "unsigned", 0}, {"finer8Params", "pre", 0},
+	} {
+		want := c.want
+		if c.last != "" {
+			want = Offset(c.typ, c.last) + 1
+		}
+		if got := Size(c.typ); got != want {
+			t.Errorf("Size(%s) = %d, want %d", c.typ, got, want)
+		}
+	}
+}
